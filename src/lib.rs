@@ -1,0 +1,1 @@
+//! taskdeck: a keyboard-first terminal client for the Task Collaboration Service.
