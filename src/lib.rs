@@ -1,1 +1,4 @@
 //! taskdeck: a keyboard-first terminal client for the Task Collaboration Service.
+
+pub mod api;
+pub mod text;

@@ -1,0 +1,753 @@
+//! The HTTP client: one async function per endpoint.
+
+use super::error::{message_from_body, ApiError};
+use super::models::*;
+use super::request::*;
+use crate::text::excerpt;
+use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, RETRY_AFTER};
+use reqwest::{Method, StatusCode};
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+use serde_json::Value;
+use std::fmt;
+use std::time::Duration;
+
+/// The API key. It has no `Display`, its `Debug` is redacted, and it is only
+/// ever read to build the (sensitive-marked) Authorization header.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    pub fn new(k: impl Into<String>) -> Self {
+        ApiKey(k.into().trim().to_string())
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// The secret itself. Call sites: the Authorization header and the
+    /// redaction of text we are about to write somewhere.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    pub base_url: String,
+    pub api_key: ApiKey,
+    pub connect_timeout: Duration,
+    pub read_timeout: Duration,
+    pub total_timeout: Duration,
+    pub max_body_bytes: usize,
+    /// Retries of a GET after the first attempt.
+    pub get_retries: u32,
+    pub backoff_base: Duration,
+    pub retry_after_cap: Duration,
+}
+
+impl ClientConfig {
+    pub fn new(base_url: impl Into<String>, api_key: ApiKey) -> Self {
+        ClientConfig {
+            base_url: base_url.into(),
+            api_key,
+            connect_timeout: Duration::from_secs(5),
+            read_timeout: Duration::from_secs(20),
+            total_timeout: Duration::from_secs(30),
+            max_body_bytes: 32 * 1024 * 1024,
+            get_retries: 3,
+            backoff_base: Duration::from_millis(250),
+            retry_after_cap: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A page of tasks as received: each item's exact JSON text.
+pub struct RawPage {
+    pub items: Vec<Box<RawValue>>,
+    pub cursor: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TaskPage {
+    pub items: Vec<TaskItem>,
+    pub cursor: Option<String>,
+}
+
+/// What a 404 on a given endpoint means.
+#[derive(Clone, Copy)]
+enum On404 {
+    Thing(&'static str),
+    Feature(&'static str),
+    Endpoint(&'static str),
+}
+
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    base: reqwest::Url,
+    cfg: ClientConfig,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base", &self.base.as_str())
+            .finish()
+    }
+}
+
+impl Client {
+    pub fn new(cfg: ClientConfig) -> Result<Client, String> {
+        let mut base = reqwest::Url::parse(cfg.base_url.trim())
+            .map_err(|e| format!("base URL {:?} is not a URL: {e}", cfg.base_url))?;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(format!(
+                "base URL must be http or https, not {}",
+                base.scheme()
+            ));
+        }
+        if !base.path().ends_with('/') {
+            let p = format!("{}/", base.path());
+            base.set_path(&p);
+        }
+        let mut headers = HeaderMap::new();
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", cfg.api_key.expose()))
+            .map_err(|_| "the API key contains characters not allowed in a header".to_string())?;
+        auth.set_sensitive(true);
+        headers.insert(AUTHORIZATION, auth);
+        // Never carry the key to another origin: stop at a cross-origin redirect.
+        let policy = reqwest::redirect::Policy::custom(|attempt| {
+            let same = attempt
+                .previous()
+                .first()
+                .is_some_and(|first| first.origin() == attempt.url().origin());
+            if !same {
+                attempt.stop()
+            } else if attempt.previous().len() > 5 {
+                attempt.error("too many redirects")
+            } else {
+                attempt.follow()
+            }
+        });
+        let http = reqwest::Client::builder()
+            .default_headers(headers)
+            .user_agent(concat!("taskdeck/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(cfg.connect_timeout)
+            .read_timeout(cfg.read_timeout)
+            .timeout(cfg.total_timeout)
+            .redirect(policy)
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok(Client { http, base, cfg })
+    }
+
+    pub fn base_url(&self) -> &str {
+        self.base.as_str()
+    }
+
+    /// The host (and port) of the service, for the header.
+    pub fn host(&self) -> String {
+        let h = self.base.host_str().unwrap_or("?");
+        match self.base.port() {
+            Some(p) => format!("{h}:{p}"),
+            None => h.to_string(),
+        }
+    }
+
+    fn url(&self, path: &str) -> reqwest::Url {
+        // `path` is built from our own constants and ids that we escape.
+        self.base
+            .join(path.trim_start_matches('/'))
+            .unwrap_or_else(|_| self.base.clone())
+    }
+
+    /// Send one request; GETs are retried on 429, 5xx and connection
+    /// failures with exponential backoff, jitter and Retry-After. Writes are
+    /// never retried.
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, String)],
+        body: Option<&Value>,
+    ) -> Result<(StatusCode, String), ApiError> {
+        let retries = if method == Method::GET {
+            self.cfg.get_retries
+        } else {
+            0
+        };
+        let mut attempt = 0u32;
+        loop {
+            let started = std::time::Instant::now();
+            let result = self.send_once(method.clone(), path, query, body).await;
+            tracing::debug!(
+                method = %method, path, attempt,
+                status = result.as_ref().map(|r| r.0.as_u16()).unwrap_or(0),
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "request"
+            );
+            let (retryable, retry_after) = match &result {
+                Ok((s, _, ra)) => (
+                    *s == StatusCode::TOO_MANY_REQUESTS || s.is_server_error(),
+                    *ra,
+                ),
+                Err(ApiError::Network { .. }) | Err(ApiError::Timeout { .. }) => (true, None),
+                Err(ApiError::Decode { .. }) => (true, None),
+                Err(_) => (false, None),
+            };
+            if retryable && attempt < retries {
+                let wait = retry_after
+                    .map(|d| d.min(self.cfg.retry_after_cap))
+                    .unwrap_or_else(|| backoff(self.cfg.backoff_base, attempt));
+                tracing::info!(
+                    path,
+                    attempt,
+                    wait_ms = wait.as_millis() as u64,
+                    "retrying GET"
+                );
+                tokio::time::sleep(wait).await;
+                attempt += 1;
+                continue;
+            }
+            return result.map(|(s, b, _)| (s, b));
+        }
+    }
+
+    async fn send_once(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, String)],
+        body: Option<&Value>,
+    ) -> Result<(StatusCode, String, Option<Duration>), ApiError> {
+        let mut req = self.http.request(method, self.url(path));
+        if !query.is_empty() {
+            req = req.query(query);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        let mut resp = req.send().await.map_err(|e| transport(&e, path))?;
+        let status = resp.status();
+        let retry_after = resp
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let mut buf: Vec<u8> = Vec::new();
+        loop {
+            match resp.chunk().await {
+                Ok(Some(c)) => {
+                    if buf.len() + c.len() > self.cfg.max_body_bytes {
+                        return Err(ApiError::BodyTooLarge {
+                            limit: self.cfg.max_body_bytes,
+                        });
+                    }
+                    buf.extend_from_slice(&c);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    let mut err = transport(&e, path);
+                    if let ApiError::Network { message } = &mut err {
+                        *message = format!("connection lost while reading the answer: {message}");
+                    }
+                    return Err(err);
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&buf).into_owned();
+        Ok((status, text, retry_after))
+    }
+
+    async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, String)],
+        body: Option<&Value>,
+        on404: On404,
+    ) -> Result<String, ApiError> {
+        let (status, text) = self.send(method, path, query, body).await?;
+        if status.is_success() {
+            return Ok(text);
+        }
+        let message = message_from_body(&text);
+        Err(match status.as_u16() {
+            401 => ApiError::Unauthorized { message },
+            403 => ApiError::Forbidden { message },
+            404 => match on404 {
+                On404::Thing(what) => ApiError::NotFound {
+                    what: what.to_string(),
+                    message,
+                },
+                On404::Feature(feature) => ApiError::FeatureDisabled { feature },
+                On404::Endpoint(endpoint) => ApiError::NotAvailable { endpoint },
+            },
+            405 | 501 if matches!(on404, On404::Endpoint(_)) => match on404 {
+                On404::Endpoint(endpoint) => ApiError::NotAvailable { endpoint },
+                _ => unreachable!(),
+            },
+            400 | 422 => ApiError::BadRequest {
+                message,
+                body: serde_json::from_str(&text).unwrap_or(Value::String(excerpt(&text, 2000))),
+            },
+            s => ApiError::Status { status: s, message },
+        })
+    }
+
+    async fn json<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, String)],
+        body: Option<&Value>,
+        on404: On404,
+    ) -> Result<T, ApiError> {
+        let text = self.call(method, path, query, body, on404).await?;
+        decode(&text)
+    }
+
+    // ---- endpoints -------------------------------------------------------
+
+    pub async fn me(&self) -> Result<Identity, ApiError> {
+        self.json(
+            Method::GET,
+            "api/v1/me",
+            &[],
+            None,
+            On404::Endpoint("the identity lookup"),
+        )
+        .await
+    }
+
+    /// `GET /api/v1/me`, as received.
+    pub async fn me_raw(&self) -> Result<Value, ApiError> {
+        self.json(
+            Method::GET,
+            "api/v1/me",
+            &[],
+            None,
+            On404::Endpoint("the identity lookup"),
+        )
+        .await
+    }
+
+    /// One page of tasks, each item's JSON exactly as received.
+    pub async fn list_tasks_raw(
+        &self,
+        q: &TaskQuery,
+        limit: u32,
+        cursor: Option<&str>,
+    ) -> Result<RawPage, ApiError> {
+        #[derive(serde::Deserialize)]
+        struct Page {
+            #[serde(default)]
+            items: Option<Vec<Box<RawValue>>>,
+            #[serde(default)]
+            cursor: Option<String>,
+        }
+        let mut query = q.pairs();
+        query.push(("limit", limit.to_string()));
+        if let Some(c) = cursor {
+            query.push(("cursor", c.to_string()));
+        }
+        let text = self
+            .call(
+                Method::GET,
+                "api/v1/tasks",
+                &query,
+                None,
+                On404::Endpoint("the task list"),
+            )
+            .await?;
+        let page: Page = decode(&text)?;
+        Ok(RawPage {
+            items: page.items.unwrap_or_default(),
+            cursor: page.cursor.filter(|c| !c.is_empty()),
+        })
+    }
+
+    /// One page of tasks; an item that cannot be read is kept as
+    /// [`TaskItem::Unreadable`] and never fails the page.
+    pub async fn list_tasks(
+        &self,
+        q: &TaskQuery,
+        limit: u32,
+        cursor: Option<&str>,
+    ) -> Result<TaskPage, ApiError> {
+        let raw = self.list_tasks_raw(q, limit, cursor).await?;
+        Ok(TaskPage {
+            items: raw
+                .items
+                .iter()
+                .map(|r| TaskItem::from_json(r.get()))
+                .collect(),
+            cursor: raw.cursor,
+        })
+    }
+
+    pub async fn get_task(&self, id: &str) -> Result<Task, ApiError> {
+        let path = format!("api/v1/tasks/{}", seg(id));
+        match self
+            .json(Method::GET, &path, &[], None, On404::Thing("task"))
+            .await
+        {
+            Err(ApiError::Status { status: 405, .. }) => Err(ApiError::NotAvailable {
+                endpoint: "getting one task",
+            }),
+            other => other,
+        }
+    }
+
+    pub async fn create_task(&self, t: &NewTask) -> Result<Task, ApiError> {
+        let body = serde_json::to_value(t).unwrap_or(Value::Null);
+        self.json(
+            Method::POST,
+            "api/v1/tasks",
+            &[],
+            Some(&body),
+            On404::Endpoint("creating a task"),
+        )
+        .await
+    }
+
+    /// Delete a task (this is how a draft is rejected).
+    pub async fn delete_task(&self, id: &str) -> Result<(), ApiError> {
+        let path = format!("api/v1/tasks/{}", seg(id));
+        match self
+            .call(Method::DELETE, &path, &[], None, On404::Thing("task"))
+            .await
+        {
+            Err(ApiError::Status { status: 405, .. }) => Err(ApiError::NotAvailable {
+                endpoint: "deleting a task",
+            }),
+            other => other.map(|_| ()),
+        }
+    }
+
+    pub async fn patch_task(&self, id: &str, patch: &TaskPatch) -> Result<Task, ApiError> {
+        let path = format!("api/v1/tasks/{}", seg(id));
+        self.json(
+            Method::PATCH,
+            &path,
+            &[],
+            Some(&patch.to_json()),
+            On404::Thing("task"),
+        )
+        .await
+    }
+
+    pub async fn subtasks(&self, id: &str) -> Result<Vec<TaskItem>, ApiError> {
+        let path = format!("api/v1/tasks/{}/subtasks", seg(id));
+        let text = self
+            .call(Method::GET, &path, &[], None, On404::Thing("task"))
+            .await?;
+        let items: Vec<Box<RawValue>> = decode(&text)?;
+        Ok(items.iter().map(|r| TaskItem::from_json(r.get())).collect())
+    }
+
+    pub async fn reply_to_requester(
+        &self,
+        id: &str,
+        content: &str,
+        file_ids: &[String],
+    ) -> Result<RequesterMessage, ApiError> {
+        let path = format!("api/v1/tasks/{}/thread", seg(id));
+        let body = with_files(content, file_ids);
+        self.json(
+            Method::POST,
+            &path,
+            &[],
+            Some(&body),
+            On404::Feature("requester thread"),
+        )
+        .await
+    }
+
+    /// List comments (an endpoint the spec does not show).
+    pub async fn list_comments(&self, id: &str) -> Result<Vec<Comment>, ApiError> {
+        let path = format!("api/v1/tasks/{}/comments", seg(id));
+        self.json(
+            Method::GET,
+            &path,
+            &[],
+            None,
+            On404::Endpoint("listing comments"),
+        )
+        .await
+    }
+
+    pub async fn add_comment(
+        &self,
+        id: &str,
+        content: &str,
+        file_ids: &[String],
+    ) -> Result<Comment, ApiError> {
+        let path = format!("api/v1/tasks/{}/comments", seg(id));
+        let body = with_files(content, file_ids);
+        self.json(Method::POST, &path, &[], Some(&body), On404::Thing("task"))
+            .await
+    }
+
+    pub async fn edit_comment(
+        &self,
+        id: &str,
+        comment_id: &str,
+        content: &str,
+    ) -> Result<Comment, ApiError> {
+        let path = format!("api/v1/tasks/{}/comments/{}", seg(id), seg(comment_id));
+        let body = serde_json::json!({ "content": content });
+        self.json(
+            Method::PATCH,
+            &path,
+            &[],
+            Some(&body),
+            On404::Thing("comment"),
+        )
+        .await
+    }
+
+    pub async fn reply_to_comment(
+        &self,
+        id: &str,
+        comment_id: &str,
+        content: &str,
+        file_ids: &[String],
+    ) -> Result<Comment, ApiError> {
+        let path = format!(
+            "api/v1/tasks/{}/comments/{}/replies",
+            seg(id),
+            seg(comment_id)
+        );
+        let body = with_files(content, file_ids);
+        self.json(
+            Method::POST,
+            &path,
+            &[],
+            Some(&body),
+            On404::Thing("comment"),
+        )
+        .await
+    }
+
+    pub async fn add_links(&self, id: &str, links: &[LinkRef]) -> Result<Task, ApiError> {
+        let path = format!("api/v1/tasks/{}/links", seg(id));
+        let body = serde_json::json!({ "linked_items": links });
+        self.json(Method::POST, &path, &[], Some(&body), On404::Thing("task"))
+            .await
+    }
+
+    pub async fn update_link(
+        &self,
+        id: &str,
+        kind: &LinkType,
+        item_id: &str,
+        update: &LinkUpdate,
+    ) -> Result<Task, ApiError> {
+        let path = format!(
+            "api/v1/tasks/{}/links/{}/{}",
+            seg(id),
+            seg(kind.as_wire()),
+            seg(item_id)
+        );
+        self.json(
+            Method::PATCH,
+            &path,
+            &[],
+            Some(&update.to_json()),
+            On404::Thing("link"),
+        )
+        .await
+    }
+
+    pub async fn remove_link(
+        &self,
+        id: &str,
+        kind: &LinkType,
+        item_id: &str,
+    ) -> Result<Task, ApiError> {
+        let path = format!(
+            "api/v1/tasks/{}/links/{}/{}",
+            seg(id),
+            seg(kind.as_wire()),
+            seg(item_id)
+        );
+        self.json(Method::DELETE, &path, &[], None, On404::Thing("link"))
+            .await
+    }
+
+    pub async fn get_sharing(&self, id: &str) -> Result<SharingState, ApiError> {
+        let path = format!("api/v1/tasks/{}/sharing", seg(id));
+        self.json(Method::GET, &path, &[], None, On404::Thing("task"))
+            .await
+    }
+
+    pub async fn put_sharing(
+        &self,
+        id: &str,
+        update: &SharingUpdate,
+    ) -> Result<SharingState, ApiError> {
+        let path = format!("api/v1/tasks/{}/sharing", seg(id));
+        let body = serde_json::to_value(update).unwrap_or(Value::Null);
+        self.json(Method::PUT, &path, &[], Some(&body), On404::Thing("task"))
+            .await
+    }
+
+    pub async fn attach_files(&self, id: &str, file_ids: &[String]) -> Result<Task, ApiError> {
+        let path = format!("api/v1/tasks/{}/files", seg(id));
+        let body = serde_json::json!({ "file_ids": file_ids });
+        self.json(
+            Method::POST,
+            &path,
+            &[],
+            Some(&body),
+            On404::Thing("task or file"),
+        )
+        .await
+    }
+
+    pub async fn detach_file(&self, id: &str, file_id: &str) -> Result<Task, ApiError> {
+        let path = format!("api/v1/tasks/{}/files/{}", seg(id), seg(file_id));
+        self.json(
+            Method::DELETE,
+            &path,
+            &[],
+            None,
+            On404::Thing("task or file"),
+        )
+        .await
+    }
+
+    /// Validate a layout; returns the typed result and the body as received.
+    pub async fn validate_layout(&self, layout: &Value) -> Result<(LayoutResult, Value), ApiError> {
+        let body = serde_json::json!({ "layout": layout });
+        let raw: Value = self
+            .json(
+                Method::POST,
+                "api/v1/artifacts/validate",
+                &[],
+                Some(&body),
+                On404::Feature("Visual Builder"),
+            )
+            .await?;
+        let typed = serde_json::from_value(raw.clone()).map_err(|e| ApiError::Decode {
+            message: e.to_string(),
+            excerpt: excerpt(&raw.to_string(), 120),
+        })?;
+        Ok((typed, raw))
+    }
+}
+
+fn with_files(content: &str, file_ids: &[String]) -> Value {
+    let mut body = serde_json::json!({ "content": content });
+    if !file_ids.is_empty() {
+        body["file_ids"] = serde_json::json!(file_ids);
+    }
+    body
+}
+
+/// Percent-escape one path segment (ids come from the service or the user).
+fn seg(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    serde_json::from_str(text).map_err(|e| ApiError::Decode {
+        message: e.to_string(),
+        excerpt: excerpt(text, 120),
+    })
+}
+
+fn transport(e: &reqwest::Error, path: &str) -> ApiError {
+    // reqwest's messages name the URL, never the headers.
+    let what = format!("waiting for /{}", path.trim_start_matches('/'));
+    if e.is_timeout() {
+        ApiError::Timeout { what }
+    } else {
+        let mut msg = e.to_string();
+        let mut src = std::error::Error::source(e);
+        while let Some(s) = src {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            src = s.source();
+        }
+        ApiError::Network { message: msg }
+    }
+}
+
+fn parse_retry_after(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let when = httpdate::parse_http_date(v).ok()?;
+    Some(
+        when.duration_since(std::time::SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+/// Exponential backoff with full jitter in [base·2ⁿ/2, base·2ⁿ].
+fn backoff(base: Duration, attempt: u32) -> Duration {
+    let ceiling = base.saturating_mul(1u32 << attempt.min(6));
+    let half = ceiling / 2;
+    let jitter = rand::random::<f64>();
+    half + half.mul_f64(jitter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        assert_eq!(parse_retry_after("3"), Some(Duration::from_secs(3)));
+        let future =
+            httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(30));
+        let d = parse_retry_after(&future).unwrap();
+        assert!(
+            d > Duration::from_secs(25) && d <= Duration::from_secs(30),
+            "{d:?}"
+        );
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn backoff_grows_within_bounds() {
+        let base = Duration::from_millis(100);
+        for n in 0..4 {
+            let d = backoff(base, n);
+            let ceiling = base * (1 << n);
+            assert!(d >= ceiling / 2 && d <= ceiling, "{n}: {d:?}");
+        }
+    }
+
+    #[test]
+    fn path_segments_are_escaped() {
+        assert_eq!(seg("abc-123"), "abc-123");
+        assert_eq!(seg("../x?y"), "..%2Fx%3Fy");
+    }
+
+    #[test]
+    fn key_debug_is_redacted() {
+        let k = ApiKey::new("sekrit-123");
+        assert_eq!(format!("{k:?}"), "ApiKey(<redacted>)");
+        let c = Client::new(ClientConfig::new("http://127.0.0.1:9", k)).unwrap();
+        assert!(!format!("{c:?}").contains("sekrit"));
+    }
+}

@@ -1,0 +1,177 @@
+//! Typed API errors; each displays as one clear, sanitised line.
+
+use crate::text::{clean, excerpt};
+use serde_json::Value;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiError {
+    /// 401: the key was refused.
+    Unauthorized {
+        message: String,
+    },
+    /// 403: the service refused this action to this user.
+    Forbidden {
+        message: String,
+    },
+    /// 404 for a thing (task, comment, link…).
+    NotFound {
+        what: String,
+        message: String,
+    },
+    /// 404 where the spec says a feature flag is off.
+    FeatureDisabled {
+        feature: &'static str,
+    },
+    /// 404/405 on an endpoint the spec does not show: this service lacks it.
+    NotAvailable {
+        endpoint: &'static str,
+    },
+    /// 400 with the whole body kept (sharing candidates live there).
+    BadRequest {
+        message: String,
+        body: Value,
+    },
+    /// Any other non-success status.
+    Status {
+        status: u16,
+        message: String,
+    },
+    Timeout {
+        what: String,
+    },
+    Network {
+        message: String,
+    },
+    /// The body could not be read as the expected JSON.
+    Decode {
+        message: String,
+        excerpt: String,
+    },
+    BodyTooLarge {
+        limit: usize,
+    },
+}
+
+impl ApiError {
+    pub fn is_auth(&self) -> bool {
+        matches!(self, ApiError::Unauthorized { .. })
+    }
+    /// A write that failed this way may still have reached the service.
+    pub fn outcome_unknown(&self) -> bool {
+        matches!(
+            self,
+            ApiError::Timeout { .. }
+                | ApiError::Network { .. }
+                | ApiError::Decode { .. }
+                | ApiError::BodyTooLarge { .. }
+        ) || matches!(self, ApiError::Status { status, .. } if *status >= 500)
+    }
+    /// The body of a 400, if any.
+    pub fn bad_request_body(&self) -> Option<&Value> {
+        match self {
+            ApiError::BadRequest { body, .. } => Some(body),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::Unauthorized { message } => {
+                write!(f, "authentication failed (401): {}", clean(message))
+            }
+            ApiError::Forbidden { message } => write!(f, "not allowed (403): {}", clean(message)),
+            ApiError::NotFound { what, message } if message.is_empty() => {
+                write!(f, "{} not found (404)", clean(what))
+            }
+            ApiError::NotFound { what, message } => {
+                write!(f, "{} not found (404): {}", clean(what), clean(message))
+            }
+            ApiError::FeatureDisabled { feature } => {
+                write!(f, "the {feature} is not enabled for this organisation")
+            }
+            ApiError::NotAvailable { endpoint } => {
+                write!(f, "{endpoint} is not available on this service")
+            }
+            ApiError::BadRequest { message, .. } => {
+                write!(f, "refused by the service (400): {}", clean(message))
+            }
+            ApiError::Status { status, message } if message.is_empty() => {
+                write!(f, "the service answered {status}")
+            }
+            ApiError::Status { status, message } => {
+                write!(f, "the service answered {status}: {}", clean(message))
+            }
+            ApiError::Timeout { what } => write!(f, "timed out {}", clean(what)),
+            ApiError::Network { message } => write!(f, "network error: {}", clean(message)),
+            ApiError::Decode { message, excerpt } => write!(
+                f,
+                "unreadable answer from the service ({}): {}",
+                clean(message),
+                clean(excerpt)
+            ),
+            ApiError::BodyTooLarge { limit } => {
+                write!(
+                    f,
+                    "answer larger than the {} MiB limit",
+                    limit / (1024 * 1024)
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// The service's message from an error body of any shape.
+pub fn message_from_body(body: &str) -> String {
+    if let Ok(v) = serde_json::from_str::<Value>(body) {
+        for key in ["error", "message", "detail", "title"] {
+            match v.get(key) {
+                Some(Value::String(s)) if !s.is_empty() => return excerpt(s, 300),
+                Some(Value::Object(o)) => {
+                    if let Some(Value::String(s)) = o.get("message") {
+                        return excerpt(s, 300);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Value::String(s) = v {
+            return excerpt(&s, 300);
+        }
+    }
+    excerpt(body, 200)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_from_any_body_shape() {
+        assert_eq!(
+            message_from_body(r#"{"error":"bad key","status":401}"#),
+            "bad key"
+        );
+        assert_eq!(message_from_body(r#"{"detail":"nope"}"#), "nope");
+        assert_eq!(message_from_body(r#"{"error":{"message":"deep"}}"#), "deep");
+        assert_eq!(
+            message_from_body("<html>oops\u{1b}[2J</html>"),
+            "<html>oops\u{241b}[2J</html>"
+        );
+        assert_eq!(message_from_body(""), "");
+    }
+
+    #[test]
+    fn display_is_one_sanitised_line() {
+        let e = ApiError::BadRequest {
+            message: "line1\nline2\u{1b}]0;x\u{7}".into(),
+            body: Value::Null,
+        };
+        let s = e.to_string();
+        assert!(!s.contains('\n') && !s.contains('\u{1b}'), "{s}");
+    }
+}

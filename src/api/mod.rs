@@ -1,0 +1,11 @@
+//! The typed client of the Task Collaboration Service. Knows nothing of the UI.
+
+mod client;
+mod error;
+pub mod models;
+mod request;
+
+pub use client::{ApiKey, Client, ClientConfig, RawPage, TaskPage};
+pub use error::{message_from_body, ApiError};
+pub use models::*;
+pub use request::*;

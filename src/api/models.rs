@@ -1,0 +1,538 @@
+//! The service's resources, read tolerantly.
+//!
+//! Enums keep values the client does not know (`Other`), open-shape fields
+//! stay JSON, and fields the client does not know are kept in `extra` so that
+//! nothing the service sent is lost.
+
+use crate::text::Untrusted;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// An enum of the spec that keeps values it does not know.
+macro_rules! open_enum {
+    ($(#[$m:meta])* $name:ident { $($variant:ident = $wire:literal),+ $(,)? } default $default:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($variant,)+ Other(Untrusted) }
+
+        impl $name {
+            pub const KNOWN: &'static [$name] = &[$($name::$variant),+];
+            pub fn as_wire(&self) -> &str {
+                match self { $($name::$variant => $wire,)+ $name::Other(s) => s.raw() }
+            }
+            pub fn parse(s: &str) -> Self {
+                match s { $($wire => $name::$variant,)+ other => $name::Other(Untrusted::new(other)) }
+            }
+            pub fn is_known(&self) -> bool { !matches!(self, $name::Other(_)) }
+        }
+        impl Default for $name { fn default() -> Self { $name::$default } }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self { $name::Other(s) => write!(f, "{s}"), v => f.write_str(v.as_wire()) }
+            }
+        }
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> { s.serialize_str(self.as_wire()) }
+        }
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                Ok($name::parse(&s))
+            }
+        }
+    };
+}
+
+open_enum!(Status { NotStarted = "not_started", InProgress = "in_progress", WaitingOnExternal = "waiting_on_external", Completed = "completed" } default NotStarted);
+open_enum!(Priority { Urgent = "urgent", High = "high", Medium = "medium", Low = "low", NoPriority = "no_priority" } default NoPriority);
+open_enum!(Visibility { Private = "private", Customer = "customer" } default Private);
+open_enum!(LinkType { Chat = "chat", Review = "review", Report = "report", Task = "task" } default Task);
+open_enum!(LinkRole { Reference = "reference", Subject = "subject", Output = "output" } default Reference);
+open_enum!(AccessLevel { Read = "read", Write = "write" } default Read);
+open_enum!(DeliveryStatus { Sent = "sent", Draft = "draft" } default Draft);
+
+impl Status {
+    pub fn label(&self) -> String {
+        match self {
+            Status::NotStarted => "not started".into(),
+            Status::InProgress => "in progress".into(),
+            Status::WaitingOnExternal => "waiting".into(),
+            Status::Completed => "completed".into(),
+            Status::Other(s) => s.line().into_owned(),
+        }
+    }
+}
+
+impl Priority {
+    pub fn label(&self) -> String {
+        match self {
+            Priority::NoPriority => "-".into(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// `{id, name, email}`; missing parts read as empty rather than failing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Person {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub name: Untrusted,
+    #[serde(default)]
+    pub email: Untrusted,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Person {
+    pub fn label(&self) -> String {
+        if !self.name.is_empty() {
+            self.name.line().into_owned()
+        } else if !self.email.is_empty() {
+            self.email.line().into_owned()
+        } else {
+            short_id(&self.id)
+        }
+    }
+}
+
+/// A person on a task or in a sharing state, with role and access.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Member {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub name: Untrusted,
+    #[serde(default)]
+    pub email: Untrusted,
+    #[serde(default)]
+    pub role: Option<Untrusted>,
+    #[serde(default)]
+    pub access_level: Option<AccessLevel>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TeamRef {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub name: Untrusted,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TeamAccess {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub name: Untrusted,
+    #[serde(default)]
+    pub access_level: Option<AccessLevel>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LinkContext {
+    #[serde(default)]
+    pub check_ids: Vec<Untrusted>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LinkedItem {
+    #[serde(rename = "type", default)]
+    pub kind: LinkType,
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub display_name: Untrusted,
+    #[serde(default)]
+    pub role: Option<LinkRole>,
+    #[serde(default)]
+    pub context: Option<LinkContext>,
+    #[serde(default)]
+    pub is_output: bool,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub id: String,
+    #[serde(default)]
+    pub display_id: Untrusted,
+    #[serde(default)]
+    pub task_number: Option<i64>,
+    #[serde(default)]
+    pub title: Untrusted,
+    #[serde(default)]
+    pub description: Option<Untrusted>,
+    #[serde(default)]
+    pub additional_context: Option<Untrusted>,
+    #[serde(default)]
+    pub status: Status,
+    #[serde(default)]
+    pub priority: Priority,
+    #[serde(default)]
+    pub team: Option<TeamRef>,
+    #[serde(default)]
+    pub creator: Option<Person>,
+    #[serde(default)]
+    pub assigned_to: Option<Person>,
+    #[serde(default)]
+    pub assigned_agent: Value,
+    #[serde(default)]
+    pub assigned_team: Value,
+    #[serde(default)]
+    pub matter: Value,
+    #[serde(default)]
+    pub complete_by: Option<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub tags: Vec<Untrusted>,
+    #[serde(default)]
+    pub source_channel: Option<Untrusted>,
+    #[serde(default)]
+    pub visibility: Option<Visibility>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub archived: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub draft: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub involved_people: Vec<Member>,
+    #[serde(default)]
+    pub shared_teams: Value,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub linked_items: Vec<LinkedItem>,
+    #[serde(default)]
+    pub input_files: Value,
+    #[serde(default)]
+    pub output_files: Value,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+    /// Fields this client does not know, kept as received.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+impl Task {
+    pub fn due(&self) -> Option<DateTime<Utc>> {
+        self.complete_by.as_deref().and_then(parse_timestamp)
+    }
+    pub fn label(&self) -> String {
+        if self.display_id.is_empty() {
+            short_id(&self.id)
+        } else {
+            self.display_id.line().into_owned()
+        }
+    }
+}
+
+/// Parse an ISO 8601 date or date-time as the service sends them.
+pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&Utc));
+    }
+    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f") {
+        return Some(t.and_utc());
+    }
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc())
+}
+
+/// A task list entry: a task, or an item that could not be read (kept with
+/// the reason, so one odd item never fails a page).
+#[derive(Clone, Debug)]
+pub enum TaskItem {
+    Task(Box<Task>),
+    Unreadable {
+        id: Option<String>,
+        reason: String,
+        raw: String,
+    },
+}
+
+impl TaskItem {
+    pub fn from_json(raw: &str) -> TaskItem {
+        match serde_json::from_str::<Task>(raw) {
+            Ok(t) => TaskItem::Task(Box::new(t)),
+            Err(e) => {
+                let id = serde_json::from_str::<Value>(raw)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(|i| i.as_str()).map(str::to_string));
+                TaskItem::Unreadable {
+                    id,
+                    reason: crate::text::clean(&e.to_string()),
+                    raw: raw.to_string(),
+                }
+            }
+        }
+    }
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            TaskItem::Task(t) => Some(&t.id),
+            TaskItem::Unreadable { id, .. } => id.as_deref(),
+        }
+    }
+    pub fn task(&self) -> Option<&Task> {
+        match self {
+            TaskItem::Task(t) => Some(t),
+            TaskItem::Unreadable { .. } => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Comment {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub task_id: String,
+    #[serde(default)]
+    pub content: Untrusted,
+    #[serde(default)]
+    pub author: Person,
+    #[serde(default)]
+    pub parent_comment_id: Option<String>,
+    #[serde(default)]
+    pub mentioned_users: Value,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub file_ids: Vec<Untrusted>,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Comment {
+    pub fn edited(&self) -> bool {
+        match (&self.created_at, &self.updated_at) {
+            (Some(c), Some(u)) => match (parse_timestamp(c), parse_timestamp(u)) {
+                (Some(a), Some(b)) => a != b,
+                _ => c != u,
+            },
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RequesterMessage {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub task_id: String,
+    #[serde(default)]
+    pub direction: Option<Untrusted>,
+    #[serde(default)]
+    pub content: Untrusted,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub file_ids: Vec<Untrusted>,
+    #[serde(default)]
+    pub sender: Option<Person>,
+    #[serde(default)]
+    pub sender_agent: Value,
+    #[serde(default)]
+    pub sender_display_name: Option<Untrusted>,
+    /// `None` when the service did not say: never shown as sent.
+    #[serde(default)]
+    pub delivery_status: Option<DeliveryStatus>,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SharingState {
+    #[serde(default)]
+    pub visibility: Visibility,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub users: Vec<Member>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub teams: Vec<TeamAccess>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Identity {
+    #[serde(default)]
+    pub user_id: String,
+    #[serde(default)]
+    pub customer_id: String,
+    #[serde(default)]
+    pub user_name: Untrusted,
+    #[serde(default)]
+    pub user_email: Untrusted,
+    #[serde(default)]
+    pub customer_name: Untrusted,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LayoutIssue {
+    #[serde(default)]
+    pub path: Untrusted,
+    #[serde(default)]
+    pub code: Untrusted,
+    #[serde(default)]
+    pub message: Untrusted,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LayoutResult {
+    #[serde(default)]
+    pub valid: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub errors: Vec<LayoutIssue>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub warnings: Vec<LayoutIssue>,
+    #[serde(default)]
+    pub omitted_errors: u64,
+    #[serde(default)]
+    pub omitted_warnings: u64,
+    #[serde(default)]
+    pub layout: Value,
+}
+
+/// First 8 characters of an id, for compact display.
+pub fn short_id(id: &str) -> String {
+    crate::text::clean(&id.chars().take(8).collect::<String>())
+}
+
+/// Render open-shape JSON as readable, sanitised `key: value` lines.
+pub fn json_lines(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    walk(v, "", &mut out);
+    out
+}
+
+fn walk(v: &Value, prefix: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, v) in m {
+                let key = crate::text::clean(k);
+                let p = if prefix.is_empty() {
+                    key
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                walk(v, &p, out);
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            for (i, v) in a.iter().enumerate() {
+                walk(v, &format!("{prefix}[{i}]"), out);
+            }
+        }
+        scalar => {
+            let val = match scalar {
+                Value::String(s) => crate::text::clean(s),
+                Value::Null => "none".into(),
+                Value::Object(_) => "{}".into(),
+                Value::Array(_) => "[]".into(),
+                other => other.to_string(),
+            };
+            if prefix.is_empty() {
+                out.push(val);
+            } else {
+                out.push(format!("{prefix}: {val}"));
+            }
+        }
+    }
+}
+
+/// A readable one-line summary of an open-shape value (agent, matter, file).
+pub fn json_summary(v: &Value) -> String {
+    match v {
+        Value::Null => "none".into(),
+        Value::String(s) => crate::text::clean(s),
+        Value::Object(m) => {
+            for key in [
+                "name",
+                "display_name",
+                "title",
+                "filename",
+                "file_name",
+                "id",
+            ] {
+                if let Some(Value::String(s)) = m.get(key) {
+                    return crate::text::clean(s);
+                }
+            }
+            json_lines(v).join(", ")
+        }
+        other => json_lines(other).join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_enum_values_are_kept() {
+        let t: Task = serde_json::from_value(serde_json::json!({
+            "id": "x", "status": "blocked", "priority": "critical", "x_sla": {"tier": 2}
+        }))
+        .unwrap();
+        assert_eq!(t.status, Status::Other("blocked".into()));
+        assert_eq!(t.priority.to_string(), "critical");
+        assert_eq!(t.extra["x_sla"]["tier"], 2);
+        let back = serde_json::to_value(&t).unwrap();
+        assert_eq!(back["status"], "blocked");
+        assert_eq!(back["x_sla"]["tier"], 2);
+    }
+
+    #[test]
+    fn unreadable_item_keeps_reason_and_id() {
+        let item = TaskItem::from_json(r#"{"id":"abc","title":42}"#);
+        match item {
+            TaskItem::Unreadable { id, reason, .. } => {
+                assert_eq!(id.as_deref(), Some("abc"));
+                assert!(reason.contains("invalid type"), "{reason}");
+            }
+            _ => panic!("should not parse"),
+        }
+    }
+
+    #[test]
+    fn open_shapes_render_as_lines() {
+        let v = serde_json::json!({"name": "Bot", "meta": {"v": [1, "a\u{1b}b"]}});
+        assert_eq!(
+            json_lines(&v),
+            vec!["name: Bot", "meta.v[0]: 1", "meta.v[1]: a\u{241b}b"]
+        );
+        assert_eq!(json_summary(&v), "Bot");
+    }
+
+    #[test]
+    fn timestamps_parse_as_date_or_datetime() {
+        assert!(parse_timestamp("2026-12-01").is_some());
+        assert!(parse_timestamp("2026-12-01T10:00:00Z").is_some());
+        assert!(parse_timestamp("soon").is_none());
+    }
+}
