@@ -1,4 +1,7 @@
 //! taskdeck: a keyboard-first terminal client for the Task Collaboration Service.
 
 pub mod api;
+pub mod app;
+pub mod cli;
+pub mod config;
 pub mod text;
