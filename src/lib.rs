@@ -1,1 +1,2 @@
 //! taskdeck: a keyboard-first terminal client for the Task Collaboration Service.
+pub mod sandbox;
