@@ -648,10 +648,9 @@ pub(crate) async fn attach_files(
     let b = json_body(&body)?;
     let mut s = st.store.lock().unwrap();
     let idx = s.visible_task(&id, u)?;
-    if !b
-        .get("file_ids")
+    if b.get("file_ids")
         .and_then(Value::as_array)
-        .is_some_and(|a| !a.is_empty())
+        .is_none_or(|a| a.is_empty())
     {
         return Err(ApiError::bad(
             "file_ids is required: an array of at least one file id",

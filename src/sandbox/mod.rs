@@ -4,7 +4,10 @@
 
 mod collab;
 mod faults;
+mod fixtures;
 mod layout;
+mod quirks;
+mod random;
 mod routes;
 mod seed;
 mod store;
