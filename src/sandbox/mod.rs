@@ -6,10 +6,12 @@ mod collab;
 mod faults;
 mod fixtures;
 mod layout;
+mod list;
 mod quirks;
 mod random;
 mod routes;
 mod seed;
+mod sharing;
 mod store;
 
 use std::collections::HashMap;
