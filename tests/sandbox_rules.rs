@@ -1052,6 +1052,15 @@ async fn layout_validation_caps_and_normalises() {
     .await;
     assert_eq!(r.status(), 404);
     assert_eq!(r.bytes().await.unwrap().len(), 0);
+    for (m, path) in [
+        (Method::GET, "/api/v1/artifacts/validate"),
+        (Method::GET, "/api/v1/artifacts"),
+    ] {
+        let r = raw(&sb, Some(GINA), m, path, None).await;
+        assert_eq!(r.status(), 404);
+        assert_eq!(r.bytes().await.unwrap().len(), 0);
+    }
+    assert_eq!(get(&sb, ALICE, "/api/v1/artifacts").await.1["status"], 404);
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
-use axum::http::{header, Method, StatusCode, Uri};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
@@ -530,27 +530,38 @@ async fn validate_layout(
     Ok(Json(super::layout::validate(b.get("layout"))))
 }
 
-async fn fallback(State(st): State<AppState>, req: axum::extract::Request) -> Response {
-    let (mut parts, _) = req.into_parts();
-    let (method, uri) = (parts.method.clone(), parts.uri.clone());
-    if uri.path().starts_with("/api/v1/artifacts") {
-        match Caller::from_request_parts(&mut parts, &st).await {
-            Err(e) => return e.into_response(),
-            Ok(Caller(u)) => {
-                let s = st.store.lock().unwrap();
-                if !s.orgs[s.users[u].org].visual_builder {
-                    return ApiError::empty_404().into_response();
-                }
-            }
+/// Artifact paths answer an empty 404 for organisations without the Visual Builder.
+async fn artifacts_gate(st: &AppState, parts: &mut Parts) -> Option<Response> {
+    if !parts.uri.path().starts_with("/api/v1/artifacts") {
+        return None;
+    }
+    match Caller::from_request_parts(parts, st).await {
+        Err(e) => Some(e.into_response()),
+        Ok(Caller(u)) => {
+            let s = st.store.lock().unwrap();
+            (!s.orgs[s.users[u].org].visual_builder).then(|| ApiError::empty_404().into_response())
         }
     }
-    ApiError::not_found(format!("no such endpoint: {method} {}", uri.path())).into_response()
 }
 
-async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        format!("method {method} is not allowed on {}", uri.path()),
-    )
-    .into_response()
+async fn fallback(State(st): State<AppState>, req: axum::extract::Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    if let Some(r) = artifacts_gate(&st, &mut parts).await {
+        return r;
+    }
+    let msg = format!("no such endpoint: {} {}", parts.method, parts.uri.path());
+    ApiError::not_found(msg).into_response()
+}
+
+async fn method_not_allowed(State(st): State<AppState>, req: axum::extract::Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    if let Some(r) = artifacts_gate(&st, &mut parts).await {
+        return r;
+    }
+    let msg = format!(
+        "method {} is not allowed on {}",
+        parts.method,
+        parts.uri.path()
+    );
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, msg).into_response()
 }
