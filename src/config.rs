@@ -37,3 +37,13 @@ impl Default for Settings {
         }
     }
 }
+
+/// The XDG state dir for logs, drafts and editor files.
+pub fn state_dir() -> std::path::PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| dirs::home_dir().map(|h| h.join(".local").join("state")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("taskdeck")
+}

@@ -6,3 +6,4 @@ pub mod cli;
 pub mod config;
 pub mod sandbox;
 pub mod text;
+pub mod ui;

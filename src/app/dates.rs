@@ -1,0 +1,156 @@
+//! Due dates: what the user types, and how a due date reads in a row.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, Utc};
+
+/// Parse a due date as typed: `none`, `today`, `tomorrow`, `+3d`, `+2w`,
+/// `2026-12-01`, `2026-12-01T14:00[:00][Z]`. A date alone means the end of
+/// that day (UTC). `Ok(None)` clears the due date.
+pub fn parse_due(input: &str, now: DateTime<Utc>) -> Result<Option<String>, String> {
+    let s = input.trim().to_ascii_lowercase();
+    let end_of = |d: NaiveDate| d.and_hms_opt(23, 59, 59).map(|t| t.and_utc());
+    let at = match s.as_str() {
+        "none" | "clear" | "-" => return Ok(None),
+        "" => return Err("type a date: 2026-12-01, today, tomorrow, +3d, +2w or none".into()),
+        "today" => end_of(now.date_naive()),
+        "tomorrow" => end_of(now.date_naive() + Duration::days(1)),
+        _ if s.starts_with('+') => {
+            let (num, unit) = s[1..].split_at(s.len() - 2);
+            let n: i64 = num
+                .parse()
+                .map_err(|_| format!("{input:?}: use +Nd or +Nw, e.g. +3d"))?;
+            let days = match unit {
+                "d" => n,
+                "w" => n * 7,
+                _ => return Err(format!("{input:?}: use +Nd or +Nw, e.g. +3d")),
+            };
+            if !(0..=3650).contains(&days) {
+                return Err(format!("{input:?} is too far away"));
+            }
+            end_of(now.date_naive() + Duration::days(days))
+        }
+        _ => {
+            if let Ok(d) = NaiveDate::parse_from_str(&s, "%Y-%m-%d") {
+                end_of(d)
+            } else if let Ok(t) = DateTime::parse_from_rfc3339(input.trim()) {
+                Some(t.with_timezone(&Utc))
+            } else {
+                let trimmed = s.trim_end_matches('z');
+                ["%Y-%m-%dt%H:%M:%S", "%Y-%m-%dt%H:%M", "%Y-%m-%d %H:%M"]
+                    .iter()
+                    .find_map(|f| NaiveDateTime::parse_from_str(trimmed, f).ok())
+                    .map(|t| t.and_utc())
+            }
+        }
+    };
+    at.map(|t| Some(t.format("%Y-%m-%dT%H:%M:%SZ").to_string()))
+        .ok_or_else(|| {
+            format!("{input:?} is not a date: use 2026-12-01, today, tomorrow, +3d, +2w or none")
+        })
+}
+
+/// "today", "tomorrow", "in 3d", "2d overdue"; the bool says overdue.
+pub fn relative(due: DateTime<Utc>, now: DateTime<Utc>) -> (String, bool) {
+    let overdue = due < now;
+    let days = (due.date_naive() - now.date_naive()).num_days();
+    let text = match days {
+        0 if overdue => "overdue today".to_string(),
+        0 => "today".to_string(),
+        1 => "tomorrow".to_string(),
+        -1 => "1d overdue".to_string(),
+        d if d < 0 && d > -60 => format!("{}d overdue", -d),
+        d if d < 0 => format!("{}w overdue", -d / 7),
+        d if d < 14 => format!("in {d}d"),
+        d if d < 120 => format!("in {}w", d / 7),
+        _ => due.format("%Y-%m-%d").to_string(),
+    };
+    (text, overdue)
+}
+
+/// Monday 00:00 to Sunday 23:59:59 of the week of `now`, as timestamps.
+pub fn this_week(now: DateTime<Utc>) -> (String, String) {
+    let today = now.date_naive();
+    let monday = today - Duration::days(today.weekday().num_days_from_monday() as i64);
+    let sunday = monday + Duration::days(6);
+    (
+        format!("{}T00:00:00Z", monday.format("%Y-%m-%d")),
+        format!("{}T23:59:59Z", sunday.format("%Y-%m-%d")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    #[test]
+    fn parses_every_form() {
+        let n = now();
+        assert_eq!(parse_due("none", n), Ok(None));
+        assert_eq!(
+            parse_due("today", n).unwrap().unwrap(),
+            "2026-11-22T23:59:59Z"
+        );
+        assert_eq!(
+            parse_due("tomorrow", n).unwrap().unwrap(),
+            "2026-11-23T23:59:59Z"
+        );
+        assert_eq!(
+            parse_due("+3d", n).unwrap().unwrap(),
+            "2026-11-25T23:59:59Z"
+        );
+        assert_eq!(
+            parse_due("+2w", n).unwrap().unwrap(),
+            "2026-12-06T23:59:59Z"
+        );
+        assert_eq!(
+            parse_due("2026-12-01", n).unwrap().unwrap(),
+            "2026-12-01T23:59:59Z"
+        );
+        assert_eq!(
+            parse_due("2026-12-01T14:30", n).unwrap().unwrap(),
+            "2026-12-01T14:30:00Z"
+        );
+        assert_eq!(
+            parse_due("2026-12-01T14:30:00Z", n).unwrap().unwrap(),
+            "2026-12-01T14:30:00Z"
+        );
+        assert!(parse_due("next blue moon", n).is_err());
+        assert!(parse_due("+3x", n).is_err());
+        assert!(parse_due("2026-13-40", n).is_err());
+    }
+
+    #[test]
+    fn relative_reads_naturally() {
+        let n = now();
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        assert_eq!(
+            relative(at("2026-11-20T00:00:00Z"), n),
+            ("2d overdue".into(), true)
+        );
+        assert_eq!(
+            relative(at("2026-11-22T23:00:00Z"), n),
+            ("today".into(), false)
+        );
+        assert_eq!(
+            relative(at("2026-11-22T09:00:00Z"), n),
+            ("overdue today".into(), true)
+        );
+        assert_eq!(
+            relative(at("2026-11-25T00:00:00Z"), n),
+            ("in 3d".into(), false)
+        );
+    }
+
+    #[test]
+    fn week_runs_monday_to_sunday() {
+        assert_eq!(
+            this_week(now()),
+            ("2026-11-16T00:00:00Z".into(), "2026-11-22T23:59:59Z".into())
+        );
+    }
+}

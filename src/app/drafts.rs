@@ -1,0 +1,140 @@
+//! Drafts of comments and replies, kept on disk so typed text survives
+//! failed sends, hang-ups, crashes and kill -9 (up to the last save).
+//!
+//! One file per task and kind under `<state dir>/drafts/`, mode 0600,
+//! written to a temporary file and renamed into place.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug)]
+pub struct Drafts {
+    dir: Option<PathBuf>,
+}
+
+fn safe_name(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Drafts {
+    /// Drafts under `dir`; `None` keeps nothing (tests that don't care).
+    pub fn new(dir: Option<PathBuf>) -> Self {
+        Drafts { dir }
+    }
+
+    pub fn path(&self, task_id: &str, kind: &str) -> Option<PathBuf> {
+        self.dir
+            .as_ref()
+            .map(|d| d.join(format!("{}.{}.txt", safe_name(task_id), safe_name(kind))))
+    }
+
+    pub fn save(&self, task_id: &str, kind: &str, text: &str) -> std::io::Result<Option<PathBuf>> {
+        let Some(path) = self.path(task_id, kind) else {
+            return Ok(None);
+        };
+        if text.trim().is_empty() {
+            self.delete(task_id, kind);
+            return Ok(None);
+        }
+        write_private(&path, text.as_bytes())?;
+        Ok(Some(path))
+    }
+
+    pub fn load(&self, task_id: &str, kind: &str) -> Option<String> {
+        let path = self.path(task_id, kind)?;
+        std::fs::read_to_string(path)
+            .ok()
+            .filter(|s| !s.trim().is_empty())
+    }
+
+    pub fn delete(&self, task_id: &str, kind: &str) {
+        if let Some(p) = self.path(task_id, kind) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
+    /// Every draft kept, as (path, first line).
+    pub fn list(&self) -> Vec<PathBuf> {
+        let Some(dir) = &self.dir else { return vec![] };
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return vec![];
+        };
+        let mut v: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+/// Write `bytes` to `path` atomically with mode 0600 (dirs 0700).
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        create_private_dir(parent)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    {
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        let mut f = opts.open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
+}
+
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::create_dir_all(dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn save_load_delete_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = Drafts::new(Some(dir.path().join("drafts")));
+        let p = d.save("t-1", "comment", "hello\nworld").unwrap().unwrap();
+        assert_eq!(d.load("t-1", "comment").as_deref(), Some("hello\nworld"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+        assert_eq!(d.list(), vec![p]);
+        d.delete("t-1", "comment");
+        assert_eq!(d.load("t-1", "comment"), None);
+        assert!(d
+            .save("../../etc/x", "a/b", "x")
+            .unwrap()
+            .unwrap()
+            .starts_with(dir.path()));
+    }
+}

@@ -1,0 +1,382 @@
+//! Keys as data: `(context, key) -> action`, defaults from
+//! `assets/keymap.toml`, partial overrides from the config file. The help
+//! screen is generated from the same table.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::BTreeMap;
+
+const DEFAULTS: &str = include_str!("../../assets/keymap.toml");
+
+macro_rules! actions {
+    ($($variant:ident = $name:literal : $desc:literal),+ $(,)?) => {
+        /// Everything a key can do.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Action { $($variant),+ }
+        impl Action {
+            pub const ALL: &'static [Action] = &[$(Action::$variant),+];
+            pub fn name(self) -> &'static str { match self { $(Action::$variant => $name),+ } }
+            pub fn description(self) -> &'static str { match self { $(Action::$variant => $desc),+ } }
+            pub fn from_name(s: &str) -> Option<Action> { match s { $($name => Some(Action::$variant),)+ _ => None } }
+        }
+    };
+}
+
+actions! {
+    Help = "help": "show this help (type to filter)",
+    Palette = "palette": "command palette",
+    Quit = "quit": "quit",
+    Refresh = "refresh": "refresh the list and the open task",
+    Search = "search": "free-text search",
+    Filter = "filter": "edit the filters",
+    FocusNext = "focus_next": "focus the next pane",
+    FocusPrev = "focus_prev": "focus the previous pane",
+    ViewAll = "view_all": "quick view: all tasks",
+    ViewMine = "view_mine": "quick view: assigned to me",
+    ViewInvolving = "view_involving": "quick view: involving me",
+    ViewDueWeek = "view_due_week": "quick view: due this week",
+    MessageLog = "message_log": "recent messages and errors",
+    Down = "down": "move down",
+    Up = "up": "move up",
+    Top = "top": "go to the top",
+    Bottom = "bottom": "go to the bottom",
+    HalfPageDown = "half_page_down": "half a page down",
+    HalfPageUp = "half_page_up": "half a page up",
+    Open = "open": "open the selected item",
+    Back = "back": "go back / cancel",
+    PrevTab = "prev_tab": "previous detail tab",
+    NextTab = "next_tab": "next detail tab",
+    SetStatus = "set_status": "set the status",
+    SetPriority = "set_priority": "set the priority",
+    Assign = "assign": "assign to a person (or me)",
+    SetDue = "set_due": "set the due date",
+    SetTags = "set_tags": "replace, add or remove tags",
+    EditTitle = "edit_title": "edit the title",
+    EditDescription = "edit_description": "edit the description in $EDITOR",
+    Comment = "comment": "write an internal comment",
+    ReplyRequester = "reply_requester": "reply to the requester",
+    CopyDisplayId = "copy_display_id": "copy the task number (#N)",
+    CopyId = "copy_id": "copy the task id",
+    ArchiveToggle = "archive_toggle": "archive or restore",
+    AcceptDraft = "accept_draft": "accept a draft task",
+    RejectDraft = "reject_draft": "reject (delete) a draft task",
+    NewSubtask = "new_subtask": "create a subtask",
+    AddLink = "add_link": "link a chat, review, report or task",
+    ChangeRole = "change_role": "change the selected link's role",
+    EditCheckIds = "edit_check_ids": "edit the selected review link's check ids",
+    ReplyComment = "reply_comment": "reply to the selected comment",
+    EditComment = "edit_comment": "edit my selected comment",
+    Share = "share": "edit sharing",
+    Attach = "attach": "attach files by id",
+    RemoveItem = "remove_item": "remove the selected link or detach the selected file",
+}
+
+/// Where a binding applies. `Task` bindings work in the list and the detail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Context {
+    Global,
+    List,
+    Detail,
+    Task,
+}
+
+impl Context {
+    pub const ALL: [Context; 4] = [
+        Context::Global,
+        Context::List,
+        Context::Detail,
+        Context::Task,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Global => "global",
+            Context::List => "list",
+            Context::Detail => "detail",
+            Context::Task => "task",
+        }
+    }
+    fn from_name(s: &str) -> Option<Context> {
+        Context::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// A key as written in the keymap: code plus ctrl/alt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    pub code: KeyCodeOrd,
+    pub ctrl: bool,
+    pub alt: bool,
+}
+
+/// `KeyCode` subset with an order (for a stable help screen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyCodeOrd {
+    Char(char),
+    F(u8),
+    Named(&'static str),
+}
+
+const NAMED: &[(&str, KeyCode)] = &[
+    ("up", KeyCode::Up),
+    ("down", KeyCode::Down),
+    ("left", KeyCode::Left),
+    ("right", KeyCode::Right),
+    ("enter", KeyCode::Enter),
+    ("esc", KeyCode::Esc),
+    ("tab", KeyCode::Tab),
+    ("backtab", KeyCode::BackTab),
+    ("home", KeyCode::Home),
+    ("end", KeyCode::End),
+    ("pageup", KeyCode::PageUp),
+    ("pagedown", KeyCode::PageDown),
+    ("backspace", KeyCode::Backspace),
+    ("delete", KeyCode::Delete),
+    ("insert", KeyCode::Insert),
+];
+
+impl Key {
+    pub fn parse(s: &str) -> Result<Key, String> {
+        let mut rest = s;
+        let (mut ctrl, mut alt, mut shift) = (false, false, false);
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if rest.chars().count() > 1 && lower.starts_with("ctrl-") {
+                ctrl = true;
+                rest = &rest[5..];
+            } else if rest.chars().count() > 1 && lower.starts_with("alt-") {
+                alt = true;
+                rest = &rest[4..];
+            } else if rest.chars().count() > 1 && lower.starts_with("shift-") {
+                shift = true;
+                rest = &rest[6..];
+            } else {
+                break;
+            }
+        }
+        let code = if rest.chars().count() == 1 {
+            let c = rest.chars().next().unwrap_or(' ');
+            let c = if shift { c.to_ascii_uppercase() } else { c };
+            let c = if ctrl { c.to_ascii_lowercase() } else { c };
+            KeyCodeOrd::Char(c)
+        } else {
+            let lower = rest.to_ascii_lowercase();
+            if lower == "space" {
+                KeyCodeOrd::Char(' ')
+            } else {
+                code_of(&lower, shift).ok_or_else(|| format!("unknown key {s:?}"))?
+            }
+        };
+        Ok(Key { code, ctrl, alt })
+    }
+
+    pub fn from_event(ev: &KeyEvent) -> Option<Key> {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = ev.modifiers.contains(KeyModifiers::ALT);
+        let code = match ev.code {
+            KeyCode::Char(c) => KeyCodeOrd::Char(if ctrl { c.to_ascii_lowercase() } else { c }),
+            KeyCode::F(n) => KeyCodeOrd::F(n),
+            other => KeyCodeOrd::Named(NAMED.iter().find(|(_, k)| *k == other)?.0),
+        };
+        Some(Key { code, ctrl, alt })
+    }
+
+    pub fn label(&self) -> String {
+        let mut s = String::new();
+        if self.ctrl {
+            s.push_str("ctrl-");
+        }
+        if self.alt {
+            s.push_str("alt-");
+        }
+        match self.code {
+            KeyCodeOrd::Char(' ') => s.push_str("space"),
+            KeyCodeOrd::Char(c) => s.push(c),
+            KeyCodeOrd::F(n) => s.push_str(&format!("f{n}")),
+            KeyCodeOrd::Named(n) => s.push_str(n),
+        }
+        s
+    }
+}
+
+fn code_of(lower: &str, shift: bool) -> Option<KeyCodeOrd> {
+    if lower == "tab" && shift {
+        return Some(KeyCodeOrd::Named("backtab"));
+    }
+    if let Some((n, _)) = NAMED.iter().find(|(n, _)| *n == lower) {
+        return Some(KeyCodeOrd::Named(n));
+    }
+    let n = lower.strip_prefix('f')?.parse::<u8>().ok()?;
+    (1..=24).contains(&n).then_some(KeyCodeOrd::F(n))
+}
+
+#[derive(Clone, Debug)]
+pub struct Keymap {
+    map: BTreeMap<(Context, Key), Action>,
+}
+
+impl Keymap {
+    /// The defaults with `overrides` (context -> key -> action name) applied.
+    /// Bad entries are skipped and reported as warnings.
+    pub fn load(overrides: &BTreeMap<String, BTreeMap<String, String>>) -> (Keymap, Vec<String>) {
+        let mut warnings = Vec::new();
+        let defaults: BTreeMap<String, BTreeMap<String, String>> =
+            toml::from_str(DEFAULTS).expect("assets/keymap.toml is valid");
+        let mut km = Keymap {
+            map: BTreeMap::new(),
+        };
+        km.apply(&defaults, &mut warnings);
+        debug_assert!(warnings.is_empty(), "{warnings:?}");
+        km.apply(overrides, &mut warnings);
+        (km, warnings)
+    }
+
+    fn apply(
+        &mut self,
+        table: &BTreeMap<String, BTreeMap<String, String>>,
+        warnings: &mut Vec<String>,
+    ) {
+        for (ctx_name, keys) in table {
+            let Some(ctx) = Context::from_name(ctx_name) else {
+                warnings.push(format!(
+                    "keys: unknown context [keys.{ctx_name}] (use global, list, detail or task)"
+                ));
+                continue;
+            };
+            for (key_s, action_s) in keys {
+                let key = match Key::parse(key_s) {
+                    Ok(k) => k,
+                    Err(e) => {
+                        warnings.push(format!("keys.{ctx_name}: {e}"));
+                        continue;
+                    }
+                };
+                if action_s == "none" {
+                    self.map.remove(&(ctx, key));
+                    continue;
+                }
+                match Action::from_name(action_s) {
+                    Some(a) => {
+                        self.map.insert((ctx, key), a);
+                    }
+                    None => warnings.push(format!(
+                        "keys.{ctx_name}: {key_s:?} is bound to unknown action {action_s:?}"
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Look a key up in the given contexts, first match wins.
+    pub fn lookup(&self, contexts: &[Context], ev: &KeyEvent) -> Option<Action> {
+        let key = Key::from_event(ev)?;
+        contexts
+            .iter()
+            .find_map(|c| self.map.get(&(*c, key)).copied())
+    }
+
+    /// Every binding, for the help screen: (context, keys, action).
+    pub fn bindings(&self) -> Vec<(Context, Vec<String>, Action)> {
+        let mut by_action: BTreeMap<(Context, Action), Vec<String>> = BTreeMap::new();
+        for ((ctx, key), action) in &self.map {
+            by_action
+                .entry((*ctx, *action))
+                .or_default()
+                .push(key.label());
+        }
+        let mut out: Vec<_> = by_action
+            .into_iter()
+            .map(|((c, a), keys)| (c, keys, a))
+            .collect();
+        out.sort_by_key(|(c, _, a)| (*c, Action::ALL.iter().position(|x| x == a)));
+        out
+    }
+
+    /// The first key bound to `action` in any context, for hints.
+    pub fn key_for(&self, action: Action) -> Option<String> {
+        self.map
+            .iter()
+            .find(|(_, a)| **a == action)
+            .map(|((_, k), _)| k.label())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(code: KeyCode, m: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, m)
+    }
+
+    #[test]
+    fn defaults_load_without_warnings() {
+        let (km, w) = Keymap::load(&BTreeMap::new());
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(
+            km.lookup(
+                &[Context::List],
+                &ev(KeyCode::Char('j'), KeyModifiers::NONE)
+            ),
+            Some(Action::Down)
+        );
+        assert_eq!(
+            km.lookup(
+                &[Context::Global],
+                &ev(KeyCode::Char('c'), KeyModifiers::CONTROL)
+            ),
+            Some(Action::Quit)
+        );
+    }
+
+    #[test]
+    fn overrides_apply_and_bad_entries_warn() {
+        let mut o: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        o.entry("list".into())
+            .or_default()
+            .insert("ctrl-n".into(), "down".into());
+        o.entry("list".into())
+            .or_default()
+            .insert("j".into(), "none".into());
+        o.entry("list".into())
+            .or_default()
+            .insert("z".into(), "fly".into());
+        o.entry("list".into())
+            .or_default()
+            .insert("hyper-q".into(), "up".into());
+        o.entry("nowhere".into())
+            .or_default()
+            .insert("x".into(), "up".into());
+        let (km, w) = Keymap::load(&o);
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(w.iter().any(|m| m.contains("fly")));
+        assert!(w.iter().any(|m| m.contains("nowhere")));
+        assert_eq!(
+            km.lookup(
+                &[Context::List],
+                &ev(KeyCode::Char('n'), KeyModifiers::CONTROL)
+            ),
+            Some(Action::Down)
+        );
+        assert_eq!(
+            km.lookup(
+                &[Context::List],
+                &ev(KeyCode::Char('j'), KeyModifiers::NONE)
+            ),
+            None
+        );
+        let help = km.bindings();
+        assert!(help.iter().any(|(c, keys, a)| *c == Context::List
+            && *a == Action::Down
+            && keys.contains(&"ctrl-n".to_string())));
+    }
+
+    #[test]
+    fn key_syntax_round_trips() {
+        for s in [
+            "j", "G", "ctrl-d", "alt-x", "enter", "backtab", "f5", "space", "?",
+        ] {
+            assert_eq!(Key::parse(s).unwrap().label(), s);
+        }
+        assert_eq!(Key::parse("shift-tab").unwrap().label(), "backtab");
+        assert!(Key::parse("f99").is_err());
+    }
+}

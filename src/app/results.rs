@@ -1,0 +1,467 @@
+//! API results come back here: the service's answer replaces local state.
+
+use super::state::*;
+use crate::api::*;
+use std::time::Instant;
+
+impl State {
+    pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
+        self.inflight.remove(&r.ticket);
+        let ApiResult {
+            ticket,
+            req,
+            result,
+        } = r;
+        let pending_fields: Vec<Pending> = self
+            .pending
+            .iter()
+            .filter(|p| p.ticket == ticket)
+            .cloned()
+            .collect();
+        self.pending.retain(|p| p.ticket != ticket);
+        match (req, result) {
+            (ApiRequest::Me, Ok(Reply::Me(me))) => {
+                self.people
+                    .entry(me.user_id.clone())
+                    .or_insert_with(|| Person {
+                        id: me.user_id.clone(),
+                        name: me.user_name.clone(),
+                        email: me.user_email.clone(),
+                        extra: Default::default(),
+                    });
+                self.me = Some(me);
+                self.me_error = None;
+                vec![]
+            }
+            (ApiRequest::Me, Err(e)) => {
+                let msg = format!("identity lookup failed: {e}");
+                self.me_error = Some(msg.clone());
+                self.say(Level::Error, msg);
+                vec![]
+            }
+            (ApiRequest::ListPage { gen, .. }, _) if gen != self.list.gen => vec![],
+            (ApiRequest::ListPage { cursor, .. }, Ok(Reply::Page(page))) => {
+                self.apply_page(cursor.is_none(), page)
+            }
+            (ApiRequest::ListPage { .. }, Err(e)) => {
+                self.list.loading = false;
+                self.list.replacing = false;
+                let msg = format!("loading tasks failed: {e}");
+                self.list.error = Some(msg.clone());
+                self.say(Level::Error, msg);
+                vec![]
+            }
+            (ApiRequest::FindByNumber { number, .. }, Ok(Reply::Task(t))) => {
+                self.back_stack.clear();
+                let fx = self.open_task(t.id.clone(), Some(*t));
+                self.focus = Focus::Detail;
+                self.say(Level::Info, format!("opened #{number}"));
+                fx
+            }
+            (ApiRequest::GetTask { id }, Ok(Reply::Task(t))) => {
+                self.replace_task(*t);
+                let _ = id;
+                vec![]
+            }
+            (ApiRequest::GetTask { id }, Err(e)) => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                    d.error = Some(e.to_string());
+                }
+                self.say(Level::Error, format!("loading the task failed: {e}"));
+                vec![]
+            }
+            (ApiRequest::Patch { id, patch }, Ok(Reply::Task(t))) => {
+                let what: Vec<String> = pending_fields
+                    .iter()
+                    .map(|p| p.field.replace('_', " "))
+                    .collect();
+                let label = t.label();
+                let archived_now = patch.archived == Some(true) && t.archived;
+                self.replace_task(*t);
+                if archived_now {
+                    if let Some((uid, l, _)) = &self.undo {
+                        if *uid == id {
+                            let key = "z";
+                            self.say(
+                                Level::Success,
+                                format!("archived {l} — :undo (or {key}) restores it"),
+                            );
+                            return vec![];
+                        }
+                    }
+                }
+                if patch.archived == Some(false) {
+                    self.undo = None;
+                }
+                if what.is_empty() {
+                    self.say(Level::Success, format!("{label} updated"));
+                } else {
+                    self.say(
+                        Level::Success,
+                        format!("{label}: {} saved", what.join(", ")),
+                    );
+                }
+                vec![]
+            }
+            (ApiRequest::Patch { .. }, Err(e)) => {
+                let what: Vec<String> = pending_fields
+                    .iter()
+                    .map(|p| p.field.replace('_', " "))
+                    .collect();
+                self.say(
+                    Level::Error,
+                    format!(
+                        "changing {} failed: {e}",
+                        if what.is_empty() {
+                            "the task".into()
+                        } else {
+                            what.join(", ")
+                        }
+                    ),
+                );
+                vec![]
+            }
+            (ApiRequest::Delete { id }, Ok(_)) => {
+                if let Some(i) = self.list.position(&id) {
+                    self.list.items.remove(i);
+                    self.list.selected = self
+                        .list
+                        .selected
+                        .min(self.list.items.len().saturating_sub(1));
+                }
+                if self.detail.as_ref().is_some_and(|d| d.task_id == id) {
+                    self.detail = None;
+                    self.focus = Focus::List;
+                }
+                self.say(Level::Success, "draft rejected (deleted on the service)");
+                vec![]
+            }
+            (ApiRequest::Delete { .. }, Err(e)) => {
+                self.say(Level::Error, format!("rejecting the draft failed: {e}"));
+                vec![]
+            }
+            (ApiRequest::Subtasks { id }, result) => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                    d.subtasks = match result {
+                        Ok(Reply::Items(v)) => Load::Loaded(v),
+                        Ok(_) => Load::Failed("unexpected answer".into()),
+                        Err(e) => Load::Failed(e.to_string()),
+                    };
+                }
+                vec![]
+            }
+            (ApiRequest::CreateSubtask { parent, .. }, Ok(Reply::Task(t))) => {
+                self.say(Level::Success, format!("subtask {} created", t.label()));
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == parent) {
+                    d.subtasks = Load::NotLoaded;
+                    d.tab = Tab::Subtasks;
+                    return self.load_tab(Tab::Subtasks);
+                }
+                vec![]
+            }
+            (ApiRequest::CreateSubtask { .. }, Err(e)) => {
+                self.say(Level::Error, format!("creating the subtask failed: {e}"));
+                vec![]
+            }
+            (ApiRequest::Comments { id }, result) => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                    d.comments = match result {
+                        Ok(Reply::Comments(v)) => Load::Loaded(v),
+                        Err(ApiError::NotAvailable { .. }) => {
+                            d.comments_local_only = true;
+                            Load::Loaded(vec![])
+                        }
+                        Err(e) => Load::Failed(e.to_string()),
+                        Ok(_) => Load::Failed("unexpected answer".into()),
+                    };
+                }
+                vec![]
+            }
+            (
+                ApiRequest::AddComment { id, .. }
+                | ApiRequest::ReplyComment { id, .. }
+                | ApiRequest::EditComment { id, .. },
+                result,
+            ) => {
+                let result = result.and_then(|r| match r {
+                    Reply::Comment(c) => Ok(c),
+                    _ => Err(ApiError::Decode {
+                        message: "unexpected answer".into(),
+                        excerpt: String::new(),
+                    }),
+                });
+                match result {
+                    Ok(c) => {
+                        self.people
+                            .entry(c.author.id.clone())
+                            .or_insert_with(|| c.author.clone());
+                        let list = self.local_comments.entry(id.clone()).or_default();
+                        list.retain(|x| x.id != c.id);
+                        list.push(c.clone());
+                        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                            if let Load::Loaded(v) = &mut d.comments {
+                                v.retain(|x| x.id != c.id);
+                                v.push(c);
+                            }
+                        }
+                        self.compose_succeeded(ticket, "comment saved");
+                    }
+                    Err(e) => self.compose_failed(ticket, e),
+                }
+                vec![]
+            }
+            (ApiRequest::ReplyRequester { id, .. }, result) => {
+                match result {
+                    Ok(Reply::Message(m)) => {
+                        let shown = delivery_text(m.delivery_status.as_ref());
+                        self.replies.entry(id).or_default().push(m);
+                        self.compose_succeeded(ticket, shown);
+                    }
+                    Ok(_) => self.compose_failed(
+                        ticket,
+                        ApiError::Decode {
+                            message: "unexpected answer".into(),
+                            excerpt: String::new(),
+                        },
+                    ),
+                    Err(e) => self.compose_failed(ticket, e),
+                }
+                vec![]
+            }
+            (
+                ApiRequest::AddLinks { .. }
+                | ApiRequest::UpdateLink { .. }
+                | ApiRequest::RemoveLink { .. }
+                | ApiRequest::Attach { .. }
+                | ApiRequest::Detach { .. },
+                Ok(Reply::Task(t)),
+            ) => {
+                let label = t.label();
+                self.replace_task(*t);
+                self.say(Level::Success, format!("{label} updated"));
+                vec![]
+            }
+            (
+                ApiRequest::AddLinks { .. }
+                | ApiRequest::UpdateLink { .. }
+                | ApiRequest::RemoveLink { .. },
+                Err(e),
+            ) => {
+                self.say(Level::Error, format!("link change failed: {e}"));
+                vec![]
+            }
+            (ApiRequest::Attach { .. } | ApiRequest::Detach { .. }, Err(e)) => {
+                self.say(Level::Error, format!("file change failed: {e}"));
+                vec![]
+            }
+            (ApiRequest::GetSharing { id }, result) => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                    d.sharing = match result {
+                        Ok(Reply::Sharing(s)) => Load::Loaded(s),
+                        Ok(_) => Load::Failed("unexpected answer".into()),
+                        Err(e) => Load::Failed(e.to_string()),
+                    };
+                }
+                vec![]
+            }
+            (ApiRequest::PutSharing { id, .. }, Ok(Reply::Sharing(s))) => {
+                self.say(Level::Success, "sharing saved");
+                let mut fx = Vec::new();
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                    d.sharing = Load::Loaded(s);
+                    // The task's visibility and people follow: reload it.
+                    fx.push(self.request(ApiRequest::GetTask { id }));
+                }
+                fx
+            }
+            (ApiRequest::PutSharing { id, update }, Err(e)) => {
+                if !self.sharing_refused(id, update, &e) {
+                    self.say(Level::Error, format!("saving sharing failed: {e}"));
+                } else {
+                    self.say(Level::Warn, format!("{e} — pick one"));
+                }
+                vec![]
+            }
+            (ApiRequest::Validate { path, .. }, result) => {
+                let lines = match result {
+                    Ok(Reply::Layout(l, _)) => layout_lines(&l),
+                    Ok(_) => vec!["unexpected answer".into()],
+                    Err(e) => vec![e.to_string()],
+                };
+                self.overlay = Overlay::Text {
+                    title: format!("Layout check: {}", crate::text::clean(&path)),
+                    lines,
+                    scroll: 0,
+                };
+                vec![]
+            }
+            (req, Err(e)) => {
+                self.say(Level::Error, format!("{} failed: {e}", req.describe()));
+                vec![]
+            }
+            (req, Ok(_)) => {
+                tracing::warn!(request = %req.describe(), "unexpected reply kind");
+                vec![]
+            }
+        }
+    }
+
+    fn apply_page(&mut self, first: bool, page: TaskPage) -> Vec<Effect> {
+        let keep_id = self.list.selected_id().map(str::to_string);
+        if first && self.list.replacing {
+            self.list.items.clear();
+            self.list.replacing = false;
+            self.list.changed.clear();
+        }
+        for item in &page.items {
+            if let Some(t) = item.task() {
+                if let Some(prev) = self.list.previous.get(&t.id) {
+                    if *prev != t.updated_at {
+                        self.list.changed.insert(t.id.clone());
+                    }
+                } else if !self.list.previous.is_empty() {
+                    self.list.changed.insert(t.id.clone());
+                }
+            }
+        }
+        let tasks: Vec<Task> = page
+            .items
+            .iter()
+            .filter_map(|i| i.task().cloned())
+            .collect();
+        for t in &tasks {
+            self.learn_people(t);
+        }
+        self.list.items.extend(page.items);
+        self.list.cursor = page.cursor;
+        self.list.end_reached = self.list.cursor.is_none();
+        self.list.loading = false;
+        // Selection stays on the same task across refreshes.
+        if let Some(id) = keep_id {
+            if let Some(i) = self.list.position(&id) {
+                self.list.selected = i;
+            }
+        }
+        self.list.selected = self
+            .list
+            .selected
+            .min(self.list.items.len().saturating_sub(1));
+        if self.list.items.len() < self.list.refill_to && !self.list.end_reached {
+            self.list.loading = true;
+            let req = ApiRequest::ListPage {
+                gen: self.list.gen,
+                query: self.effective_query(),
+                limit: self.page_size,
+                cursor: self.list.cursor.clone(),
+            };
+            return vec![self.request(req)];
+        }
+        self.list.refill_to = 0;
+        self.fetch_ahead()
+    }
+
+    /// The service's answer replaces the row and the detail.
+    pub fn replace_task(&mut self, t: Task) {
+        self.learn_people(&t);
+        if let Some(i) = self.list.position(&t.id) {
+            self.list.items[i] = TaskItem::Task(Box::new(t.clone()));
+        }
+        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == t.id) {
+            d.task = Some(t);
+            d.error = None;
+        }
+    }
+
+    fn compose_succeeded(&mut self, ticket: u64, message: &str) {
+        if let Overlay::Compose(c) = &self.overlay {
+            if c.state == SendState::Sending(ticket) {
+                self.drafts.delete(&c.task_id, &c.kind.draft_key());
+                self.overlay = Overlay::None;
+                self.say(Level::Success, message.to_string());
+                return;
+            }
+        }
+        // The composer was closed while sending: find the draft by ticket is
+        // not possible, so the message says what happened.
+        self.say(Level::Success, message.to_string());
+    }
+
+    fn compose_failed(&mut self, ticket: u64, e: ApiError) {
+        let unknown = e.outcome_unknown();
+        let message = if unknown {
+            format!("{e} — outcome unknown: check before resending (your text is kept)")
+        } else {
+            format!("{e} — not sent, your text is kept")
+        };
+        if let Overlay::Compose(c) = &mut self.overlay {
+            if c.state == SendState::Sending(ticket) {
+                c.state = SendState::Failed {
+                    message: crate::text::clean(&message),
+                    outcome_unknown: unknown,
+                };
+            }
+        }
+        self.say(Level::Error, message);
+    }
+
+    /// Called at quit or hang-up: save what is being typed, say where.
+    pub fn save_drafts_now(&mut self) -> Option<std::path::PathBuf> {
+        if let Overlay::Compose(c) = &self.overlay {
+            let text = c.text();
+            if let Ok(Some(p)) = self.drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    pub fn touch(&mut self) {
+        self.last_refresh = self.last_refresh.min(Instant::now());
+    }
+}
+
+/// How a requester reply's delivery reads: never "sent" unless the service
+/// said `sent`.
+pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
+    match s {
+        Some(DeliveryStatus::Sent) => "Sent",
+        Some(DeliveryStatus::Draft) => "DRAFT — staged in the mailbox owner's drafts, not sent",
+        Some(DeliveryStatus::Other(_)) | None => "delivery status unknown — NOT confirmed as sent",
+    }
+}
+
+pub fn layout_lines(l: &LayoutResult) -> Vec<String> {
+    let mut out = vec![if l.valid {
+        "VALID: the layout would be accepted".into()
+    } else {
+        "INVALID: the layout would be refused".into()
+    }];
+    out.push(String::new());
+    for (title, list, omitted) in [
+        ("Errors", &l.errors, l.omitted_errors),
+        ("Warnings", &l.warnings, l.omitted_warnings),
+    ] {
+        out.push(format!("{title} ({}):", list.len() as u64 + omitted));
+        for i in list {
+            out.push(format!("  {}  [{}]  {}", i.path, i.code, i.message));
+        }
+        if omitted > 0 {
+            out.push(format!(
+                "  … and {omitted} more not listed (the service lists at most 50)"
+            ));
+        }
+    }
+    out.push(String::new());
+    out.push("Normalised layout:".into());
+    if l.layout.is_null() {
+        out.push("  (none: the layout could not be parsed)".into());
+    } else {
+        let pretty = serde_json::to_string_pretty(&l.layout).unwrap_or_default();
+        out.extend(
+            pretty
+                .lines()
+                .map(|s| format!("  {}", crate::text::clean(s))),
+        );
+    }
+    out
+}

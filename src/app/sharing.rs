@@ -1,0 +1,431 @@
+//! The sharing editor: edit a copy, preview who gains and who loses access,
+//! and resolve ambiguous references through a picker.
+
+use super::input::LineInput;
+use super::state::*;
+use crate::api::*;
+use crossterm::event::{KeyCode, KeyEvent};
+use serde_json::Value;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grant {
+    /// What is sent: an id, or what the user typed (e-mail or name).
+    pub reference: String,
+    pub label: String,
+    pub access: AccessLevel,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Adding {
+    Person,
+    Team,
+}
+
+pub struct SharingEditor {
+    pub task_id: String,
+    pub original: SharingState,
+    pub visibility: Visibility,
+    pub users: Vec<Grant>,
+    pub teams: Vec<Grant>,
+    /// 0 = visibility, then users, then teams.
+    pub cursor: usize,
+    pub adding: Option<(Adding, LineInput)>,
+}
+
+impl SharingEditor {
+    pub fn from_state(task_id: String, s: &SharingState) -> Self {
+        let grant = |id: &str, label: String, a: &Option<AccessLevel>| Grant {
+            reference: id.to_string(),
+            label,
+            access: a.clone().unwrap_or(AccessLevel::Read),
+        };
+        SharingEditor {
+            task_id,
+            original: s.clone(),
+            visibility: s.visibility.clone(),
+            users: s
+                .users
+                .iter()
+                .map(|u| {
+                    let label = format!("{} <{}>", u.name.line(), u.email.line());
+                    grant(&u.id, label, &u.access_level)
+                })
+                .collect(),
+            teams: s
+                .teams
+                .iter()
+                .map(|t| grant(&t.id, t.name.line().into_owned(), &t.access_level))
+                .collect(),
+            cursor: 0,
+            adding: None,
+        }
+    }
+
+    pub fn rows(&self) -> usize {
+        1 + self.users.len() + self.teams.len()
+    }
+
+    pub fn update(&self) -> SharingUpdate {
+        let mut u = SharingUpdate::new(&self.visibility);
+        for g in &self.users {
+            u = u.user(&g.reference, &g.access);
+        }
+        for g in &self.teams {
+            u = u.team(&g.reference, &g.access);
+        }
+        u
+    }
+
+    /// Exactly who gains, loses or changes access, in words.
+    pub fn diff(&self, me: Option<&str>) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.visibility != self.original.visibility {
+            out.push(format!(
+                "visibility: {} -> {}{}",
+                self.original.visibility,
+                self.visibility,
+                if self.visibility == Visibility::Customer {
+                    " (anyone in the organisation can see it)"
+                } else {
+                    " (only the people and teams listed)"
+                }
+            ));
+        }
+        for (kind, orig, now) in [
+            (
+                "person",
+                self.original
+                    .users
+                    .iter()
+                    .map(|u| {
+                        (
+                            u.id.clone(),
+                            format!("{} <{}>", u.name.line(), u.email.line()),
+                            u.access_level.clone(),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+                &self.users,
+            ),
+            (
+                "team",
+                self.original
+                    .teams
+                    .iter()
+                    .map(|t| {
+                        (
+                            t.id.clone(),
+                            t.name.line().into_owned(),
+                            t.access_level.clone(),
+                        )
+                    })
+                    .collect(),
+                &self.teams,
+            ),
+        ] {
+            for g in now.iter() {
+                match orig.iter().find(|(id, _, _)| *id == g.reference) {
+                    None => out.push(format!("+ {kind} {} gains {} access", g.label, g.access)),
+                    Some((_, _, a)) if a.as_ref() != Some(&g.access) => out.push(format!(
+                        "~ {kind} {}: {} -> {}",
+                        g.label,
+                        a.as_ref()
+                            .map(|a| a.to_string())
+                            .unwrap_or_else(|| "?".into()),
+                        g.access
+                    )),
+                    _ => {}
+                }
+            }
+            for (id, label, _) in &orig {
+                if !now.iter().any(|g| &g.reference == id) {
+                    out.push(format!("- {kind} {label} loses access"));
+                }
+            }
+        }
+        if let Some(me) = me {
+            let had = self.original.users.iter().any(|u| u.id == me);
+            let keeps = self.users.iter().any(|g| g.reference == me);
+            if had && !keeps && self.visibility != Visibility::Customer {
+                out.push(
+                    "!! YOU WILL LOSE ACCESS TO THIS TASK (unless one of your teams keeps it)"
+                        .into(),
+                );
+            }
+        }
+        if out.is_empty() {
+            out.push("no change".into());
+        }
+        out
+    }
+}
+
+/// Choose among the candidates a 400 listed for an ambiguous reference.
+pub struct Picker {
+    pub task_id: String,
+    pub update: SharingUpdate,
+    pub reference: String,
+    pub team: bool,
+    pub candidates: Vec<(String, String)>,
+    pub selected: usize,
+}
+
+/// Find the candidate list in a 400 body of unknown shape: any array of
+/// objects (with an id) or strings, under any key, at any depth.
+pub fn candidates_in(body: &Value) -> Vec<(String, String)> {
+    fn walk(v: &Value, out: &mut Vec<(String, String)>) {
+        match v {
+            Value::Array(a) if !a.is_empty() => {
+                let mut found = Vec::new();
+                for e in a {
+                    match e {
+                        Value::Object(m) => {
+                            if let Some(id) = m
+                                .get("id")
+                                .or_else(|| m.get("user_id"))
+                                .or_else(|| m.get("team_id"))
+                                .and_then(|v| v.as_str())
+                            {
+                                let mut label: Vec<String> = Vec::new();
+                                for k in ["name", "email", "display_name"] {
+                                    if let Some(s) = m.get(k).and_then(|v| v.as_str()) {
+                                        label.push(crate::text::clean(s));
+                                    }
+                                }
+                                if label.is_empty() {
+                                    label.push(crate::api::json_lines(e).join(", "));
+                                }
+                                found.push((id.to_string(), label.join(" ")));
+                            }
+                        }
+                        Value::String(s) => found.push((s.clone(), crate::text::clean(s))),
+                        _ => {}
+                    }
+                }
+                if found.is_empty() {
+                    a.iter().for_each(|e| walk(e, out));
+                } else if out.is_empty() {
+                    *out = found;
+                }
+            }
+            Value::Object(m) => m.values().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, &mut out);
+    out
+}
+
+impl State {
+    pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
+        let d = self.detail.as_mut().ok_or("open a task first (Enter)")?;
+        match &d.sharing {
+            Load::Loaded(s) => {
+                let ed = SharingEditor::from_state(d.task_id.clone(), s);
+                self.overlay = Overlay::Sharing(Box::new(ed));
+                Ok(vec![])
+            }
+            Load::Loading => Err("sharing is still loading".into()),
+            _ => {
+                d.tab = Tab::Sharing;
+                self.focus = Focus::Detail;
+                self.say(Level::Info, "loading sharing; press S again to edit");
+                Ok(self.load_tab(Tab::Sharing))
+            }
+        }
+    }
+
+    pub fn sharing_key(&mut self, mut ed: Box<SharingEditor>, ev: KeyEvent) -> Vec<Effect> {
+        if let Some((kind, mut input)) = ed.adding.take() {
+            match ev.code {
+                KeyCode::Esc => {}
+                KeyCode::Enter => {
+                    let text = input.text.trim().to_string();
+                    let (reference, access) = match text.rsplit_once(' ') {
+                        Some((r, "write")) => (r.trim().to_string(), AccessLevel::Write),
+                        Some((r, "read")) => (r.trim().to_string(), AccessLevel::Read),
+                        _ => (text.clone(), AccessLevel::Read),
+                    };
+                    if !reference.is_empty() {
+                        let g = Grant {
+                            label: reference.clone(),
+                            reference,
+                            access,
+                        };
+                        match kind {
+                            Adding::Person => ed.users.push(g),
+                            Adding::Team => ed.teams.push(g),
+                        }
+                    }
+                }
+                _ => {
+                    input.handle(&ev);
+                    ed.adding = Some((kind, input));
+                }
+            }
+            self.overlay = Overlay::Sharing(ed);
+            return vec![];
+        }
+        let row = ed.cursor;
+        let nu = ed.users.len();
+        match ev.code {
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.say(Level::Info, "sharing unchanged");
+                return vec![];
+            }
+            KeyCode::Char('j') | KeyCode::Down => ed.cursor = (ed.cursor + 1).min(ed.rows() - 1),
+            KeyCode::Char('k') | KeyCode::Up => ed.cursor = ed.cursor.saturating_sub(1),
+            KeyCode::Char('v') => {
+                ed.visibility = match ed.visibility {
+                    Visibility::Customer => Visibility::Private,
+                    _ => Visibility::Customer,
+                }
+            }
+            KeyCode::Char(' ') | KeyCode::Char('w') => {
+                if row == 0 {
+                    ed.visibility = match ed.visibility {
+                        Visibility::Customer => Visibility::Private,
+                        _ => Visibility::Customer,
+                    };
+                } else {
+                    let g = if row <= nu {
+                        &mut ed.users[row - 1]
+                    } else {
+                        &mut ed.teams[row - 1 - nu]
+                    };
+                    g.access = if g.access == AccessLevel::Write {
+                        AccessLevel::Read
+                    } else {
+                        AccessLevel::Write
+                    };
+                }
+            }
+            KeyCode::Char('d') | KeyCode::Char('x') | KeyCode::Delete if row > 0 => {
+                if row <= nu {
+                    ed.users.remove(row - 1);
+                } else {
+                    ed.teams.remove(row - 1 - nu);
+                }
+                ed.cursor = ed.cursor.min(ed.rows() - 1);
+            }
+            KeyCode::Char('+') | KeyCode::Char('a') => {
+                ed.adding = Some((Adding::Person, LineInput::default()))
+            }
+            KeyCode::Char('t') => ed.adding = Some((Adding::Team, LineInput::default())),
+            KeyCode::Enter => {
+                let mut lines = vec![
+                    "Save sharing? This replaces who has access:".to_string(),
+                    String::new(),
+                ];
+                lines.extend(ed.diff(self.my_id()));
+                let id = ed.task_id.clone();
+                let update = ed.update();
+                return self.confirm(lines, Confirmed::PutSharing { id, update });
+            }
+            _ => {}
+        }
+        self.overlay = Overlay::Sharing(ed);
+        vec![]
+    }
+
+    /// A sharing PUT answered 400: offer the candidates if the body has any.
+    pub fn sharing_refused(&mut self, id: String, update: SharingUpdate, err: &ApiError) -> bool {
+        let Some(body) = err.bad_request_body() else {
+            return false;
+        };
+        let candidates = candidates_in(body);
+        if candidates.is_empty() {
+            return false;
+        }
+        let lower = |s: &str| s.to_lowercase();
+        // Which reference was ambiguous: one the candidates' labels match,
+        // else the first that is not an id.
+        let refs: Vec<(bool, String)> = update
+            .users
+            .iter()
+            .map(|u| (false, u.user_id.clone()))
+            .chain(update.teams.iter().map(|t| (true, t.team_id.clone())))
+            .collect();
+        let hit = refs
+            .iter()
+            .find(|(_, r)| candidates.iter().any(|(_, l)| lower(l).contains(&lower(r))))
+            .or_else(|| refs.iter().find(|(_, r)| uuid::Uuid::parse_str(r).is_err()))
+            .cloned();
+        let Some((team, reference)) = hit else {
+            return false;
+        };
+        self.overlay = Overlay::Picker(Picker {
+            task_id: id,
+            update,
+            reference,
+            team,
+            candidates,
+            selected: 0,
+        });
+        true
+    }
+
+    pub fn picker_key(&mut self, mut p: Picker, ev: KeyEvent) -> Vec<Effect> {
+        match ev.code {
+            KeyCode::Esc => {
+                self.say(Level::Info, "sharing not saved");
+                vec![]
+            }
+            KeyCode::Char('j') | KeyCode::Down => {
+                p.selected = (p.selected + 1).min(p.candidates.len().saturating_sub(1));
+                self.overlay = Overlay::Picker(p);
+                vec![]
+            }
+            KeyCode::Char('k') | KeyCode::Up => {
+                p.selected = p.selected.saturating_sub(1);
+                self.overlay = Overlay::Picker(p);
+                vec![]
+            }
+            KeyCode::Enter => {
+                let Some((chosen, _)) = p.candidates.get(p.selected).cloned() else {
+                    return vec![];
+                };
+                let mut update = p.update.clone();
+                if p.team {
+                    for t in update.teams.iter_mut().filter(|t| t.team_id == p.reference) {
+                        t.team_id = chosen.clone();
+                    }
+                } else {
+                    for u in update.users.iter_mut().filter(|u| u.user_id == p.reference) {
+                        u.user_id = chosen.clone();
+                    }
+                }
+                vec![self.request(ApiRequest::PutSharing {
+                    id: p.task_id.clone(),
+                    update,
+                })]
+            }
+            _ => {
+                self.overlay = Overlay::Picker(p);
+                vec![]
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn candidates_found_under_any_key() {
+        let b = json!({"error": "ambiguous", "candidates": [{"id": "u1", "name": "Sam", "email": "s1@x"}, {"id": "u2", "name": "Sam", "email": "s2@x"}]});
+        assert_eq!(
+            candidates_in(&b),
+            vec![
+                ("u1".into(), "Sam s1@x".into()),
+                ("u2".into(), "Sam s2@x".into())
+            ]
+        );
+        let b = json!({"detail": {"matches": ["a", "b"]}});
+        assert_eq!(candidates_in(&b).len(), 2);
+        assert!(candidates_in(&json!({"error": "bad"})).is_empty());
+    }
+}

@@ -1,0 +1,669 @@
+//! Application state. Owned by the event loop alone; changed only by the
+//! reducer (`reducer.rs`, `results.rs`).
+
+use super::input::LineInput;
+use super::keymap::Keymap;
+use crate::api::*;
+use chrono::{DateTime, Utc};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+/// A request for the worker. The reducer emits these; tests assert them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiRequest {
+    Me,
+    ListPage {
+        gen: u64,
+        query: TaskQuery,
+        limit: u32,
+        cursor: Option<String>,
+    },
+    FindByNumber {
+        number: i64,
+        limit: u32,
+    },
+    GetTask {
+        id: String,
+    },
+    Patch {
+        id: String,
+        patch: TaskPatch,
+    },
+    Delete {
+        id: String,
+    },
+    Subtasks {
+        id: String,
+    },
+    CreateSubtask {
+        parent: String,
+        title: String,
+    },
+    Comments {
+        id: String,
+    },
+    AddComment {
+        id: String,
+        content: String,
+        file_ids: Vec<String>,
+    },
+    ReplyComment {
+        id: String,
+        comment_id: String,
+        content: String,
+        file_ids: Vec<String>,
+    },
+    EditComment {
+        id: String,
+        comment_id: String,
+        content: String,
+    },
+    ReplyRequester {
+        id: String,
+        content: String,
+        file_ids: Vec<String>,
+    },
+    AddLinks {
+        id: String,
+        links: Vec<(LinkType, String)>,
+    },
+    UpdateLink {
+        id: String,
+        kind: LinkType,
+        item: String,
+        update: LinkUpdate,
+    },
+    RemoveLink {
+        id: String,
+        kind: LinkType,
+        item: String,
+    },
+    GetSharing {
+        id: String,
+    },
+    PutSharing {
+        id: String,
+        update: SharingUpdate,
+    },
+    Attach {
+        id: String,
+        file_ids: Vec<String>,
+    },
+    Detach {
+        id: String,
+        file_id: String,
+    },
+    Validate {
+        path: String,
+        layout: serde_json::Value,
+    },
+}
+
+impl ApiRequest {
+    /// Requests of the same slot supersede each other: the older is aborted.
+    pub fn slot(&self) -> Option<&'static str> {
+        match self {
+            ApiRequest::ListPage { .. } => Some("list"),
+            ApiRequest::Subtasks { .. } => Some("subtasks"),
+            ApiRequest::Comments { .. } => Some("comments"),
+            ApiRequest::GetSharing { .. } => Some("sharing"),
+            _ => None,
+        }
+    }
+    pub fn describe(&self) -> String {
+        match self {
+            ApiRequest::Me => "identity".into(),
+            ApiRequest::ListPage { .. } => "task list".into(),
+            ApiRequest::FindByNumber { number, .. } => format!("finding #{number}"),
+            ApiRequest::GetTask { .. } => "loading task".into(),
+            ApiRequest::Patch { patch, .. } => {
+                let keys: Vec<String> = patch
+                    .to_json()
+                    .as_object()
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default();
+                format!("updating {}", keys.join(", "))
+            }
+            ApiRequest::Delete { .. } => "rejecting draft".into(),
+            ApiRequest::Subtasks { .. } => "subtasks".into(),
+            ApiRequest::CreateSubtask { .. } => "creating subtask".into(),
+            ApiRequest::Comments { .. } => "comments".into(),
+            ApiRequest::AddComment { .. } => "sending comment".into(),
+            ApiRequest::ReplyComment { .. } => "sending reply".into(),
+            ApiRequest::EditComment { .. } => "saving comment".into(),
+            ApiRequest::ReplyRequester { .. } => "replying to requester".into(),
+            ApiRequest::AddLinks { .. } => "adding links".into(),
+            ApiRequest::UpdateLink { .. } => "updating link".into(),
+            ApiRequest::RemoveLink { .. } => "removing link".into(),
+            ApiRequest::GetSharing { .. } => "sharing".into(),
+            ApiRequest::PutSharing { .. } => "saving sharing".into(),
+            ApiRequest::Attach { .. } => "attaching files".into(),
+            ApiRequest::Detach { .. } => "detaching file".into(),
+            ApiRequest::Validate { .. } => "validating layout".into(),
+        }
+    }
+}
+
+/// What the worker answers.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    Me(Identity),
+    Page(TaskPage),
+    Task(Box<Task>),
+    Deleted,
+    Items(Vec<TaskItem>),
+    Comments(Vec<Comment>),
+    Comment(Comment),
+    Message(RequesterMessage),
+    Sharing(SharingState),
+    Layout(Box<LayoutResult>, serde_json::Value),
+}
+
+#[derive(Clone, Debug)]
+pub struct ApiResult {
+    pub ticket: u64,
+    pub req: ApiRequest,
+    pub result: Result<Reply, ApiError>,
+}
+
+/// Side effects the loop carries out for the reducer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Api {
+        ticket: u64,
+        req: Box<ApiRequest>,
+    },
+    Quit,
+    /// Open `$EDITOR` on `initial`; the result comes back as `editor_done`.
+    Editor {
+        target: EditorTarget,
+        initial: String,
+    },
+    Copy(String),
+    /// Load a layout file from disk and validate it.
+    ReadLayout {
+        path: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditorTarget {
+    Description { task_id: String },
+    AdditionalContext { task_id: String },
+    Compose,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    List,
+    Detail,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Overview,
+    Comments,
+    Requester,
+    Links,
+    Sharing,
+    Files,
+    Subtasks,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 7] = [
+        Tab::Overview,
+        Tab::Comments,
+        Tab::Requester,
+        Tab::Links,
+        Tab::Sharing,
+        Tab::Files,
+        Tab::Subtasks,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Overview => "Overview",
+            Tab::Comments => "Comments",
+            Tab::Requester => "Requester",
+            Tab::Links => "Links",
+            Tab::Sharing => "Sharing",
+            Tab::Files => "Files",
+            Tab::Subtasks => "Subtasks",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    All,
+    Mine,
+    Involving,
+    DueWeek,
+}
+
+impl View {
+    pub fn title(self) -> &'static str {
+        match self {
+            View::All => "All",
+            View::Mine => "Mine",
+            View::Involving => "Involving me",
+            View::DueWeek => "Due this week",
+        }
+    }
+}
+
+/// Data loaded for the open task, by tab.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Load<T> {
+    NotLoaded,
+    Loading,
+    Loaded(T),
+    Failed(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Detail {
+    pub task_id: String,
+    pub task: Option<Task>,
+    pub error: Option<String>,
+    pub tab: Tab,
+    /// Selected row within the tab (comments, links, files, subtasks).
+    pub cursor: usize,
+    pub scroll: u16,
+    pub comments: Load<Vec<Comment>>,
+    /// True when the service has no comment-listing endpoint.
+    pub comments_local_only: bool,
+    pub subtasks: Load<Vec<TaskItem>>,
+    pub sharing: Load<SharingState>,
+}
+
+impl Detail {
+    pub fn new(task_id: String, task: Option<Task>) -> Self {
+        Detail {
+            task_id,
+            task,
+            error: None,
+            tab: Tab::Overview,
+            cursor: 0,
+            scroll: 0,
+            comments: Load::NotLoaded,
+            comments_local_only: false,
+            subtasks: Load::NotLoaded,
+            sharing: Load::NotLoaded,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TaskList {
+    pub items: Vec<TaskItem>,
+    pub selected: usize,
+    pub offset: usize,
+    pub cursor: Option<String>,
+    pub end_reached: bool,
+    pub loading: bool,
+    /// Generation of the walk; results of an older walk are dropped.
+    pub gen: u64,
+    /// While refreshing: keep walking until this many rows are loaded.
+    pub refill_to: usize,
+    /// id -> updated_at before the last refresh, to mark changed rows.
+    pub previous: HashMap<String, Option<String>>,
+    pub changed: std::collections::HashSet<String>,
+    pub error: Option<String>,
+    /// Rows loaded in the current walk are replacing the old ones.
+    pub replacing: bool,
+}
+
+impl TaskList {
+    pub fn selected_id(&self) -> Option<&str> {
+        self.items.get(self.selected).and_then(|i| i.id())
+    }
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.items.iter().position(|i| i.id() == Some(id))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Success,
+    Warn,
+    Error,
+}
+
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub at: DateTime<Utc>,
+    pub level: Level,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ComposeKind {
+    Comment,
+    ReplyComment { comment_id: String },
+    EditComment { comment_id: String },
+    Requester,
+}
+
+impl ComposeKind {
+    pub fn title(&self) -> &'static str {
+        match self {
+            ComposeKind::Comment => "Internal comment",
+            ComposeKind::ReplyComment { .. } => "Reply to comment",
+            ComposeKind::EditComment { .. } => "Edit comment",
+            ComposeKind::Requester => "Reply to the requester",
+        }
+    }
+    /// File name part for the draft.
+    pub fn draft_key(&self) -> String {
+        match self {
+            ComposeKind::Comment => "comment".into(),
+            ComposeKind::ReplyComment { comment_id } => format!("reply-{comment_id}"),
+            ComposeKind::EditComment { comment_id } => format!("edit-{comment_id}"),
+            ComposeKind::Requester => "requester".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SendState {
+    Editing,
+    Sending(u64),
+    Failed {
+        message: String,
+        outcome_unknown: bool,
+    },
+}
+
+pub struct Compose {
+    pub task_id: String,
+    pub task_label: String,
+    pub kind: ComposeKind,
+    pub editor: ratatui_textarea::TextArea<'static>,
+    /// Editing the file ids line instead of the body.
+    pub files_focus: bool,
+    pub file_ids: LineInput,
+    pub state: SendState,
+    pub dirty_since: Option<Instant>,
+    pub restored: bool,
+}
+
+impl Compose {
+    pub fn text(&self) -> String {
+        self.editor.lines().join("\n")
+    }
+}
+
+/// What a confirmation does when accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Confirmed {
+    RejectDraft {
+        id: String,
+    },
+    RemoveLink {
+        id: String,
+        kind: LinkType,
+        item: String,
+    },
+    Detach {
+        id: String,
+        file_id: String,
+    },
+    PutSharing {
+        id: String,
+        update: SharingUpdate,
+    },
+    Quit,
+}
+
+pub struct Palette {
+    pub input: LineInput,
+    pub selected: usize,
+}
+
+pub enum Overlay {
+    None,
+    Help {
+        filter: LineInput,
+        scroll: u16,
+    },
+    Palette(Palette),
+    Search(LineInput),
+    Confirm {
+        lines: Vec<String>,
+        on_yes: Confirmed,
+    },
+    Compose(Box<Compose>),
+    Text {
+        title: String,
+        lines: Vec<String>,
+        scroll: u16,
+    },
+    Picker(super::sharing::Picker),
+    Sharing(Box<super::sharing::SharingEditor>),
+}
+
+/// A field edit in flight: shown as a pending mark until answered.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub ticket: u64,
+    pub task_id: String,
+    pub field: String,
+    pub value: String,
+}
+
+pub struct State {
+    pub keymap: Keymap,
+    pub demo: bool,
+    pub host: String,
+    pub me: Option<Identity>,
+    pub me_error: Option<String>,
+    pub page_size: u32,
+    pub refresh_every: Option<Duration>,
+    pub last_refresh: Instant,
+    pub list: TaskList,
+    pub view: View,
+    pub filters: TaskQuery,
+    pub search: String,
+    /// When the search text last changed; the request goes out after a pause.
+    pub search_due: Option<Instant>,
+    pub focus: Focus,
+    pub detail: Option<Detail>,
+    /// Tasks opened from the detail (subtasks, linked tasks): Esc goes back.
+    pub back_stack: Vec<String>,
+    pub overlay: Overlay,
+    pub inflight: BTreeMap<u64, String>,
+    pub pending: Vec<Pending>,
+    pub messages: VecDeque<Message>,
+    pub status: Option<(Level, String, Instant)>,
+    pub next_ticket: u64,
+    /// People seen so far, for the assignee picker.
+    pub people: BTreeMap<String, Person>,
+    /// Comments created or edited this session, per task (for services
+    /// without a comment-listing endpoint).
+    pub local_comments: HashMap<String, Vec<Comment>>,
+    /// Requester replies sent this session, per task.
+    pub replies: HashMap<String, Vec<RequesterMessage>>,
+    /// Restore offer after archiving from the list: (task id, label, until).
+    pub undo: Option<(String, String, Instant)>,
+    pub spinner: usize,
+    pub list_height: usize,
+    pub quit: bool,
+    pub drafts: super::drafts::Drafts,
+}
+
+pub const MAX_MESSAGES: usize = 200;
+
+impl State {
+    pub fn new(
+        keymap: Keymap,
+        host: String,
+        demo: bool,
+        page_size: u32,
+        refresh_secs: u64,
+    ) -> State {
+        State {
+            keymap,
+            demo,
+            host,
+            me: None,
+            me_error: None,
+            page_size: page_size.clamp(1, 100),
+            refresh_every: (refresh_secs > 0).then(|| Duration::from_secs(refresh_secs)),
+            last_refresh: Instant::now(),
+            list: TaskList::default(),
+            view: View::All,
+            filters: TaskQuery::default(),
+            search: String::new(),
+            search_due: None,
+            focus: Focus::List,
+            detail: None,
+            back_stack: Vec::new(),
+            overlay: Overlay::None,
+            inflight: BTreeMap::new(),
+            pending: Vec::new(),
+            messages: VecDeque::new(),
+            status: None,
+            next_ticket: 1,
+            people: BTreeMap::new(),
+            local_comments: HashMap::new(),
+            replies: HashMap::new(),
+            undo: None,
+            spinner: 0,
+            list_height: 20,
+            quit: false,
+            drafts: super::drafts::Drafts::new(None),
+        }
+    }
+
+    pub fn request(&mut self, req: ApiRequest) -> Effect {
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        self.inflight.insert(ticket, req.describe());
+        Effect::Api {
+            ticket,
+            req: Box::new(req),
+        }
+    }
+
+    pub fn say(&mut self, level: Level, text: impl Into<String>) {
+        let text = crate::text::clean(&text.into());
+        self.status = Some((level, text.clone(), Instant::now()));
+        self.messages.push_back(Message {
+            at: Utc::now(),
+            level,
+            text,
+        });
+        while self.messages.len() > MAX_MESSAGES {
+            self.messages.pop_front();
+        }
+    }
+
+    /// The task shown in the detail pane, or else the selected row.
+    pub fn current_task(&self) -> Option<&Task> {
+        match (&self.detail, self.focus) {
+            (Some(d), Focus::Detail) => d.task.as_ref(),
+            _ => self
+                .list
+                .items
+                .get(self.list.selected)
+                .and_then(|i| i.task())
+                .or_else(|| self.detail.as_ref().and_then(|d| d.task.as_ref())),
+        }
+    }
+
+    pub fn my_id(&self) -> Option<&str> {
+        self.me.as_ref().map(|m| m.user_id.as_str())
+    }
+
+    /// The query the list is walked with: quick view + filters + search.
+    pub fn effective_query(&self) -> TaskQuery {
+        let mut q = self.filters.clone();
+        if !self.search.trim().is_empty() {
+            q.query = Some(self.search.trim().to_string());
+        }
+        let me = self.my_id().map(str::to_string);
+        match self.view {
+            View::All => {}
+            View::Mine => q.assigned_to = me.or(q.assigned_to),
+            View::Involving => q.involving = me.or(q.involving),
+            View::DueWeek => {
+                let (from, to) = super::dates::this_week(Utc::now());
+                q.complete_by_from = Some(from);
+                q.complete_by_to = Some(to);
+            }
+        }
+        q
+    }
+
+    pub fn pending_for(&self, task_id: &str, field: &str) -> Option<&Pending> {
+        self.pending
+            .iter()
+            .rev()
+            .find(|p| p.task_id == task_id && p.field == field)
+    }
+
+    /// The open task's comments as a tree: (depth, comment), replies
+    /// under their parent, oldest first. Comments created this session are
+    /// merged in (a service without a listing endpoint still shows them).
+    pub fn comment_rows(&self) -> Vec<(usize, &Comment)> {
+        let Some(d) = &self.detail else { return vec![] };
+        let mut all: Vec<&Comment> = match &d.comments {
+            Load::Loaded(v) => v.iter().collect(),
+            _ => vec![],
+        };
+        if let Some(local) = self.local_comments.get(&d.task_id) {
+            for c in local {
+                if let Some(slot) = all.iter_mut().find(|x| x.id == c.id) {
+                    *slot = c;
+                } else {
+                    all.push(c);
+                }
+            }
+        }
+        all.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+        let ids: std::collections::HashSet<&str> = all.iter().map(|c| c.id.as_str()).collect();
+        let mut out = Vec::with_capacity(all.len());
+        fn push<'a>(
+            parent: Option<&str>,
+            depth: usize,
+            all: &[&'a Comment],
+            ids: &std::collections::HashSet<&str>,
+            out: &mut Vec<(usize, &'a Comment)>,
+        ) {
+            for c in all {
+                let p = c.parent_comment_id.as_deref().filter(|p| ids.contains(p));
+                if p == parent && depth < 64 {
+                    out.push((depth, c));
+                    push(Some(c.id.as_str()), depth + 1, all, ids, out);
+                }
+            }
+        }
+        push(None, 0, &all, &ids, &mut out);
+        out
+    }
+
+    /// Remember the people of a task for the assignee picker.
+    pub fn learn_people(&mut self, t: &Task) {
+        let mut add = |p: &Person| {
+            if !p.id.is_empty() {
+                self.people.entry(p.id.clone()).or_insert_with(|| p.clone());
+            }
+        };
+        if let Some(p) = &t.creator {
+            add(p);
+        }
+        if let Some(p) = &t.assigned_to {
+            add(p);
+        }
+        for m in &t.involved_people {
+            add(&Person {
+                id: m.id.clone(),
+                name: m.name.clone(),
+                email: m.email.clone(),
+                extra: Default::default(),
+            });
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Terminal setup and, above all, restoration: on quit, panic, signals and
+//! hang-ups the terminal is left as it was found.
+
+use crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    Event,
+};
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, execute};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+use std::io::{self, Stdout, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub type Term = Terminal<CrosstermBackend<Stdout>>;
+
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+pub fn setup(mouse: bool) -> io::Result<Term> {
+    terminal::enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = io::stdout();
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        cursor::Hide
+    )?;
+    if mouse {
+        execute!(out, EnableMouseCapture)?;
+    }
+    Terminal::new(CrosstermBackend::new(io::stdout()))
+}
+
+/// Raw mode off, mouse and bracketed paste off, alternate screen left,
+/// cursor shown. Safe to call more than once and from a panic hook.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let mut out = io::stdout();
+    let _ = execute!(
+        out,
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = terminal::disable_raw_mode();
+    let _ = out.flush();
+}
+
+/// Re-enter after a suspension (the `$EDITOR`).
+pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
+    terminal::enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        cursor::Hide
+    )?;
+    if mouse {
+        execute!(io::stdout(), EnableMouseCapture)?;
+    }
+    term.clear()
+}
+
+/// Restore the terminal before any panic message is printed.
+pub fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}
+
+/// Reads terminal events on a thread of its own. It polls with a short
+/// timeout so that it can be paused (while `$EDITOR` owns the terminal)
+/// without stealing keys.
+pub struct InputThread {
+    paused: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+}
+
+pub enum InputEvent {
+    Event(Event),
+    /// The terminal went away (EOF or an I/O error).
+    Closed(String),
+}
+
+impl InputThread {
+    pub fn start(send: impl Fn(InputEvent) -> bool + Send + 'static) -> InputThread {
+        let paused = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (p, s) = (paused.clone(), stop.clone());
+        std::thread::Builder::new()
+            .name("input".into())
+            .spawn(move || loop {
+                if s.load(Ordering::SeqCst) {
+                    break;
+                }
+                if p.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(20));
+                    continue;
+                }
+                match event::poll(Duration::from_millis(50)) {
+                    Ok(true) => match event::read() {
+                        Ok(ev) => {
+                            if !send(InputEvent::Event(ev)) {
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            send(InputEvent::Closed(e.to_string()));
+                            break;
+                        }
+                    },
+                    Ok(false) => {}
+                    Err(e) => {
+                        send(InputEvent::Closed(e.to_string()));
+                        break;
+                    }
+                }
+            })
+            .expect("spawn input thread");
+        InputThread { paused, stop }
+    }
+
+    pub fn pause(&self) {
+        self.paused.store(true, Ordering::SeqCst);
+        // Let a poll in progress time out before the editor starts.
+        std::thread::sleep(Duration::from_millis(70));
+    }
+
+    pub fn resume(&self) {
+        self.paused.store(false, Ordering::SeqCst);
+    }
+}
+
+impl Drop for InputThread {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Bytes that copy `text` to the clipboard with OSC 52, wrapped for tmux
+/// when inside it.
+pub fn osc52(text: &str, in_tmux: bool) -> String {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+    let seq = format!("\x1b]52;c;{b64}\x07");
+    if in_tmux {
+        format!("\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b"))
+    } else {
+        seq
+    }
+}
+
+/// The largest text we put on the clipboard through the terminal.
+pub const OSC52_MAX: usize = 74_994;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osc52_bytes() {
+        assert_eq!(osc52("#12", false), "\x1b]52;c;IzEy\x07");
+        assert_eq!(osc52("#12", true), "\x1bPtmux;\x1b\x1b]52;c;IzEy\x07\x1b\\");
+    }
+}

@@ -1,0 +1,157 @@
+//! The API worker: every request runs as its own task (never one at a
+//! time); a newer request of the same slot aborts the older one.
+
+use super::state::{ApiRequest, ApiResult, Reply};
+use crate::api::*;
+use std::collections::HashMap;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+
+pub struct Worker {
+    client: Client,
+    tx: UnboundedSender<super::Msg>,
+    slots: HashMap<&'static str, JoinHandle<()>>,
+}
+
+impl Worker {
+    pub fn new(client: Client, tx: UnboundedSender<super::Msg>) -> Self {
+        Worker {
+            client,
+            tx,
+            slots: HashMap::new(),
+        }
+    }
+
+    pub fn spawn(&mut self, ticket: u64, req: Box<ApiRequest>) {
+        let client = self.client.clone();
+        let tx = self.tx.clone();
+        let slot = req.slot();
+        let handle = tokio::spawn(async move {
+            let result = execute(&client, &req).await;
+            let _ = tx.send(super::Msg::Api(Box::new(ApiResult {
+                ticket,
+                req: *req,
+                result,
+            })));
+        });
+        if let Some(slot) = slot {
+            if let Some(old) = self.slots.insert(slot, handle) {
+                // Superseded: its answer would be stale anyway.
+                old.abort();
+            }
+        }
+    }
+}
+
+pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
+    Ok(match req {
+        ApiRequest::Me => Reply::Me(c.me().await?),
+        ApiRequest::ListPage {
+            query,
+            limit,
+            cursor,
+            ..
+        } => Reply::Page(c.list_tasks(query, *limit, cursor.as_deref()).await?),
+        ApiRequest::FindByNumber { number, limit } => {
+            Reply::Task(Box::new(find_by_number(c, *number, *limit).await?))
+        }
+        ApiRequest::GetTask { id } => Reply::Task(Box::new(c.get_task(id).await?)),
+        ApiRequest::Patch { id, patch } => Reply::Task(Box::new(c.patch_task(id, patch).await?)),
+        ApiRequest::Delete { id } => {
+            c.delete_task(id).await?;
+            Reply::Deleted
+        }
+        ApiRequest::Subtasks { id } => Reply::Items(c.subtasks(id).await?),
+        ApiRequest::CreateSubtask { parent, title } => Reply::Task(Box::new(
+            c.create_task(&NewTask {
+                title: title.clone(),
+                description: None,
+                parent_task_id: Some(parent.clone()),
+            })
+            .await?,
+        )),
+        ApiRequest::Comments { id } => Reply::Comments(c.list_comments(id).await?),
+        ApiRequest::AddComment {
+            id,
+            content,
+            file_ids,
+        } => Reply::Comment(c.add_comment(id, content, file_ids).await?),
+        ApiRequest::ReplyComment {
+            id,
+            comment_id,
+            content,
+            file_ids,
+        } => Reply::Comment(
+            c.reply_to_comment(id, comment_id, content, file_ids)
+                .await?,
+        ),
+        ApiRequest::EditComment {
+            id,
+            comment_id,
+            content,
+        } => Reply::Comment(c.edit_comment(id, comment_id, content).await?),
+        ApiRequest::ReplyRequester {
+            id,
+            content,
+            file_ids,
+        } => Reply::Message(c.reply_to_requester(id, content, file_ids).await?),
+        ApiRequest::AddLinks { id, links } => {
+            let refs: Vec<LinkRef> = links.iter().map(|(k, i)| LinkRef::new(k, i)).collect();
+            Reply::Task(Box::new(c.add_links(id, &refs).await?))
+        }
+        ApiRequest::UpdateLink {
+            id,
+            kind,
+            item,
+            update,
+        } => Reply::Task(Box::new(c.update_link(id, kind, item, update).await?)),
+        ApiRequest::RemoveLink { id, kind, item } => {
+            Reply::Task(Box::new(c.remove_link(id, kind, item).await?))
+        }
+        ApiRequest::GetSharing { id } => Reply::Sharing(c.get_sharing(id).await?),
+        ApiRequest::PutSharing { id, update } => Reply::Sharing(c.put_sharing(id, update).await?),
+        ApiRequest::Attach { id, file_ids } => {
+            Reply::Task(Box::new(c.attach_files(id, file_ids).await?))
+        }
+        ApiRequest::Detach { id, file_id } => {
+            Reply::Task(Box::new(c.detach_file(id, file_id).await?))
+        }
+        ApiRequest::Validate { layout, .. } => {
+            let (l, raw) = c.validate_layout(layout).await?;
+            Reply::Layout(Box::new(l), raw)
+        }
+    })
+}
+
+/// Find `#number` among the tasks the user can see: first a search for the
+/// number, then a walk of the list (bounded).
+async fn find_by_number(c: &Client, number: i64, limit: u32) -> Result<Task, ApiError> {
+    let matches =
+        |t: &Task| t.task_number == Some(number) || t.display_id.raw() == format!("#{number}");
+    for query in [Some(format!("#{number}")), Some(number.to_string()), None] {
+        let q = TaskQuery {
+            query: query.clone(),
+            ..Default::default()
+        };
+        let mut cursor: Option<String> = None;
+        for _ in 0..if query.is_some() { 3 } else { 100 } {
+            let page = c.list_tasks(&q, limit, cursor.as_deref()).await?;
+            if let Some(t) = page
+                .items
+                .iter()
+                .filter_map(|i| i.task())
+                .find(|t| matches(t))
+            {
+                return Ok(t.clone());
+            }
+            match page.cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+    }
+    Err(ApiError::NotFound {
+        what: format!("task #{number}"),
+        message: "not among the tasks you can see in lists (archived and draft tasks open by id: :open UUID)".into(),
+    })
+}

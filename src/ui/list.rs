@@ -1,0 +1,248 @@
+//! The task list: only the visible rows are built, whatever the list size.
+
+use super::Theme;
+use crate::api::{Priority, Task, TaskItem};
+use crate::app::dates;
+use crate::app::state::*;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+use unicode_width::UnicodeWidthStr;
+
+/// Cut `s` to `w` columns (with … when cut) and pad it to exactly `w`.
+pub fn fit(s: &str, w: usize) -> String {
+    let width = s.width();
+    if width <= w {
+        let mut out = s.to_string();
+        out.push_str(&" ".repeat(w - width));
+        return out;
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + cw + 1 > w {
+            break;
+        }
+        out.push(c);
+        used += cw;
+    }
+    out.push('…');
+    used += 1;
+    out.push_str(&" ".repeat(w.saturating_sub(used)));
+    out
+}
+
+fn priority_style(p: &Priority, theme: &Theme) -> Style {
+    match p {
+        Priority::Urgent => theme.error,
+        Priority::High => theme.warn,
+        _ => theme.base,
+    }
+}
+
+pub fn title_line(s: &State) -> String {
+    let mut parts = vec![format!("Tasks: {}", s.view.title())];
+    let f = crate::app::reducer::filter_string(&s.filters);
+    if !f.is_empty() {
+        parts.push(format!("filter {f}"));
+    }
+    if !s.search.is_empty() {
+        parts.push(format!("search {:?}", s.search));
+    }
+    let count = s.list.items.len();
+    let tail = if s.list.loading {
+        "loading…"
+    } else if s.list.end_reached {
+        "all"
+    } else {
+        "more below"
+    };
+    parts.push(format!("{count} ({tail})"));
+    crate::text::clean(&parts.join(" | "))
+}
+
+pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
+    let focused = s.focus == Focus::List;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused {
+            theme.border_focus
+        } else {
+            theme.border
+        })
+        .title(Span::styled(
+            title_line(s),
+            if focused { theme.accent } else { theme.dim },
+        ));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.height < 2 {
+        return;
+    }
+    let width = inner.width as usize;
+    let rows = inner.height as usize - 1;
+    s.list_height = rows;
+    // Keep the selection in view.
+    let l = &mut s.list;
+    if l.selected < l.offset {
+        l.offset = l.selected;
+    } else if l.selected >= l.offset + rows {
+        l.offset = l.selected + 1 - rows;
+    }
+    l.offset = l
+        .offset
+        .min(l.items.len().saturating_sub(rows.min(l.items.len())));
+
+    let wide = width >= 100;
+    let (w_id, w_pri, w_status, w_due, w_who) = (7, 7, 12, 13, if wide { 16 } else { 0 });
+    let fixed = 2 + w_id + w_pri + w_status + w_due + w_who;
+    let w_rest = width.saturating_sub(fixed);
+    let mut lines: Vec<Line> = Vec::with_capacity(rows + 1);
+    let mut header = format!(
+        "  {}{}{}{}",
+        fit("#", w_id),
+        fit("PRIO", w_pri),
+        fit("STATUS", w_status),
+        fit("DUE", w_due)
+    );
+    if wide {
+        header.push_str(&fit("ASSIGNEE", w_who));
+    }
+    header.push_str(&fit("TITLE  [tags]", w_rest));
+    lines.push(Line::styled(header, theme.dim.add_modifier(Modifier::BOLD)));
+
+    let now = chrono::Utc::now();
+    let end = (s.list.offset + rows).min(s.list.items.len());
+    for i in s.list.offset..end {
+        let item = &s.list.items[i];
+        let selected = i == s.list.selected;
+        let mut line = match item {
+            TaskItem::Task(t) => task_row(
+                t,
+                s,
+                theme,
+                now,
+                (w_id, w_pri, w_status, w_due, w_who, w_rest),
+            ),
+            TaskItem::Unreadable { id, reason, .. } => Line::from(Span::styled(
+                fit(
+                    &format!(
+                        "  ? unreadable item {}: {}",
+                        id.as_deref().map(crate::api::short_id).unwrap_or_default(),
+                        reason
+                    ),
+                    width,
+                ),
+                theme.error,
+            )),
+        };
+        if selected {
+            line = line.patch_style(if focused {
+                theme.selected
+            } else {
+                theme.selected.remove_modifier(Modifier::BOLD)
+            });
+            if let Some(first) = line.spans.first_mut() {
+                let rest: String = first.content.chars().skip(1).collect();
+                first.content = format!(">{rest}").into();
+            }
+        }
+        lines.push(line);
+    }
+    if lines.len() <= rows {
+        if s.list.loading {
+            lines.push(Line::styled("  loading…", theme.pending));
+        } else if let Some(e) = &s.list.error {
+            lines.push(Line::styled(
+                format!("  ERROR: {e} (r retries)"),
+                theme.error,
+            ));
+        } else if s.list.items.is_empty() {
+            lines.push(Line::styled("  no tasks match", theme.dim));
+        } else if s.list.end_reached {
+            lines.push(Line::styled("  — end of list —", theme.dim));
+        }
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+fn task_row<'a>(
+    t: &'a Task,
+    s: &State,
+    theme: &Theme,
+    now: chrono::DateTime<chrono::Utc>,
+    (w_id, w_pri, w_status, w_due, w_who, w_rest): (usize, usize, usize, usize, usize, usize),
+) -> Line<'a> {
+    let pending = s.pending.iter().any(|p| p.task_id == t.id);
+    let changed = s.list.changed.contains(&t.id);
+    let mark = if pending {
+        "…"
+    } else if changed {
+        "*"
+    } else {
+        " "
+    };
+    let (due, overdue) = match t.due() {
+        Some(d) => {
+            let (text, overdue) = dates::relative(d, now);
+            (
+                if overdue { format!("!{text}") } else { text },
+                overdue && t.status != crate::api::Status::Completed,
+            )
+        }
+        None => ("-".into(), false),
+    };
+    let mut spans = vec![
+        Span::styled(format!("{mark} "), theme.pending),
+        Span::styled(fit(&t.label(), w_id), theme.accent),
+        Span::styled(
+            fit(&t.priority.label(), w_pri),
+            priority_style(&t.priority, theme),
+        ),
+        Span::raw(fit(&t.status.label(), w_status)),
+        Span::styled(
+            fit(&due, w_due),
+            if overdue { theme.overdue } else { theme.base },
+        ),
+    ];
+    if w_who > 0 {
+        let who = t
+            .assigned_to
+            .as_ref()
+            .map(|p| p.label())
+            .unwrap_or_else(|| "-".into());
+        spans.push(Span::styled(fit(&who, w_who), theme.dim));
+    }
+    let mut title = String::new();
+    if t.draft {
+        title.push_str("[DRAFT] ");
+    }
+    if t.archived {
+        title.push_str("[ARCHIVED] ");
+    }
+    title.push_str(&t.title.line());
+    if !t.tags.is_empty() {
+        let tags: Vec<String> = t.tags.iter().map(|t| t.line().into_owned()).collect();
+        title.push_str(&format!("  [{}]", tags.join(",")));
+    }
+    spans.push(Span::styled(
+        fit(&title, w_rest),
+        if t.draft { theme.draft } else { theme.base },
+    ));
+    Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn fit_pads_and_cuts_by_width() {
+        assert_eq!(fit("abc", 5), "abc  ");
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("日本語", 4), "日… ");
+    }
+}

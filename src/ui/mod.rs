@@ -1,0 +1,254 @@
+//! Rendering. Panes read the state; they never call the network.
+
+mod detail;
+mod list;
+mod overlays;
+
+use crate::app::state::*;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 12;
+
+/// Colours by meaning. Every meaning also has a text mark or a modifier, so
+/// nothing is lost with `NO_COLOR`.
+#[derive(Clone, Debug)]
+pub struct Theme {
+    pub base: Style,
+    pub dim: Style,
+    pub accent: Style,
+    pub selected: Style,
+    pub overdue: Style,
+    pub draft: Style,
+    pub pending: Style,
+    pub error: Style,
+    pub success: Style,
+    pub warn: Style,
+    pub badge: Style,
+    pub border: Style,
+    pub border_focus: Style,
+}
+
+impl Theme {
+    pub fn from_settings(name: &str) -> Theme {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        if no_color {
+            return Theme::mono();
+        }
+        match name {
+            "light" => Theme::light(),
+            "high-contrast" => Theme::high_contrast(),
+            _ => Theme::dark(),
+        }
+    }
+
+    pub fn dark() -> Theme {
+        Theme {
+            base: Style::default(),
+            dim: Style::default().fg(Color::DarkGray),
+            accent: Style::default().fg(Color::Cyan),
+            selected: Style::default().add_modifier(Modifier::REVERSED),
+            overdue: Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+            draft: Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            pending: Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::ITALIC),
+            error: Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+            success: Style::default().fg(Color::Green),
+            warn: Style::default().fg(Color::Yellow),
+            badge: Style::default()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            border: Style::default().fg(Color::DarkGray),
+            border_focus: Style::default().fg(Color::Cyan),
+        }
+    }
+
+    pub fn light() -> Theme {
+        Theme {
+            dim: Style::default().fg(Color::Gray),
+            accent: Style::default().fg(Color::Blue),
+            overdue: Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+            draft: Style::default()
+                .fg(Color::Magenta)
+                .add_modifier(Modifier::BOLD),
+            pending: Style::default()
+                .fg(Color::Magenta)
+                .add_modifier(Modifier::ITALIC),
+            border: Style::default().fg(Color::Gray),
+            border_focus: Style::default().fg(Color::Blue),
+            ..Theme::dark()
+        }
+    }
+
+    pub fn high_contrast() -> Theme {
+        Theme {
+            dim: Style::default().fg(Color::White),
+            accent: Style::default()
+                .fg(Color::White)
+                .add_modifier(Modifier::BOLD),
+            border: Style::default().fg(Color::White),
+            border_focus: Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            ..Theme::dark()
+        }
+    }
+
+    /// No colour at all: modifiers only.
+    pub fn mono() -> Theme {
+        let plain = Style::default();
+        Theme {
+            base: plain,
+            dim: plain,
+            accent: plain.add_modifier(Modifier::BOLD),
+            selected: plain.add_modifier(Modifier::REVERSED),
+            overdue: plain.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            draft: plain.add_modifier(Modifier::BOLD),
+            pending: plain.add_modifier(Modifier::ITALIC),
+            error: plain.add_modifier(Modifier::BOLD),
+            success: plain,
+            warn: plain.add_modifier(Modifier::BOLD),
+            badge: plain.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            border: plain,
+            border_focus: plain.add_modifier(Modifier::BOLD),
+        }
+    }
+}
+
+const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
+
+pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {
+    let area = f.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let msg = format!(
+            "Terminal too small ({}x{}); taskdeck needs at least {MIN_WIDTH}x{MIN_HEIGHT}. q quits.",
+            area.width, area.height
+        );
+        f.render_widget(
+            Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    let [header, body, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    draw_header(f, header, s, theme);
+    let wide = body.width >= 120;
+    if s.detail.is_some() || wide {
+        let [left, right] = if wide {
+            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(body)
+        } else {
+            Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body)
+        };
+        list::draw(f, left, s, theme);
+        detail::draw(f, right, s, theme);
+    } else {
+        list::draw(f, body, s, theme);
+    }
+    draw_status(f, status, s, theme);
+    overlays::draw(f, area, s, theme);
+}
+
+fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+    let mut spans = vec![Span::styled(
+        " taskdeck ",
+        theme.accent.add_modifier(Modifier::BOLD),
+    )];
+    if s.demo {
+        spans.push(Span::styled(" DEMO ", theme.badge));
+        spans.push(Span::raw(" "));
+    }
+    match (&s.me, &s.me_error) {
+        (Some(me), _) => {
+            spans.push(Span::styled(
+                me.user_name.line().into_owned(),
+                theme.base.add_modifier(Modifier::BOLD),
+            ));
+            spans.push(Span::styled(
+                format!(" @ {}", me.customer_name.line()),
+                theme.base,
+            ));
+        }
+        (None, Some(_)) => spans.push(Span::styled("identity unknown (see :log)", theme.error)),
+        (None, None) => spans.push(Span::styled("identifying…", theme.dim)),
+    }
+    spans.push(Span::styled(
+        format!("  [{}]", crate::text::clean(&s.host)),
+        theme.dim,
+    ));
+    let n = s.inflight.len();
+    if n > 0 {
+        spans.push(Span::styled(
+            format!(
+                "  {} {n} request{}",
+                SPINNER[s.spinner % 4],
+                if n == 1 { "" } else { "s" }
+            ),
+            theme.pending,
+        ));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_status(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+    let line = if let Some((level, text, _)) = &s.status {
+        let (style, mark) = match level {
+            Level::Error => (theme.error, "ERROR: "),
+            Level::Warn => (theme.warn, "! "),
+            Level::Success => (theme.success, "ok: "),
+            Level::Info => (theme.base, ""),
+        };
+        Line::from(vec![Span::styled(format!(" {mark}{text}"), style)])
+    } else {
+        let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
+        use crate::app::keymap::Action as A;
+        let parts: Vec<String> = [
+            hint(A::Help, "help"),
+            hint(A::Palette, "commands"),
+            hint(A::Search, "search"),
+            hint(A::Filter, "filter"),
+            hint(A::Open, "open"),
+            hint(A::NextTab, "tabs"),
+            hint(A::Quit, "quit"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        Line::from(Span::styled(format!(" {}", parts.join("  ")), theme.dim))
+    };
+    f.render_widget(Paragraph::new(line), area);
+}
+
+/// Mouse (when enabled): wheel scrolls, click selects a row.
+pub fn on_mouse(s: &mut State, m: crossterm::event::MouseEvent) -> Vec<Effect> {
+    use crossterm::event::MouseEventKind;
+    match m.kind {
+        MouseEventKind::ScrollDown => s.act(crate::app::keymap::Action::Down),
+        MouseEventKind::ScrollUp => s.act(crate::app::keymap::Action::Up),
+        MouseEventKind::Down(_) => {
+            // Row 0 is the header, row 1 the list border, row 2 the column titles.
+            let row = m.row as usize;
+            if row >= 3 && s.focus == Focus::List {
+                let i = s.list.offset + row - 3;
+                if i < s.list.items.len() {
+                    s.list.selected = i;
+                    return s.fetch_ahead();
+                }
+            }
+            vec![]
+        }
+        _ => vec![],
+    }
+}

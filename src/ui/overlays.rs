@@ -1,0 +1,325 @@
+//! Popups: help, palette, search, confirmations, composer, pickers.
+
+use super::Theme;
+use crate::app::keymap::Context;
+use crate::app::palette;
+use crate::app::state::*;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width.saturating_sub(2)).max(10.min(area.width));
+    let h = h.min(area.height.saturating_sub(2)).max(3.min(area.height));
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
+    f.render_widget(Clear, r);
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border_focus)
+        .title(Span::styled(
+            format!(" {title} "),
+            theme.accent.add_modifier(Modifier::BOLD),
+        ));
+    let inner = b.inner(r);
+    f.render_widget(b, r);
+    inner
+}
+
+/// The help screen's rows, from the effective keymap and the commands.
+pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
+    let f = filter.to_lowercase();
+    let mut out = Vec::new();
+    let mut last = None;
+    for (ctx, keys, action) in s.keymap.bindings() {
+        let row = format!("  {:<16} {}", keys.join(", "), action.description());
+        if !f.is_empty() && !row.to_lowercase().contains(&f) && !action.name().contains(&f) {
+            continue;
+        }
+        if last != Some(ctx) {
+            out.push(match ctx {
+                Context::Global => "Everywhere".into(),
+                Context::List => "Task list".into(),
+                Context::Detail => "Task detail".into(),
+                Context::Task => "On the selected / open task".into(),
+            });
+            last = Some(ctx);
+        }
+        out.push(row);
+    }
+    let cmds: Vec<String> = palette::COMMANDS
+        .iter()
+        .map(|(n, a, d)| format!("  :{n} {a}  — {d}"))
+        .filter(|r| f.is_empty() || r.to_lowercase().contains(&f))
+        .collect();
+    if !cmds.is_empty() {
+        out.push("Commands (: palette, Tab completes)".into());
+        out.extend(cmds);
+    }
+    let fixed = [
+        "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab file ids · esc close (draft kept)",
+        "In the sharing editor: j/k move · v visibility · space read/write · a add person · t add team · d remove · enter review",
+        "In pickers and confirmations: j/k move · enter choose · y yes · n/esc no",
+    ];
+    for l in fixed {
+        if f.is_empty() || l.to_lowercase().contains(&f) {
+            out.push(l.into());
+        }
+    }
+    out
+}
+
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+    match &s.overlay {
+        Overlay::None => {}
+        Overlay::Help { filter, scroll } => {
+            let r = centered(area, 100, area.height.saturating_sub(4));
+            let inner = popup(f, r, "Help — type to filter, Esc closes", theme);
+            let [input, body] =
+                Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
+            f.render_widget(Paragraph::new(format!("filter: {}_", filter.text)), input);
+            let lines: Vec<Line> = help_lines(s, &filter.text)
+                .into_iter()
+                .map(|l| {
+                    if l.starts_with("  ") {
+                        Line::raw(l)
+                    } else {
+                        Line::styled(l, theme.accent.add_modifier(Modifier::BOLD))
+                    }
+                })
+                .collect();
+            f.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), body);
+        }
+        Overlay::Palette(p) => {
+            let people = s.people_labels();
+            let completions = palette::complete(&p.input.text, &people);
+            let h = (completions.len().min(12) + 3) as u16;
+            let r = Rect {
+                x: area.x + 2,
+                y: area.y + 2,
+                width: area.width.saturating_sub(4),
+                height: h.min(area.height - 2),
+            };
+            let inner = popup(
+                f,
+                r,
+                "Command (Tab completes, Enter runs, Esc cancels)",
+                theme,
+            );
+            let mut lines = vec![Line::from(vec![
+                Span::styled(":", theme.accent),
+                Span::raw(crate::text::clean(&p.input.text)),
+                Span::styled("_", theme.dim),
+            ])];
+            let hint = completions.iter().enumerate().take(12).map(|(i, c)| {
+                let name = c.split(' ').next().unwrap_or("");
+                let desc = palette::COMMANDS
+                    .iter()
+                    .find(|(n, _, _)| *n == name)
+                    .map(|(_, a, d)| format!("{a}  — {d}"))
+                    .unwrap_or_default();
+                let text = if c.contains(' ') {
+                    format!("  {}", crate::text::clean(c))
+                } else {
+                    format!("  {c} {desc}")
+                };
+                Line::styled(
+                    text,
+                    if i == p.selected {
+                        theme.selected
+                    } else {
+                        theme.dim
+                    },
+                )
+            });
+            lines.extend(hint);
+            f.render_widget(Paragraph::new(lines), inner);
+            let x = inner.x + 1 + p.input.cursor as u16;
+            if x < inner.right() {
+                f.set_cursor_position((x, inner.y));
+            }
+        }
+        Overlay::Search(i) => {
+            let r = Rect {
+                x: area.x + 2,
+                y: area.y + 2,
+                width: area.width.saturating_sub(4),
+                height: 3,
+            };
+            let inner = popup(
+                f,
+                r,
+                "Search title, description, context, comments (Enter keeps, Esc clears)",
+                theme,
+            );
+            f.render_widget(
+                Paragraph::new(format!("/{}_", crate::text::clean(&i.text))),
+                inner,
+            );
+        }
+        Overlay::Confirm { lines, .. } => {
+            let h = lines.len() as u16 + 4;
+            let r = centered(area, 80, h);
+            let inner = popup(f, r, "Confirm", theme);
+            let mut ls: Vec<Line> = lines
+                .iter()
+                .map(|l| {
+                    if l.starts_with("!!") {
+                        Line::styled(l.clone(), theme.error)
+                    } else {
+                        Line::raw(l.clone())
+                    }
+                })
+                .collect();
+            ls.push(Line::raw(""));
+            ls.push(Line::styled("y yes · n / Esc no", theme.accent));
+            f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
+        }
+        Overlay::Compose(c) => draw_compose(f, area, c, theme),
+        Overlay::Text {
+            title,
+            lines,
+            scroll,
+        } => {
+            let r = centered(area, 110, area.height.saturating_sub(4));
+            let inner = popup(f, r, title, theme);
+            let ls: Vec<Line> = lines
+                .iter()
+                .map(|l| Line::raw(crate::text::clean(l)))
+                .collect();
+            f.render_widget(Paragraph::new(ls).scroll((*scroll, 0)), inner);
+        }
+        Overlay::Picker(p) => {
+            let r = centered(area, 80, p.candidates.len() as u16 + 4);
+            let inner = popup(f, r, "Which one? (Enter chooses, Esc cancels)", theme);
+            let mut ls = vec![Line::raw(format!(
+                "{:?} matches more than one {}:",
+                crate::text::clean(&p.reference),
+                if p.team { "team" } else { "person" }
+            ))];
+            for (i, (id, label)) in p.candidates.iter().enumerate() {
+                ls.push(Line::styled(
+                    format!("  {label}  ({})", crate::text::clean(id)),
+                    if i == p.selected {
+                        theme.selected
+                    } else {
+                        theme.base
+                    },
+                ));
+            }
+            f.render_widget(Paragraph::new(ls), inner);
+        }
+        Overlay::Sharing(ed) => {
+            let r = centered(area, 90, ed.rows() as u16 + 8);
+            let inner = popup(
+                f,
+                r,
+                "Sharing (edits a copy; Enter reviews before saving)",
+                theme,
+            );
+            let sel = |i: usize| {
+                if i == ed.cursor {
+                    theme.selected
+                } else {
+                    theme.base
+                }
+            };
+            let mut ls = vec![Line::styled(
+                format!("visibility: {}", ed.visibility),
+                sel(0),
+            )];
+            ls.push(Line::styled("people:", theme.accent));
+            for (i, g) in ed.users.iter().enumerate() {
+                ls.push(Line::styled(
+                    format!("  {}  {}", crate::text::clean(&g.label), g.access),
+                    sel(i + 1),
+                ));
+            }
+            ls.push(Line::styled("teams:", theme.accent));
+            for (i, g) in ed.teams.iter().enumerate() {
+                ls.push(Line::styled(
+                    format!("  {}  {}", crate::text::clean(&g.label), g.access),
+                    sel(i + 1 + ed.users.len()),
+                ));
+            }
+            ls.push(Line::raw(""));
+            match &ed.adding {
+                Some((kind, input)) => ls.push(Line::raw(format!(
+                    "add {}: {}_   (id, e-mail or name, then optional read|write; Enter adds)",
+                    if *kind == crate::app::sharing::Adding::Team { "team" } else { "person" },
+                    crate::text::clean(&input.text)
+                ))),
+                None => ls.push(Line::styled("j/k move · v visibility · space read/write · a add person · t add team · d remove · Enter review · Esc cancel", theme.dim)),
+            }
+            f.render_widget(Paragraph::new(ls), inner);
+        }
+    }
+}
+
+fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
+    let r = centered(area, 100, area.height.saturating_sub(6).max(10));
+    let title = format!("{} — {}", c.kind.title(), crate::text::clean(&c.task_label));
+    f.render_widget(Clear, r);
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border_focus)
+        .title(Span::styled(title, theme.accent));
+    let inner = b.inner(r);
+    f.render_widget(b, r);
+    let [banner, body, files, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let banner_text = match c.kind {
+        ComposeKind::Requester => Line::styled(
+            "This reply goes to the REQUESTER over the task's channel.",
+            theme.warn,
+        ),
+        _ => Line::styled(
+            "Internal comment: only people in the organisation see it.",
+            theme.dim,
+        ),
+    };
+    f.render_widget(Paragraph::new(banner_text), banner);
+    f.render_widget(&c.editor, body);
+    let files_line = if matches!(c.kind, ComposeKind::EditComment { .. }) {
+        Line::styled("(file ids cannot be changed when editing)", theme.dim)
+    } else {
+        Line::from(vec![
+            Span::styled(
+                "file ids: ",
+                if c.files_focus {
+                    theme.accent
+                } else {
+                    theme.dim
+                },
+            ),
+            Span::raw(crate::text::clean(&c.file_ids.text)),
+            Span::styled(if c.files_focus { "_" } else { "" }, theme.dim),
+        ])
+    };
+    f.render_widget(Paragraph::new(files_line), files);
+    let st = match &c.state {
+        SendState::Editing => Line::styled(
+            "ctrl-s send · ctrl-e $EDITOR · tab file ids · esc close (draft kept)",
+            theme.dim,
+        ),
+        SendState::Sending(_) => Line::styled("sending…", theme.pending),
+        SendState::Failed { message, .. } => {
+            Line::styled(format!("NOT SENT: {message}"), theme.error)
+        }
+    };
+    f.render_widget(Paragraph::new(st), status);
+}
