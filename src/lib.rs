@@ -4,4 +4,5 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod sandbox;
 pub mod text;

@@ -1,0 +1,159 @@
+//! Request recording and fault injection (one middleware, outermost layer).
+
+use std::str::FromStr;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::{AppState, RecordedRequest};
+
+/// Fault injection settings. Every counter is over all requests received;
+/// `0` switches a fault off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Faults {
+    /// Sleep this long before answering every request.
+    pub delay_ms: u64,
+    /// Every N-th request answers `status` with an error body.
+    pub fail_every: u64,
+    /// Status of the injected failures (default 503).
+    pub status: u16,
+    /// `Retry-After` seconds sent with injected failures.
+    pub retry_after: Option<u64>,
+    /// Every N-th request answers 200 with a body that is not valid JSON.
+    pub garbage_every: u64,
+    /// Every N-th request has its connection dropped mid-response.
+    pub reset_every: u64,
+}
+
+impl Default for Faults {
+    fn default() -> Self {
+        Faults {
+            delay_ms: 0,
+            fail_every: 0,
+            status: 503,
+            retry_after: None,
+            garbage_every: 0,
+            reset_every: 0,
+        }
+    }
+}
+
+impl FromStr for Faults {
+    type Err = String;
+
+    /// Parses `delay=MS,fail_every=N,status=S,retry_after=SECS,garbage_every=N,reset_every=N`
+    /// (any subset, any order; `delay_ms` is accepted for `delay`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut f = Faults::default();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| format!("fault setting {part:?} is not of the form key=value"))?;
+            let (k, v) = (k.trim(), v.trim());
+            let num = || {
+                v.parse::<u64>()
+                    .map_err(|_| format!("fault setting {k}: {v:?} is not a non-negative integer"))
+            };
+            match k {
+                "delay" | "delay_ms" => f.delay_ms = num()?,
+                "fail_every" => f.fail_every = num()?,
+                "status" => {
+                    let s = num()?;
+                    if !(100..=599).contains(&s) {
+                        return Err(format!(
+                            "fault setting status: {s} is not an HTTP status (100-599)"
+                        ));
+                    }
+                    f.status = s as u16;
+                }
+                "retry_after" => f.retry_after = Some(num()?),
+                "garbage_every" => f.garbage_every = num()?,
+                "reset_every" => f.reset_every = num()?,
+                other => {
+                    return Err(format!(
+                        "unknown fault setting {other:?} (expected delay, fail_every, status, \
+                         retry_after, garbage_every or reset_every)"
+                    ))
+                }
+            }
+        }
+        Ok(f)
+    }
+}
+
+fn hits(n: u64, every: u64) -> bool {
+    every > 0 && n % every == 0
+}
+
+/// Records the request, then applies the configured faults.
+pub(crate) async fn middleware(
+    State(state): State<AppState>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = req.into_parts();
+    let bytes = axum::body::to_bytes(body, 16 * 1024 * 1024)
+        .await
+        .unwrap_or_default();
+    let parsed = if bytes.is_empty() {
+        None
+    } else {
+        serde_json::from_slice::<serde_json::Value>(&bytes).ok()
+    };
+    state.log.lock().unwrap().push(RecordedRequest {
+        method: parts.method.to_string(),
+        path: parts.uri.path().to_string(),
+        query: parts.uri.query().map(str::to_string),
+        body: parsed,
+    });
+    let n = state.counter.fetch_add(1, Ordering::SeqCst) + 1;
+    let faults = state.faults.lock().unwrap().clone();
+    if faults.delay_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(faults.delay_ms)).await;
+    }
+    if hits(n, faults.fail_every) {
+        let status = StatusCode::from_u16(faults.status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+        let body = serde_json::json!({
+            "error": format!("injected fault: request {n} fails with {}", status.as_u16()),
+            "status": status.as_u16(),
+        });
+        let mut resp = (status, axum::Json(body)).into_response();
+        if let Some(secs) = faults.retry_after {
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        return resp;
+    }
+    if hits(n, faults.garbage_every) {
+        return Response::builder()
+            .status(StatusCode::OK)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from("{\"items\": [{\"id\": <<garbage>> ]"))
+            .unwrap();
+    }
+    let req = Request::from_parts(parts, Body::from(bytes));
+    let resp = next.run(req).await;
+    if hits(n, faults.reset_every) {
+        let (parts, body) = resp.into_parts();
+        let full = axum::body::to_bytes(body, usize::MAX)
+            .await
+            .unwrap_or_default();
+        let head = full.slice(..full.len().min(7));
+        let stream = futures::stream::iter(vec![
+            Ok::<Bytes, std::io::Error>(head),
+            Err(std::io::Error::new(
+                std::io::ErrorKind::ConnectionReset,
+                "injected fault: connection reset",
+            )),
+        ]);
+        let mut resp = Response::from_parts(parts, Body::from_stream(stream));
+        resp.headers_mut().remove(header::CONTENT_LENGTH);
+        return resp;
+    }
+    resp
+}

@@ -1,0 +1,204 @@
+//! The sandbox service: an in-memory implementation of the Task Collaboration
+//! Service API (see `docs/sandbox.md`), used by `taskdeck demo`,
+//! `taskdeck sandbox` and the tests.
+
+mod collab;
+mod faults;
+mod layout;
+mod routes;
+mod seed;
+mod store;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::str::FromStr;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+
+pub use faults::Faults;
+
+/// Options of a sandbox instance.
+#[derive(Debug, Clone)]
+pub struct SandboxOptions {
+    /// Number of seeded tasks in total (the hand-written fixtures included).
+    pub tasks: usize,
+    /// Fault injection settings.
+    pub faults: Faults,
+    /// Add a few malformed / forward-compatibility tasks for the main user.
+    pub quirks: bool,
+}
+
+impl Default for SandboxOptions {
+    fn default() -> Self {
+        SandboxOptions {
+            tasks: 300,
+            faults: Faults::default(),
+            quirks: false,
+        }
+    }
+}
+
+/// A seeded API key and who it acts as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DemoKey {
+    pub key: String,
+    pub user_name: String,
+    pub user_email: String,
+    pub org_name: String,
+    pub note: String,
+}
+
+/// One request as received by the sandbox.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub body: Option<serde_json::Value>,
+}
+
+/// State shared by the server tasks and the [`Sandbox`] handle.
+pub(crate) struct Shared {
+    pub(crate) store: Mutex<store::Store>,
+    pub(crate) log: Mutex<Vec<RecordedRequest>>,
+    pub(crate) faults: Mutex<Faults>,
+    pub(crate) counter: AtomicU64,
+    pub(crate) keys: HashMap<String, usize>,
+}
+
+pub(crate) type AppState = Arc<Shared>;
+
+/// Handle on a running sandbox.
+#[derive(Clone)]
+pub struct Sandbox {
+    pub addr: SocketAddr,
+    pub keys: Vec<DemoKey>,
+    shared: AppState,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("addr", &self.addr)
+            .field("keys", &self.keys)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    /// Seed the data, spawn the axum server on the current tokio runtime
+    /// using `listener`, and return at once.
+    pub async fn start(
+        listener: tokio::net::TcpListener,
+        opts: SandboxOptions,
+    ) -> std::io::Result<Sandbox> {
+        let addr = listener.local_addr()?;
+        let (store, demo_keys) = seed::seed(opts.tasks, opts.quirks);
+        let keys = demo_keys
+            .iter()
+            .map(|(k, u)| (k.key.clone(), *u))
+            .collect::<HashMap<_, _>>();
+        let shared = Arc::new(Shared {
+            store: Mutex::new(store),
+            log: Mutex::new(Vec::new()),
+            faults: Mutex::new(opts.faults),
+            counter: AtomicU64::new(0),
+            keys,
+        });
+        let app = routes::router(shared.clone());
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!("sandbox server stopped: {e}");
+            }
+        });
+        Ok(Sandbox {
+            addr,
+            keys: demo_keys.into_iter().map(|(k, _)| k).collect(),
+            shared,
+        })
+    }
+
+    /// `http://127.0.0.1:PORT` (or the bound address when it is not a wildcard).
+    pub fn base_url(&self) -> String {
+        if self.addr.ip().is_unspecified() {
+            format!("http://127.0.0.1:{}", self.addr.port())
+        } else {
+            format!("http://{}", self.addr)
+        }
+    }
+
+    /// Every request received so far, in order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.log.lock().unwrap().clone()
+    }
+
+    /// Forget the recorded requests.
+    pub fn clear_requests(&self) {
+        self.shared.log.lock().unwrap().clear();
+    }
+
+    /// Replace the fault settings (the request counter keeps running).
+    pub fn set_faults(&self, f: Faults) {
+        *self.shared.faults.lock().unwrap() = f;
+    }
+
+    /// A task as the API renders it in single-task responses, regardless of
+    /// scope. `id` is the uuid or the display id (`#12`).
+    pub fn task_json(&self, id: &str) -> Option<serde_json::Value> {
+        let store = self.shared.store.lock().unwrap();
+        let idx = if let Some(n) = id.strip_prefix('#') {
+            let n: u64 = n.parse().ok()?;
+            store
+                .tasks
+                .iter()
+                .position(|t| t.number == n && !t.deleted)?
+        } else {
+            store.task_index(&uuid::Uuid::from_str(id).ok()?)?
+        };
+        Some(store.render_task(idx, true))
+    }
+}
+
+/// For `taskdeck sandbox`: print the base URL and the demo keys, then serve
+/// until Ctrl-C.
+pub async fn run_cli(addr: SocketAddr, opts: SandboxOptions) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let sandbox = Sandbox::start(listener, opts).await?;
+    println!("taskdeck sandbox listening on {}", sandbox.base_url());
+    println!();
+    let w_key = sandbox.keys.iter().map(|k| k.key.len()).max().unwrap_or(3);
+    let w_user = sandbox
+        .keys
+        .iter()
+        .map(|k| k.user_name.len() + k.user_email.len() + 3)
+        .max()
+        .unwrap_or(4);
+    let w_org = sandbox
+        .keys
+        .iter()
+        .map(|k| k.org_name.len())
+        .max()
+        .unwrap_or(3);
+    println!(
+        "{:<w_key$}  {:<w_user$}  {:<w_org$}  NOTE",
+        "API KEY", "USER", "ORGANISATION"
+    );
+    for k in &sandbox.keys {
+        let user = format!("{} <{}>", k.user_name, k.user_email);
+        println!(
+            "{:<w_key$}  {:<w_user$}  {:<w_org$}  {}",
+            k.key, user, k.org_name, k.note
+        );
+    }
+    println!();
+    if let Some(k) = sandbox.keys.first() {
+        println!(
+            "try: TASKDECK_BASE_URL={} TASKDECK_API_KEY={} taskdeck tasks",
+            sandbox.base_url(),
+            k.key
+        );
+    }
+    println!("Press Ctrl-C to stop.");
+    tokio::signal::ctrl_c().await?;
+    Ok(())
+}

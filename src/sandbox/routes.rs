@@ -1,0 +1,726 @@
+//! Router, authentication, and the task endpoints.
+
+use std::collections::HashMap;
+
+use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{header, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, patch, post};
+use axum::{Json, Router};
+use base64::Engine;
+use chrono::{DateTime, Duration, Timelike, Utc};
+use serde_json::{json, Map, Value};
+use uuid::Uuid;
+
+use super::collab;
+use super::store::*;
+use super::AppState;
+
+pub(crate) fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/v1/me", get(me))
+        .route("/api/v1/files", get(list_files))
+        .route("/api/v1/tasks", get(list_tasks).post(create_task))
+        .route(
+            "/api/v1/tasks/{id}",
+            get(get_task).patch(patch_task).delete(delete_task),
+        )
+        .route("/api/v1/tasks/{id}/subtasks", get(subtasks))
+        .route(
+            "/api/v1/tasks/{id}/comments",
+            get(collab::list_comments).post(collab::add_comment),
+        )
+        .route(
+            "/api/v1/tasks/{id}/comments/{cid}",
+            patch(collab::edit_comment).delete(collab::delete_comment),
+        )
+        .route(
+            "/api/v1/tasks/{id}/comments/{cid}/replies",
+            post(collab::reply_comment),
+        )
+        .route(
+            "/api/v1/tasks/{id}/thread",
+            get(collab::list_thread).post(collab::post_thread),
+        )
+        .route("/api/v1/tasks/{id}/links", post(collab::add_links))
+        .route(
+            "/api/v1/tasks/{id}/links/{kind}/{item}",
+            patch(collab::update_link).delete(collab::delete_link),
+        )
+        .route(
+            "/api/v1/tasks/{id}/sharing",
+            get(collab::get_sharing).put(collab::put_sharing),
+        )
+        .route("/api/v1/tasks/{id}/files", post(collab::attach_files))
+        .route(
+            "/api/v1/tasks/{id}/files/{fid}",
+            axum::routing::delete(collab::detach_file),
+        )
+        .route("/api/v1/artifacts/validate", post(validate_layout))
+        .fallback(fallback)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            super::faults::middleware,
+        ))
+        .with_state(state)
+}
+
+/// The user the request's API key acts as.
+pub(crate) struct Caller(pub usize);
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let unauthorized = |m: &str| ApiError::new(StatusCode::UNAUTHORIZED, m);
+        let Some(h) = parts.headers.get(header::AUTHORIZATION) else {
+            return Err(unauthorized(
+                "missing API key: send the header Authorization: Bearer <key>",
+            ));
+        };
+        let key = h
+            .to_str()
+            .ok()
+            .and_then(|h| h.strip_prefix("Bearer "))
+            .map(str::trim)
+            .unwrap_or("");
+        state
+            .keys
+            .get(key)
+            .map(|u| Caller(*u))
+            .ok_or_else(|| unauthorized("invalid API key"))
+    }
+}
+
+/// Current time, second precision.
+pub(crate) fn now() -> DateTime<Utc> {
+    Utc::now().with_nanosecond(0).unwrap()
+}
+
+/// A fresh `updated_at` strictly after `prev`.
+pub(crate) fn bump(prev: DateTime<Utc>) -> DateTime<Utc> {
+    now().max(prev + Duration::seconds(1))
+}
+
+/// Parses a request body that must be a JSON object.
+pub(crate) fn json_body(b: &Bytes) -> ApiResult<Map<String, Value>> {
+    if b.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::bad("a JSON object body is required"));
+    }
+    match serde_json::from_slice::<Value>(b) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(ApiError::bad("the request body must be a JSON object")),
+        Err(e) => Err(ApiError::bad(format!("invalid JSON body: {e}"))),
+    }
+}
+
+pub(crate) fn parse_uuid(field: &str, v: &str) -> ApiResult<Uuid> {
+    Uuid::parse_str(v).map_err(|_| ApiError::bad(format!("{field}: {v:?} is not a uuid")))
+}
+
+/// A uuid-valued body field that may be null (`Ok(None)`).
+fn nullable_uuid(field: &str, v: &Value) -> ApiResult<Option<Uuid>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => parse_uuid(field, s).map(Some),
+        _ => Err(ApiError::bad(format!(
+            "{field} must be a uuid string or null"
+        ))),
+    }
+}
+
+fn nullable_string(field: &str, v: &Value) -> ApiResult<Option<String>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s.clone())),
+        _ => Err(ApiError::bad(format!("{field} must be a string or null"))),
+    }
+}
+
+fn enum_value(field: &str, v: &Value, allowed: &[&str]) -> ApiResult<String> {
+    match v.as_str() {
+        Some(s) if allowed.contains(&s) => Ok(s.to_string()),
+        _ => Err(ApiError::bad(format!(
+            "{field}: {v} is not one of {}",
+            allowed.join(", ")
+        ))),
+    }
+}
+
+fn tags_value(v: &Value) -> ApiResult<Vec<String>> {
+    let arr = v
+        .as_array()
+        .ok_or_else(|| ApiError::bad("tags must be an array of strings"))?;
+    let mut out = Vec::new();
+    for t in arr {
+        let t = t
+            .as_str()
+            .ok_or_else(|| ApiError::bad("tags must be an array of strings"))?
+            .trim();
+        if !t.is_empty() && !out.iter().any(|x: &String| x == t) {
+            out.push(t.to_string());
+        }
+    }
+    Ok(out)
+}
+
+fn date_value(field: &str, v: &Value) -> ApiResult<Option<DateTime<Utc>>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => parse_ts(s).map(Some).ok_or_else(|| {
+            ApiError::bad(format!(
+                "{field}: {s:?} is not an ISO 8601 date or date-time"
+            ))
+        }),
+        _ => Err(ApiError::bad(format!(
+            "{field} must be an ISO 8601 string or null"
+        ))),
+    }
+}
+
+fn org_person(s: &Store, org: usize, field: &str, id: Uuid) -> ApiResult<usize> {
+    s.user_by_id(org, &id).ok_or_else(|| {
+        ApiError::bad(format!(
+            "{field}: no person with id {id} in this organisation"
+        ))
+    })
+}
+
+fn org_record(list: &[Named], org: usize, field: &str, id: Uuid) -> ApiResult<usize> {
+    list.iter()
+        .position(|n| n.id == id && n.org == org)
+        .ok_or_else(|| {
+            ApiError::bad(format!(
+                "{field}: no record with id {id} in this organisation"
+            ))
+        })
+}
+
+fn org_team(s: &Store, org: usize, field: &str, id: Uuid) -> ApiResult<usize> {
+    s.teams
+        .iter()
+        .position(|t| t.id == id && t.org == org)
+        .ok_or_else(|| {
+            ApiError::bad(format!(
+                "{field}: no team with id {id} in this organisation"
+            ))
+        })
+}
+
+async fn me(State(st): State<AppState>, Caller(u): Caller) -> Json<Value> {
+    let s = st.store.lock().unwrap();
+    let user = &s.users[u];
+    let org = &s.orgs[user.org];
+    Json(json!({
+        "user_id": user.id,
+        "customer_id": org.id,
+        "user_name": user.name,
+        "user_email": user.email,
+        "customer_name": org.name,
+    }))
+}
+
+async fn list_files(State(st): State<AppState>, Caller(u): Caller) -> Json<Value> {
+    let s = st.store.lock().unwrap();
+    let org = s.users[u].org;
+    Json(Value::Array(
+        (0..s.files.len())
+            .filter(|f| s.files[*f].org == org)
+            .map(|f| s.file_json(f))
+            .collect(),
+    ))
+}
+
+fn encode_cursor(page: u64) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("page:{page}"))
+}
+
+fn decode_cursor(c: &str) -> Option<u64> {
+    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(c.trim_end_matches('='))
+        .ok()?;
+    String::from_utf8(raw)
+        .ok()?
+        .strip_prefix("page:")?
+        .parse()
+        .ok()
+}
+
+/// Sort key of the task list: priority, due date (nulls last), newest first, id.
+pub(crate) fn order(s: &Store, a: usize, b: usize) -> std::cmp::Ordering {
+    let (x, y) = (&s.tasks[a], &s.tasks[b]);
+    priority_rank(&x.priority)
+        .cmp(&priority_rank(&y.priority))
+        .then_with(|| match (x.complete_by, y.complete_by) {
+            (Some(p), Some(q)) => p.cmp(&q),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        })
+        .then_with(|| y.created_at.cmp(&x.created_at))
+        .then_with(|| x.id.cmp(&y.id))
+}
+
+async fn list_tasks(
+    State(st): State<AppState>,
+    Caller(u): Caller,
+    q: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let Query(q) = q.map_err(|e| ApiError::bad(format!("invalid query string: {e}")))?;
+    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let limit = match get("limit") {
+        None => 20,
+        Some(l) => match l.parse::<i64>() {
+            Ok(n) if (1..=100).contains(&n) => n as u64,
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "limit must be an integer from 1 to 100, got {l:?}"
+                )))
+            }
+        },
+    };
+    let page = match get("cursor") {
+        None => 0,
+        Some(c) => {
+            decode_cursor(c).ok_or_else(|| ApiError::bad(format!("invalid cursor {c:?}")))?
+        }
+    };
+    let list = |k: &str| -> Vec<String> {
+        get(k)
+            .map(|v| {
+                v.split(',')
+                    .map(|x| x.trim().to_lowercase())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let statuses = list("status");
+    for st in &statuses {
+        if !STATUSES.contains(&st.as_str()) {
+            return Err(ApiError::bad(format!(
+                "status: {st:?} is not one of {}",
+                STATUSES.join(", ")
+            )));
+        }
+    }
+    let priority = get("priority").map(str::to_lowercase);
+    if let Some(p) = &priority {
+        if !PRIORITIES.contains(&p.as_str()) {
+            return Err(ApiError::bad(format!(
+                "priority: {p:?} is not one of {}",
+                PRIORITIES.join(", ")
+            )));
+        }
+    }
+    let uuid_param = |k: &str| get(k).map(|v| parse_uuid(k, v)).transpose();
+    let assigned_to = uuid_param("assigned_to")?;
+    let involving = uuid_param("involving")?;
+    let team_id = uuid_param("team_id")?;
+    let tags = list("tags");
+    let date_param = |k: &str, end_of_day: bool| -> ApiResult<Option<DateTime<Utc>>> {
+        let Some(v) = get(k) else { return Ok(None) };
+        let d = parse_ts(v).ok_or_else(|| {
+            ApiError::bad(format!("{k}: {v:?} is not an ISO 8601 date or date-time"))
+        })?;
+        let date_only = v.len() == 10;
+        Ok(Some(if end_of_day && date_only {
+            d + Duration::days(1) - Duration::seconds(1)
+        } else {
+            d
+        }))
+    };
+    let from = date_param("complete_by_from", false)?;
+    let to = date_param("complete_by_to", true)?;
+    let query = get("query").map(str::to_lowercase);
+
+    let s = st.store.lock().unwrap();
+    let user_id_of = |i: usize| s.users[i].id;
+    let mut hits: Vec<usize> = (0..s.tasks.len())
+        .filter(|&i| {
+            let t = &s.tasks[i];
+            if t.archived || t.draft || !s.visible(t, u) {
+                return false;
+            }
+            if !statuses.is_empty() && !statuses.contains(&t.status) {
+                return false;
+            }
+            if priority.as_ref().is_some_and(|p| *p != t.priority) {
+                return false;
+            }
+            if let Some(a) = assigned_to {
+                if t.assignee.map(user_id_of) != Some(a) {
+                    return false;
+                }
+            }
+            if let Some(p) = involving {
+                if !(user_id_of(t.creator) == p
+                    || t.assignee.map(user_id_of) == Some(p)
+                    || t.involved.iter().any(|x| user_id_of(x.user) == p))
+                {
+                    return false;
+                }
+            }
+            if team_id.is_some_and(|id| s.teams[t.team].id != id) {
+                return false;
+            }
+            if !tags
+                .iter()
+                .all(|tag| t.tags.iter().any(|x| x.to_lowercase() == *tag))
+            {
+                return false;
+            }
+            if from.is_some() || to.is_some() {
+                let Some(due) = t.complete_by else {
+                    return false;
+                };
+                if from.is_some_and(|f| due < f) || to.is_some_and(|x| due > x) {
+                    return false;
+                }
+            }
+            if let Some(q) = &query {
+                if !t.search.contains(q.as_str()) {
+                    return false;
+                }
+            }
+            true
+        })
+        .collect();
+    hits.sort_unstable_by(|a, b| order(&s, *a, *b));
+    let total = hits.len() as u64;
+    let offset = page.saturating_mul(limit);
+    let start = offset.min(total) as usize;
+    let end = offset.saturating_add(limit).min(total) as usize;
+    let items: Vec<Value> = hits[start..end]
+        .iter()
+        .map(|i| s.render_task(*i, false))
+        .collect();
+    let cursor = if offset.saturating_add(limit) < total {
+        Value::String(encode_cursor(page + 1))
+    } else {
+        Value::Null
+    };
+    Ok(Json(json!({"items": items, "cursor": cursor})))
+}
+
+async fn get_task(
+    State(st): State<AppState>,
+    Caller(u): Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let s = st.store.lock().unwrap();
+    let idx = s.visible_task(&id, u)?;
+    Ok(Json(s.render_task(idx, true)))
+}
+
+async fn subtasks(
+    State(st): State<AppState>,
+    Caller(u): Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let s = st.store.lock().unwrap();
+    let idx = s.visible_task(&id, u)?;
+    let pid = s.tasks[idx].id;
+    let mut subs: Vec<usize> = (0..s.tasks.len())
+        .filter(|&i| {
+            let t = &s.tasks[i];
+            t.parent == Some(pid) && !t.archived && !t.draft && s.visible(t, u)
+        })
+        .collect();
+    subs.sort_by_key(|i| s.tasks[*i].number);
+    Ok(Json(Value::Array(
+        subs.into_iter().map(|i| s.render_task(i, false)).collect(),
+    )))
+}
+
+async fn create_task(
+    State(st): State<AppState>,
+    Caller(u): Caller,
+    body: Bytes,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let b = json_body(&body)?;
+    let mut s = st.store.lock().unwrap();
+    let org = s.users[u].org;
+    let title = match b.get("title") {
+        Some(Value::String(t)) if !t.trim().is_empty() => t.clone(),
+        _ => {
+            return Err(ApiError::bad(
+                "title is required and must be a non-empty string",
+            ))
+        }
+    };
+    let parent = match b.get("parent_task_id") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let id = nullable_uuid("parent_task_id", v)?.unwrap_or_default();
+            let p = s.visible_task(&id.to_string(), u).map_err(|_| {
+                ApiError::bad(format!("parent_task_id: no task {id} that you can see"))
+            })?;
+            Some(p)
+        }
+    };
+    let team = match b.get("team_id") {
+        None | Some(Value::Null) => parent
+            .map(|p| s.tasks[p].team)
+            .or_else(|| s.user_teams(u).next())
+            .or_else(|| s.teams.iter().position(|t| t.org == org))
+            .unwrap_or(0),
+        Some(v) => {
+            let id = nullable_uuid("team_id", v)?.unwrap_or_default();
+            org_team(&s, org, "team_id", id)?
+        }
+    };
+    let created = now();
+    s.next_number += 1;
+    let mut t = Task {
+        id: Uuid::new_v4(),
+        number: s.next_number,
+        org,
+        title,
+        status: "not_started".into(),
+        priority: "no_priority".into(),
+        team,
+        creator: u,
+        source_channel: "web".into(),
+        visibility: "customer".into(),
+        involved: vec![Involved {
+            user: u,
+            role: "creator".into(),
+            access: "write".into(),
+        }],
+        parent: parent.map(|p| s.tasks[p].id),
+        created_at: created,
+        updated_at: created,
+        ..Default::default()
+    };
+    if let Some(v) = b.get("visibility").filter(|v| !v.is_null()) {
+        t.visibility = enum_value("visibility", v, &["private", "customer"])?;
+    }
+    if let Some(v) = b.get("draft").filter(|v| !v.is_null()) {
+        t.draft = v
+            .as_bool()
+            .ok_or_else(|| ApiError::bad("draft must be a boolean"))?;
+    }
+    let mut rest = b.clone();
+    for k in [
+        "title",
+        "parent_task_id",
+        "team_id",
+        "visibility",
+        "draft",
+        "archived",
+    ] {
+        rest.remove(k);
+    }
+    apply_patch(&s, &mut t, u, &rest)?;
+    t.updated_at = created;
+    let idx = s.add_task(t);
+    Ok((StatusCode::CREATED, Json(s.render_task(idx, true))))
+}
+
+/// Applies a PATCH body to `t` (a copy; the caller stores it on success).
+pub(crate) fn apply_patch(
+    s: &Store,
+    t: &mut Task,
+    _user: usize,
+    b: &Map<String, Value>,
+) -> ApiResult<()> {
+    let org = t.org;
+    let present = |k: &str| b.get(k);
+    let non_null = |k: &str| b.get(k).filter(|v| !v.is_null());
+    if let Some(v) = non_null("title") {
+        match v.as_str() {
+            Some(x) if !x.trim().is_empty() => t.title = x.to_string(),
+            _ => return Err(ApiError::bad("title must be a non-empty string")),
+        }
+    }
+    if let Some(v) = present("description") {
+        t.description = nullable_string("description", v)?;
+    }
+    if let Some(v) = present("additional_context") {
+        t.additional_context = nullable_string("additional_context", v)?;
+    }
+    if let Some(v) = present("assigned_to") {
+        t.assignee = match nullable_uuid("assigned_to", v)? {
+            None => None,
+            Some(id) => Some(org_person(s, org, "assigned_to", id)?),
+        };
+    }
+    if let Some(v) = present("assigned_agent") {
+        t.agent = match nullable_uuid("assigned_agent", v)? {
+            None => None,
+            Some(id) => Some(org_record(&s.agents, org, "assigned_agent", id)?),
+        };
+    }
+    if let Some(v) = present("assigned_team_id") {
+        t.assigned_team = match nullable_uuid("assigned_team_id", v)? {
+            None => None,
+            Some(id) => Some(org_team(s, org, "assigned_team_id", id)?),
+        };
+    }
+    if let Some(v) = present("matter_id") {
+        t.matter = match nullable_uuid("matter_id", v)? {
+            None => None,
+            Some(id) => Some(org_record(&s.matters, org, "matter_id", id)?),
+        };
+    }
+    if let Some(v) = non_null("status") {
+        t.status = enum_value("status", v, &STATUSES)?;
+    }
+    if let Some(v) = non_null("priority") {
+        t.priority = enum_value("priority", v, &PRIORITIES)?;
+    }
+    if let Some(v) = present("complete_by") {
+        t.complete_by = date_value("complete_by", v)?;
+    }
+    if let Some(v) = non_null("tags") {
+        t.tags = tags_value(v)?;
+    }
+    if let Some(v) = non_null("linked_items") {
+        let arr = v
+            .as_array()
+            .ok_or_else(|| ApiError::bad("linked_items must be an array"))?;
+        let mut links = Vec::new();
+        for (i, e) in arr.iter().enumerate() {
+            let l = collab::parse_link_entry(s, t, &format!("linked_items[{i}]"), e)?;
+            links.retain(|x: &Link| !(x.kind == l.kind && x.id == l.id));
+            links.push(l);
+        }
+        t.links = links;
+    }
+    if let Some(v) = non_null("involved_people") {
+        let arr = v
+            .as_array()
+            .ok_or_else(|| ApiError::bad("involved_people must be an array"))?;
+        let creator_access = t
+            .involved
+            .iter()
+            .find(|i| i.user == t.creator)
+            .map(|i| i.access.clone())
+            .unwrap_or_else(|| "write".into());
+        let mut inv = vec![Involved {
+            user: t.creator,
+            role: "creator".into(),
+            access: creator_access,
+        }];
+        for (i, e) in arr.iter().enumerate() {
+            let f = format!("involved_people[{i}]");
+            let id = e
+                .get("id")
+                .or_else(|| e.get("user_id"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| ApiError::bad(format!("{f}.id is required (a person's uuid)")))?;
+            let user = org_person(
+                s,
+                org,
+                &format!("{f}.id"),
+                parse_uuid(&format!("{f}.id"), id)?,
+            )?;
+            let role = match e.get("role").filter(|r| !r.is_null()) {
+                None => "collaborator".to_string(),
+                Some(r) => enum_value(&format!("{f}.role"), r, &["collaborator", "watcher"])?,
+            };
+            let access = match e.get("access_level").filter(|r| !r.is_null()) {
+                None if role == "watcher" => "read".to_string(),
+                None => "write".to_string(),
+                Some(a) => enum_value(&format!("{f}.access_level"), a, &["read", "write"])?,
+            };
+            if user == t.creator || Some(user) == t.assignee {
+                continue;
+            }
+            inv.retain(|x| x.user != user);
+            inv.push(Involved { user, role, access });
+        }
+        t.involved = inv;
+    }
+    for k in ["archived", "draft"] {
+        if let Some(v) = non_null(k) {
+            let b = v
+                .as_bool()
+                .ok_or_else(|| ApiError::bad(format!("{k} must be a boolean")))?;
+            if k == "archived" {
+                t.archived = b;
+            } else {
+                t.draft = b;
+            }
+        }
+    }
+    t.sync_assignee();
+    t.updated_at = bump(t.updated_at);
+    t.reindex();
+    Ok(())
+}
+
+async fn patch_task(
+    State(st): State<AppState>,
+    Caller(u): Caller,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    let b = json_body(&body)?;
+    let mut s = st.store.lock().unwrap();
+    let idx = s.visible_task(&id, u)?;
+    let mut t = s.tasks[idx].clone();
+    apply_patch(&s, &mut t, u, &b)?;
+    s.tasks[idx] = t;
+    Ok(Json(s.render_task(idx, true)))
+}
+
+async fn delete_task(
+    State(st): State<AppState>,
+    Caller(u): Caller,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    let mut s = st.store.lock().unwrap();
+    let idx = s.visible_task(&id, u)?;
+    let tid = s.tasks[idx].id;
+    s.tasks[idx].deleted = true;
+    for t in s.tasks.iter_mut().filter(|t| t.parent == Some(tid)) {
+        t.parent = None;
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn validate_layout(
+    State(st): State<AppState>,
+    Caller(u): Caller,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    {
+        let s = st.store.lock().unwrap();
+        if !s.orgs[s.users[u].org].visual_builder {
+            return Err(ApiError::empty_404());
+        }
+    }
+    let b = json_body(&body)?;
+    Ok(Json(super::layout::validate(b.get("layout"))))
+}
+
+async fn fallback(State(st): State<AppState>, req: axum::extract::Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    let (method, uri) = (parts.method.clone(), parts.uri.clone());
+    if uri.path().starts_with("/api/v1/artifacts") {
+        match Caller::from_request_parts(&mut parts, &st).await {
+            Err(e) => return e.into_response(),
+            Ok(Caller(u)) => {
+                let s = st.store.lock().unwrap();
+                if !s.orgs[s.users[u].org].visual_builder {
+                    return ApiError::empty_404().into_response();
+                }
+            }
+        }
+    }
+    ApiError::not_found(format!("no such endpoint: {method} {}", uri.path())).into_response()
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("method {method} is not allowed on {}", uri.path()),
+    )
+    .into_response()
+}
