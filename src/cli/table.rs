@@ -201,8 +201,9 @@ pub fn render(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>
             .sum::<usize>()
             + GAP.len() * 6
     };
+    let want_title = widths[TITLE].min((width * 2 / 5).max(MIN_TITLE));
     for (col, floor) in [(6usize, 4usize), (4, 8)] {
-        let over = (fixed(&widths) + MIN_TITLE).saturating_sub(width);
+        let over = (fixed(&widths) + want_title).saturating_sub(width);
         if over > 0 {
             widths[col] = widths[col].saturating_sub(over).max(floor);
         }
