@@ -145,11 +145,16 @@ impl Config {
 
     /// Errors that make the configuration unusable for talking to a service.
     pub fn fatal(&self) -> Option<String> {
-        if self.unknown_profile || self.file_unusable {
+        let pick = |want: fn(&Diagnostic) -> bool| {
             self.diagnostics
                 .iter()
-                .find(|d| d.severity == Severity::Error)
+                .find(|d| d.severity == Severity::Error && want(d))
                 .map(|d| format!("{}: {d}", self.path.display()))
+        };
+        if self.file_unusable {
+            pick(|_| true)
+        } else if self.unknown_profile {
+            pick(|d| d.line.is_none() && d.message.starts_with("profile `"))
         } else {
             None
         }
