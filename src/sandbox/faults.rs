@@ -144,13 +144,24 @@ pub(crate) async fn middleware(
             .await
             .unwrap_or_default();
         let head = full.slice(..full.len().min(7));
-        let stream = futures::stream::iter(vec![
-            Ok::<Bytes, std::io::Error>(head),
-            Err(std::io::Error::new(
-                std::io::ErrorKind::ConnectionReset,
-                "injected fault: connection reset",
-            )),
-        ]);
+        // Send the head and a few bytes, then fail the body: hyper aborts the connection.
+        let stream = futures::stream::unfold(0u8, move |step| {
+            let head = head.clone();
+            async move {
+                match step {
+                    0 => Some((Ok::<Bytes, std::io::Error>(head), 1)),
+                    1 => {
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                        let e = std::io::Error::new(
+                            std::io::ErrorKind::ConnectionReset,
+                            "injected fault: connection reset",
+                        );
+                        Some((Err(e), 2))
+                    }
+                    _ => None,
+                }
+            }
+        });
         let mut resp = Response::from_parts(parts, Body::from_stream(stream));
         resp.headers_mut().remove(header::CONTENT_LENGTH);
         return resp;

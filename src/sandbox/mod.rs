@@ -4,9 +4,14 @@
 
 mod collab;
 mod faults;
+mod fixtures;
 mod layout;
+mod list;
+mod quirks;
+mod random;
 mod routes;
 mod seed;
+mod sharing;
 mod store;
 
 use std::collections::HashMap;

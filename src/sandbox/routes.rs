@@ -1,16 +1,12 @@
 //! Router, authentication, and the task endpoints.
 
-use std::collections::HashMap;
-
 use axum::body::Bytes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
-use axum::http::{header, Method, StatusCode, Uri};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, patch, post};
 use axum::{Json, Router};
-use base64::Engine;
 use chrono::{DateTime, Duration, Timelike, Utc};
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
@@ -23,7 +19,10 @@ pub(crate) fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/v1/me", get(me))
         .route("/api/v1/files", get(list_files))
-        .route("/api/v1/tasks", get(list_tasks).post(create_task))
+        .route(
+            "/api/v1/tasks",
+            get(super::list::list_tasks).post(create_task),
+        )
         .route(
             "/api/v1/tasks/{id}",
             get(get_task).patch(patch_task).delete(delete_task),
@@ -52,12 +51,15 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route(
             "/api/v1/tasks/{id}/sharing",
-            get(collab::get_sharing).put(collab::put_sharing),
+            get(super::sharing::get_sharing).put(super::sharing::put_sharing),
         )
-        .route("/api/v1/tasks/{id}/files", post(collab::attach_files))
+        .route(
+            "/api/v1/tasks/{id}/files",
+            post(super::sharing::attach_files),
+        )
         .route(
             "/api/v1/tasks/{id}/files/{fid}",
-            axum::routing::delete(collab::detach_file),
+            axum::routing::delete(super::sharing::detach_file),
         )
         .route("/api/v1/artifacts/validate", post(validate_layout))
         .fallback(fallback)
@@ -233,178 +235,6 @@ async fn list_files(State(st): State<AppState>, Caller(u): Caller) -> Json<Value
             .map(|f| s.file_json(f))
             .collect(),
     ))
-}
-
-fn encode_cursor(page: u64) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("page:{page}"))
-}
-
-fn decode_cursor(c: &str) -> Option<u64> {
-    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(c.trim_end_matches('='))
-        .ok()?;
-    String::from_utf8(raw)
-        .ok()?
-        .strip_prefix("page:")?
-        .parse()
-        .ok()
-}
-
-/// Sort key of the task list: priority, due date (nulls last), newest first, id.
-pub(crate) fn order(s: &Store, a: usize, b: usize) -> std::cmp::Ordering {
-    let (x, y) = (&s.tasks[a], &s.tasks[b]);
-    priority_rank(&x.priority)
-        .cmp(&priority_rank(&y.priority))
-        .then_with(|| match (x.complete_by, y.complete_by) {
-            (Some(p), Some(q)) => p.cmp(&q),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => std::cmp::Ordering::Equal,
-        })
-        .then_with(|| y.created_at.cmp(&x.created_at))
-        .then_with(|| x.id.cmp(&y.id))
-}
-
-async fn list_tasks(
-    State(st): State<AppState>,
-    Caller(u): Caller,
-    q: Result<Query<HashMap<String, String>>, QueryRejection>,
-) -> ApiResult<Json<Value>> {
-    let Query(q) = q.map_err(|e| ApiError::bad(format!("invalid query string: {e}")))?;
-    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
-    let limit = match get("limit") {
-        None => 20,
-        Some(l) => match l.parse::<i64>() {
-            Ok(n) if (1..=100).contains(&n) => n as u64,
-            _ => {
-                return Err(ApiError::bad(format!(
-                    "limit must be an integer from 1 to 100, got {l:?}"
-                )))
-            }
-        },
-    };
-    let page = match get("cursor") {
-        None => 0,
-        Some(c) => {
-            decode_cursor(c).ok_or_else(|| ApiError::bad(format!("invalid cursor {c:?}")))?
-        }
-    };
-    let list = |k: &str| -> Vec<String> {
-        get(k)
-            .map(|v| {
-                v.split(',')
-                    .map(|x| x.trim().to_lowercase())
-                    .filter(|x| !x.is_empty())
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let statuses = list("status");
-    for st in &statuses {
-        if !STATUSES.contains(&st.as_str()) {
-            return Err(ApiError::bad(format!(
-                "status: {st:?} is not one of {}",
-                STATUSES.join(", ")
-            )));
-        }
-    }
-    let priority = get("priority").map(str::to_lowercase);
-    if let Some(p) = &priority {
-        if !PRIORITIES.contains(&p.as_str()) {
-            return Err(ApiError::bad(format!(
-                "priority: {p:?} is not one of {}",
-                PRIORITIES.join(", ")
-            )));
-        }
-    }
-    let uuid_param = |k: &str| get(k).map(|v| parse_uuid(k, v)).transpose();
-    let assigned_to = uuid_param("assigned_to")?;
-    let involving = uuid_param("involving")?;
-    let team_id = uuid_param("team_id")?;
-    let tags = list("tags");
-    let date_param = |k: &str, end_of_day: bool| -> ApiResult<Option<DateTime<Utc>>> {
-        let Some(v) = get(k) else { return Ok(None) };
-        let d = parse_ts(v).ok_or_else(|| {
-            ApiError::bad(format!("{k}: {v:?} is not an ISO 8601 date or date-time"))
-        })?;
-        let date_only = v.len() == 10;
-        Ok(Some(if end_of_day && date_only {
-            d + Duration::days(1) - Duration::seconds(1)
-        } else {
-            d
-        }))
-    };
-    let from = date_param("complete_by_from", false)?;
-    let to = date_param("complete_by_to", true)?;
-    let query = get("query").map(str::to_lowercase);
-
-    let s = st.store.lock().unwrap();
-    let user_id_of = |i: usize| s.users[i].id;
-    let mut hits: Vec<usize> = (0..s.tasks.len())
-        .filter(|&i| {
-            let t = &s.tasks[i];
-            if t.archived || t.draft || !s.visible(t, u) {
-                return false;
-            }
-            if !statuses.is_empty() && !statuses.contains(&t.status) {
-                return false;
-            }
-            if priority.as_ref().is_some_and(|p| *p != t.priority) {
-                return false;
-            }
-            if let Some(a) = assigned_to {
-                if t.assignee.map(user_id_of) != Some(a) {
-                    return false;
-                }
-            }
-            if let Some(p) = involving {
-                if !(user_id_of(t.creator) == p
-                    || t.assignee.map(user_id_of) == Some(p)
-                    || t.involved.iter().any(|x| user_id_of(x.user) == p))
-                {
-                    return false;
-                }
-            }
-            if team_id.is_some_and(|id| s.teams[t.team].id != id) {
-                return false;
-            }
-            if !tags
-                .iter()
-                .all(|tag| t.tags.iter().any(|x| x.to_lowercase() == *tag))
-            {
-                return false;
-            }
-            if from.is_some() || to.is_some() {
-                let Some(due) = t.complete_by else {
-                    return false;
-                };
-                if from.is_some_and(|f| due < f) || to.is_some_and(|x| due > x) {
-                    return false;
-                }
-            }
-            if let Some(q) = &query {
-                if !t.search.contains(q.as_str()) {
-                    return false;
-                }
-            }
-            true
-        })
-        .collect();
-    hits.sort_unstable_by(|a, b| order(&s, *a, *b));
-    let total = hits.len() as u64;
-    let offset = page.saturating_mul(limit);
-    let start = offset.min(total) as usize;
-    let end = offset.saturating_add(limit).min(total) as usize;
-    let items: Vec<Value> = hits[start..end]
-        .iter()
-        .map(|i| s.render_task(*i, false))
-        .collect();
-    let cursor = if offset.saturating_add(limit) < total {
-        Value::String(encode_cursor(page + 1))
-    } else {
-        Value::Null
-    };
-    Ok(Json(json!({"items": items, "cursor": cursor})))
 }
 
 async fn get_task(
@@ -700,27 +530,38 @@ async fn validate_layout(
     Ok(Json(super::layout::validate(b.get("layout"))))
 }
 
-async fn fallback(State(st): State<AppState>, req: axum::extract::Request) -> Response {
-    let (mut parts, _) = req.into_parts();
-    let (method, uri) = (parts.method.clone(), parts.uri.clone());
-    if uri.path().starts_with("/api/v1/artifacts") {
-        match Caller::from_request_parts(&mut parts, &st).await {
-            Err(e) => return e.into_response(),
-            Ok(Caller(u)) => {
-                let s = st.store.lock().unwrap();
-                if !s.orgs[s.users[u].org].visual_builder {
-                    return ApiError::empty_404().into_response();
-                }
-            }
+/// Artifact paths answer an empty 404 for organisations without the Visual Builder.
+async fn artifacts_gate(st: &AppState, parts: &mut Parts) -> Option<Response> {
+    if !parts.uri.path().starts_with("/api/v1/artifacts") {
+        return None;
+    }
+    match Caller::from_request_parts(parts, st).await {
+        Err(e) => Some(e.into_response()),
+        Ok(Caller(u)) => {
+            let s = st.store.lock().unwrap();
+            (!s.orgs[s.users[u].org].visual_builder).then(|| ApiError::empty_404().into_response())
         }
     }
-    ApiError::not_found(format!("no such endpoint: {method} {}", uri.path())).into_response()
 }
 
-async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        format!("method {method} is not allowed on {}", uri.path()),
-    )
-    .into_response()
+async fn fallback(State(st): State<AppState>, req: axum::extract::Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    if let Some(r) = artifacts_gate(&st, &mut parts).await {
+        return r;
+    }
+    let msg = format!("no such endpoint: {} {}", parts.method, parts.uri.path());
+    ApiError::not_found(msg).into_response()
+}
+
+async fn method_not_allowed(State(st): State<AppState>, req: axum::extract::Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    if let Some(r) = artifacts_gate(&st, &mut parts).await {
+        return r;
+    }
+    let msg = format!(
+        "method {} is not allowed on {}",
+        parts.method,
+        parts.uri.path()
+    );
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, msg).into_response()
 }

@@ -437,7 +437,7 @@ impl Store {
         m.insert("updated_at".into(), json!(ts(t.updated_at)));
         let mut v = Value::Object(m);
         if t.quirk != 0 {
-            super::seed::apply_quirk(t.quirk, &mut v);
+            super::quirks::apply_quirk(t.quirk, &mut v);
         }
         v
     }

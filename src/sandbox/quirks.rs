@@ -1,0 +1,83 @@
+//! Forward-compatibility quirk tasks (`SandboxOptions::quirks`).
+
+use serde_json::{json, Value};
+
+use super::seed::Ctx;
+
+pub(crate) fn quirk_tasks(c: &mut Ctx, bob: usize, alice: usize, team: usize) {
+    let specs: [(&str, &str, u8); 5] = [
+        (
+            "Escalation with fields from a newer API version",
+            "urgent",
+            1,
+        ),
+        ("Task with unusual agent, matter and file shapes", "high", 2),
+        (
+            "Terminal escapes \u{1b}[2J cleared? \u{1b}]52;c;aGk=\u{7} copied? \u{202e}fdp.exe",
+            "urgent",
+            3,
+        ),
+        ("Malformed task (not a valid Task)", "medium", 4),
+        ("Task with a string matter and a list of agents", "low", 5),
+    ];
+    for (title, prio, q) in specs {
+        let mut t = c.base(0, title, bob, Some(alice), team, "email", "customer", 1);
+        t.priority = prio.into();
+        t.quirk = q;
+        t.complete_by = Some(c.days(2));
+        if q == 3 {
+            t.description =
+                Some("Description with \u{1b}[31mred\u{1b}[0m text and \u{202e}reversed".into());
+        }
+        c.s.add_task(t);
+    }
+}
+
+/// Applies a forward-compatibility quirk to a rendered task.
+pub(crate) fn apply_quirk(kind: u8, v: &mut Value) {
+    match kind {
+        1 => {
+            v["status"] = json!("blocked");
+            v["priority"] = json!("critical");
+            v["visibility"] = json!("org");
+            v["x_sla"] = json!({"tier": 2, "breach_at": null});
+            v["creator"]["x_pronouns"] = json!("they/them");
+            v["team"]["x_cost_centre"] = json!("CC-17");
+            if let Some(a) = v["linked_items"].as_array_mut() {
+                a.push(
+                    json!({"type": "chat", "id": "7d3f9a52-0d1e-4c1b-9a0e-2f5b8c1d4e6f",
+                    "display_name": "Escalation chat", "role": "owner", "context": null,
+                    "is_output": false, "x_weight": 0.5}),
+                );
+            }
+            if let Some(a) = v["involved_people"].as_array_mut() {
+                a.push(
+                    json!({"id": "0b8e4c1a-5f2d-4e3b-8a7c-6d9e1f2a3b4c", "name": "Audit Bot",
+                    "email": "audit-bot@acme.test", "role": "auditor", "access_level": "admin"}),
+                );
+            }
+        }
+        2 => {
+            v["assigned_agent"] = json!("legacy-agent-7");
+            v["assigned_team"] = json!("Litigation");
+            v["matter"] = json!({"id": "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "name": "Legacy matter",
+                "client": {"name": "Contoso", "codes": [1, 2, {"deep": true}]}});
+            v["input_files"] =
+                json!(["scan-001.pdf", {"id": "f1", "name": "odd.bin", "meta": {"pages": 3}}, 42]);
+            v["output_files"] = json!([{"name": "no-id.txt"}]);
+        }
+        4 => {
+            v["title"] = json!(42);
+            v["tags"] = json!("oops");
+            v["involved_people"] = json!("nobody");
+            v["created_at"] = json!(12345);
+        }
+        5 => {
+            v["matter"] = json!("M-LEGACY-9");
+            v["assigned_agent"] = json!([{"id": "agent-1"}, "second agent"]);
+            v["input_files"] = json!({"primary": {"id": "x", "name": "nested.pdf"}});
+            v["source_channel"] = json!("teams");
+        }
+        _ => {}
+    }
+}
