@@ -760,6 +760,16 @@ api_key_command = "echo  work-key "
     }
 
     #[test]
+    fn example_config_is_clean() {
+        let c = from_str(
+            include_str!("../assets/config.example.toml"),
+            Some("staging"),
+        );
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.settings.theme, "dark");
+    }
+
+    #[test]
     fn syntax_error_has_a_line() {
         let c = from_str("a = 1\nb = = 2\n", None);
         assert!(c.file_unusable);

@@ -177,7 +177,7 @@ const HEADERS: [&str; 7] = ["ID", "PRI", "STATUS", "DUE", "ASSIGNEE", "TITLE", "
 /// Column caps (title takes what is left).
 const CAPS: [usize; 7] = [8, 8, 11, 12, 18, usize::MAX, 24];
 const TITLE: usize = 5;
-const MIN_TITLE: usize = 12;
+const MIN_TITLE: usize = 10;
 
 /// Render the table as lines (no trailing newline), at most `width` columns
 /// wide (unless even the minimum layout does not fit).
@@ -192,7 +192,8 @@ pub fn render(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>
             widths[i] = widths[i].max(r.cells[i].width().min(CAPS[i]));
         }
     }
-    // Fit: shrink tags, then assignee, before the title drops below its minimum.
+    // Fit: shrink tags (down to nothing), assignee, status and priority
+    // before the title drops below its minimum.
     let fixed = |w: &[usize; 7]| -> usize {
         w.iter()
             .enumerate()
@@ -202,7 +203,7 @@ pub fn render(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>
             + GAP.len() * 6
     };
     let want_title = widths[TITLE].min((width * 2 / 5).max(MIN_TITLE));
-    for (col, floor) in [(6usize, 4usize), (4, 8)] {
+    for (col, floor) in [(6usize, 0usize), (4, 8), (2, 7), (1, 4)] {
         let over = (fixed(&widths) + want_title).saturating_sub(width);
         if over > 0 {
             widths[col] = widths[col].saturating_sub(over).max(floor);
