@@ -120,6 +120,24 @@ async fn me_human_and_json() {
     let o = env.run(&["me", "--json"]).await;
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["user_email"], sb.keys[0].user_email.as_str());
+
+    // `--assigned-to me` resolves through the identity lookup.
+    let o = env
+        .run(&["tasks", "--assigned-to", "me", "--limit", "100", "--json"])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(!items.is_empty());
+    for t in &items {
+        assert_eq!(t["assigned_to"]["id"], v["user_id"], "{t}");
+    }
+    let uid = v["user_id"].as_str().unwrap();
+    assert!(sb.requests().iter().any(|r| r.path == "/api/v1/tasks"
+        && r.query
+            .as_deref()
+            .unwrap_or("")
+            .contains(&format!("assigned_to={uid}"))));
+
     // The log went to the state dir, never to the terminal, and holds no key.
     let log = std::fs::read_to_string(env.dir.path().join("state/taskdeck/taskdeck.log"))
         .unwrap_or_default();
