@@ -1,25 +1,228 @@
-//! The command line: argument parsing and the scriptable commands.
+//! The command line: argument parsing, logging, and the dispatch to the
+//! four faces (TUI, demo, sandbox, scriptable commands).
+
+pub mod args;
+pub mod commands;
+pub mod table;
+
+use crate::api::{Client, ClientConfig};
+use crate::app::LaunchInfo;
+use crate::config::{self, Config, Severity};
+use crate::sandbox::{Sandbox, SandboxOptions};
+use args::{Cli, Command, ConfigCommand};
+use clap::{CommandFactory, Parser};
+use commands::{emit, Failure, Outcome, EXIT_FAILED, EXIT_OK};
+use std::time::Duration;
 
 /// Entry point of the binary; returns the process exit code.
 pub fn main() -> i32 {
-    // Temporary: demo only, until the CLI lands.
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let sb = crate::sandbox::Sandbox::start(listener, Default::default())
-            .await
-            .unwrap();
-        let client = crate::api::Client::new(crate::api::ClientConfig::new(
-            sb.base_url(),
-            crate::api::ApiKey::new(sb.keys[0].key.clone()),
-        ))
-        .unwrap();
-        crate::app::run(
-            client,
-            Default::default(),
-            crate::app::LaunchInfo { demo: true },
-        )
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // --help and --version land here too (exit 0); usage errors exit 2.
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    // Commands that only print text need neither logging nor a runtime.
+    let quick = match &cli.command {
+        Some(Command::Completions { shell }) => Some(completions(*shell)),
+        Some(Command::Man) => Some(man()),
+        Some(Command::Config {
+            command: ConfigCommand::Path,
+        }) => Some(commands::config_path()),
+        Some(Command::Config {
+            command: ConfigCommand::Check,
+        }) => Some(commands::config_check(cli.profile.as_deref())),
+        _ => None,
+    };
+    if let Some(outcome) = quick {
+        return finish(outcome);
+    }
+
+    let _log_guard = init_logging(cli.log_level.as_deref());
+    tracing::info!(version = env!("CARGO_PKG_VERSION"), "taskdeck starting");
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("taskdeck: cannot start the async runtime: {e}");
+            return EXIT_FAILED;
+        }
+    };
+    let code = finish(rt.block_on(dispatch(cli)));
+    // Do not wait for background tasks (e.g. the demo sandbox) to end.
+    rt.shutdown_timeout(Duration::from_millis(200));
+    tracing::info!(code, "taskdeck exiting");
+    code
+}
+
+fn finish(outcome: Outcome) -> i32 {
+    match outcome {
+        Ok(code) => code,
+        Err(f) => {
+            // One line; every part is already sanitised.
+            eprintln!("taskdeck: {}", f.message.replace('\n', " "));
+            if let Some(h) = f.hint {
+                eprintln!("{h}");
+            }
+            f.code
+        }
+    }
+}
+
+async fn dispatch(cli: Cli) -> Outcome {
+    let profile = cli.profile.as_deref();
+    match cli.command {
+        None => tui(profile).await,
+        Some(Command::Demo { tasks }) => demo(profile, tasks).await,
+        Some(Command::Sandbox(a)) => {
+            let mut opts = SandboxOptions::default();
+            if let Some(n) = a.tasks {
+                opts.tasks = n;
+            }
+            if let Some(f) = a.faults {
+                opts.faults = f;
+            }
+            opts.quirks = a.quirks;
+            crate::sandbox::run_cli(a.addr, opts)
+                .await
+                .map_err(|e| Failure::failed(format!("sandbox on {} failed: {e}", a.addr)))?;
+            Ok(EXIT_OK)
+        }
+        Some(Command::Me { json }) => {
+            let (client, _) = connect(profile)?;
+            commands::me(&client, json).await
+        }
+        Some(Command::Tasks(a)) => {
+            let (client, _) = connect(profile)?;
+            commands::tasks(&client, &a).await
+        }
+        Some(Command::ValidateLayout { file, json }) => {
+            let (client, _) = connect(profile)?;
+            commands::validate_layout(&client, &file, json).await
+        }
+        // Handled before the runtime starts.
+        Some(Command::Config { .. } | Command::Completions { .. } | Command::Man) => Ok(EXIT_OK),
+    }
+}
+
+fn not_configured(c: &Config, missing: &str) -> Failure {
+    let mut f = Failure::usage(format!("not configured: no {missing}"));
+    f.hint = Some(format!(
+        "Set TASKDECK_BASE_URL and TASKDECK_API_KEY, or write {}:\n\n\
+         \x20   base_url = \"https://tasks.example.com\"\n\
+         \x20   api_key_command = \"pass show work/tasks\"   # prints the key\n\n\
+         (`taskdeck config check` checks that file.)\n\
+         To try taskdeck without a service: taskdeck demo",
+        c.path.display()
+    ));
+    f
+}
+
+/// Load the configuration and build a client, or explain what is missing.
+fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
+    let c = config::load(profile);
+    if let Some(fatal) = c.fatal() {
+        return Err(Failure::usage(fatal));
+    }
+    for d in c.diagnostics.iter() {
+        let sev = if d.severity == Severity::Error {
+            "ignored"
+        } else {
+            "warning"
+        };
+        eprintln!("taskdeck: {sev}: {}: {d}", c.path.display());
+    }
+    let key = c
+        .api_key()
+        .map_err(|e| Failure::usage(format!("cannot get the API key: {e}")))?;
+    let (base, key) = match (c.settings.base_url.clone(), key) {
+        (Some(b), Some(k)) => (b, k),
+        (None, None) => return Err(not_configured(&c, "base URL and no API key")),
+        (None, _) => return Err(not_configured(&c, "base URL")),
+        (_, None) => return Err(not_configured(&c, "API key")),
+    };
+    tracing::info!(key_source = %c.key_source(), profile = ?profile, "configuration loaded");
+    let client = Client::new(ClientConfig::new(base, key)).map_err(Failure::usage)?;
+    tracing::info!(base = client.base_url(), "connecting");
+    Ok((client, c))
+}
+
+async fn tui(profile: Option<&str>) -> Outcome {
+    // Without configuration this fails at once (exit 2) with instructions.
+    let (client, c) = connect(profile)?;
+    crate::app::run(client, c.settings, LaunchInfo { demo: false })
         .await
-        .unwrap()
-    })
+        .map_err(|e| Failure::failed(format!("{e:#}").replace('\n', " ")))
+}
+
+async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
+    // Only the look-and-feel settings are used; connection settings are not.
+    let mut settings = config::load(profile).settings;
+    let mut opts = SandboxOptions::default();
+    if let Some(n) = tasks {
+        opts.tasks = n;
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| Failure::failed(format!("cannot start the demo sandbox: {e}")))?;
+    let sandbox = Sandbox::start(listener, opts)
+        .await
+        .map_err(|e| Failure::failed(format!("cannot start the demo sandbox: {e}")))?;
+    let Some(key) = sandbox.keys.first() else {
+        return Err(Failure::failed("the demo sandbox has no API keys"));
+    };
+    let base = sandbox.base_url();
+    tracing::info!(%base, "demo sandbox started");
+    settings.base_url = Some(base.clone());
+    let client = Client::new(ClientConfig::new(
+        base,
+        crate::api::ApiKey::new(key.key.clone()),
+    ))
+    .map_err(Failure::failed)?;
+    crate::app::run(client, settings, LaunchInfo { demo: true })
+        .await
+        .map_err(|e| Failure::failed(format!("{e:#}").replace('\n', " ")))
+}
+
+fn completions(shell: clap_complete::Shell) -> Outcome {
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "taskdeck", &mut buf);
+    emit(&String::from_utf8_lossy(&buf))?;
+    Ok(EXIT_OK)
+}
+
+fn man() -> Outcome {
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut buf)
+        .map_err(|e| Failure::failed(format!("cannot render the man page: {e}")))?;
+    emit(&String::from_utf8_lossy(&buf))?;
+    Ok(EXIT_OK)
+}
+
+/// Log to `state_dir()/taskdeck.log` (never the terminal). Without a usable
+/// state dir, logging is off.
+fn init_logging(level: Option<&str>) -> Option<tracing_appender::non_blocking::WorkerGuard> {
+    use tracing_appender::rolling::{RollingFileAppender, Rotation};
+    let dir = config::state_dir();
+    config::ensure_private_dir(&dir).ok()?;
+    let appender = RollingFileAppender::builder()
+        .rotation(Rotation::NEVER)
+        .filename_prefix("taskdeck.log")
+        .build(&dir)
+        .ok()?;
+    let (writer, guard) = tracing_appender::non_blocking(appender);
+    let filter = tracing_subscriber::EnvFilter::try_new(level.unwrap_or("info"))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init()
+        .ok()?;
+    Some(guard)
 }

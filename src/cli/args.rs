@@ -1,0 +1,195 @@
+//! The command line (clap derive). There is deliberately no option for the
+//! API key: it comes from the environment or the config file only.
+
+use crate::sandbox::Faults;
+use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "taskdeck",
+    version,
+    about = "A keyboard-first terminal client for the Task Collaboration Service",
+    long_about = "A keyboard-first terminal client for the Task Collaboration Service.\n\n\
+        Without a subcommand, opens the TUI against the configured service.\n\
+        Connection: TASKDECK_BASE_URL and TASKDECK_API_KEY, or the config file \
+        (see `taskdeck config path`), where the key may come from `api_key_command`.\n\
+        Try it without any configuration: `taskdeck demo`.",
+    after_help = "Exit codes: 0 success, 1 the service refused or failed (or an invalid \
+        layout), 2 bad usage or configuration, 4 authentication failed."
+)]
+pub struct Cli {
+    /// Use the [profiles.NAME] table of the config file.
+    #[arg(long, global = true, env = "TASKDECK_PROFILE", value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Log level or filter for the log file (error, warn, info, debug, trace).
+    #[arg(
+        long,
+        global = true,
+        env = "TASKDECK_LOG",
+        value_name = "LEVEL",
+        value_parser = parse_log_level
+    )]
+    pub log_level: Option<String>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open the TUI against an embedded sandbox service (no configuration, no network).
+    Demo {
+        /// Number of seeded tasks.
+        #[arg(long, value_name = "N")]
+        tasks: Option<usize>,
+    },
+    /// Run the sandbox service alone and print its demo API keys.
+    Sandbox(SandboxArgs),
+    /// Show who the API key acts as.
+    Me {
+        /// Print the service's object as received.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List tasks (one page, or every page with --all).
+    Tasks(TasksArgs),
+    /// Check an artifact layout (a JSON file, or - for stdin) without saving it.
+    #[command(name = "validate-layout")]
+    ValidateLayout {
+        /// The layout JSON file, or - to read standard input.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Print the service's result as received.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Inspect the configuration.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to standard output.
+    Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the path of the config file.
+    Path,
+    /// Check the config file: unknown keys and bad values, with line numbers.
+    Check,
+}
+
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Number of seeded tasks.
+    #[arg(long, value_name = "N")]
+    pub tasks: Option<usize>,
+    /// Fault injection: delay=MS,fail_every=N,status=S,retry_after=SECS,garbage_every=N,reset_every=N
+    #[arg(long, value_name = "SPEC", value_parser = parse_faults)]
+    pub faults: Option<Faults>,
+    /// Add tasks with unknown enum values, unknown fields and an unreadable item.
+    #[arg(long)]
+    pub quirks: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TasksArgs {
+    /// Free-text search over title, description, context and comments.
+    #[arg(long, short = 'q', value_name = "Q")]
+    pub query: Option<String>,
+    /// Status values, comma-separated (not_started, in_progress, waiting_on_external, completed).
+    #[arg(long, value_delimiter = ',', value_name = "a,b")]
+    pub status: Vec<String>,
+    /// Priority (no_priority, urgent, high, medium, low).
+    #[arg(long, value_name = "P")]
+    pub priority: Option<String>,
+    /// Only tasks assigned to this user id, or `me`.
+    #[arg(long, value_name = "ID|me")]
+    pub assigned_to: Option<String>,
+    /// Tasks this user id (or `me`) is involved in.
+    #[arg(long, value_name = "ID|me")]
+    pub involving: Option<String>,
+    /// Task team id.
+    #[arg(long, value_name = "ID")]
+    pub team_id: Option<String>,
+    /// Tags, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "a,b")]
+    pub tags: Vec<String>,
+    /// Only tasks due at or after this ISO 8601 date or date-time.
+    #[arg(long, value_name = "TS", value_parser = parse_ts)]
+    pub due_from: Option<String>,
+    /// Only tasks due at or before this ISO 8601 date or date-time.
+    #[arg(long, value_name = "TS", value_parser = parse_ts)]
+    pub due_to: Option<String>,
+    /// Page size, 1 to 100 (kept identical on every page).
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub limit: u32,
+    /// Walk every page with the cursor.
+    #[arg(long)]
+    pub all: bool,
+    /// Print one JSON array of the items exactly as received.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_faults(s: &str) -> Result<Faults, String> {
+    s.parse()
+}
+
+fn parse_ts(s: &str) -> Result<String, String> {
+    match crate::api::parse_timestamp(s.trim()) {
+        Some(_) => Ok(s.trim().to_string()),
+        None => Err(format!(
+            "{s:?} is not an ISO 8601 date (2026-12-01) or date-time (2026-12-01T09:00:00Z)"
+        )),
+    }
+}
+
+fn parse_log_level(s: &str) -> Result<String, String> {
+    tracing_subscriber::EnvFilter::try_new(s)
+        .map(|_| s.to_string())
+        .map_err(|e| format!("{s:?} is not a log level or filter: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn limit_is_bounded_and_lists_split() {
+        let c =
+            Cli::try_parse_from(["taskdeck", "tasks", "--status", "a,b", "--limit", "37"]).unwrap();
+        match c.command {
+            Some(Command::Tasks(t)) => {
+                assert_eq!(t.status, vec!["a", "b"]);
+                assert_eq!(t.limit, 37);
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in ["0", "101", "x"] {
+            let e = Cli::try_parse_from(["taskdeck", "tasks", "--limit", bad]).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+        }
+        assert!(Cli::try_parse_from(["taskdeck", "tasks", "--due-from", "soon"]).is_err());
+        assert!(Cli::try_parse_from(["taskdeck", "--api-key", "x", "me"]).is_err());
+    }
+}

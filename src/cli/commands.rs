@@ -1,0 +1,311 @@
+//! The scriptable commands: `me`, `tasks`, `validate-layout`, `config`.
+
+use super::args::TasksArgs;
+use super::table;
+use crate::api::{ApiError, Client, TaskItem, TaskQuery};
+use crate::config::{self, Config, Severity};
+use crate::text::{clean, sanitize};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::path::Path;
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILED: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_AUTH: i32 = 4;
+
+/// A failed command: its exit code and the one line for stderr (without
+/// the `taskdeck: ` prefix).
+#[derive(Debug)]
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+    /// Further instructions printed after the error line.
+    pub hint: Option<String>,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            code: EXIT_USAGE,
+            message: message.into(),
+            hint: None,
+        }
+    }
+    pub fn failed(message: impl Into<String>) -> Self {
+        Failure {
+            code: EXIT_FAILED,
+            message: message.into(),
+            hint: None,
+        }
+    }
+    /// `what failed: why`, exit 4 for a refused key, else 1.
+    pub fn api(what: &str, e: &ApiError) -> Self {
+        tracing::warn!(error = %e, "{what} failed");
+        Failure {
+            code: if e.is_auth() { EXIT_AUTH } else { EXIT_FAILED },
+            message: format!("{what} failed: {e}"),
+            hint: None,
+        }
+    }
+}
+
+pub type Outcome = Result<i32, Failure>;
+
+/// Write to stdout; a closed pipe (`| head`) ends the output quietly.
+pub fn emit(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::failed(format!("cannot write the output: {e}"))),
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+}
+
+// ---- me -----------------------------------------------------------------
+
+pub async fn me(client: &Client, json: bool) -> Outcome {
+    const WHAT: &str = "looking up your identity";
+    if json {
+        let raw = client.me_raw().await.map_err(|e| Failure::api(WHAT, &e))?;
+        emit(&format!("{}\n", pretty(&raw)))?;
+        return Ok(EXIT_OK);
+    }
+    let me = client.me().await.map_err(|e| Failure::api(WHAT, &e))?;
+    let text = format!(
+        "Name:            {}\nE-mail:          {}\nOrganisation:    {}\nUser id:         {}\nOrganisation id: {}\n",
+        me.user_name,
+        me.user_email,
+        me.customer_name,
+        clean(&me.user_id),
+        clean(&me.customer_id),
+    );
+    emit(&text)?;
+    Ok(EXIT_OK)
+}
+
+// ---- tasks --------------------------------------------------------------
+
+pub async fn tasks(client: &Client, a: &TasksArgs) -> Outcome {
+    let mut q = TaskQuery {
+        query: a.query.clone(),
+        status: a
+            .status
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        priority: a.priority.clone(),
+        assigned_to: a.assigned_to.clone(),
+        involving: a.involving.clone(),
+        team_id: a.team_id.clone(),
+        tags: a
+            .tags
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        complete_by_from: a.due_from.clone(),
+        complete_by_to: a.due_to.clone(),
+    };
+    let is_me = |v: &Option<String>| v.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("me"));
+    if is_me(&q.assigned_to) || is_me(&q.involving) {
+        let me = client
+            .me()
+            .await
+            .map_err(|e| Failure::api("looking up your identity (for `me`)", &e))?;
+        if me.user_id.is_empty() {
+            return Err(Failure::failed(
+                "looking up your identity (for `me`) failed: the service sent no user_id",
+            ));
+        }
+        for f in [&mut q.assigned_to, &mut q.involving] {
+            if is_me(f) {
+                *f = Some(me.user_id.clone());
+            }
+        }
+    }
+
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut more = false;
+    loop {
+        let page = client
+            .list_tasks_raw(&q, a.limit, cursor.as_deref())
+            .await
+            .map_err(|e| Failure::api("listing tasks", &e))?;
+        items.extend(page.items);
+        match page.cursor {
+            Some(next) if a.all => {
+                if cursor.as_deref() == Some(next.as_str()) {
+                    return Err(Failure::failed(
+                        "listing tasks failed: the service returned the same cursor twice",
+                    ));
+                }
+                cursor = Some(next);
+            }
+            Some(_) => {
+                more = true;
+                break;
+            }
+            None => break,
+        }
+    }
+    tracing::info!(count = items.len(), all = a.all, "listed tasks");
+
+    if a.json {
+        // Each item exactly as received: lossless, unknown fields kept.
+        let mut out =
+            String::with_capacity(items.iter().map(|i| i.get().len() + 1).sum::<usize>() + 3);
+        out.push('[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(item.get());
+        }
+        out.push_str("]\n");
+        emit(&out)?;
+        return Ok(EXIT_OK);
+    }
+
+    let parsed: Vec<TaskItem> = items.iter().map(|r| TaskItem::from_json(r.get())).collect();
+    let lines = table::render(
+        &parsed,
+        table::output_width(),
+        table::use_colour(),
+        chrono::Utc::now(),
+    );
+    let mut text = lines.join("\n");
+    text.push('\n');
+    emit(&text)?;
+    if more {
+        eprintln!(
+            "taskdeck: {} tasks shown; more are available (use --all)",
+            parsed.len()
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+// ---- validate-layout ----------------------------------------------------
+
+pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcome {
+    let (name, text) = if file.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| {
+            Failure::usage(format!("cannot read the layout from standard input: {e}"))
+        })?;
+        ("standard input".to_string(), s)
+    } else {
+        let name = clean(&file.display().to_string());
+        let s = std::fs::read_to_string(file)
+            .map_err(|e| Failure::usage(format!("cannot read the layout file {name}: {e}")))?;
+        (name, s)
+    };
+    let layout: Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::usage(format!("{name} is not valid JSON: {e}")))?;
+
+    let (result, raw) = client
+        .validate_layout(&layout)
+        .await
+        .map_err(|e| Failure::api("validating the layout", &e))?;
+    let code = if result.valid { EXIT_OK } else { EXIT_FAILED };
+    if json {
+        emit(&format!("{}\n", pretty(&raw)))?;
+        return Ok(code);
+    }
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{name}: {}\n",
+        if result.valid { "valid" } else { "invalid" }
+    ));
+    for (kind, list) in [("error", &result.errors), ("warning", &result.warnings)] {
+        for i in list {
+            out.push_str(&format!("{kind}  {}  {}  {}\n", i.path, i.code, i.message));
+        }
+    }
+    for (n, kind) in [
+        (result.omitted_errors, "error"),
+        (result.omitted_warnings, "warning"),
+    ] {
+        if n > 0 {
+            let s = if n == 1 { "" } else { "s" };
+            out.push_str(&format!("… and {n} more {kind}{s} not listed\n"));
+        }
+    }
+    match &result.layout {
+        Value::Null => out.push_str("(the service could not parse the layout at all)\n"),
+        layout => {
+            out.push_str("normalised layout:\n");
+            // serde_json escapes C0 controls but not C1 or bidi controls.
+            out.push_str(&sanitize(&pretty(layout), true));
+            out.push('\n');
+        }
+    }
+    emit(&out)?;
+    Ok(code)
+}
+
+// ---- config -------------------------------------------------------------
+
+pub fn config_path() -> Outcome {
+    emit(&format!("{}\n", config::config_path().display()))?;
+    Ok(EXIT_OK)
+}
+
+pub fn config_check(profile: Option<&str>) -> Outcome {
+    let c: Config = config::load(profile);
+    let path = c.path.display().to_string();
+    let mut out = String::new();
+    if !c.file_exists {
+        out.push_str(&format!("{path}: no config file (defaults apply)\n"));
+    }
+    let mut errors = 0;
+    let mut warnings = 0;
+    for d in &c.diagnostics {
+        let sev = match d.severity {
+            Severity::Error => {
+                errors += 1;
+                "error"
+            }
+            Severity::Warning => {
+                warnings += 1;
+                "warning"
+            }
+        };
+        match d.line {
+            Some(l) => out.push_str(&format!("{path}:{l}: {sev}: {}\n", d.message)),
+            None => out.push_str(&format!("{path}: {sev}: {}\n", d.message)),
+        }
+    }
+    if let Some(p) = profile {
+        out.push_str(&format!("profile: {}\n", clean(p)));
+    }
+    let base_from_env = std::env::var(config::ENV_BASE_URL).is_ok_and(|v| !v.trim().is_empty());
+    out.push_str(&format!(
+        "base URL: {}{}\n",
+        c.settings
+            .base_url
+            .as_deref()
+            .map(clean)
+            .unwrap_or_else(|| "not configured".into()),
+        if base_from_env {
+            format!(" (from ${})", config::ENV_BASE_URL)
+        } else {
+            String::new()
+        }
+    ));
+    out.push_str(&format!("API key: {}\n", c.key_source()));
+    out.push_str(&format!(
+        "{errors} error{}, {warnings} warning{}\n",
+        if errors == 1 { "" } else { "s" },
+        if warnings == 1 { "" } else { "s" }
+    ));
+    emit(&out)?;
+    Ok(if errors > 0 { EXIT_FAILED } else { EXIT_OK })
+}

@@ -1,0 +1,313 @@
+//! The human task table: fits a width, sanitises every service string,
+//! colours only when asked to.
+
+use crate::api::{Priority, Status, Task, TaskItem};
+use chrono::{DateTime, Utc};
+use std::io::IsTerminal;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+const RED: &str = "\x1b[31m";
+const YELLOW: &str = "\x1b[33m";
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
+const RESET: &str = "\x1b[0m";
+const GAP: &str = "  ";
+
+/// Colour only on a terminal, never with `NO_COLOR`, always with
+/// `CLICOLOR_FORCE` (unless `NO_COLOR` is set).
+pub fn use_colour() -> bool {
+    let set = |n: &str| std::env::var_os(n).is_some_and(|v| !v.is_empty() && v != "0");
+    if set("NO_COLOR") {
+        return false;
+    }
+    set("CLICOLOR_FORCE") || std::io::stdout().is_terminal()
+}
+
+/// Terminal width when stdout is a terminal, else 100 columns.
+pub fn output_width() -> usize {
+    if std::io::stdout().is_terminal() {
+        if let Ok((w, _)) = crossterm::terminal::size() {
+            if w > 0 {
+                return w as usize;
+            }
+        }
+    }
+    100
+}
+
+/// Cut `s` to at most `w` columns, ending with `…` when cut.
+pub fn truncate(s: &str, w: usize) -> String {
+    if s.width() <= w {
+        return s.to_string();
+    }
+    if w == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw > w - 1 {
+            break;
+        }
+        out.push(c);
+        used += cw;
+    }
+    out.push('…');
+    out
+}
+
+fn pad(s: &str, w: usize) -> String {
+    let mut out = truncate(s, w);
+    let n = w.saturating_sub(out.width());
+    out.extend(std::iter::repeat_n(' ', n));
+    out
+}
+
+/// "in 3d", "in 5h", "2d overdue" (or "2d ago" once completed).
+pub fn relative_due(due: DateTime<Utc>, now: DateTime<Utc>, completed: bool) -> (String, bool) {
+    let diff = due - now;
+    if diff >= chrono::Duration::zero() {
+        let d = diff.num_days();
+        let text = if d >= 1 {
+            format!("in {d}d")
+        } else {
+            format!("in {}h", diff.num_hours().max(0))
+        };
+        (text, false)
+    } else {
+        let late = now - due;
+        let d = late.num_days();
+        let amount = if d >= 1 {
+            format!("{d}d")
+        } else {
+            format!("{}h", late.num_hours().max(1))
+        };
+        if completed {
+            (format!("{amount} ago"), false)
+        } else {
+            (format!("{amount} overdue"), true)
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Tone {
+    Plain,
+    Alert,
+    Warn,
+    Dim,
+}
+
+struct Row {
+    cells: [String; 7],
+    tones: [Tone; 7],
+    /// An unreadable item: the reason spans every column after the id.
+    unreadable: Option<String>,
+}
+
+fn row(item: &TaskItem, now: DateTime<Utc>) -> Row {
+    match item {
+        TaskItem::Task(t) => task_row(t, now),
+        TaskItem::Unreadable { id, reason, .. } => Row {
+            cells: [
+                id.as_deref()
+                    .map(crate::api::short_id)
+                    .unwrap_or_else(|| "?".into()),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+            tones: [Tone::Dim; 7],
+            unreadable: Some(format!("(unreadable item: {})", crate::text::clean(reason))),
+        },
+    }
+}
+
+fn task_row(t: &Task, now: DateTime<Utc>) -> Row {
+    let completed = t.status == Status::Completed;
+    let (due, overdue) = match (t.due(), &t.complete_by) {
+        (Some(d), _) => relative_due(d, now, completed),
+        (None, Some(raw)) => (crate::text::clean(raw), false),
+        (None, None) => ("-".into(), false),
+    };
+    let assignee = t
+        .assigned_to
+        .as_ref()
+        .map(|p| p.label())
+        .unwrap_or_else(|| "-".into());
+    let tags = t
+        .tags
+        .iter()
+        .map(|s| s.line().into_owned())
+        .collect::<Vec<_>>()
+        .join(",");
+    let pri_tone = match t.priority {
+        Priority::Urgent => Tone::Alert,
+        Priority::High => Tone::Warn,
+        _ => Tone::Plain,
+    };
+    Row {
+        cells: [
+            t.label(),
+            t.priority.label(),
+            t.status.label(),
+            due,
+            assignee,
+            t.title.line().into_owned(),
+            tags,
+        ],
+        tones: [
+            Tone::Plain,
+            pri_tone,
+            Tone::Plain,
+            if overdue { Tone::Alert } else { Tone::Plain },
+            Tone::Plain,
+            Tone::Plain,
+            Tone::Dim,
+        ],
+        unreadable: None,
+    }
+}
+
+const HEADERS: [&str; 7] = ["ID", "PRI", "STATUS", "DUE", "ASSIGNEE", "TITLE", "TAGS"];
+/// Column caps (title takes what is left).
+const CAPS: [usize; 7] = [8, 8, 11, 12, 18, usize::MAX, 24];
+const TITLE: usize = 5;
+const MIN_TITLE: usize = 10;
+
+/// Render the table as lines (no trailing newline), at most `width` columns
+/// wide (unless even the minimum layout does not fit).
+pub fn render(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>) -> Vec<String> {
+    let rows: Vec<Row> = items.iter().map(|i| row(i, now)).collect();
+    let mut widths = [0usize; 7];
+    for (i, h) in HEADERS.iter().enumerate() {
+        widths[i] = h.width();
+    }
+    for r in &rows {
+        for i in 0..7 {
+            widths[i] = widths[i].max(r.cells[i].width().min(CAPS[i]));
+        }
+    }
+    // Fit: shrink tags (down to nothing), assignee, status and priority
+    // before the title drops below its minimum.
+    let fixed = |w: &[usize; 7]| -> usize {
+        w.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != TITLE)
+            .map(|(_, w)| *w)
+            .sum::<usize>()
+            + GAP.len() * 6
+    };
+    let want_title = widths[TITLE].min((width * 2 / 5).max(MIN_TITLE));
+    for (col, floor) in [(6usize, 0usize), (4, 8), (2, 7), (1, 4)] {
+        let over = (fixed(&widths) + want_title).saturating_sub(width);
+        if over > 0 {
+            widths[col] = widths[col].saturating_sub(over).max(floor);
+        }
+    }
+    let room = width.saturating_sub(fixed(&widths)).max(MIN_TITLE);
+    widths[TITLE] = widths[TITLE].min(room).max(HEADERS[TITLE].len());
+
+    let paint = |s: String, tone: Tone| -> String {
+        if !colour || tone == Tone::Plain || s.trim().is_empty() {
+            return s;
+        }
+        let code = match tone {
+            Tone::Alert => RED,
+            Tone::Warn => YELLOW,
+            Tone::Dim => DIM,
+            Tone::Plain => "",
+        };
+        format!("{code}{s}{RESET}")
+    };
+
+    let mut out = Vec::with_capacity(rows.len() + 1);
+    let header: Vec<String> = (0..7).map(|i| pad(HEADERS[i], widths[i])).collect();
+    let header = header.join(GAP).trim_end().to_string();
+    out.push(if colour {
+        format!("{BOLD}{header}{RESET}")
+    } else {
+        header
+    });
+    for r in rows {
+        let line = if let Some(reason) = &r.unreadable {
+            let rest = width.saturating_sub(widths[0] + GAP.len()).max(MIN_TITLE);
+            format!(
+                "{}{GAP}{}",
+                pad(&r.cells[0], widths[0]),
+                paint(truncate(reason, rest), Tone::Dim)
+            )
+        } else {
+            let cells: Vec<String> = (0..7)
+                .map(|i| {
+                    let text = if i == 6 {
+                        truncate(&r.cells[i], widths[i])
+                    } else {
+                        pad(&r.cells[i], widths[i])
+                    };
+                    paint(text, r.tones[i])
+                })
+                .collect();
+            cells.join(GAP)
+        };
+        out.push(line.trim_end().to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        crate::api::parse_timestamp("2026-06-10T12:00:00Z").unwrap()
+    }
+
+    #[test]
+    fn relative_dates() {
+        let at = |s| crate::api::parse_timestamp(s).unwrap();
+        assert_eq!(
+            relative_due(at("2026-06-13T12:00:00Z"), now(), false).0,
+            "in 3d"
+        );
+        assert_eq!(
+            relative_due(at("2026-06-08T11:00:00Z"), now(), false),
+            ("2d overdue".to_string(), true)
+        );
+        assert_eq!(
+            relative_due(at("2026-06-08T11:00:00Z"), now(), true),
+            ("2d ago".to_string(), false)
+        );
+        assert_eq!(
+            relative_due(at("2026-06-10T17:00:00Z"), now(), false).0,
+            "in 5h"
+        );
+    }
+
+    #[test]
+    fn fits_width_and_sanitises() {
+        let items = vec![
+            TaskItem::from_json(
+                r##"{"id":"a","display_id":"#1","title":"Evil \u001b[2J title that is very long indeed, far longer than the room","priority":"urgent","complete_by":"2026-06-01T00:00:00Z","tags":["x","y"]}"##,
+            ),
+            TaskItem::from_json(r#"{"id":"bad-item","title":42}"#),
+        ];
+        for width in [60, 100, 200] {
+            let lines = render(&items, width, false, now());
+            for l in &lines {
+                assert!(l.width() <= width, "{width}: {l:?}");
+                assert!(!l.contains('\u{1b}'), "{l:?}");
+            }
+            assert!(lines[1].contains("9d overdue"), "{lines:?}");
+            assert!(lines[2].contains("unreadable item"), "{lines:?}");
+        }
+        let narrow = render(&items, 60, false, now());
+        assert!(narrow[1].contains('…'), "{narrow:?}");
+        let coloured = render(&items, 100, true, now());
+        assert!(coloured[1].contains(RED));
+    }
+}

@@ -1,0 +1,429 @@
+//! The real binary as a process, against a sandbox started in the test.
+//! The user's config and state are never touched: TASKDECK_CONFIG and
+//! XDG_STATE_HOME point into a temporary directory.
+
+use serde_json::Value;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+use taskdeck::sandbox::{Sandbox, SandboxOptions};
+use tokio::io::AsyncWriteExt;
+
+struct Env {
+    dir: tempfile::TempDir,
+    vars: Vec<(String, String)>,
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let vars = vec![
+            (
+                "TASKDECK_CONFIG".into(),
+                dir.path().join("config.toml").display().to_string(),
+            ),
+            (
+                "XDG_STATE_HOME".into(),
+                dir.path().join("state").display().to_string(),
+            ),
+            (
+                "XDG_CONFIG_HOME".into(),
+                dir.path().join("xdg-config").display().to_string(),
+            ),
+        ];
+        Env { dir, vars }
+    }
+    fn for_sandbox(sb: &Sandbox, key: &str) -> Env {
+        let mut e = Env::new();
+        e.set("TASKDECK_BASE_URL", &sb.base_url());
+        e.set("TASKDECK_API_KEY", key);
+        e
+    }
+    fn set(&mut self, k: &str, v: &str) {
+        self.vars.retain(|(n, _)| n != k);
+        self.vars.push((k.into(), v.into()));
+    }
+    fn write_config(&self, text: &str) -> std::path::PathBuf {
+        let p = self.dir.path().join("config.toml");
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    async fn run(&self, args: &[&str]) -> Output {
+        self.run_with_stdin(args, None).await
+    }
+    async fn run_with_stdin(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"));
+        cmd.args(args)
+            .stdin(if stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        for k in [
+            "TASKDECK_BASE_URL",
+            "TASKDECK_API_KEY",
+            "TASKDECK_PROFILE",
+            "TASKDECK_LOG",
+            "NO_COLOR",
+            "CLICOLOR_FORCE",
+        ] {
+            cmd.env_remove(k);
+        }
+        for (k, v) in &self.vars {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().unwrap();
+        if let Some(s) = stdin {
+            let mut i = child.stdin.take().unwrap();
+            i.write_all(s.as_bytes()).await.unwrap();
+            drop(i);
+        }
+        tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+            .await
+            .expect("taskdeck did not finish within 60 s")
+            .unwrap()
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+async fn sandbox(quirks: bool) -> Sandbox {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    Sandbox::start(
+        listener,
+        SandboxOptions {
+            tasks: 300,
+            quirks,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn me_human_and_json() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let o = env.run(&["me"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(&sb.keys[0].user_name), "{out}");
+    assert!(out.contains(&sb.keys[0].org_name), "{out}");
+    let o = env.run(&["me", "--json"]).await;
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["user_email"], sb.keys[0].user_email.as_str());
+
+    // `--assigned-to me` resolves through the identity lookup.
+    let o = env
+        .run(&["tasks", "--assigned-to", "me", "--limit", "100", "--json"])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(!items.is_empty());
+    for t in &items {
+        assert_eq!(t["assigned_to"]["id"], v["user_id"], "{t}");
+    }
+    let uid = v["user_id"].as_str().unwrap();
+    assert!(sb.requests().iter().any(|r| r.path == "/api/v1/tasks"
+        && r.query
+            .as_deref()
+            .unwrap_or("")
+            .contains(&format!("assigned_to={uid}"))));
+
+    // The log went to the state dir, never to the terminal, and holds no key.
+    let log = std::fs::read_to_string(env.dir.path().join("state/taskdeck/taskdeck.log"))
+        .unwrap_or_default();
+    assert!(!log.contains(&sb.keys[0].key));
+}
+
+#[tokio::test]
+async fn bad_key_exits_4_with_one_line() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, "wrong-key");
+    let o = env.run(&["tasks"]).await;
+    assert_eq!(o.status.code(), Some(4));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("taskdeck: listing tasks failed: authentication failed (401)"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[tokio::test]
+async fn service_failure_exits_1_and_usage_exits_2() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    sb.set_faults("fail_every=1,status=500".parse().unwrap());
+    let o = env.run(&["me"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("500"), "{}", stderr(&o));
+    sb.set_faults(Default::default());
+
+    for args in [
+        &["tasks", "--limit", "0"][..],
+        &["tasks", "--limit", "101"],
+        &["tasks", "--bogus"],
+        &["--api-key", "x", "me"],
+        &["tasks", "--due-from", "next week"],
+    ] {
+        let o = env.run(args).await;
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+
+    // No configuration at all: instructions, exit 2, no hang.
+    let bare = Env::new();
+    for args in [&[][..], &["me"]] {
+        let o = bare.run(args).await;
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(
+            err.contains("TASKDECK_BASE_URL") && err.contains("taskdeck demo"),
+            "{err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn tasks_all_json_is_lossless_and_keeps_the_limit() {
+    let sb = sandbox(true).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    sb.clear_requests();
+    let o = env
+        .run(&["tasks", "--all", "--limit", "37", "--json"])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+
+    let gets: Vec<_> = sb
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "GET" && r.path == "/api/v1/tasks")
+        .collect();
+    assert!(gets.len() > 1);
+    for r in &gets {
+        let q = r.query.clone().unwrap_or_default();
+        assert!(q.split('&').any(|p| p == "limit=37"), "{q}");
+    }
+
+    // Every visible task exactly once: compare with a direct walk.
+    let client = taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
+        sb.base_url(),
+        taskdeck::api::ApiKey::new(sb.keys[0].key.clone()),
+    ))
+    .unwrap();
+    let mut expected = Vec::new();
+    let mut cursor = None;
+    loop {
+        let p = client
+            .list_tasks_raw(&Default::default(), 100, cursor.as_deref())
+            .await
+            .unwrap();
+        expected.extend(p.items.iter().map(|i| {
+            serde_json::from_str::<Value>(i.get()).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        }));
+        match p.cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    let mut got: Vec<String> = items
+        .iter()
+        .map(|v| v["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(got.len(), expected.len());
+    got.sort();
+    got.dedup();
+    expected.sort();
+    assert_eq!(got, expected);
+
+    // Unknown fields survive, and the unreadable item is there as sent.
+    let text = stdout(&o);
+    assert!(text.contains("\"x_sla\""), "unknown field lost");
+    assert!(
+        items.iter().any(|v| v["title"].is_number()),
+        "unreadable item missing"
+    );
+    assert!(items.iter().any(|v| v["status"] == "blocked"));
+}
+
+#[tokio::test]
+async fn human_table_is_safe_and_colourless_off_a_tty() {
+    let sb = sandbox(true).await;
+    let mut env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let o = env.run(&["tasks", "--all", "--limit", "100"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Not a terminal: no colour and no raw escapes (the quirk titles carry some).
+    assert!(!out.contains('\u{1b}'), "ESC reached stdout");
+    assert!(!out
+        .chars()
+        .any(|c| c != '\n' && taskdeck::text::is_dangerous(c)));
+    assert!(out.contains("Terminal escapes ␛[2J"), "{out}");
+    assert!(out.contains("unreadable item"), "{out}");
+    for line in out.lines() {
+        assert!(unicode_width(line) <= 100, "too wide: {line}");
+    }
+
+    env.set("NO_COLOR", "1");
+    env.set("CLICOLOR_FORCE", "1");
+    let o = env.run(&["tasks", "--limit", "30"]).await;
+    assert!(!o.stdout.contains(&0x1b), "NO_COLOR output has an ESC byte");
+
+    // CLICOLOR_FORCE alone does colour: the assertion above can fail.
+    env.vars.retain(|(k, _)| k != "NO_COLOR");
+    let o = env.run(&["tasks", "--limit", "30"]).await;
+    assert!(o.stdout.contains(&0x1b));
+}
+
+fn unicode_width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+#[tokio::test]
+async fn validate_layout_outcomes() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let good = env.dir.path().join("good.json");
+    std::fs::write(
+        &good,
+        r#"{"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}"#,
+    )
+    .unwrap();
+    let o = env.run(&["validate-layout", good.to_str().unwrap()]).await;
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("valid"));
+
+    let bad = r#"{"type": "report", "blocks": [{"type": "heading", "levl": 1}]}"#;
+    let o = env
+        .run_with_stdin(&["validate-layout", "-"], Some(bad))
+        .await;
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("invalid"), "{out}");
+    assert!(
+        out.contains("warning  blocks[0].levl  unknown_field"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.starts_with("error  blocks[0]")),
+        "{out}"
+    );
+
+    let o = env
+        .run_with_stdin(&["validate-layout", "-", "--json"], Some(bad))
+        .await;
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["valid"], false);
+
+    let o = env
+        .run_with_stdin(&["validate-layout", "-"], Some("{\"blocks\": [\n"))
+        .await;
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("standard input") && err.contains("line 2"),
+        "{err}"
+    );
+    let o = env
+        .run(&["validate-layout", "/nonexistent/layout.json"])
+        .await;
+    assert_eq!(o.status.code(), Some(2));
+
+    let gina = sb
+        .keys
+        .iter()
+        .find(|k| k.note.contains("no Visual Builder"))
+        .unwrap();
+    let env2 = Env::for_sandbox(&sb, &gina.key);
+    let o = env2.run(&["validate-layout", good.to_str().unwrap()]).await;
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the Visual Builder is not enabled for this organisation"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[tokio::test]
+async fn config_file_profiles_and_check() {
+    let sb = sandbox(false).await;
+    let env = Env::new();
+    let path = env.write_config(&format!(
+        "base_url = \"http://127.0.0.1:9\"\n\
+         theme = \"dark\"\n\
+         colour = \"red\"\n\
+         \n\
+         [profiles.demo]\n\
+         base_url = \"{}\"\n\
+         api_key_command = \"printf '%s' {}\"\n",
+        sb.base_url(),
+        sb.keys[1].key
+    ));
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "{}:3: error: unknown key `colour`",
+            path.display()
+        )),
+        "{out}"
+    );
+
+    let o = env.run(&["config", "path"]).await;
+    assert_eq!(stdout(&o).trim(), path.display().to_string());
+
+    // The profile's connection keys win; the key comes from the command.
+    let o = env.run(&["--profile", "demo", "me", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["user_email"], sb.keys[1].user_email.as_str());
+
+    let o = env.run(&["--profile", "nope", "me"]).await;
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("profile `nope` is not defined"));
+
+    // A failing key command: exit status named, output hidden.
+    env.write_config(&format!(
+        "base_url = \"{}\"\napi_key_command = \"echo hidden-output; exit 7\"\n",
+        sb.base_url()
+    ));
+    let o = env.run(&["me"]).await;
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("exit status: 7"), "{err}");
+    assert!(
+        !err.replace("echo hidden-output", "")
+            .contains("hidden-output"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn completions_and_man() {
+    let env = Env::new();
+    let o = env.run(&["completions", "bash"]).await;
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(
+        out.contains("_taskdeck") && out.contains("validate-layout"),
+        "{out}"
+    );
+    let o = env.run(&["man"]).await;
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains(".TH taskdeck"));
+}
