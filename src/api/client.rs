@@ -198,7 +198,6 @@ impl Client {
                     *ra,
                 ),
                 Err(ApiError::Network { .. }) | Err(ApiError::Timeout { .. }) => (true, None),
-                Err(ApiError::Decode { .. }) => (true, None),
                 Err(_) => (false, None),
             };
             if retryable && attempt < retries {
@@ -292,6 +291,10 @@ impl Client {
             405 | 501 if matches!(on404, On404::Endpoint(_)) => match on404 {
                 On404::Endpoint(endpoint) => ApiError::NotAvailable { endpoint },
                 _ => unreachable!(),
+            },
+            300..=399 => ApiError::Status {
+                status: status.as_u16(),
+                message: "the service redirected to another origin; not followed, so the API key was not sent there".into(),
             },
             400 | 422 => ApiError::BadRequest {
                 message,

@@ -68,6 +68,7 @@ actions! {
     Share = "share": "edit sharing",
     Attach = "attach": "attach files by id",
     RemoveItem = "remove_item": "remove the selected link or detach the selected file",
+    Undo = "undo": "restore the task just archived from the list",
 }
 
 /// Where a binding applies. `Task` bindings work in the list and the detail.
@@ -292,10 +293,13 @@ impl Keymap {
 
     /// The first key bound to `action` in any context, for hints.
     pub fn key_for(&self, action: Action) -> Option<String> {
+        // Prefer a plain key over a chord for hints.
         self.map
             .iter()
-            .find(|(_, a)| **a == action)
-            .map(|((_, k), _)| k.label())
+            .filter(|(_, a)| **a == action)
+            .map(|((_, k), _)| k)
+            .min_by_key(|k| (k.ctrl || k.alt, !matches!(k.code, KeyCodeOrd::Char(_))))
+            .map(Key::label)
     }
 }
 

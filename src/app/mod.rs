@@ -16,6 +16,9 @@ pub mod state;
 pub mod terminal;
 pub mod worker;
 
+#[cfg(test)]
+mod tests;
+
 use crate::api::Client;
 use crate::config::Settings;
 use crossterm::event::{Event, KeyEventKind};

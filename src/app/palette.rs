@@ -83,11 +83,13 @@ pub fn complete(input: &str, people: &[String]) -> Vec<String> {
                 _ => vec![],
             };
             let arg_l = arg.to_lowercase();
-            values
+            let mut hits: Vec<String> = values
                 .into_iter()
                 .filter(|v| v.to_lowercase().contains(&arg_l))
-                .map(|v| format!("{cmd} {v}"))
-                .collect()
+                .collect();
+            // Prefix matches first.
+            hits.sort_by_key(|v| !v.to_lowercase().starts_with(&arg_l));
+            hits.into_iter().map(|v| format!("{cmd} {v}")).collect()
         }
     }
 }
@@ -99,7 +101,10 @@ mod tests {
     #[test]
     fn completes_names_and_values() {
         assert_eq!(complete("pri", &[]), vec!["priority"]);
-        assert_eq!(complete("status in", &[]), vec!["status in_progress"]);
+        assert_eq!(
+            complete("status in", &[]),
+            vec!["status in_progress", "status waiting_on_external"]
+        );
         let people = vec!["bob@acme.test".to_string()];
         assert_eq!(complete("assign bo", &people), vec!["assign bob@acme.test"]);
         assert!(complete("", &[]).len() == COMMANDS.len());

@@ -239,6 +239,7 @@ impl State {
             Action::ReplyComment => self.compose_comment_action(false),
             Action::EditComment => self.compose_comment_action(true),
             Action::Share => self.command("share"),
+            Action::Undo => self.command("undo"),
             Action::Attach => self.open_palette("attach "),
             Action::RemoveItem => match self.detail.as_ref().map(|d| d.tab) {
                 Some(Tab::Links) => self.command("unlink"),

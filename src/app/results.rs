@@ -81,10 +81,14 @@ impl State {
                 if archived_now {
                     if let Some((uid, l, _)) = &self.undo {
                         if *uid == id {
-                            let key = "z";
+                            let key = self
+                                .keymap
+                                .key_for(crate::app::keymap::Action::Undo)
+                                .unwrap_or_else(|| ":undo".into());
+                            let l = l.clone();
                             self.say(
                                 Level::Success,
-                                format!("archived {l} — :undo (or {key}) restores it"),
+                                format!("archived {l} — {key} restores it (:undo)"),
                             );
                             return vec![];
                         }

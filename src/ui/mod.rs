@@ -4,6 +4,8 @@ mod detail;
 mod list;
 mod overlays;
 
+pub use overlays::help_lines;
+
 use crate::app::state::*;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
