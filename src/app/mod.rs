@@ -17,7 +17,7 @@ pub mod terminal;
 pub mod worker;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::api::Client;
 use crate::config::Settings;

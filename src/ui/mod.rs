@@ -6,6 +6,9 @@ mod overlays;
 
 pub use overlays::help_lines;
 
+#[cfg(test)]
+mod tests;
+
 use crate::app::state::*;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};

@@ -1,0 +1,171 @@
+//! Whole-screen snapshots and the cells where colour carries meaning.
+
+use super::*;
+use crate::api::{Task, TaskItem};
+use crate::app::tests::{code, key, loaded, task_json};
+use crossterm::event::KeyCode;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::Terminal;
+
+fn render(s: &mut State, w: u16, h: u16, theme: &Theme) -> Buffer {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| draw(f, s, theme)).unwrap();
+    term.backend().buffer().clone()
+}
+
+fn text(b: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..b.area.height {
+        for x in 0..b.area.width {
+            out.push_str(b[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Three tasks: one overdue, one draft, one with hostile text.
+fn scene() -> State {
+    let mut s = loaded(0);
+    let now = chrono::Utc::now();
+    let mut a = task_json(101);
+    a["title"] = "Renew the Contoso NDA".into();
+    a["complete_by"] = (now - chrono::Duration::days(3))
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+        .into();
+    a["priority"] = "urgent".into();
+    let mut b = task_json(102);
+    b["title"] = "Draft engagement letter".into();
+    b["draft"] = true.into();
+    b["status"] = "not_started".into();
+    b["complete_by"] = (now + chrono::Duration::days(5))
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+        .into();
+    let mut c = task_json(103);
+    c["title"] = "Evil \u{1b}[2J\u{1b}]0;pwned\u{7}title \u{202e}gnp.exe \u{9b}31m".into();
+    c["status"] = "blocked".into();
+    c["priority"] = "critical".into();
+    c["x_sla"] = serde_json::json!({"tier": 2});
+    for v in [a, b, c] {
+        let t: Task = serde_json::from_value(v).unwrap();
+        s.list.items.push(TaskItem::Task(Box::new(t)));
+    }
+    s.list.end_reached = true;
+    s
+}
+
+#[test]
+fn main_screen_120x40() {
+    let mut s = scene();
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    insta::assert_snapshot!("list_120x40", text(&b));
+}
+
+#[test]
+fn main_screen_80x24() {
+    let mut s = scene();
+    let b = render(&mut s, 80, 24, &Theme::dark());
+    insta::assert_snapshot!("list_80x24", text(&b));
+}
+
+#[test]
+fn detail_overview_120x40() {
+    let mut s = scene();
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    insta::assert_snapshot!("detail_120x40", text(&b));
+}
+
+#[test]
+fn detail_links_tab_80x24() {
+    let mut s = scene();
+    s.on_key(code(KeyCode::Enter));
+    for _ in 0..3 {
+        s.on_key(key(']'));
+    }
+    let b = render(&mut s, 80, 24, &Theme::dark());
+    insta::assert_snapshot!("links_80x24", text(&b));
+}
+
+#[test]
+fn help_overlay_80x24() {
+    let mut s = scene();
+    s.on_key(key('?'));
+    for c in "due".chars() {
+        s.on_key(key(c));
+    }
+    let b = render(&mut s, 80, 24, &Theme::dark());
+    insta::assert_snapshot!("help_due_80x24", text(&b));
+}
+
+fn find(b: &Buffer, needle: &str) -> (u16, u16) {
+    let t = text(b);
+    for (y, line) in t.lines().enumerate() {
+        if let Some(byte) = line.find(needle) {
+            let x = line[..byte].chars().count();
+            return (x as u16, y as u16);
+        }
+    }
+    panic!("{needle:?} not on screen:\n{t}");
+}
+
+#[test]
+fn overdue_and_draft_stand_out_with_and_without_colour() {
+    let mut s = scene();
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    let (x, y) = find(&b, "!3d overdue");
+    assert_eq!(b[(x + 1, y)].fg, ratatui::style::Color::Red);
+    let (x, y) = find(&b, "[DRAFT]");
+    assert_eq!(b[(x, y)].fg, ratatui::style::Color::Yellow);
+    // NO_COLOR: no colour anywhere, but the marks and modifiers remain.
+    let b = render(&mut s, 120, 40, &Theme::mono());
+    for cell in b.content() {
+        assert_eq!(cell.fg, ratatui::style::Color::Reset);
+        assert_eq!(cell.bg, ratatui::style::Color::Reset);
+    }
+    let (x, y) = find(&b, "!3d overdue");
+    assert!(b[(x + 1, y)]
+        .modifier
+        .contains(ratatui::style::Modifier::UNDERLINED));
+    let (x, y) = find(&b, "> #101");
+    assert!(
+        b[(x + 3, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED),
+        "selection visible"
+    );
+}
+
+#[test]
+fn hostile_text_never_reaches_a_cell() {
+    let mut s = scene();
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    for (w, h) in [(120, 40), (80, 24), (200, 60)] {
+        let b = render(&mut s, w, h, &Theme::dark());
+        for cell in b.content() {
+            assert!(
+                !cell.symbol().chars().any(crate::text::is_dangerous),
+                "control character in a cell: {:?}",
+                cell.symbol()
+            );
+        }
+        assert!(text(&b).contains("Evil"));
+    }
+}
+
+#[test]
+fn too_small_says_so() {
+    let mut s = scene();
+    let b = render(&mut s, 40, 8, &Theme::dark());
+    assert!(text(&b).contains("too small"));
+    for (w, h) in [(0, 0), (1, 1), (2, 50), (300, 1)] {
+        render(&mut s, w, h, &Theme::dark());
+    }
+}
