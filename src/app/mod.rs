@@ -6,6 +6,7 @@ pub mod commands;
 pub mod compose;
 pub mod dates;
 pub mod drafts;
+pub mod filter_form;
 pub mod input;
 pub mod keymap;
 pub mod palette;

@@ -129,10 +129,7 @@ impl State {
                 self.overlay = Overlay::Search(LineInput::with(&self.search));
                 vec![]
             }
-            Action::Filter => {
-                let f = filter_string(&self.filters);
-                self.open_palette(&format!("filter {f}"))
-            }
+            Action::Filter => self.open_filter_form(),
             Action::FocusNext | Action::FocusPrev => {
                 if self.detail.is_some() {
                     self.focus = match self.focus {
@@ -611,6 +608,7 @@ impl State {
             Overlay::Compose(c) => self.compose_key(c, ev),
             Overlay::Picker(p) => self.picker_key(p, ev),
             Overlay::Sharing(s) => self.sharing_key(s, ev),
+            Overlay::Filter(f) => self.filter_key(f, ev),
         }
     }
 

@@ -442,6 +442,7 @@ pub enum Overlay {
     },
     Picker(super::sharing::Picker),
     Sharing(Box<super::sharing::SharingEditor>),
+    Filter(Box<super::filter_form::FilterForm>),
 }
 
 /// A field edit in flight: shown as a pending mark until answered.

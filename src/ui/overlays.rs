@@ -66,6 +66,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         out.extend(cmds);
     }
     let fixed = [
+        "In the filter form: up/down/tab move · space toggles a status · left/right priority · ctrl-r clears · enter applies",
         "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab file ids · esc close (draft kept)",
         "In the sharing editor: j/k move · v visibility · space read/write · a add person · t add team · d remove · enter review",
         "In pickers and confirmations: j/k move · enter choose · y yes · n/esc no",
@@ -218,6 +219,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             }
             f.render_widget(Paragraph::new(ls), inner);
         }
+        Overlay::Filter(form) => draw_filter(f, area, form, theme),
         Overlay::Sharing(ed) => {
             let r = centered(area, 90, ed.rows() as u16 + 8);
             let inner = popup(
@@ -322,4 +324,51 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
         }
     };
     f.render_widget(Paragraph::new(st), status);
+}
+
+fn draw_filter(
+    f: &mut Frame,
+    area: Rect,
+    form: &crate::app::filter_form::FilterForm,
+    theme: &Theme,
+) {
+    use crate::app::filter_form::{ROWS, TEXT_LABELS};
+    let r = centered(area, 70, ROWS as u16 + 6);
+    let inner = popup(f, r, "Filters (Enter applies, Esc cancels)", theme);
+    let sel = |i: usize| {
+        if i == form.row {
+            theme.selected
+        } else {
+            theme.base
+        }
+    };
+    let mut ls = Vec::new();
+    for (i, name) in palette::STATUS_VALUES.iter().enumerate() {
+        let mark = if form.status[i] { "[x]" } else { "[ ]" };
+        ls.push(Line::styled(format!("  status     {mark} {name}"), sel(i)));
+    }
+    let p = form
+        .priority
+        .map(|i| palette::PRIORITY_VALUES[i])
+        .unwrap_or("(any)");
+    ls.push(Line::styled(format!("  priority   < {p} >"), sel(4)));
+    for (i, label) in TEXT_LABELS.iter().enumerate() {
+        let cursor = if form.row == 5 + i { "_" } else { "" };
+        ls.push(Line::styled(
+            format!(
+                "  {label:<22} {}{cursor}",
+                crate::text::clean(&form.text[i].text)
+            ),
+            sel(5 + i),
+        ));
+    }
+    ls.push(Line::raw(""));
+    match &form.error {
+        Some(e) => ls.push(Line::styled(format!("ERROR: {e}"), theme.error)),
+        None => ls.push(Line::styled(
+            "up/down/tab move · space toggles · left/right priority · ctrl-r clears all",
+            theme.dim,
+        )),
+    }
+    f.render_widget(Paragraph::new(ls), inner);
 }
