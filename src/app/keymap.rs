@@ -384,3 +384,34 @@ mod tests {
         assert!(Key::parse("f99").is_err());
     }
 }
+
+/// The default bindings as a Markdown table (the README carries it; a test
+/// keeps the two in step).
+pub fn defaults_markdown() -> String {
+    let (km, _) = Keymap::load(&BTreeMap::new());
+    let mut out = String::from("| where | keys | action |\n|---|---|---|\n");
+    for (ctx, keys, action) in km.bindings() {
+        let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        out.push_str(&format!(
+            "| {} | {} | {} (`{}`) |\n",
+            ctx.name(),
+            keys.join(" "),
+            action.description(),
+            action.name()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod readme {
+    #[test]
+    fn readme_lists_every_default_binding() {
+        let readme = include_str!("../../README.md");
+        let table = super::defaults_markdown();
+        assert!(
+            readme.contains(&table),
+            "README.md's key table is out of date; it should read:\n{table}"
+        );
+    }
+}
