@@ -169,15 +169,18 @@ impl State {
                     }
                     return Ok(self.patch(field, "none".into(), p));
                 }
-                let target = if cmd == "description" {
-                    EditorTarget::Description { task_id: id }
-                } else {
-                    EditorTarget::AdditionalContext { task_id: id }
-                };
-                vec![Effect::Editor {
-                    target,
-                    initial: current.map(|d| d.raw().to_string()).unwrap_or_default(),
-                }]
+                if arg == "editor" {
+                    let target = if cmd == "description" {
+                        EditorTarget::Description { task_id: id }
+                    } else {
+                        EditorTarget::AdditionalContext { task_id: id }
+                    };
+                    return Ok(vec![Effect::Editor {
+                        target,
+                        initial: current.map(|d| d.raw().to_string()).unwrap_or_default(),
+                    }]);
+                }
+                self.open_compose(ComposeKind::TextField { field })?
             }
             "agent" => {
                 let f = id_or_clear(arg)?;

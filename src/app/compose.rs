@@ -15,6 +15,13 @@ impl State {
         if let Some(saved) = self.drafts.load(&task_id, &kind.draft_key()) {
             initial = Some(saved);
             restored = true;
+        } else if let ComposeKind::TextField { field } = &kind {
+            let current = if *field == "description" {
+                &t.description
+            } else {
+                &t.additional_context
+            };
+            initial = current.as_ref().map(|d| d.raw().to_string());
         } else if let ComposeKind::EditComment { comment_id } = &kind {
             initial = self
                 .comment_rows()
@@ -108,7 +115,7 @@ impl State {
                 }
                 return vec![];
             }
-            KeyCode::Tab if !matches!(c.kind, ComposeKind::EditComment { .. }) => {
+            KeyCode::Tab if c.kind.takes_files() => {
                 c.files_focus = !c.files_focus;
             }
             _ if c.files_focus => {
@@ -176,6 +183,37 @@ impl State {
                 comment_id: comment_id.clone(),
                 content,
             },
+            ComposeKind::TextField { field } => {
+                use crate::api::{Field, TaskPatch};
+                let text = content.trim_end_matches('\n').to_string();
+                let mut patch = TaskPatch::default();
+                let value = if text.trim().is_empty() {
+                    Field::Clear
+                } else {
+                    Field::Set(text)
+                };
+                if *field == "description" {
+                    patch.description = value;
+                } else {
+                    patch.additional_context = value;
+                }
+                let field = *field;
+                let fx = self.request(ApiRequest::Patch {
+                    id: id.clone(),
+                    patch,
+                });
+                if let Effect::Api { ticket, .. } = &fx {
+                    c.state = SendState::Sending(*ticket);
+                    self.pending.push(Pending {
+                        ticket: *ticket,
+                        task_id: id,
+                        field: field.into(),
+                        value: "(edited)".into(),
+                    });
+                }
+                self.overlay = Overlay::Compose(c);
+                return vec![fx];
+            }
             ComposeKind::Requester => ApiRequest::ReplyRequester {
                 id,
                 content,

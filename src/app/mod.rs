@@ -2,6 +2,7 @@
 //! arrive on one channel; the loop drains what is queued, applies it, and
 //! renders once, only when something changed.
 
+pub mod clipboard;
 pub mod commands;
 pub mod compose;
 pub mod dates;
@@ -202,6 +203,13 @@ fn run_effect(
         Effect::Api { ticket, req } => ctx.worker.spawn(ticket, req),
         Effect::Quit => state.quit = true,
         Effect::Copy(text) => {
+            if let Ok(tool) = clipboard::copy_native(&text) {
+                state.say(
+                    Level::Success,
+                    format!("copied {} ({tool})", crate::text::clean(&text)),
+                );
+                return;
+            }
             if text.len() > terminal::OSC52_MAX {
                 state.say(Level::Error, "too large to copy through the terminal");
                 return;

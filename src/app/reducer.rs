@@ -205,7 +205,7 @@ impl State {
                     .unwrap_or_default();
                 self.open_palette(&format!("title {title}"))
             }
-            Action::EditDescription => self.command("description"),
+            Action::EditDescription => self.command("description editor"),
             Action::Comment => self.command("comment"),
             Action::ReplyRequester => self.command("reply"),
             Action::CopyDisplayId => self.command("copy"),

@@ -97,7 +97,9 @@ impl State {
                 if patch.archived == Some(false) {
                     self.undo = None;
                 }
-                if what.is_empty() {
+                if self.compose_ticket() == Some(ticket) {
+                    self.compose_succeeded(ticket, &format!("{label}: {} saved", what.join(", ")));
+                } else if what.is_empty() {
                     self.say(Level::Success, format!("{label} updated"));
                 } else {
                     self.say(
@@ -105,6 +107,10 @@ impl State {
                         format!("{label}: {} saved", what.join(", ")),
                     );
                 }
+                vec![]
+            }
+            (ApiRequest::Patch { .. }, Err(e)) if self.compose_ticket() == Some(ticket) => {
+                self.compose_failed(ticket, e);
                 vec![]
             }
             (ApiRequest::Patch { .. }, Err(e)) => {
@@ -373,6 +379,17 @@ impl State {
         if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == t.id) {
             d.task = Some(t);
             d.error = None;
+        }
+    }
+
+    /// The ticket the open composer is waiting on.
+    fn compose_ticket(&self) -> Option<u64> {
+        match &self.overlay {
+            Overlay::Compose(c) => match c.state {
+                SendState::Sending(t) => Some(t),
+                _ => None,
+            },
+            _ => None,
         }
     }
 

@@ -341,18 +341,37 @@ pub struct Message {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ComposeKind {
     Comment,
-    ReplyComment { comment_id: String },
-    EditComment { comment_id: String },
+    ReplyComment {
+        comment_id: String,
+    },
+    EditComment {
+        comment_id: String,
+    },
     Requester,
+    /// Edit the description (`description`) or additional context in the TUI.
+    TextField {
+        field: &'static str,
+    },
 }
 
 impl ComposeKind {
+    /// File ids can be attached to new comments and replies only.
+    pub fn takes_files(&self) -> bool {
+        matches!(
+            self,
+            ComposeKind::Comment | ComposeKind::ReplyComment { .. } | ComposeKind::Requester
+        )
+    }
     pub fn title(&self) -> &'static str {
         match self {
             ComposeKind::Comment => "Internal comment",
             ComposeKind::ReplyComment { .. } => "Reply to comment",
             ComposeKind::EditComment { .. } => "Edit comment",
             ComposeKind::Requester => "Reply to the requester",
+            ComposeKind::TextField {
+                field: "description",
+            } => "Description",
+            ComposeKind::TextField { .. } => "Additional context",
         }
     }
     /// File name part for the draft.
@@ -362,6 +381,7 @@ impl ComposeKind {
             ComposeKind::ReplyComment { comment_id } => format!("reply-{comment_id}"),
             ComposeKind::EditComment { comment_id } => format!("edit-{comment_id}"),
             ComposeKind::Requester => "requester".into(),
+            ComposeKind::TextField { field } => field.to_string(),
         }
     }
 }

@@ -386,6 +386,37 @@ fn description_goes_through_the_editor() {
 }
 
 #[test]
+fn description_can_be_edited_in_the_tui() {
+    let mut s = loaded(1);
+    palette(&mut s, "description");
+    match &s.overlay {
+        Overlay::Compose(c) => assert_eq!(c.text(), "Do the thing"),
+        _ => panic!("composer expected"),
+    }
+    s.on_key(code(KeyCode::End));
+    type_str(&mut s, " now");
+    let fx = s.on_key(ctrl('s'));
+    assert_eq!(
+        only_patch(&fx).1,
+        json!({"description": "Do the thing now"})
+    );
+    let mut t = task(1);
+    t.description = Some("Do the thing now".into());
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(t))));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(
+        s.list.items[0]
+            .task()
+            .unwrap()
+            .description
+            .as_ref()
+            .unwrap()
+            .raw(),
+        "Do the thing now"
+    );
+}
+
+#[test]
 fn search_is_debounced_and_a_newer_query_supersedes() {
     let mut s = loaded(3);
     s.on_key(key('/'));

@@ -285,6 +285,10 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
     ])
     .areas(inner);
     let banner_text = match c.kind {
+        ComposeKind::TextField { .. } => Line::styled(
+            "Saved to the task with ctrl-s (an empty text clears it).",
+            theme.dim,
+        ),
         ComposeKind::Requester => Line::styled(
             "This reply goes to the REQUESTER over the task's channel.",
             theme.warn,
@@ -296,8 +300,8 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
     };
     f.render_widget(Paragraph::new(banner_text), banner);
     f.render_widget(&c.editor, body);
-    let files_line = if matches!(c.kind, ComposeKind::EditComment { .. }) {
-        Line::styled("(file ids cannot be changed when editing)", theme.dim)
+    let files_line = if !c.kind.takes_files() {
+        Line::styled("(no file ids here)", theme.dim)
     } else {
         Line::from(vec![
             Span::styled(
