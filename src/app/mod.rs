@@ -70,7 +70,11 @@ pub async fn run(
 ) -> color_eyre::Result<i32> {
     let mut state = new_state(client.host(), &settings, launch.demo);
     state.drafts = drafts::Drafts::new(Some(crate::config::state_dir().join("drafts")));
-    let theme = crate::ui::Theme::from_settings(&settings.theme);
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
+    for w in theme_warnings {
+        state.say(Level::Warn, w);
+    }
 
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut worker = worker::Worker::new(client, tx.clone());

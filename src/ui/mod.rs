@@ -38,73 +38,122 @@ pub struct Theme {
     pub border_focus: Style,
 }
 
+const THEMES: &[(&str, &str)] = &[
+    ("dark", include_str!("../../assets/themes/dark.toml")),
+    ("light", include_str!("../../assets/themes/light.toml")),
+    (
+        "high-contrast",
+        include_str!("../../assets/themes/high-contrast.toml"),
+    ),
+];
+
+/// Parse one style: named colours, `on COLOUR`, modifiers.
+pub fn parse_style(spec: &str) -> Result<Style, String> {
+    let mut style = Style::default();
+    let mut words = spec.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        let w = w.to_ascii_lowercase();
+        let modifier = match w.as_str() {
+            "bold" => Some(Modifier::BOLD),
+            "dim" => Some(Modifier::DIM),
+            "italic" => Some(Modifier::ITALIC),
+            "underlined" => Some(Modifier::UNDERLINED),
+            "reversed" => Some(Modifier::REVERSED),
+            _ => None,
+        };
+        if let Some(m) = modifier {
+            style = style.add_modifier(m);
+        } else if w == "on" {
+            let c = words.next().ok_or("\"on\" needs a colour")?;
+            style = style.bg(named_color(c)?);
+        } else {
+            style = style.fg(named_color(&w)?);
+        }
+    }
+    Ok(style)
+}
+
+fn named_color(s: &str) -> Result<Color, String> {
+    Ok(match s.to_ascii_lowercase().as_str() {
+        "black" => Color::Black,
+        "red" => Color::Red,
+        "green" => Color::Green,
+        "yellow" => Color::Yellow,
+        "blue" => Color::Blue,
+        "magenta" => Color::Magenta,
+        "cyan" => Color::Cyan,
+        "gray" | "grey" => Color::Gray,
+        "darkgray" | "darkgrey" => Color::DarkGray,
+        "lightred" => Color::LightRed,
+        "lightgreen" => Color::LightGreen,
+        "lightyellow" => Color::LightYellow,
+        "lightblue" => Color::LightBlue,
+        "lightmagenta" => Color::LightMagenta,
+        "lightcyan" => Color::LightCyan,
+        "white" => Color::White,
+        other => {
+            return Err(format!(
+                "unknown colour {other:?} (use one of the 16 named colours)"
+            ))
+        }
+    })
+}
+
 impl Theme {
+    /// The named built-in theme (`assets/themes/`), or `mono` under
+    /// `NO_COLOR`. An unknown name falls back to dark with a warning.
     pub fn from_settings(name: &str) -> Theme {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Theme::load(
+            name,
+            std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        )
+        .0
+    }
+
+    pub fn load(name: &str, no_color: bool) -> (Theme, Vec<String>) {
         if no_color {
-            return Theme::mono();
+            return (Theme::mono(), vec![]);
         }
-        match name {
-            "light" => Theme::light(),
-            "high-contrast" => Theme::high_contrast(),
-            _ => Theme::dark(),
-        }
+        let mut warnings = Vec::new();
+        let src = THEMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| *s)
+            .unwrap_or_else(|| {
+                warnings.push(format!(
+                    "theme {name:?} is unknown (dark, light, high-contrast); using dark"
+                ));
+                THEMES[0].1
+            });
+        let table: std::collections::BTreeMap<String, String> =
+            toml::from_str(src).unwrap_or_default();
+        let get = |k: &str, warnings: &mut Vec<String>| -> Style {
+            let spec = table.get(k).map(String::as_str).unwrap_or("");
+            parse_style(spec).unwrap_or_else(|e| {
+                warnings.push(format!("theme {name}: {k}: {e}"));
+                Style::default()
+            })
+        };
+        let theme = Theme {
+            base: get("base", &mut warnings),
+            dim: get("dim", &mut warnings),
+            accent: get("accent", &mut warnings),
+            selected: get("selected", &mut warnings),
+            overdue: get("overdue", &mut warnings),
+            draft: get("draft", &mut warnings),
+            pending: get("pending", &mut warnings),
+            error: get("error", &mut warnings),
+            success: get("success", &mut warnings),
+            warn: get("warn", &mut warnings),
+            badge: get("badge", &mut warnings),
+            border: get("border", &mut warnings),
+            border_focus: get("border_focus", &mut warnings),
+        };
+        (theme, warnings)
     }
 
     pub fn dark() -> Theme {
-        Theme {
-            base: Style::default(),
-            dim: Style::default().fg(Color::DarkGray),
-            accent: Style::default().fg(Color::Cyan),
-            selected: Style::default().add_modifier(Modifier::REVERSED),
-            overdue: Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-            draft: Style::default()
-                .fg(Color::Yellow)
-                .add_modifier(Modifier::BOLD),
-            pending: Style::default()
-                .fg(Color::Yellow)
-                .add_modifier(Modifier::ITALIC),
-            error: Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-            success: Style::default().fg(Color::Green),
-            warn: Style::default().fg(Color::Yellow),
-            badge: Style::default()
-                .fg(Color::Black)
-                .bg(Color::Yellow)
-                .add_modifier(Modifier::BOLD),
-            border: Style::default().fg(Color::DarkGray),
-            border_focus: Style::default().fg(Color::Cyan),
-        }
-    }
-
-    pub fn light() -> Theme {
-        Theme {
-            dim: Style::default().fg(Color::Gray),
-            accent: Style::default().fg(Color::Blue),
-            overdue: Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-            draft: Style::default()
-                .fg(Color::Magenta)
-                .add_modifier(Modifier::BOLD),
-            pending: Style::default()
-                .fg(Color::Magenta)
-                .add_modifier(Modifier::ITALIC),
-            border: Style::default().fg(Color::Gray),
-            border_focus: Style::default().fg(Color::Blue),
-            ..Theme::dark()
-        }
-    }
-
-    pub fn high_contrast() -> Theme {
-        Theme {
-            dim: Style::default().fg(Color::White),
-            accent: Style::default()
-                .fg(Color::White)
-                .add_modifier(Modifier::BOLD),
-            border: Style::default().fg(Color::White),
-            border_focus: Style::default()
-                .fg(Color::Yellow)
-                .add_modifier(Modifier::BOLD),
-            ..Theme::dark()
-        }
+        Theme::load("dark", false).0
     }
 
     /// No colour at all: modifiers only.

@@ -169,3 +169,24 @@ fn too_small_says_so() {
         render(&mut s, w, h, &Theme::dark());
     }
 }
+
+#[test]
+fn built_in_themes_parse_cleanly() {
+    for name in ["dark", "light", "high-contrast"] {
+        let (_, warnings) = Theme::load(name, false);
+        assert!(warnings.is_empty(), "{name}: {warnings:?}");
+    }
+    let (t, w) = Theme::load("neon", false);
+    assert_eq!(w.len(), 1);
+    assert_eq!(t.overdue, Theme::dark().overdue);
+    assert_eq!(
+        parse_style("black on yellow bold").unwrap(),
+        Style::default()
+            .fg(Color::Black)
+            .bg(Color::Yellow)
+            .add_modifier(Modifier::BOLD)
+    );
+    assert!(parse_style("chartreuse").is_err());
+    let (mono, _) = Theme::load("dark", true);
+    assert_eq!(mono.overdue.fg, None);
+}
