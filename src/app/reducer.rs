@@ -366,6 +366,10 @@ impl State {
     }
 
     pub fn open_task(&mut self, id: String, task: Option<Task>) -> Vec<Effect> {
+        // The list follows: the opened task is selected when it is loaded.
+        if let Some(i) = self.list.position(&id) {
+            self.list.selected = i;
+        }
         let tab = self.detail.as_ref().map(|d| d.tab).unwrap_or(Tab::Overview);
         let known = task.is_some();
         if let Some(t) = &task {

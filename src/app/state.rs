@@ -220,6 +220,18 @@ impl Tab {
         Tab::Files,
         Tab::Subtasks,
     ];
+    /// Short names for narrow panes.
+    pub fn short(self) -> &'static str {
+        match self {
+            Tab::Overview => "Info",
+            Tab::Comments => "Cmts",
+            Tab::Requester => "Reqr",
+            Tab::Links => "Links",
+            Tab::Sharing => "Share",
+            Tab::Files => "Files",
+            Tab::Subtasks => "Subs",
+        }
+    }
     pub fn title(self) -> &'static str {
         match self {
             Tab::Overview => "Overview",

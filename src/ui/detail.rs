@@ -52,15 +52,21 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     let [tabs_area, body] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
     let selected = Tab::ALL.iter().position(|t| *t == d.tab).unwrap_or(0);
-    let tabs = Tabs::new(Tab::ALL.iter().map(|t| t.title()))
-        .select(selected)
-        .style(theme.dim)
-        .highlight_style(
-            theme
-                .accent
-                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-        )
-        .divider("|");
+    let full: usize = Tab::ALL.iter().map(|t| t.title().len() + 3).sum();
+    let narrow = full > tabs_area.width as usize;
+    let tabs = Tabs::new(
+        Tab::ALL
+            .iter()
+            .map(|t| if narrow { t.short() } else { t.title() }),
+    )
+    .select(selected)
+    .style(theme.dim)
+    .highlight_style(
+        theme
+            .accent
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+    )
+    .divider("|");
     f.render_widget(tabs, tabs_area);
 
     let Some(t) = &d.task else {
