@@ -52,22 +52,39 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     let [tabs_area, body] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
     let selected = Tab::ALL.iter().position(|t| *t == d.tab).unwrap_or(0);
-    let full: usize = Tab::ALL.iter().map(|t| t.title().len() + 3).sum();
-    let narrow = full > tabs_area.width as usize;
-    let tabs = Tabs::new(
+    let width_of = |short: bool| -> usize {
         Tab::ALL
             .iter()
-            .map(|t| if narrow { t.short() } else { t.title() }),
-    )
-    .select(selected)
-    .style(theme.dim)
-    .highlight_style(
-        theme
-            .accent
-            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-    )
-    .divider("|");
-    f.render_widget(tabs, tabs_area);
+            .map(|t| if short { t.short() } else { t.title() }.len() + 3)
+            .sum()
+    };
+    let room = tabs_area.width as usize;
+    if width_of(true) > room {
+        // Too narrow for every tab: name the current one and its place.
+        let line = format!(
+            "[ {} ({}/{}) ]",
+            d.tab.title(),
+            selected + 1,
+            Tab::ALL.len()
+        );
+        f.render_widget(Paragraph::new(Span::styled(line, theme.accent)), tabs_area);
+    } else {
+        let narrow = width_of(false) > room;
+        let tabs = Tabs::new(
+            Tab::ALL
+                .iter()
+                .map(|t| if narrow { t.short() } else { t.title() }),
+        )
+        .select(selected)
+        .style(theme.dim)
+        .highlight_style(
+            theme
+                .accent
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        )
+        .divider("|");
+        f.render_widget(tabs, tabs_area);
+    }
 
     let Some(t) = &d.task else {
         let text = match &d.error {
