@@ -335,8 +335,7 @@ pub fn assert_restored(raw: &[u8]) {
     fn last(hay: &[u8], needle: &[u8]) -> Option<usize> {
         hay.windows(needle.len()).rposition(|w| w == needle)
     }
-    let text = String::from_utf8_lossy(raw);
-    let tail = &text[text.len().saturating_sub(400)..];
+    let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(400)..]).into_owned();
     for (on, off, what) in [
         (&b"\x1b[?1049h"[..], &b"\x1b[?1049l"[..], "alternate screen"),
         (b"\x1b[?25l", b"\x1b[?25h", "cursor hidden"),
