@@ -248,3 +248,120 @@ fn under_faults_input_is_never_blocked_and_the_list_recovers() {
     tui.send(":open #2\r");
     tui.wait_for("Task #2", WAIT);
 }
+
+/// Run a CLI command of the binary with the home's environment.
+fn cli(home: &Home, extra: &[(String, String)], args: &[&str]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"));
+    cmd.args(args).env_clear().current_dir(home.root());
+    for (k, v) in home.env().iter().chain(extra.iter()) {
+        cmd.env(k, v);
+    }
+    cmd.stdin(std::process::Stdio::null()).output().unwrap()
+}
+
+#[test]
+fn the_api_key_is_written_nowhere_even_with_trace_logging() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut env = svc.env();
+    env.push(("TASKDECK_LOG".into(), "trace".into()));
+    env.push(("RUST_BACKTRACE".into(), "1".into()));
+    let layout = home.root().join("layout.json");
+    std::fs::write(
+        &layout,
+        r#"{"type":"report","blocks":[{"type":"heading","text":"Hi","level":9}]}"#,
+    )
+    .unwrap();
+
+    let mut outputs: Vec<Vec<u8>> = Vec::new();
+    for args in [
+        vec!["me"],
+        vec!["tasks", "--all"],
+        vec!["tasks", "--all", "--json"],
+        vec!["validate-layout", layout.to_str().unwrap()],
+    ] {
+        let out = cli(&home, &env, &args);
+        // validate-layout of an invalid layout answers 1, after the request.
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)) && !out.stdout.is_empty(),
+            "{args:?}: {out:?}"
+        );
+        outputs.push(out.stdout);
+        outputs.push(out.stderr);
+    }
+    // A failing request is logged too (with its error).
+    svc.set_faults("fail_every=1,status=401");
+    let out = cli(&home, &env, &["me"]);
+    assert!(!out.status.success());
+    outputs.push(out.stdout);
+    outputs.push(out.stderr);
+    svc.set_faults("");
+
+    // A TUI session: a comment sent, a requester reply typed, then a hang-up.
+    let mut tui = Tui::spawn(&home, &[], &env, COLS, ROWS);
+    tui.wait_for("Alice Martin", WAIT);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("Sent with trace logging on");
+    tui.wait_for("Sent with trace logging on", WAIT);
+    tui.send("\x13");
+    tui.wait_for("comment", WAIT);
+    tui.wait_until("the composer closed", WAIT, |s| !s.contains("ctrl-s send"));
+    tui.send("R");
+    tui.wait_for("Reply to the requester", WAIT);
+    tui.send("left unsent at quit");
+    tui.wait_for("left unsent at quit", WAIT);
+    // The connection drops: the draft is saved on the way out.
+    tui.signal(libc::SIGHUP);
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 129);
+    let id2 = svc.task_id("#2");
+    assert_eq!(
+        std::fs::read_to_string(home.drafts().join(format!("{id2}.requester.txt"))).unwrap(),
+        "left unsent at quit",
+        "the text typed before the hang-up is kept"
+    );
+    outputs.push(tui.raw());
+    assert_eq!(
+        svc.requests_matching("POST", "/comments").len(),
+        1,
+        "the comment went out"
+    );
+
+    let files = home.files();
+    let log = files
+        .iter()
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("taskdeck.log")
+        })
+        .expect("a log file was written");
+    let log_text = std::fs::read_to_string(log).unwrap();
+    assert!(
+        log_text.contains("TRACE") || log_text.contains("DEBUG"),
+        "trace logging is on, so the test means something"
+    );
+    assert!(
+        files
+            .iter()
+            .any(|p| p.extension().is_some_and(|e| e == "txt")),
+        "a draft was kept: {files:?}"
+    );
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        assert!(
+            !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+            "the API key is in {}",
+            f.display()
+        );
+    }
+    for (i, o) in outputs.iter().enumerate() {
+        assert!(
+            !o.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+            "the API key is in output #{i}: {}",
+            String::from_utf8_lossy(o)
+        );
+    }
+}
