@@ -190,7 +190,7 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
             on_yes: Confirmed::Quit,
         },
         Overlay::Text {
-            title: hostile.get(57),
+            title: hostile.get(69),
             lines: vec![hostile.get(63), hostile.get(64)],
             scroll: 0,
         },
