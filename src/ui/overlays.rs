@@ -27,7 +27,9 @@ fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
         .borders(Borders::ALL)
         .border_style(theme.border_focus)
         .title(Span::styled(
-            format!(" {title} "),
+            // Titles may carry service text (a task label, a path): sanitised
+            // here like every line below them.
+            format!(" {} ", crate::text::clean(title)),
             theme.accent.add_modifier(Modifier::BOLD),
         ));
     let inner = b.inner(r);

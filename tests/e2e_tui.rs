@@ -1,0 +1,247 @@
+//! The real binary in a pseudo-terminal against a sandbox started inside the
+//! test: what the user sees on screen, what reached the service, and the
+//! terminal left as it was found.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+use support::*;
+use taskdeck::sandbox::SandboxOptions;
+
+const COLS: u16 = 120;
+const ROWS: u16 = 40;
+
+fn launch(svc: &Service, home: &Home) -> Tui {
+    let tui = Tui::spawn(home, &[], &svc.env(), COLS, ROWS);
+    tui.wait_for("Alice Martin", WAIT);
+    tui
+}
+
+fn query_param<'a>(q: &'a str, name: &str) -> Option<&'a str> {
+    q.split('&')
+        .find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+}
+
+/// The number in the list title `Tasks: All | 165 (all)`.
+fn list_count(screen: &str) -> usize {
+    let at = screen.find("Tasks: All | ").expect("list title") + "Tasks: All | ".len();
+    screen[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap()
+}
+
+/// Every task Alice can see in the unfiltered list, walked over plain HTTP.
+fn raw_walk(svc: &Service) -> HashSet<String> {
+    let base = svc.sb.base_url();
+    svc.rt.block_on(async {
+        let http = reqwest::Client::new();
+        let mut ids = HashSet::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut req = http
+                .get(format!("{base}/api/v1/tasks"))
+                .bearer_auth(KEY)
+                .query(&[("limit", "100")]);
+            if let Some(c) = &cursor {
+                req = req.query(&[("cursor", c)]);
+            }
+            let page: Value = req.send().await.unwrap().json().await.unwrap();
+            for it in page["items"].as_array().unwrap() {
+                ids.insert(it["id"].as_str().unwrap().to_string());
+            }
+            match page["cursor"].as_str() {
+                Some(c) => cursor = Some(c.to_string()),
+                None => break,
+            }
+        }
+        ids
+    })
+}
+
+fn quit(tui: &mut Tui) {
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 0, "q exits with 0");
+}
+
+#[test]
+fn header_and_walking_the_list_loads_every_task_once_with_a_constant_limit() {
+    let svc = Service::start(SandboxOptions::default());
+    let visible = raw_walk(&svc);
+    assert!(visible.len() > 100, "the walk needs several pages");
+    svc.sb.clear_requests();
+
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    tui.wait_for("Acme Legal LLP", WAIT);
+    tui.wait_for("(more below)", WAIT);
+
+    let start = Instant::now();
+    while !tui.screen().contains("(all)") {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the end of the list was never reached:\n{}",
+            tui.screen()
+        );
+        tui.send("G");
+        std::thread::sleep(Duration::from_millis(100));
+        tui.send("j");
+    }
+    let shown = list_count(&tui.screen());
+    assert_eq!(
+        shown,
+        visible.len(),
+        "the TUI holds as many rows as the service has visible tasks"
+    );
+
+    let pages: Vec<String> = svc
+        .requests_matching("GET", "/api/v1/tasks")
+        .into_iter()
+        .map(|r| r.query.unwrap_or_default())
+        .collect();
+    let limits: HashSet<&str> = pages
+        .iter()
+        .map(|q| query_param(q, "limit").expect("every page names its limit"))
+        .collect();
+    assert_eq!(limits.len(), 1, "one limit for every page: {pages:?}");
+    let limit: usize = limits.into_iter().next().unwrap().parse().unwrap();
+    let cursors: Vec<Option<&str>> = pages.iter().map(|q| query_param(q, "cursor")).collect();
+    let distinct: HashSet<_> = cursors.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        cursors.len(),
+        "no page fetched twice: {pages:?}"
+    );
+    assert_eq!(
+        cursors.iter().filter(|c| c.is_none()).count(),
+        1,
+        "exactly one first page"
+    );
+    let needed = visible.len().div_ceil(limit);
+    assert!(
+        pages.len() == needed || pages.len() == needed + 1,
+        "{} pages for {} tasks at limit {limit}",
+        pages.len(),
+        visible.len()
+    );
+    quit(&mut tui);
+}
+
+/// Wait for the detail pane (right side) to show a line containing `text`.
+fn wait_detail(tui: &Tui, text: &str) {
+    tui.wait_until(&format!("detail shows {text:?}"), WAIT, |_| {
+        tui.region(COLS * 55 / 100, COLS - COLS * 55 / 100)
+            .iter()
+            .any(|l| l.contains(text))
+    });
+}
+
+#[test]
+fn palette_edits_send_one_field_and_show_the_answer() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    tui.send(":open #2\r");
+    wait_detail(&tui, "Task #2");
+    wait_detail(&tui, "Confirm engagement letter with");
+    let id = svc.task_id("#2");
+    let path = format!("/api/v1/tasks/{id}");
+
+    let cases: [(&str, Value, &str, &str); 5] = [
+        (
+            "status completed",
+            json!({"status": "completed"}),
+            "status: completed",
+            "status",
+        ),
+        (
+            "priority high",
+            json!({"priority": "high"}),
+            "priority: high",
+            "priority",
+        ),
+        (
+            "due none",
+            json!({"complete_by": null}),
+            "due: none",
+            "complete_by",
+        ),
+        ("archive", json!({"archived": true}), "ARCHIVED", "archived"),
+        (
+            "restore",
+            json!({"archived": false}),
+            "status: completed",
+            "archived",
+        ),
+    ];
+    for (cmd, body, shown, field) in cases {
+        svc.sb.clear_requests();
+        tui.send(&format!(":{cmd}\r"));
+        tui.wait_until(&format!(":{cmd} answered and shown"), WAIT, |s| {
+            let header = s.lines().next().unwrap_or_default();
+            let detail = tui.region(COLS * 55 / 100, COLS - COLS * 55 / 100);
+            let on_screen = if cmd == "restore" {
+                !detail.iter().any(|l| l.contains("ARCHIVED"))
+            } else {
+                detail.iter().any(|l| l.contains(shown))
+            };
+            !svc.requests_matching("PATCH", &path).is_empty()
+                && !header.contains("request")
+                && on_screen
+        });
+        let patches = svc.requests_matching("PATCH", &path);
+        assert_eq!(patches.len(), 1, ":{cmd} sends exactly one PATCH");
+        assert_eq!(patches[0].body.as_ref(), Some(&body), ":{cmd} body");
+        let task = svc.sb.task_json("#2").unwrap();
+        assert_eq!(&task[field], &body[field], ":{cmd} reached the service");
+    }
+    quit(&mut tui);
+}
+
+#[test]
+fn quit_restores_the_terminal() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    tui.wait_for("(more below)", WAIT);
+    let during = tui.local_flags().expect("termios of the pty");
+    assert_eq!(
+        during & libc::ICANON,
+        0,
+        "raw mode (no canonical input) while running"
+    );
+    quit(&mut tui);
+    assert_restored(&tui.raw());
+    let after = tui.local_flags().expect("termios of the pty");
+    assert_ne!(after & libc::ICANON, 0, "canonical mode back after quit");
+    assert_ne!(after & libc::ECHO, 0, "echo back after quit");
+}
+
+fn signal_restores(sig: i32) {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    tui.wait_for("(more below)", WAIT);
+    tui.signal(sig);
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 128 + sig as u32, "exit status says why");
+    assert_restored(&tui.raw());
+    if let Some(after) = tui.local_flags() {
+        assert_ne!(after & libc::ICANON, 0, "canonical mode back");
+    }
+}
+
+#[test]
+fn sigterm_restores_the_terminal_and_exits_143() {
+    signal_restores(libc::SIGTERM);
+}
+
+#[test]
+fn sighup_restores_the_terminal_and_exits_129() {
+    signal_restores(libc::SIGHUP);
+}

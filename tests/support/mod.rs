@@ -1,0 +1,363 @@
+//! Shared harness for the end-to-end tests: the real binary in a
+//! pseudo-terminal (portable-pty), its output fed to a `vt100` screen, and a
+//! sandbox started inside the test so that its request log and store can be
+//! inspected.
+//!
+//! The user's own configuration and state are never touched: every run gets
+//! `TASKDECK_CONFIG`, `XDG_STATE_HOME`, `XDG_CONFIG_HOME` and `HOME` inside a
+//! temporary directory.
+
+#![allow(dead_code)]
+
+use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use taskdeck::sandbox::{Faults, RecordedRequest, Sandbox, SandboxOptions};
+
+pub const KEY: &str = "demo-alice-acme";
+
+/// A generous bound for anything that goes over HTTP to the local sandbox.
+pub const WAIT: Duration = Duration::from_secs(15);
+
+/// A sandbox on 127.0.0.1:0 with the runtime that serves it.
+pub struct Service {
+    pub sb: Sandbox,
+    pub rt: tokio::runtime::Runtime,
+}
+
+impl Service {
+    pub fn start(opts: SandboxOptions) -> Service {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let sb = rt.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            Sandbox::start(listener, opts).await.unwrap()
+        });
+        Service { sb, rt }
+    }
+
+    pub fn small() -> Service {
+        Service::start(SandboxOptions {
+            tasks: 120,
+            ..Default::default()
+        })
+    }
+
+    pub fn env(&self) -> Vec<(String, String)> {
+        vec![
+            ("TASKDECK_BASE_URL".into(), self.sb.base_url()),
+            ("TASKDECK_API_KEY".into(), KEY.into()),
+        ]
+    }
+
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.sb.requests()
+    }
+
+    pub fn requests_matching(&self, method: &str, path_suffix: &str) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.method == method && r.path.ends_with(path_suffix))
+            .collect()
+    }
+
+    pub fn set_faults(&self, spec: &str) {
+        self.sb.set_faults(spec.parse::<Faults>().unwrap());
+    }
+
+    pub fn task_id(&self, display: &str) -> String {
+        self.sb.task_json(display).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+}
+
+/// A private home for one or more runs of the binary.
+pub struct Home {
+    pub dir: tempfile::TempDir,
+}
+
+impl Home {
+    pub fn new() -> Home {
+        Home {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+    pub fn state(&self) -> PathBuf {
+        self.root().join("state")
+    }
+    pub fn drafts(&self) -> PathBuf {
+        self.state().join("taskdeck").join("drafts")
+    }
+    pub fn env(&self) -> Vec<(String, String)> {
+        let r = self.root();
+        vec![
+            // Does not exist: the defaults apply.
+            (
+                "TASKDECK_CONFIG".into(),
+                r.join("no-config.toml").display().to_string(),
+            ),
+            ("XDG_STATE_HOME".into(), self.state().display().to_string()),
+            (
+                "XDG_CONFIG_HOME".into(),
+                r.join("config").display().to_string(),
+            ),
+            ("HOME".into(), r.join("home").display().to_string()),
+            ("TERM".into(), "xterm-256color".into()),
+            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+        ]
+    }
+    /// Every regular file under the home, recursively.
+    pub fn files(&self) -> Vec<PathBuf> {
+        fn walk(p: &Path, out: &mut Vec<PathBuf>) {
+            if let Ok(rd) = std::fs::read_dir(p) {
+                for e in rd.flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        walk(&p, out);
+                    } else {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        let mut v = Vec::new();
+        walk(self.root(), &mut v);
+        v
+    }
+}
+
+/// The binary running in a pseudo-terminal.
+pub struct Tui {
+    child: Box<dyn Child + Send + Sync>,
+    master: Box<dyn MasterPty + Send>,
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    reader_done: Arc<AtomicBool>,
+    pub status: Option<ExitStatus>,
+}
+
+impl Tui {
+    /// Start `taskdeck ARGS` in a `cols`×`rows` terminal with the home's
+    /// environment plus `extra`.
+    pub fn spawn(
+        home: &Home,
+        args: &[&str],
+        extra: &[(String, String)],
+        cols: u16,
+        rows: u16,
+    ) -> Tui {
+        let pty = portable_pty::native_pty_system();
+        let pair = pty
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_taskdeck"));
+        cmd.args(args);
+        cmd.env_clear();
+        for (k, v) in home.env().iter().chain(extra.iter()) {
+            cmd.env(k, v);
+        }
+        cmd.cwd(home.root());
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        // Only the child holds the slave: its exit gives the reader EOF/EIO.
+        drop(pair.slave);
+        let writer = Arc::new(Mutex::new(pair.master.take_writer().unwrap()));
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let reader_done = Arc::new(AtomicBool::new(false));
+        {
+            let (parser, raw, done, writer) = (
+                parser.clone(),
+                raw.clone(),
+                reader_done.clone(),
+                writer.clone(),
+            );
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                loop {
+                    match reader.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => {
+                            let chunk = &buf[..n];
+                            // Answer a cursor position query, as a terminal would.
+                            if chunk.windows(4).any(|w| w == b"\x1b[6n") {
+                                let _ = writer.lock().unwrap().write_all(b"\x1b[1;1R");
+                            }
+                            raw.lock().unwrap().extend_from_slice(chunk);
+                            parser.lock().unwrap().process(chunk);
+                        }
+                    }
+                }
+                done.store(true, Ordering::SeqCst);
+            });
+        }
+        Tui {
+            child,
+            master: pair.master,
+            writer,
+            parser,
+            raw,
+            reader_done,
+            status: None,
+        }
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.child.process_id().unwrap() as i32
+    }
+
+    pub fn send(&self, keys: &str) {
+        let mut w = self.writer.lock().unwrap();
+        w.write_all(keys.as_bytes()).unwrap();
+        w.flush().unwrap();
+    }
+
+    /// Send keys one at a time with a short pause, for keys whose meaning
+    /// depends on what arrives after them (Esc).
+    pub fn key(&self, key: &str) {
+        self.send(key);
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    /// The screen as text, one line per row.
+    pub fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Rows of the screen restricted to columns `start..start+width`.
+    pub fn region(&self, start: u16, width: u16) -> Vec<String> {
+        self.parser
+            .lock()
+            .unwrap()
+            .screen()
+            .rows(start, width)
+            .collect()
+    }
+
+    pub fn raw(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// Wait until the screen satisfies `cond`; panics with the screen after
+    /// `timeout`.
+    pub fn wait_until(&self, what: &str, timeout: Duration, cond: impl Fn(&str) -> bool) {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if cond(&s) {
+                return;
+            }
+            if start.elapsed() > timeout {
+                panic!("timed out after {timeout:?} waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    pub fn wait_for(&self, text: &str, timeout: Duration) {
+        self.wait_until(&format!("{text:?}"), timeout, |s| s.contains(text));
+    }
+
+    /// Wait for the process to end (and for its output to be read).
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > timeout {
+                panic!(
+                    "the program did not exit within {timeout:?}; screen:\n{}",
+                    self.screen()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        while !self.reader_done.load(Ordering::SeqCst) && start.elapsed() < timeout {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.status = Some(status.clone());
+        status
+    }
+
+    pub fn signal(&self, sig: i32) {
+        // SAFETY: kill(2) on our own child's pid.
+        let rc = unsafe { libc::kill(self.pid(), sig) };
+        assert_eq!(rc, 0, "kill({sig}) failed");
+    }
+
+    /// The pty's line discipline flags (`c_lflag`), as the terminal would
+    /// see them after the program.
+    pub fn local_flags(&self) -> Option<libc::tcflag_t> {
+        let fd = self.master.as_raw_fd()?;
+        // SAFETY: tcgetattr on a valid fd into a zeroed struct.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            (libc::tcgetattr(fd, &mut t) == 0).then_some(t.c_lflag)
+        }
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        if self.status.is_none() {
+            if let Ok(None) = self.child.try_wait() {
+                unsafe {
+                    libc::kill(self.pid(), libc::SIGKILL);
+                }
+                let _ = self.child.wait();
+            }
+        }
+    }
+}
+
+/// Assert the terminal was restored at the end of `raw`: the last
+/// alternate-screen, cursor and bracketed-paste switches are "off", and no
+/// escape sequence was drawn after them.
+pub fn assert_restored(raw: &[u8]) {
+    fn last(hay: &[u8], needle: &[u8]) -> Option<usize> {
+        hay.windows(needle.len()).rposition(|w| w == needle)
+    }
+    let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(400)..]).into_owned();
+    for (on, off, what) in [
+        (&b"\x1b[?1049h"[..], &b"\x1b[?1049l"[..], "alternate screen"),
+        (b"\x1b[?25l", b"\x1b[?25h", "cursor hidden"),
+        (b"\x1b[?2004h", b"\x1b[?2004l", "bracketed paste"),
+    ] {
+        let on_at = last(raw, on);
+        assert!(on_at.is_some(), "{what} was never switched on");
+        let off_at =
+            last(raw, off).unwrap_or_else(|| panic!("{what} never restored; tail {tail:?}"));
+        assert!(
+            off_at > on_at.unwrap(),
+            "{what} switched on again after being restored; tail {tail:?}"
+        );
+    }
+    let end = [&b"\x1b[?1049l"[..], b"\x1b[?25h", b"\x1b[?2004l"]
+        .iter()
+        .map(|n| last(raw, n).unwrap() + n.len())
+        .max()
+        .unwrap();
+    assert!(
+        !raw[end..].contains(&0x1b),
+        "escape sequences written after the terminal was restored: {:?}",
+        String::from_utf8_lossy(&raw[end..])
+    );
+}
