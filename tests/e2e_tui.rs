@@ -245,3 +245,48 @@ fn sigterm_restores_the_terminal_and_exits_143() {
 fn sighup_restores_the_terminal_and_exits_129() {
     signal_restores(libc::SIGHUP);
 }
+
+#[test]
+fn a_panic_restores_the_terminal_and_shows_no_secret() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut extra = svc.env();
+    extra.push(("TASKDECK_DEBUG_PANIC".into(), "1".into()));
+    extra.push(("RUST_BACKTRACE".into(), "1".into()));
+    let mut tui = Tui::spawn(&home, &[], &extra, 100, 30);
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 101, "a panic exits 101");
+    let raw = tui.raw();
+    let text = String::from_utf8_lossy(&raw);
+    assert!(
+        text.contains("deliberate test panic"),
+        "the panic message is shown"
+    );
+    // The terminal was restored before the message was printed.
+    let msg_at = text.find("deliberate test panic").unwrap();
+    for off in ["\x1b[?1049l", "\x1b[?2004l"] {
+        let at = text
+            .rfind(off)
+            .unwrap_or_else(|| panic!("{off:?} never written"));
+        assert!(at < msg_at, "{off:?} must come before the panic message");
+    }
+    let shown = text.rfind("\x1b[?25h").expect("cursor shown");
+    assert!(
+        shown > text.rfind("\x1b[?25l").unwrap(),
+        "cursor shown after last hidden"
+    );
+    if let Some(after) = tui.local_flags() {
+        assert_ne!(after & libc::ICANON, 0, "canonical mode back");
+    }
+    assert!(
+        !text.contains("demo-alice-acme"),
+        "the key is not in the panic output"
+    );
+    for f in home.files() {
+        let body = std::fs::read(&f).unwrap_or_default();
+        assert!(
+            !String::from_utf8_lossy(&body).contains("demo-alice-acme"),
+            "key in {f:?}"
+        );
+    }
+}

@@ -112,6 +112,12 @@ pub async fn run(
                 term.draw(|f| crate::ui::draw(f, &mut state, &theme))?;
                 last_draw = Instant::now();
                 dirty = false;
+                // Debug builds only: lets the pty tests prove the panic path
+                // restores the terminal and leaks no secret.
+                #[cfg(debug_assertions)]
+                if state.me.is_some() && std::env::var_os("TASKDECK_DEBUG_PANIC").is_some() {
+                    panic!("deliberate test panic (TASKDECK_DEBUG_PANIC)");
+                }
             }
         }
         let redraw_in = if dirty {
