@@ -85,16 +85,20 @@ pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
     let width = inner.width as usize;
     let rows = inner.height as usize - 1;
     s.list_height = rows;
-    // Keep the selection in view.
+    // Keep the selection in view; at the last row, also the row under it
+    // (loading…, an error, or the end of the list).
     let l = &mut s.list;
+    let must_see = if l.selected + 1 >= l.items.len() {
+        l.selected + 1
+    } else {
+        l.selected
+    };
     if l.selected < l.offset {
         l.offset = l.selected;
-    } else if l.selected >= l.offset + rows {
-        l.offset = l.selected + 1 - rows;
+    } else if must_see >= l.offset + rows {
+        l.offset = must_see + 1 - rows;
     }
-    l.offset = l
-        .offset
-        .min(l.items.len().saturating_sub(rows.min(l.items.len())));
+    l.offset = l.offset.min((l.items.len() + 1).saturating_sub(rows));
 
     let wide = width >= 100;
     let (w_id, w_pri, w_status, w_due, w_who) = (7, 7, 12, 13, if wide { 16 } else { 0 });

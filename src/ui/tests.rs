@@ -238,3 +238,24 @@ mod fuzz {
         assert!(super::super::fuzzing::fuzz_one(b"\x00\x30\x02\x1b[2J").is_ok());
     }
 }
+
+#[test]
+fn the_row_under_the_last_task_shows_loading_or_the_end() {
+    let mut s = loaded(0);
+    for i in 1..=60 {
+        s.list
+            .items
+            .push(TaskItem::Task(Box::new(crate::app::tests::task(i))));
+    }
+    s.list.loading = true;
+    s.list.end_reached = false;
+    s.list.selected = 59;
+    let b = render(&mut s, 80, 24, &Theme::dark());
+    let t = text(&b);
+    assert!(t.contains("> #60"), "{t}");
+    assert!(t.contains("loading…"), "{t}");
+    s.list.loading = false;
+    s.list.end_reached = true;
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("end of list"), "{t}");
+}
