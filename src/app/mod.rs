@@ -212,6 +212,11 @@ fn run_effect(
     match fx {
         Effect::Api { ticket, req } => ctx.worker.spawn(ticket, req),
         Effect::Quit => state.quit = true,
+        Effect::ShowLog => {
+            let path = crate::config::state_dir().join("taskdeck.log");
+            let tail = log_tail(&path, 200).map(|t| (path.display().to_string(), t));
+            state.show_log(tail);
+        }
         Effect::Copy(text) => {
             if let Ok(tool) = clipboard::copy_native(&text) {
                 state.say(
@@ -271,6 +276,20 @@ fn run_effect(
             }
         }
     }
+}
+
+/// The last `n` lines of the log file (reads at most its last 64 KiB).
+fn log_tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(64 * 1024)))
+        .ok()?;
+    let mut buf = Vec::new();
+    f.read_to_end(&mut buf).ok()?;
+    let text = String::from_utf8_lossy(&buf);
+    let lines: Vec<String> = text.lines().map(crate::text::clean).collect();
+    Some(lines[lines.len().saturating_sub(n)..].to_vec())
 }
 
 /// Run `$VISUAL`/`$EDITOR` (fallback `vi`) on a private temporary file in

@@ -148,20 +148,7 @@ impl State {
             Action::ViewMine => self.set_view(View::Mine),
             Action::ViewInvolving => self.set_view(View::Involving),
             Action::ViewDueWeek => self.set_view(View::DueWeek),
-            Action::MessageLog => {
-                let lines = self
-                    .messages
-                    .iter()
-                    .rev()
-                    .map(|m| format!("{} {:?} {}", m.at.format("%H:%M:%S"), m.level, m.text))
-                    .collect();
-                self.overlay = Overlay::Text {
-                    title: "Messages (newest first)".into(),
-                    lines,
-                    scroll: 0,
-                };
-                vec![]
-            }
+            Action::MessageLog => vec![Effect::ShowLog],
             Action::Down => self.move_by(1),
             Action::Up => self.move_by(-1),
             Action::HalfPageDown => self.move_by((self.list_height / 2).max(1) as i64),
@@ -250,6 +237,30 @@ impl State {
                 }
             },
         }
+    }
+
+    /// The message overlay: this session's messages, newest first, then the
+    /// tail of the log file when there is one.
+    pub fn show_log(&mut self, file: Option<(String, Vec<String>)>) {
+        let mut lines: Vec<String> = self
+            .messages
+            .iter()
+            .rev()
+            .map(|m| format!("{} {:?} {}", m.at.format("%H:%M:%S"), m.level, m.text))
+            .collect();
+        if lines.is_empty() {
+            lines.push("no messages yet".into());
+        }
+        if let Some((path, tail)) = file {
+            lines.push(String::new());
+            lines.push(format!("— the end of the log file {path} —"));
+            lines.extend(tail.into_iter().rev());
+        }
+        self.overlay = Overlay::Text {
+            title: "Messages (newest first)".into(),
+            lines,
+            scroll: 0,
+        };
     }
 
     fn no_task(&mut self) -> Vec<Effect> {

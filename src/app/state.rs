@@ -180,6 +180,8 @@ pub enum Effect {
         initial: String,
     },
     Copy(String),
+    /// Show messages and the tail of the log file.
+    ShowLog,
     /// Load a layout file from disk and validate it.
     ReadLayout {
         path: String,

@@ -901,3 +901,26 @@ fn help_is_generated_from_the_effective_keymap_and_filters() {
     assert!(filtered.iter().any(|l| l.contains("archive or restore")));
     assert!(!filtered.iter().any(|l| l.contains("move down")));
 }
+
+#[test]
+fn the_message_log_shows_messages_then_the_log_file() {
+    let mut s = loaded(1);
+    palette(&mut s, "frobnicate");
+    let fx = s.on_key(ctrl('l'));
+    assert_eq!(fx, vec![Effect::ShowLog]);
+    s.show_log(Some((
+        "/x/taskdeck.log".into(),
+        vec!["old".into(), "new".into()],
+    )));
+    match &s.overlay {
+        Overlay::Text { lines, .. } => {
+            assert!(lines[0].contains("unknown command"));
+            let at = lines
+                .iter()
+                .position(|l| l.contains("/x/taskdeck.log"))
+                .unwrap();
+            assert_eq!(lines[at + 1], "new");
+        }
+        _ => panic!("text overlay expected"),
+    }
+}
