@@ -45,6 +45,11 @@ impl State {
         } else {
             0
         };
+        l.keep_selected = if keep {
+            l.selected_id().map(str::to_string)
+        } else {
+            None
+        };
         if !keep {
             l.items.clear();
             l.selected = 0;

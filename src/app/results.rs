@@ -317,7 +317,11 @@ impl State {
     }
 
     fn apply_page(&mut self, first: bool, page: TaskPage) -> Vec<Effect> {
-        let keep_id = self.list.selected_id().map(str::to_string);
+        let keep_id = self
+            .list
+            .keep_selected
+            .clone()
+            .or_else(|| self.list.selected_id().map(str::to_string));
         if first && self.list.replacing {
             self.list.items.clear();
             self.list.replacing = false;
@@ -350,6 +354,7 @@ impl State {
         if let Some(id) = keep_id {
             if let Some(i) = self.list.position(&id) {
                 self.list.selected = i;
+                self.list.keep_selected = None;
             }
         }
         self.list.selected = self
@@ -367,6 +372,7 @@ impl State {
             return vec![self.request(req)];
         }
         self.list.refill_to = 0;
+        self.list.keep_selected = None;
         self.fetch_ahead()
     }
 

@@ -318,6 +318,8 @@ pub struct TaskList {
     pub loading: bool,
     /// Generation of the walk; results of an older walk are dropped.
     pub gen: u64,
+    /// While refreshing: the task to keep selected once its page arrives.
+    pub keep_selected: Option<String>,
     /// While refreshing: keep walking until this many rows are loaded.
     pub refill_to: usize,
     /// id -> updated_at before the last refresh, to mark changed rows.
@@ -508,7 +510,8 @@ pub struct State {
     /// Tasks opened from the detail (subtasks, linked tasks): Esc goes back.
     pub back_stack: Vec<String>,
     pub overlay: Overlay,
-    pub inflight: BTreeMap<u64, String>,
+    /// Requests in flight: ticket -> (what, slot).
+    pub inflight: BTreeMap<u64, (String, Option<&'static str>)>,
     pub pending: Vec<Pending>,
     pub messages: VecDeque<Message>,
     pub status: Option<(Level, String, Instant)>,
@@ -575,7 +578,12 @@ impl State {
     pub fn request(&mut self, req: ApiRequest) -> Effect {
         let ticket = self.next_ticket;
         self.next_ticket += 1;
-        self.inflight.insert(ticket, req.describe());
+        if let Some(slot) = req.slot() {
+            // The worker aborts the older request of this slot: it will
+            // never answer, so it is no longer in flight.
+            self.inflight.retain(|_, (_, s)| *s != Some(slot));
+        }
+        self.inflight.insert(ticket, (req.describe(), req.slot()));
         Effect::Api {
             ticket,
             req: Box::new(req),

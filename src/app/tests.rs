@@ -924,3 +924,68 @@ fn the_message_log_shows_messages_then_the_log_file() {
         _ => panic!("text overlay expected"),
     }
 }
+
+#[test]
+fn a_refresh_finds_the_selected_task_on_a_later_page() {
+    let mut s = loaded(0);
+    let first = reqs(&s.reload_list(false)).remove(0);
+    s.on_api(ApiResult {
+        ticket: 700,
+        req: first,
+        result: Ok(Reply::Page(TaskPage {
+            items: (1..=60)
+                .map(|i| TaskItem::Task(Box::new(task(i))))
+                .collect(),
+            cursor: None,
+        })),
+    });
+    s.list.selected = 55;
+    let fx = s.refresh();
+    let page1 = reqs(&fx).remove(0);
+    // The service now puts task 56 on the second page.
+    let fx = s.on_api(ApiResult {
+        ticket: 701,
+        req: page1,
+        result: Ok(Reply::Page(TaskPage {
+            items: (1..=50)
+                .filter(|i| *i != 56)
+                .map(|i| TaskItem::Task(Box::new(task(i))))
+                .collect(),
+            cursor: Some("p2".into()),
+        })),
+    });
+    let page2 = reqs(&fx).remove(0);
+    assert!(
+        matches!(&page2, ApiRequest::ListPage { cursor: Some(c), .. } if c == "p2"),
+        "refill continues"
+    );
+    s.on_api(ApiResult {
+        ticket: 702,
+        req: page2,
+        result: Ok(Reply::Page(TaskPage {
+            items: (51..=60)
+                .map(|i| TaskItem::Task(Box::new(task(i))))
+                .collect(),
+            cursor: None,
+        })),
+    });
+    assert_eq!(s.list.selected_id(), Some(tid(56).as_str()));
+}
+
+#[test]
+fn a_superseded_request_is_no_longer_counted_in_flight() {
+    let mut s = loaded(2);
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(key(']')); // comments of task 1 requested
+    s.on_key(key('[')); // back to overview
+    s.focus = Focus::List;
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter)); // task 2 opens on Overview
+    s.on_key(key(']')); // comments of task 2: supersedes task 1's
+    let comments: Vec<_> = s
+        .inflight
+        .values()
+        .filter(|(_, slot)| *slot == Some("comments"))
+        .collect();
+    assert_eq!(comments.len(), 1);
+}
