@@ -275,6 +275,20 @@ impl State {
                 vec![]
             }
             (ApiRequest::PutSharing { id, .. }, Ok(Reply::Sharing(s))) => {
+                let me = self.my_id().unwrap_or_default().to_string();
+                let lost =
+                    s.visibility != Visibility::Customer && !s.users.iter().any(|u| u.id == me);
+                if lost {
+                    // Reading the task again would only answer "not found".
+                    self.say(
+                        Level::Warn,
+                        "sharing saved — you no longer have access to this task (unless a team of yours does)",
+                    );
+                    if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                        d.sharing = Load::Loaded(s);
+                    }
+                    return vec![];
+                }
                 self.say(Level::Success, "sharing saved");
                 let mut fx = Vec::new();
                 if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {

@@ -1,0 +1,176 @@
+//! Collaboration flows through the real binary in a pseudo-terminal:
+//! link roles and check ids, sharing with an ambiguous name resolved through
+//! the picker, and the self-removal warning before the PUT.
+
+mod support;
+
+use serde_json::json;
+use support::*;
+
+const COLS: u16 = 140;
+const ROWS: u16 = 45;
+
+fn launch(svc: &Service, home: &Home) -> Tui {
+    let tui = Tui::spawn(home, &[], &svc.env(), COLS, ROWS);
+    tui.wait_for("Alice Martin", WAIT);
+    tui
+}
+
+/// Open `task` and move from the Overview to the tab `steps` to the right.
+fn open_tab(tui: &Tui, task: &str, steps: usize) {
+    tui.send(&format!(":open {task}\r"));
+    tui.wait_for(&format!("Task {task}"), WAIT);
+    tui.wait_for("title:", WAIT);
+    for _ in 0..steps {
+        tui.key("]");
+    }
+}
+
+#[test]
+fn a_link_role_and_check_ids_change_and_the_screen_shows_the_answer() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    open_tab(&tui, "#3", 3);
+    tui.wait_for("chk-104", WAIT);
+    svc.sb.clear_requests();
+    // The review link is the first row.
+    tui.send(":role output\r");
+    tui.wait_until("role shown as output", WAIT, |s| {
+        s.lines()
+            .any(|l| l.contains("review") && l.contains("output"))
+    });
+    let path = "/links/review/1cf44051-b5bf-4f3f-8db5-7059fbbf7165";
+    tui.wait_until("the PATCH recorded", WAIT, |_| {
+        !svc.requests_matching("PATCH", path).is_empty()
+    });
+    let patches = svc.requests_matching("PATCH", path);
+    assert_eq!(patches.len(), 1);
+    assert_eq!(patches[0].body, Some(json!({"role": "output"})));
+    let task = svc.sb.task_json("#3").unwrap();
+    let link = task["linked_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["type"] == "review")
+        .unwrap()
+        .clone();
+    assert_eq!(link["role"], "output");
+
+    svc.sb.clear_requests();
+    tui.send(":checks chk-9\r");
+    tui.wait_for("checks: chk-9", WAIT);
+    tui.wait_until("the PATCH recorded", WAIT, |_| {
+        !svc.requests_matching("PATCH", path).is_empty()
+    });
+    let patches = svc.requests_matching("PATCH", path);
+    assert_eq!(
+        patches[0].body,
+        Some(json!({"context": {"check_ids": ["chk-9"]}}))
+    );
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
+
+#[test]
+fn sharing_previews_the_change_and_resolves_an_ambiguous_name_with_the_picker() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    open_tab(&tui, "#10", 4);
+    tui.wait_for("S edits sharing", WAIT);
+    svc.sb.clear_requests();
+    tui.key("S");
+    tui.wait_for("Sharing (edits a copy", WAIT);
+    // Remove myself (Alice is listed as a watcher), add "Sam Taylor".
+    let screen = tui.screen();
+    let rows: Vec<&str> = screen.lines().collect();
+    let visibility = rows.iter().position(|l| l.contains("visibility:")).unwrap();
+    let people = rows.iter().position(|l| l.contains("people:")).unwrap();
+    let alice = rows
+        .iter()
+        .enumerate()
+        .position(|(i, l)| i > people && l.contains("Alice Martin"))
+        .map(|p| p + 1)
+        .unwrap();
+    // Row 0 is the visibility; people follow the "people:" heading.
+    let _ = visibility;
+    for _ in 0..(alice - people) {
+        tui.key("j");
+    }
+    tui.key("d");
+    tui.key("a");
+    tui.send("Sam Taylor write\r");
+    tui.wait_for("Sam Taylor  write", WAIT);
+    tui.key("\r");
+    tui.wait_for("YOU WILL LOSE ACCESS", WAIT);
+    tui.wait_for("+ person Sam Taylor gains write access", WAIT);
+    assert!(
+        svc.requests_matching("PUT", "/sharing").is_empty(),
+        "nothing is sent before the preview is accepted"
+    );
+    tui.key("y");
+    tui.wait_for("matches more than one person", WAIT);
+    tui.wait_until("the PUT recorded", WAIT, |_| {
+        !svc.requests_matching("PUT", "/sharing").is_empty()
+    });
+    tui.wait_for("samuel.taylor@acme.test", WAIT);
+    let puts = svc.requests_matching("PUT", "/sharing");
+    assert_eq!(puts.len(), 1);
+    let sent_users = puts[0].body.as_ref().unwrap()["users"].clone();
+    assert!(sent_users
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|u| u["user_id"] == "Sam Taylor"));
+    // Pick the second candidate.
+    let screen = tui.screen();
+    let second_is_samuel = {
+        let lines: Vec<&str> = screen
+            .lines()
+            .filter(|l| l.contains("@acme.test  ("))
+            .collect();
+        lines.len() == 2 && lines[1].contains("samuel.taylor")
+    };
+    if second_is_samuel {
+        tui.key("j");
+    }
+    tui.key("\r");
+    tui.wait_for("you no longer have access", WAIT);
+    tui.wait_until("the second PUT recorded", WAIT, |_| {
+        svc.requests_matching("PUT", "/sharing").len() == 2
+    });
+    let puts = svc.requests_matching("PUT", "/sharing");
+    assert_eq!(puts.len(), 2, "resent once with the chosen id");
+    let resent = &puts[1].body.as_ref().unwrap()["users"];
+    assert!(
+        !resent
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|u| u["user_id"] == "Sam Taylor"),
+        "the name was replaced by an id: {resent}"
+    );
+    let id = svc.task_id("#10");
+    let state = svc.rt.block_on(async {
+        reqwest::Client::new()
+            .get(format!("{}/api/v1/tasks/{id}/sharing", svc.sb.base_url()))
+            .bearer_auth("demo-carol-acme")
+            .send()
+            .await
+            .unwrap()
+            .json::<serde_json::Value>()
+            .await
+            .unwrap()
+    });
+    let emails: Vec<&str> = state["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|u| u["email"].as_str())
+        .collect();
+    assert!(emails.contains(&"samuel.taylor@acme.test"), "{emails:?}");
+    assert!(!emails.contains(&"alice@acme.test"), "{emails:?}");
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
