@@ -5,6 +5,8 @@
 mod support;
 
 use serde_json::json;
+#[allow(unused_imports)]
+use support::KEY;
 use support::*;
 
 const COLS: u16 = 140;
@@ -171,6 +173,131 @@ fn sharing_previews_the_change_and_resolves_an_ambiguous_name_with_the_picker() 
         .collect();
     assert!(emails.contains(&"samuel.taylor@acme.test"), "{emails:?}");
     assert!(!emails.contains(&"alice@acme.test"), "{emails:?}");
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
+
+fn get_json(svc: &Service, key: &str, path: &str) -> serde_json::Value {
+    let url = format!("{}{path}", svc.sb.base_url());
+    svc.rt.block_on(async {
+        reqwest::Client::new()
+            .get(url)
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    })
+}
+
+#[test]
+fn files_attach_and_detach_with_a_confirmation_that_the_file_stays() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    let files = get_json(&svc, KEY, "/api/v1/files");
+    let task = svc.sb.task_json("#2").unwrap();
+    let attached: Vec<&str> = task["input_files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(task["output_files"].as_array().into_iter().flatten())
+        .filter_map(|f| f["id"].as_str())
+        .collect();
+    let file = files
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| !attached.contains(&f["id"].as_str().unwrap()))
+        .unwrap();
+    let (fid, fname) = (file["id"].as_str().unwrap(), file["name"].as_str().unwrap());
+    open_tab(&tui, "#2", 5);
+    tui.send(&format!(":attach {fid}\r"));
+    tui.wait_for(fname, WAIT);
+    let after = svc.sb.task_json("#2").unwrap();
+    assert!(after.to_string().contains(fid), "attached on the service");
+    // Select it and detach: the confirmation says the file is not deleted.
+    let rows = tui.screen();
+    let pos = rows
+        .lines()
+        .filter(|l| l.contains("input") || l.contains("output"))
+        .position(|l| l.contains(fname))
+        .unwrap();
+    for _ in 0..pos {
+        tui.key("j");
+    }
+    tui.key("X");
+    tui.wait_for("The file itself is not deleted", WAIT);
+    tui.key("y");
+    tui.wait_until("file gone from the task", WAIT, |_| {
+        !svc.sb.task_json("#2").unwrap().to_string().contains(fid)
+    });
+    let still = get_json(&svc, KEY, "/api/v1/files");
+    assert!(
+        still.to_string().contains(fid),
+        "the file itself stays uploaded"
+    );
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
+
+#[test]
+fn a_layout_check_lists_issues_with_paths() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    let path = home.root().join("layout.json");
+    std::fs::write(
+        &path,
+        r#"{"type": "report", "blocks": [{"type": "heading", "text": "Hi", "level": 9}, {"type": "paragraph", "txet": "typo"}]}"#,
+    )
+    .unwrap();
+    tui.send(&format!(":validate {}\r", path.display()));
+    tui.wait_for("INVALID", WAIT);
+    tui.wait_for("blocks[0].level", WAIT);
+    tui.wait_for("out_of_range", WAIT);
+    tui.wait_for("unknown_field", WAIT);
+    tui.wait_for("Normalised layout", WAIT);
+    tui.key("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
+
+#[test]
+fn disabled_features_are_explained_not_reported_as_not_found() {
+    let svc = Service::small();
+    let home = Home::new();
+    let env = vec![
+        ("TASKDECK_BASE_URL".to_string(), svc.sb.base_url()),
+        (
+            "TASKDECK_API_KEY".to_string(),
+            "demo-gina-globex".to_string(),
+        ),
+    ];
+    let mut tui = Tui::spawn(&home, &[], &env, COLS, ROWS);
+    tui.wait_for("Gina Rossi", WAIT);
+    let path = home.root().join("layout.json");
+    std::fs::write(&path, r#"{"type": "report", "blocks": []}"#).unwrap();
+    tui.send(&format!(":validate {}\r", path.display()));
+    tui.wait_for("Visual Builder is not enabled for this organisation", WAIT);
+    tui.key("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    tui.send(":open #16\r");
+    tui.wait_for("Task #16", WAIT);
+    tui.wait_for("title:", WAIT);
+    tui.key("R");
+    tui.send("hello");
+    tui.send("\x13"); // ctrl-s
+    tui.wait_for(
+        "requester thread is not enabled for this organisation",
+        WAIT,
+    );
+    assert!(!tui.screen().contains("not found"), "{}", tui.screen());
+    tui.key("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(100));
     tui.send("q");
     tui.wait_exit(WAIT);
 }
