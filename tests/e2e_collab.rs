@@ -5,8 +5,6 @@
 mod support;
 
 use serde_json::json;
-#[allow(unused_imports)]
-use support::KEY;
 use support::*;
 
 const COLS: u16 = 140;
