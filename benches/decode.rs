@@ -3,8 +3,9 @@
 
 mod support;
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::value::RawValue;
+use std::hint::black_box;
 use std::time::Duration;
 use taskdeck::api::TaskItem;
 

@@ -3,10 +3,11 @@
 
 mod support;
 
-use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+use std::hint::black_box;
 use std::time::Duration;
 use taskdeck::ui::Theme;
 
@@ -25,7 +26,8 @@ fn frame(c: &mut Criterion) {
         // Somewhere in the middle of the list, with the detail open.
         let target = n / 2;
         let mut term = Terminal::new(TestBackend::new(200, 60)).unwrap();
-        term.draw(|f| taskdeck::ui::draw(f, &mut s, &theme)).unwrap();
+        term.draw(|f| taskdeck::ui::draw(f, &mut s, &theme))
+            .unwrap();
         s.list.selected = target;
         let _ = s.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
         assert!(s.detail.is_some(), "Enter opens the detail");

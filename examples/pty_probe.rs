@@ -181,7 +181,10 @@ fn first_frame(bin: &str, runs: usize) {
         match p.wait_for(Duration::from_secs(20), first_frame_complete) {
             Some(at) => ms.push((at - start).as_secs_f64() * 1000.0),
             None => {
-                eprintln!("first frame never complete; screen:\n{}", p.rows().join("\n"));
+                eprintln!(
+                    "first frame never complete; screen:\n{}",
+                    p.rows().join("\n")
+                );
                 std::process::exit(1);
             }
         }
@@ -293,9 +296,17 @@ fn latency(bin: &str) {
     let stalled = p.rows()[0].contains("request");
     let mut sorted = ms.clone();
     sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    println!("latency_samples_ms={:?}", ms.iter().map(|m| (m * 10.0).round() / 10.0).collect::<Vec<_>>());
+    println!(
+        "latency_samples_ms={:?}",
+        ms.iter()
+            .map(|m| (m * 10.0).round() / 10.0)
+            .collect::<Vec<_>>()
+    );
     println!("latency_ms={:.1}", median(&mut ms));
-    println!("latency_max_ms={:.1}", sorted.last().copied().unwrap_or(f64::NAN));
+    println!(
+        "latency_max_ms={:.1}",
+        sorted.last().copied().unwrap_or(f64::NAN)
+    );
     println!("latency_request_still_in_flight={stalled}");
     p.finish();
 }

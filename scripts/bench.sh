@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 BIN="$TARGET_DIR/release/taskdeck"
 PROBE="$TARGET_DIR/release/examples/pty_probe"
-TASKS=10000
+TASKS=19400   # the sandbox seeds several organisations: Alice sees 10,013 of them
 KEY=demo-alice-acme
 
 if [[ "${1:-}" != "--no-build" ]]; then
