@@ -352,12 +352,7 @@ impl State {
                 }
             }
         }
-        let tasks: Vec<Task> = page
-            .items
-            .iter()
-            .filter_map(|i| i.task().cloned())
-            .collect();
-        for t in &tasks {
+        for t in page.items.iter().filter_map(TaskItem::task) {
             self.learn_people(t);
         }
         self.list.items.extend(page.items);

@@ -689,24 +689,25 @@ impl State {
 
     /// Remember the people of a task for the assignee picker.
     pub fn learn_people(&mut self, t: &Task) {
-        let mut add = |p: &Person| {
-            if !p.id.is_empty() {
-                self.people.entry(p.id.clone()).or_insert_with(|| p.clone());
+        // Most people are known already: look up before cloning anything.
+        let people = &mut self.people;
+        for p in [&t.creator, &t.assigned_to].into_iter().flatten() {
+            if !p.id.is_empty() && !people.contains_key(&p.id) {
+                people.insert(p.id.clone(), p.clone());
             }
-        };
-        if let Some(p) = &t.creator {
-            add(p);
-        }
-        if let Some(p) = &t.assigned_to {
-            add(p);
         }
         for m in &t.involved_people {
-            add(&Person {
-                id: m.id.clone(),
-                name: m.name.clone(),
-                email: m.email.clone(),
-                extra: Default::default(),
-            });
+            if !m.id.is_empty() && !people.contains_key(&m.id) {
+                people.insert(
+                    m.id.clone(),
+                    Person {
+                        id: m.id.clone(),
+                        name: m.name.clone(),
+                        email: m.email.clone(),
+                        extra: Default::default(),
+                    },
+                );
+            }
         }
     }
 }

@@ -1,0 +1,331 @@
+//! Drives the real `taskdeck` binary in a pseudo-terminal and measures what a
+//! person would feel. Used by `scripts/bench.sh`; prints `key=value` lines.
+//!
+//! pty_probe first-frame BIN RUNS       time to identity + first page shown
+//! pty_probe bytes BIN                  bytes written per `j` and per Enter
+//! pty_probe rss BIN                    peak RSS with the whole list loaded
+//! pty_probe latency BIN                keypress-to-frame with the service stalled
+//!
+//! The service address and key come from the environment (TASKDECK_BASE_URL,
+//! TASKDECK_API_KEY); the script sets them.
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, PtySize};
+use std::io::{Read, Write};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Probe {
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    rx: Receiver<Vec<u8>>,
+    parser: vt100::Parser,
+    cols: u16,
+    start: Instant,
+    bytes: usize,
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl Probe {
+    fn spawn(bin: &str, rows: u16, cols: u16) -> Probe {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let mut cmd = CommandBuilder::new(bin);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("TASKDECK_CONFIG", "/nonexistent/taskdeck.toml");
+        for k in [
+            "TASKDECK_BASE_URL",
+            "TASKDECK_API_KEY",
+            "XDG_STATE_HOME",
+            "HOME",
+            "PATH",
+        ] {
+            if let Ok(v) = std::env::var(k) {
+                cmd.env(k, v);
+            }
+        }
+        let mut reader = pair.master.try_clone_reader().expect("reader");
+        let writer = pair.master.take_writer().expect("writer");
+        let start = Instant::now();
+        let child = pair.slave.spawn_command(cmd).expect("spawn taskdeck");
+        drop(pair.slave);
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Probe {
+            child,
+            writer,
+            rx,
+            parser: vt100::Parser::new(rows, cols, 0),
+            cols,
+            start,
+            bytes: 0,
+            _master: pair.master,
+        }
+    }
+
+    fn feed(&mut self, chunk: &[u8]) {
+        self.bytes += chunk.len();
+        self.parser.process(chunk);
+    }
+
+    /// Read until `done(screen)` holds; the moment the deciding bytes arrived.
+    fn wait_for(
+        &mut self,
+        timeout: Duration,
+        mut done: impl FnMut(&vt100::Screen) -> bool,
+    ) -> Option<Instant> {
+        let until = Instant::now() + timeout;
+        if done(self.parser.screen()) {
+            return Some(Instant::now());
+        }
+        loop {
+            let left = until.checked_duration_since(Instant::now())?;
+            match self.rx.recv_timeout(left) {
+                Ok(chunk) => {
+                    let at = Instant::now();
+                    self.feed(&chunk);
+                    if done(self.parser.screen()) {
+                        return Some(at);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    /// Read until nothing arrives for `quiet`; bytes read meanwhile.
+    fn settle(&mut self, quiet: Duration, max: Duration) -> usize {
+        let before = self.bytes;
+        let until = Instant::now() + max;
+        while Instant::now() < until {
+            match self.rx.recv_timeout(quiet) {
+                Ok(chunk) => self.feed(&chunk),
+                Err(_) => break,
+            }
+        }
+        self.bytes - before
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn rows(&self) -> Vec<String> {
+        self.parser.screen().rows(0, self.cols).collect()
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.process_id().unwrap_or(0)
+    }
+
+    fn finish(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Index of the screen row holding the list's selection mark.
+fn selected_row(s: &vt100::Screen) -> Option<usize> {
+    let (_, cols) = s.size();
+    s.rows(0, cols)
+        .position(|r| r.trim_start_matches('│').starts_with('>'))
+}
+
+/// Identity shown, and a first task row (the selection mark on a `#` id).
+fn first_frame_complete(s: &vt100::Screen) -> bool {
+    let text = s.contents();
+    text.contains("Alice Martin")
+        && selected_row(s).is_some_and(|i| {
+            let (_, cols) = s.size();
+            s.rows(0, cols).nth(i).is_some_and(|r| r.contains('#'))
+        })
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn first_frame(bin: &str, runs: usize) {
+    let mut ms = Vec::new();
+    for _ in 0..runs {
+        let mut p = Probe::spawn(bin, 50, 200);
+        let start = p.start;
+        match p.wait_for(Duration::from_secs(20), first_frame_complete) {
+            Some(at) => ms.push((at - start).as_secs_f64() * 1000.0),
+            None => {
+                eprintln!(
+                    "first frame never complete; screen:\n{}",
+                    p.rows().join("\n")
+                );
+                std::process::exit(1);
+            }
+        }
+        p.finish();
+    }
+    let all: Vec<String> = ms.iter().map(|m| format!("{m:.1}")).collect();
+    println!("first_frame_runs_ms={}", all.join(","));
+    println!("first_frame_ms={:.1}", median(&mut ms));
+}
+
+fn bytes(bin: &str) {
+    let mut p = Probe::spawn(bin, 50, 200);
+    p.wait_for(Duration::from_secs(20), first_frame_complete)
+        .expect("first frame");
+    p.settle(Duration::from_millis(400), Duration::from_secs(5));
+    let full = p.bytes;
+    let mut per_j = Vec::new();
+    for _ in 0..20 {
+        p.send("j");
+        per_j.push(p.settle(Duration::from_millis(250), Duration::from_secs(3)) as f64);
+    }
+    let mut per_open = Vec::new();
+    for _ in 0..8 {
+        p.send("j");
+        p.settle(Duration::from_millis(250), Duration::from_secs(3));
+        p.send("\r");
+        per_open.push(p.settle(Duration::from_millis(400), Duration::from_secs(5)) as f64);
+        p.send("\x1b");
+        p.settle(Duration::from_millis(250), Duration::from_secs(3));
+    }
+    println!("startup_bytes={full}");
+    println!("bytes_per_j_samples={per_j:?}");
+    println!("bytes_per_j={:.0}", median(&mut per_j));
+    println!("bytes_per_open_samples={per_open:?}");
+    println!("bytes_per_open={:.0}", median(&mut per_open));
+    p.finish();
+}
+
+fn proc_status(pid: u32, key: &str) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    s.lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+}
+
+fn rss(bin: &str) {
+    let mut p = Probe::spawn(bin, 50, 200);
+    p.wait_for(Duration::from_secs(20), first_frame_complete)
+        .expect("first frame");
+    let started = Instant::now();
+    let all_loaded = |s: &vt100::Screen| s.contents().contains("(all)");
+    loop {
+        p.send("G");
+        if p.wait_for(Duration::from_millis(40), all_loaded).is_some() {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(300) {
+            eprintln!("the list never said (all):\n{}", p.rows().join("\n"));
+            std::process::exit(1);
+        }
+    }
+    p.settle(Duration::from_millis(500), Duration::from_secs(5));
+    let title = p
+        .rows()
+        .into_iter()
+        .find(|r| r.contains("(all)"))
+        .unwrap_or_default();
+    let loaded: String = title
+        .split('|')
+        .find(|part| part.contains("(all)"))
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let pid = p.pid();
+    println!("rss_tasks_loaded={loaded}");
+    println!("rss_load_seconds={:.1}", started.elapsed().as_secs_f64());
+    println!("rss_hwm_kb={}", proc_status(pid, "VmHWM:").unwrap_or(0));
+    println!("rss_now_kb={}", proc_status(pid, "VmRSS:").unwrap_or(0));
+    p.finish();
+}
+
+fn latency(bin: &str) {
+    let mut p = Probe::spawn(bin, 50, 200);
+    // Every request is stalled: the first page arrives after the delay.
+    p.wait_for(Duration::from_secs(30), first_frame_complete)
+        .expect("first frame");
+    p.settle(Duration::from_millis(200), Duration::from_secs(2));
+    // A refresh goes out and stalls at the service; keys meanwhile.
+    p.send("r");
+    p.settle(Duration::from_millis(100), Duration::from_secs(1));
+    let mut ms = Vec::new();
+    for i in 0..16 {
+        let before = selected_row(p.parser.screen());
+        let key = if i % 2 == 0 { "j" } else { "k" };
+        let sent = Instant::now();
+        p.send(key);
+        match p.wait_for(Duration::from_secs(5), |s| selected_row(s) != before) {
+            Some(at) => ms.push((at - sent).as_secs_f64() * 1000.0),
+            None => {
+                eprintln!("no frame after {key:?}:\n{}", p.rows().join("\n"));
+                std::process::exit(1);
+            }
+        }
+        p.settle(Duration::from_millis(60), Duration::from_millis(150));
+    }
+    let stalled = p.rows()[0].contains("request");
+    let mut sorted = ms.clone();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "latency_samples_ms={:?}",
+        ms.iter()
+            .map(|m| (m * 10.0).round() / 10.0)
+            .collect::<Vec<_>>()
+    );
+    println!("latency_ms={:.1}", median(&mut ms));
+    println!(
+        "latency_max_ms={:.1}",
+        sorted.last().copied().unwrap_or(f64::NAN)
+    );
+    println!("latency_request_still_in_flight={stalled}");
+    p.finish();
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: pty_probe first-frame|bytes|rss|latency BIN [RUNS]";
+    let (Some(cmd), Some(bin)) = (args.get(1), args.get(2)) else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    match cmd.as_str() {
+        "first-frame" => first_frame(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7)),
+        "bytes" => bytes(bin),
+        "rss" => rss(bin),
+        "latency" => latency(bin),
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    }
+}
