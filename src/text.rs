@@ -5,20 +5,69 @@
 //! made visible, and tabs become spaces. The raw text is still there, behind
 //! the explicit [`Untrusted::raw`] call, for lossless output such as `--json`.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A string that came from the service (or any other untrusted source).
 ///
 /// `Display` shows the sanitised text; there is deliberately no `Deref<str>`.
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Untrusted(String);
+/// Short strings (names, e-mails, tags, roles…) are shared: the same person
+/// on ten thousand tasks is stored once.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Untrusted(Arc<str>);
+
+/// Strings up to this length are interned.
+const INTERN_MAX: usize = 64;
+
+fn intern(s: &str) -> Arc<str> {
+    static POOL: OnceLock<Mutex<HashSet<Arc<str>>>> = OnceLock::new();
+    if s.len() > INTERN_MAX {
+        return Arc::from(s);
+    }
+    let pool = POOL.get_or_init(|| Mutex::new(HashSet::new()));
+    let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(a) = pool.get(s) {
+        return a.clone();
+    }
+    let a: Arc<str> = Arc::from(s);
+    pool.insert(a.clone());
+    a
+}
+
+impl Default for Untrusted {
+    fn default() -> Self {
+        Untrusted::new("")
+    }
+}
+
+impl Serialize for Untrusted {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Untrusted {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Untrusted;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Untrusted, E> {
+                Ok(Untrusted::new(v))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
 
 impl Untrusted {
-    pub fn new(s: impl Into<String>) -> Self {
-        Untrusted(s.into())
+    pub fn new(s: impl AsRef<str>) -> Self {
+        Untrusted(intern(s.as_ref()))
     }
     /// The text exactly as received. Only for lossless output (e.g. `--json`)
     /// and for sending back to the service, never for the terminal.
@@ -52,12 +101,12 @@ impl fmt::Debug for Untrusted {
 
 impl From<&str> for Untrusted {
     fn from(s: &str) -> Self {
-        Untrusted(s.to_string())
+        Untrusted::new(s)
     }
 }
 impl From<String> for Untrusted {
     fn from(s: String) -> Self {
-        Untrusted(s)
+        Untrusted::new(s)
     }
 }
 

@@ -78,9 +78,13 @@ async fn check(c: &Client, q: TaskQuery, ok: impl Fn(&Task) -> bool) -> usize {
 }
 
 fn people_ids(t: &Task) -> Vec<String> {
-    let mut ids: Vec<String> = t.involved_people.iter().map(|m| m.id.clone()).collect();
-    ids.extend(t.creator.iter().map(|p| p.id.clone()));
-    ids.extend(t.assigned_to.iter().map(|p| p.id.clone()));
+    let mut ids: Vec<String> = t
+        .involved_people
+        .iter()
+        .map(|m| m.id.as_str().to_string())
+        .collect();
+    ids.extend(t.creator.iter().map(|p| p.id.as_str().to_string()));
+    ids.extend(t.assigned_to.iter().map(|p| p.id.as_str().to_string()));
     ids
 }
 
@@ -160,7 +164,8 @@ async fn list_filters_are_applied() {
         .find_map(|t| t.team.as_ref())
         .unwrap()
         .id
-        .clone();
+        .as_str()
+        .to_string();
     check(
         &c,
         TaskQuery {
@@ -240,7 +245,7 @@ async fn create_get_patch_subtasks_delete() {
         .create_task(&NewTask {
             title: "Draft the disclosure letter".into(),
             description: Some("first pass".into()),
-            parent_task_id: Some(parent.id.clone()),
+            parent_task_id: Some(parent.id.as_str().to_string()),
         })
         .await
         .unwrap();

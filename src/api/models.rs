@@ -53,6 +53,195 @@ open_enum!(LinkRole { Reference = "reference", Subject = "subject", Output = "ou
 open_enum!(AccessLevel { Read = "read", Write = "write" } default Read);
 open_enum!(DeliveryStatus { Sent = "sent", Draft = "draft" } default Draft);
 
+/// An id from the service. Shared like short untrusted strings (the same
+/// person's id on every task is stored once); `Display` is sanitised, and
+/// `as_str()` gives the raw id for requests and comparisons.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Id(Untrusted);
+
+impl Id {
+    pub fn new(s: impl AsRef<str>) -> Id {
+        Id(Untrusted::new(s))
+    }
+    pub fn as_str(&self) -> &str {
+        self.0.raw()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl std::ops::Deref for Id {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0.raw()
+    }
+}
+
+impl std::borrow::Borrow<str> for Id {
+    fn borrow(&self) -> &str {
+        self.0.raw()
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+impl PartialEq<str> for Id {
+    fn eq(&self, o: &str) -> bool {
+        self.as_str() == o
+    }
+}
+impl PartialEq<&str> for Id {
+    fn eq(&self, o: &&str) -> bool {
+        self.as_str() == *o
+    }
+}
+impl PartialEq<String> for Id {
+    fn eq(&self, o: &String) -> bool {
+        self.as_str() == o
+    }
+}
+impl PartialEq<Id> for String {
+    fn eq(&self, o: &Id) -> bool {
+        self == o.as_str()
+    }
+}
+impl PartialEq<Id> for str {
+    fn eq(&self, o: &Id) -> bool {
+        self == o.as_str()
+    }
+}
+impl From<&Id> for String {
+    fn from(i: &Id) -> String {
+        i.as_str().to_string()
+    }
+}
+impl From<Id> for String {
+    fn from(i: Id) -> String {
+        i.as_str().to_string()
+    }
+}
+impl From<&str> for Id {
+    fn from(s: &str) -> Id {
+        Id::new(s)
+    }
+}
+impl From<String> for Id {
+    fn from(s: String) -> Id {
+        Id::new(s)
+    }
+}
+
+/// Fields the client does not know, kept as received. Nearly always empty,
+/// so it costs one pointer until there is something to keep.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extra(Option<Box<Map<String, Value>>>);
+
+impl Extra {
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|m| m.is_empty())
+    }
+    pub fn get(&self, k: &str) -> Option<&Value> {
+        self.0.as_ref().and_then(|m| m.get(k))
+    }
+    pub fn contains_key(&self, k: &str) -> bool {
+        self.get(k).is_some()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().flat_map(|m| m.iter())
+    }
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |m| m.len())
+    }
+}
+
+impl std::ops::Index<&str> for Extra {
+    type Output = Value;
+    fn index(&self, k: &str) -> &Value {
+        self.get(k).unwrap_or(&Value::Null)
+    }
+}
+
+impl Serialize for Extra {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.len()))?;
+        for (k, v) in self.iter() {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Extra {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let m = Map::<String, Value>::deserialize(d)?;
+        Ok(Extra((!m.is_empty()).then(|| Box::new(m))))
+    }
+}
+
+/// An open-shape field (agent, team, matter, files…). Kept as its compact
+/// JSON text, parsed only when shown: a list of ten thousand tasks does not
+/// hold ten thousand parsed trees. `null` or absent costs nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Json {
+    raw: Option<Box<str>>,
+    parsed: std::sync::OnceLock<Box<Value>>,
+}
+
+static NULL: Value = Value::Null;
+
+impl Json {
+    pub fn new(v: Value) -> Json {
+        let raw = (!v.is_null()).then(|| v.to_string().into_boxed_str());
+        Json {
+            raw,
+            parsed: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for Json {
+    fn eq(&self, other: &Json) -> bool {
+        self.raw == other.raw
+    }
+}
+
+impl std::ops::Deref for Json {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        match &self.raw {
+            None => &NULL,
+            Some(raw) => self
+                .parsed
+                .get_or_init(|| Box::new(serde_json::from_str(raw).unwrap_or(Value::Null))),
+        }
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Json::new(Value::deserialize(d)?))
+    }
+}
+
 impl Status {
     pub fn label(&self) -> String {
         match self {
@@ -78,13 +267,13 @@ impl Priority {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Person {
     #[serde(default)]
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub name: Untrusted,
     #[serde(default)]
     pub email: Untrusted,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 impl Person {
@@ -103,7 +292,7 @@ impl Person {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Member {
     #[serde(default)]
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub name: Untrusted,
     #[serde(default)]
@@ -113,29 +302,29 @@ pub struct Member {
     #[serde(default)]
     pub access_level: Option<AccessLevel>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TeamRef {
     #[serde(default)]
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub name: Untrusted,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TeamAccess {
     #[serde(default)]
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub name: Untrusted,
     #[serde(default)]
     pub access_level: Option<AccessLevel>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -143,7 +332,7 @@ pub struct LinkContext {
     #[serde(default)]
     pub check_ids: Vec<Untrusted>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -151,7 +340,7 @@ pub struct LinkedItem {
     #[serde(rename = "type", default)]
     pub kind: LinkType,
     #[serde(default)]
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub display_name: Untrusted,
     #[serde(default)]
@@ -161,12 +350,12 @@ pub struct LinkedItem {
     #[serde(default)]
     pub is_output: bool,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Task {
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub display_id: Untrusted,
     #[serde(default)]
@@ -188,11 +377,11 @@ pub struct Task {
     #[serde(default)]
     pub assigned_to: Option<Person>,
     #[serde(default)]
-    pub assigned_agent: Value,
+    pub assigned_agent: Json,
     #[serde(default)]
-    pub assigned_team: Value,
+    pub assigned_team: Json,
     #[serde(default)]
-    pub matter: Value,
+    pub matter: Json,
     #[serde(default)]
     pub complete_by: Option<String>,
     #[serde(default, deserialize_with = "null_as_default")]
@@ -208,20 +397,20 @@ pub struct Task {
     #[serde(default, deserialize_with = "null_as_default")]
     pub involved_people: Vec<Member>,
     #[serde(default)]
-    pub shared_teams: Value,
+    pub shared_teams: Json,
     #[serde(default, deserialize_with = "null_as_default")]
     pub linked_items: Vec<LinkedItem>,
     #[serde(default)]
-    pub input_files: Value,
+    pub input_files: Json,
     #[serde(default)]
-    pub output_files: Value,
+    pub output_files: Json,
     #[serde(default)]
     pub created_at: Option<String>,
     #[serde(default)]
     pub updated_at: Option<String>,
     /// Fields this client does not know, kept as received.
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
@@ -233,6 +422,19 @@ where
 }
 
 impl Task {
+    /// Give back the spare capacity decoding left in the lists: a loaded
+    /// list holds thousands of tasks.
+    pub fn shrink(&mut self) {
+        self.tags.shrink_to_fit();
+        self.involved_people.shrink_to_fit();
+        self.linked_items.shrink_to_fit();
+        for l in &mut self.linked_items {
+            if let Some(c) = &mut l.context {
+                c.check_ids.shrink_to_fit();
+            }
+        }
+    }
+
     pub fn due(&self) -> Option<DateTime<Utc>> {
         self.complete_by.as_deref().and_then(parse_timestamp)
     }
@@ -274,7 +476,10 @@ pub enum TaskItem {
 impl TaskItem {
     pub fn from_json(raw: &str) -> TaskItem {
         match serde_json::from_str::<Task>(raw) {
-            Ok(t) => TaskItem::Task(Box::new(t)),
+            Ok(mut t) => {
+                t.shrink();
+                TaskItem::Task(Box::new(t))
+            }
             Err(e) => {
                 let id = serde_json::from_str::<Value>(raw)
                     .ok()
@@ -304,7 +509,7 @@ impl TaskItem {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Comment {
     #[serde(default)]
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub task_id: String,
     #[serde(default)]
@@ -314,7 +519,7 @@ pub struct Comment {
     #[serde(default)]
     pub parent_comment_id: Option<String>,
     #[serde(default)]
-    pub mentioned_users: Value,
+    pub mentioned_users: Json,
     #[serde(default, deserialize_with = "null_as_default")]
     pub file_ids: Vec<Untrusted>,
     #[serde(default)]
@@ -322,7 +527,7 @@ pub struct Comment {
     #[serde(default)]
     pub updated_at: Option<String>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 impl Comment {
@@ -340,7 +545,7 @@ impl Comment {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RequesterMessage {
     #[serde(default)]
-    pub id: String,
+    pub id: Id,
     #[serde(default)]
     pub task_id: String,
     #[serde(default)]
@@ -352,7 +557,7 @@ pub struct RequesterMessage {
     #[serde(default)]
     pub sender: Option<Person>,
     #[serde(default)]
-    pub sender_agent: Value,
+    pub sender_agent: Json,
     #[serde(default)]
     pub sender_display_name: Option<Untrusted>,
     /// `None` when the service did not say: never shown as sent.
@@ -361,7 +566,7 @@ pub struct RequesterMessage {
     #[serde(default)]
     pub created_at: Option<String>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -373,7 +578,7 @@ pub struct SharingState {
     #[serde(default, deserialize_with = "null_as_default")]
     pub teams: Vec<TeamAccess>,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -389,7 +594,7 @@ pub struct Identity {
     #[serde(default)]
     pub customer_name: Untrusted,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -38,7 +38,7 @@ impl State {
 
     fn task_id(&self) -> Result<String, String> {
         self.current_task()
-            .map(|t| t.id.clone())
+            .map(|t| t.id.as_str().to_string())
             .ok_or_else(|| "no task selected".to_string())
     }
 
@@ -154,7 +154,7 @@ impl State {
             }
             "description" | "context" => {
                 let t = self.current_task().ok_or("no task selected")?;
-                let id = t.id.clone();
+                let id = t.id.as_str().to_string();
                 let (current, field) = if cmd == "description" {
                     (t.description.clone(), "description")
                 } else {
@@ -217,7 +217,7 @@ impl State {
             }
             "archive" => {
                 let t = self.current_task().ok_or("no task selected")?;
-                let (id, label) = (t.id.clone(), t.label());
+                let (id, label) = (t.id.as_str().to_string(), t.label());
                 if self.focus == Focus::List {
                     self.undo = Some((id, label, Instant::now() + super::reducer::UNDO_WINDOW));
                 }
@@ -268,7 +268,7 @@ impl State {
                 if !t.draft {
                     return Err("only a draft can be rejected".into());
                 }
-                let (id, label) = (t.id.clone(), t.label());
+                let (id, label) = (t.id.as_str().to_string(), t.label());
                 self.confirm(
                     vec![
                         format!("Reject draft {label}?"),
@@ -384,7 +384,7 @@ impl State {
                     .map(|(_, v)| (*v).clone())
                     .ok_or("no file selected")?;
                 let file_id = file_id(&entry).ok_or("this file entry has no id")?;
-                let id = t.id.clone();
+                let id = t.id.as_str().to_string();
                 let name = crate::api::json_summary(&entry);
                 self.confirm(
                     vec![
@@ -432,7 +432,7 @@ impl State {
             "copy" => {
                 let t = self.current_task().ok_or("no task selected")?;
                 let text = if arg == "id" {
-                    t.id.clone()
+                    t.id.as_str().to_string()
                 } else {
                     t.display_id.raw().to_string()
                 };
@@ -455,7 +455,7 @@ impl State {
             .as_ref()
             .map(|d| d.task_id.clone())
             .ok_or("no task open")?;
-        Ok((id, l.kind.clone(), l.id.clone()))
+        Ok((id, l.kind.clone(), l.id.as_str().to_string()))
     }
 
     fn resolve_person(&self, arg: &str) -> Result<(String, String), String> {
@@ -483,7 +483,7 @@ impl State {
             })
             .collect();
         match matches.as_slice() {
-            [one] => Ok((one.id.clone(), one.label())),
+            [one] => Ok((one.id.as_str().to_string(), one.label())),
             [] => Err(format!(
                 "no known person {arg:?}: type their e-mail as seen on a task, or their user id"
             )),
@@ -524,7 +524,7 @@ impl State {
         Ok(match found {
             Some(t) => {
                 self.back_stack.clear();
-                let fx = self.open_task(t.id.clone(), Some(t));
+                let fx = self.open_task(t.id.as_str().to_string(), Some(t));
                 self.focus = Focus::Detail;
                 fx
             }

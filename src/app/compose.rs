@@ -9,7 +9,7 @@ use std::time::Instant;
 impl State {
     pub fn open_compose(&mut self, kind: ComposeKind) -> Result<Vec<Effect>, String> {
         let t = self.current_task().ok_or("no task selected")?;
-        let (task_id, task_label) = (t.id.clone(), t.label());
+        let (task_id, task_label) = (t.id.as_str().to_string(), t.label());
         let mut initial = None;
         let mut restored = false;
         if let Some(saved) = self.drafts.load(&task_id, &kind.draft_key()) {
@@ -61,7 +61,7 @@ impl State {
             .and_then(|d| {
                 self.comment_rows()
                     .get(d.cursor)
-                    .map(|(_, c)| (c.id.clone(), c.author.id.clone()))
+                    .map(|(_, c)| (c.id.as_str().to_string(), c.author.id.as_str().to_string()))
             });
         let Some((comment_id, author)) = selected else {
             self.say(Level::Warn, "select a comment in the Comments tab first");

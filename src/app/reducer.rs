@@ -35,7 +35,10 @@ impl State {
         l.previous = if keep {
             l.items
                 .iter()
-                .filter_map(|i| i.task().map(|t| (t.id.clone(), t.updated_at.clone())))
+                .filter_map(|i| {
+                    i.task()
+                        .map(|t| (t.id.as_str().to_string(), t.updated_at.clone()))
+                })
                 .collect()
         } else {
             Default::default()
@@ -358,7 +361,7 @@ impl State {
         match item {
             TaskItem::Task(t) => {
                 self.back_stack.clear();
-                self.open_task(t.id.clone(), Some(*t))
+                self.open_task(t.id.as_str().to_string(), Some(*t))
             }
             TaskItem::Unreadable {
                 id: Some(id),
@@ -420,7 +423,7 @@ impl State {
                 .and_then(|t| t.linked_items.get(cursor))
                 .and_then(|l| {
                     if l.kind == LinkType::Task {
-                        Some((l.id.clone(), None))
+                        Some((l.id.as_str().to_string(), None))
                     } else {
                         None
                     }
@@ -637,7 +640,7 @@ impl State {
             .values()
             .map(|p| {
                 if p.email.is_empty() {
-                    p.id.clone()
+                    p.id.as_str().to_string()
                 } else {
                     p.email.raw().to_string()
                 }
@@ -669,7 +672,7 @@ impl State {
         let Some(t) = self.current_task() else {
             return self.no_task();
         };
-        let id = t.id.clone();
+        let id = t.id.as_str().to_string();
         let fx = self.request(ApiRequest::Patch {
             id: id.clone(),
             patch,
@@ -762,7 +765,7 @@ pub fn filter_string(q: &TaskQuery) -> String {
 /// Input and output files of a task as (direction, entry).
 pub fn file_entries(t: &Task) -> Vec<(&'static str, &serde_json::Value)> {
     let mut out = Vec::new();
-    for (dir, v) in [("input", &t.input_files), ("output", &t.output_files)] {
+    for (dir, v) in [("input", &*t.input_files), ("output", &*t.output_files)] {
         if let serde_json::Value::Array(a) = v {
             out.extend(a.iter().map(|e| (dir, e)));
         } else if !v.is_null() {

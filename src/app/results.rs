@@ -24,7 +24,7 @@ impl State {
                 self.people
                     .entry(me.user_id.clone())
                     .or_insert_with(|| Person {
-                        id: me.user_id.clone(),
+                        id: me.user_id.as_str().into(),
                         name: me.user_name.clone(),
                         email: me.user_email.clone(),
                         extra: Default::default(),
@@ -53,7 +53,7 @@ impl State {
             }
             (ApiRequest::FindByNumber { number, .. }, Ok(Reply::Task(t))) => {
                 self.back_stack.clear();
-                let fx = self.open_task(t.id.clone(), Some(*t));
+                let fx = self.open_task(t.id.as_str().to_string(), Some(*t));
                 self.focus = Focus::Detail;
                 self.say(Level::Info, format!("opened #{number}"));
                 fx
@@ -203,7 +203,7 @@ impl State {
                 match result {
                     Ok(c) => {
                         self.people
-                            .entry(c.author.id.clone())
+                            .entry(c.author.id.as_str().to_string())
                             .or_insert_with(|| c.author.clone());
                         let list = self.local_comments.entry(id.clone()).or_default();
                         list.retain(|x| x.id != c.id);
@@ -343,12 +343,12 @@ impl State {
         }
         for item in &page.items {
             if let Some(t) = item.task() {
-                if let Some(prev) = self.list.previous.get(&t.id) {
+                if let Some(prev) = self.list.previous.get(t.id.as_str()) {
                     if *prev != t.updated_at {
-                        self.list.changed.insert(t.id.clone());
+                        self.list.changed.insert(t.id.as_str().to_string());
                     }
                 } else if !self.list.previous.is_empty() {
-                    self.list.changed.insert(t.id.clone());
+                    self.list.changed.insert(t.id.as_str().to_string());
                 }
             }
         }

@@ -99,7 +99,7 @@ impl SharingEditor {
                     .iter()
                     .map(|u| {
                         (
-                            u.id.clone(),
+                            u.id.as_str().to_string(),
                             format!("{} <{}>", u.name.line(), u.email.line()),
                             u.access_level.clone(),
                         )
@@ -114,7 +114,7 @@ impl SharingEditor {
                     .iter()
                     .map(|t| {
                         (
-                            t.id.clone(),
+                            t.id.as_str().to_string(),
                             t.name.line().into_owned(),
                             t.access_level.clone(),
                         )

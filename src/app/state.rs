@@ -692,14 +692,14 @@ impl State {
         // Most people are known already: look up before cloning anything.
         let people = &mut self.people;
         for p in [&t.creator, &t.assigned_to].into_iter().flatten() {
-            if !p.id.is_empty() && !people.contains_key(&p.id) {
-                people.insert(p.id.clone(), p.clone());
+            if !p.id.is_empty() && !people.contains_key(p.id.as_str()) {
+                people.insert(p.id.as_str().to_string(), p.clone());
             }
         }
         for m in &t.involved_people {
-            if !m.id.is_empty() && !people.contains_key(&m.id) {
+            if !m.id.is_empty() && !people.contains_key(m.id.as_str()) {
                 people.insert(
-                    m.id.clone(),
+                    m.id.as_str().to_string(),
                     Person {
                         id: m.id.clone(),
                         name: m.name.clone(),

@@ -708,7 +708,7 @@ fn editing_others_comments_is_not_offered() {
     let rows: Vec<(usize, String)> = s
         .comment_rows()
         .iter()
-        .map(|(d, c)| (*d, c.id.clone()))
+        .map(|(d, c)| (*d, c.id.as_str().to_string()))
         .collect();
     assert_eq!(
         rows,

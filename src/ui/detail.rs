@@ -299,7 +299,7 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
             .unwrap_or_default(),
         theme,
     ));
-    out.push(kv("id", t.id.clone(), theme));
+    out.push(kv("id", t.id.to_string(), theme));
     out.push(Line::raw(""));
     out.push(section(
         "Description",
@@ -335,7 +335,7 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
                 .unwrap_or_else(|| "-".into())
         )));
     }
-    if !t.shared_teams.is_null() && t.shared_teams != serde_json::json!([]) {
+    if !t.shared_teams.is_null() && *t.shared_teams != serde_json::json!([]) {
         out.push(section("Shared teams", false, theme));
         out.extend(
             json_lines(&t.shared_teams)
@@ -369,7 +369,7 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
             false,
             theme,
         ));
-        for (k, v) in &t.extra {
+        for (k, v) in t.extra.iter() {
             for l in json_lines(v) {
                 out.push(Line::raw(format!("  {}: {l}", crate::text::clean(k))));
             }
@@ -542,7 +542,7 @@ fn comments<'a>(
                 theme.dim,
             ));
         }
-        if !c.mentioned_users.is_null() && c.mentioned_users != serde_json::json!([]) {
+        if !c.mentioned_users.is_null() && *c.mentioned_users != serde_json::json!([]) {
             out.push(Line::styled(
                 format!(
                     "{indent}  mentions: {}",
@@ -575,7 +575,11 @@ fn requester<'a>(s: &State, t: &Task, theme: &Theme) -> Vec<Line<'a>> {
     if let Some(c) = &t.source_channel {
         out.push(kv("channel", c.line().into_owned(), theme));
     }
-    let replies = s.replies.get(&t.id).map(Vec::as_slice).unwrap_or(&[]);
+    let replies = s
+        .replies
+        .get(t.id.as_str())
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     if replies.is_empty() {
         out.push(Line::styled(
             "No replies sent from here yet — R writes one.",

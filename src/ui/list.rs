@@ -181,7 +181,7 @@ fn task_row<'a>(
     (w_id, w_pri, w_status, w_due, w_who, w_rest): (usize, usize, usize, usize, usize, usize),
 ) -> Line<'a> {
     let pending = s.pending.iter().any(|p| p.task_id == t.id);
-    let changed = s.list.changed.contains(&t.id);
+    let changed = s.list.changed.contains(t.id.as_str());
     let mark = if pending {
         "…"
     } else if changed {
