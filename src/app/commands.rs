@@ -39,7 +39,7 @@ impl State {
     fn task_id(&self) -> Result<String, String> {
         self.current_task()
             .map(|t| t.id.as_str().to_string())
-            .ok_or_else(|| "no task selected".to_string())
+            .ok_or_else(|| self.no_task_reason().to_string())
     }
 
     fn run_command(&mut self, cmd: &str, arg: &str) -> Result<Vec<Effect>, String> {
@@ -119,7 +119,7 @@ impl State {
             "tags" => {
                 let current: Vec<String> = self
                     .current_task()
-                    .ok_or("no task selected")?
+                    .ok_or(self.no_task_reason())?
                     .tags
                     .iter()
                     .map(|t| t.raw().to_string())
@@ -153,7 +153,7 @@ impl State {
                 )
             }
             "description" | "context" => {
-                let t = self.current_task().ok_or("no task selected")?;
+                let t = self.current_task().ok_or(self.no_task_reason())?;
                 let id = t.id.as_str().to_string();
                 let (current, field) = if cmd == "description" {
                     (t.description.clone(), "description")
@@ -216,7 +216,7 @@ impl State {
                 )
             }
             "archive" => {
-                let t = self.current_task().ok_or("no task selected")?;
+                let t = self.current_task().ok_or(self.no_task_reason())?;
                 let (id, label) = (t.id.as_str().to_string(), t.label());
                 if self.focus == Focus::List {
                     self.undo = Some((id, label, Instant::now() + super::reducer::UNDO_WINDOW));
@@ -250,7 +250,7 @@ impl State {
                 })]
             }
             "accept" => {
-                let t = self.current_task().ok_or("no task selected")?;
+                let t = self.current_task().ok_or(self.no_task_reason())?;
                 if !t.draft {
                     return Err("this task is not a draft".into());
                 }
@@ -264,7 +264,7 @@ impl State {
                 )
             }
             "reject" => {
-                let t = self.current_task().ok_or("no task selected")?;
+                let t = self.current_task().ok_or(self.no_task_reason())?;
                 if !t.draft {
                     return Err("only a draft can be rejected".into());
                 }
@@ -430,7 +430,7 @@ impl State {
                 }]
             }
             "copy" => {
-                let t = self.current_task().ok_or("no task selected")?;
+                let t = self.current_task().ok_or(self.no_task_reason())?;
                 let text = if arg == "id" {
                     t.id.as_str().to_string()
                 } else {
@@ -524,11 +524,17 @@ impl State {
         Ok(match found {
             Some(t) => {
                 self.back_stack.clear();
+                self.say(Level::Info, format!("opened {}", t.label()));
                 let fx = self.open_task(t.id.as_str().to_string(), Some(t));
                 self.focus = Focus::Detail;
                 fx
             }
             None => {
+                // Navigate now: the detail shows that #N is being looked for,
+                // and no action can land on the previously selected task.
+                self.back_stack.clear();
+                self.detail = Some(Detail::new(format!("#{number}"), None));
+                self.focus = Focus::Detail;
                 self.say(Level::Info, format!("looking for #{number}…"));
                 let limit = 100;
                 vec![self.request(ApiRequest::FindByNumber { number, limit })]

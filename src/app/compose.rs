@@ -8,7 +8,7 @@ use std::time::Instant;
 
 impl State {
     pub fn open_compose(&mut self, kind: ComposeKind) -> Result<Vec<Effect>, String> {
-        let t = self.current_task().ok_or("no task selected")?;
+        let t = self.current_task().ok_or(self.no_task_reason())?;
         let (task_id, task_label) = (t.id.as_str().to_string(), t.label());
         let mut initial = None;
         let mut restored = false;
@@ -204,6 +204,10 @@ impl State {
                 });
                 if let Effect::Api { ticket, .. } = &fx {
                     c.state = SendState::Sending(*ticket);
+                    self.sending.insert(
+                        *ticket,
+                        (c.task_id.clone(), c.kind.draft_key(), c.task_label.clone()),
+                    );
                     self.pending.push(Pending {
                         ticket: *ticket,
                         task_id: id,
@@ -223,6 +227,10 @@ impl State {
         let fx = self.request(req);
         if let Effect::Api { ticket, .. } = &fx {
             c.state = SendState::Sending(*ticket);
+            self.sending.insert(
+                *ticket,
+                (c.task_id.clone(), c.kind.draft_key(), c.task_label.clone()),
+            );
         }
         self.overlay = Overlay::Compose(c);
         vec![fx]

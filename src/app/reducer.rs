@@ -272,8 +272,20 @@ impl State {
     }
 
     fn no_task(&mut self) -> Vec<Effect> {
-        self.say(Level::Warn, "no task selected");
+        let why = self.no_task_reason();
+        self.say(Level::Warn, why);
         vec![]
+    }
+
+    /// Why there is no current task to act on.
+    pub fn no_task_reason(&self) -> &'static str {
+        match (&self.detail, self.focus) {
+            (Some(d), Focus::Detail) if d.task.is_none() && d.error.is_none() => {
+                "the task is still loading"
+            }
+            (Some(d), Focus::Detail) if d.task.is_none() => "the task could not be loaded",
+            _ => "no task selected",
+        }
     }
 
     pub fn open_palette(&mut self, prefill: &str) -> Vec<Effect> {

@@ -52,6 +52,11 @@ impl State {
                 vec![]
             }
             (ApiRequest::FindByNumber { number, .. }, Ok(Reply::Task(t))) => {
+                let placeholder = format!("#{number}");
+                if self.detail.as_ref().map(|d| d.task_id.as_str()) != Some(placeholder.as_str()) {
+                    // The user moved on meanwhile.
+                    return vec![];
+                }
                 self.back_stack.clear();
                 let fx = self.open_task(t.id.as_str().to_string(), Some(*t));
                 self.focus = Focus::Detail;
@@ -61,6 +66,14 @@ impl State {
             (ApiRequest::GetTask { id }, Ok(Reply::Task(t))) => {
                 self.replace_task(*t);
                 let _ = id;
+                vec![]
+            }
+            (ApiRequest::FindByNumber { number, .. }, Err(e)) => {
+                let placeholder = format!("#{number}");
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == placeholder) {
+                    d.error = Some(e.to_string());
+                }
+                self.say(Level::Error, format!("finding #{number} failed: {e}"));
                 vec![]
             }
             (ApiRequest::GetTask { id }, Err(e)) => {
@@ -97,7 +110,7 @@ impl State {
                 if patch.archived == Some(false) {
                     self.undo = None;
                 }
-                if self.compose_ticket() == Some(ticket) {
+                if self.sending.contains_key(&ticket) {
                     self.compose_succeeded(ticket, &format!("{label}: {} saved", what.join(", ")));
                 } else if what.is_empty() {
                     self.say(Level::Success, format!("{label} updated"));
@@ -109,7 +122,7 @@ impl State {
                 }
                 vec![]
             }
-            (ApiRequest::Patch { .. }, Err(e)) if self.compose_ticket() == Some(ticket) => {
+            (ApiRequest::Patch { .. }, Err(e)) if self.sending.contains_key(&ticket) => {
                 self.compose_failed(ticket, e);
                 vec![]
             }
@@ -319,10 +332,6 @@ impl State {
                 };
                 vec![]
             }
-            (req, Err(e)) => {
-                self.say(Level::Error, format!("{} failed: {e}", req.describe()));
-                vec![]
-            }
             (req, Ok(_)) => {
                 tracing::warn!(request = %req.describe(), "unexpected reply kind");
                 vec![]
@@ -397,32 +406,26 @@ impl State {
         }
     }
 
-    /// The ticket the open composer is waiting on.
-    fn compose_ticket(&self) -> Option<u64> {
-        match &self.overlay {
-            Overlay::Compose(c) => match c.state {
-                SendState::Sending(t) => Some(t),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
     fn compose_succeeded(&mut self, ticket: u64, message: &str) {
+        // The draft goes only now that the service confirmed, whether or not
+        // the composer is still open.
+        let label = match self.sending.remove(&ticket) {
+            Some((task_id, key, label)) => {
+                self.drafts.delete(&task_id, &key);
+                format!("{label}: ")
+            }
+            None => String::new(),
+        };
         if let Overlay::Compose(c) = &self.overlay {
             if c.state == SendState::Sending(ticket) {
-                self.drafts.delete(&c.task_id, &c.kind.draft_key());
                 self.overlay = Overlay::None;
-                self.say(Level::Success, message.to_string());
-                return;
             }
         }
-        // The composer was closed while sending: find the draft by ticket is
-        // not possible, so the message says what happened.
-        self.say(Level::Success, message.to_string());
+        self.say(Level::Success, format!("{label}{message}"));
     }
 
     fn compose_failed(&mut self, ticket: u64, e: ApiError) {
+        self.sending.remove(&ticket);
         let unknown = e.outcome_unknown();
         let message = if unknown {
             format!("{e} — outcome unknown: check before resending (your text is kept)")

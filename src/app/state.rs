@@ -529,6 +529,9 @@ pub struct State {
     pub list_height: usize,
     pub quit: bool,
     pub drafts: super::drafts::Drafts,
+    /// Sends in flight from the composer: ticket -> (task id, draft key,
+    /// task label). The draft is deleted when the service confirms.
+    pub sending: HashMap<u64, (String, String, String)>,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -572,6 +575,7 @@ impl State {
             list_height: 20,
             quit: false,
             drafts: super::drafts::Drafts::new(None),
+            sending: HashMap::new(),
         }
     }
 

@@ -989,3 +989,56 @@ fn a_superseded_request_is_no_longer_counted_in_flight() {
         .collect();
     assert_eq!(comments.len(), 1);
 }
+
+#[test]
+fn opening_by_number_navigates_at_once_and_nothing_lands_on_the_old_row() {
+    let mut s = loaded(2);
+    let fx = palette(&mut s, "open #77");
+    assert_eq!(s.focus, Focus::Detail);
+    assert_eq!(s.detail.as_ref().unwrap().task_id, "#77");
+    // While #77 is being looked for, `c` must not open a composer for the
+    // task that happened to be selected in the list.
+    s.on_key(key('c'));
+    assert!(!matches!(s.overlay, Overlay::Compose(_)));
+    assert!(s.status.as_ref().unwrap().1.contains("still loading"));
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(77)))));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(77));
+    s.on_key(key('c'));
+    match &s.overlay {
+        Overlay::Compose(c) => assert_eq!(c.task_id, tid(77)),
+        _ => panic!("composer for #77 expected"),
+    }
+}
+
+#[test]
+fn a_late_answer_for_a_task_the_user_left_is_ignored() {
+    let mut s = loaded(2);
+    let fx = palette(&mut s, "open #77");
+    palette(&mut s, "open #2");
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(77)))));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+}
+
+#[test]
+fn the_draft_is_deleted_on_success_even_if_the_composer_was_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    s.drafts = super::drafts::Drafts::new(Some(dir.path().to_path_buf()));
+    s.on_key(key('c'));
+    type_str(&mut s, "sent while closed");
+    let fx = s.on_key(ctrl('s'));
+    s.on_key(code(KeyCode::Esc));
+    assert!(s.drafts.load(&tid(1), "comment").is_some());
+    let c = Comment {
+        id: "cm9".into(),
+        ..Default::default()
+    };
+    answer(&mut s, &fx, Ok(Reply::Comment(c)));
+    assert!(s.drafts.load(&tid(1), "comment").is_none());
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .starts_with("#1: comment saved"));
+}
