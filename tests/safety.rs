@@ -55,7 +55,13 @@ fn a_draft_survives_kill_9_and_is_offered_back_without_sending() {
     tui.send(text);
     tui.wait_for(text, WAIT);
     // The debounced save (not a send): wait for the file, then kill hard.
-    let file = home.drafts().join(format!("{id}.comment.txt"));
+    let file = home
+        .drafts()
+        .join(taskdeck::app::drafts::service_key(
+            &svc.sb.base_url(),
+            false,
+        ))
+        .join(format!("{id}.comment.txt"));
     let start = std::time::Instant::now();
     while std::fs::read_to_string(&file).ok().as_deref() != Some(text) {
         assert!(
@@ -108,7 +114,13 @@ fn a_failed_send_keeps_the_text_and_is_never_retried() {
         tui.screen().contains(text),
         "the text is still in the composer"
     );
-    let file = home.drafts().join(format!("{id}.comment.txt"));
+    let file = home
+        .drafts()
+        .join(taskdeck::app::drafts::service_key(
+            &svc.sb.base_url(),
+            false,
+        ))
+        .join(format!("{id}.comment.txt"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     // Give a (wrong) automatic retry every chance to show up.
     std::thread::sleep(Duration::from_millis(1500));
@@ -144,7 +156,7 @@ fn requester_replies_say_draft_or_sent_as_the_service_answered() {
     let tui = launch(&svc, &home);
     for (n, text, expect) in [
         (1, "Redlines attached", "DRAFT — staged"),
-        (2, "Fee cap confirmed", "ok: Sent"),
+        (2, "Fee cap confirmed", "#2: Sent"),
     ] {
         open(&tui, n);
         tui.send("R");
@@ -317,7 +329,15 @@ fn the_api_key_is_written_nowhere_even_with_trace_logging() {
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 129);
     let id2 = svc.task_id("#2");
     assert_eq!(
-        std::fs::read_to_string(home.drafts().join(format!("{id2}.requester.txt"))).unwrap(),
+        std::fs::read_to_string(
+            home.drafts()
+                .join(taskdeck::app::drafts::service_key(
+                    &svc.sb.base_url(),
+                    false
+                ))
+                .join(format!("{id2}.requester.txt"))
+        )
+        .unwrap(),
         "left unsent at quit",
         "the text typed before the hang-up is kept"
     );

@@ -239,7 +239,9 @@ impl State {
                 },
             ),
             "undo" => {
-                let (id, label, _) = self.undo.take().ok_or("nothing to undo")?;
+                let (id, label, _) = self.undo.take().ok_or(
+                    "nothing to undo (the offer lasts a few seconds after archiving; :restore restores the open task)",
+                )?;
                 self.say(Level::Info, format!("restoring {label}"));
                 vec![self.request(ApiRequest::Patch {
                     id,
@@ -291,6 +293,28 @@ impl State {
                 let mut links = Vec::new();
                 for pair in words.chunks(2) {
                     let kind = LinkType::parse(pair[0]);
+                    // A task may be named by its number when it is loaded.
+                    let resolved;
+                    let pair: [&str; 2] = if kind == LinkType::Task && pair[1].starts_with('#') {
+                        let n = pair[1].trim_start_matches('#');
+                        resolved = self
+                            .list
+                            .items
+                            .iter()
+                            .filter_map(|i| i.task())
+                            .find(|t| {
+                                t.display_id.raw() == pair[1]
+                                    || t.task_number.map(|x| x.to_string()).as_deref() == Some(n)
+                            })
+                            .map(|t| t.id.as_str().to_string())
+                            .ok_or(format!(
+                                "{} is not among the loaded tasks: give its uuid",
+                                pair[1]
+                            ))?;
+                        [pair[0], resolved.as_str()]
+                    } else {
+                        [pair[0], pair[1]]
+                    };
                     if !kind.is_known() {
                         return Err(format!(
                             "unknown link type {:?} (chat, review, report, task)",

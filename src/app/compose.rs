@@ -38,7 +38,13 @@ impl State {
         if restored {
             self.say(Level::Info, "restored your unsent draft (nothing was sent)");
         }
+        let initial_text = if restored {
+            String::new()
+        } else {
+            initial.clone().unwrap_or_default()
+        };
         self.overlay = Overlay::Compose(Box::new(Compose {
+            initial: initial_text,
             task_id,
             task_label,
             kind,
@@ -97,8 +103,13 @@ impl State {
                     initial,
                 }];
             }
-            KeyCode::Esc => {
+            KeyCode::Esc | KeyCode::Char('c') if ev.code == KeyCode::Esc || ctrl => {
                 let text = c.text();
+                if text == c.initial {
+                    // Nothing typed: nothing to keep.
+                    self.drafts.delete(&c.task_id, &c.kind.draft_key());
+                    return vec![];
+                }
                 match self.drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
                     Ok(Some(p)) => self.say(
                         Level::Info,

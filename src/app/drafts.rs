@@ -7,6 +7,39 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The drafts folder of one service: drafts written against one service
+/// are never offered (or sent) against another. The demo's sandbox moves
+/// port at every start, so it has one folder of its own.
+pub fn service_key(base_url: &str, demo: bool) -> String {
+    if demo {
+        return "demo".into();
+    }
+    let host = reqwest::Url::parse(base_url)
+        .ok()
+        .map(|u| match (u.host_str(), u.port()) {
+            (Some(h), Some(p)) => format!("{h}_{p}"),
+            (Some(h), None) => h.to_string(),
+            _ => "service".into(),
+        })
+        .unwrap_or_else(|| "service".into());
+    let key: String = host
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    // Never a bare "." or "..": this is a folder name.
+    if key.chars().all(|c| c == '.') {
+        "service".into()
+    } else {
+        key
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Drafts {
     dir: Option<PathBuf>,
@@ -115,6 +148,19 @@ pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_folder_per_service() {
+        assert_eq!(
+            service_key("http://127.0.0.1:8080/", false),
+            "127.0.0.1_8080"
+        );
+        assert_eq!(
+            service_key("https://tasks.example.com/api", false),
+            "tasks.example.com"
+        );
+        assert_eq!(service_key("http://127.0.0.1:9/", true), "demo");
+    }
 
     #[test]
     fn save_load_delete_private() {

@@ -69,7 +69,10 @@ pub async fn run(
     launch: LaunchInfo,
 ) -> color_eyre::Result<i32> {
     let mut state = new_state(client.host(), &settings, launch.demo);
-    state.drafts = drafts::Drafts::new(Some(crate::config::state_dir().join("drafts")));
+    let drafts_dir = crate::config::state_dir()
+        .join("drafts")
+        .join(drafts::service_key(client.base_url(), launch.demo));
+    state.drafts = drafts::Drafts::new(Some(drafts_dir.clone()));
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
     for w in theme_warnings {
@@ -191,7 +194,7 @@ pub async fn run(
         eprintln!(
             "taskdeck: {} unsent draft(s) kept in {}",
             state.drafts.list().len(),
-            crate::config::state_dir().join("drafts").display()
+            drafts_dir.display()
         );
     }
     Ok(exit_code)

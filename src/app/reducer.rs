@@ -475,8 +475,14 @@ impl State {
     }
 
     fn switch_tab(&mut self, delta: i64) -> Vec<Effect> {
+        // From the list, the tabs are those of the selected task.
+        let mut fx = Vec::new();
+        let selected = self.list.selected_id().map(str::to_string);
+        let showing = self.detail.as_ref().map(|d| d.task_id.clone());
+        if self.focus == Focus::List && selected.is_some() && selected != showing {
+            fx = self.open_selected();
+        }
         let Some(d) = &mut self.detail else {
-            let fx = self.open_selected();
             return fx;
         };
         let i = Tab::ALL.iter().position(|t| *t == d.tab).unwrap_or(0) as i64;
@@ -486,7 +492,8 @@ impl State {
         d.scroll = 0;
         self.focus = Focus::Detail;
         let tab = d.tab;
-        self.load_tab(tab)
+        fx.extend(self.load_tab(tab));
+        fx
     }
 
     /// Load what the tab shows, if not loaded yet.

@@ -84,10 +84,7 @@ impl State {
                 vec![]
             }
             (ApiRequest::Patch { id, patch }, Ok(Reply::Task(t))) => {
-                let what: Vec<String> = pending_fields
-                    .iter()
-                    .map(|p| p.field.replace('_', " "))
-                    .collect();
+                let what: Vec<String> = pending_fields.iter().map(done_text).collect();
                 let label = t.label();
                 let archived_now = patch.archived == Some(true) && t.archived;
                 self.replace_task(*t);
@@ -111,14 +108,11 @@ impl State {
                     self.undo = None;
                 }
                 if self.sending.contains_key(&ticket) {
-                    self.compose_succeeded(ticket, &format!("{label}: {} saved", what.join(", ")));
+                    self.compose_succeeded(ticket, &what.join(", "));
                 } else if what.is_empty() {
                     self.say(Level::Success, format!("{label} updated"));
                 } else {
-                    self.say(
-                        Level::Success,
-                        format!("{label}: {} saved", what.join(", ")),
-                    );
+                    self.say(Level::Success, format!("{label}: {}", what.join(", ")));
                 }
                 vec![]
             }
@@ -278,12 +272,21 @@ impl State {
                 vec![]
             }
             (ApiRequest::GetSharing { id }, result) => {
+                let mut edit = false;
                 if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
                     d.sharing = match result {
                         Ok(Reply::Sharing(s)) => Load::Loaded(s),
                         Ok(_) => Load::Failed("unexpected answer".into()),
                         Err(e) => Load::Failed(e.to_string()),
                     };
+                    edit = std::mem::take(&mut d.edit_sharing_when_loaded)
+                        && matches!(d.sharing, Load::Loaded(_))
+                        && matches!(self.overlay, Overlay::None);
+                }
+                if edit {
+                    if let Err(e) = self.open_sharing() {
+                        self.say(Level::Error, e);
+                    }
                 }
                 vec![]
             }
@@ -356,8 +359,6 @@ impl State {
                     if *prev != t.updated_at {
                         self.list.changed.insert(t.id.as_str().to_string());
                     }
-                } else if !self.list.previous.is_empty() {
-                    self.list.changed.insert(t.id.as_str().to_string());
                 }
             }
         }
@@ -391,6 +392,7 @@ impl State {
         }
         self.list.refill_to = 0;
         self.list.keep_selected = None;
+        self.list.previous.clear();
         self.fetch_ahead()
     }
 
@@ -456,6 +458,20 @@ impl State {
 
     pub fn touch(&mut self) {
         self.last_refresh = self.last_refresh.min(Instant::now());
+    }
+}
+
+/// What a confirmed edit did, in words ("restored", "due date saved").
+fn done_text(p: &Pending) -> String {
+    match (p.field.as_str(), p.value.as_str()) {
+        ("archived", "archived") => "archived".into(),
+        ("archived", _) => "restored".into(),
+        ("draft", _) => "draft accepted".into(),
+        ("complete_by", "none") => "due date cleared".into(),
+        ("complete_by", _) => "due date saved".into(),
+        ("assigned_to", "nobody") => "unassigned".into(),
+        ("assigned_to", who) => format!("assigned to {who}"),
+        (field, _) => format!("{} saved", field.replace('_', " ")),
     }
 }
 

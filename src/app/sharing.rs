@@ -226,11 +226,15 @@ impl State {
                 self.overlay = Overlay::Sharing(Box::new(ed));
                 Ok(vec![])
             }
-            Load::Loading => Err("sharing is still loading".into()),
             _ => {
+                // Open the editor as soon as the current state arrives.
                 d.tab = Tab::Sharing;
+                d.edit_sharing_when_loaded = true;
                 self.focus = Focus::Detail;
-                self.say(Level::Info, "loading sharing; press S again to edit");
+                if matches!(d.sharing, Load::Failed(_)) {
+                    d.sharing = Load::NotLoaded;
+                }
+                self.say(Level::Info, "loading the current sharing…");
                 Ok(self.load_tab(Tab::Sharing))
             }
         }

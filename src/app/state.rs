@@ -289,6 +289,8 @@ pub struct Detail {
     pub comments_local_only: bool,
     pub subtasks: Load<Vec<TaskItem>>,
     pub sharing: Load<SharingState>,
+    /// `S` was pressed before sharing loaded: open the editor when it does.
+    pub edit_sharing_when_loaded: bool,
 }
 
 impl Detail {
@@ -304,6 +306,7 @@ impl Detail {
             comments_local_only: false,
             subtasks: Load::NotLoaded,
             sharing: Load::NotLoaded,
+            edit_sharing_when_loaded: false,
         }
     }
 }
@@ -413,6 +416,8 @@ pub enum SendState {
 }
 
 pub struct Compose {
+    /// The text the composer opened with (closing it unchanged keeps no draft).
+    pub initial: String,
     pub task_id: String,
     pub task_label: String,
     pub kind: ComposeKind,

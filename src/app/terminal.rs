@@ -146,14 +146,16 @@ impl Drop for InputThread {
     }
 }
 
-/// Bytes that copy `text` to the clipboard with OSC 52, wrapped for tmux
-/// when inside it.
+/// Bytes that copy `text` to the clipboard with OSC 52. Inside tmux the
+/// plain sequence is what tmux itself takes (`set-clipboard on`, the
+/// default `external` passes it on); the passthrough-wrapped copy follows for
+/// setups with `allow-passthrough on` — tmux drops whichever it does not use.
 pub fn osc52(text: &str, in_tmux: bool) -> String {
     use base64::Engine;
     let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
     let seq = format!("\x1b]52;c;{b64}\x07");
     if in_tmux {
-        format!("\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b"))
+        format!("{seq}\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b"))
     } else {
         seq
     }
@@ -169,6 +171,9 @@ mod tests {
     #[test]
     fn osc52_bytes() {
         assert_eq!(osc52("#12", false), "\x1b]52;c;IzEy\x07");
-        assert_eq!(osc52("#12", true), "\x1bPtmux;\x1b\x1b]52;c;IzEy\x07\x1b\\");
+        assert_eq!(
+            osc52("#12", true),
+            "\x1b]52;c;IzEy\x07\x1bPtmux;\x1b\x1b]52;c;IzEy\x07\x1b\\"
+        );
     }
 }

@@ -106,11 +106,12 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let people = s.people_labels();
             let completions = palette::complete(&p.input.text, &people);
             let h = (completions.len().min(12) + 3) as u16;
+            // Full width, so nothing of the list shows beside it.
             let r = Rect {
-                x: area.x + 2,
-                y: area.y + 2,
-                width: area.width.saturating_sub(4),
-                height: h.min(area.height - 2),
+                x: area.x,
+                y: area.y + 1,
+                width: area.width,
+                height: h.min(area.height - 1),
             };
             let inner = popup(
                 f,
@@ -153,9 +154,9 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         }
         Overlay::Search(i) => {
             let r = Rect {
-                x: area.x + 2,
-                y: area.y + 2,
-                width: area.width.saturating_sub(4),
+                x: area.x,
+                y: area.y + 1,
+                width: area.width,
                 height: 3,
             };
             let inner = popup(
