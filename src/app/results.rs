@@ -290,7 +290,18 @@ impl State {
                 }
                 vec![]
             }
-            (ApiRequest::PutSharing { id, .. }, Ok(Reply::Sharing(s))) => {
+            (ApiRequest::PutSharing { id, update }, Ok(Reply::Sharing(s))) => {
+                // Say so when the service kept someone the change left out
+                // (e.g. the creator or the assignee).
+                let kept: Vec<String> = s
+                    .users
+                    .iter()
+                    .filter(|u| !update.users.iter().any(|x| x.user_id == u.id.as_str()))
+                    .map(|u| match &u.role {
+                        Some(r) => format!("{} ({})", u.name.line(), r.line()),
+                        None => u.name.line().into_owned(),
+                    })
+                    .collect();
                 let me = self.my_id().unwrap_or_default().to_string();
                 let lost =
                     s.visibility != Visibility::Customer && !s.users.iter().any(|u| u.id == me);
@@ -305,7 +316,17 @@ impl State {
                     }
                     return vec![];
                 }
-                self.say(Level::Success, "sharing saved");
+                if kept.is_empty() {
+                    self.say(Level::Success, "sharing saved");
+                } else {
+                    self.say(
+                        Level::Warn,
+                        format!(
+                            "sharing saved; the service kept access for {}",
+                            kept.join(", ")
+                        ),
+                    );
+                }
                 let mut fx = Vec::new();
                 if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
                     d.sharing = Load::Loaded(s);

@@ -98,10 +98,25 @@ impl SharingEditor {
                     .users
                     .iter()
                     .map(|u| {
+                        let you = if Some(u.id.as_str()) == me {
+                            " (you)"
+                        } else {
+                            ""
+                        };
+                        let role = u.role.as_ref().map(|r| r.line().into_owned());
+                        let note = match role.as_deref() {
+                            Some(r @ ("creator" | "assignee")) => {
+                                format!(
+                                    " — note: the task's {r}; the service may keep their access"
+                                )
+                            }
+                            _ => String::new(),
+                        };
                         (
                             u.id.as_str().to_string(),
-                            format!("{} <{}>", u.name.line(), u.email.line()),
+                            format!("{} <{}>{you}", u.name.line(), u.email.line()),
                             u.access_level.clone(),
+                            note,
                         )
                     })
                     .collect::<Vec<_>>(),
@@ -117,6 +132,7 @@ impl SharingEditor {
                             t.id.as_str().to_string(),
                             t.name.line().into_owned(),
                             t.access_level.clone(),
+                            String::new(),
                         )
                     })
                     .collect(),
@@ -124,9 +140,9 @@ impl SharingEditor {
             ),
         ] {
             for g in now.iter() {
-                match orig.iter().find(|(id, _, _)| *id == g.reference) {
+                match orig.iter().find(|(id, _, _, _)| *id == g.reference) {
                     None => out.push(format!("+ {kind} {} gains {} access", g.label, g.access)),
-                    Some((_, _, a)) if a.as_ref() != Some(&g.access) => out.push(format!(
+                    Some((_, _, a, _)) if a.as_ref() != Some(&g.access) => out.push(format!(
                         "~ {kind} {}: {} -> {}",
                         g.label,
                         a.as_ref()
@@ -137,9 +153,9 @@ impl SharingEditor {
                     _ => {}
                 }
             }
-            for (id, label, _) in &orig {
+            for (id, label, _, note) in &orig {
                 if !now.iter().any(|g| &g.reference == id) {
-                    out.push(format!("- {kind} {label} loses access"));
+                    out.push(format!("- {kind} {label} loses access{note}"));
                 }
             }
         }

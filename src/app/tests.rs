@@ -787,7 +787,7 @@ fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
     };
     assert!(lines.contains("YOU WILL LOSE ACCESS"), "{lines}");
     assert!(
-        lines.contains("Me Myself <me@acme.test> loses access"),
+        lines.contains("Me Myself <me@acme.test> (you) loses access — note: the task's assignee"),
         "{lines}"
     );
     assert!(
