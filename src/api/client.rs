@@ -473,6 +473,20 @@ impl Client {
         .await
     }
 
+    /// The requester thread's messages (an endpoint the spec does not show;
+    /// a service without it answers "not available").
+    pub async fn list_thread(&self, id: &str) -> Result<Vec<RequesterMessage>, ApiError> {
+        let path = format!("api/v1/tasks/{}/thread", seg(id));
+        self.json(
+            Method::GET,
+            &path,
+            &[],
+            None,
+            On404::Endpoint("listing the requester thread"),
+        )
+        .await
+    }
+
     /// List comments (an endpoint the spec does not show).
     pub async fn list_comments(&self, id: &str) -> Result<Vec<Comment>, ApiError> {
         let path = format!("api/v1/tasks/{}/comments", seg(id));

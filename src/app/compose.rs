@@ -10,6 +10,7 @@ impl State {
     pub fn open_compose(&mut self, kind: ComposeKind) -> Result<Vec<Effect>, String> {
         let t = self.current_task().ok_or(self.no_task_reason())?;
         let (task_id, task_label) = (t.id.as_str().to_string(), t.label());
+        let channel = t.source_channel.as_ref().map(|c| c.line().into_owned());
         let mut initial = None;
         let mut restored = false;
         if let Some(saved) = self.drafts.load(&task_id, &kind.draft_key()) {
@@ -38,12 +39,25 @@ impl State {
         if restored {
             self.say(Level::Info, "restored your unsent draft (nothing was sent)");
         }
+        let note = match &kind {
+            ComposeKind::Requester => {
+                match channel.as_deref() {
+                    Some(c) if c.contains("mailbox") => Some(format!(
+                        "Channel {c}: a reply here is normally STAGED AS A DRAFT in the mailbox owner's drafts, not sent. The result will say which."
+                    )),
+                    Some(c) => Some(format!("Channel {c}: the result will say whether it was sent.")),
+                    None => None,
+                }
+            }
+            _ => None,
+        };
         let initial_text = if restored {
             String::new()
         } else {
             initial.clone().unwrap_or_default()
         };
         self.overlay = Overlay::Compose(Box::new(Compose {
+            note,
             initial: initial_text,
             task_id,
             task_label,

@@ -302,6 +302,7 @@ impl State {
             let id = d.task_id.clone();
             let tab = d.tab;
             d.comments = Load::NotLoaded;
+            d.thread = Load::NotLoaded;
             d.subtasks = Load::NotLoaded;
             d.sharing = Load::NotLoaded;
             fx.push(self.request(ApiRequest::GetTask { id }));
@@ -510,6 +511,10 @@ impl State {
             Tab::Subtasks if matches!(d.subtasks, Load::NotLoaded) => {
                 d.subtasks = Load::Loading;
                 ApiRequest::Subtasks { id }
+            }
+            Tab::Requester if matches!(d.thread, Load::NotLoaded) => {
+                d.thread = Load::Loading;
+                ApiRequest::Thread { id }
             }
             Tab::Sharing if matches!(d.sharing, Load::NotLoaded) => {
                 d.sharing = Load::Loading;

@@ -227,6 +227,20 @@ impl State {
                 }
                 vec![]
             }
+            (ApiRequest::Thread { id }, result) => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                    d.thread = match result {
+                        Ok(Reply::Messages(v)) => Load::Loaded(v),
+                        Err(ApiError::NotAvailable { .. }) => {
+                            d.thread_unavailable = true;
+                            Load::Loaded(vec![])
+                        }
+                        Err(e) => Load::Failed(e.to_string()),
+                        Ok(_) => Load::Failed("unexpected answer".into()),
+                    };
+                }
+                vec![]
+            }
             (ApiRequest::ReplyRequester { id, .. }, result) => {
                 match result {
                     Ok(Reply::Message(m)) => {

@@ -42,6 +42,9 @@ pub enum ApiRequest {
     Comments {
         id: String,
     },
+    Thread {
+        id: String,
+    },
     AddComment {
         id: String,
         content: String,
@@ -106,6 +109,7 @@ impl ApiRequest {
             ApiRequest::ListPage { .. } => Some("list"),
             ApiRequest::Subtasks { .. } => Some("subtasks"),
             ApiRequest::Comments { .. } => Some("comments"),
+            ApiRequest::Thread { .. } => Some("thread"),
             ApiRequest::GetSharing { .. } => Some("sharing"),
             _ => None,
         }
@@ -128,6 +132,7 @@ impl ApiRequest {
             ApiRequest::Subtasks { .. } => "subtasks".into(),
             ApiRequest::CreateSubtask { .. } => "creating subtask".into(),
             ApiRequest::Comments { .. } => "comments".into(),
+            ApiRequest::Thread { .. } => "requester thread".into(),
             ApiRequest::AddComment { .. } => "sending comment".into(),
             ApiRequest::ReplyComment { .. } => "sending reply".into(),
             ApiRequest::EditComment { .. } => "saving comment".into(),
@@ -155,6 +160,7 @@ pub enum Reply {
     Comments(Vec<Comment>),
     Comment(Comment),
     Message(RequesterMessage),
+    Messages(Vec<RequesterMessage>),
     Sharing(SharingState),
     Layout(Box<LayoutResult>, serde_json::Value),
 }
@@ -289,6 +295,9 @@ pub struct Detail {
     pub comments_local_only: bool,
     pub subtasks: Load<Vec<TaskItem>>,
     pub sharing: Load<SharingState>,
+    /// The requester thread, when the service can list it.
+    pub thread: Load<Vec<RequesterMessage>>,
+    pub thread_unavailable: bool,
     /// `S` was pressed before sharing loaded: open the editor when it does.
     pub edit_sharing_when_loaded: bool,
 }
@@ -306,6 +315,8 @@ impl Detail {
             comments_local_only: false,
             subtasks: Load::NotLoaded,
             sharing: Load::NotLoaded,
+            thread: Load::NotLoaded,
+            thread_unavailable: false,
             edit_sharing_when_loaded: false,
         }
     }
@@ -416,6 +427,8 @@ pub enum SendState {
 }
 
 pub struct Compose {
+    /// A warning shown above the text (e.g. a reply will be a draft).
+    pub note: Option<String>,
     /// The text the composer opened with (closing it unchanged keeps no draft).
     pub initial: String,
     pub task_id: String,

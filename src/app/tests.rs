@@ -1042,3 +1042,19 @@ fn the_draft_is_deleted_on_success_even_if_the_composer_was_closed() {
         .1
         .starts_with("#1: comment saved"));
 }
+
+#[test]
+fn the_requester_tab_loads_the_thread_and_warns_before_a_mailbox_reply() {
+    let mut s = loaded(1);
+    let mut t = task(1);
+    t.source_channel = Some("personal_mailbox".into());
+    s.replace_task(t);
+    let fx = open_tab(&mut s, Tab::Requester);
+    let r = reqs(&fx);
+    assert!(r.contains(&ApiRequest::Thread { id: tid(1) }), "{r:?}");
+    s.on_key(key('R'));
+    match &s.overlay {
+        Overlay::Compose(c) => assert!(c.note.as_deref().unwrap_or("").contains("DRAFT")),
+        _ => panic!("composer expected"),
+    }
+}

@@ -71,6 +71,7 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
             .await?,
         )),
         ApiRequest::Comments { id } => Reply::Comments(c.list_comments(id).await?),
+        ApiRequest::Thread { id } => Reply::Messages(c.list_thread(id).await?),
         ApiRequest::AddComment {
             id,
             content,

@@ -575,34 +575,73 @@ fn requester<'a>(s: &State, t: &Task, theme: &Theme) -> Vec<Line<'a>> {
     if let Some(c) = &t.source_channel {
         out.push(kv("channel", c.line().into_owned(), theme));
     }
-    let replies = s
-        .replies
-        .get(t.id.as_str())
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
-    if replies.is_empty() {
+    let d = s.detail.as_ref();
+    match d.map(|d| &d.thread) {
+        Some(Load::Loading) => out.push(Line::styled("loading the thread…", theme.pending)),
+        Some(Load::Failed(e)) => out.push(Line::styled(format!("ERROR: {e}"), theme.error)),
+        _ => {}
+    }
+    if d.is_some_and(|d| d.thread_unavailable) {
         out.push(Line::styled(
-            "No replies sent from here yet — R writes one.",
+            "This service does not list the thread: shown are the replies sent from here since taskdeck started.",
+            theme.warn,
+        ));
+    }
+    // The thread as the service lists it, plus this session's replies.
+    let mut messages: Vec<&RequesterMessage> = match d.map(|d| &d.thread) {
+        Some(Load::Loaded(v)) => v.iter().collect(),
+        _ => vec![],
+    };
+    for m in s.replies.get(t.id.as_str()).into_iter().flatten() {
+        if !messages.iter().any(|x| x.id == m.id) {
+            messages.push(m);
+        }
+    }
+    messages.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    if messages.is_empty() {
+        out.push(Line::styled(
+            "No messages yet — R writes a reply.",
             theme.dim,
         ));
     }
-    for m in replies {
-        let status = delivery_text(m.delivery_status.as_ref());
-        let style = match m.delivery_status {
-            Some(DeliveryStatus::Sent) => theme.success.add_modifier(Modifier::BOLD),
-            _ => theme.draft,
-        };
+    for m in messages {
         let when = m
             .created_at
             .as_deref()
-            .map(crate::text::clean)
+            .and_then(parse_timestamp)
+            .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
             .unwrap_or_default();
-        out.push(Line::from(vec![
-            Span::styled(format!("[{status}]"), style),
-            Span::styled(format!("  {when}"), theme.dim),
-        ]));
+        let who = m
+            .sender_display_name
+            .as_ref()
+            .map(|n| n.line().into_owned())
+            .or_else(|| m.sender.as_ref().map(|p| p.label()))
+            .unwrap_or_else(|| "?".into());
+        let outbound = m.direction.as_ref().is_none_or(|d| d.raw() == "outbound");
+        let mut head = vec![Span::styled(
+            format!("{} {who}  {when}", if outbound { "->" } else { "<-" }),
+            theme.base.add_modifier(Modifier::BOLD),
+        )];
+        if outbound {
+            let status = delivery_text(m.delivery_status.as_ref());
+            let style = match m.delivery_status {
+                Some(DeliveryStatus::Sent) => theme.success.add_modifier(Modifier::BOLD),
+                _ => theme.draft,
+            };
+            head.push(Span::styled(format!("  [{status}]"), style));
+        } else if let Some(dir) = &m.direction {
+            head.push(Span::styled(format!("  ({})", dir.line()), theme.dim));
+        }
+        out.push(Line::from(head));
         for l in m.content.text().lines() {
-            out.push(Line::raw(format!("  {l}")));
+            out.push(Line::raw(format!("   {l}")));
+        }
+        if !m.file_ids.is_empty() {
+            let ids: Vec<String> = m.file_ids.iter().map(|f| f.line().into_owned()).collect();
+            out.push(Line::styled(
+                format!("   files: {}", ids.join(", ")),
+                theme.dim,
+            ));
         }
         out.push(Line::raw(""));
     }

@@ -280,14 +280,22 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
         .title(Span::styled(title, theme.accent));
     let inner = b.inner(r);
     f.render_widget(b, r);
+    let banner_rows = if c.note.is_some() { 2 } else { 1 };
     let [banner, body, files, status] = Layout::vertical([
-        Constraint::Length(1),
+        Constraint::Length(banner_rows),
         Constraint::Min(3),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(inner);
     let banner_text = match c.kind {
+        ComposeKind::Requester if c.note.is_some() => Line::styled(
+            format!(
+                "To the REQUESTER. {}",
+                c.note.as_deref().unwrap_or_default()
+            ),
+            theme.warn,
+        ),
         ComposeKind::TextField { .. } => Line::styled(
             "Saved to the task with ctrl-s (an empty text clears it).",
             theme.dim,
@@ -301,7 +309,10 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
             theme.dim,
         ),
     };
-    f.render_widget(Paragraph::new(banner_text), banner);
+    f.render_widget(
+        Paragraph::new(banner_text).wrap(Wrap { trim: true }),
+        banner,
+    );
     f.render_widget(&c.editor, body);
     let files_line = if !c.kind.takes_files() {
         Line::styled("(no file ids here)", theme.dim)
