@@ -282,7 +282,14 @@ fn every_tab_and_overlay_at_80x24_and_1x1() {
     );
     let help = &screens[Tab::ALL.len()];
     assert!(help.contains("Help"), "{help}");
-    assert!(screens.iter().all(|sc| sc.contains("Task #1")));
+    // Every screen but the full-width palette and search bars shows the
+    // detail's title.
+    let with_title = screens.iter().filter(|sc| sc.contains("Task #1")).count();
+    assert!(
+        with_title >= screens.len() - 2,
+        "{with_title} of {}",
+        screens.len()
+    );
     // The overlays drew their hostile titles and lines as stand-ins.
     assert!(
         screens.iter().any(|sc| sc.contains("\u{241b}Pq#0")),

@@ -59,6 +59,13 @@ pub fn new_state(client_host: String, settings: &Settings, demo: bool) -> State 
     for w in settings.warnings.iter().chain(key_warnings.iter()) {
         s.say(Level::Warn, w.clone());
     }
+    let n = settings.warnings.len() + key_warnings.len();
+    if n > 1 {
+        s.say(
+            Level::Warn,
+            format!("{n} configuration warnings — ctrl-l lists them"),
+        );
+    }
     s
 }
 
@@ -249,6 +256,12 @@ fn run_effect(
             }
         }
         Effect::ReadLayout { path } => {
+            let path = match path.strip_prefix("~/") {
+                Some(rest) => dirs::home_dir()
+                    .map(|h| h.join(rest).display().to_string())
+                    .unwrap_or(path),
+                None => path,
+            };
             let read = if path == "-" {
                 Err(
                     "reading a layout from stdin is not possible inside the TUI; give a file path"

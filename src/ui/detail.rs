@@ -10,7 +10,7 @@ use crate::text::Untrusted;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Tabs};
 use ratatui::Frame;
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
@@ -104,17 +104,13 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         Tab::Files => files(t, d, theme),
         Tab::Subtasks => subtasks(d, theme, width),
     };
+    let (lines, starts) = super::wrap::wrap_lines(lines, width);
     // Keep the selected row in view; otherwise scroll by the user's offset.
-    let scroll = match selected_line {
+    let scroll = match selected_line.and_then(|l| starts.get(l)) {
         Some(l) => l.saturating_sub(body.height as usize / 2) as u16,
         None => d.scroll,
     };
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        body,
-    );
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
 }
 
 fn kv<'a>(k: &str, v: impl Into<String>, theme: &Theme) -> Line<'a> {
@@ -181,7 +177,11 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
     ));
     out.push(field_line(
         "priority",
-        t.priority.to_string(),
+        if t.priority == Priority::NoPriority {
+            "none".to_string()
+        } else {
+            t.priority.to_string()
+        },
         s,
         t,
         "priority",
@@ -193,7 +193,8 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
         (Some(d), _) => {
             let (rel, overdue) = crate::app::dates::relative(d, now);
             let text = format!("{} ({rel})", d.format("%Y-%m-%d %H:%M UTC"));
-            (text, overdue)
+            // A completed task is not late, whatever its date.
+            (text, overdue && t.status != Status::Completed)
         }
         (None, Some(raw)) => (
             format!("{} (unreadable date)", crate::text::clean(raw)),
@@ -283,22 +284,8 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
             );
         }
     }
-    out.push(kv(
-        "created",
-        t.created_at
-            .as_deref()
-            .map(crate::text::clean)
-            .unwrap_or_default(),
-        theme,
-    ));
-    out.push(kv(
-        "updated",
-        t.updated_at
-            .as_deref()
-            .map(crate::text::clean)
-            .unwrap_or_default(),
-        theme,
-    ));
+    out.push(kv("created", when(t.created_at.as_deref()), theme));
+    out.push(kv("updated", when(t.updated_at.as_deref()), theme));
     out.push(kv("id", t.id.to_string(), theme));
     out.push(Line::raw(""));
     out.push(section(
@@ -378,6 +365,16 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
     out
 }
 
+/// One style for every timestamp: `2026-11-22 14:05 UTC`.
+fn when(ts: Option<&str>) -> String {
+    match ts {
+        Some(raw) => parse_timestamp(raw)
+            .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+            .unwrap_or_else(|| crate::text::clean(raw)),
+        None => "-".into(),
+    }
+}
+
 fn section<'a>(title: &str, pending: bool, theme: &Theme) -> Line<'a> {
     let mut spans = vec![Span::styled(
         title.to_string(),
@@ -420,7 +417,7 @@ pub fn link_text(l: &LinkedItem) -> String {
         role,
         l.display_name.line()
     );
-    if l.is_output {
+    if l.is_output && l.role != Some(LinkRole::Output) {
         s.push_str("  (output)");
     }
     if let Some(c) = &l.context {
@@ -515,7 +512,7 @@ fn comments<'a>(
             .created_at
             .as_deref()
             .and_then(parse_timestamp)
-            .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+            .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
             .unwrap_or_default();
         let mut head = format!(
             "{indent}{} {}  {when}",
@@ -609,7 +606,7 @@ fn requester<'a>(s: &State, t: &Task, theme: &Theme) -> Vec<Line<'a>> {
             .created_at
             .as_deref()
             .and_then(parse_timestamp)
-            .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
+            .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
             .unwrap_or_default();
         let who = m
             .sender_display_name

@@ -45,7 +45,10 @@ fn priority_style(p: &Priority, theme: &Theme) -> Style {
 
 pub fn title_line(s: &State) -> String {
     let mut parts = vec![format!("Tasks: {}", s.view.title())];
-    let f = crate::app::reducer::filter_string(&s.filters);
+    let mut f = crate::app::reducer::filter_string(&s.filters);
+    if let Some(me) = s.my_id().filter(|m| !m.is_empty()) {
+        f = f.replace(&format!("={me}"), "=me");
+    }
     if !f.is_empty() {
         parts.push(format!("filter {f}"));
     }

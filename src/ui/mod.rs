@@ -4,6 +4,7 @@ mod detail;
 pub mod fuzzing;
 mod list;
 mod overlays;
+pub mod wrap;
 
 pub use overlays::help_lines;
 

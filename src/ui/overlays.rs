@@ -100,7 +100,12 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                     }
                 })
                 .collect();
-            f.render_widget(Paragraph::new(lines).scroll((*scroll, 0)), body);
+            f.render_widget(
+                Paragraph::new(lines)
+                    .wrap(Wrap { trim: false })
+                    .scroll((*scroll, 0)),
+                body,
+            );
         }
         Overlay::Palette(p) => {
             let people = s.people_labels();
@@ -200,7 +205,12 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 .iter()
                 .map(|l| Line::raw(crate::text::clean(l)))
                 .collect();
-            f.render_widget(Paragraph::new(ls).scroll((*scroll, 0)), inner);
+            f.render_widget(
+                Paragraph::new(ls)
+                    .wrap(Wrap { trim: false })
+                    .scroll((*scroll, 0)),
+                inner,
+            );
         }
         Overlay::Picker(p) => {
             let r = centered(area, 80, p.candidates.len() as u16 + 4);
@@ -224,7 +234,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         }
         Overlay::Filter(form) => draw_filter(f, area, form, theme),
         Overlay::Sharing(ed) => {
-            let r = centered(area, 90, ed.rows() as u16 + 8);
+            let r = centered(area, 90, ed.rows() as u16 + 9);
             let inner = popup(
                 f,
                 r,
@@ -265,7 +275,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 ))),
                 None => ls.push(Line::styled("j/k move · v visibility · space read/write · a add person · t add team · d remove · Enter review · Esc cancel", theme.dim)),
             }
-            f.render_widget(Paragraph::new(ls), inner);
+            f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
         }
     }
 }
@@ -351,7 +361,7 @@ fn draw_filter(
     theme: &Theme,
 ) {
     use crate::app::filter_form::{ROWS, TEXT_LABELS};
-    let r = centered(area, 70, ROWS as u16 + 6);
+    let r = centered(area, 76, ROWS as u16 + 7);
     let inner = popup(f, r, "Filters (Enter applies, Esc cancels)", theme);
     let sel = |i: usize| {
         if i == form.row {
@@ -388,5 +398,5 @@ fn draw_filter(
             theme.dim,
         )),
     }
-    f.render_widget(Paragraph::new(ls), inner);
+    f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
 }
