@@ -238,7 +238,13 @@ impl Serialize for Json {
 
 impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(Json::new(Value::deserialize(d)?))
+        // The text as received, without building a tree on the way.
+        let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+        let text = raw.get();
+        Ok(Json {
+            raw: (text != "null").then(|| Box::from(text)),
+            parsed: std::sync::OnceLock::new(),
+        })
     }
 }
 
@@ -710,6 +716,18 @@ mod tests {
         let back = serde_json::to_value(&t).unwrap();
         assert_eq!(back["status"], "blocked");
         assert_eq!(back["x_sla"]["tier"], 2);
+    }
+
+    #[test]
+    fn open_shapes_survive_both_ways_of_decoding() {
+        let v = serde_json::json!({"id": "x", "matter": {"name": "M-1", "n": [1, 2]}, "assigned_agent": null});
+        let a: Task = serde_json::from_value(v.clone()).unwrap();
+        let b: Task = serde_json::from_str(&v.to_string()).unwrap();
+        for t in [&a, &b] {
+            assert_eq!(*t.matter, serde_json::json!({"name": "M-1", "n": [1, 2]}));
+            assert!(t.assigned_agent.is_null());
+        }
+        assert_eq!(serde_json::to_value(&a).unwrap()["matter"]["n"][1], 2);
     }
 
     #[test]
