@@ -66,6 +66,25 @@ pub fn relative(due: DateTime<Utc>, now: DateTime<Utc>) -> (String, bool) {
     (text, overdue)
 }
 
+/// A due date as a row shows it; the bool says the task is late. A
+/// completed task is never late: a past date reads "due 3d ago".
+pub fn due_text(due: DateTime<Utc>, now: DateTime<Utc>, completed: bool) -> (String, bool) {
+    let (text, overdue) = relative(due, now);
+    if !overdue {
+        return (text, false);
+    }
+    if completed {
+        let days = (now.date_naive() - due.date_naive()).num_days();
+        let t = match days {
+            0 => "due today".to_string(),
+            d if d < 60 => format!("due {d}d ago"),
+            d => format!("due {}w ago", d / 7),
+        };
+        return (t, false);
+    }
+    (format!("!{text}"), true)
+}
+
 /// Monday 00:00 to Sunday 23:59:59 of the week of `now`, as timestamps.
 pub fn this_week(now: DateTime<Utc>) -> (String, String) {
     let today = now.date_naive();
@@ -142,6 +161,24 @@ mod tests {
         );
         assert_eq!(
             relative(at("2026-11-25T00:00:00Z"), n),
+            ("in 3d".into(), false)
+        );
+    }
+
+    #[test]
+    fn completed_tasks_are_never_late() {
+        let n = now();
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        assert_eq!(
+            due_text(at("2026-11-20T00:00:00Z"), n, false),
+            ("!2d overdue".into(), true)
+        );
+        assert_eq!(
+            due_text(at("2026-11-20T00:00:00Z"), n, true),
+            ("due 2d ago".into(), false)
+        );
+        assert_eq!(
+            due_text(at("2026-11-25T00:00:00Z"), n, true),
             ("in 3d".into(), false)
         );
     }

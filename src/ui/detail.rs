@@ -191,10 +191,10 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
     let now = chrono::Utc::now();
     let due = match (t.due(), &t.complete_by) {
         (Some(d), _) => {
-            let (rel, overdue) = crate::app::dates::relative(d, now);
-            let text = format!("{} ({rel})", d.format("%Y-%m-%d %H:%M UTC"));
             // A completed task is not late, whatever its date.
-            (text, overdue && t.status != Status::Completed)
+            let (rel, late) = crate::app::dates::due_text(d, now, t.status == Status::Completed);
+            let rel = rel.trim_start_matches('!').to_string();
+            (format!("{} ({rel})", d.format("%Y-%m-%d %H:%M UTC")), late)
         }
         (None, Some(raw)) => (
             format!("{} (unreadable date)", crate::text::clean(raw)),

@@ -193,13 +193,7 @@ fn task_row<'a>(
         " "
     };
     let (due, overdue) = match t.due() {
-        Some(d) => {
-            let (text, overdue) = dates::relative(d, now);
-            (
-                if overdue { format!("!{text}") } else { text },
-                overdue && t.status != crate::api::Status::Completed,
-            )
-        }
+        Some(d) => dates::due_text(d, now, t.status == crate::api::Status::Completed),
         None => ("-".into(), false),
     };
     let mut spans = vec![
