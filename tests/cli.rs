@@ -427,3 +427,38 @@ async fn completions_and_man() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains(".TH taskdeck"));
 }
+
+#[tokio::test]
+async fn config_check_reports_bad_key_bindings() {
+    let env = Env::new();
+    let path = env.write_config(
+        "theme = \"dark\"\n\
+         \n\
+         [keys.list]\n\
+         \"ctrl-n\" = \"down\"\n\
+         \"K\" = \"fly\"\n\
+         \n\
+         [keys.bogus]\n\
+         x = \"up\"\n",
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let p = path.display();
+    let line = |n: usize| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{p}:{n}: error: ")))
+            .unwrap_or_else(|| panic!("no error on line {n}: {out}"))
+            .to_string()
+    };
+    assert!(line(5).contains("fly"), "{out}");
+    assert!(line(7).contains("bogus"), "{out}");
+    assert!(!out.contains(&format!("{p}:4:")), "{out}");
+    assert!(out.contains("2 errors, 0 warnings"), "{out}");
+
+    // Good bindings only: clean, exit 0.
+    env.write_config("[keys.list]\n\"ctrl-n\" = \"down\"\n");
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 errors"), "{}", stdout(&o));
+}

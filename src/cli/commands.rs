@@ -3,6 +3,7 @@
 use super::args::TasksArgs;
 use super::table;
 use crate::api::{ApiError, Client, TaskItem, TaskQuery};
+use crate::app::keymap::Keymap;
 use crate::config::{self, Config, Severity};
 use crate::text::{clean, sanitize};
 use serde_json::Value;
@@ -267,8 +268,21 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     }
     let mut errors = 0;
     let mut warnings = 0;
-    for d in &c.diagnostics {
-        let sev = match d.severity {
+    // The file's own problems, then the key bindings the keymap rejects, in
+    // file order (problems without a line last).
+    let mut problems: Vec<(Option<usize>, Severity, String)> = c
+        .diagnostics
+        .iter()
+        .map(|d| (d.line, d.severity, d.message.clone()))
+        .collect();
+    problems.extend(
+        keymap_problems(&c)
+            .into_iter()
+            .map(|(line, m)| (line, Severity::Error, m)),
+    );
+    problems.sort_by_key(|(line, _, _)| line.unwrap_or(usize::MAX));
+    for (line, severity, message) in &problems {
+        let sev = match severity {
             Severity::Error => {
                 errors += 1;
                 "error"
@@ -278,9 +292,9 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
                 "warning"
             }
         };
-        match d.line {
-            Some(l) => out.push_str(&format!("{path}:{l}: {sev}: {}\n", d.message)),
-            None => out.push_str(&format!("{path}: {sev}: {}\n", d.message)),
+        match line {
+            Some(l) => out.push_str(&format!("{path}:{l}: {sev}: {message}\n")),
+            None => out.push_str(&format!("{path}: {sev}: {message}\n")),
         }
     }
     if let Some(p) = profile {
@@ -308,4 +322,37 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     ));
     emit(&out)?;
     Ok(if errors > 0 { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// The `[keys]` entries the keymap rejects, as (line in the file, message).
+/// The keymap's own warnings are authoritative; each is placed on the line of
+/// the context table or key that produces it when loaded alone.
+fn keymap_problems(c: &Config) -> Vec<(Option<usize>, String)> {
+    use std::collections::BTreeMap;
+    let keys = &c.settings.keys;
+    let (_, warnings) = Keymap::load(keys);
+    if warnings.is_empty() {
+        return Vec::new();
+    }
+    let mut located: Vec<(String, Option<usize>)> = Vec::new();
+    for (ctx, entries) in keys {
+        let alone = BTreeMap::from([(ctx.clone(), BTreeMap::new())]);
+        for w in Keymap::load(&alone).1 {
+            located.push((w, c.key_lines.context(ctx)));
+        }
+        for (key, action) in entries {
+            let one =
+                BTreeMap::from([(ctx.clone(), BTreeMap::from([(key.clone(), action.clone())]))]);
+            for w in Keymap::load(&one).1 {
+                located.push((w, c.key_lines.key(ctx, key)));
+            }
+        }
+    }
+    warnings
+        .into_iter()
+        .map(|w| {
+            let line = located.iter().find(|(m, _)| *m == w).and_then(|(_, l)| *l);
+            (line, clean(&w))
+        })
+        .collect()
 }
