@@ -68,6 +68,7 @@ impl Env {
             "TASKDECK_LOG",
             "NO_COLOR",
             "CLICOLOR_FORCE",
+            "COLUMNS",
         ] {
             cmd.env_remove(k);
         }
@@ -461,4 +462,29 @@ async fn config_check_reports_bad_key_bindings() {
     let o = env.run(&["config", "check"]).await;
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(stdout(&o).contains("0 errors"), "{}", stdout(&o));
+}
+
+#[tokio::test]
+async fn human_table_honours_columns_off_a_tty() {
+    let sb = sandbox(true).await;
+    let mut env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let widest = |o: &Output| stdout(o).lines().map(unicode_width).max().unwrap_or(0);
+
+    let o = env.run(&["tasks", "--limit", "100"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let default = widest(&o);
+    assert!(default > 60 && default <= 100, "{default}");
+
+    env.set("COLUMNS", "60");
+    let o = env.run(&["tasks", "--limit", "100"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(widest(&o) <= 60, "{}", stdout(&o));
+
+    // Not a positive integer: ignored.
+    for bad in ["0", "-3", "wide"] {
+        env.set("COLUMNS", bad);
+        let o = env.run(&["tasks", "--limit", "100"]).await;
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(widest(&o), default, "COLUMNS={bad}");
+    }
 }

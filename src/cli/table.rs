@@ -23,16 +23,28 @@ pub fn use_colour() -> bool {
     set("CLICOLOR_FORCE") || std::io::stdout().is_terminal()
 }
 
-/// Terminal width when stdout is a terminal, else 100 columns.
+/// The terminal's width when stdout is a terminal; otherwise `COLUMNS` when
+/// it is a positive integer; else 100 columns.
 pub fn output_width() -> usize {
-    if std::io::stdout().is_terminal() {
-        if let Ok((w, _)) = crossterm::terminal::size() {
-            if w > 0 {
-                return w as usize;
-            }
-        }
+    let tty = std::io::stdout().is_terminal();
+    let size = if tty {
+        crossterm::terminal::size().ok().map(|(w, _)| w as usize)
+    } else {
+        None
+    };
+    pick_width(size, std::env::var("COLUMNS").ok().as_deref())
+}
+
+/// [`output_width`] without the environment: `tty` is the terminal's width
+/// when stdout is one, `columns` the value of `COLUMNS`.
+pub fn pick_width(tty: Option<usize>, columns: Option<&str>) -> usize {
+    if let Some(w) = tty.filter(|w| *w > 0) {
+        return w;
     }
-    100
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|w| *w > 0)
+        .unwrap_or(100)
 }
 
 /// Cut `s` to at most `w` columns, ending with `…` when cut.
@@ -286,6 +298,17 @@ mod tests {
             relative_due(at("2026-06-10T17:00:00Z"), now(), false).0,
             "in 5h"
         );
+    }
+
+    #[test]
+    fn width_from_terminal_then_columns_then_100() {
+        assert_eq!(pick_width(Some(120), Some("60")), 120);
+        assert_eq!(pick_width(None, Some("60")), 60);
+        assert_eq!(pick_width(None, Some(" 72 ")), 72);
+        assert_eq!(pick_width(Some(0), Some("60")), 60);
+        for bad in [None, Some("0"), Some("-5"), Some("wide"), Some("")] {
+            assert_eq!(pick_width(None, bad), 100, "{bad:?}");
+        }
     }
 
     #[test]
