@@ -488,3 +488,48 @@ async fn human_table_honours_columns_off_a_tty() {
         assert_eq!(widest(&o), default, "COLUMNS={bad}");
     }
 }
+
+#[tokio::test]
+async fn due_filters_take_the_tuis_forms() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let now = chrono::Utc::now();
+    let expect = |s: &str| taskdeck::app::dates::parse_due(s, now).unwrap().unwrap();
+    for (flag, value, param, want) in [
+        ("--due-from", "today", "complete_by_from", expect("today")),
+        ("--due-to", "+2w", "complete_by_to", expect("+2w")),
+        ("--due-to", "tomorrow", "complete_by_to", expect("tomorrow")),
+        (
+            "--due-from",
+            "2026-12-01",
+            "complete_by_from",
+            "2026-12-01".into(),
+        ),
+    ] {
+        sb.clear_requests();
+        let o = env.run(&["tasks", flag, value, "--json"]).await;
+        assert_eq!(o.status.code(), Some(0), "{value}: {}", stderr(&o));
+        let sent = sb
+            .requests()
+            .into_iter()
+            .filter(|r| r.path == "/api/v1/tasks")
+            .filter_map(|r| r.query)
+            .collect::<Vec<_>>();
+        let pair = format!("{param}={}", want.replace(':', "%3A"));
+        assert!(
+            sent.iter().any(|q| q.split('&').any(|p| p == pair)),
+            "{value}: {pair} not in {sent:?}"
+        );
+    }
+
+    sb.clear_requests();
+    for bad in ["next week", "none", "+3x", "+"] {
+        let o = env.run(&["tasks", "--due-to", bad]).await;
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{bad}: {err}");
+        assert!(err.starts_with("taskdeck: --due-to: "), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+    assert!(sb.requests().is_empty(), "a bad filter reached the service");
+}

@@ -127,11 +127,13 @@ pub struct TasksArgs {
     /// Tags, comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "a,b")]
     pub tags: Vec<String>,
-    /// Only tasks due at or after this ISO 8601 date or date-time.
-    #[arg(long, value_name = "TS", value_parser = parse_ts)]
+    /// Only tasks due at or after this date: 2026-12-01, 2026-12-01T09:00:00Z,
+    /// today, tomorrow, +3d or +2w (the TUI's `:due` forms; the words and +N
+    /// mean the end of that day, UTC).
+    #[arg(long, value_name = "DATE")]
     pub due_from: Option<String>,
-    /// Only tasks due at or before this ISO 8601 date or date-time.
-    #[arg(long, value_name = "TS", value_parser = parse_ts)]
+    /// Only tasks due at or before this date (same forms as --due-from).
+    #[arg(long, value_name = "DATE")]
     pub due_to: Option<String>,
     /// Page size, 1 to 100 (kept identical on every page).
     #[arg(long, value_name = "N", default_value_t = 20,
@@ -147,15 +149,6 @@ pub struct TasksArgs {
 
 fn parse_faults(s: &str) -> Result<Faults, String> {
     s.parse()
-}
-
-fn parse_ts(s: &str) -> Result<String, String> {
-    match crate::api::parse_timestamp(s.trim()) {
-        Some(_) => Ok(s.trim().to_string()),
-        None => Err(format!(
-            "{s:?} is not an ISO 8601 date (2026-12-01) or date-time (2026-12-01T09:00:00Z)"
-        )),
-    }
 }
 
 fn parse_log_level(s: &str) -> Result<String, String> {
@@ -189,7 +182,6 @@ mod tests {
             let e = Cli::try_parse_from(["taskdeck", "tasks", "--limit", bad]).unwrap_err();
             assert_eq!(e.exit_code(), 2);
         }
-        assert!(Cli::try_parse_from(["taskdeck", "tasks", "--due-from", "soon"]).is_err());
         assert!(Cli::try_parse_from(["taskdeck", "--api-key", "x", "me"]).is_err());
     }
 }

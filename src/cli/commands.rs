@@ -6,6 +6,7 @@ use crate::api::{ApiError, Client, TaskItem, TaskQuery};
 use crate::app::keymap::Keymap;
 use crate::config::{self, Config, Severity};
 use crate::text::{clean, sanitize};
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -91,8 +92,13 @@ pub async fn me(client: &Client, json: bool) -> Outcome {
 
 // ---- tasks --------------------------------------------------------------
 
-pub async fn tasks(client: &Client, a: &TasksArgs) -> Outcome {
-    let mut q = TaskQuery {
+/// The query for `tasks`, with the dates resolved; bad values are usage
+/// errors (exit 2) found before anything is sent.
+pub fn task_query(a: &TasksArgs, now: DateTime<Utc>) -> Result<TaskQuery, Failure> {
+    let due = |flag: &str, v: &Option<String>| -> Result<Option<String>, Failure> {
+        v.as_deref().map(|s| due_filter(flag, s, now)).transpose()
+    };
+    Ok(TaskQuery {
         query: a.query.clone(),
         status: a
             .status
@@ -110,9 +116,47 @@ pub async fn tasks(client: &Client, a: &TasksArgs) -> Outcome {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect(),
-        complete_by_from: a.due_from.clone(),
-        complete_by_to: a.due_to.clone(),
+        complete_by_from: due("due-from", &a.due_from)?,
+        complete_by_to: due("due-to", &a.due_to)?,
+    })
+}
+
+/// A `--due-from`/`--due-to` value: an ISO 8601 date or date-time is sent
+/// as given; `today`, `tomorrow`, `+3d`, `+2w`, ... are resolved like the
+/// TUI's `:due` (the end of that day, UTC).
+pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String, Failure> {
+    let s = input.trim();
+    if crate::api::parse_timestamp(s).is_some() {
+        return Ok(s.to_string());
+    }
+    // parse_due slices `+N…` by bytes: a lone `+` or a non-ASCII tail
+    // would panic there, and is not a date anyway.
+    let sliceable = !s.starts_with('+') || (s.len() >= 2 && s.is_ascii());
+    let parsed = if sliceable {
+        crate::app::dates::parse_due(s, now)
+    } else {
+        Err(String::new())
     };
+    match parsed {
+        Ok(Some(ts)) => Ok(ts),
+        Ok(None) => Err(Failure::usage(format!(
+            "--{flag}: {} means no date; a filter needs one: {DUE_FORMS}",
+            clean(&format!("{input:?}"))
+        ))),
+        // The TUI's reason, unless it offers `none`, which no filter takes.
+        Err(e) if !e.is_empty() && !e.contains("none") => {
+            Err(Failure::usage(format!("--{flag}: {}", clean(&e))))
+        }
+        Err(_) => Err(Failure::usage(format!(
+            "--{flag}: {} is not a date: {DUE_FORMS}",
+            clean(&format!("{input:?}"))
+        ))),
+    }
+}
+
+const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
+
+pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome {
     let is_me = |v: &Option<String>| v.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("me"));
     if is_me(&q.assigned_to) || is_me(&q.involving) {
         let me = client
@@ -355,4 +399,48 @@ fn keymap_problems(c: &Config) -> Vec<(Option<usize>, String)> {
             (line, clean(&w))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        crate::api::parse_timestamp("2026-11-22T10:00:00Z").unwrap()
+    }
+
+    #[test]
+    fn due_filters_take_the_tuis_forms() {
+        let ok = |s: &str| due_filter("due-from", s, now()).unwrap();
+        assert_eq!(ok("2026-12-01"), "2026-12-01");
+        assert_eq!(ok(" 2026-12-01T09:00:00Z "), "2026-12-01T09:00:00Z");
+        assert_eq!(ok("today"), "2026-11-22T23:59:59Z");
+        assert_eq!(ok("Tomorrow"), "2026-11-23T23:59:59Z");
+        assert_eq!(ok("+3d"), "2026-11-25T23:59:59Z");
+        assert_eq!(ok("+2w"), "2026-12-06T23:59:59Z");
+        assert_eq!(ok("2026-12-01 09:30"), "2026-12-01T09:30:00Z");
+        for bad in [
+            "none",
+            "-",
+            "",
+            "next week",
+            "+3x",
+            "+99999d",
+            "2026-13-01",
+            "+",
+            "+3é",
+            "+é",
+        ] {
+            let e = due_filter("due-to", bad, now()).unwrap_err();
+            assert_eq!(e.code, EXIT_USAGE, "{bad:?}");
+            assert!(e.message.starts_with("--due-to"), "{}", e.message);
+            assert!(e.message.contains(&format!("{bad:?}")), "{}", e.message);
+            assert!(!e.message.contains('\n'), "{}", e.message);
+            assert!(
+                !e.message.contains("none,") && !e.message.contains("or none"),
+                "{}",
+                e.message
+            );
+        }
+    }
 }
