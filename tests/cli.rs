@@ -533,3 +533,51 @@ async fn due_filters_take_the_tuis_forms() {
     }
     assert!(sb.requests().is_empty(), "a bad filter reached the service");
 }
+
+#[tokio::test]
+async fn status_and_priority_are_checked_locally() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    sb.clear_requests();
+    for (args, listed) in [
+        (
+            &["tasks", "--status", "in_progress,done"][..],
+            "not_started, in_progress, waiting_on_external, completed",
+        ),
+        (
+            &["tasks", "--priority", "critical"],
+            "no_priority, urgent, high, medium, low",
+        ),
+    ] {
+        let o = env.run(args).await;
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(listed), "{err}");
+        assert!(
+            err.contains("\"done\"") || err.contains("\"critical\""),
+            "{err}"
+        );
+    }
+    assert!(sb.requests().is_empty(), "a bad value reached the service");
+
+    let o = env
+        .run(&[
+            "tasks",
+            "--status",
+            "in_progress, Waiting_On_External",
+            "--priority",
+            "urgent",
+            "--json",
+        ])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    for t in &items {
+        assert_eq!(t["priority"], "urgent", "{t}");
+        assert!(
+            t["status"] == "in_progress" || t["status"] == "waiting_on_external",
+            "{t}"
+        );
+    }
+}

@@ -104,6 +104,16 @@ pub struct SandboxArgs {
     pub quirks: bool,
 }
 
+/// The service's task statuses (the values `--status` takes).
+pub const STATUS_VALUES: &[&str] = &[
+    "not_started",
+    "in_progress",
+    "waiting_on_external",
+    "completed",
+];
+/// The service's task priorities (the values `--priority` takes).
+pub const PRIORITY_VALUES: &[&str] = &["no_priority", "urgent", "high", "medium", "low"];
+
 #[derive(Debug, Args)]
 pub struct TasksArgs {
     /// Free-text search over title, description, context and comments.

@@ -1,6 +1,6 @@
 //! The scriptable commands: `me`, `tasks`, `validate-layout`, `config`.
 
-use super::args::TasksArgs;
+use super::args::{TasksArgs, PRIORITY_VALUES, STATUS_VALUES};
 use super::table;
 use crate::api::{ApiError, Client, TaskItem, TaskQuery};
 use crate::app::keymap::Keymap;
@@ -98,15 +98,19 @@ pub fn task_query(a: &TasksArgs, now: DateTime<Utc>) -> Result<TaskQuery, Failur
     let due = |flag: &str, v: &Option<String>| -> Result<Option<String>, Failure> {
         v.as_deref().map(|s| due_filter(flag, s, now)).transpose()
     };
+    let mut status = Vec::new();
+    for s in a.status.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        status.push(one_of("--status", "a status", s, STATUS_VALUES)?);
+    }
+    let priority = a
+        .priority
+        .as_deref()
+        .map(|p| one_of("--priority", "a priority", p.trim(), PRIORITY_VALUES))
+        .transpose()?;
     Ok(TaskQuery {
         query: a.query.clone(),
-        status: a
-            .status
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
-        priority: a.priority.clone(),
+        status,
+        priority,
         assigned_to: a.assigned_to.clone(),
         involving: a.involving.clone(),
         team_id: a.team_id.clone(),
@@ -119,6 +123,21 @@ pub fn task_query(a: &TasksArgs, now: DateTime<Utc>) -> Result<TaskQuery, Failur
         complete_by_from: due("due-from", &a.due_from)?,
         complete_by_to: due("due-to", &a.due_to)?,
     })
+}
+
+/// `value` when it is one of `allowed` (any case), else a usage error
+/// listing them.
+fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<String, Failure> {
+    let v = value.to_ascii_lowercase();
+    if allowed.contains(&v.as_str()) {
+        Ok(v)
+    } else {
+        Err(Failure::usage(format!(
+            "{flag}: {} is not {what}; use {}",
+            clean(&format!("{value:?}")),
+            allowed.join(", ")
+        )))
+    }
 }
 
 /// A `--due-from`/`--due-to` value: an ISO 8601 date or date-time is sent
