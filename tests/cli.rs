@@ -581,3 +581,82 @@ async fn status_and_priority_are_checked_locally() {
         );
     }
 }
+
+#[tokio::test]
+async fn validate_layout_help_unwrapping_and_json_errors() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+
+    // The help says what FILE holds: the layout itself, not {"layout": ...}.
+    for flag in ["-h", "--help"] {
+        let o = env.run(&["validate-layout", flag]).await;
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        assert!(
+            out.contains(r#"{"type": "report", "version": "1", "blocks": [...]}"#),
+            "{flag}: {out}"
+        );
+    }
+    let o = env.run(&["validate-layout", "--help"]).await;
+    assert!(
+        stdout(&o).contains(r#"not wrapped in {"layout": ...}"#),
+        "{}",
+        stdout(&o)
+    );
+
+    // A wrapped layout is unwrapped, with a note, and validated as the inner object.
+    let wrapped = env.dir.path().join("wrapped.json");
+    std::fs::write(
+        &wrapped,
+        r#"{"layout": {"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}}"#,
+    )
+    .unwrap();
+    sb.clear_requests();
+    let o = env
+        .run(&["validate-layout", wrapped.to_str().unwrap()])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "note: {} wraps the layout in {{\"layout\": …}}; sending the inner object",
+            wrapped.display()
+        )
+    );
+    assert!(stdout(&o).contains(": valid"), "{}", stdout(&o));
+    // Not wrapped: no note.
+    let o = env
+        .run_with_stdin(
+            &["validate-layout", "-"],
+            Some(
+                r#"{"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}"#,
+            ),
+        )
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+
+    // Invalid JSON: exit 2, one line naming the file, the line and the column.
+    let broken = env.dir.path().join("broken.json");
+    std::fs::write(
+        &broken,
+        "{\n  \"type\": \"report\",\n  \"blocks\": [,]\n}\n",
+    )
+    .unwrap();
+    sb.clear_requests();
+    let o = env
+        .run(&["validate-layout", broken.to_str().unwrap()])
+        .await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "taskdeck: {}: not valid JSON at line 3, column 14: ",
+            broken.display()
+        )),
+        "{err}"
+    );
+    assert!(sb.requests().is_empty());
+}

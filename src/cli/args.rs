@@ -56,10 +56,19 @@ pub enum Command {
     },
     /// List tasks (one page, or every page with --all).
     Tasks(TasksArgs),
-    /// Check an artifact layout (a JSON file, or - for stdin) without saving it.
-    #[command(name = "validate-layout")]
+    /// Check an artifact layout (a JSON file holding the layout object, or - for stdin) without saving it.
+    #[command(
+        name = "validate-layout",
+        long_about = "Check an artifact layout without saving it.\n\n\
+            FILE holds the layout object itself, e.g.\n\n\
+            \x20   {\"type\": \"report\", \"version\": \"1\", \"blocks\": [...]}\n\n\
+            not wrapped in {\"layout\": ...}. (A file whose only key is \"layout\" \
+            is unwrapped, with a note on standard error.)\n\n\
+            Exit codes: 0 valid, 1 invalid or the service refused, 2 the file is \
+            unreadable or not JSON (named with line and column)."
+    )]
     ValidateLayout {
-        /// The layout JSON file, or - to read standard input.
+        /// The layout JSON file (the layout object itself: {"type": "report", "version": "1", "blocks": [...]}), or - to read standard input.
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// Print the service's result as received.

@@ -271,8 +271,16 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
             .map_err(|e| Failure::usage(format!("cannot read the layout file {name}: {e}")))?;
         (name, s)
     };
-    let layout: Value = serde_json::from_str(&text)
-        .map_err(|e| Failure::usage(format!("{name} is not valid JSON: {e}")))?;
+    let layout: Value = serde_json::from_str(&text).map_err(|e| json_failure(&name, &e))?;
+    let layout = match unwrap_layout(layout) {
+        (inner, true) => {
+            eprintln!(
+                "note: {name} wraps the layout in {{\"layout\": …}}; sending the inner object"
+            );
+            inner
+        }
+        (layout, false) => layout,
+    };
 
     let (result, raw) = client
         .validate_layout(&layout)
@@ -313,6 +321,29 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
     }
     emit(&out)?;
     Ok(code)
+}
+
+/// `{"layout": {...}}` (that one key, an object) -> the inner object, true.
+pub fn unwrap_layout(v: Value) -> (Value, bool) {
+    match v {
+        Value::Object(mut m) if m.len() == 1 && m.get("layout").is_some_and(Value::is_object) => {
+            (m.remove("layout").unwrap_or_default(), true)
+        }
+        other => (other, false),
+    }
+}
+
+/// "NAME: not valid JSON at line L, column C: what" (exit 2).
+fn json_failure(name: &str, e: &serde_json::Error) -> Failure {
+    let full = e.to_string();
+    let what = full
+        .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
+        .unwrap_or(&full);
+    Failure::usage(format!(
+        "{name}: not valid JSON at line {}, column {}: {what}",
+        e.line(),
+        e.column().max(1)
+    ))
 }
 
 // ---- config -------------------------------------------------------------
@@ -426,6 +457,39 @@ mod tests {
 
     fn now() -> DateTime<Utc> {
         crate::api::parse_timestamp("2026-11-22T10:00:00Z").unwrap()
+    }
+
+    #[test]
+    fn only_a_lone_layout_object_is_unwrapped() {
+        let v = |s: &str| serde_json::from_str::<Value>(s).unwrap();
+        let inner = v(r#"{"type": "report", "blocks": []}"#);
+        assert_eq!(
+            unwrap_layout(v(r#"{"layout": {"type": "report", "blocks": []}}"#)),
+            (inner.clone(), true)
+        );
+        for kept in [
+            r#"{"type": "report", "blocks": []}"#,
+            r#"{"layout": {"type": "report"}, "name": "x"}"#,
+            r#"{"layout": "report"}"#,
+            r#"{"layout": [1]}"#,
+            r#"[{"layout": {}}]"#,
+        ] {
+            assert_eq!(unwrap_layout(v(kept)), (v(kept), false), "{kept}");
+        }
+    }
+
+    #[test]
+    fn json_errors_name_file_line_and_column() {
+        let e = serde_json::from_str::<Value>("{\n  \"a\": x\n}").unwrap_err();
+        let f = json_failure("l.json", &e);
+        assert_eq!(f.code, EXIT_USAGE);
+        assert!(
+            f.message
+                .starts_with("l.json: not valid JSON at line 2, column 8: expected value"),
+            "{}",
+            f.message
+        );
+        assert!(!f.message.contains(" at line 2 column"), "{}", f.message);
     }
 
     #[test]
