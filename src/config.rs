@@ -85,6 +85,25 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// 1-based lines of the `[keys.CONTEXT]` tables and of each key in them,
+/// so that problems found later (e.g. by the keymap) can point at the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyLines {
+    /// Context name -> line of its table header (or first mention).
+    pub contexts: BTreeMap<String, usize>,
+    /// (context, key) -> line of the key.
+    pub keys: BTreeMap<(String, String), usize>,
+}
+
+impl KeyLines {
+    pub fn context(&self, ctx: &str) -> Option<usize> {
+        self.contexts.get(ctx).copied()
+    }
+    pub fn key(&self, ctx: &str, key: &str) -> Option<usize> {
+        self.keys.get(&(ctx.to_string(), key.to_string())).copied()
+    }
+}
+
 /// Where the API key would come from (nothing is run or read to know this).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeySource {
@@ -133,6 +152,8 @@ pub struct Config {
     pub file_unusable: bool,
     /// `--profile` named a profile the file does not define.
     pub unknown_profile: bool,
+    /// Where the `[keys.CONTEXT]` tables and their keys are in the file.
+    pub key_lines: KeyLines,
     key_source: KeySource,
     file_key: Option<ApiKey>,
     env_key: Option<ApiKey>,
@@ -422,6 +443,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
     let mut prof = Conn::default();
     let mut file_unusable = false;
     let mut profile_found = false;
+    let mut key_lines = KeyLines::default();
 
     match DeTable::parse(src) {
         Err(e) => {
@@ -473,7 +495,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             ),
                         ),
                     },
-                    "keys" => parse_keys(&mut p, v, &mut settings.keys),
+                    "keys" => parse_keys(&mut p, v, &mut settings.keys, &mut key_lines),
                     "profiles" => match v.get_ref().as_table() {
                         Some(t) => {
                             for (name, body) in t.iter() {
@@ -580,6 +602,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
         diagnostics: p.diags,
         file_unusable,
         unknown_profile,
+        key_lines,
         key_source,
         file_key,
         env_key,
@@ -590,6 +613,7 @@ fn parse_keys(
     p: &mut Parser<'_>,
     v: &Spanned<DeValue<'_>>,
     out: &mut BTreeMap<String, BTreeMap<String, String>>,
+    lines: &mut KeyLines,
 ) {
     let Some(t) = v.get_ref().as_table() else {
         p.error(
@@ -598,8 +622,10 @@ fn parse_keys(
         );
         return;
     };
-    for (ctx, body) in t.iter() {
-        let ctx: &str = ctx.get_ref();
+    for (ctx_k, body) in t.iter() {
+        let ctx: &str = ctx_k.get_ref();
+        let ctx_line = p.line(ctx_k.span().start);
+        lines.contexts.entry(ctx.to_string()).or_insert(ctx_line);
         let Some(bt) = body.get_ref().as_table() else {
             p.error(
                 body.span().start,
@@ -610,6 +636,9 @@ fn parse_keys(
         let entry = out.entry(ctx.to_string()).or_default();
         for (k, a) in bt.iter() {
             let key: &str = k.get_ref();
+            lines
+                .keys
+                .insert((ctx.to_string(), key.to_string()), p.line(k.span().start));
             match a.get_ref().as_str() {
                 Some(action) => {
                     entry.insert(key.to_string(), action.to_string());
@@ -767,6 +796,17 @@ api_key_command = "echo  work-key "
         );
         assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
         assert_eq!(c.settings.theme, "dark");
+    }
+
+    #[test]
+    fn key_tables_and_keys_have_lines() {
+        let src = "theme = \"dark\"\n\n[keys.list]\n\"K\" = \"fly\"\n\n[keys.bogus]\nx = \"up\"\n";
+        let c = from_str(src, None);
+        assert_eq!(c.key_lines.context("list"), Some(3), "{:?}", c.key_lines);
+        assert_eq!(c.key_lines.key("list", "K"), Some(4));
+        assert_eq!(c.key_lines.context("bogus"), Some(6));
+        assert_eq!(c.key_lines.key("bogus", "x"), Some(7));
+        assert_eq!(c.key_lines.key("list", "x"), None);
     }
 
     #[test]

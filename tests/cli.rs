@@ -68,6 +68,7 @@ impl Env {
             "TASKDECK_LOG",
             "NO_COLOR",
             "CLICOLOR_FORCE",
+            "COLUMNS",
         ] {
             cmd.env_remove(k);
         }
@@ -426,4 +427,236 @@ async fn completions_and_man() {
     let o = env.run(&["man"]).await;
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains(".TH taskdeck"));
+}
+
+#[tokio::test]
+async fn config_check_reports_bad_key_bindings() {
+    let env = Env::new();
+    let path = env.write_config(
+        "theme = \"dark\"\n\
+         \n\
+         [keys.list]\n\
+         \"ctrl-n\" = \"down\"\n\
+         \"K\" = \"fly\"\n\
+         \n\
+         [keys.bogus]\n\
+         x = \"up\"\n",
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let p = path.display();
+    let line = |n: usize| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{p}:{n}: error: ")))
+            .unwrap_or_else(|| panic!("no error on line {n}: {out}"))
+            .to_string()
+    };
+    assert!(line(5).contains("fly"), "{out}");
+    assert!(line(7).contains("bogus"), "{out}");
+    assert!(!out.contains(&format!("{p}:4:")), "{out}");
+    assert!(out.contains("2 errors, 0 warnings"), "{out}");
+
+    // Good bindings only: clean, exit 0.
+    env.write_config("[keys.list]\n\"ctrl-n\" = \"down\"\n");
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 errors"), "{}", stdout(&o));
+}
+
+#[tokio::test]
+async fn human_table_honours_columns_off_a_tty() {
+    let sb = sandbox(true).await;
+    let mut env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let widest = |o: &Output| stdout(o).lines().map(unicode_width).max().unwrap_or(0);
+
+    let o = env.run(&["tasks", "--limit", "100"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let default = widest(&o);
+    assert!(default > 60 && default <= 100, "{default}");
+
+    env.set("COLUMNS", "60");
+    let o = env.run(&["tasks", "--limit", "100"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(widest(&o) <= 60, "{}", stdout(&o));
+
+    // Not a positive integer: ignored.
+    for bad in ["0", "-3", "wide"] {
+        env.set("COLUMNS", bad);
+        let o = env.run(&["tasks", "--limit", "100"]).await;
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(widest(&o), default, "COLUMNS={bad}");
+    }
+}
+
+#[tokio::test]
+async fn due_filters_take_the_tuis_forms() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let now = chrono::Utc::now();
+    let expect = |s: &str| taskdeck::app::dates::parse_due(s, now).unwrap().unwrap();
+    for (flag, value, param, want) in [
+        ("--due-from", "today", "complete_by_from", expect("today")),
+        ("--due-to", "+2w", "complete_by_to", expect("+2w")),
+        ("--due-to", "tomorrow", "complete_by_to", expect("tomorrow")),
+        (
+            "--due-from",
+            "2026-12-01",
+            "complete_by_from",
+            "2026-12-01".into(),
+        ),
+    ] {
+        sb.clear_requests();
+        let o = env.run(&["tasks", flag, value, "--json"]).await;
+        assert_eq!(o.status.code(), Some(0), "{value}: {}", stderr(&o));
+        let sent = sb
+            .requests()
+            .into_iter()
+            .filter(|r| r.path == "/api/v1/tasks")
+            .filter_map(|r| r.query)
+            .collect::<Vec<_>>();
+        let pair = format!("{param}={}", want.replace(':', "%3A"));
+        assert!(
+            sent.iter().any(|q| q.split('&').any(|p| p == pair)),
+            "{value}: {pair} not in {sent:?}"
+        );
+    }
+
+    sb.clear_requests();
+    for bad in ["next week", "none", "+3x", "+"] {
+        let o = env.run(&["tasks", "--due-to", bad]).await;
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{bad}: {err}");
+        assert!(err.starts_with("taskdeck: --due-to: "), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+    assert!(sb.requests().is_empty(), "a bad filter reached the service");
+}
+
+#[tokio::test]
+async fn status_and_priority_are_checked_locally() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    sb.clear_requests();
+    for (args, listed) in [
+        (
+            &["tasks", "--status", "in_progress,done"][..],
+            "not_started, in_progress, waiting_on_external, completed",
+        ),
+        (
+            &["tasks", "--priority", "critical"],
+            "no_priority, urgent, high, medium, low",
+        ),
+    ] {
+        let o = env.run(args).await;
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(listed), "{err}");
+        assert!(
+            err.contains("\"done\"") || err.contains("\"critical\""),
+            "{err}"
+        );
+    }
+    assert!(sb.requests().is_empty(), "a bad value reached the service");
+
+    let o = env
+        .run(&[
+            "tasks",
+            "--status",
+            "in_progress, Waiting_On_External",
+            "--priority",
+            "urgent",
+            "--json",
+        ])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    for t in &items {
+        assert_eq!(t["priority"], "urgent", "{t}");
+        assert!(
+            t["status"] == "in_progress" || t["status"] == "waiting_on_external",
+            "{t}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn validate_layout_help_unwrapping_and_json_errors() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+
+    // The help says what FILE holds: the layout itself, not {"layout": ...}.
+    for flag in ["-h", "--help"] {
+        let o = env.run(&["validate-layout", flag]).await;
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        assert!(
+            out.contains(r#"{"type": "report", "version": "1", "blocks": [...]}"#),
+            "{flag}: {out}"
+        );
+    }
+    let o = env.run(&["validate-layout", "--help"]).await;
+    assert!(
+        stdout(&o).contains(r#"not wrapped in {"layout": ...}"#),
+        "{}",
+        stdout(&o)
+    );
+
+    // A wrapped layout is unwrapped, with a note, and validated as the inner object.
+    let wrapped = env.dir.path().join("wrapped.json");
+    std::fs::write(
+        &wrapped,
+        r#"{"layout": {"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}}"#,
+    )
+    .unwrap();
+    sb.clear_requests();
+    let o = env
+        .run(&["validate-layout", wrapped.to_str().unwrap()])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "note: {} wraps the layout in {{\"layout\": …}}; sending the inner object",
+            wrapped.display()
+        )
+    );
+    assert!(stdout(&o).contains(": valid"), "{}", stdout(&o));
+    // Not wrapped: no note.
+    let o = env
+        .run_with_stdin(
+            &["validate-layout", "-"],
+            Some(
+                r#"{"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}"#,
+            ),
+        )
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+
+    // Invalid JSON: exit 2, one line naming the file, the line and the column.
+    let broken = env.dir.path().join("broken.json");
+    std::fs::write(
+        &broken,
+        "{\n  \"type\": \"report\",\n  \"blocks\": [,]\n}\n",
+    )
+    .unwrap();
+    sb.clear_requests();
+    let o = env
+        .run(&["validate-layout", broken.to_str().unwrap()])
+        .await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "taskdeck: {}: not valid JSON at line 3, column 14: ",
+            broken.display()
+        )),
+        "{err}"
+    );
+    assert!(sb.requests().is_empty());
 }

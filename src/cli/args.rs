@@ -56,10 +56,19 @@ pub enum Command {
     },
     /// List tasks (one page, or every page with --all).
     Tasks(TasksArgs),
-    /// Check an artifact layout (a JSON file, or - for stdin) without saving it.
-    #[command(name = "validate-layout")]
+    /// Check an artifact layout (a JSON file holding the layout object, or - for stdin) without saving it.
+    #[command(
+        name = "validate-layout",
+        long_about = "Check an artifact layout without saving it.\n\n\
+            FILE holds the layout object itself, e.g.\n\n\
+            \x20   {\"type\": \"report\", \"version\": \"1\", \"blocks\": [...]}\n\n\
+            not wrapped in {\"layout\": ...}. (A file whose only key is \"layout\" \
+            is unwrapped, with a note on standard error.)\n\n\
+            Exit codes: 0 valid, 1 invalid or the service refused, 2 the file is \
+            unreadable or not JSON (named with line and column)."
+    )]
     ValidateLayout {
-        /// The layout JSON file, or - to read standard input.
+        /// The layout JSON file (the layout object itself: {"type": "report", "version": "1", "blocks": [...]}), or - to read standard input.
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// Print the service's result as received.
@@ -104,6 +113,16 @@ pub struct SandboxArgs {
     pub quirks: bool,
 }
 
+/// The service's task statuses (the values `--status` takes).
+pub const STATUS_VALUES: &[&str] = &[
+    "not_started",
+    "in_progress",
+    "waiting_on_external",
+    "completed",
+];
+/// The service's task priorities (the values `--priority` takes).
+pub const PRIORITY_VALUES: &[&str] = &["no_priority", "urgent", "high", "medium", "low"];
+
 #[derive(Debug, Args)]
 pub struct TasksArgs {
     /// Free-text search over title, description, context and comments.
@@ -127,11 +146,13 @@ pub struct TasksArgs {
     /// Tags, comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "a,b")]
     pub tags: Vec<String>,
-    /// Only tasks due at or after this ISO 8601 date or date-time.
-    #[arg(long, value_name = "TS", value_parser = parse_ts)]
+    /// Only tasks due at or after this date: 2026-12-01, 2026-12-01T09:00:00Z,
+    /// today, tomorrow, +3d or +2w (the TUI's `:due` forms; the words and +N
+    /// mean the end of that day, UTC).
+    #[arg(long, value_name = "DATE")]
     pub due_from: Option<String>,
-    /// Only tasks due at or before this ISO 8601 date or date-time.
-    #[arg(long, value_name = "TS", value_parser = parse_ts)]
+    /// Only tasks due at or before this date (same forms as --due-from).
+    #[arg(long, value_name = "DATE")]
     pub due_to: Option<String>,
     /// Page size, 1 to 100 (kept identical on every page).
     #[arg(long, value_name = "N", default_value_t = 20,
@@ -147,15 +168,6 @@ pub struct TasksArgs {
 
 fn parse_faults(s: &str) -> Result<Faults, String> {
     s.parse()
-}
-
-fn parse_ts(s: &str) -> Result<String, String> {
-    match crate::api::parse_timestamp(s.trim()) {
-        Some(_) => Ok(s.trim().to_string()),
-        None => Err(format!(
-            "{s:?} is not an ISO 8601 date (2026-12-01) or date-time (2026-12-01T09:00:00Z)"
-        )),
-    }
 }
 
 fn parse_log_level(s: &str) -> Result<String, String> {
@@ -189,7 +201,6 @@ mod tests {
             let e = Cli::try_parse_from(["taskdeck", "tasks", "--limit", bad]).unwrap_err();
             assert_eq!(e.exit_code(), 2);
         }
-        assert!(Cli::try_parse_from(["taskdeck", "tasks", "--due-from", "soon"]).is_err());
         assert!(Cli::try_parse_from(["taskdeck", "--api-key", "x", "me"]).is_err());
     }
 }

@@ -1,10 +1,12 @@
 //! The scriptable commands: `me`, `tasks`, `validate-layout`, `config`.
 
-use super::args::TasksArgs;
+use super::args::{TasksArgs, PRIORITY_VALUES, STATUS_VALUES};
 use super::table;
 use crate::api::{ApiError, Client, TaskItem, TaskQuery};
+use crate::app::keymap::Keymap;
 use crate::config::{self, Config, Severity};
 use crate::text::{clean, sanitize};
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -90,16 +92,25 @@ pub async fn me(client: &Client, json: bool) -> Outcome {
 
 // ---- tasks --------------------------------------------------------------
 
-pub async fn tasks(client: &Client, a: &TasksArgs) -> Outcome {
-    let mut q = TaskQuery {
+/// The query for `tasks`, with the dates resolved; bad values are usage
+/// errors (exit 2) found before anything is sent.
+pub fn task_query(a: &TasksArgs, now: DateTime<Utc>) -> Result<TaskQuery, Failure> {
+    let due = |flag: &str, v: &Option<String>| -> Result<Option<String>, Failure> {
+        v.as_deref().map(|s| due_filter(flag, s, now)).transpose()
+    };
+    let mut status = Vec::new();
+    for s in a.status.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        status.push(one_of("--status", "a status", s, STATUS_VALUES)?);
+    }
+    let priority = a
+        .priority
+        .as_deref()
+        .map(|p| one_of("--priority", "a priority", p.trim(), PRIORITY_VALUES))
+        .transpose()?;
+    Ok(TaskQuery {
         query: a.query.clone(),
-        status: a
-            .status
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
-        priority: a.priority.clone(),
+        status,
+        priority,
         assigned_to: a.assigned_to.clone(),
         involving: a.involving.clone(),
         team_id: a.team_id.clone(),
@@ -109,9 +120,62 @@ pub async fn tasks(client: &Client, a: &TasksArgs) -> Outcome {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect(),
-        complete_by_from: a.due_from.clone(),
-        complete_by_to: a.due_to.clone(),
+        complete_by_from: due("due-from", &a.due_from)?,
+        complete_by_to: due("due-to", &a.due_to)?,
+    })
+}
+
+/// `value` when it is one of `allowed` (any case), else a usage error
+/// listing them.
+fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<String, Failure> {
+    let v = value.to_ascii_lowercase();
+    if allowed.contains(&v.as_str()) {
+        Ok(v)
+    } else {
+        Err(Failure::usage(format!(
+            "{flag}: {} is not {what}; use {}",
+            clean(&format!("{value:?}")),
+            allowed.join(", ")
+        )))
+    }
+}
+
+/// A `--due-from`/`--due-to` value: an ISO 8601 date or date-time is sent
+/// as given; `today`, `tomorrow`, `+3d`, `+2w`, ... are resolved like the
+/// TUI's `:due` (the end of that day, UTC).
+pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String, Failure> {
+    let s = input.trim();
+    if crate::api::parse_timestamp(s).is_some() {
+        return Ok(s.to_string());
+    }
+    // parse_due slices `+N…` by bytes: a lone `+` or a non-ASCII tail
+    // would panic there, and is not a date anyway.
+    let sliceable = !s.starts_with('+') || (s.len() >= 2 && s.is_ascii());
+    let parsed = if sliceable {
+        crate::app::dates::parse_due(s, now)
+    } else {
+        Err(String::new())
     };
+    match parsed {
+        Ok(Some(ts)) => Ok(ts),
+        Ok(None) => Err(Failure::usage(format!(
+            "--{flag}: {} means no date; a filter needs one: {DUE_FORMS}",
+            clean(&format!("{input:?}"))
+        ))),
+        // The TUI's reason, unless it offers `none`, which no filter takes.
+        Err(e) if !e.is_empty() && !e.contains("none") => {
+            Err(Failure::usage(format!("--{flag}: {}", clean(&e))))
+        }
+        Err(_) => Err(Failure::usage(format!(
+            "--{flag}: {} is not a date: {DUE_FORMS}",
+            clean(&format!("{input:?}"))
+        ))),
+    }
+}
+
+const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
+
+pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome {
     let is_me = |v: &Option<String>| v.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("me"));
     if is_me(&q.assigned_to) || is_me(&q.involving) {
         let me = client
@@ -207,8 +271,16 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
             .map_err(|e| Failure::usage(format!("cannot read the layout file {name}: {e}")))?;
         (name, s)
     };
-    let layout: Value = serde_json::from_str(&text)
-        .map_err(|e| Failure::usage(format!("{name} is not valid JSON: {e}")))?;
+    let layout: Value = serde_json::from_str(&text).map_err(|e| json_failure(&name, &e))?;
+    let layout = match unwrap_layout(layout) {
+        (inner, true) => {
+            eprintln!(
+                "note: {name} wraps the layout in {{\"layout\": …}}; sending the inner object"
+            );
+            inner
+        }
+        (layout, false) => layout,
+    };
 
     let (result, raw) = client
         .validate_layout(&layout)
@@ -251,6 +323,29 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
     Ok(code)
 }
 
+/// `{"layout": {...}}` (that one key, an object) -> the inner object, true.
+pub fn unwrap_layout(v: Value) -> (Value, bool) {
+    match v {
+        Value::Object(mut m) if m.len() == 1 && m.get("layout").is_some_and(Value::is_object) => {
+            (m.remove("layout").unwrap_or_default(), true)
+        }
+        other => (other, false),
+    }
+}
+
+/// "NAME: not valid JSON at line L, column C: what" (exit 2).
+fn json_failure(name: &str, e: &serde_json::Error) -> Failure {
+    let full = e.to_string();
+    let what = full
+        .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
+        .unwrap_or(&full);
+    Failure::usage(format!(
+        "{name}: not valid JSON at line {}, column {}: {what}",
+        e.line(),
+        e.column().max(1)
+    ))
+}
+
 // ---- config -------------------------------------------------------------
 
 pub fn config_path() -> Outcome {
@@ -267,8 +362,21 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     }
     let mut errors = 0;
     let mut warnings = 0;
-    for d in &c.diagnostics {
-        let sev = match d.severity {
+    // The file's own problems, then the key bindings the keymap rejects, in
+    // file order (problems without a line last).
+    let mut problems: Vec<(Option<usize>, Severity, String)> = c
+        .diagnostics
+        .iter()
+        .map(|d| (d.line, d.severity, d.message.clone()))
+        .collect();
+    problems.extend(
+        keymap_problems(&c)
+            .into_iter()
+            .map(|(line, m)| (line, Severity::Error, m)),
+    );
+    problems.sort_by_key(|(line, _, _)| line.unwrap_or(usize::MAX));
+    for (line, severity, message) in &problems {
+        let sev = match severity {
             Severity::Error => {
                 errors += 1;
                 "error"
@@ -278,9 +386,9 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
                 "warning"
             }
         };
-        match d.line {
-            Some(l) => out.push_str(&format!("{path}:{l}: {sev}: {}\n", d.message)),
-            None => out.push_str(&format!("{path}: {sev}: {}\n", d.message)),
+        match line {
+            Some(l) => out.push_str(&format!("{path}:{l}: {sev}: {message}\n")),
+            None => out.push_str(&format!("{path}: {sev}: {message}\n")),
         }
     }
     if let Some(p) = profile {
@@ -308,4 +416,114 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     ));
     emit(&out)?;
     Ok(if errors > 0 { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// The `[keys]` entries the keymap rejects, as (line in the file, message).
+/// The keymap's own warnings are authoritative; each is placed on the line of
+/// the context table or key that produces it when loaded alone.
+fn keymap_problems(c: &Config) -> Vec<(Option<usize>, String)> {
+    use std::collections::BTreeMap;
+    let keys = &c.settings.keys;
+    let (_, warnings) = Keymap::load(keys);
+    if warnings.is_empty() {
+        return Vec::new();
+    }
+    let mut located: Vec<(String, Option<usize>)> = Vec::new();
+    for (ctx, entries) in keys {
+        let alone = BTreeMap::from([(ctx.clone(), BTreeMap::new())]);
+        for w in Keymap::load(&alone).1 {
+            located.push((w, c.key_lines.context(ctx)));
+        }
+        for (key, action) in entries {
+            let one =
+                BTreeMap::from([(ctx.clone(), BTreeMap::from([(key.clone(), action.clone())]))]);
+            for w in Keymap::load(&one).1 {
+                located.push((w, c.key_lines.key(ctx, key)));
+            }
+        }
+    }
+    warnings
+        .into_iter()
+        .map(|w| {
+            let line = located.iter().find(|(m, _)| *m == w).and_then(|(_, l)| *l);
+            (line, clean(&w))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        crate::api::parse_timestamp("2026-11-22T10:00:00Z").unwrap()
+    }
+
+    #[test]
+    fn only_a_lone_layout_object_is_unwrapped() {
+        let v = |s: &str| serde_json::from_str::<Value>(s).unwrap();
+        let inner = v(r#"{"type": "report", "blocks": []}"#);
+        assert_eq!(
+            unwrap_layout(v(r#"{"layout": {"type": "report", "blocks": []}}"#)),
+            (inner.clone(), true)
+        );
+        for kept in [
+            r#"{"type": "report", "blocks": []}"#,
+            r#"{"layout": {"type": "report"}, "name": "x"}"#,
+            r#"{"layout": "report"}"#,
+            r#"{"layout": [1]}"#,
+            r#"[{"layout": {}}]"#,
+        ] {
+            assert_eq!(unwrap_layout(v(kept)), (v(kept), false), "{kept}");
+        }
+    }
+
+    #[test]
+    fn json_errors_name_file_line_and_column() {
+        let e = serde_json::from_str::<Value>("{\n  \"a\": x\n}").unwrap_err();
+        let f = json_failure("l.json", &e);
+        assert_eq!(f.code, EXIT_USAGE);
+        assert!(
+            f.message
+                .starts_with("l.json: not valid JSON at line 2, column 8: expected value"),
+            "{}",
+            f.message
+        );
+        assert!(!f.message.contains(" at line 2 column"), "{}", f.message);
+    }
+
+    #[test]
+    fn due_filters_take_the_tuis_forms() {
+        let ok = |s: &str| due_filter("due-from", s, now()).unwrap();
+        assert_eq!(ok("2026-12-01"), "2026-12-01");
+        assert_eq!(ok(" 2026-12-01T09:00:00Z "), "2026-12-01T09:00:00Z");
+        assert_eq!(ok("today"), "2026-11-22T23:59:59Z");
+        assert_eq!(ok("Tomorrow"), "2026-11-23T23:59:59Z");
+        assert_eq!(ok("+3d"), "2026-11-25T23:59:59Z");
+        assert_eq!(ok("+2w"), "2026-12-06T23:59:59Z");
+        assert_eq!(ok("2026-12-01 09:30"), "2026-12-01T09:30:00Z");
+        for bad in [
+            "none",
+            "-",
+            "",
+            "next week",
+            "+3x",
+            "+99999d",
+            "2026-13-01",
+            "+",
+            "+3é",
+            "+é",
+        ] {
+            let e = due_filter("due-to", bad, now()).unwrap_err();
+            assert_eq!(e.code, EXIT_USAGE, "{bad:?}");
+            assert!(e.message.starts_with("--due-to"), "{}", e.message);
+            assert!(e.message.contains(&format!("{bad:?}")), "{}", e.message);
+            assert!(!e.message.contains('\n'), "{}", e.message);
+            assert!(
+                !e.message.contains("none,") && !e.message.contains("or none"),
+                "{}",
+                e.message
+            );
+        }
+    }
 }

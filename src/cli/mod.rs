@@ -97,8 +97,10 @@ async fn dispatch(cli: Cli) -> Outcome {
             commands::me(&client, json).await
         }
         Some(Command::Tasks(a)) => {
+            // Bad filter values are reported before the configuration is used.
+            let q = commands::task_query(&a, chrono::Utc::now())?;
             let (client, _) = connect(profile)?;
-            commands::tasks(&client, &a).await
+            commands::tasks(&client, &a, q).await
         }
         Some(Command::ValidateLayout { file, json }) => {
             let (client, _) = connect(profile)?;

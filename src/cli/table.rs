@@ -23,16 +23,28 @@ pub fn use_colour() -> bool {
     set("CLICOLOR_FORCE") || std::io::stdout().is_terminal()
 }
 
-/// Terminal width when stdout is a terminal, else 100 columns.
+/// The terminal's width when stdout is a terminal; otherwise `COLUMNS` when
+/// it is a positive integer; else 100 columns.
 pub fn output_width() -> usize {
-    if std::io::stdout().is_terminal() {
-        if let Ok((w, _)) = crossterm::terminal::size() {
-            if w > 0 {
-                return w as usize;
-            }
-        }
+    let tty = std::io::stdout().is_terminal();
+    let size = if tty {
+        crossterm::terminal::size().ok().map(|(w, _)| w as usize)
+    } else {
+        None
+    };
+    pick_width(size, std::env::var("COLUMNS").ok().as_deref())
+}
+
+/// [`output_width`] without the environment: `tty` is the terminal's width
+/// when stdout is one, `columns` the value of `COLUMNS`.
+pub fn pick_width(tty: Option<usize>, columns: Option<&str>) -> usize {
+    if let Some(w) = tty.filter(|w| *w > 0) {
+        return w;
     }
-    100
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|w| *w > 0)
+        .unwrap_or(100)
 }
 
 /// Cut `s` to at most `w` columns, ending with `…` when cut.
@@ -62,33 +74,6 @@ fn pad(s: &str, w: usize) -> String {
     let n = w.saturating_sub(out.width());
     out.extend(std::iter::repeat_n(' ', n));
     out
-}
-
-/// "in 3d", "in 5h", "2d overdue" (or "2d ago" once completed).
-pub fn relative_due(due: DateTime<Utc>, now: DateTime<Utc>, completed: bool) -> (String, bool) {
-    let diff = due - now;
-    if diff >= chrono::Duration::zero() {
-        let d = diff.num_days();
-        let text = if d >= 1 {
-            format!("in {d}d")
-        } else {
-            format!("in {}h", diff.num_hours().max(0))
-        };
-        (text, false)
-    } else {
-        let late = now - due;
-        let d = late.num_days();
-        let amount = if d >= 1 {
-            format!("{d}d")
-        } else {
-            format!("{}h", late.num_hours().max(1))
-        };
-        if completed {
-            (format!("{amount} ago"), false)
-        } else {
-            (format!("{amount} overdue"), true)
-        }
-    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -130,7 +115,11 @@ fn row(item: &TaskItem, now: DateTime<Utc>) -> Row {
 fn task_row(t: &Task, now: DateTime<Utc>) -> Row {
     let completed = t.status == Status::Completed;
     let (due, overdue) = match (t.due(), &t.complete_by) {
-        (Some(d), _) => relative_due(d, now, completed),
+        // The TUI's wording; a completed task is never flagged as overdue.
+        (Some(d), _) => {
+            let (text, overdue) = crate::app::dates::relative(d, now);
+            (text, overdue && !completed)
+        }
         (None, Some(raw)) => (crate::text::clean(raw), false),
         (None, None) => ("-".into(), false),
     };
@@ -175,7 +164,8 @@ fn task_row(t: &Task, now: DateTime<Utc>) -> Row {
 
 const HEADERS: [&str; 7] = ["ID", "PRI", "STATUS", "DUE", "ASSIGNEE", "TITLE", "TAGS"];
 /// Column caps (title takes what is left).
-const CAPS: [usize; 7] = [8, 8, 11, 12, 18, usize::MAX, 24];
+/// (13 for the due column: "overdue today".)
+const CAPS: [usize; 7] = [8, 8, 11, 13, 18, usize::MAX, 24];
 const TITLE: usize = 5;
 const MIN_TITLE: usize = 10;
 
@@ -267,25 +257,63 @@ mod tests {
         crate::api::parse_timestamp("2026-06-10T12:00:00Z").unwrap()
     }
 
+    fn task(status: &str, due: &str) -> TaskItem {
+        TaskItem::from_json(&format!(
+            r##"{{"id":"t","display_id":"#7","title":"T","status":"{status}","priority":"low","complete_by":"{due}"}}"##
+        ))
+    }
+
+    fn due_cell(item: TaskItem, colour: bool) -> String {
+        let lines = render(&[item], 200, colour, now());
+        let start = lines[0].find("DUE").unwrap();
+        lines[1][start..].split("  ").next().unwrap().to_string()
+    }
+
     #[test]
-    fn relative_dates() {
-        let at = |s| crate::api::parse_timestamp(s).unwrap();
+    fn due_reads_like_the_tui() {
+        // now() is 2026-06-10T12:00:00Z.
+        for due in [
+            "2026-06-10T09:00:00Z",
+            "2026-06-10T18:00:00Z",
+            "2026-06-11T09:00:00Z",
+            "2026-06-08T11:00:00Z",
+            "2026-06-13T12:00:00Z",
+            "2026-07-30T00:00:00Z",
+            "2027-06-01T00:00:00Z",
+        ] {
+            let at = crate::api::parse_timestamp(due).unwrap();
+            let (want, _) = crate::app::dates::relative(at, now());
+            assert_eq!(due_cell(task("in_progress", due), false), want, "{due}");
+        }
         assert_eq!(
-            relative_due(at("2026-06-13T12:00:00Z"), now(), false).0,
-            "in 3d"
+            due_cell(task("in_progress", "2026-06-10T09:00:00Z"), false),
+            "overdue today"
         );
-        assert_eq!(
-            relative_due(at("2026-06-08T11:00:00Z"), now(), false),
-            ("2d overdue".to_string(), true)
-        );
-        assert_eq!(
-            relative_due(at("2026-06-08T11:00:00Z"), now(), true),
-            ("2d ago".to_string(), false)
-        );
-        assert_eq!(
-            relative_due(at("2026-06-10T17:00:00Z"), now(), false).0,
-            "in 5h"
-        );
+        // No date and an unreadable date keep their cells.
+        let none = TaskItem::from_json(r##"{"id":"t","display_id":"#7","title":"T"}"##);
+        assert_eq!(due_cell(none, false), "-");
+        assert_eq!(due_cell(task("in_progress", "soon"), false), "soon");
+    }
+
+    #[test]
+    fn overdue_is_red_unless_completed() {
+        let late = "2026-06-08T11:00:00Z";
+        let open = render(&[task("in_progress", late)], 200, true, now());
+        assert!(open[1].contains(&format!("{RED}2d overdue")), "{open:?}");
+        let done = render(&[task("completed", late)], 200, true, now());
+        assert!(done[1].contains("2d overdue"), "{done:?}");
+        assert!(!done[1].contains(RED), "{done:?}");
+    }
+
+    #[test]
+    fn width_from_terminal_then_columns_then_100() {
+        assert_eq!(pick_width(Some(120), Some("60")), 120);
+        assert_eq!(pick_width(None, Some("60")), 60);
+        assert_eq!(pick_width(None, Some(" 72 ")), 72);
+        assert_eq!(pick_width(Some(0), Some("60")), 60);
+        for bad in [None, Some("0"), Some("-5"), Some("wide"), Some("")] {
+            assert_eq!(pick_width(None, bad), 100, "{bad:?}");
+        }
     }
 
     #[test]
