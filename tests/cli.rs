@@ -494,11 +494,21 @@ async fn due_filters_take_the_tuis_forms() {
     let sb = sandbox(false).await;
     let env = Env::for_sandbox(&sb, &sb.keys[0].key);
     let now = chrono::Utc::now();
-    let expect = |s: &str| taskdeck::app::dates::parse_due(s, now).unwrap().unwrap();
+    let expect = |s: &str, lower: bool| taskdeck::app::dates::parse_bound(s, now, lower).unwrap();
     for (flag, value, param, want) in [
-        ("--due-from", "today", "complete_by_from", expect("today")),
-        ("--due-to", "+2w", "complete_by_to", expect("+2w")),
-        ("--due-to", "tomorrow", "complete_by_to", expect("tomorrow")),
+        (
+            "--due-from",
+            "today",
+            "complete_by_from",
+            expect("today", true),
+        ),
+        ("--due-to", "+2w", "complete_by_to", expect("+2w", false)),
+        (
+            "--due-to",
+            "tomorrow",
+            "complete_by_to",
+            expect("tomorrow", false),
+        ),
         (
             "--due-from",
             "2026-12-01",

@@ -14,14 +14,19 @@ pub fn parse_due(input: &str, now: DateTime<Utc>) -> Result<Option<String>, Stri
         "today" => end_of(now.date_naive()),
         "tomorrow" => end_of(now.date_naive() + Duration::days(1)),
         _ if s.starts_with('+') => {
-            let (num, unit) = s[1..].split_at(s.len() - 2);
-            let n: i64 = num
-                .parse()
-                .map_err(|_| format!("{input:?}: use +Nd or +Nw, e.g. +3d"))?;
+            // By characters: "+", "+3é" are errors, never a panic.
+            let body = &s[1..];
+            let unit = body.chars().last();
+            let num: String = body
+                .chars()
+                .take(body.chars().count().saturating_sub(1))
+                .collect();
+            let bad = || format!("{input:?}: use +Nd or +Nw, e.g. +3d");
+            let n: i64 = num.parse().map_err(|_| bad())?;
             let days = match unit {
-                "d" => n,
-                "w" => n * 7,
-                _ => return Err(format!("{input:?}: use +Nd or +Nw, e.g. +3d")),
+                Some('d') => n,
+                Some('w') => n * 7,
+                _ => return Err(bad()),
             };
             if !(0..=3650).contains(&days) {
                 return Err(format!("{input:?} is too far away"));
@@ -46,6 +51,25 @@ pub fn parse_due(input: &str, now: DateTime<Utc>) -> Result<Option<String>, Stri
         .ok_or_else(|| {
             format!("{input:?} is not a date: use 2026-12-01, today, tomorrow, +3d, +2w or none")
         })
+}
+
+/// One end of a due-date range, as typed: a date or date-time as given; a
+/// word or `+N` resolved like [`parse_due`], at the start of that day for
+/// the lower bound (so "from today" includes this morning) and at its end
+/// for the upper one.
+pub fn parse_bound(input: &str, now: DateTime<Utc>, lower: bool) -> Result<String, String> {
+    let v = input.trim();
+    if NaiveDate::parse_from_str(v, "%Y-%m-%d").is_ok() || crate::api::parse_timestamp(v).is_some()
+    {
+        return Ok(v.to_string());
+    }
+    let at =
+        parse_due(v, now)?.ok_or_else(|| format!("{input:?} means no date; a range needs one"))?;
+    Ok(if lower {
+        at.replace("T23:59:59Z", "T00:00:00Z")
+    } else {
+        at
+    })
 }
 
 /// "today", "tomorrow", "in 3d", "2d overdue"; the bool says overdue.
@@ -141,6 +165,19 @@ mod tests {
         assert!(parse_due("next blue moon", n).is_err());
         assert!(parse_due("+3x", n).is_err());
         assert!(parse_due("2026-13-40", n).is_err());
+        for bad in ["+", "+3é", "+é", "+d"] {
+            assert!(parse_due(bad, n).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            parse_bound("today", n, true).unwrap(),
+            "2026-11-22T00:00:00Z"
+        );
+        assert_eq!(
+            parse_bound("today", n, false).unwrap(),
+            "2026-11-22T23:59:59Z"
+        );
+        assert_eq!(parse_bound("2026-12-01", n, true).unwrap(), "2026-12-01");
+        assert!(parse_bound("none", n, true).is_err());
     }
 
     #[test]

@@ -850,18 +850,11 @@ pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> 
             "involving" => q.involving = Some(resolve_me(v)?),
             "team" | "team_id" => q.team_id = Some(v.into()),
             "tags" => q.tags = list(v),
-            "from" | "due_from" => q.complete_by_from = Some(date_arg(v)?),
-            "to" | "due_to" => q.complete_by_to = Some(date_arg(v)?),
+            "from" | "due_from" => q.complete_by_from = Some(dates::parse_bound(v, chrono::Utc::now(), true)?),
+            "to" | "due_to" => q.complete_by_to = Some(dates::parse_bound(v, chrono::Utc::now(), false)?),
             "query" | "q" => q.query = Some(v.into()),
             other => return Err(format!("unknown filter {other:?} (status, priority, assigned, involving, team, tags, from, to)")),
         }
     }
     Ok(q)
-}
-
-fn date_arg(v: &str) -> Result<String, String> {
-    if chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d").is_ok() || parse_timestamp(v).is_some() {
-        return Ok(v.to_string());
-    }
-    dates::parse_due(v, chrono::Utc::now())?.ok_or_else(|| format!("{v:?} is not a date"))
 }

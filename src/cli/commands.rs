@@ -144,33 +144,21 @@ fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<Strin
 /// as given; `today`, `tomorrow`, `+3d`, `+2w`, ... are resolved like the
 /// TUI's `:due` (the end of that day, UTC).
 pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String, Failure> {
-    let s = input.trim();
-    if crate::api::parse_timestamp(s).is_some() {
-        return Ok(s.to_string());
-    }
-    // parse_due slices `+N…` by bytes: a lone `+` or a non-ASCII tail
-    // would panic there, and is not a date anyway.
-    let sliceable = !s.starts_with('+') || (s.len() >= 2 && s.is_ascii());
-    let parsed = if sliceable {
-        crate::app::dates::parse_due(s, now)
-    } else {
-        Err(String::new())
-    };
-    match parsed {
-        Ok(Some(ts)) => Ok(ts),
-        Ok(None) => Err(Failure::usage(format!(
-            "--{flag}: {} means no date; a filter needs one: {DUE_FORMS}",
-            clean(&format!("{input:?}"))
-        ))),
-        // The TUI's reason, unless it offers `none`, which no filter takes.
-        Err(e) if !e.is_empty() && !e.contains("none") => {
-            Err(Failure::usage(format!("--{flag}: {}", clean(&e))))
+    crate::app::dates::parse_bound(input, now, flag == "due-from").map_err(|e| {
+        if e.contains("means no date") || e.is_empty() {
+            Failure::usage(format!(
+                "--{flag}: {} means no date; a filter needs one: {DUE_FORMS}",
+                clean(&format!("{input:?}"))
+            ))
+        } else if e.contains("none") || !e.contains(&format!("{:?}", input.trim())) {
+            Failure::usage(format!(
+                "--{flag}: {} is not a date: {DUE_FORMS}",
+                clean(&format!("{input:?}"))
+            ))
+        } else {
+            Failure::usage(format!("--{flag}: {}", clean(&e)))
         }
-        Err(_) => Err(Failure::usage(format!(
-            "--{flag}: {} is not a date: {DUE_FORMS}",
-            clean(&format!("{input:?}"))
-        ))),
-    }
+    })
 }
 
 const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
@@ -497,10 +485,15 @@ mod tests {
         let ok = |s: &str| due_filter("due-from", s, now()).unwrap();
         assert_eq!(ok("2026-12-01"), "2026-12-01");
         assert_eq!(ok(" 2026-12-01T09:00:00Z "), "2026-12-01T09:00:00Z");
-        assert_eq!(ok("today"), "2026-11-22T23:59:59Z");
-        assert_eq!(ok("Tomorrow"), "2026-11-23T23:59:59Z");
-        assert_eq!(ok("+3d"), "2026-11-25T23:59:59Z");
-        assert_eq!(ok("+2w"), "2026-12-06T23:59:59Z");
+        // The lower bound of a range starts at the beginning of the day.
+        assert_eq!(ok("today"), "2026-11-22T00:00:00Z");
+        assert_eq!(ok("Tomorrow"), "2026-11-23T00:00:00Z");
+        assert_eq!(ok("+3d"), "2026-11-25T00:00:00Z");
+        assert_eq!(ok("+2w"), "2026-12-06T00:00:00Z");
+        assert_eq!(
+            due_filter("due-to", "today", now()).unwrap(),
+            "2026-11-22T23:59:59Z"
+        );
         assert_eq!(ok("2026-12-01 09:30"), "2026-12-01T09:30:00Z");
         for bad in [
             "none",

@@ -117,8 +117,8 @@ fn task_row(t: &Task, now: DateTime<Utc>) -> Row {
     let (due, overdue) = match (t.due(), &t.complete_by) {
         // The TUI's wording; a completed task is never flagged as overdue.
         (Some(d), _) => {
-            let (text, overdue) = crate::app::dates::relative(d, now);
-            (text, overdue && !completed)
+            let (text, late) = crate::app::dates::due_text(d, now, completed);
+            (text.trim_start_matches('!').to_string(), late)
         }
         (None, Some(raw)) => (crate::text::clean(raw), false),
         (None, None) => ("-".into(), false),
@@ -301,7 +301,7 @@ mod tests {
         let open = render(&[task("in_progress", late)], 200, true, now());
         assert!(open[1].contains(&format!("{RED}2d overdue")), "{open:?}");
         let done = render(&[task("completed", late)], 200, true, now());
-        assert!(done[1].contains("2d overdue"), "{done:?}");
+        assert!(done[1].contains("due 2d ago"), "{done:?}");
         assert!(!done[1].contains(RED), "{done:?}");
     }
 
