@@ -259,3 +259,23 @@ fn the_row_under_the_last_task_shows_loading_or_the_end() {
     let t = text(&render(&mut s, 80, 24, &Theme::dark()));
     assert!(t.contains("end of list"), "{t}");
 }
+
+#[test]
+fn the_mouse_scrolls_and_clicks_select_a_row() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut s = scene();
+    render(&mut s, 120, 40, &Theme::dark());
+    let ev = |kind, row| MouseEvent {
+        kind,
+        column: 5,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    on_mouse(&mut s, ev(MouseEventKind::ScrollDown, 10));
+    assert_eq!(s.list.selected, 1);
+    on_mouse(&mut s, ev(MouseEventKind::ScrollUp, 10));
+    assert_eq!(s.list.selected, 0);
+    // Row 0 header, 1 border, 2 column titles: row 5 is the third task.
+    on_mouse(&mut s, ev(MouseEventKind::Down(MouseButton::Left), 5));
+    assert_eq!(s.list.selected, 2);
+}
