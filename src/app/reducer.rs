@@ -514,7 +514,14 @@ impl State {
             }
             Tab::Requester if matches!(d.thread, Load::NotLoaded) => {
                 d.thread = Load::Loading;
-                ApiRequest::Thread { id }
+                // Lists may leave out `source_channel`; the single-task read
+                // has it, and the composer warns by it before a reply.
+                let needs_channel = d.task.as_ref().is_some_and(|t| t.source_channel.is_none());
+                let mut fx = vec![self.request(ApiRequest::Thread { id: id.clone() })];
+                if needs_channel {
+                    fx.push(self.request(ApiRequest::GetTask { id }));
+                }
+                return fx;
             }
             Tab::Sharing if matches!(d.sharing, Load::NotLoaded) => {
                 d.sharing = Load::Loading;
