@@ -162,7 +162,12 @@ impl State {
             Action::HalfPageDown => self.move_by((self.list_height / 2).max(1) as i64),
             Action::HalfPageUp => self.move_by(-((self.list_height / 2).max(1) as i64)),
             Action::Top => self.move_by(i64::MIN / 2),
-            Action::Bottom => self.move_by(i64::MAX / 2),
+            Action::Bottom => {
+                let fx = self.move_by(i64::MAX / 2);
+                // Keep going to the bottom as the following pages arrive.
+                self.list.to_bottom = self.focus == Focus::List && !self.list.end_reached;
+                fx
+            }
             Action::Open => match self.focus {
                 Focus::List => {
                     let fx = self.open_selected();
@@ -325,6 +330,7 @@ impl State {
     }
 
     fn move_by(&mut self, delta: i64) -> Vec<Effect> {
+        self.list.to_bottom = false;
         match self.focus {
             Focus::List => {
                 let n = self.list.items.len();

@@ -415,6 +415,10 @@ impl State {
             .list
             .selected
             .min(self.list.items.len().saturating_sub(1));
+        if self.list.to_bottom && self.list.keep_selected.is_none() {
+            self.list.selected = self.list.items.len().saturating_sub(1);
+            self.list.to_bottom = !self.list.end_reached;
+        }
         if self.list.items.len() < self.list.refill_to && !self.list.end_reached {
             self.list.loading = true;
             let req = ApiRequest::ListPage {

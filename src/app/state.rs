@@ -332,6 +332,8 @@ pub struct TaskList {
     pub loading: bool,
     /// Generation of the walk; results of an older walk are dropped.
     pub gen: u64,
+    /// `G` was pressed before the end was loaded: follow the new pages down.
+    pub to_bottom: bool,
     /// While refreshing: the task to keep selected once its page arrives.
     pub keep_selected: Option<String>,
     /// While refreshing: keep walking until this many rows are loaded.

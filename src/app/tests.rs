@@ -1058,3 +1058,43 @@ fn the_requester_tab_loads_the_thread_and_warns_before_a_mailbox_reply() {
         _ => panic!("composer expected"),
     }
 }
+
+#[test]
+fn bottom_follows_new_pages_to_the_end() {
+    let mut s = super::new_state("h".into(), &Settings::default(), false);
+    let fx = s.start();
+    let first = reqs(&fx)[1].clone();
+    let page = |from: i64, cursor: Option<&str>| {
+        Ok(Reply::Page(TaskPage {
+            items: (from..from + 50)
+                .map(|i| TaskItem::Task(Box::new(task(i))))
+                .collect(),
+            cursor: cursor.map(str::to_string),
+        }))
+    };
+    let fx = s.on_api(ApiResult {
+        ticket: 2,
+        req: first,
+        result: page(1, Some("c2")),
+    });
+    assert!(reqs(&fx).is_empty());
+    let fx = s.on_key(key('G'));
+    let next = reqs(&fx).remove(0);
+    let fx = s.on_api(ApiResult {
+        ticket: 3,
+        req: next,
+        result: page(51, Some("c3")),
+    });
+    assert_eq!(
+        s.list.selected, 99,
+        "the selection followed to the new bottom"
+    );
+    let next = reqs(&fx).remove(0);
+    s.on_api(ApiResult {
+        ticket: 4,
+        req: next,
+        result: page(101, None),
+    });
+    assert_eq!(s.list.selected, 149);
+    assert!(s.list.end_reached && !s.list.to_bottom);
+}
