@@ -567,12 +567,7 @@ impl Client {
         item_id: &str,
         update: &LinkUpdate,
     ) -> Result<Task, ApiError> {
-        let path = format!(
-            "api/v1/tasks/{}/links/{}/{}",
-            seg(id),
-            seg(kind.as_wire()),
-            seg(item_id)
-        );
+        let path = link_path(id, kind, item_id);
         self.json(
             Method::PATCH,
             &path,
@@ -589,12 +584,7 @@ impl Client {
         kind: &LinkType,
         item_id: &str,
     ) -> Result<Task, ApiError> {
-        let path = format!(
-            "api/v1/tasks/{}/links/{}/{}",
-            seg(id),
-            seg(kind.as_wire()),
-            seg(item_id)
-        );
+        let path = link_path(id, kind, item_id);
         self.json(Method::DELETE, &path, &[], None, On404::Thing("link"))
             .await
     }
@@ -667,6 +657,15 @@ fn with_files(content: &str, file_ids: &[String]) -> Value {
         body["file_ids"] = serde_json::json!(file_ids);
     }
     body
+}
+
+fn link_path(id: &str, kind: &LinkType, item_id: &str) -> String {
+    format!(
+        "api/v1/tasks/{}/links/{}/{}",
+        seg(id),
+        seg(kind.as_wire()),
+        seg(item_id)
+    )
 }
 
 /// Percent-escape one path segment (ids come from the service or the user).

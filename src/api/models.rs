@@ -271,12 +271,10 @@ impl Priority {
 
 /// `{id, name, email}`; missing parts read as empty rather than failing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Person {
-    #[serde(default)]
     pub id: Id,
-    #[serde(default)]
     pub name: Untrusted,
-    #[serde(default)]
     pub email: Untrusted,
     #[serde(flatten)]
     pub extra: Extra,
@@ -296,64 +294,53 @@ impl Person {
 
 /// A person on a task or in a sharing state, with role and access.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Member {
-    #[serde(default)]
     pub id: Id,
-    #[serde(default)]
     pub name: Untrusted,
-    #[serde(default)]
     pub email: Untrusted,
-    #[serde(default)]
     pub role: Option<Untrusted>,
-    #[serde(default)]
     pub access_level: Option<AccessLevel>,
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TeamRef {
-    #[serde(default)]
     pub id: Id,
-    #[serde(default)]
     pub name: Untrusted,
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TeamAccess {
-    #[serde(default)]
     pub id: Id,
-    #[serde(default)]
     pub name: Untrusted,
-    #[serde(default)]
     pub access_level: Option<AccessLevel>,
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LinkContext {
-    #[serde(default)]
     pub check_ids: Vec<Untrusted>,
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LinkedItem {
     #[serde(rename = "type", default)]
     pub kind: LinkType,
-    #[serde(default)]
     pub id: Id,
-    #[serde(default)]
     pub display_name: Untrusted,
-    #[serde(default)]
     pub role: Option<LinkRole>,
-    #[serde(default)]
     pub context: Option<LinkContext>,
-    #[serde(default)]
     pub is_output: bool,
     #[serde(flatten)]
     pub extra: Extra,
@@ -513,24 +500,17 @@ impl TaskItem {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Comment {
-    #[serde(default)]
     pub id: Id,
-    #[serde(default)]
     pub task_id: String,
-    #[serde(default)]
     pub content: Untrusted,
-    #[serde(default)]
     pub author: Person,
-    #[serde(default)]
     pub parent_comment_id: Option<String>,
-    #[serde(default)]
     pub mentioned_users: Json,
     #[serde(default, deserialize_with = "null_as_default")]
     pub file_ids: Vec<Untrusted>,
-    #[serde(default)]
     pub created_at: Option<String>,
-    #[serde(default)]
     pub updated_at: Option<String>,
     #[serde(flatten)]
     pub extra: Extra,
@@ -549,35 +529,27 @@ impl Comment {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RequesterMessage {
-    #[serde(default)]
     pub id: Id,
-    #[serde(default)]
     pub task_id: String,
-    #[serde(default)]
     pub direction: Option<Untrusted>,
-    #[serde(default)]
     pub content: Untrusted,
     #[serde(default, deserialize_with = "null_as_default")]
     pub file_ids: Vec<Untrusted>,
-    #[serde(default)]
     pub sender: Option<Person>,
-    #[serde(default)]
     pub sender_agent: Json,
-    #[serde(default)]
     pub sender_display_name: Option<Untrusted>,
     /// `None` when the service did not say: never shown as sent.
-    #[serde(default)]
     pub delivery_status: Option<DeliveryStatus>,
-    #[serde(default)]
     pub created_at: Option<String>,
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SharingState {
-    #[serde(default)]
     pub visibility: Visibility,
     #[serde(default, deserialize_with = "null_as_default")]
     pub users: Vec<Member>,
@@ -588,44 +560,35 @@ pub struct SharingState {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Identity {
-    #[serde(default)]
     pub user_id: String,
-    #[serde(default)]
     pub customer_id: String,
-    #[serde(default)]
     pub user_name: Untrusted,
-    #[serde(default)]
     pub user_email: Untrusted,
-    #[serde(default)]
     pub customer_name: Untrusted,
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LayoutIssue {
-    #[serde(default)]
     pub path: Untrusted,
-    #[serde(default)]
     pub code: Untrusted,
-    #[serde(default)]
     pub message: Untrusted,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct LayoutResult {
-    #[serde(default)]
     pub valid: bool,
     #[serde(default, deserialize_with = "null_as_default")]
     pub errors: Vec<LayoutIssue>,
     #[serde(default, deserialize_with = "null_as_default")]
     pub warnings: Vec<LayoutIssue>,
-    #[serde(default)]
     pub omitted_errors: u64,
-    #[serde(default)]
     pub omitted_warnings: u64,
-    #[serde(default)]
     pub layout: Value,
 }
 

@@ -77,6 +77,11 @@ impl State {
         if l.loading || l.end_reached || l.cursor.is_none() || !near_end {
             return vec![];
         }
+        vec![self.next_page()]
+    }
+
+    /// Ask for the page after the loaded ones (same walk, same limit).
+    pub fn next_page(&mut self) -> Effect {
         self.list.loading = true;
         let req = ApiRequest::ListPage {
             gen: self.list.gen,
@@ -84,7 +89,7 @@ impl State {
             limit: self.page_size,
             cursor: self.list.cursor.clone(),
         };
-        vec![self.request(req)]
+        self.request(req)
     }
 
     pub fn on_paste(&mut self, text: &str) {

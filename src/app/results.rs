@@ -420,14 +420,7 @@ impl State {
             self.list.to_bottom = !self.list.end_reached;
         }
         if self.list.items.len() < self.list.refill_to && !self.list.end_reached {
-            self.list.loading = true;
-            let req = ApiRequest::ListPage {
-                gen: self.list.gen,
-                query: self.effective_query(),
-                limit: self.page_size,
-                cursor: self.list.cursor.clone(),
-            };
-            return vec![self.request(req)];
+            return vec![self.next_page()];
         }
         self.list.refill_to = 0;
         self.list.keep_selected = None;
