@@ -243,13 +243,22 @@ impl State {
                     "nothing to undo (the offer lasts a few seconds after archiving; :restore restores the open task)",
                 )?;
                 self.say(Level::Info, format!("restoring {label}"));
-                vec![self.request(ApiRequest::Patch {
-                    id,
+                let fx = self.request(ApiRequest::Patch {
+                    id: id.clone(),
                     patch: TaskPatch {
                         archived: Some(false),
                         ..Default::default()
                     },
-                })]
+                });
+                if let Effect::Api { ticket, .. } = &fx {
+                    self.pending.push(Pending {
+                        ticket: *ticket,
+                        task_id: id,
+                        field: "archived".into(),
+                        value: "restored".into(),
+                    });
+                }
+                vec![fx]
             }
             "accept" => {
                 let t = self.current_task().ok_or(self.no_task_reason())?;

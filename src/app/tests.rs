@@ -333,6 +333,12 @@ fn archive_from_the_list_offers_undo() {
     let fx = s.on_key(key('z'));
     let r = reqs(&fx);
     assert_eq!(r.len(), 1);
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(1)))));
+    assert!(
+        s.status.as_ref().unwrap().1.contains("#1: restored"),
+        "{:?}",
+        s.status
+    );
     match &r[0] {
         ApiRequest::Patch { id, patch } => {
             assert_eq!(id, &tid(1));
