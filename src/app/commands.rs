@@ -117,6 +117,12 @@ impl State {
                 )
             }
             "tags" => {
+                if arg.is_empty() {
+                    return Err(
+                        "give tags: a,b replaces, +a -b adds and removes, none clears".into(),
+                    );
+                }
+                let arg = if arg == "none" { "" } else { arg };
                 let current: Vec<String> = self
                     .current_task()
                     .ok_or(self.no_task_reason())?

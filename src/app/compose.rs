@@ -87,6 +87,8 @@ impl State {
             self.say(Level::Warn, "select a comment in the Comments tab first");
             return vec![];
         };
+        // The comment belongs to the open task, whatever the list selects.
+        self.focus = Focus::Detail;
         if edit && Some(author.as_str()) != self.my_id() {
             self.say(Level::Warn, "only your own comments can be edited");
             return vec![];
@@ -107,6 +109,13 @@ impl State {
 
     pub fn compose_key(&mut self, mut c: Box<Compose>, ev: KeyEvent) -> Vec<Effect> {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        let closing = ev.code == KeyCode::Esc || (ctrl && ev.code == KeyCode::Char('c'));
+        if matches!(c.state, SendState::Sending(_)) && !closing {
+            // The text being sent is fixed until the service answers: what
+            // is typed now could not be kept apart from what was sent.
+            self.overlay = Overlay::Compose(c);
+            return vec![];
+        }
         match ev.code {
             KeyCode::Char('s') if ctrl => return self.send_compose(c),
             KeyCode::Char('e') if ctrl => {
@@ -119,6 +128,11 @@ impl State {
             }
             KeyCode::Esc | KeyCode::Char('c') if ev.code == KeyCode::Esc || ctrl => {
                 let text = c.text();
+                if matches!(c.state, SendState::Sending(_)) {
+                    // The draft goes when the service confirms, not before.
+                    self.say(Level::Info, "closed; the send is still in flight and the draft is kept until it succeeds");
+                    return vec![];
+                }
                 if text == c.initial {
                     // Nothing typed: nothing to keep.
                     self.drafts.delete(&c.task_id, &c.kind.draft_key());

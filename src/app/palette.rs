@@ -8,7 +8,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("assign", "me|e-mail|name|id", "assign the task"),
     ("unassign", "", "remove the assignee"),
     ("due", "2026-12-01|today|tomorrow|+3d|none", "set or clear the due date"),
-    ("tags", "a,b | +add -remove", "replace, add or remove tags"),
+    ("tags", "a,b | +add -remove | none", "replace, add, remove or clear tags"),
     ("title", "TEXT", "set the title"),
     ("description", "[editor|clear]", "edit the description here (or in $EDITOR), or clear it"),
     ("context", "[editor|clear]", "edit the additional context here (or in $EDITOR), or clear it"),

@@ -235,12 +235,20 @@ pub fn candidates_in(body: &Value) -> Vec<(String, String)> {
 
 impl State {
     pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
+        // From the list, sharing is that of the selected task, like every
+        // other task key.
+        let mut fx = Vec::new();
+        let selected = self.list.selected_id().map(str::to_string);
+        let showing = self.detail.as_ref().map(|d| d.task_id.clone());
+        if self.focus == Focus::List && selected.is_some() && selected != showing {
+            fx = self.open_selected();
+        }
         let d = self.detail.as_mut().ok_or("open a task first (Enter)")?;
         match &d.sharing {
             Load::Loaded(s) => {
                 let ed = SharingEditor::from_state(d.task_id.clone(), s);
                 self.overlay = Overlay::Sharing(Box::new(ed));
-                Ok(vec![])
+                Ok(fx)
             }
             _ => {
                 // Open the editor as soon as the current state arrives.
@@ -251,7 +259,8 @@ impl State {
                     d.sharing = Load::NotLoaded;
                 }
                 self.say(Level::Info, "loading the current sharing…");
-                Ok(self.load_tab(Tab::Sharing))
+                fx.extend(self.load_tab(Tab::Sharing));
+                Ok(fx)
             }
         }
     }

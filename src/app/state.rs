@@ -708,6 +708,18 @@ impl State {
             }
         }
         push(None, 0, &all, &ids, &mut out);
+        // Whatever a broken parent chain (a loop, or deeper than 64) left
+        // out is still shown, at the top level.
+        if out.len() < all.len() {
+            let placed: std::collections::HashSet<&str> =
+                out.iter().map(|(_, c)| c.id.as_str()).collect();
+            let missing: Vec<&Comment> = all
+                .iter()
+                .copied()
+                .filter(|c| !placed.contains(c.id.as_str()))
+                .collect();
+            out.extend(missing.into_iter().map(|c| (0, c)));
+        }
         out
     }
 

@@ -1104,3 +1104,105 @@ fn bottom_follows_new_pages_to_the_end() {
     assert_eq!(s.list.selected, 149);
     assert!(s.list.end_reached && !s.list.to_bottom);
 }
+
+#[test]
+fn replying_to_a_comment_from_the_list_targets_the_comments_task() {
+    let mut s = loaded(2);
+    let fx = open_tab(&mut s, Tab::Comments);
+    let creq = reqs(&fx)
+        .into_iter()
+        .find(|r| matches!(r, ApiRequest::Comments { .. }))
+        .unwrap();
+    let c = Comment {
+        id: "c-1".into(),
+        task_id: tid(1),
+        ..Default::default()
+    };
+    s.on_api(ApiResult {
+        ticket: 990,
+        req: creq,
+        result: Ok(Reply::Comments(vec![c])),
+    });
+    s.focus = Focus::List;
+    s.on_key(key('j')); // task 2 selected in the list
+    s.on_key(key('u'));
+    type_str(&mut s, "reply");
+    let fx = s.on_key(ctrl('s'));
+    match &reqs(&fx)[..] {
+        [ApiRequest::ReplyComment { id, comment_id, .. }] => {
+            assert_eq!(id, &tid(1), "the comment's task, not the list selection");
+            assert_eq!(comment_id, "c-1");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn text_cannot_change_while_it_is_being_sent() {
+    let mut s = loaded(1);
+    s.on_key(key('c'));
+    type_str(&mut s, "first");
+    let fx = s.on_key(ctrl('s'));
+    type_str(&mut s, " more");
+    match &s.overlay {
+        Overlay::Compose(c) => assert_eq!(c.text(), "first"),
+        _ => panic!(),
+    }
+    let c = Comment {
+        id: "x".into(),
+        ..Default::default()
+    };
+    answer(&mut s, &fx, Ok(Reply::Comment(c)));
+    assert!(matches!(s.overlay, Overlay::None));
+}
+
+#[test]
+fn sharing_from_the_list_is_the_selected_tasks() {
+    let mut s = loaded(2);
+    s.on_key(code(KeyCode::Enter)); // task 1 open
+    s.focus = Focus::List;
+    s.on_key(key('j')); // task 2 selected
+    let fx = s.on_key(key('S'));
+    assert!(
+        reqs(&fx).contains(&ApiRequest::GetSharing { id: tid(2) }),
+        "{:?}",
+        reqs(&fx)
+    );
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+}
+
+#[test]
+fn comments_in_a_broken_parent_chain_are_still_shown() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Comments);
+    let creq = reqs(&fx)
+        .into_iter()
+        .find(|r| matches!(r, ApiRequest::Comments { .. }))
+        .unwrap();
+    let a = Comment {
+        id: "a".into(),
+        parent_comment_id: Some("b".into()),
+        ..Default::default()
+    };
+    let b = Comment {
+        id: "b".into(),
+        parent_comment_id: Some("a".into()),
+        ..Default::default()
+    };
+    s.on_api(ApiResult {
+        ticket: 991,
+        req: creq,
+        result: Ok(Reply::Comments(vec![a, b])),
+    });
+    assert_eq!(s.comment_rows().len(), 2);
+}
+
+#[test]
+fn a_bare_tags_command_does_not_wipe_the_tags() {
+    let mut s = loaded(1);
+    assert!(reqs(&palette(&mut s, "tags")).is_empty());
+    assert_eq!(
+        only_patch(&palette(&mut s, "tags none")).1,
+        json!({"tags": []})
+    );
+}

@@ -117,7 +117,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 x: area.x,
                 y: area.y + 1,
                 width: area.width,
-                height: h.min(area.height - 1),
+                height: h.min(area.height.saturating_sub(1)),
             };
             let inner = popup(
                 f,
