@@ -122,13 +122,23 @@ fn palette(s: &mut State, text: &str) -> Vec<Effect> {
 }
 
 fn answer(s: &mut State, fx: &[Effect], result: Result<Reply, ApiError>) -> Vec<Effect> {
+    answer_where(s, fx, |_| true, result)
+}
+
+/// Answer the request in `fx` that `which` picks.
+fn answer_where(
+    s: &mut State,
+    fx: &[Effect],
+    which: impl Fn(&ApiRequest) -> bool,
+    result: Result<Reply, ApiError>,
+) -> Vec<Effect> {
     let (ticket, req) = fx
         .iter()
         .find_map(|e| match e {
-            Effect::Api { ticket, req } => Some((*ticket, (**req).clone())),
+            Effect::Api { ticket, req } if which(req) => Some((*ticket, (**req).clone())),
             _ => None,
         })
-        .expect("a request to answer");
+        .expect("the request to answer");
     s.on_api(ApiResult {
         ticket,
         req,
@@ -490,18 +500,15 @@ fn selection_stays_on_the_same_task_across_a_refresh() {
         .into_iter()
         .map(|t| TaskItem::Task(Box::new(t)))
         .collect();
-    let page_req = reqs(&fx)
-        .into_iter()
-        .find(|r| matches!(r, ApiRequest::ListPage { .. }))
-        .unwrap();
-    s.on_api(ApiResult {
-        ticket: 500,
-        req: page_req,
-        result: Ok(Reply::Page(TaskPage {
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Ok(Reply::Page(TaskPage {
             items,
             cursor: None,
         })),
-    });
+    );
     assert_eq!(s.list.selected_id(), Some(tid(3).as_str()));
     assert_eq!(s.list.selected, 1);
     assert!(s.list.changed.contains(&tid(3)), "changed rows are marked");
@@ -702,15 +709,12 @@ fn editing_others_comments_is_not_offered() {
         created_at: Some("2026-11-01T11:00:00Z".into()),
         ..Default::default()
     };
-    let creq = reqs(&fx)
-        .into_iter()
-        .find(|r| matches!(r, ApiRequest::Comments { .. }))
-        .unwrap();
-    s.on_api(ApiResult {
-        ticket: 900,
-        req: creq,
-        result: Ok(Reply::Comments(vec![theirs, mine])),
-    });
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![theirs, mine])),
+    );
     let rows: Vec<(usize, String)> = s
         .comment_rows()
         .iter()
@@ -734,17 +738,14 @@ fn editing_others_comments_is_not_offered() {
 fn comments_without_a_listing_endpoint_show_the_session_ones() {
     let mut s = loaded(1);
     let fx = open_tab(&mut s, Tab::Comments);
-    let creq = reqs(&fx)
-        .into_iter()
-        .find(|r| matches!(r, ApiRequest::Comments { .. }))
-        .unwrap();
-    s.on_api(ApiResult {
-        ticket: 901,
-        req: creq,
-        result: Err(ApiError::NotAvailable {
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Err(ApiError::NotAvailable {
             endpoint: "listing comments",
         }),
-    });
+    );
     assert!(s.detail.as_ref().unwrap().comments_local_only);
     s.local_comments.entry(tid(1)).or_default().push(Comment {
         id: "new".into(),
@@ -757,10 +758,6 @@ fn comments_without_a_listing_endpoint_show_the_session_ones() {
 fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
     let mut s = loaded(1);
     let fx = open_tab(&mut s, Tab::Sharing);
-    let sreq = reqs(&fx)
-        .into_iter()
-        .find(|r| matches!(r, ApiRequest::GetSharing { .. }))
-        .unwrap();
     let state: SharingState = serde_json::from_value(json!({
         "visibility": "private",
         "users": [
@@ -770,11 +767,12 @@ fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
         "teams": []
     }))
     .unwrap();
-    s.on_api(ApiResult {
-        ticket: 902,
-        req: sreq,
-        result: Ok(Reply::Sharing(state)),
-    });
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(state)),
+    );
     s.on_key(key('S'));
     assert!(matches!(s.overlay, Overlay::Sharing(_)));
     s.on_key(key('j')); // me
@@ -1109,20 +1107,17 @@ fn bottom_follows_new_pages_to_the_end() {
 fn replying_to_a_comment_from_the_list_targets_the_comments_task() {
     let mut s = loaded(2);
     let fx = open_tab(&mut s, Tab::Comments);
-    let creq = reqs(&fx)
-        .into_iter()
-        .find(|r| matches!(r, ApiRequest::Comments { .. }))
-        .unwrap();
     let c = Comment {
         id: "c-1".into(),
         task_id: tid(1),
         ..Default::default()
     };
-    s.on_api(ApiResult {
-        ticket: 990,
-        req: creq,
-        result: Ok(Reply::Comments(vec![c])),
-    });
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![c])),
+    );
     s.focus = Focus::List;
     s.on_key(key('j')); // task 2 selected in the list
     s.on_key(key('u'));
@@ -1175,10 +1170,6 @@ fn sharing_from_the_list_is_the_selected_tasks() {
 fn comments_in_a_broken_parent_chain_are_still_shown() {
     let mut s = loaded(1);
     let fx = open_tab(&mut s, Tab::Comments);
-    let creq = reqs(&fx)
-        .into_iter()
-        .find(|r| matches!(r, ApiRequest::Comments { .. }))
-        .unwrap();
     let a = Comment {
         id: "a".into(),
         parent_comment_id: Some("b".into()),
@@ -1189,11 +1180,12 @@ fn comments_in_a_broken_parent_chain_are_still_shown() {
         parent_comment_id: Some("a".into()),
         ..Default::default()
     };
-    s.on_api(ApiResult {
-        ticket: 991,
-        req: creq,
-        result: Ok(Reply::Comments(vec![a, b])),
-    });
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![a, b])),
+    );
     assert_eq!(s.comment_rows().len(), 2);
 }
 
