@@ -328,15 +328,7 @@ pub(crate) fn parse_link_entry(s: &Store, t: &Task, field: &str, e: &Value) -> A
     let id = parse_uuid(&format!("{field}.id"), id_str)?;
     let role = match e.get("role").filter(|v| !v.is_null()) {
         None => "reference".to_string(),
-        Some(r) => match r.as_str() {
-            Some(x) if LINK_ROLES.contains(&x) => x.to_string(),
-            _ => {
-                return Err(ApiError::bad(format!(
-                    "{field}.role must be one of {}",
-                    LINK_ROLES.join(", ")
-                )))
-            }
-        },
+        Some(r) => parse_role(&format!("{field}.role"), r)?,
     };
     let context = match e.get("context") {
         None => None,
@@ -438,18 +430,7 @@ pub(crate) async fn update_link(
     if !b.contains_key("role") && !b.contains_key("context") {
         return Err(ApiError::bad("send at least one of role, context"));
     }
-    let role = match b.get("role") {
-        None => None,
-        Some(r) => match r.as_str() {
-            Some(x) if LINK_ROLES.contains(&x) => Some(x.to_string()),
-            _ => {
-                return Err(ApiError::bad(format!(
-                    "role must be one of {}",
-                    LINK_ROLES.join(", ")
-                )))
-            }
-        },
-    };
+    let role = b.get("role").map(|r| parse_role("role", r)).transpose()?;
     let context = match b.get("context") {
         None => None,
         Some(c) => Some(parse_context("context", &kind, c)?),
@@ -477,4 +458,15 @@ pub(crate) async fn delete_link(
     t.links.remove(li);
     t.updated_at = bump(t.updated_at);
     Ok(Json(s.render_task(idx, true)))
+}
+
+/// A link role from a request body, or a 400 naming the field.
+fn parse_role(field: &str, v: &Value) -> Result<String, ApiError> {
+    match v.as_str() {
+        Some(x) if LINK_ROLES.contains(&x) => Ok(x.to_string()),
+        _ => Err(ApiError::bad(format!(
+            "{field} must be one of {}",
+            LINK_ROLES.join(", ")
+        ))),
+    }
 }
