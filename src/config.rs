@@ -242,24 +242,28 @@ pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
     b.create(dir)
 }
 
-/// Write a file only its owner can read (0600 on unix), e.g. a config file
-/// holding a key or a draft.
+/// Write a file only its owner can read (0600 on unix; its folder 0700),
+/// atomically: a temporary file, synced, then renamed into place. Drafts,
+/// editor files, and any config file taskdeck writes go through here.
 pub fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.mode(0o600);
+    if let Some(parent) = path.parent() {
+        ensure_private_dir(parent)?;
     }
-    let mut f = o.open(path)?;
-    #[cfg(unix)]
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     {
-        use std::os::unix::fs::PermissionsExt;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600);
+        }
+        let mut f = o.open(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
     }
-    f.write_all(contents)
+    std::fs::rename(&tmp, path)
 }
 
 /// Load the configuration from [`config_path`] and the environment.

@@ -4,8 +4,7 @@
 //! One file per task and kind under `<state dir>/drafts/`, mode 0600,
 //! written to a temporary file and renamed into place.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The drafts folder of one service: drafts written against one service
 /// are never offered (or sent) against another. The demo's sandbox moves
@@ -77,7 +76,7 @@ impl Drafts {
             self.delete(task_id, kind);
             return Ok(None);
         }
-        write_private(&path, text.as_bytes())?;
+        crate::config::write_private_file(&path, text.as_bytes())?;
         Ok(Some(path))
     }
 
@@ -106,42 +105,6 @@ impl Drafts {
             .collect();
         v.sort();
         v
-    }
-}
-
-/// Write `bytes` to `path` atomically with mode 0600 (dirs 0700).
-pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(parent) = path.parent() {
-        create_private_dir(parent)?;
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    {
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(0o600);
-        }
-        let mut f = opts.open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
-}
-
-pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-    }
-    #[cfg(not(unix))]
-    {
-        std::fs::create_dir_all(dir)
     }
 }
 

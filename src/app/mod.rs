@@ -318,7 +318,7 @@ fn edit_in_editor(initial: &str, target: &EditorTarget) -> Result<String, String
         EditorTarget::Compose => "message.md",
     };
     let path = dir.join(format!("{}-{name}", std::process::id()));
-    drafts::write_private(&path, initial.as_bytes())
+    crate::config::write_private_file(&path, initial.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let editor = std::env::var("VISUAL")
         .ok()

@@ -2,7 +2,6 @@
 
 use super::state::*;
 use crate::api::*;
-use std::time::Instant;
 
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
@@ -486,10 +485,6 @@ impl State {
             }
         }
         None
-    }
-
-    pub fn touch(&mut self) {
-        self.last_refresh = self.last_refresh.min(Instant::now());
     }
 }
 

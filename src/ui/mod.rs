@@ -104,14 +104,6 @@ fn named_color(s: &str) -> Result<Color, String> {
 impl Theme {
     /// The named built-in theme (`assets/themes/`), or `mono` under
     /// `NO_COLOR`. An unknown name falls back to dark with a warning.
-    pub fn from_settings(name: &str) -> Theme {
-        Theme::load(
-            name,
-            std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
-        )
-        .0
-    }
-
     pub fn load(name: &str, no_color: bool) -> (Theme, Vec<String>) {
         if no_color {
             return (Theme::mono(), vec![]);
