@@ -203,10 +203,10 @@ pub struct Json {
 static NULL: Value = Value::Null;
 
 impl Json {
-    pub fn new(v: Value) -> Json {
-        let raw = (!v.is_null()).then(|| v.to_string().into_boxed_str());
+    /// From JSON text; `null` keeps nothing.
+    fn from_text(text: &str) -> Json {
         Json {
-            raw,
+            raw: (text.trim() != "null").then(|| Box::from(text)),
             parsed: std::sync::OnceLock::new(),
         }
     }
@@ -240,11 +240,7 @@ impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         // The text as received, without building a tree on the way.
         let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
-        let text = raw.get();
-        Ok(Json {
-            raw: (text != "null").then(|| Box::from(text)),
-            parsed: std::sync::OnceLock::new(),
-        })
+        Ok(Json::from_text(raw.get()))
     }
 }
 

@@ -775,7 +775,15 @@ fn i_task(i: Option<&TaskItem>) -> Option<Task> {
 }
 
 /// The filters as `key=value` words, as the palette's `filter` takes them.
-pub fn filter_string(q: &TaskQuery) -> String {
+pub fn filter_string(q: &TaskQuery, me: Option<&str>) -> String {
+    // The user's own id reads as `me`, as it was typed.
+    let who = |id: &str| {
+        if Some(id) == me {
+            "me".to_string()
+        } else {
+            id.to_string()
+        }
+    };
     let mut parts = Vec::new();
     if !q.status.is_empty() {
         parts.push(format!("status={}", q.status.join(",")));
@@ -784,10 +792,10 @@ pub fn filter_string(q: &TaskQuery) -> String {
         parts.push(format!("priority={p}"));
     }
     if let Some(a) = &q.assigned_to {
-        parts.push(format!("assigned={a}"));
+        parts.push(format!("assigned={}", who(a)));
     }
     if let Some(a) = &q.involving {
-        parts.push(format!("involving={a}"));
+        parts.push(format!("involving={}", who(a)));
     }
     if let Some(a) = &q.team_id {
         parts.push(format!("team={a}"));

@@ -45,10 +45,7 @@ fn priority_style(p: &Priority, theme: &Theme) -> Style {
 
 pub fn title_line(s: &State) -> String {
     let mut parts = vec![format!("Tasks: {}", s.view.title())];
-    let mut f = crate::app::reducer::filter_string(&s.filters);
-    if let Some(me) = s.my_id().filter(|m| !m.is_empty()) {
-        f = f.replace(&format!("={me}"), "=me");
-    }
+    let f = crate::app::reducer::filter_string(&s.filters, s.my_id());
     if !f.is_empty() {
         parts.push(format!("filter {f}"));
     }

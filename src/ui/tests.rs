@@ -279,3 +279,12 @@ fn the_mouse_scrolls_and_clicks_select_a_row() {
     on_mouse(&mut s, ev(MouseEventKind::Down(MouseButton::Left), 5));
     assert_eq!(s.list.selected, 2);
 }
+
+#[test]
+fn the_list_title_shows_active_filters_with_me_for_you() {
+    let mut s = loaded(0);
+    s.filters =
+        crate::app::reducer::parse_filters("assigned=me status=completed", s.my_id()).unwrap();
+    let t = list::title_line(&s);
+    assert!(t.contains("filter status=completed assigned=me"), "{t}");
+}
