@@ -197,12 +197,14 @@ pub async fn run(
     terminal::restore();
     if let Some(p) = kept {
         eprintln!("taskdeck: your unsent text is kept in {}", p.display());
-    } else if !state.drafts.list().is_empty() {
-        eprintln!(
-            "taskdeck: {} unsent draft(s) kept in {}",
-            state.drafts.list().len(),
-            drafts_dir.display()
-        );
+    } else {
+        let kept = state.drafts.list().len();
+        if kept > 0 {
+            eprintln!(
+                "taskdeck: {kept} unsent draft(s) kept in {}",
+                drafts_dir.display()
+            );
+        }
     }
     Ok(exit_code)
 }

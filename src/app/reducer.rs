@@ -488,12 +488,7 @@ impl State {
 
     fn switch_tab(&mut self, delta: i64) -> Vec<Effect> {
         // From the list, the tabs are those of the selected task.
-        let mut fx = Vec::new();
-        let selected = self.list.selected_id().map(str::to_string);
-        let showing = self.detail.as_ref().map(|d| d.task_id.clone());
-        if self.focus == Focus::List && selected.is_some() && selected != showing {
-            fx = self.open_selected();
-        }
+        let mut fx = self.follow_list_selection();
         let Some(d) = &mut self.detail else {
             return fx;
         };
@@ -506,6 +501,18 @@ impl State {
         let tab = d.tab;
         fx.extend(self.load_tab(tab));
         fx
+    }
+
+    /// From the list, detail actions are about the selected row: open it
+    /// in the detail first when the detail shows another task.
+    pub fn follow_list_selection(&mut self) -> Vec<Effect> {
+        let selected = self.list.selected_id().map(str::to_string);
+        let showing = self.detail.as_ref().map(|d| d.task_id.clone());
+        if self.focus == Focus::List && selected.is_some() && selected != showing {
+            self.open_selected()
+        } else {
+            vec![]
+        }
     }
 
     /// Load what the tab shows, if not loaded yet.

@@ -237,12 +237,7 @@ impl State {
     pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
         // From the list, sharing is that of the selected task, like every
         // other task key.
-        let mut fx = Vec::new();
-        let selected = self.list.selected_id().map(str::to_string);
-        let showing = self.detail.as_ref().map(|d| d.task_id.clone());
-        if self.focus == Focus::List && selected.is_some() && selected != showing {
-            fx = self.open_selected();
-        }
+        let mut fx = self.follow_list_selection();
         let d = self.detail.as_mut().ok_or("open a task first (Enter)")?;
         match &d.sharing {
             Load::Loaded(s) => {
