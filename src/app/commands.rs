@@ -167,12 +167,7 @@ impl State {
                     (t.additional_context.clone(), "additional_context")
                 };
                 if arg == "clear" || arg == "none" {
-                    let mut p = TaskPatch::default();
-                    if cmd == "description" {
-                        p.description = Field::Clear;
-                    } else {
-                        p.additional_context = Field::Clear;
-                    }
+                    let p = super::compose::text_patch(field, "");
                     return Ok(self.patch(field, "none".into(), p));
                 }
                 if arg == "editor" {
@@ -249,22 +244,11 @@ impl State {
                     "nothing to undo (the offer lasts a few seconds after archiving; :restore restores the open task)",
                 )?;
                 self.say(Level::Info, format!("restoring {label}"));
-                let fx = self.request(ApiRequest::Patch {
-                    id: id.clone(),
-                    patch: TaskPatch {
-                        archived: Some(false),
-                        ..Default::default()
-                    },
-                });
-                if let Effect::Api { ticket, .. } = &fx {
-                    self.pending.push(Pending {
-                        ticket: *ticket,
-                        task_id: id,
-                        field: "archived".into(),
-                        value: "restored".into(),
-                    });
-                }
-                vec![fx]
+                let patch = TaskPatch {
+                    archived: Some(false),
+                    ..Default::default()
+                };
+                vec![self.patch_task(id, "archived", "restored".into(), patch)]
             }
             "accept" => {
                 let t = self.current_task().ok_or(self.no_task_reason())?;

@@ -223,36 +223,14 @@ impl State {
                 content,
             },
             ComposeKind::TextField { field } => {
-                use crate::api::{Field, TaskPatch};
-                let text = content.trim_end_matches('\n').to_string();
-                let mut patch = TaskPatch::default();
-                let value = if text.trim().is_empty() {
-                    Field::Clear
-                } else {
-                    Field::Set(text)
-                };
-                if *field == "description" {
-                    patch.description = value;
-                } else {
-                    patch.additional_context = value;
-                }
-                let field = *field;
-                let fx = self.request(ApiRequest::Patch {
-                    id: id.clone(),
-                    patch,
-                });
+                let patch = text_patch(field, &content);
+                let fx = self.patch_task(id, field, "(edited)".into(), patch);
                 if let Effect::Api { ticket, .. } = &fx {
                     c.state = SendState::Sending(*ticket);
                     self.sending.insert(
                         *ticket,
                         (c.task_id.clone(), c.kind.draft_key(), c.task_label.clone()),
                     );
-                    self.pending.push(Pending {
-                        ticket: *ticket,
-                        task_id: id,
-                        field: field.into(),
-                        value: "(edited)".into(),
-                    });
                 }
                 self.overlay = Overlay::Compose(c);
                 return vec![fx];
@@ -335,7 +313,6 @@ impl State {
     }
 
     fn text_field_done(&mut self, task_id: String, field: &str, text: String) -> Vec<Effect> {
-        use crate::api::{Field, TaskPatch};
         let text = text.trim_end_matches('\n').to_string();
         let current = self
             .detail
@@ -353,29 +330,25 @@ impl State {
             self.say(Level::Info, format!("{field} unchanged"));
             return vec![];
         }
-        let value = if text.is_empty() {
-            Field::Clear
-        } else {
-            Field::Set(text.clone())
-        };
-        let mut patch = TaskPatch::default();
-        if field == "description" {
-            patch.description = value;
-        } else {
-            patch.additional_context = value;
-        }
-        let fx = self.request(ApiRequest::Patch {
-            id: task_id.clone(),
-            patch,
-        });
-        if let Effect::Api { ticket, .. } = &fx {
-            self.pending.push(Pending {
-                ticket: *ticket,
-                task_id,
-                field: field.to_string(),
-                value: "(edited)".into(),
-            });
-        }
-        vec![fx]
+        vec![self.patch_task(task_id, field, "(edited)".into(), text_patch(field, &text))]
     }
+}
+
+/// A PATCH of the description or the additional context; an empty text
+/// clears the field (explicit null).
+pub fn text_patch(field: &str, text: &str) -> crate::api::TaskPatch {
+    use crate::api::{Field, TaskPatch};
+    let text = text.trim_end_matches('\n');
+    let value = if text.trim().is_empty() {
+        Field::Clear
+    } else {
+        Field::Set(text.to_string())
+    };
+    let mut patch = TaskPatch::default();
+    if field == "description" {
+        patch.description = value;
+    } else {
+        patch.additional_context = value;
+    }
+    patch
 }

@@ -722,6 +722,17 @@ impl State {
             return self.no_task();
         };
         let id = t.id.as_str().to_string();
+        vec![self.patch_task(id, field, shown, patch)]
+    }
+
+    /// A PATCH of task `id`; `field` shows `shown` as pending until answered.
+    pub fn patch_task(
+        &mut self,
+        id: String,
+        field: &str,
+        shown: String,
+        patch: TaskPatch,
+    ) -> Effect {
         let fx = self.request(ApiRequest::Patch {
             id: id.clone(),
             patch,
@@ -734,7 +745,7 @@ impl State {
                 value: shown,
             });
         }
-        vec![fx]
+        fx
     }
 
     /// Time-based work: debounced search, periodic refresh, spinners.
