@@ -6,15 +6,11 @@ use taskdeck::api::*;
 use taskdeck::sandbox::{Sandbox, SandboxOptions};
 
 async fn sandbox(quirks: bool) -> Sandbox {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    Sandbox::start(
-        listener,
-        SandboxOptions {
-            tasks: 300,
-            quirks,
-            ..Default::default()
-        },
-    )
+    Sandbox::start_local(SandboxOptions {
+        tasks: 300,
+        quirks,
+        ..Default::default()
+    })
     .await
     .unwrap()
 }

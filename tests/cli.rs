@@ -96,15 +96,11 @@ fn stderr(o: &Output) -> String {
 }
 
 async fn sandbox(quirks: bool) -> Sandbox {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    Sandbox::start(
-        listener,
-        SandboxOptions {
-            tasks: 300,
-            quirks,
-            ..Default::default()
-        },
-    )
+    Sandbox::start_local(SandboxOptions {
+        tasks: 300,
+        quirks,
+        ..Default::default()
+    })
     .await
     .unwrap()
 }

@@ -14,8 +14,7 @@ const SAM: &str = "demo-sam-acme";
 const GINA: &str = "demo-gina-globex";
 
 async fn start_with(opts: SandboxOptions) -> Sandbox {
-    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    Sandbox::start(l, opts).await.unwrap()
+    Sandbox::start_local(opts).await.unwrap()
 }
 
 async fn start() -> Sandbox {

@@ -16,14 +16,10 @@ pub fn sandbox_items(n: usize) -> Vec<String> {
         .build()
         .unwrap();
     rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let sb = Sandbox::start(
-            listener,
-            SandboxOptions {
-                tasks: n,
-                ..Default::default()
-            },
-        )
+        let sb = Sandbox::start_local(SandboxOptions {
+            tasks: n,
+            ..Default::default()
+        })
         .await
         .unwrap();
         let client = Client::new(ClientConfig::new(

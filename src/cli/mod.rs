@@ -168,10 +168,7 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
     if let Some(n) = tasks {
         opts.tasks = n;
     }
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|e| Failure::failed(format!("cannot start the demo sandbox: {e}")))?;
-    let sandbox = Sandbox::start(listener, opts)
+    let sandbox = Sandbox::start_local(opts)
         .await
         .map_err(|e| Failure::failed(format!("cannot start the demo sandbox: {e}")))?;
     let Some(key) = sandbox.keys.first() else {

@@ -93,6 +93,12 @@ impl std::fmt::Debug for Sandbox {
 impl Sandbox {
     /// Seed the data, spawn the axum server on the current tokio runtime
     /// using `listener`, and return at once.
+    /// Start on 127.0.0.1 with a port the system picks (demo and tests).
+    pub async fn start_local(opts: SandboxOptions) -> std::io::Result<Sandbox> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        Sandbox::start(listener, opts).await
+    }
+
     pub async fn start(
         listener: tokio::net::TcpListener,
         opts: SandboxOptions,

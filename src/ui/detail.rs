@@ -10,7 +10,7 @@ use crate::text::Untrusted;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Tabs};
+use ratatui::widgets::{Paragraph, Tabs};
 use ratatui::Frame;
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
@@ -25,17 +25,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 .unwrap_or_else(|| short_id(&d.task_id))
         })
         .unwrap_or_default();
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            theme.border_focus
-        } else {
-            theme.border
-        })
-        .title(Span::styled(
-            format!("Task {task_label}"),
-            if focused { theme.accent } else { theme.dim },
-        ));
+    let block = theme.pane(format!("Task {task_label}"), focused);
     let inner = block.inner(area);
     f.render_widget(block, area);
     let Some(d) = &s.detail else {

@@ -7,7 +7,7 @@ use crate::app::state::*;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;
 
@@ -66,17 +66,7 @@ pub fn title_line(s: &State) -> String {
 
 pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
     let focused = s.focus == Focus::List;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            theme.border_focus
-        } else {
-            theme.border
-        })
-        .title(Span::styled(
-            title_line(s),
-            if focused { theme.accent } else { theme.dim },
-        ));
+    let block = theme.pane(title_line(s), focused);
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.height < 2 {

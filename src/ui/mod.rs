@@ -171,6 +171,23 @@ impl Theme {
     }
 }
 
+impl Theme {
+    /// A bordered pane whose border and title say whether it has focus.
+    pub fn pane<'a>(&self, title: String, focused: bool) -> ratatui::widgets::Block<'a> {
+        ratatui::widgets::Block::default()
+            .borders(ratatui::widgets::Borders::ALL)
+            .border_style(if focused {
+                self.border_focus
+            } else {
+                self.border
+            })
+            .title(Span::styled(
+                title,
+                if focused { self.accent } else { self.dim },
+            ))
+    }
+}
+
 const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
 pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {

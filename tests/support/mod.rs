@@ -35,10 +35,7 @@ impl Service {
             .enable_all()
             .build()
             .unwrap();
-        let sb = rt.block_on(async {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            Sandbox::start(listener, opts).await.unwrap()
-        });
+        let sb = rt.block_on(Sandbox::start_local(opts)).unwrap();
         Service { sb, rt }
     }
 
