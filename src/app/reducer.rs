@@ -657,6 +657,21 @@ impl State {
                         p.selected = (p.selected + 1).min(completions.len().saturating_sub(1))
                     }
                     KeyCode::Up => p.selected = p.selected.saturating_sub(1),
+                    // ctrl-u clears the argument, not the command word that
+                    // a key like `e` or `s` put there.
+                    KeyCode::Char('u') if ctrl && command_word_len(&p.input.text) > 0 => {
+                        let keep = command_word_len(&p.input.text);
+                        if p.input.cursor > keep {
+                            let head: String = p.input.text.chars().take(keep).collect();
+                            let tail: String = p.input.text.chars().skip(p.input.cursor).collect();
+                            p.input = LineInput::with(&head);
+                            p.input.insert_str(&tail);
+                            p.input.cursor = keep;
+                        } else {
+                            p.input.handle(&ev);
+                        }
+                        p.selected = 0;
+                    }
                     _ => {
                         if p.input.handle(&ev) {
                             p.selected = 0;
@@ -790,6 +805,16 @@ impl State {
 
 fn i_task(i: Option<&TaskItem>) -> Option<Task> {
     i.and_then(|i| i.task().cloned())
+}
+
+/// Length in chars of a leading known command and its space (`title `).
+fn command_word_len(text: &str) -> usize {
+    match text.split_once(' ') {
+        Some((cmd, _)) if palette::COMMANDS.iter().any(|(n, _, _)| *n == cmd) => {
+            cmd.chars().count() + 1
+        }
+        _ => 0,
+    }
 }
 
 /// The filters as `key=value` words, as the palette's `filter` takes them.

@@ -1198,3 +1198,21 @@ fn a_bare_tags_command_does_not_wipe_the_tags() {
         json!({"tags": []})
     );
 }
+
+#[test]
+fn ctrl_u_in_a_prefilled_palette_keeps_the_command() {
+    let mut s = loaded(1);
+    s.on_key(key('e'));
+    s.on_key(ctrl('u'));
+    type_str(&mut s, "New name");
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(only_patch(&fx).1, json!({"title": "New name"}));
+    // A second ctrl-u, at the start of the argument, clears the whole line.
+    s.on_key(key('e'));
+    s.on_key(ctrl('u'));
+    s.on_key(ctrl('u'));
+    match &s.overlay {
+        Overlay::Palette(p) => assert_eq!(p.input.text, ""),
+        _ => panic!(),
+    }
+}

@@ -71,6 +71,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         "In the filter form: up/down/tab move · space toggles a status · left/right priority · ctrl-r clears · enter applies",
         "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab file ids · esc or ctrl-c close (draft kept)",
         "In any popup: esc or ctrl-c closes it (q quits only from the main screen)",
+        "In the palette: tab completes · up/down choose · ctrl-u clears the argument (again: the whole line) · enter runs",
         "In the sharing editor: j/k move · v visibility · space read/write · a add person · t add team · d remove · enter review",
         "In pickers and confirmations: j/k move · enter choose · y yes · n/esc no",
     ];
