@@ -19,7 +19,7 @@ fn launch(svc: &Service, home: &Home) -> Tui {
 /// Open `task` and move from the Overview to the tab `steps` to the right.
 fn open_tab(tui: &Tui, task: &str, steps: usize) {
     tui.send(&format!(":open {task}\r"));
-    tui.wait_for(&format!("Task {task}"), WAIT);
+    tui.wait_for(&format!("▶ {task} "), WAIT);
     tui.wait_for("title:", WAIT);
     for _ in 0..steps {
         tui.key("]");
@@ -284,7 +284,7 @@ fn disabled_features_are_explained_not_reported_as_not_found() {
     tui.key("\x1b");
     std::thread::sleep(std::time::Duration::from_millis(100));
     tui.send(":open #16\r");
-    tui.wait_for("Task #16", WAIT);
+    tui.wait_for("▶ #16 ", WAIT);
     tui.wait_for("title:", WAIT);
     tui.key("R");
     tui.send("hello");

@@ -147,7 +147,7 @@ fn palette_edits_send_one_field_and_show_the_answer() {
     let home = Home::new();
     let mut tui = launch(&svc, &home);
     tui.send(":open #2\r");
-    wait_detail(&tui, "Task #2");
+    wait_detail(&tui, "▶ #2 ");
     wait_detail(&tui, "Confirm engagement letter with");
     let id = svc.task_id("#2");
     let path = format!("/api/v1/tasks/{id}");

@@ -136,7 +136,7 @@ fn hostile_state(h: &Hostile) -> State {
     assert!(!s.list.items.is_empty(), "the page was applied");
     let task = s.list.items[0].task().cloned();
     let id = s.list.items[0].id().unwrap_or_default().to_string();
-    let _ = s.open_task(id.clone(), task);
+    let _ = s.show(id.clone(), task);
     s.focus = Focus::Detail;
     let comments: Vec<taskdeck::api::Comment> = (0..3)
         .map(|k| {
@@ -165,6 +165,13 @@ fn hostile_state(h: &Hostile) -> State {
     s
 }
 
+fn id_of(s: &State) -> String {
+    s.detail
+        .as_ref()
+        .map(|d| d.task_id.clone())
+        .unwrap_or_default()
+}
+
 /// Every tab, then every overlay, drawn at `w`×`h`.
 fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<String>, String> {
     let mut screens = Vec::new();
@@ -180,14 +187,16 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
             filter: LineInput::default(),
             scroll: 0,
         },
-        Overlay::Palette(Palette {
+        Overlay::Palette(taskdeck::app::popups::palette::Palette {
             input: LineInput::with("assign "),
             selected: 0,
+            target: Some((id_of(s), hostile.get(62))),
         }),
         Overlay::Search(LineInput::with(&hostile.get(60))),
         Overlay::Confirm {
             lines: vec![hostile.get(61)],
             on_yes: Confirmed::Quit,
+            back_to: None,
         },
         Overlay::Text {
             title: hostile.get(69),
@@ -284,7 +293,7 @@ fn every_tab_and_overlay_at_80x24_and_1x1() {
     assert!(help.contains("Help"), "{help}");
     // Every screen but the full-width palette and search bars shows the
     // detail's title.
-    let with_title = screens.iter().filter(|sc| sc.contains("Task #1")).count();
+    let with_title = screens.iter().filter(|sc| sc.contains("▶ #1")).count();
     assert!(
         with_title >= screens.len() - 2,
         "{with_title} of {}",

@@ -25,7 +25,7 @@ fn launch(svc: &Service, home: &Home) -> Tui {
 
 fn open(tui: &Tui, n: u32) {
     tui.send(&format!(":open #{n}\r"));
-    tui.wait_for(&format!("Task #{n}"), WAIT);
+    tui.wait_for(&format!("▶ #{n} "), WAIT);
 }
 
 fn header(tui: &Tui) -> String {
@@ -212,13 +212,14 @@ fn under_faults_input_is_never_blocked_and_the_list_recovers() {
     let home = Home::new();
     let tui = launch(&svc, &home);
 
-    // Every answer takes 3 s: the refresh is in flight while the user works.
+    // Every answer takes 3 s: the refresh (the list and the current task)
+    // is in flight while the user works.
     svc.set_faults("delay=3000");
     tui.send("r");
     tui.wait_until(
-        "the in-flight request in the header",
+        "the in-flight requests in the header",
         Duration::from_secs(1),
-        |_| header(&tui).contains("1 request"),
+        |_| header(&tui).contains("2 requests"),
     );
     tui.send("j");
     tui.send("?");
@@ -258,7 +259,7 @@ fn under_faults_input_is_never_blocked_and_the_list_recovers() {
     );
     svc.set_faults("");
     tui.send(":open #2\r");
-    tui.wait_for("Task #2", WAIT);
+    tui.wait_for("▶ #2 ", WAIT);
 }
 
 /// Run a CLI command of the binary with the home's environment.

@@ -3,17 +3,19 @@
 //! renders once, only when something changed.
 
 pub mod clipboard;
+pub mod command;
 pub mod commands;
-pub mod compose;
 pub mod dates;
 pub mod drafts;
-pub mod filter_form;
+pub mod fields;
+pub mod fuzzy;
 pub mod input;
 pub mod keymap;
-pub mod palette;
+pub mod layout;
+pub mod navigation;
+pub mod popups;
 pub mod reducer;
 pub mod results;
-pub mod sharing;
 pub mod state;
 pub mod terminal;
 pub mod worker;
@@ -156,7 +158,9 @@ pub async fn run(
                     dirty = true;
                 }
                 Msg::Term(Event::Mouse(m)) => {
-                    effects.extend(crate::ui::on_mouse(&mut state, m));
+                    let size = term.size().unwrap_or_default();
+                    let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                    effects.extend(state.on_mouse(m, area));
                     dirty = true;
                 }
                 Msg::Term(Event::Resize(..)) => dirty = true,

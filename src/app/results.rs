@@ -40,14 +40,15 @@ impl State {
             }
             (ApiRequest::ListPage { gen, .. }, _) if gen != self.list.gen => vec![],
             (ApiRequest::ListPage { cursor, .. }, Ok(Reply::Page(page))) => {
-                self.apply_page(cursor.is_none(), page)
+                self.cleared("list");
+                self.apply_page(ticket, cursor.is_none(), page)
             }
             (ApiRequest::ListPage { .. }, Err(e)) => {
                 self.list.loading = false;
                 self.list.replacing = false;
                 let msg = format!("loading tasks failed: {e}");
                 self.list.error = Some(msg.clone());
-                self.say(Level::Error, msg);
+                self.say_about("list", Level::Error, msg);
                 vec![]
             }
             (ApiRequest::FindByNumber { number, .. }, Ok(Reply::Task(t))) => {
@@ -56,15 +57,15 @@ impl State {
                     // The user moved on meanwhile.
                     return vec![];
                 }
-                self.back_stack.clear();
-                let fx = self.open_task(t.id.as_str().to_string(), Some(*t));
-                self.focus = Focus::Detail;
+                // The placeholder the user navigated to becomes the task.
+                self.note_version(&t, ticket);
+                let fx = self.show(t.id.as_str().to_string(), Some(*t));
                 self.say(Level::Info, format!("opened #{number}"));
                 fx
             }
             (ApiRequest::GetTask { id }, Ok(Reply::Task(t))) => {
-                self.replace_task(*t);
-                let _ = id;
+                self.cleared(&id);
+                self.replace_task(*t, ticket);
                 vec![]
             }
             (ApiRequest::FindByNumber { number, .. }, Err(e)) => {
@@ -79,14 +80,14 @@ impl State {
                 if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
                     d.error = Some(e.to_string());
                 }
-                self.say(Level::Error, format!("loading the task failed: {e}"));
+                self.say_about(&id, Level::Error, format!("loading the task failed: {e}"));
                 vec![]
             }
             (ApiRequest::Patch { id, patch }, Ok(Reply::Task(t))) => {
                 let what: Vec<String> = pending_fields.iter().map(done_text).collect();
                 let label = t.label();
                 let archived_now = patch.archived == Some(true) && t.archived;
-                self.replace_task(*t);
+                self.replace_task(*t, ticket);
                 if archived_now {
                     if let Some((uid, l, _)) = &self.undo {
                         if *uid == id {
@@ -119,15 +120,16 @@ impl State {
                 self.compose_failed(ticket, e);
                 vec![]
             }
-            (ApiRequest::Patch { .. }, Err(e)) => {
+            (ApiRequest::Patch { id, .. }, Err(e)) => {
                 let what: Vec<String> = pending_fields
                     .iter()
                     .map(|p| p.field.replace('_', " "))
                     .collect();
+                let label = self.label_of(&id);
                 self.say(
                     Level::Error,
                     format!(
-                        "changing {} failed: {e}",
+                        "{label}: changing {} failed: {e}",
                         if what.is_empty() {
                             "the task".into()
                         } else {
@@ -145,11 +147,18 @@ impl State {
                         .selected
                         .min(self.list.items.len().saturating_sub(1));
                 }
+                let label = self.label_of(&id);
                 if self.detail.as_ref().is_some_and(|d| d.task_id == id) {
+                    // The current task is gone: the row under the cursor
+                    // (if any) is current now, and the screen says so.
                     self.detail = None;
                     self.focus = Focus::List;
+                    self.follow_cursor();
                 }
-                self.say(Level::Success, "draft rejected (deleted on the service)");
+                self.say(
+                    Level::Success,
+                    format!("draft {label} rejected (deleted on the service)"),
+                );
                 vec![]
             }
             (ApiRequest::Delete { .. }, Err(e)) => {
@@ -259,16 +268,42 @@ impl State {
                 vec![]
             }
             (
-                ApiRequest::AddLinks { .. }
+                ref req @ (ApiRequest::AddLinks { .. }
                 | ApiRequest::UpdateLink { .. }
                 | ApiRequest::RemoveLink { .. }
                 | ApiRequest::Attach { .. }
-                | ApiRequest::Detach { .. },
+                | ApiRequest::Detach { .. }),
                 Ok(Reply::Task(t)),
             ) => {
                 let label = t.label();
-                self.replace_task(*t);
-                self.say(Level::Success, format!("{label} updated"));
+                let what = match &req {
+                    ApiRequest::AddLinks { links, .. } => {
+                        format!("{} linked", plural(links.len(), "item", "items"))
+                    }
+                    ApiRequest::UpdateLink {
+                        kind, item, update, ..
+                    } => {
+                        let name = link_name(&t, item);
+                        match (&update.role, &update.context) {
+                            (Some(r), _) => format!("link to {kind} {name} is now {r}"),
+                            (None, Some(None)) => format!("check ids of {kind} {name} cleared"),
+                            (None, Some(Some(ids))) => {
+                                format!("{kind} {name} checks {}", plural(ids.len(), "id", "ids"))
+                            }
+                            (None, None) => format!("link to {kind} {name} updated"),
+                        }
+                    }
+                    ApiRequest::RemoveLink { kind, .. } => format!("{kind} link removed"),
+                    ApiRequest::Attach { file_ids, .. } => {
+                        format!("{} attached", plural(file_ids.len(), "file", "files"))
+                    }
+                    ApiRequest::Detach { .. } => {
+                        "file detached (the file itself stays uploaded)".into()
+                    }
+                    _ => "updated".into(),
+                };
+                self.replace_task(*t, ticket);
+                self.say(Level::Success, format!("{label}: {what}"));
                 vec![]
             }
             (
@@ -376,18 +411,44 @@ impl State {
         }
     }
 
-    fn apply_page(&mut self, first: bool, page: TaskPage) -> Vec<Effect> {
+    fn apply_page(&mut self, ticket: u64, first: bool, page: TaskPage) -> Vec<Effect> {
         let keep_id = self
             .list
             .keep_selected
             .clone()
             .or_else(|| self.list.selected_id().map(str::to_string));
+        // A service that repeats a cursor would make the walk endless.
+        if let Some(c) = &page.cursor {
+            if !self.list.seen_cursors.insert(c.clone()) {
+                self.list.loading = false;
+                self.list.end_reached = true;
+                let msg = "the service repeated a page cursor: the list stops here (it may be incomplete)";
+                self.list.error = Some(msg.into());
+                self.say_about("list", Level::Error, msg);
+                return vec![];
+            }
+        }
+        let mut incoming = page.items;
+        // Rows answered individually since this page was asked for (a
+        // PATCH, a read) are newer than the page's copy: keep them.
+        for item in incoming.iter_mut() {
+            let Some(t) = item.task() else { continue };
+            if self.is_stale(t, ticket) {
+                if let Some(newer) = self
+                    .list
+                    .position(&t.id)
+                    .map(|i| self.list.items[i].clone())
+                {
+                    *item = newer;
+                }
+            }
+        }
         if first && self.list.replacing {
             self.list.items.clear();
             self.list.replacing = false;
             self.list.changed.clear();
         }
-        for item in &page.items {
+        for item in &incoming {
             if let Some(t) = item.task() {
                 if let Some(prev) = self.list.previous.get(t.id.as_str()) {
                     if *prev != t.updated_at {
@@ -396,13 +457,16 @@ impl State {
                 }
             }
         }
-        for t in page.items.iter().filter_map(TaskItem::task) {
+        for t in incoming.iter().filter_map(TaskItem::task) {
             self.learn_people(t);
         }
-        self.list.items.extend(page.items);
+        // The same task never shows twice in one list.
+        incoming.retain(|i| i.id().is_none_or(|id| self.list.position(id).is_none()));
+        self.list.items.extend(incoming);
         self.list.cursor = page.cursor;
         self.list.end_reached = self.list.cursor.is_none();
         self.list.loading = false;
+        self.list.error = None;
         // Selection stays on the same task across refreshes.
         if let Some(id) = keep_id {
             if let Some(i) = self.list.position(&id) {
@@ -414,21 +478,81 @@ impl State {
             .list
             .selected
             .min(self.list.items.len().saturating_sub(1));
-        if self.list.to_bottom && self.list.keep_selected.is_none() {
+        let followed_bottom = self.list.to_bottom && self.list.keep_selected.is_none();
+        if followed_bottom {
             self.list.selected = self.list.items.len().saturating_sub(1);
             self.list.to_bottom = !self.list.end_reached;
         }
+        let mut fx = Vec::new();
         if self.list.items.len() < self.list.refill_to && !self.list.end_reached {
-            return vec![self.next_page()];
+            fx.push(self.next_page());
+        } else {
+            self.list.refill_to = 0;
+            self.list.keep_selected = None;
+            self.list.previous.clear();
+            fx.extend(self.fetch_ahead());
         }
-        self.list.refill_to = 0;
-        self.list.keep_selected = None;
-        self.list.previous.clear();
-        self.fetch_ahead()
+        fx.extend(self.after_list_change(followed_bottom));
+        fx
     }
 
-    /// The service's answer replaces the row and the detail.
-    pub fn replace_task(&mut self, t: Task) {
+    /// After rows arrive: with no current task yet, or a new walk (a view,
+    /// a filter, a search), the row under the cursor becomes current; on a
+    /// refresh a current task that left the list stays current, marked as
+    /// not in this list: a refresh never changes the target.
+    fn after_list_change(&mut self, followed_bottom: bool) -> Vec<Effect> {
+        if self.list.keep_selected.is_some() {
+            return vec![];
+        }
+        let new_walk = std::mem::take(&mut self.list.follow_on_load);
+        let Some(d) = &mut self.detail else {
+            return self.follow_cursor();
+        };
+        if d.origin == Origin::List && (followed_bottom || new_walk) {
+            return self.follow_cursor();
+        }
+        if d.origin == Origin::List {
+            match self.list.position(&d.task_id) {
+                Some(i) => self.list.selected = i,
+                None => d.origin = Origin::Elsewhere,
+            }
+        }
+        vec![]
+    }
+
+    /// The answer `t` (ticket `ticket`) describes an older version than
+    /// what is shown: it was sent before the answer applied last, or its
+    /// `updated_at` is older.
+    pub fn is_stale(&self, t: &Task, ticket: u64) -> bool {
+        let Some((seen, updated)) = self.versions.get(t.id.as_str()) else {
+            return false;
+        };
+        if ticket < *seen {
+            return true;
+        }
+        let parse = |s: &Option<String>| s.as_deref().and_then(crate::api::parse_timestamp);
+        matches!((parse(&t.updated_at), parse(updated)), (Some(a), Some(b)) if a < b)
+    }
+
+    /// Remember that the answer with `ticket` showed this version of `t`.
+    pub fn note_version(&mut self, t: &Task, ticket: u64) {
+        let e = self
+            .versions
+            .entry(t.id.as_str().to_string())
+            .or_insert((0, None));
+        if ticket >= e.0 {
+            *e = (ticket, t.updated_at.clone());
+        }
+    }
+
+    /// The service's answer replaces the row and the detail, unless it is
+    /// older than what they show (one staleness rule for every answer).
+    pub fn replace_task(&mut self, t: Task, ticket: u64) {
+        if self.is_stale(&t, ticket) {
+            tracing::debug!(ticket, "an older answer about a task arrived late: dropped");
+            return;
+        }
+        self.note_version(&t, ticket);
         self.learn_people(&t);
         if let Some(i) = self.list.position(&t.id) {
             self.list.items[i] = TaskItem::Task(Box::new(t.clone()));
@@ -437,6 +561,21 @@ impl State {
             d.task = Some(t);
             d.error = None;
         }
+    }
+
+    /// `#12` for a task we know, else a short id.
+    pub fn label_of(&self, id: &str) -> String {
+        self.detail
+            .as_ref()
+            .and_then(|d| d.task.as_ref())
+            .filter(|t| t.id == id)
+            .or_else(|| {
+                self.list
+                    .position(id)
+                    .and_then(|i| self.list.items[i].task())
+            })
+            .map(|t| t.label())
+            .unwrap_or_else(|| crate::api::short_id(id))
     }
 
     fn compose_succeeded(&mut self, ticket: u64, message: &str) {
@@ -488,18 +627,40 @@ impl State {
     }
 }
 
-/// What a confirmed edit did, in words ("restored", "due date saved").
+/// What a confirmed edit did, in words ("status → completed").
 fn done_text(p: &Pending) -> String {
-    match (p.field.as_str(), p.value.as_str()) {
+    let v = crate::text::clean(&p.value);
+    match (p.field.as_str(), v.as_str()) {
         ("archived", "archived") => "archived".into(),
         ("archived", _) => "restored".into(),
         ("draft", _) => "draft accepted".into(),
         ("complete_by", "none") => "due date cleared".into(),
-        ("complete_by", _) => "due date saved".into(),
+        ("complete_by", due) => format!("due → {due}"),
         ("assigned_to", "nobody") => "unassigned".into(),
         ("assigned_to", who) => format!("assigned to {who}"),
-        (field, _) => format!("{} saved", field.replace('_', " ")),
+        ("description" | "additional_context", "none") => {
+            format!("{} cleared", p.field.replace('_', " "))
+        }
+        ("description" | "additional_context", _) => {
+            format!("{} saved", p.field.replace('_', " "))
+        }
+        (field, "none") => format!("{} cleared", field.replace('_', " ")),
+        (field, value) => format!("{} → {value}", field.replace('_', " ")),
     }
+}
+
+/// `1 file`, `3 files`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A linked item's display name, quoted.
+fn link_name(t: &Task, item: &str) -> String {
+    t.linked_items
+        .iter()
+        .find(|l| l.id == item)
+        .map(|l| format!("{:?}", l.display_name.line()))
+        .unwrap_or_default()
 }
 
 /// How a requester reply's delivery reads: never "sent" unless the service

@@ -262,6 +262,22 @@ pub enum View {
 }
 
 impl View {
+    /// The filter a view stands for (computed when it is chosen).
+    pub fn query(self, me: Option<&str>, now: DateTime<Utc>) -> TaskQuery {
+        let mut q = TaskQuery::default();
+        match self {
+            View::All => {}
+            View::Mine => q.assigned_to = me.map(str::to_string),
+            View::Involving => q.involving = me.map(str::to_string),
+            View::DueWeek => {
+                let (from, to) = super::dates::this_week(now);
+                q.complete_by_from = Some(from);
+                q.complete_by_to = Some(to);
+            }
+        }
+        q
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             View::All => "All",
@@ -281,9 +297,22 @@ pub enum Load<T> {
     Failed(String),
 }
 
+/// How the current task became current.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// It is the row under the list cursor.
+    List,
+    /// Opened from elsewhere (`:open`, a link, a subtask, history); the
+    /// list cursor is shown inactive until the user moves it.
+    Elsewhere,
+}
+
+/// The current task: the one every task action acts on, and the one the
+/// detail pane shows.
 #[derive(Clone, Debug)]
 pub struct Detail {
     pub task_id: String,
+    pub origin: Origin,
     pub task: Option<Task>,
     pub error: Option<String>,
     pub tab: Tab,
@@ -306,6 +335,7 @@ impl Detail {
     pub fn new(task_id: String, task: Option<Task>) -> Self {
         Detail {
             task_id,
+            origin: Origin::Elsewhere,
             task,
             error: None,
             tab: Tab::Overview,
@@ -344,6 +374,12 @@ pub struct TaskList {
     pub error: Option<String>,
     /// Rows loaded in the current walk are replacing the old ones.
     pub replacing: bool,
+    /// Cursors this walk has followed: a service that repeats one would
+    /// make the walk endless.
+    pub seen_cursors: std::collections::HashSet<String>,
+    /// A new walk (view, filter, search): the first row becomes current
+    /// when it arrives (unless a task opened from elsewhere is current).
+    pub follow_on_load: bool,
 }
 
 impl TaskList {
@@ -473,22 +509,19 @@ pub enum Confirmed {
     Quit,
 }
 
-pub struct Palette {
-    pub input: LineInput,
-    pub selected: usize,
-}
-
 pub enum Overlay {
     None,
     Help {
         filter: LineInput,
         scroll: u16,
     },
-    Palette(Palette),
+    Palette(super::popups::palette::Palette),
     Search(LineInput),
     Confirm {
         lines: Vec<String>,
         on_yes: Confirmed,
+        /// Where `n` returns to (the sharing editor, with its edits).
+        back_to: Option<Box<Overlay>>,
     },
     Compose(Box<Compose>),
     Text {
@@ -496,9 +529,9 @@ pub enum Overlay {
         lines: Vec<String>,
         scroll: u16,
     },
-    Picker(super::sharing::Picker),
-    Sharing(Box<super::sharing::SharingEditor>),
-    Filter(Box<super::filter_form::FilterForm>),
+    Picker(super::popups::sharing::Picker),
+    Sharing(Box<super::popups::sharing::SharingEditor>),
+    Filter(Box<super::popups::filter_form::FilterForm>),
 }
 
 /// A field edit in flight: shown as a pending mark until answered.
@@ -520,21 +553,38 @@ pub struct State {
     pub refresh_every: Option<Duration>,
     pub last_refresh: Instant,
     pub list: TaskList,
-    pub view: View,
+    /// The quick view the filters came from; `None` once the filters were
+    /// edited away from it.
+    pub view: Option<View>,
     pub filters: TaskQuery,
     pub search: String,
     /// When the search text last changed; the request goes out after a pause.
     pub search_due: Option<Instant>,
     pub focus: Focus,
+    /// The current task (see `Detail`). Only user navigation changes it.
     pub detail: Option<Detail>,
-    /// Tasks opened from the detail (subtasks, linked tasks): Esc goes back.
+    /// History of current tasks left by a jump (back) and by going back
+    /// (forward).
     pub back_stack: Vec<String>,
+    pub forward_stack: Vec<String>,
+    /// The focused pane fills the screen.
+    pub zoom: bool,
+    /// Per task: the ticket of the newest answer applied and its
+    /// `updated_at`. An answer sent earlier, or describing an older
+    /// version, never replaces what is shown.
+    pub versions: HashMap<String, (u64, Option<String>)>,
+    /// Detail pane metrics of the last frame: (visible height, content
+    /// height), so scrolling stops at the end of the content.
+    pub detail_view: (usize, usize),
     pub overlay: Overlay,
     /// Requests in flight: ticket -> (what, slot).
     pub inflight: BTreeMap<u64, (String, Option<&'static str>)>,
     pub pending: Vec<Pending>,
     pub messages: VecDeque<Message>,
     pub status: Option<(Level, String, Instant)>,
+    /// What the status line's error is about (`list`, a task id, …): a
+    /// later success of the same thing clears it.
+    pub status_about: Option<String>,
     pub next_ticket: u64,
     /// People seen so far, for the assignee picker.
     pub people: BTreeMap<String, Person>,
@@ -574,18 +624,23 @@ impl State {
             refresh_every: (refresh_secs > 0).then(|| Duration::from_secs(refresh_secs)),
             last_refresh: Instant::now(),
             list: TaskList::default(),
-            view: View::All,
+            view: Some(View::All),
             filters: TaskQuery::default(),
             search: String::new(),
             search_due: None,
             focus: Focus::List,
             detail: None,
             back_stack: Vec::new(),
+            forward_stack: Vec::new(),
+            zoom: false,
+            versions: HashMap::new(),
+            detail_view: (0, 0),
             overlay: Overlay::None,
             inflight: BTreeMap::new(),
             pending: Vec::new(),
             messages: VecDeque::new(),
             status: None,
+            status_about: None,
             next_ticket: 1,
             people: BTreeMap::new(),
             local_comments: HashMap::new(),
@@ -614,7 +669,23 @@ impl State {
         }
     }
 
+    /// An error about `about`: cleared from the status line when the same
+    /// thing later succeeds (`cleared`).
+    pub fn say_about(&mut self, about: &str, level: Level, text: impl Into<String>) {
+        self.say(level, text);
+        self.status_about = Some(about.to_string());
+    }
+
+    /// `about` succeeded: its error no longer stands in the status line.
+    pub fn cleared(&mut self, about: &str) {
+        if self.status_about.as_deref() == Some(about) {
+            self.status = None;
+            self.status_about = None;
+        }
+    }
+
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
+        self.status_about = None;
         let text = crate::text::clean(&text.into());
         self.status = Some((level, text.clone(), Instant::now()));
         self.messages.push_back(Message {
@@ -627,16 +698,36 @@ impl State {
         }
     }
 
-    /// The task shown in the detail pane, or else the selected row.
+    /// The current task: the one the detail shows, whatever has focus.
+    /// Every task action resolves its target here (see `target`).
     pub fn current_task(&self) -> Option<&Task> {
-        match (&self.detail, self.focus) {
-            (Some(d), Focus::Detail) => d.task.as_ref(),
-            _ => self
-                .list
-                .items
-                .get(self.list.selected)
-                .and_then(|i| i.task())
-                .or_else(|| self.detail.as_ref().and_then(|d| d.task.as_ref())),
+        self.detail.as_ref().and_then(|d| d.task.as_ref())
+    }
+
+    /// The current task's id and its label (`#12 Title`), or why there is
+    /// none to act on.
+    pub fn target(&self) -> Result<(String, String), String> {
+        self.current_task()
+            .map(|t| (t.id.as_str().to_string(), t.label()))
+            .ok_or_else(|| self.no_task_reason().to_string())
+    }
+
+    /// Why there is no current task to act on.
+    pub fn no_task_reason(&self) -> &'static str {
+        match &self.detail {
+            Some(d) if d.task.is_none() && d.error.is_none() => "the task is still loading",
+            Some(d) if d.task.is_none() => "the task could not be loaded",
+            Some(_) => "no task selected",
+            None if self.list.loading => "the list is still loading",
+            None => "no task selected",
+        }
+    }
+
+    /// The list cursor is on the current task (else it is drawn inactive).
+    pub fn cursor_on_current(&self) -> bool {
+        match (&self.detail, self.list.selected_id()) {
+            (Some(d), Some(sel)) => d.origin == Origin::List && d.task_id == sel,
+            _ => false,
         }
     }
 
@@ -644,24 +735,37 @@ impl State {
         self.me.as_ref().map(|m| m.user_id.as_str())
     }
 
-    /// The query the list is walked with: quick view + filters + search.
+    /// The query the list is walked with: the filters (a quick view sets
+    /// them) plus the search text.
     pub fn effective_query(&self) -> TaskQuery {
         let mut q = self.filters.clone();
         if !self.search.trim().is_empty() {
             q.query = Some(self.search.trim().to_string());
         }
-        let me = self.my_id().map(str::to_string);
-        match self.view {
-            View::All => {}
-            View::Mine => q.assigned_to = me.or(q.assigned_to),
-            View::Involving => q.involving = me.or(q.involving),
-            View::DueWeek => {
-                let (from, to) = super::dates::this_week(Utc::now());
-                q.complete_by_from = Some(from);
-                q.complete_by_to = Some(to);
-            }
-        }
         q
+    }
+
+    /// Set the filters (form or `:filter`): the view's name stays while the
+    /// filters still hold what the view stands for.
+    pub fn set_filters(&mut self, q: TaskQuery) {
+        self.filters = q;
+        let me = self.my_id().map(str::to_string);
+        let f = &self.filters;
+        self.view = match self.view {
+            _ if f.is_empty() => Some(View::All),
+            Some(View::All) => None,
+            Some(View::Mine) if f.assigned_to.is_some() && f.assigned_to == me => Some(View::Mine),
+            Some(View::Involving) if f.involving.is_some() && f.involving == me => {
+                Some(View::Involving)
+            }
+            Some(View::DueWeek) => {
+                let (from, to) = super::dates::this_week(Utc::now());
+                (f.complete_by_from.as_ref() == Some(&from)
+                    && f.complete_by_to.as_ref() == Some(&to))
+                .then_some(View::DueWeek)
+            }
+            _ => None,
+        };
     }
 
     pub fn pending_for(&self, task_id: &str, field: &str) -> Option<&Pending> {

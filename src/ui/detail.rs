@@ -3,7 +3,7 @@
 use super::list::fit;
 use super::Theme;
 use crate::api::*;
-use crate::app::reducer::file_entries;
+use crate::app::fields::file_entries;
 use crate::app::results::delivery_text;
 use crate::app::state::*;
 use crate::text::Untrusted;
@@ -13,31 +13,49 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Tabs};
 use ratatui::Frame;
 
-pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+/// The pane's title: the current task's number and title, and whether it
+/// is the row under the list cursor.
+pub fn header(s: &State) -> String {
+    let Some(d) = &s.detail else {
+        return "Task".into();
+    };
+    let label = match &d.task {
+        Some(t) => format!("{} {}", t.label(), t.title.line()),
+        None if d.task_id.starts_with('#') => format!("{} (looking for it…)", d.task_id),
+        None if d.task_id.is_empty() => "unreadable item".into(),
+        None => short_id(&d.task_id),
+    };
+    let mut out = label;
+    if d.origin == Origin::Elsewhere {
+        out.push_str(" — not in this list");
+    }
+    if let Some(t) = &d.task {
+        if t.archived {
+            out.push_str(" [ARCHIVED]");
+        }
+        if t.draft {
+            out.push_str(" [DRAFT]");
+        }
+    }
+    crate::text::clean(&out)
+}
+
+/// Draw the detail; returns (visible height, content height) of the body.
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usize) {
     let focused = s.focus == Focus::Detail;
-    let task_label = s
-        .detail
-        .as_ref()
-        .map(|d| {
-            d.task
-                .as_ref()
-                .map(|t| t.label())
-                .unwrap_or_else(|| short_id(&d.task_id))
-        })
-        .unwrap_or_default();
-    let block = theme.pane(format!("Task {task_label}"), focused);
+    let block = theme.pane(header(s), focused);
     let inner = block.inner(area);
     f.render_widget(block, area);
     let Some(d) = &s.detail else {
         let hint = Paragraph::new(vec![
             Line::raw(""),
-            Line::styled("  Select a task and press Enter to open it.", theme.dim),
+            Line::styled("  No task: the list is empty or still loading.", theme.dim),
         ]);
         f.render_widget(hint, inner);
-        return;
+        return (0, 0);
     };
     if inner.height < 3 {
-        return;
+        return (0, 0);
     }
     let [tabs_area, body] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
@@ -82,7 +100,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             None => Line::styled("loading…", theme.pending),
         };
         f.render_widget(Paragraph::new(text), body);
-        return;
+        return (body.height as usize, 0);
     };
     let width = body.width as usize;
     let (lines, selected_line): (Vec<Line>, Option<usize>) = match d.tab {
@@ -95,12 +113,17 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         Tab::Subtasks => subtasks(d, theme, width),
     };
     let (lines, starts) = super::wrap::wrap_lines(lines, width);
-    // Keep the selected row in view; otherwise scroll by the user's offset.
+    let height = body.height as usize;
+    let content = lines.len();
+    // Keep the selected row in view; otherwise scroll by the user's offset,
+    // never past the end (the pane is never blank).
+    let max = content.saturating_sub(height).min(u16::MAX as usize) as u16;
     let scroll = match selected_line.and_then(|l| starts.get(l)) {
-        Some(l) => l.saturating_sub(body.height as usize / 2) as u16,
-        None => d.scroll,
+        Some(l) => (l.saturating_sub(height / 2) as u16).min(max),
+        None => d.scroll.min(max),
     };
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
+    (height, content)
 }
 
 fn kv<'a>(k: &str, v: impl Into<String>, theme: &Theme) -> Line<'a> {

@@ -36,7 +36,7 @@ pub fn render_page(items: Vec<TaskItem>, w: u16, h: u16, tab: usize) -> Result<(
     s.list.items = items;
     s.list.end_reached = true;
     if !s.list.items.is_empty() {
-        let _ = s.open_selected();
+        let _ = s.follow_cursor();
         s.focus = Focus::Detail;
         for _ in 0..tab % 7 {
             let _ = s.act(crate::app::keymap::Action::NextTab);

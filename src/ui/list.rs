@@ -44,8 +44,13 @@ fn priority_style(p: &Priority, theme: &Theme) -> Style {
 }
 
 pub fn title_line(s: &State) -> String {
-    let mut parts = vec![format!("Tasks: {}", s.view.title())];
-    let f = crate::app::reducer::filter_string(&s.filters, s.my_id());
+    let mut parts = vec![format!(
+        "Tasks: {}",
+        s.view.map(|v| v.title()).unwrap_or("Custom")
+    )];
+    // The view's filter is written out too: the title, the filter form and
+    // the request read the same filters.
+    let f = crate::app::fields::filter_string(&s.filters, s.my_id());
     if !f.is_empty() {
         parts.push(format!("filter {f}"));
     }
@@ -55,6 +60,8 @@ pub fn title_line(s: &State) -> String {
     let count = s.list.items.len();
     let tail = if s.list.loading {
         "loading…"
+    } else if s.list.error.is_some() {
+        "error"
     } else if s.list.end_reached {
         "all"
     } else {
@@ -91,14 +98,20 @@ pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
     l.offset = l.offset.min((l.items.len() + 1).saturating_sub(rows));
 
     let wide = width >= 100;
-    let (w_id, w_pri, w_status, w_due, w_who) = (7, 7, 12, 13, if wide { 16 } else { 0 });
+    // The title always keeps room: narrow lists drop the priority column.
+    let w_pri = if width < 62 { 0 } else { 7 };
+    let (w_id, w_status, w_due, w_who) = (7, 12, 13, if wide { 16 } else { 0 });
     let fixed = 2 + w_id + w_pri + w_status + w_due + w_who;
     let w_rest = width.saturating_sub(fixed);
     let mut lines: Vec<Line> = Vec::with_capacity(rows + 1);
     let mut header = format!(
         "  {}{}{}{}",
         fit("#", w_id),
-        fit("PRIO", w_pri),
+        if w_pri > 0 {
+            fit("PRIO", w_pri)
+        } else {
+            String::new()
+        },
         fit("STATUS", w_status),
         fit("DUE", w_due)
     );
@@ -109,6 +122,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
     lines.push(Line::styled(header, theme.dim.add_modifier(Modifier::BOLD)));
 
     let now = chrono::Utc::now();
+    let on_current = s.cursor_on_current();
     let end = (s.list.offset + rows).min(s.list.items.len());
     for i in s.list.offset..end {
         let item = &s.list.items[i];
@@ -134,14 +148,19 @@ pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
             )),
         };
         if selected {
-            line = line.patch_style(if focused {
-                theme.selected
+            // The cursor is inactive (`-`, not highlighted) while the
+            // current task was opened from elsewhere.
+            let (style, mark) = if !on_current {
+                (theme.dim.add_modifier(Modifier::UNDERLINED), "-")
+            } else if focused {
+                (theme.selected, ">")
             } else {
-                theme.selected.remove_modifier(Modifier::BOLD)
-            });
+                (theme.selected.remove_modifier(Modifier::BOLD), ">")
+            };
+            line = line.patch_style(style);
             if let Some(first) = line.spans.first_mut() {
                 let rest: String = first.content.chars().skip(1).collect();
-                first.content = format!(">{rest}").into();
+                first.content = format!("{mark}{rest}").into();
             }
         }
         lines.push(line);
@@ -187,7 +206,11 @@ fn task_row<'a>(
         Span::styled(format!("{mark} "), theme.pending),
         Span::styled(fit(&t.label(), w_id), theme.accent),
         Span::styled(
-            fit(&t.priority.label(), w_pri),
+            if w_pri > 0 {
+                fit(&t.priority.label(), w_pri)
+            } else {
+                String::new()
+            },
             priority_style(&t.priority, theme),
         ),
         Span::raw(fit(&t.status.label(), w_status)),

@@ -6,13 +6,15 @@ mod list;
 mod overlays;
 pub mod wrap;
 
+pub use detail::header as detail_header;
+pub use list::title_line as list_title;
 pub use overlays::help_lines;
 
 #[cfg(test)]
 mod tests;
 
 use crate::app::state::*;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -173,9 +175,17 @@ impl Theme {
 
 impl Theme {
     /// A bordered pane whose border and title say whether it has focus.
+    /// Focus shows without colour too: a `▶` before the title and a
+    /// thick border.
     pub fn pane<'a>(&self, title: String, focused: bool) -> ratatui::widgets::Block<'a> {
+        let (title, border) = if focused {
+            (format!("▶ {title}"), ratatui::widgets::BorderType::Thick)
+        } else {
+            (title, ratatui::widgets::BorderType::Plain)
+        };
         ratatui::widgets::Block::default()
             .borders(ratatui::widgets::Borders::ALL)
+            .border_type(border)
             .border_style(if focused {
                 self.border_focus
             } else {
@@ -203,27 +213,75 @@ pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {
         );
         return;
     }
-    let [header, body, status] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(3),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    draw_header(f, header, s, theme);
-    let wide = body.width >= 120;
-    if s.detail.is_some() || wide {
-        let [left, right] = if wide {
-            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(body)
-        } else {
-            Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body)
-        };
-        list::draw(f, left, s, theme);
-        detail::draw(f, right, s, theme);
-    } else {
-        list::draw(f, body, s, theme);
+    let p = crate::app::layout::panes(area, s);
+    draw_header(f, p.header, s, theme);
+    if let Some(r) = p.list {
+        list::draw(f, r, s, theme);
     }
-    draw_status(f, status, s, theme);
+    if let Some(r) = p.detail {
+        // Scrolling stops at the end of what the tab shows.
+        s.detail_view = detail::draw(f, r, s, theme);
+    }
+    draw_status(f, p.status, s, theme);
+    draw_hints(f, p.hints, s, theme);
     overlays::draw(f, area, s, theme);
+}
+
+/// The focused pane's keys, from the effective keymap, as many as fit in
+/// `width` columns (help first).
+pub fn hint_text(s: &State, width: usize) -> String {
+    use crate::app::keymap::Action as A;
+    let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
+    let actions: &[(A, &str)] = match s.focus {
+        Focus::List => &[
+            (A::Help, "help"),
+            (A::Palette, "commands"),
+            (A::Down, "down"),
+            (A::Up, "up"),
+            (A::Open, "detail"),
+            (A::SetStatus, "status"),
+            (A::Comment, "comment"),
+            (A::Search, "search"),
+            (A::Filter, "filter"),
+            (A::Zoom, "zoom"),
+            (A::Quit, "quit"),
+        ],
+        Focus::Detail => &[
+            (A::Help, "help"),
+            (A::Palette, "commands"),
+            (A::Back, "list"),
+            (A::NextTab, "next tab"),
+            (A::Down, "down"),
+            (A::Open, "open"),
+            (A::Comment, "comment"),
+            (A::ReplyRequester, "reply"),
+            (A::HistoryBack, "back"),
+            (A::Zoom, "zoom"),
+        ],
+    };
+    let pane = match s.focus {
+        Focus::List => "list",
+        Focus::Detail => "detail",
+    };
+    let mut out = format!(" [{pane}]");
+    for part in actions.iter().filter_map(|(a, label)| hint(*a, label)) {
+        if out.chars().count() + 2 + part.chars().count() > width {
+            break;
+        }
+        out.push_str("  ");
+        out.push_str(&part);
+    }
+    out
+}
+
+fn draw_hints(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            hint_text(s, area.width as usize),
+            theme.dim,
+        ))),
+        area,
+    );
 }
 
 fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
@@ -268,52 +326,17 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
 }
 
 fn draw_status(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
-    let line = if let Some((level, text, _)) = &s.status {
-        let (style, mark) = match level {
-            Level::Error => (theme.error, "ERROR: "),
-            Level::Warn => (theme.warn, "! "),
-            Level::Success => (theme.success, "ok: "),
-            Level::Info => (theme.base, ""),
-        };
-        Line::from(vec![Span::styled(format!(" {mark}{text}"), style)])
-    } else {
-        let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
-        use crate::app::keymap::Action as A;
-        let parts: Vec<String> = [
-            hint(A::Help, "help"),
-            hint(A::Palette, "commands"),
-            hint(A::Search, "search"),
-            hint(A::Filter, "filter"),
-            hint(A::Open, "open"),
-            hint(A::NextTab, "tabs"),
-            hint(A::Quit, "quit"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        Line::from(Span::styled(format!(" {}", parts.join("  ")), theme.dim))
+    let line = match &s.status {
+        Some((level, text, _)) => {
+            let (style, mark) = match level {
+                Level::Error => (theme.error, "ERROR: "),
+                Level::Warn => (theme.warn, "! "),
+                Level::Success => (theme.success, "ok: "),
+                Level::Info => (theme.base, ""),
+            };
+            Line::from(vec![Span::styled(format!(" {mark}{text}"), style)])
+        }
+        None => Line::raw(""),
     };
     f.render_widget(Paragraph::new(line), area);
-}
-
-/// Mouse (when enabled): wheel scrolls, click selects a row.
-pub fn on_mouse(s: &mut State, m: crossterm::event::MouseEvent) -> Vec<Effect> {
-    use crossterm::event::MouseEventKind;
-    match m.kind {
-        MouseEventKind::ScrollDown => s.act(crate::app::keymap::Action::Down),
-        MouseEventKind::ScrollUp => s.act(crate::app::keymap::Action::Up),
-        MouseEventKind::Down(_) => {
-            // Row 0 is the header, row 1 the list border, row 2 the column titles.
-            let row = m.row as usize;
-            if row >= 3 && s.focus == Focus::List {
-                let i = s.list.offset + row - 3;
-                if i < s.list.items.len() {
-                    s.list.selected = i;
-                    return s.fetch_ahead();
-                }
-            }
-            vec![]
-        }
-        _ => vec![],
-    }
 }

@@ -1,8 +1,9 @@
 //! Popups: help, palette, search, confirmations, composer, pickers.
 
 use super::Theme;
+use crate::app::command;
 use crate::app::keymap::Context;
-use crate::app::palette;
+use crate::app::popups::palette;
 use crate::app::state::*;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -37,48 +38,67 @@ fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
     inner
 }
 
+/// How the popups are used (their keys), for the help screen.
+pub const POPUP_HELP: &[&str] = &[
+    "In the filter form: up/down/tab move · space toggles a status · left/right priority · ctrl-r clears · enter applies",
+    "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab/shift-tab file ids · esc or ctrl-c close (draft kept)",
+    "In any popup: esc or ctrl-c closes it (q quits only from the main screen)",
+    "In the palette: tab completes · up/down choose · enter runs the highlighted suggestion · ctrl-u clears the argument (again: the whole line)",
+    "In the sharing editor: j/k move · v visibility · space read/write · a add person · t add team · d remove · enter review (n returns here)",
+    "In pickers and confirmations: j/k move · enter choose · y yes · n/esc no",
+    "In text views (messages, layout check): j/k scroll · g/G top/bottom · esc closes",
+];
+
 /// The help screen's rows, from the effective keymap and the commands.
+/// Typing filters fuzzily: the best matches first.
 pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
-    let f = filter.to_lowercase();
-    let mut out = Vec::new();
-    let mut last = None;
+    let ctx_name = |ctx: Context| match ctx {
+        Context::Global => "Everywhere",
+        Context::List => "Task list",
+        Context::Detail => "Task detail",
+        Context::Task => "On the current task",
+    };
+    let mut rows: Vec<(Option<Context>, String)> = Vec::new();
     for (ctx, keys, action) in s.keymap.bindings() {
-        let row = format!("  {:<16} {}", keys.join(", "), action.description());
-        if !f.is_empty() && !row.to_lowercase().contains(&f) && !action.name().contains(&f) {
-            continue;
-        }
-        if last != Some(ctx) {
+        rows.push((
+            Some(ctx),
+            format!(
+                "  {:<16} {} ({})",
+                keys.join(", "),
+                action.description(),
+                action.name()
+            ),
+        ));
+    }
+    for c in command::COMMANDS {
+        rows.push((None, format!("  :{} {}  — {}", c.name, c.args, c.help)));
+    }
+    for l in POPUP_HELP {
+        rows.push((None, format!("  {l}")));
+    }
+    if !filter.trim().is_empty() {
+        let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
+        return crate::app::fuzzy::rank(filter, &texts)
+            .into_iter()
+            .map(|i| rows[i].1.clone())
+            .collect();
+    }
+    let mut out = Vec::new();
+    let mut last: Option<Option<Context>> = None;
+    for (i, (ctx, row)) in rows.iter().enumerate() {
+        if last != Some(*ctx) {
             out.push(match ctx {
-                Context::Global => "Everywhere".into(),
-                Context::List => "Task list".into(),
-                Context::Detail => "Task detail".into(),
-                Context::Task => "On the selected / open task".into(),
+                Some(c) => ctx_name(*c).to_string(),
+                None if row.starts_with("  :") => "Commands (: palette, Tab completes)".into(),
+                None => "In popups".into(),
             });
-            last = Some(ctx);
+            last = Some(*ctx);
         }
-        out.push(row);
-    }
-    let cmds: Vec<String> = palette::COMMANDS
-        .iter()
-        .map(|(n, a, d)| format!("  :{n} {a}  — {d}"))
-        .filter(|r| f.is_empty() || r.to_lowercase().contains(&f))
-        .collect();
-    if !cmds.is_empty() {
-        out.push("Commands (: palette, Tab completes)".into());
-        out.extend(cmds);
-    }
-    let fixed = [
-        "In the filter form: up/down/tab move · space toggles a status · left/right priority · ctrl-r clears · enter applies",
-        "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab file ids · esc or ctrl-c close (draft kept)",
-        "In any popup: esc or ctrl-c closes it (q quits only from the main screen)",
-        "In the palette: tab completes · up/down choose · ctrl-u clears the argument (again: the whole line) · enter runs",
-        "In the sharing editor: j/k move · v visibility · space read/write · a add person · t add team · d remove · enter review",
-        "In pickers and confirmations: j/k move · enter choose · y yes · n/esc no",
-    ];
-    for l in fixed {
-        if f.is_empty() || l.to_lowercase().contains(&f) {
-            out.push(l.into());
+        // Popup help follows the commands under its own heading.
+        if ctx.is_none() && !row.starts_with("  :") && i > 0 && rows[i - 1].1.starts_with("  :") {
+            out.push("In popups".into());
         }
+        out.push(row.clone());
     }
     out
 }
@@ -120,12 +140,14 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 width: area.width,
                 height: h.min(area.height.saturating_sub(1)),
             };
-            let inner = popup(
-                f,
-                r,
-                "Command (Tab completes, Enter runs, Esc cancels)",
-                theme,
-            );
+            let title = match &p.target {
+                Some((_, label)) => format!(
+                    "Command — current task {} (Tab completes, Enter runs, Esc cancels)",
+                    crate::text::clean(label)
+                ),
+                None => "Command (Tab completes, Enter runs, Esc cancels)".into(),
+            };
+            let inner = popup(f, r, &title, theme);
             let mut lines = vec![Line::from(vec![
                 Span::styled(":", theme.accent),
                 Span::raw(crate::text::clean(&p.input.text)),
@@ -133,10 +155,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             ])];
             let hint = completions.iter().enumerate().take(12).map(|(i, c)| {
                 let name = c.split(' ').next().unwrap_or("");
-                let desc = palette::COMMANDS
-                    .iter()
-                    .find(|(n, _, _)| *n == name)
-                    .map(|(_, a, d)| format!("{a}  — {d}"))
+                let desc = command::spec(name)
+                    .map(|c| format!("{}  — {}", c.args, c.help))
                     .unwrap_or_default();
                 let text = if c.contains(' ') {
                     format!("  {}", crate::text::clean(c))
@@ -272,7 +292,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             match &ed.adding {
                 Some((kind, input)) => ls.push(Line::raw(format!(
                     "add {}: {}_   (id, e-mail or name, then optional read|write; Enter adds)",
-                    if *kind == crate::app::sharing::Adding::Team { "team" } else { "person" },
+                    if *kind == crate::app::popups::sharing::Adding::Team { "team" } else { "person" },
                     crate::text::clean(&input.text)
                 ))),
                 None => ls.push(Line::styled("j/k move · v visibility · space read/write · a add person · t add team · d remove · Enter review · Esc cancel", theme.dim)),
@@ -359,10 +379,10 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
 fn draw_filter(
     f: &mut Frame,
     area: Rect,
-    form: &crate::app::filter_form::FilterForm,
+    form: &crate::app::popups::filter_form::FilterForm,
     theme: &Theme,
 ) {
-    use crate::app::filter_form::{ROWS, TEXT_LABELS};
+    use crate::app::popups::filter_form::{ROWS, TEXT_LABELS};
     let r = centered(area, 76, ROWS as u16 + 7);
     let inner = popup(f, r, "Filters (Enter applies, Esc cancels)", theme);
     let sel = |i: usize| {
@@ -373,13 +393,13 @@ fn draw_filter(
         }
     };
     let mut ls = Vec::new();
-    for (i, name) in palette::STATUS_VALUES.iter().enumerate() {
+    for (i, name) in command::STATUS_VALUES.iter().enumerate() {
         let mark = if form.status[i] { "[x]" } else { "[ ]" };
         ls.push(Line::styled(format!("  status     {mark} {name}"), sel(i)));
     }
     let p = form
         .priority
-        .map(|i| palette::PRIORITY_VALUES[i])
+        .map(|i| command::PRIORITY_VALUES[i])
         .unwrap_or("(any)");
     ls.push(Line::styled(format!("  priority   < {p} >"), sel(4)));
     for (i, label) in TEXT_LABELS.iter().enumerate() {

@@ -14,6 +14,14 @@ fn render(s: &mut State, w: u16, h: u16, theme: &Theme) -> Buffer {
     term.backend().buffer().clone()
 }
 
+/// A whole-screen snapshot with clock times filtered (the scene's due
+/// dates are relative to now).
+fn snap(name: &str, b: &Buffer) {
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(r"\d{4}-\d\d-\d\d \d\d:\d\d", "[date time]");
+    settings.bind(|| insta::assert_snapshot!(name, text(b)));
+}
+
 fn text(b: &Buffer) -> String {
     let mut out = String::new();
     for y in 0..b.area.height {
@@ -54,6 +62,8 @@ fn scene() -> State {
         s.list.items.push(TaskItem::Task(Box::new(t)));
     }
     s.list.end_reached = true;
+    // The row under the cursor is the current task.
+    s.follow_cursor();
     s
 }
 
@@ -61,14 +71,14 @@ fn scene() -> State {
 fn main_screen_120x40() {
     let mut s = scene();
     let b = render(&mut s, 120, 40, &Theme::dark());
-    insta::assert_snapshot!("list_120x40", text(&b));
+    snap("list_120x40", &b);
 }
 
 #[test]
 fn main_screen_80x24() {
     let mut s = scene();
     let b = render(&mut s, 80, 24, &Theme::dark());
-    insta::assert_snapshot!("list_80x24", text(&b));
+    snap("list_80x24", &b);
 }
 
 #[test]
@@ -78,7 +88,7 @@ fn detail_overview_120x40() {
     s.on_key(key('j'));
     s.on_key(code(KeyCode::Enter));
     let b = render(&mut s, 120, 40, &Theme::dark());
-    insta::assert_snapshot!("detail_120x40", text(&b));
+    snap("detail_120x40", &b);
 }
 
 #[test]
@@ -89,7 +99,7 @@ fn detail_links_tab_80x24() {
         s.on_key(key(']'));
     }
     let b = render(&mut s, 80, 24, &Theme::dark());
-    insta::assert_snapshot!("links_80x24", text(&b));
+    snap("links_80x24", &b);
 }
 
 #[test]
@@ -100,7 +110,7 @@ fn help_overlay_80x24() {
         s.on_key(key(c));
     }
     let b = render(&mut s, 80, 24, &Theme::dark());
-    insta::assert_snapshot!("help_due_80x24", text(&b));
+    snap("help_due_80x24", &b);
 }
 
 fn find(b: &Buffer, needle: &str) -> (u16, u16) {
@@ -249,7 +259,7 @@ fn the_row_under_the_last_task_shows_loading_or_the_end() {
     }
     s.list.loading = true;
     s.list.end_reached = false;
-    s.list.selected = 59;
+    s.select_row(59);
     let b = render(&mut s, 80, 24, &Theme::dark());
     let t = text(&b);
     assert!(t.contains("> #60"), "{t}");
@@ -271,20 +281,26 @@ fn the_mouse_scrolls_and_clicks_select_a_row() {
         row,
         modifiers: KeyModifiers::NONE,
     };
-    on_mouse(&mut s, ev(MouseEventKind::ScrollDown, 10));
+    let area = ratatui::layout::Rect::new(0, 0, 120, 40);
+    s.on_mouse(ev(MouseEventKind::ScrollDown, 10), area);
     assert_eq!(s.list.selected, 1);
-    on_mouse(&mut s, ev(MouseEventKind::ScrollUp, 10));
+    s.on_mouse(ev(MouseEventKind::ScrollUp, 10), area);
     assert_eq!(s.list.selected, 0);
     // Row 0 header, 1 border, 2 column titles: row 5 is the third task.
-    on_mouse(&mut s, ev(MouseEventKind::Down(MouseButton::Left), 5));
+    s.on_mouse(ev(MouseEventKind::Down(MouseButton::Left), 5), area);
     assert_eq!(s.list.selected, 2);
+    // The current task follows the click.
+    assert_eq!(
+        s.detail.as_ref().map(|d| d.task_id.clone()),
+        s.list.selected_id().map(str::to_string)
+    );
 }
 
 #[test]
 fn the_list_title_shows_active_filters_with_me_for_you() {
     let mut s = loaded(0);
     s.filters =
-        crate::app::reducer::parse_filters("assigned=me status=completed", s.my_id()).unwrap();
+        crate::app::fields::parse_filters("assigned=me status=completed", s.my_id()).unwrap();
     let t = list::title_line(&s);
     assert!(t.contains("filter status=completed assigned=me"), "{t}");
 }

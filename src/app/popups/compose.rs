@@ -1,10 +1,27 @@
 //! Composing comments and requester replies.
 
-use super::input::LineInput;
-use super::state::*;
+use crate::app::input::LineInput;
+use crate::app::state::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 use std::time::Instant;
+
+impl Compose {
+    /// Pasted text: line ends are already LF; control characters (ESC, C1,
+    /// bidi overrides…) become their visible stand-ins, so what is sent is
+    /// what is shown.
+    pub fn paste(&mut self, text: &str) {
+        if self.files_focus {
+            self.file_ids.insert_str(&text.replace('\n', " "));
+            return;
+        }
+        if matches!(self.state, SendState::Sending(_)) {
+            return;
+        }
+        self.editor.insert_str(crate::text::sanitize(text, true));
+        self.dirty_since.get_or_insert_with(Instant::now);
+    }
+}
 
 impl State {
     pub fn open_compose(&mut self, kind: ComposeKind) -> Result<Vec<Effect>, String> {
@@ -87,8 +104,7 @@ impl State {
             self.say(Level::Warn, "select a comment in the Comments tab first");
             return vec![];
         };
-        // The comment belongs to the open task, whatever the list selects.
-        self.focus = Focus::Detail;
+        // The comment is shown, so it belongs to the current task.
         if edit && Some(author.as_str()) != self.my_id() {
             self.say(Level::Warn, "only your own comments can be edited");
             return vec![];
@@ -154,7 +170,7 @@ impl State {
                 }
                 return vec![];
             }
-            KeyCode::Tab if c.kind.takes_files() => {
+            KeyCode::Tab | KeyCode::BackTab if c.kind.takes_files() => {
                 c.files_focus = !c.files_focus;
             }
             _ if c.files_focus => {

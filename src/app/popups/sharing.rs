@@ -1,9 +1,9 @@
 //! The sharing editor: edit a copy, preview who gains and who loses access,
 //! and resolve ambiguous references through a picker.
 
-use super::input::LineInput;
-use super::state::*;
 use crate::api::*;
+use crate::app::input::LineInput;
+use crate::app::state::*;
 use crossterm::event::{KeyCode, KeyEvent};
 use serde_json::Value;
 
@@ -23,6 +23,8 @@ pub enum Adding {
 
 pub struct SharingEditor {
     pub task_id: String,
+    /// `#12`, named in the title and the confirmation.
+    pub task_label: String,
     pub original: SharingState,
     pub visibility: Visibility,
     pub users: Vec<Grant>,
@@ -33,6 +35,13 @@ pub struct SharingEditor {
 }
 
 impl SharingEditor {
+    /// Pasted text goes into the name being added, if any.
+    pub fn paste(&mut self, text: &str) {
+        if let Some((_, input)) = &mut self.adding {
+            input.insert_str(text);
+        }
+    }
+
     pub fn from_state(task_id: String, s: &SharingState) -> Self {
         let grant = |id: &str, label: String, a: &Option<AccessLevel>| Grant {
             reference: id.to_string(),
@@ -41,6 +50,7 @@ impl SharingEditor {
         };
         SharingEditor {
             task_id,
+            task_label: String::new(),
             original: s.clone(),
             visibility: s.visibility.clone(),
             users: s
@@ -235,13 +245,14 @@ pub fn candidates_in(body: &Value) -> Vec<(String, String)> {
 
 impl State {
     pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
-        // From the list, sharing is that of the selected task, like every
-        // other task key.
-        let mut fx = self.follow_list_selection();
-        let d = self.detail.as_mut().ok_or("open a task first (Enter)")?;
+        // Sharing is the current task's, like every other task action.
+        let mut fx = Vec::new();
+        self.target()?;
+        let d = self.detail.as_mut().ok_or("no task selected")?;
         match &d.sharing {
             Load::Loaded(s) => {
-                let ed = SharingEditor::from_state(d.task_id.clone(), s);
+                let mut ed = SharingEditor::from_state(d.task_id.clone(), s);
+                ed.task_label = d.task.as_ref().map(|t| t.label()).unwrap_or_default();
                 self.overlay = Overlay::Sharing(Box::new(ed));
                 Ok(fx)
             }
@@ -339,13 +350,22 @@ impl State {
             KeyCode::Char('t') => ed.adding = Some((Adding::Team, LineInput::default())),
             KeyCode::Enter => {
                 let mut lines = vec![
-                    "Save sharing? This replaces who has access:".to_string(),
+                    format!(
+                        "Save sharing of {}? This replaces who has access:",
+                        ed.task_label
+                    ),
                     String::new(),
                 ];
                 lines.extend(ed.diff(self.my_id()));
                 let id = ed.task_id.clone();
                 let update = ed.update();
-                return self.confirm(lines, Confirmed::PutSharing { id, update });
+                // `n` returns to this editor with its edits.
+                self.overlay = Overlay::Confirm {
+                    lines,
+                    on_yes: Confirmed::PutSharing { id, update },
+                    back_to: Some(Box::new(Overlay::Sharing(ed))),
+                };
+                return vec![];
             }
             _ => {}
         }

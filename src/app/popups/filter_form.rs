@@ -1,10 +1,10 @@
 //! The filter form (`f`): every filter of the task list in one place.
 
-use super::input::LineInput;
-use super::palette::{PRIORITY_VALUES, STATUS_VALUES};
-use super::reducer::parse_filters;
-use super::state::*;
 use crate::api::TaskQuery;
+use crate::app::command::{PRIORITY_VALUES, STATUS_VALUES};
+use crate::app::fields::parse_filters;
+use crate::app::input::LineInput;
+use crate::app::state::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub const TEXT_FIELDS: [&str; 6] = ["assigned", "involving", "team", "tags", "from", "to"];
@@ -81,6 +81,15 @@ impl FilterForm {
     }
 }
 
+impl FilterForm {
+    /// Pasted text goes into the text field the cursor is on.
+    pub fn paste(&mut self, text: &str) {
+        if self.row >= 5 {
+            self.text[self.row - 5].insert_str(text);
+        }
+    }
+}
+
 impl State {
     pub fn open_filter_form(&mut self) -> Vec<Effect> {
         let form = FilterForm::from_query(&self.filters, self.my_id());
@@ -94,7 +103,7 @@ impl State {
             KeyCode::Esc => return vec![],
             KeyCode::Enter => match form.to_query(self.my_id()) {
                 Ok(q) => {
-                    self.filters = q;
+                    self.set_filters(q);
                     self.focus = Focus::List;
                     return self.reload_list(false);
                 }

@@ -1,0 +1,338 @@
+//! The one vocabulary of actions: typed commands. Palette text parses into
+//! a `Command`, keys produce them, and the table below generates palette
+//! completion and the help screen's command list. The handler
+//! (`commands.rs`) is an exhaustive `match`: a command without a handler
+//! does not compile.
+
+use crate::api::{Field, LinkRole, LinkType, Priority, Status};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextEdit {
+    /// Edit in the TUI's composer.
+    Here,
+    /// Edit in `$EDITOR`.
+    Editor,
+    Clear,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Status(Status),
+    Priority(Priority),
+    /// A person as typed: `me`, an e-mail, a name or an id.
+    Assign(String),
+    Unassign,
+    /// A due date as typed (`+3d`, `2026-12-01`, `none`…).
+    Due(String),
+    /// `a,b` replaces; `+a -b` adds and removes; `none` clears.
+    Tags(String),
+    Title(String),
+    Description(TextEdit),
+    Context(TextEdit),
+    Agent(Field<String>),
+    Team(Field<String>),
+    Matter(Field<String>),
+    Archive,
+    Restore,
+    Undo,
+    Accept,
+    Reject,
+    Comment,
+    Reply,
+    /// (type, uuid or `#N` for a task) pairs.
+    Link(Vec<(LinkType, String)>),
+    Role(LinkRole),
+    Checks(Option<Vec<String>>),
+    Unlink,
+    Share,
+    Attach(Vec<String>),
+    Detach,
+    Subtask(String),
+    /// Filter words as typed (`status=a,b assigned=me …`, `clear`).
+    Filter(String),
+    View(super::state::View),
+    Open(String),
+    Validate(String),
+    Copy {
+        id: bool,
+    },
+    Back,
+    Forward,
+    Zoom,
+    Refresh,
+    Log,
+    Help,
+    Quit,
+}
+
+/// What the palette completes an argument from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Complete {
+    Nothing,
+    Values(&'static [&'static str]),
+    People,
+    /// The first word of each pair is a link type.
+    LinkTypes,
+}
+
+pub struct Spec {
+    pub name: &'static str,
+    pub args: &'static str,
+    pub help: &'static str,
+    /// Acts on the current task (the palette names it, and refuses to run
+    /// when the current task changed since the palette opened).
+    pub task: bool,
+    pub complete: Complete,
+    pub parse: fn(&str) -> Result<Command, String>,
+}
+
+pub const STATUS_VALUES: &[&str] = &[
+    "not_started",
+    "in_progress",
+    "waiting_on_external",
+    "completed",
+];
+pub const PRIORITY_VALUES: &[&str] = &["urgent", "high", "medium", "low", "no_priority"];
+pub const ROLE_VALUES: &[&str] = &["reference", "subject", "output"];
+pub const LINK_TYPES: &[&str] = &["chat", "review", "report", "task"];
+pub const VIEW_NAMES: &[&str] = &["all", "mine", "involving", "week"];
+const DUE_WORDS: &[&str] = &["today", "tomorrow", "+1d", "+3d", "+1w", "none"];
+
+fn none(arg: &str, c: Command) -> Result<Command, String> {
+    if arg.is_empty() {
+        Ok(c)
+    } else {
+        Err(format!("takes no argument (got {arg:?})"))
+    }
+}
+
+fn needs<'a>(arg: &'a str, what: &str) -> Result<&'a str, String> {
+    if arg.is_empty() {
+        Err(format!("give {what}"))
+    } else {
+        Ok(arg)
+    }
+}
+
+/// `none`/`clear` clear the field, anything else sets it.
+fn id_or_clear(arg: &str) -> Result<Field<String>, String> {
+    match arg {
+        "" => Err("give an id, or none to clear".into()),
+        "none" | "clear" => Ok(Field::Clear),
+        id => Ok(Field::Set(id.to_string())),
+    }
+}
+
+fn text_edit(arg: &str) -> Result<TextEdit, String> {
+    match arg {
+        "" => Ok(TextEdit::Here),
+        "editor" => Ok(TextEdit::Editor),
+        "clear" | "none" => Ok(TextEdit::Clear),
+        other => Err(format!("{other:?}: use editor, clear, or nothing")),
+    }
+}
+
+fn is_uuid(s: &str) -> bool {
+    uuid::Uuid::parse_str(s).is_ok()
+}
+
+fn parse_link(arg: &str) -> Result<Command, String> {
+    let words: Vec<&str> = arg.split_whitespace().collect();
+    if words.is_empty() || words.len() % 2 != 0 {
+        return Err(
+            "use :link TYPE UUID [TYPE UUID…], TYPE one of chat, review, report, task".into(),
+        );
+    }
+    let mut links = Vec::new();
+    for pair in words.chunks(2) {
+        let kind = LinkType::parse(pair[0]);
+        if !kind.is_known() {
+            return Err(format!(
+                "unknown link type {:?} (chat, review, report, task)",
+                pair[0]
+            ));
+        }
+        let by_number = kind == LinkType::Task && pair[1].starts_with('#');
+        if !by_number && !is_uuid(pair[1]) {
+            return Err(format!("{:?} is not a uuid", pair[1]));
+        }
+        links.push((kind, pair[1].to_string()));
+    }
+    Ok(Command::Link(links))
+}
+
+fn parse_checks(arg: &str) -> Result<Command, String> {
+    Ok(Command::Checks(
+        if arg.is_empty() || arg == "none" || arg == "clear" {
+            None
+        } else {
+            Some(
+                arg.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect(),
+            )
+        },
+    ))
+}
+
+fn parse_attach(arg: &str) -> Result<Command, String> {
+    let ids: Vec<String> = arg
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    if ids.is_empty() {
+        return Err("give one or more file ids".into());
+    }
+    if let Some(bad) = ids.iter().find(|i| !is_uuid(i)) {
+        return Err(format!("{bad:?} is not a file id (uuid)"));
+    }
+    Ok(Command::Attach(ids))
+}
+
+fn parse_view(arg: &str) -> Result<Command, String> {
+    use super::state::View;
+    Ok(Command::View(match arg {
+        "all" | "" => View::All,
+        "mine" => View::Mine,
+        "involving" => View::Involving,
+        "week" | "due" => View::DueWeek,
+        other => {
+            return Err(format!(
+                "unknown view {other:?} (all, mine, involving, week)"
+            ))
+        }
+    }))
+}
+
+macro_rules! spec {
+    ($name:literal, $args:literal, $help:literal, $task:expr, $complete:expr, $parse:expr) => {
+        Spec {
+            name: $name,
+            args: $args,
+            help: $help,
+            task: $task,
+            complete: $complete,
+            parse: $parse,
+        }
+    };
+}
+
+use Complete::*;
+
+/// Every palette command: name, argument hint, description, whether it
+/// acts on the current task, completion, parser. Adding a command is one
+/// row here and one arm in `State::run`.
+pub const COMMANDS: &[Spec] = &[
+    spec!("status", "not_started|in_progress|waiting_on_external|completed", "set the status", true, Values(STATUS_VALUES), |a| {
+        let a = needs(a, "a status: not_started, in_progress, waiting_on_external, completed")?;
+        let s = Status::parse(a);
+        if s.is_known() { Ok(Command::Status(s)) } else { Err(format!("unknown status {a:?} (use {})", STATUS_VALUES.join(", "))) }
+    }),
+    spec!("priority", "urgent|high|medium|low|no_priority", "set the priority", true, Values(PRIORITY_VALUES), |a| {
+        let p = Priority::parse(a);
+        if p.is_known() { Ok(Command::Priority(p)) } else { Err(format!("unknown priority {a:?} (urgent, high, medium, low, no_priority)")) }
+    }),
+    spec!("assign", "me|e-mail|name|id", "assign the task", true, People, |a| Ok(Command::Assign(needs(a, "a person: me, an e-mail, a name or a user id")?.to_string()))),
+    spec!("unassign", "", "remove the assignee", true, Nothing, |a| none(a, Command::Unassign)),
+    spec!("due", "2026-12-01|2026-12-01T14:00|today|tomorrow|+3d|+2w|none", "set or clear the due date", true, Values(DUE_WORDS), |a| Ok(Command::Due(needs(a, "a date: 2026-12-01, today, tomorrow, +3d, +2w or none")?.to_string()))),
+    spec!("tags", "a,b | +add -remove | none", "replace, add, remove or clear tags", true, Nothing, |a| Ok(Command::Tags(needs(a, "tags: a,b replaces, +a -b adds and removes, none clears")?.to_string()))),
+    spec!("title", "TEXT", "set the title", true, Nothing, |a| Ok(Command::Title(needs(a, "a title (it cannot be empty)")?.to_string()))),
+    spec!("description", "[editor|clear]", "edit the description here (or in $EDITOR), or clear it", true, Values(&["editor", "clear"]), |a| Ok(Command::Description(text_edit(a)?))),
+    spec!("context", "[editor|clear]", "edit the additional context here (or in $EDITOR), or clear it", true, Values(&["editor", "clear"]), |a| Ok(Command::Context(text_edit(a)?))),
+    spec!("agent", "ID|none", "attach or detach an agent", true, Nothing, |a| Ok(Command::Agent(id_or_clear(a)?))),
+    spec!("team", "ID|none", "assign or unassign a team", true, Nothing, |a| Ok(Command::Team(id_or_clear(a)?))),
+    spec!("matter", "ID|none", "file under a matter, or unfile", true, Nothing, |a| Ok(Command::Matter(id_or_clear(a)?))),
+    spec!("archive", "", "archive the task", true, Nothing, |a| none(a, Command::Archive)),
+    spec!("restore", "", "restore an archived task", true, Nothing, |a| none(a, Command::Restore)),
+    spec!("undo", "", "restore the task just archived", false, Nothing, |a| none(a, Command::Undo)),
+    spec!("accept", "", "accept a draft task", true, Nothing, |a| none(a, Command::Accept)),
+    spec!("reject", "", "reject (delete) a draft task", true, Nothing, |a| none(a, Command::Reject)),
+    spec!("comment", "", "write an internal comment", true, Nothing, |a| none(a, Command::Comment)),
+    spec!("reply", "", "reply to the requester", true, Nothing, |a| none(a, Command::Reply)),
+    spec!("link", "chat|review|report|task UUID [TYPE UUID…]", "link items to the task (task #N for a loaded task)", true, LinkTypes, parse_link),
+    spec!("role", "reference|subject|output", "change the selected link's role", true, Values(ROLE_VALUES), |a| {
+        let r = LinkRole::parse(a);
+        if r.is_known() { Ok(Command::Role(r)) } else { Err(format!("unknown role {a:?} (reference, subject, output)")) }
+    }),
+    spec!("checks", "ID,ID|none", "set or clear the selected review link's check ids", true, Nothing, parse_checks),
+    spec!("unlink", "", "remove the selected link", true, Nothing, |a| none(a, Command::Unlink)),
+    spec!("share", "", "edit sharing (visibility, people, teams)", true, Nothing, |a| none(a, Command::Share)),
+    spec!("attach", "FILE_ID [FILE_ID…]", "attach uploaded files", true, Nothing, parse_attach),
+    spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
+    spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),
+    spec!("filter", "status=a,b priority=P assigned=me|ID involving=me|ID team=ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| Ok(Command::Filter(a.to_string()))),
+    spec!("view", "all|mine|involving|week", "switch quick view", false, Values(VIEW_NAMES), parse_view),
+    spec!("open", "#1234|UUID", "open a task by number or id", false, Nothing, |a| Ok(Command::Open(needs(a, "#1234 or a task uuid")?.to_string()))),
+    spec!("validate", "PATH", "check an artifact layout file", false, Nothing, |a| Ok(Command::Validate(needs(a, "the path of a layout JSON file")?.to_string()))),
+    spec!("copy", "[id]", "copy the task number (or id)", true, Values(&["id"]), |a| match a {
+        "" => Ok(Command::Copy { id: false }),
+        "id" => Ok(Command::Copy { id: true }),
+        other => Err(format!("{other:?}: use :copy or :copy id")),
+    }),
+    spec!("back", "", "history: the task before the last jump", false, Nothing, |a| none(a, Command::Back)),
+    spec!("forward", "", "history: forward again", false, Nothing, |a| none(a, Command::Forward)),
+    spec!("zoom", "", "the focused pane fills the screen (again: both panes)", false, Nothing, |a| none(a, Command::Zoom)),
+    spec!("refresh", "", "reload the list and the open task", false, Nothing, |a| none(a, Command::Refresh)),
+    spec!("log", "", "show recent messages", false, Nothing, |a| none(a, Command::Log)),
+    spec!("help", "", "show the key bindings", false, Nothing, |a| none(a, Command::Help)),
+    spec!("quit", "", "quit", false, Nothing, |a| none(a, Command::Quit)),
+];
+
+pub fn spec(name: &str) -> Option<&'static Spec> {
+    let name = if name == "q" { "quit" } else { name };
+    COMMANDS.iter().find(|s| s.name == name)
+}
+
+/// Split palette text into the command word and its argument.
+pub fn split(line: &str) -> (&str, &str) {
+    let line = line.trim().trim_start_matches(':').trim();
+    line.split_once(' ')
+        .map(|(c, a)| (c, a.trim()))
+        .unwrap_or((line, ""))
+}
+
+impl Command {
+    /// Parse palette text (`status completed`). The error names the command.
+    pub fn parse(line: &str) -> Result<Command, String> {
+        let (cmd, arg) = split(line);
+        let spec = spec(cmd).ok_or_else(|| format!("unknown command {cmd:?} (see :help)"))?;
+        (spec.parse)(arg).map_err(|e| format!(":{cmd}: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_parses_from_its_table_row() {
+        assert_eq!(
+            Command::parse("status completed"),
+            Ok(Command::Status(Status::Completed))
+        );
+        assert_eq!(Command::parse(":q"), Ok(Command::Quit));
+        assert_eq!(
+            Command::parse("checks a, b"),
+            Ok(Command::Checks(Some(vec!["a".into(), "b".into()])))
+        );
+        assert_eq!(Command::parse("checks none"), Ok(Command::Checks(None)));
+        assert!(Command::parse("status bogus")
+            .unwrap_err()
+            .contains("unknown status"));
+        assert!(Command::parse("archive now").is_err());
+        assert!(Command::parse("frobnicate")
+            .unwrap_err()
+            .contains("unknown command"));
+        assert!(Command::parse("link review nope")
+            .unwrap_err()
+            .contains("uuid"));
+        assert!(Command::parse("link task #12").is_ok());
+        // Names are unique.
+        let mut names: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), COMMANDS.len());
+    }
+}

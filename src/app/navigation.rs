@@ -1,0 +1,449 @@
+//! Moving around: the list walk, the list cursor, the one current task,
+//! history, detail tabs and scrolling.
+//!
+//! The rule: the detail shows the current task, and the current task is
+//! the row under the list cursor unless the user opened one from elsewhere
+//! (`:open`, a link, a subtask, history). Only the user's navigation
+//! changes it; answers never do.
+
+use super::state::*;
+use crate::api::*;
+use std::time::Instant;
+
+impl State {
+    /// First requests at start-up.
+    pub fn start(&mut self) -> Vec<Effect> {
+        let mut fx = vec![self.request(ApiRequest::Me)];
+        fx.extend(self.reload_list(false));
+        fx
+    }
+
+    /// Start a new walk of the list. With `keep`, rows already loaded stay
+    /// until the new rows arrive and the walk refills as many.
+    pub fn reload_list(&mut self, keep: bool) -> Vec<Effect> {
+        let l = &mut self.list;
+        l.gen += 1;
+        l.cursor = None;
+        l.end_reached = false;
+        l.loading = true;
+        l.error = None;
+        l.replacing = true;
+        l.seen_cursors.clear();
+        l.previous = if keep {
+            l.items
+                .iter()
+                .filter_map(|i| {
+                    i.task()
+                        .map(|t| (t.id.as_str().to_string(), t.updated_at.clone()))
+                })
+                .collect()
+        } else {
+            Default::default()
+        };
+        l.refill_to = if keep {
+            l.items.len().max(l.selected + 1)
+        } else {
+            0
+        };
+        l.keep_selected = if keep {
+            l.selected_id().map(str::to_string)
+        } else {
+            None
+        };
+        l.follow_on_load = !keep;
+        if !keep {
+            l.items.clear();
+            l.selected = 0;
+            l.offset = 0;
+            l.changed.clear();
+        }
+        self.last_refresh = Instant::now();
+        let req = ApiRequest::ListPage {
+            gen: self.list.gen,
+            query: self.effective_query(),
+            limit: self.page_size,
+            cursor: None,
+        };
+        vec![self.request(req)]
+    }
+
+    /// Fetch the next page when the selection nears the end of what is loaded.
+    pub fn fetch_ahead(&mut self) -> Vec<Effect> {
+        let l = &self.list;
+        let near_end =
+            l.selected + (self.page_size as usize / 2).max(self.list_height) >= l.items.len();
+        if l.loading || l.end_reached || l.cursor.is_none() || !near_end {
+            return vec![];
+        }
+        vec![self.next_page()]
+    }
+
+    /// Ask for the page after the loaded ones (same walk, same limit).
+    pub fn next_page(&mut self) -> Effect {
+        self.list.loading = true;
+        let req = ApiRequest::ListPage {
+            gen: self.list.gen,
+            query: self.effective_query(),
+            limit: self.page_size,
+            cursor: self.list.cursor.clone(),
+        };
+        self.request(req)
+    }
+
+    pub fn refresh(&mut self) -> Vec<Effect> {
+        let mut fx = self.reload_list(true);
+        if let Some(d) = &mut self.detail {
+            let id = d.task_id.clone();
+            let tab = d.tab;
+            d.comments = Load::NotLoaded;
+            d.thread = Load::NotLoaded;
+            d.subtasks = Load::NotLoaded;
+            d.sharing = Load::NotLoaded;
+            if uuid::Uuid::parse_str(&id).is_ok() {
+                fx.push(self.request(ApiRequest::GetTask { id }));
+            }
+            fx.extend(self.load_tab(tab));
+        }
+        fx
+    }
+
+    /// Move the list cursor (list focus) or within the detail tab.
+    pub fn move_by(&mut self, delta: i64) -> Vec<Effect> {
+        self.list.to_bottom = false;
+        match self.focus {
+            Focus::List => self.move_list_cursor(delta),
+            Focus::Detail => {
+                self.move_in_detail(delta);
+                vec![]
+            }
+        }
+    }
+
+    /// Move the list cursor; the current task follows it.
+    pub fn move_list_cursor(&mut self, delta: i64) -> Vec<Effect> {
+        let n = self.list.items.len();
+        if n == 0 {
+            return vec![];
+        }
+        // The first move after a task was opened from elsewhere starts at
+        // the (inactive) cursor, and the task left goes into history.
+        let cur = self.list.selected as i64;
+        self.list.selected = (cur.saturating_add(delta)).clamp(0, n as i64 - 1) as usize;
+        let mut fx = self.follow_cursor();
+        fx.extend(self.fetch_ahead());
+        fx
+    }
+
+    /// Select list row `i` (a click); the current task follows.
+    pub fn select_row(&mut self, i: usize) -> Vec<Effect> {
+        if i >= self.list.items.len() {
+            return vec![];
+        }
+        self.list.selected = i;
+        self.focus = Focus::List;
+        let mut fx = self.follow_cursor();
+        fx.extend(self.fetch_ahead());
+        fx
+    }
+
+    fn move_in_detail(&mut self, delta: i64) {
+        let rows = self.tab_rows();
+        let (height, content) = self.detail_view;
+        let Some(d) = &mut self.detail else { return };
+        if rows == 0 {
+            // Scroll within the content: never past its last line.
+            let max = content.saturating_sub(height.max(1)) as i64;
+            let s = (d.scroll as i64).saturating_add(delta);
+            d.scroll = s.clamp(0, max.min(u16::MAX as i64)) as u16;
+        } else {
+            let c = (d.cursor as i64).saturating_add(delta);
+            d.cursor = c.clamp(0, rows as i64 - 1) as usize;
+        }
+    }
+
+    /// Make the row under the list cursor the current task, unless it is.
+    pub fn follow_cursor(&mut self) -> Vec<Effect> {
+        let Some(item) = self.list.items.get(self.list.selected).cloned() else {
+            return vec![];
+        };
+        if let Some(d) = &mut self.detail {
+            if Some(d.task_id.as_str()) == item.id() {
+                d.origin = Origin::List;
+                return vec![];
+            }
+            if d.origin == Origin::Elsewhere {
+                // Leaving a task opened from elsewhere: keep it in history.
+                let left = d.task_id.clone();
+                self.remember(left);
+            }
+        }
+        match item {
+            TaskItem::Task(t) => self.show(t.id.as_str().to_string(), Some(*t)),
+            TaskItem::Unreadable {
+                id: Some(id),
+                reason,
+                ..
+            } => {
+                self.say(
+                    Level::Warn,
+                    format!("this item could not be read ({reason}); loading it by id"),
+                );
+                self.show(id, None)
+            }
+            TaskItem::Unreadable { reason, .. } => {
+                let mut d = Detail::new(String::new(), None);
+                d.origin = Origin::List;
+                d.error = Some(format!("this item could not be read: {reason}"));
+                self.detail = Some(d);
+                vec![]
+            }
+        }
+    }
+
+    /// Put `id` in the back history (a jump leaves it).
+    fn remember(&mut self, id: String) {
+        if id.is_empty() || self.back_stack.last() == Some(&id) {
+            return;
+        }
+        self.back_stack.push(id);
+        if self.back_stack.len() > 100 {
+            self.back_stack.remove(0);
+        }
+        self.forward_stack.clear();
+    }
+
+    /// Jump to a task from elsewhere: it becomes current and the one left
+    /// goes into history.
+    pub fn jump_to(&mut self, id: String, task: Option<Task>) -> Vec<Effect> {
+        if let Some(cur) = self.detail.as_ref().map(|d| d.task_id.clone()) {
+            if cur == id {
+                return vec![];
+            }
+            self.remember(cur);
+        }
+        self.show(id, task)
+    }
+
+    /// Show `id` as the current task, keeping the tab. When the task is a
+    /// row of the list the cursor moves onto it; else it is marked as
+    /// opened from elsewhere.
+    pub fn show(&mut self, id: String, task: Option<Task>) -> Vec<Effect> {
+        let in_list = self.list.position(&id);
+        if let Some(i) = in_list {
+            self.list.selected = i;
+        }
+        // A row of the list is the freshest copy we have when none is given.
+        let task = task.or_else(|| in_list.and_then(|i| self.list.items[i].task().cloned()));
+        let tab = self.detail.as_ref().map(|d| d.tab).unwrap_or(Tab::Overview);
+        let known = task.is_some();
+        if let Some(t) = &task {
+            self.learn_people(t);
+        }
+        let mut d = Detail::new(id.clone(), task);
+        d.tab = tab;
+        d.origin = if in_list.is_some() {
+            Origin::List
+        } else {
+            Origin::Elsewhere
+        };
+        self.detail = Some(d);
+        let mut fx = Vec::new();
+        if !known && uuid::Uuid::parse_str(&id).is_ok() {
+            fx.push(self.request(ApiRequest::GetTask { id }));
+        }
+        fx.extend(self.load_tab(tab));
+        fx
+    }
+
+    /// History back (`<`): the task current before the last jump.
+    pub fn history_back(&mut self) -> Vec<Effect> {
+        let Some(prev) = self.back_stack.pop() else {
+            self.say(Level::Info, "no earlier task in history");
+            return vec![];
+        };
+        if let Some(cur) = self.detail.as_ref().map(|d| d.task_id.clone()) {
+            self.forward_stack.push(cur);
+        }
+        self.show(prev, None)
+    }
+
+    /// History forward (`>`).
+    pub fn history_forward(&mut self) -> Vec<Effect> {
+        let Some(next) = self.forward_stack.pop() else {
+            self.say(Level::Info, "no later task in history");
+            return vec![];
+        };
+        if let Some(cur) = self.detail.as_ref().map(|d| d.task_id.clone()) {
+            self.back_stack.push(cur);
+        }
+        self.show(next, None)
+    }
+
+    /// Enter in the list focuses the detail of the current task; in the
+    /// detail it opens the selected subtask or linked task.
+    pub fn open(&mut self) -> Vec<Effect> {
+        match self.focus {
+            Focus::List => {
+                let fx = self.follow_cursor();
+                if self.detail.is_some() {
+                    self.focus = Focus::Detail;
+                }
+                fx
+            }
+            Focus::Detail => self.open_in_detail(),
+        }
+    }
+
+    fn open_in_detail(&mut self) -> Vec<Effect> {
+        let Some(d) = &self.detail else { return vec![] };
+        let cursor = d.cursor;
+        let target = match d.tab {
+            Tab::Subtasks => match &d.subtasks {
+                Load::Loaded(v) => v
+                    .get(cursor)
+                    .and_then(|i| i.id().map(|id| (id.to_string(), i.task().cloned()))),
+                _ => None,
+            },
+            Tab::Links => d
+                .task
+                .as_ref()
+                .and_then(|t| t.linked_items.get(cursor))
+                .filter(|l| l.kind == LinkType::Task)
+                .map(|l| (l.id.as_str().to_string(), None)),
+            _ => None,
+        };
+        match target {
+            Some((id, task)) => {
+                if let Some(dd) = &mut self.detail {
+                    dd.tab = Tab::Overview;
+                }
+                self.jump_to(id, task)
+            }
+            None => {
+                if d.tab == Tab::Links {
+                    self.say(Level::Info, "only task links can be opened here");
+                }
+                vec![]
+            }
+        }
+    }
+
+    /// Esc in the detail returns focus to the list and changes nothing else.
+    pub fn back(&mut self) -> Vec<Effect> {
+        if self.focus == Focus::Detail {
+            self.focus = Focus::List;
+        }
+        vec![]
+    }
+
+    pub fn toggle_focus(&mut self) -> Vec<Effect> {
+        if self.detail.is_none() {
+            let fx = self.follow_cursor();
+            if self.detail.is_none() {
+                return fx;
+            }
+            self.focus = Focus::Detail;
+            return fx;
+        }
+        self.focus = match self.focus {
+            Focus::List => Focus::Detail,
+            Focus::Detail => Focus::List,
+        };
+        vec![]
+    }
+
+    pub fn switch_tab(&mut self, delta: i64) -> Vec<Effect> {
+        let Some(d) = &mut self.detail else {
+            return vec![];
+        };
+        let i = Tab::ALL.iter().position(|t| *t == d.tab).unwrap_or(0) as i64;
+        let n = Tab::ALL.len() as i64;
+        d.tab = Tab::ALL[((i + delta).rem_euclid(n)) as usize];
+        d.cursor = 0;
+        d.scroll = 0;
+        self.focus = Focus::Detail;
+        let tab = d.tab;
+        self.load_tab(tab)
+    }
+
+    /// Load what the tab shows, if not loaded yet.
+    pub fn load_tab(&mut self, tab: Tab) -> Vec<Effect> {
+        let Some(d) = &mut self.detail else {
+            return vec![];
+        };
+        let id = d.task_id.clone();
+        if uuid::Uuid::parse_str(&id).is_err() {
+            // A placeholder (`#N` being looked for, an unreadable row).
+            return vec![];
+        }
+        let req = match tab {
+            Tab::Comments if matches!(d.comments, Load::NotLoaded) => {
+                d.comments = Load::Loading;
+                ApiRequest::Comments { id }
+            }
+            Tab::Subtasks if matches!(d.subtasks, Load::NotLoaded) => {
+                d.subtasks = Load::Loading;
+                ApiRequest::Subtasks { id }
+            }
+            Tab::Requester if matches!(d.thread, Load::NotLoaded) => {
+                d.thread = Load::Loading;
+                // Lists may leave out `source_channel`; the single-task read
+                // has it, and the composer warns by it before a reply.
+                let needs_channel = d.task.as_ref().is_some_and(|t| t.source_channel.is_none());
+                let mut fx = vec![self.request(ApiRequest::Thread { id: id.clone() })];
+                if needs_channel {
+                    fx.push(self.request(ApiRequest::GetTask { id }));
+                }
+                return fx;
+            }
+            Tab::Sharing if matches!(d.sharing, Load::NotLoaded) => {
+                d.sharing = Load::Loading;
+                ApiRequest::GetSharing { id }
+            }
+            _ => return vec![],
+        };
+        vec![self.request(req)]
+    }
+
+    /// How many selectable rows the current tab has (0: it scrolls).
+    pub fn tab_rows(&self) -> usize {
+        let Some(d) = &self.detail else { return 0 };
+        match d.tab {
+            Tab::Overview | Tab::Sharing | Tab::Requester => 0,
+            Tab::Comments => self.comment_rows().len(),
+            Tab::Links => d.task.as_ref().map_or(0, |t| t.linked_items.len()),
+            Tab::Files => d
+                .task
+                .as_ref()
+                .map_or(0, |t| super::fields::file_entries(t).len()),
+            Tab::Subtasks => match &d.subtasks {
+                Load::Loaded(v) => v.len(),
+                _ => 0,
+            },
+        }
+    }
+
+    pub fn selected_link(&self) -> Option<&LinkedItem> {
+        let d = self.detail.as_ref()?;
+        if d.tab != Tab::Links {
+            return None;
+        }
+        d.task.as_ref()?.linked_items.get(d.cursor)
+    }
+
+    pub fn set_view(&mut self, v: View) -> Vec<Effect> {
+        if v != View::All && self.me.is_none() {
+            self.say(
+                Level::Warn,
+                "who you are is not known yet (identity lookup pending or failed)",
+            );
+            return vec![];
+        }
+        // A view is a named filter: the title, the filter form and the
+        // request all read the same `filters`.
+        self.filters = v.query(self.my_id(), chrono::Utc::now());
+        self.view = Some(v);
+        self.focus = Focus::List;
+        self.reload_list(false)
+    }
+}

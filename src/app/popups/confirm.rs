@@ -1,0 +1,60 @@
+//! Confirmations: `y` does it, `n`/Esc cancels (and returns to the editor
+//! the question came from, with its edits).
+
+use crate::app::state::*;
+use crossterm::event::{KeyCode, KeyEvent};
+
+impl State {
+    pub fn confirm(&mut self, lines: Vec<String>, on_yes: Confirmed) -> Vec<Effect> {
+        self.overlay = Overlay::Confirm {
+            lines,
+            on_yes,
+            back_to: None,
+        };
+        vec![]
+    }
+
+    pub(super) fn confirm_key(
+        &mut self,
+        lines: Vec<String>,
+        on_yes: Confirmed,
+        back_to: Option<Box<Overlay>>,
+        ev: KeyEvent,
+    ) -> Vec<Effect> {
+        match ev.code {
+            KeyCode::Char('y') | KeyCode::Char('Y') => self.confirmed(on_yes),
+            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+                match back_to {
+                    Some(b) => {
+                        self.overlay = *b;
+                        self.say(Level::Info, "not saved: back to the editor");
+                    }
+                    None => self.say(Level::Info, "cancelled"),
+                }
+                vec![]
+            }
+            _ => {
+                self.overlay = Overlay::Confirm {
+                    lines,
+                    on_yes,
+                    back_to,
+                };
+                vec![]
+            }
+        }
+    }
+
+    fn confirmed(&mut self, c: Confirmed) -> Vec<Effect> {
+        let req = match c {
+            Confirmed::RejectDraft { id } => ApiRequest::Delete { id },
+            Confirmed::RemoveLink { id, kind, item } => ApiRequest::RemoveLink { id, kind, item },
+            Confirmed::Detach { id, file_id } => ApiRequest::Detach { id, file_id },
+            Confirmed::PutSharing { id, update } => ApiRequest::PutSharing { id, update },
+            Confirmed::Quit => {
+                self.quit = true;
+                return vec![Effect::Quit];
+            }
+        };
+        vec![self.request(req)]
+    }
+}

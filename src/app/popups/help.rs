@@ -1,0 +1,30 @@
+//! The help overlay (`?`): every binding of the effective keymap and every
+//! palette command, filtered fuzzily as you type.
+
+use crate::app::input::LineInput;
+use crate::app::state::*;
+use crossterm::event::{KeyCode, KeyEvent};
+
+impl State {
+    pub(super) fn help_key(
+        &mut self,
+        mut filter: LineInput,
+        mut scroll: u16,
+        ev: KeyEvent,
+    ) -> Vec<Effect> {
+        match ev.code {
+            KeyCode::Esc => return vec![],
+            KeyCode::Down => scroll = scroll.saturating_add(1),
+            KeyCode::Up => scroll = scroll.saturating_sub(1),
+            KeyCode::PageDown => scroll = scroll.saturating_add(10),
+            KeyCode::PageUp => scroll = scroll.saturating_sub(10),
+            _ => {
+                if filter.handle(&ev) {
+                    scroll = 0;
+                }
+            }
+        }
+        self.overlay = Overlay::Help { filter, scroll };
+        vec![]
+    }
+}

@@ -1,0 +1,331 @@
+//! Links, sharing, comments and the requester thread.
+
+use super::*;
+
+#[test]
+fn a_role_change_sends_only_the_role() {
+    let mut s = loaded(1);
+    open_tab(&mut s, Tab::Links);
+    let fx = palette(&mut s, "role subject");
+    let r = reqs(&fx);
+    match &r[..] {
+        [ApiRequest::UpdateLink {
+            id,
+            kind,
+            item,
+            update,
+        }] => {
+            assert_eq!(id, &tid(1));
+            assert_eq!(*kind, LinkType::Review);
+            assert_eq!(item, "11111111-1111-4111-8111-111111111111");
+            assert_eq!(update.to_json(), json!({"role": "subject"}));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn check_ids_only_for_review_links_and_none_clears() {
+    let mut s = loaded(1);
+    open_tab(&mut s, Tab::Links);
+    let fx = palette(&mut s, "checks none");
+    match &reqs(&fx)[..] {
+        [ApiRequest::UpdateLink { update, .. }] => {
+            assert_eq!(update.to_json(), json!({"context": null}))
+        }
+        other => panic!("{other:?}"),
+    }
+    let fx = palette(&mut s, "checks c1, c2");
+    match &reqs(&fx)[..] {
+        [ApiRequest::UpdateLink { update, .. }] => {
+            assert_eq!(
+                update.to_json(),
+                json!({"context": {"check_ids": ["c1", "c2"]}})
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    s.on_key(key('j')); // the chat link
+    assert!(reqs(&palette(&mut s, "checks c1")).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("only review links"));
+}
+
+#[test]
+fn links_are_validated_before_sending() {
+    let mut s = loaded(1);
+    assert!(reqs(&palette(&mut s, "link review not-a-uuid")).is_empty());
+    let fx = palette(
+        &mut s,
+        "link task 55555555-5555-4555-8555-555555555555 chat 66666666-6666-4666-8666-666666666666",
+    );
+    match &reqs(&fx)[..] {
+        [ApiRequest::AddLinks { links, .. }] => assert_eq!(links.len(), 2),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn removing_a_link_or_detaching_a_file_asks_first() {
+    let mut s = loaded(1);
+    open_tab(&mut s, Tab::Files);
+    let fx = s.on_key(key('X'));
+    assert!(reqs(&fx).is_empty());
+    match &s.overlay {
+        Overlay::Confirm { lines, .. } => assert!(lines.join(" ").contains("not deleted")),
+        _ => panic!("confirmation expected"),
+    }
+    let fx = s.on_key(key('y'));
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::Detach {
+            id: tid(1),
+            file_id: "33333333-3333-4333-8333-333333333333".into()
+        }]
+    );
+}
+
+#[test]
+fn requester_delivery_is_never_shown_as_sent_unless_it_was() {
+    use crate::app::results::delivery_text;
+    assert_eq!(delivery_text(Some(&DeliveryStatus::Sent)), "Sent");
+    assert!(delivery_text(Some(&DeliveryStatus::Draft)).starts_with("DRAFT"));
+    assert!(delivery_text(Some(&DeliveryStatus::Other("queued".into()))).contains("NOT confirmed"));
+    assert!(delivery_text(None).contains("NOT confirmed"));
+}
+
+#[test]
+fn editing_others_comments_is_not_offered() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Comments);
+    let mine = Comment {
+        id: "c-mine".into(),
+        author: Person {
+            id: "u-me".into(),
+            ..Default::default()
+        },
+        created_at: Some("2026-11-01T10:00:00Z".into()),
+        ..Default::default()
+    };
+    let theirs = Comment {
+        id: "c-theirs".into(),
+        author: Person {
+            id: "u-bob".into(),
+            ..Default::default()
+        },
+        parent_comment_id: Some("c-mine".into()),
+        created_at: Some("2026-11-01T11:00:00Z".into()),
+        ..Default::default()
+    };
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![theirs, mine])),
+    );
+    let rows: Vec<(usize, String)> = s
+        .comment_rows()
+        .iter()
+        .map(|(d, c)| (*d, c.id.as_str().to_string()))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![(0, "c-mine".to_string()), (1, "c-theirs".to_string())],
+        "reply under its parent"
+    );
+    s.on_key(key('j'));
+    s.on_key(key('w'));
+    assert!(!matches!(s.overlay, Overlay::Compose(_)));
+    assert!(s.status.as_ref().unwrap().1.contains("only your own"));
+    s.on_key(key('k'));
+    s.on_key(key('w'));
+    assert!(matches!(s.overlay, Overlay::Compose(_)));
+}
+
+#[test]
+fn comments_without_a_listing_endpoint_show_the_session_ones() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Comments);
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Err(ApiError::NotAvailable {
+            endpoint: "listing comments",
+        }),
+    );
+    assert!(s.detail.as_ref().unwrap().comments_local_only);
+    s.local_comments.entry(tid(1)).or_default().push(Comment {
+        id: "new".into(),
+        ..Default::default()
+    });
+    assert_eq!(s.comment_rows().len(), 1);
+}
+
+#[test]
+fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Sharing);
+    let state: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [
+            {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"},
+            {"id": "u-bob", "name": "Bob", "email": "bob@acme.test", "role": "collaborator", "access_level": "read"}
+        ],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(state)),
+    );
+    s.on_key(key('S'));
+    assert!(matches!(s.overlay, Overlay::Sharing(_)));
+    s.on_key(key('j')); // me
+    s.on_key(key('d')); // remove me
+    s.on_key(key('a'));
+    type_str(&mut s, "Sam Taylor write");
+    s.on_key(code(KeyCode::Enter));
+    let fx = s.on_key(code(KeyCode::Enter)); // review
+    assert!(
+        reqs(&fx).is_empty(),
+        "nothing sent before the preview is accepted"
+    );
+    let lines = match &s.overlay {
+        Overlay::Confirm { lines, .. } => lines.join("\n"),
+        _ => panic!("preview expected"),
+    };
+    assert!(lines.contains("YOU WILL LOSE ACCESS"), "{lines}");
+    assert!(
+        lines.contains("Me Myself <me@acme.test> (you) loses access — note: the task's assignee"),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("+ person Sam Taylor gains write access"),
+        "{lines}"
+    );
+    let fx = s.on_key(key('y'));
+    let (id, update) = match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { id, update }] => (id.clone(), update.clone()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        serde_json::to_value(&update).unwrap(),
+        json!({"visibility": "private", "users": [{"user_id": "u-bob", "access_level": "read"}, {"user_id": "Sam Taylor", "access_level": "write"}], "teams": []})
+    );
+    // The service finds two Sam Taylors.
+    let body = json!({"error": "ambiguous", "status": 400, "candidates": [
+        {"id": "u-sam1", "name": "Sam Taylor", "email": "sam.taylor@acme.test"},
+        {"id": "u-sam2", "name": "Sam Taylor", "email": "samuel.taylor@acme.test"}]});
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "ambiguous".into(),
+            body,
+        }),
+    );
+    assert!(matches!(s.overlay, Overlay::Picker(_)));
+    s.on_key(key('j'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { id: id2, update }] => {
+            assert_eq!(id2, &id);
+            assert_eq!(update.users[1].user_id, "u-sam2");
+            assert_eq!(update.users[0].user_id, "u-bob");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_requester_tab_loads_the_thread_and_warns_before_a_mailbox_reply() {
+    let mut s = loaded(1);
+    let mut t = task(1);
+    t.source_channel = Some("personal_mailbox".into());
+    let tk = s.next_ticket;
+    s.replace_task(t, tk);
+    let fx = open_tab(&mut s, Tab::Requester);
+    let r = reqs(&fx);
+    assert!(r.contains(&ApiRequest::Thread { id: tid(1) }), "{r:?}");
+    s.on_key(key('R'));
+    match &s.overlay {
+        Overlay::Compose(c) => assert!(c.note.as_deref().unwrap_or("").contains("DRAFT")),
+        _ => panic!("composer expected"),
+    }
+}
+
+#[test]
+fn sharing_from_the_list_is_the_selected_tasks() {
+    let mut s = loaded(2);
+    s.on_key(code(KeyCode::Enter)); // task 1 open
+    s.focus = Focus::List;
+    s.on_key(key('j')); // task 2 selected
+    let fx = s.on_key(key('S'));
+    assert!(
+        reqs(&fx).contains(&ApiRequest::GetSharing { id: tid(2) }),
+        "{:?}",
+        reqs(&fx)
+    );
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+}
+
+#[test]
+fn comments_in_a_broken_parent_chain_are_still_shown() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Comments);
+    let a = Comment {
+        id: "a".into(),
+        parent_comment_id: Some("b".into()),
+        ..Default::default()
+    };
+    let b = Comment {
+        id: "b".into(),
+        parent_comment_id: Some("a".into()),
+        ..Default::default()
+    };
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![a, b])),
+    );
+    assert_eq!(s.comment_rows().len(), 2);
+}
+
+#[test]
+fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Sharing);
+    let state: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(state)),
+    );
+    s.on_key(key('S'));
+    s.on_key(key('a'));
+    type_str(&mut s, "bob@acme.test");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter)); // review
+    match &s.overlay {
+        Overlay::Confirm { lines, .. } => assert!(lines[0].contains("#1"), "{lines:?}"),
+        _ => panic!("review expected"),
+    }
+    let fx = s.on_key(key('n'));
+    assert!(reqs(&fx).is_empty());
+    match &s.overlay {
+        Overlay::Sharing(ed) => assert!(
+            ed.users.iter().any(|g| g.reference == "bob@acme.test"),
+            "the added person is still there"
+        ),
+        _ => panic!("back in the editor expected"),
+    }
+}

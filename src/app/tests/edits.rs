@@ -1,0 +1,247 @@
+//! Field edits: the exact PATCH each key and command sends.
+
+use super::*;
+
+#[test]
+fn status_sends_exactly_one_field_and_the_answer_replaces_the_task() {
+    let mut s = loaded(3);
+    let fx = palette(&mut s, "status completed");
+    let (id, body) = only_patch(&fx);
+    assert_eq!(id, tid(1));
+    assert_eq!(body, json!({"status": "completed"}));
+    assert!(
+        s.pending_for(&tid(1), "status").is_some(),
+        "pending mark while in flight"
+    );
+    // The screen shows what the service answered, not what we assumed.
+    let mut answered = task(1);
+    answered.status = Status::WaitingOnExternal;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(answered))));
+    assert_eq!(
+        s.list.items[0].task().unwrap().status,
+        Status::WaitingOnExternal
+    );
+    assert!(s.pending.is_empty());
+}
+
+#[test]
+fn a_failed_edit_keeps_the_old_value_and_shows_the_error() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    assert_eq!(only_patch(&fx).1, json!({"priority": "low"}));
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "nope\u{1b}[2J".into(),
+            body: Value::Null,
+        }),
+    );
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::High);
+    let (level, text, _) = s.status.clone().unwrap();
+    assert_eq!(level, Level::Error);
+    assert!(text.contains("priority") && text.contains("nope"), "{text}");
+    assert!(!text.contains('\u{1b}'));
+}
+
+#[test]
+fn due_none_sends_an_explicit_null_and_nothing_else() {
+    let mut s = loaded(1);
+    assert_eq!(
+        only_patch(&palette(&mut s, "due none")).1,
+        json!({"complete_by": null})
+    );
+    let body = only_patch(&palette(&mut s, "due 2026-12-01")).1;
+    assert_eq!(body, json!({"complete_by": "2026-12-01T23:59:59Z"}));
+    // A bad date sends nothing and says why.
+    assert!(reqs(&palette(&mut s, "due someday")).is_empty());
+    assert_eq!(s.status.as_ref().unwrap().0, Level::Error);
+}
+
+#[test]
+fn every_patch_field_is_reachable_from_the_palette() {
+    let cases: Vec<(&str, Value)> = vec![
+        ("title New title", json!({"title": "New title"})),
+        ("assign me", json!({"assigned_to": "u-me"})),
+        ("assign bob@acme.test", json!({"assigned_to": "u-bob"})),
+        ("unassign", json!({"assigned_to": null})),
+        ("agent none", json!({"assigned_agent": null})),
+        (
+            "agent 44444444-4444-4444-8444-444444444444",
+            json!({"assigned_agent": "44444444-4444-4444-8444-444444444444"}),
+        ),
+        ("team none", json!({"assigned_team_id": null})),
+        ("matter none", json!({"matter_id": null})),
+        ("description clear", json!({"description": null})),
+        ("context clear", json!({"additional_context": null})),
+        ("tags +c -a", json!({"tags": ["b", "c"]})),
+        ("tags x,y", json!({"tags": ["x", "y"]})),
+        ("priority urgent", json!({"priority": "urgent"})),
+        ("archive", json!({"archived": true})),
+        ("restore", json!({"archived": false})),
+    ];
+    for (cmd, want) in cases {
+        let mut s = loaded(1);
+        let (_, body) = only_patch(&palette(&mut s, cmd));
+        assert_eq!(body, want, ":{cmd}");
+    }
+}
+
+#[test]
+fn keys_open_the_palette_prefilled() {
+    let mut s = loaded(1);
+    s.on_key(key('s'));
+    match &s.overlay {
+        Overlay::Palette(p) => assert_eq!(p.input.text, "status "),
+        _ => panic!("palette expected"),
+    }
+    let fx = type_str(&mut s, "completed");
+    assert!(fx.is_empty());
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(only_patch(&fx).1, json!({"status": "completed"}));
+}
+
+#[test]
+fn archive_from_the_list_offers_undo() {
+    let mut s = loaded(2);
+    let fx = s.on_key(key('x'));
+    assert_eq!(only_patch(&fx).1, json!({"archived": true}));
+    let mut archived = task(1);
+    archived.archived = true;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(archived))));
+    assert!(s.status.as_ref().unwrap().1.contains("z restores"));
+    let fx = s.on_key(key('z'));
+    let r = reqs(&fx);
+    assert_eq!(r.len(), 1);
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(1)))));
+    assert!(
+        s.status.as_ref().unwrap().1.contains("#1: restored"),
+        "{:?}",
+        s.status
+    );
+    match &r[0] {
+        ApiRequest::Patch { id, patch } => {
+            assert_eq!(id, &tid(1));
+            assert_eq!(patch.to_json(), json!({"archived": false}));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn drafts_are_accepted_and_rejected_only_after_confirmation() {
+    let mut s = loaded(1);
+    let mut draft = task(1);
+    draft.draft = true;
+    let t = s.next_ticket;
+    s.replace_task(draft, t);
+    assert_eq!(
+        only_patch(&palette(&mut s, "accept")).1,
+        json!({"draft": false})
+    );
+    let fx = s.on_key(key('D'));
+    assert!(reqs(&fx).is_empty(), "nothing sent before confirming");
+    assert!(matches!(s.overlay, Overlay::Confirm { .. }));
+    let fx = s.on_key(key('y'));
+    assert_eq!(reqs(&fx), vec![ApiRequest::Delete { id: tid(1) }]);
+    answer(&mut s, &fx, Ok(Reply::Deleted));
+    assert!(s.list.items.is_empty());
+}
+
+#[test]
+fn description_goes_through_the_editor() {
+    let mut s = loaded(1);
+    let fx = s.on_key(key('E'));
+    assert_eq!(
+        fx,
+        vec![Effect::Editor {
+            target: EditorTarget::Description { task_id: tid(1) },
+            initial: "Do the thing".into()
+        }]
+    );
+    let fx = s.editor_done(
+        EditorTarget::Description { task_id: tid(1) },
+        Ok("New text\n".into()),
+    );
+    assert_eq!(only_patch(&fx).1, json!({"description": "New text"}));
+    // A failing editor changes nothing.
+    let fx = s.editor_done(
+        EditorTarget::Description { task_id: tid(1) },
+        Err("exit 1".into()),
+    );
+    assert!(fx.is_empty());
+}
+
+#[test]
+fn description_can_be_edited_in_the_tui() {
+    let mut s = loaded(1);
+    palette(&mut s, "description");
+    match &s.overlay {
+        Overlay::Compose(c) => assert_eq!(c.text(), "Do the thing"),
+        _ => panic!("composer expected"),
+    }
+    s.on_key(code(KeyCode::End));
+    type_str(&mut s, " now");
+    let fx = s.on_key(ctrl('s'));
+    assert_eq!(
+        only_patch(&fx).1,
+        json!({"description": "Do the thing now"})
+    );
+    let mut t = task(1);
+    t.description = Some("Do the thing now".into());
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(t))));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(
+        s.list.items[0]
+            .task()
+            .unwrap()
+            .description
+            .as_ref()
+            .unwrap()
+            .raw(),
+        "Do the thing now"
+    );
+}
+
+#[test]
+fn unknown_commands_and_bad_values_say_so() {
+    let mut s = loaded(1);
+    assert!(reqs(&palette(&mut s, "frobnicate")).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("unknown command"));
+    assert!(reqs(&palette(&mut s, "status blocked")).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("unknown status"));
+}
+
+#[test]
+fn a_bare_tags_command_does_not_wipe_the_tags() {
+    let mut s = loaded(1);
+    assert!(reqs(&palette(&mut s, "tags")).is_empty());
+    // Enter completed the command word instead of running it.
+    match &s.overlay {
+        Overlay::Palette(p) => assert_eq!(p.input.text, "tags "),
+        _ => panic!("the palette stays open"),
+    }
+    s.on_key(code(KeyCode::Esc));
+    assert_eq!(
+        only_patch(&palette(&mut s, "tags none")).1,
+        json!({"tags": []})
+    );
+}
+
+#[test]
+fn ctrl_u_in_a_prefilled_palette_keeps_the_command() {
+    let mut s = loaded(1);
+    s.on_key(key('e'));
+    s.on_key(ctrl('u'));
+    type_str(&mut s, "New name");
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(only_patch(&fx).1, json!({"title": "New name"}));
+    // A second ctrl-u, at the start of the argument, clears the whole line.
+    s.on_key(key('e'));
+    s.on_key(ctrl('u'));
+    s.on_key(ctrl('u'));
+    match &s.overlay {
+        Overlay::Palette(p) => assert_eq!(p.input.text, ""),
+        _ => panic!(),
+    }
+}

@@ -1,0 +1,172 @@
+//! Reducer tests: feed keys, commands and answers; assert the exact
+//! requests emitted and the resulting state. Helpers here, tests by
+//! subject in the files below.
+
+mod collab;
+mod compose;
+mod edits;
+mod keys;
+mod list;
+mod navigation;
+
+use super::state::*;
+use crate::api::*;
+use crate::config::Settings;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::{json, Value};
+
+pub fn task_json(n: i64) -> Value {
+    json!({
+        "id": format!("00000000-0000-4000-8000-{n:012}"),
+        "display_id": format!("#{n}"),
+        "task_number": n,
+        "title": format!("Task number {n}"),
+        "description": "Do the thing",
+        "additional_context": null,
+        "status": "in_progress",
+        "priority": "high",
+        "team": {"id": "team-1", "name": "Ops"},
+        "creator": {"id": "u-bob", "name": "Bob", "email": "bob@acme.test"},
+        "assigned_to": {"id": "u-me", "name": "Me Myself", "email": "me@acme.test"},
+        "assigned_agent": null, "assigned_team": null, "matter": null,
+        "complete_by": null,
+        "tags": ["a", "b"],
+        "visibility": "customer",
+        "archived": false, "draft": false,
+        "involved_people": [],
+        "shared_teams": [],
+        "linked_items": [
+            {"type": "review", "id": "11111111-1111-4111-8111-111111111111", "display_name": "Review R", "role": "reference", "context": {"check_ids": ["c1"]}, "is_output": false},
+            {"type": "chat", "id": "22222222-2222-4222-8222-222222222222", "display_name": "Chat C", "role": "reference", "context": null, "is_output": false}
+        ],
+        "input_files": [{"id": "33333333-3333-4333-8333-333333333333", "name": "in.pdf"}],
+        "output_files": [],
+        "created_at": "2026-11-01T10:00:00Z",
+        "updated_at": "2026-11-01T10:00:00Z"
+    })
+}
+
+pub fn task(n: i64) -> Task {
+    serde_json::from_value(task_json(n)).unwrap()
+}
+
+pub(crate) fn tid(n: i64) -> String {
+    format!("00000000-0000-4000-8000-{n:012}")
+}
+
+pub fn key(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+}
+
+pub fn code(c: KeyCode) -> KeyEvent {
+    KeyEvent::new(c, KeyModifiers::NONE)
+}
+
+pub fn ctrl(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+pub fn reqs(fx: &[Effect]) -> Vec<ApiRequest> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Api { req, .. } => Some((**req).clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn ticket_of(fx: &[Effect]) -> u64 {
+    fx.iter()
+        .find_map(|e| match e {
+            Effect::Api { ticket, .. } => Some(*ticket),
+            _ => None,
+        })
+        .expect("a request")
+}
+
+/// A state with identity known and `n` tasks loaded (end of list reached).
+pub fn loaded(n: i64) -> State {
+    let mut s = crate::app::new_state("svc.test".into(), &Settings::default(), false);
+    let fx = s.start();
+    let t_me = ticket_of(&fx);
+    s.on_api(ApiResult {
+        ticket: t_me,
+        req: ApiRequest::Me,
+        result: Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            customer_id: "c1".into(),
+            user_name: "Me Myself".into(),
+            user_email: "me@acme.test".into(),
+            customer_name: "Acme".into(),
+            extra: Default::default(),
+        })),
+    });
+    let page_req = reqs(&fx)[1].clone();
+    s.on_api(ApiResult {
+        ticket: t_me + 1,
+        req: page_req,
+        result: Ok(Reply::Page(TaskPage {
+            items: (1..=n).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            cursor: None,
+        })),
+    });
+    s
+}
+
+pub(crate) fn type_str(s: &mut State, text: &str) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for c in text.chars() {
+        fx.extend(s.on_key(key(c)));
+    }
+    fx
+}
+
+/// Run a palette command as a user would: `:` + text + Enter.
+pub(crate) fn palette(s: &mut State, text: &str) -> Vec<Effect> {
+    let mut fx = s.on_key(key(':'));
+    fx.extend(type_str(s, text));
+    fx.extend(s.on_key(code(KeyCode::Enter)));
+    fx
+}
+
+pub(crate) fn answer(s: &mut State, fx: &[Effect], result: Result<Reply, ApiError>) -> Vec<Effect> {
+    answer_where(s, fx, |_| true, result)
+}
+
+/// Answer the request in `fx` that `which` picks.
+pub(crate) fn answer_where(
+    s: &mut State,
+    fx: &[Effect],
+    which: impl Fn(&ApiRequest) -> bool,
+    result: Result<Reply, ApiError>,
+) -> Vec<Effect> {
+    let (ticket, req) = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Api { ticket, req } if which(req) => Some((*ticket, (**req).clone())),
+            _ => None,
+        })
+        .expect("the request to answer");
+    s.on_api(ApiResult {
+        ticket,
+        req,
+        result,
+    })
+}
+
+pub(crate) fn only_patch(fx: &[Effect]) -> (String, Value) {
+    let r = reqs(fx);
+    assert_eq!(r.len(), 1, "exactly one request: {r:?}");
+    match &r[0] {
+        ApiRequest::Patch { id, patch } => (id.clone(), patch.to_json()),
+        other => panic!("expected a PATCH, got {other:?}"),
+    }
+}
+
+pub(crate) fn open_tab(s: &mut State, tab: Tab) -> Vec<Effect> {
+    let mut fx = s.on_key(code(KeyCode::Enter));
+    while s.detail.as_ref().unwrap().tab != tab {
+        fx.extend(s.on_key(key(']')));
+    }
+    fx
+}
