@@ -20,8 +20,11 @@ pub const ENV_CONFIG: &str = "TASKDECK_CONFIG";
 pub const ENV_BASE_URL: &str = "TASKDECK_BASE_URL";
 pub const ENV_API_KEY: &str = "TASKDECK_API_KEY";
 
-/// How long `api_key_command` may run (it may ask for a passphrase).
-const KEY_COMMAND_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long `api_key_command` may run by default (it may ask for a
+/// passphrase); `api_key_command_timeout_secs` changes it.
+pub const KEY_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest `api_key_command_timeout_secs`.
+const KEY_COMMAND_TIMEOUT_MAX_SECS: i64 = 600;
 
 /// Effective settings for one run (after profile selection and env overrides).
 #[derive(Clone, Debug)]
@@ -133,8 +136,16 @@ pub enum KeyError {
     Spawn { command: String, reason: String },
     #[error("api_key_command `{command}` failed ({status}); its output is not shown")]
     Failed { command: String, status: String },
-    #[error("api_key_command `{command}` did not finish within {secs} s")]
-    TimedOut { command: String, secs: u64 },
+    #[error(
+        "api_key_command `{command}` did not finish within {} and was stopped \
+         (its output, if any, is not used; api_key_command_timeout_secs sets the limit)",
+        shown_duration(*.limit)
+    )]
+    TimedOut {
+        /// The command's first word only: the rest may hold anything.
+        command: String,
+        limit: Duration,
+    },
     #[error("api_key_command `{command}` printed no key")]
     Empty { command: String },
     #[error("api_key_command `{command}` printed something that is not UTF-8 text")]
@@ -157,6 +168,8 @@ pub struct Config {
     key_source: KeySource,
     file_key: Option<ApiKey>,
     env_key: Option<ApiKey>,
+    /// How long `api_key_command` may run.
+    pub key_command_timeout: Duration,
 }
 
 impl Config {
@@ -182,14 +195,20 @@ impl Config {
     }
 
     /// The API key: from the environment, the file, or by running
-    /// `api_key_command`. `Ok(None)` when none is configured.
+    /// `api_key_command`. `Ok(None)` when none is configured. The key is
+    /// registered with [`crate::secret`], so that no string leaving the
+    /// program (screen, errors, stdout/stderr, log file, clipboard) holds it.
     pub fn api_key(&self) -> Result<Option<ApiKey>, KeyError> {
-        match &self.key_source {
-            KeySource::None => Ok(None),
-            KeySource::Env => Ok(self.env_key.clone()),
-            KeySource::File => Ok(self.file_key.clone()),
-            KeySource::Command(cmd) => run_key_command(cmd).map(Some),
+        let key = match &self.key_source {
+            KeySource::None => None,
+            KeySource::Env => self.env_key.clone(),
+            KeySource::File => self.file_key.clone(),
+            KeySource::Command(cmd) => Some(run_key_command_within(cmd, self.key_command_timeout)?),
+        };
+        if let Some(k) = &key {
+            crate::secret::register(k.expose());
         }
+        Ok(key)
     }
 }
 
@@ -448,6 +467,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
     let mut file_unusable = false;
     let mut profile_found = false;
     let mut key_lines = KeyLines::default();
+    let mut key_command_timeout = KEY_COMMAND_TIMEOUT;
 
     match DeTable::parse(src) {
         Err(e) => {
@@ -467,6 +487,11 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                     "page_size" => {
                         if let Some(n) = p.integer(key, v, 1, 100) {
                             settings.page_size = n as u32;
+                        }
+                    }
+                    "api_key_command_timeout_secs" => {
+                        if let Some(n) = p.integer(key, v, 1, KEY_COMMAND_TIMEOUT_MAX_SECS) {
+                            key_command_timeout = Duration::from_secs(n as u64);
                         }
                     }
                     "refresh_secs" => {
@@ -610,6 +635,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
         key_source,
         file_key,
         env_key,
+        key_command_timeout,
     }
 }
 
@@ -659,11 +685,24 @@ fn parse_keys(
     }
 }
 
-/// Run `api_key_command` with `sh -c`; its trimmed stdout is the key.
-/// Its output is never shown, even on failure.
+/// Run `api_key_command` with `sh -c` and the default time limit.
 pub fn run_key_command(cmd: &str) -> Result<ApiKey, KeyError> {
+    run_key_command_within(cmd, KEY_COMMAND_TIMEOUT)
+}
+
+/// Run `api_key_command` with `sh -c`; its trimmed stdout is the key. Its
+/// output is never shown, even on failure. Everything — the command and the
+/// reading of its output (a background process it started may hold the
+/// pipe open) — must be done within `limit`; after that the command is
+/// killed and the error names its first word and the limit.
+pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyError> {
     use std::process::{Command, Stdio};
     let command = crate::text::clean(cmd);
+    let deadline = Instant::now() + limit;
+    let timed_out = || KeyError::TimedOut {
+        command: first_word(cmd),
+        limit,
+    };
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(cmd)
@@ -677,42 +716,43 @@ pub fn run_key_command(cmd: &str) -> Result<ApiKey, KeyError> {
         })?;
     let mut out = child.stdout.take();
     let mut err = child.stderr.take();
-    let reader = std::thread::spawn(move || {
+    // Both pipes are read on threads of their own that are never joined:
+    // the output arrives on a channel, so waiting for it is bounded too.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut buf = Vec::new();
         if let Some(o) = out.as_mut() {
             let _ = o.read_to_end(&mut buf);
         }
-        buf
+        let _ = tx.send(buf);
     });
     // Drain stderr so the command never blocks on a full pipe; discard it.
-    let drain = std::thread::spawn(move || {
+    std::thread::spawn(move || {
         if let Some(e) = err.as_mut() {
             let _ = std::io::copy(e, &mut std::io::sink());
         }
     });
-    let started = Instant::now();
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break s,
-            Ok(None) if started.elapsed() > KEY_COMMAND_TIMEOUT => {
+            Ok(None) if Instant::now() >= deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(KeyError::TimedOut {
-                    command,
-                    secs: KEY_COMMAND_TIMEOUT.as_secs(),
-                });
+                return Err(timed_out());
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
             Err(e) => {
+                let _ = child.kill();
                 return Err(KeyError::Spawn {
                     command,
                     reason: e.to_string(),
-                })
+                });
             }
         }
     };
-    let stdout = reader.join().unwrap_or_default();
-    let _ = drain.join();
+    let stdout = rx
+        .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        .map_err(|_| timed_out())?;
     if !status.success() {
         return Err(KeyError::Failed {
             command,
@@ -727,6 +767,25 @@ pub fn run_key_command(cmd: &str) -> Result<ApiKey, KeyError> {
         return Err(KeyError::Empty { command });
     }
     Ok(key)
+}
+
+/// The program a shell command runs (its first word that is not a variable
+/// assignment), for messages that should not repeat the whole command.
+fn first_word(cmd: &str) -> String {
+    let word = cmd
+        .split_whitespace()
+        .find(|w| !w.contains('='))
+        .unwrap_or("sh");
+    crate::text::clean(word)
+}
+
+/// "30 s", or "250 ms" below a second or for fractions.
+fn shown_duration(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
 }
 
 #[cfg(test)]
@@ -830,5 +889,59 @@ api_key_command = "echo  work-key "
             run_key_command("true"),
             Err(KeyError::Empty { .. })
         ));
+    }
+
+    #[test]
+    fn a_hanging_key_command_is_stopped_at_the_limit() {
+        let started = Instant::now();
+        let e = run_key_command_within("sleep 60 # secret-arg", Duration::from_millis(300))
+            .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(5), "{e}");
+        assert!(matches!(e, KeyError::TimedOut { .. }), "{e:?}");
+        let s = e.to_string();
+        assert!(
+            s.starts_with("api_key_command `sleep` did not finish within 300 ms"),
+            "{s}"
+        );
+        assert!(s.contains("api_key_command_timeout_secs"), "{s}");
+        assert!(!s.contains("secret-arg"), "only the first word: {s}");
+
+        // The command exits at once but a process it started in the
+        // background keeps its output open: bounded as well.
+        let started = Instant::now();
+        let e =
+            run_key_command_within("printf key-123456; (sleep 5 &)", Duration::from_millis(300))
+                .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(3), "{e}");
+        assert!(matches!(e, KeyError::TimedOut { .. }), "{e:?}");
+
+        assert_eq!(first_word("  FOO=bar  pass show x"), "pass");
+        assert_eq!(shown_duration(Duration::from_secs(30)), "30 s");
+    }
+
+    #[test]
+    fn key_command_timeout_is_configurable() {
+        let c = from_str("api_key_command_timeout_secs = 5\n", None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.key_command_timeout, Duration::from_secs(5));
+        assert_eq!(from_str("", None).key_command_timeout, KEY_COMMAND_TIMEOUT);
+        for bad in ["0", "601", "\"30\""] {
+            let c = from_str(&format!("api_key_command_timeout_secs = {bad}\n"), None);
+            assert_eq!(errors(&c).len(), 1, "{bad}: {:?}", c.diagnostics);
+            assert_eq!(c.key_command_timeout, KEY_COMMAND_TIMEOUT);
+        }
+    }
+
+    #[test]
+    fn a_loaded_key_is_registered_for_scrubbing() {
+        let c = from_str("api_key_command = \"printf config-rs-key-987\"\n", None);
+        if std::env::var_os(ENV_API_KEY).is_none() {
+            let k = c.api_key().unwrap().unwrap();
+            assert_eq!(k.expose(), "config-rs-key-987");
+            assert_eq!(
+                crate::secret::scrub("echo: config-rs-key-987"),
+                "echo: [redacted]"
+            );
+        }
     }
 }
