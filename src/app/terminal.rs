@@ -150,8 +150,10 @@ impl Drop for InputThread {
 /// plain sequence is what tmux itself takes (`set-clipboard on`, the
 /// default `external` passes it on); the passthrough-wrapped copy follows for
 /// setups with `allow-passthrough on` — tmux drops whichever it does not use.
+/// Registered secrets (the API key) are scrubbed first.
 pub fn osc52(text: &str, in_tmux: bool) -> String {
     use base64::Engine;
+    let text = crate::secret::scrub(text);
     let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
     let seq = format!("\x1b]52;c;{b64}\x07");
     if in_tmux {
@@ -167,6 +169,21 @@ pub const OSC52_MAX: usize = 74_994;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn osc52_never_carries_a_secret() {
+        use base64::Engine;
+        crate::secret::register("osc52-secret-key");
+        let seq = osc52("id osc52-secret-key", false);
+        let b64 = seq
+            .strip_prefix("\x1b]52;c;")
+            .and_then(|s| s.strip_suffix('\x07'))
+            .unwrap();
+        let copied = base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap();
+        assert_eq!(copied, b"id [redacted]");
+    }
 
     #[test]
     fn osc52_bytes() {
