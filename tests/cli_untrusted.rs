@@ -234,3 +234,36 @@ async fn json_output_never_carries_raw_controls_and_stays_lossless() {
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["user_email"], sb.keys[0].user_email.as_str());
 }
+
+#[tokio::test]
+async fn a_walk_stops_at_the_page_bound() {
+    // Always a new cursor: only the bound ends the walk.
+    let endless = Router::new().route(
+        "/api/v1/tasks",
+        get(|Query(q): Query<HashMap<String, String>>| async move {
+            let n: u64 = q.get("cursor").and_then(|c| c.parse().ok()).unwrap_or(0);
+            Json(json!({"items": [{"id": n.to_string()}], "cursor": (n + 1).to_string()}))
+        }),
+    );
+    let base = serve(endless).await;
+    let client = taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
+        base,
+        taskdeck::api::ApiKey::new(KEY),
+    ))
+    .unwrap();
+    let q = taskdeck::api::TaskQuery::default();
+    let e = taskdeck::cli::commands::walk_pages(&client, &q, 10, true, 5)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, 1);
+    assert!(
+        e.message.contains("stopped after 5 pages (5 tasks)"),
+        "{}",
+        e.message
+    );
+    // Without --all: the first page, and "more" available.
+    let (items, more) = taskdeck::cli::commands::walk_pages(&client, &q, 10, false, 5)
+        .await
+        .unwrap();
+    assert_eq!((items.len(), more), (1, true));
+}
