@@ -5,5 +5,6 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod sandbox;
+pub mod secret;
 pub mod text;
 pub mod ui;

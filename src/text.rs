@@ -2,8 +2,11 @@
 //!
 //! Control characters (C0 except newline, DEL, C1 including the 8-bit CSI
 //! U+009B) are replaced by visible stand-ins, bidi overrides and isolates are
-//! made visible, and tabs become spaces. The raw text is still there, behind
-//! the explicit [`Untrusted::raw`] call, for lossless output such as `--json`.
+//! made visible, zero-width spaces and byte-order marks (U+200B, U+FEFF) are
+//! dropped, and tabs become spaces. Registered secrets (the API key, see
+//! [`crate::secret`]) are replaced with `[redacted]`. The raw text is still
+//! there, behind the explicit [`Untrusted::raw`] call, for lossless output
+//! such as `--json` (which [`escape_json_controls`] makes inert).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
@@ -120,6 +123,13 @@ pub fn is_dangerous(c: char) -> bool {
         | '\u{200e}' | '\u{200f}' | '\u{061c}')
 }
 
+/// Characters that take no room and are dropped from displayed text: they
+/// only serve to make two different strings look the same (and they throw
+/// terminals' idea of the width off).
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200b}' | '\u{feff}')
+}
+
 fn stand_in(c: char) -> char {
     match c {
         // C0 controls have a visible "control picture" in U+2400..U+241F.
@@ -130,9 +140,17 @@ fn stand_in(c: char) -> char {
 }
 
 /// Sanitise `s` for display. With `multiline`, `\n` is kept (and `\r\n`
-/// folded to `\n`); otherwise line breaks become a single space.
+/// folded to `\n`); otherwise line breaks become a single space. Secrets
+/// are scrubbed first.
 pub fn sanitize(s: &str, multiline: bool) -> Cow<'_, str> {
-    if !s.chars().any(is_dangerous) {
+    match crate::secret::scrub(s) {
+        Cow::Borrowed(s) => sanitize_controls(s, multiline),
+        Cow::Owned(s) => Cow::Owned(sanitize_controls(&s, multiline).into_owned()),
+    }
+}
+
+fn sanitize_controls(s: &str, multiline: bool) -> Cow<'_, str> {
+    if !s.chars().any(|c| is_dangerous(c) || is_invisible(c)) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -154,6 +172,7 @@ pub fn sanitize(s: &str, multiline: bool) -> Cow<'_, str> {
                 continue;
             }
             c if is_dangerous(c) => out.push(stand_in(c)),
+            c if is_invisible(c) => continue,
             c => out.push(c),
         }
         col += 1;
@@ -176,6 +195,33 @@ pub fn excerpt(s: &str, max_chars: usize) -> String {
         e.push('…');
         e
     }
+}
+
+/// JSON text made inert for a terminal: every control character (C0, DEL,
+/// C1), bidi control, zero-width space, byte-order mark and line/paragraph
+/// separator inside a string is written as a `\uXXXX` escape. The JSON
+/// value is the same (valid JSON has these only inside strings, where the
+/// escape means the same character; the whitespace `\n`, `\r`, `\t` between
+/// tokens is kept), so the output stays lossless while nothing in it can act
+/// on the terminal. Borrowed when there is nothing to escape.
+pub fn escape_json_controls(json: &str) -> Cow<'_, str> {
+    let needs = |c: char| {
+        !matches!(c, '\n' | '\r' | '\t')
+            && (is_dangerous(c) || is_invisible(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+    };
+    if !json.chars().any(needs) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if needs(c) {
+            // Every such character is in the BMP: one escape.
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -205,5 +251,49 @@ mod tests {
         assert_eq!(sanitize("a\nb", true), "a\nb");
         assert_eq!(sanitize("a\r\nb", false), "a b");
         assert_eq!(sanitize("plain", false), Cow::Borrowed("plain"));
+    }
+
+    #[test]
+    fn zero_width_characters_are_dropped() {
+        assert_eq!(sanitize("ad\u{200b}min\u{feff}", false), "admin");
+        assert_eq!(Untrusted::new("\u{feff}Title").line(), "Title");
+    }
+
+    #[test]
+    fn registered_secrets_never_show() {
+        crate::secret::register("text-rs-secret-key");
+        let t = Untrusted::new("key was Bearer text-rs-secret-key\u{1b}[0m");
+        assert_eq!(t.line(), "key was Bearer [redacted]\u{241b}[0m");
+        assert_eq!(clean("text-rs-secret-key"), "[redacted]");
+        assert_eq!(excerpt("xx text-rs-secret-key yy", 12), "xx [redacted…");
+        // Sending back and --json still see the raw text.
+        assert!(t.raw().contains("text-rs-secret-key"));
+    }
+
+    #[test]
+    fn json_controls_are_escaped_losslessly() {
+        let v = serde_json::json!({
+            "t": "a\u{9b}31m\u{9d}0;x\u{7}b\u{202e}c\u{200b}d\u{feff}\u{7f}\u{1b}[2J\u{2028}",
+            "n": "tab\tnew\nline é ✓"
+        });
+        let pretty = serde_json::to_string_pretty(&v).unwrap();
+        let safe = escape_json_controls(&pretty);
+        assert!(
+            !safe
+                .chars()
+                .any(|c| c != '\n' && (is_dangerous(c) || is_invisible(c))),
+            "{safe:?}"
+        );
+        assert!(
+            safe.contains("a\\u009b31m\\u009d0;x\\u0007b\\u202ec\\u200bd\\ufeff\\u007f"),
+            "{safe}"
+        );
+        assert!(safe.contains("é ✓"), "{safe}");
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, v, "the same JSON value");
+        assert!(matches!(
+            escape_json_controls("[1, \"x\"]\n"),
+            Cow::Borrowed(_)
+        ));
     }
 }

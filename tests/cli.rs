@@ -2,98 +2,12 @@
 //! The user's config and state are never touched: TASKDECK_CONFIG and
 //! XDG_STATE_HOME point into a temporary directory.
 
+mod cli_env;
+
+use cli_env::*;
 use serde_json::Value;
-use std::process::{Output, Stdio};
-use std::time::Duration;
+use std::process::Output;
 use taskdeck::sandbox::{Sandbox, SandboxOptions};
-use tokio::io::AsyncWriteExt;
-
-struct Env {
-    dir: tempfile::TempDir,
-    vars: Vec<(String, String)>,
-}
-
-impl Env {
-    fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        let vars = vec![
-            (
-                "TASKDECK_CONFIG".into(),
-                dir.path().join("config.toml").display().to_string(),
-            ),
-            (
-                "XDG_STATE_HOME".into(),
-                dir.path().join("state").display().to_string(),
-            ),
-            (
-                "XDG_CONFIG_HOME".into(),
-                dir.path().join("xdg-config").display().to_string(),
-            ),
-        ];
-        Env { dir, vars }
-    }
-    fn for_sandbox(sb: &Sandbox, key: &str) -> Env {
-        let mut e = Env::new();
-        e.set("TASKDECK_BASE_URL", &sb.base_url());
-        e.set("TASKDECK_API_KEY", key);
-        e
-    }
-    fn set(&mut self, k: &str, v: &str) {
-        self.vars.retain(|(n, _)| n != k);
-        self.vars.push((k.into(), v.into()));
-    }
-    fn write_config(&self, text: &str) -> std::path::PathBuf {
-        let p = self.dir.path().join("config.toml");
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    async fn run(&self, args: &[&str]) -> Output {
-        self.run_with_stdin(args, None).await
-    }
-    async fn run_with_stdin(&self, args: &[&str], stdin: Option<&str>) -> Output {
-        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"));
-        cmd.args(args)
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        for k in [
-            "TASKDECK_BASE_URL",
-            "TASKDECK_API_KEY",
-            "TASKDECK_PROFILE",
-            "TASKDECK_LOG",
-            "NO_COLOR",
-            "CLICOLOR_FORCE",
-            "COLUMNS",
-        ] {
-            cmd.env_remove(k);
-        }
-        for (k, v) in &self.vars {
-            cmd.env(k, v);
-        }
-        let mut child = cmd.spawn().unwrap();
-        if let Some(s) = stdin {
-            let mut i = child.stdin.take().unwrap();
-            i.write_all(s.as_bytes()).await.unwrap();
-            drop(i);
-        }
-        tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-            .await
-            .expect("taskdeck did not finish within 60 s")
-            .unwrap()
-    }
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 async fn sandbox(quirks: bool) -> Sandbox {
     Sandbox::start_local(SandboxOptions {

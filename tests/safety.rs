@@ -386,3 +386,21 @@ fn the_api_key_is_written_nowhere_even_with_trace_logging() {
         );
     }
 }
+
+#[test]
+fn sigabrt_restores_the_terminal_and_dies_of_sigabrt() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    tui.signal(libc::SIGABRT);
+    let st = tui.wait_exit(WAIT);
+    assert!(
+        st.signal().is_some_and(|s| s.contains("Abort")),
+        "still the default action of SIGABRT: {st:?}"
+    );
+    assert_restored(&tui.raw());
+    if let Some(after) = tui.local_flags() {
+        assert_ne!(after & libc::ICANON, 0, "canonical mode back");
+        assert_ne!(after & libc::ECHO, 0, "echo back");
+    }
+}

@@ -32,6 +32,13 @@ pub enum ApiError {
         message: String,
         body: Value,
     },
+    /// Another refusal of the request itself (422 Unprocessable Entity…),
+    /// with its real status and the whole body kept.
+    Refused {
+        status: u16,
+        message: String,
+        body: Value,
+    },
     /// Any other non-success status.
     Status {
         status: u16,
@@ -67,10 +74,23 @@ impl ApiError {
                 | ApiError::BodyTooLarge { .. }
         ) || matches!(self, ApiError::Status { status, .. } if *status >= 500)
     }
-    /// The body of a 400, if any.
+    /// The error for a request the service refused as invalid (400, 422…):
+    /// `BadRequest` for a 400, `Refused` with the real status otherwise, so
+    /// that the message never claims a 400 the service did not send.
+    pub fn refused(status: u16, message: String, body: Value) -> ApiError {
+        match status {
+            400 => ApiError::BadRequest { message, body },
+            status => ApiError::Refused {
+                status,
+                message,
+                body,
+            },
+        }
+    }
+    /// The body of a 400 (or another refusal such as 422), if any.
     pub fn bad_request_body(&self) -> Option<&Value> {
         match self {
-            ApiError::BadRequest { body, .. } => Some(body),
+            ApiError::BadRequest { body, .. } | ApiError::Refused { body, .. } => Some(body),
             _ => None,
         }
     }
@@ -97,6 +117,11 @@ impl fmt::Display for ApiError {
             }
             ApiError::BadRequest { message, .. } => {
                 write!(f, "refused by the service (400): {}", clean(message))
+            }
+            ApiError::Refused {
+                status, message, ..
+            } => {
+                write!(f, "refused by the service ({status}): {}", clean(message))
             }
             ApiError::Status { status, message } if message.is_empty() => {
                 write!(f, "the service answered {status}")
@@ -173,5 +198,44 @@ mod tests {
         };
         let s = e.to_string();
         assert!(!s.contains('\n') && !s.contains('\u{1b}'), "{s}");
+    }
+
+    #[test]
+    fn a_refusal_names_its_real_status() {
+        let body = serde_json::json!({"error": "due date in the past"});
+        let e = ApiError::refused(422, message_from_body(&body.to_string()), body.clone());
+        assert_eq!(
+            e.to_string(),
+            "refused by the service (422): due date in the past"
+        );
+        assert_eq!(e.bad_request_body(), Some(&body));
+        assert!(!e.outcome_unknown());
+        let e = ApiError::refused(400, "bad".into(), body.clone());
+        assert!(matches!(e, ApiError::BadRequest { .. }));
+        assert_eq!(e.to_string(), "refused by the service (400): bad");
+    }
+
+    #[test]
+    fn an_echoed_key_is_redacted_from_messages() {
+        crate::secret::register("error-rs-key-4711");
+        let body = r#"{"error":"invalid header Authorization: Bearer error-rs-key-4711"}"#;
+        let m = message_from_body(body);
+        assert_eq!(m, "invalid header Authorization: Bearer [redacted]");
+        // Even when the message was built before the key was known.
+        for e in [
+            ApiError::Unauthorized {
+                message: "Bearer error-rs-key-4711".into(),
+            },
+            ApiError::Status {
+                status: 500,
+                message: "error-rs-key-4711".into(),
+            },
+            ApiError::Decode {
+                message: "x".into(),
+                excerpt: "<h1>error-rs-key-4711</h1>".into(),
+            },
+        ] {
+            assert!(!e.to_string().contains("error-rs-key-4711"), "{e}");
+        }
     }
 }

@@ -38,7 +38,10 @@ fn on_path(cmd: &str) -> bool {
 }
 
 /// Copy with the system clipboard; `Err` when there is none or it failed.
+/// Registered secrets (the API key) are scrubbed first, as everywhere text
+/// leaves the program.
 pub fn copy_native(text: &str) -> Result<&'static str, String> {
+    let text = crate::secret::scrub(text);
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     let cmd = native_command(&env, &on_path).ok_or("no system clipboard")?;
     let mut child = Command::new(cmd[0])

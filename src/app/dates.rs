@@ -2,6 +2,9 @@
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, Utc};
 
+/// The furthest a relative due date (`+Nd`, `+Nw`) may reach.
+pub const MAX_DAYS_AHEAD: i64 = 3650;
+
 /// Parse a due date as typed: `none`, `today`, `tomorrow`, `+3d`, `+2w`,
 /// `2026-12-01`, `2026-12-01T14:00[:00][Z]`. A date alone means the end of
 /// that day (UTC). `Ok(None)` clears the due date.
@@ -16,22 +19,37 @@ pub fn parse_due(input: &str, now: DateTime<Utc>) -> Result<Option<String>, Stri
         _ if s.starts_with('+') => {
             // By characters: "+", "+3é" are errors, never a panic.
             let body = &s[1..];
-            let unit = body.chars().last();
-            let num: String = body
-                .chars()
-                .take(body.chars().count().saturating_sub(1))
-                .collect();
+            let (num, unit) = match body.char_indices().last() {
+                Some((i, u)) => (&body[..i], u),
+                None => ("", ' '),
+            };
             let bad = || format!("{input:?}: use +Nd or +Nw, e.g. +3d");
-            let n: i64 = num.parse().map_err(|_| bad())?;
-            let days = match unit {
-                Some('d') => n,
-                Some('w') => n * 7,
+            // Digits only: no sign, no space ("+-3d", "++3d" are errors).
+            if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let per_unit = match unit {
+                'd' => 1,
+                'w' => 7,
                 _ => return Err(bad()),
             };
-            if !(0..=3650).contains(&days) {
-                return Err(format!("{input:?} is too far away"));
-            }
-            end_of(now.date_naive() + Duration::days(days))
+            let too_far = || {
+                format!(
+                    "{input:?} is too far away: at most {MAX_DAYS_AHEAD} days (+{}w)",
+                    MAX_DAYS_AHEAD / 7
+                )
+            };
+            // Only digits, so parsing fails only when the number overflows;
+            // the product is checked too (it used to wrap around).
+            let days = num
+                .parse::<i64>()
+                .ok()
+                .and_then(|n| n.checked_mul(per_unit))
+                .filter(|d| *d <= MAX_DAYS_AHEAD)
+                .ok_or_else(too_far)?;
+            now.date_naive()
+                .checked_add_signed(Duration::days(days))
+                .and_then(end_of)
         }
         _ => {
             if let Ok(d) = NaiveDate::parse_from_str(&s, "%Y-%m-%d") {
@@ -178,6 +196,48 @@ mod tests {
         );
         assert_eq!(parse_bound("2026-12-01", n, true).unwrap(), "2026-12-01");
         assert!(parse_bound("none", n, true).is_err());
+    }
+
+    #[test]
+    fn relative_dates_never_wrap_or_panic() {
+        let n = now();
+        assert_eq!(
+            parse_due("+0d", n).unwrap().unwrap(),
+            "2026-11-22T23:59:59Z"
+        );
+        assert_eq!(
+            parse_due("+3650d", n).unwrap().unwrap(),
+            "2036-11-19T23:59:59Z"
+        );
+        // Used to wrap around to "+5 days" (and to panic in debug builds).
+        for far in [
+            "+2635249153387078803w",
+            "+99999999999d",
+            "+99999999999999999999999d",
+            "+3651d",
+            "+522w",
+            "+9223372036854775807d",
+            "+1317624576693539402w",
+        ] {
+            let e = parse_due(far, n).unwrap_err();
+            assert!(e.contains("too far away"), "{far}: {e}");
+            assert!(e.contains(&format!("{far:?}")), "{far}: {e}");
+        }
+        for bad in ["-3d", "+-3d", "++3d", "+ 3d", "+3 d", "+3dd", "+w"] {
+            let e = parse_due(bad, n).unwrap_err();
+            assert!(!e.contains("too far"), "{bad}: {e}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn parse_due_never_panics(s in "\\PC{0,24}", n in proptest::num::u64::ANY, unit in "[dwx]") {
+            let now = now();
+            let _ = parse_due(&s, now);
+            let _ = parse_bound(&s, now, true);
+            let _ = parse_due(&format!("+{n}{unit}"), now);
+            let _ = parse_due(&format!("+{}{unit}", n as i64), now);
+        }
     }
 
     #[test]

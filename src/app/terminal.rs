@@ -11,7 +11,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, Stdout, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Once, OnceLock};
 use std::time::Duration;
 
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
@@ -19,6 +19,8 @@ pub type Term = Terminal<CrosstermBackend<Stdout>>;
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 pub fn setup(mouse: bool) -> io::Result<Term> {
+    remember_original_mode();
+    install_abort_handler();
     terminal::enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();
@@ -50,6 +52,79 @@ pub fn restore() {
     );
     let _ = terminal::disable_raw_mode();
     let _ = out.flush();
+}
+
+/// The terminal's mode before raw mode (and the fd it was read from), for
+/// the SIGABRT handler, which may only make system calls.
+static ORIGINAL_MODE: OnceLock<(libc::c_int, libc::termios)> = OnceLock::new();
+
+/// What [`restore`] writes (mouse off, bracketed paste off, alternate
+/// screen left, cursor shown), as bytes a signal handler can write.
+const RESTORE_BYTES: &[u8] =
+    b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?2004l\x1b[?1049l\x1b[?25h";
+
+fn remember_original_mode() {
+    if ORIGINAL_MODE.get().is_some() {
+        return;
+    }
+    // SAFETY: isatty/open/tcgetattr with valid arguments; the /dev/tty fd
+    // is kept open for the life of the process on purpose.
+    unsafe {
+        let fd = if libc::isatty(libc::STDIN_FILENO) == 1 {
+            libc::STDIN_FILENO
+        } else {
+            let fd = libc::open(c"/dev/tty".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
+            if fd < 0 {
+                return;
+            }
+            fd
+        };
+        let mut t: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(fd, &mut t) == 0 {
+            let _ = ORIGINAL_MODE.set((fd, t));
+        }
+    }
+}
+
+/// [`restore`] for a signal handler: only `write(2)` and `tcsetattr(3)`
+/// (async-signal-safe), no locks, no allocation.
+fn restore_from_signal_handler() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    // SAFETY: write and tcsetattr on valid fds with valid buffers.
+    unsafe {
+        let _ = libc::write(
+            libc::STDOUT_FILENO,
+            RESTORE_BYTES.as_ptr().cast(),
+            RESTORE_BYTES.len(),
+        );
+        if let Some((fd, mode)) = ORIGINAL_MODE.get() {
+            libc::tcsetattr(*fd, libc::TCSANOW, mode);
+        }
+    }
+}
+
+/// SIGABRT (`abort()` in a library, an allocation failure, a panic while
+/// panicking, `kill -ABRT`) restores the terminal and then dies of SIGABRT
+/// as it would have: the handler puts the default action back and raises
+/// the signal again, which is delivered as soon as the handler returns.
+/// The other signals are handled by the event loop (`spawn_signals`).
+fn install_abort_handler() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        // SAFETY: the action only makes async-signal-safe system calls.
+        let r = unsafe {
+            signal_hook::low_level::register(libc::SIGABRT, || {
+                restore_from_signal_handler();
+                libc::signal(libc::SIGABRT, libc::SIG_DFL);
+                libc::raise(libc::SIGABRT);
+            })
+        };
+        if let Err(e) = r {
+            tracing::warn!(error = %e, "cannot handle SIGABRT");
+        }
+    });
 }
 
 /// Re-enter after a suspension (the `$EDITOR`).
@@ -150,8 +225,10 @@ impl Drop for InputThread {
 /// plain sequence is what tmux itself takes (`set-clipboard on`, the
 /// default `external` passes it on); the passthrough-wrapped copy follows for
 /// setups with `allow-passthrough on` — tmux drops whichever it does not use.
+/// Registered secrets (the API key) are scrubbed first.
 pub fn osc52(text: &str, in_tmux: bool) -> String {
     use base64::Engine;
+    let text = crate::secret::scrub(text);
     let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
     let seq = format!("\x1b]52;c;{b64}\x07");
     if in_tmux {
@@ -167,6 +244,32 @@ pub const OSC52_MAX: usize = 74_994;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_signal_handler_writes_what_restore_writes() {
+        use crossterm::Command;
+        let mut expected = String::new();
+        DisableMouseCapture.write_ansi(&mut expected).unwrap();
+        DisableBracketedPaste.write_ansi(&mut expected).unwrap();
+        LeaveAlternateScreen.write_ansi(&mut expected).unwrap();
+        cursor::Show.write_ansi(&mut expected).unwrap();
+        assert_eq!(String::from_utf8_lossy(RESTORE_BYTES), expected);
+    }
+
+    #[test]
+    fn osc52_never_carries_a_secret() {
+        use base64::Engine;
+        crate::secret::register("osc52-secret-key");
+        let seq = osc52("id osc52-secret-key", false);
+        let b64 = seq
+            .strip_prefix("\x1b]52;c;")
+            .and_then(|s| s.strip_suffix('\x07'))
+            .unwrap();
+        let copied = base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap();
+        assert_eq!(copied, b"id [redacted]");
+    }
 
     #[test]
     fn osc52_bytes() {

@@ -7,7 +7,9 @@ use crate::app::keymap::Keymap;
 use crate::config::{self, Config, Severity};
 use crate::text::{clean, sanitize};
 use chrono::{DateTime, Utc};
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -55,7 +57,11 @@ impl Failure {
 pub type Outcome = Result<i32, Failure>;
 
 /// Write to stdout; a closed pipe (`| head`) ends the output quietly.
+/// Registered secrets (the API key) are scrubbed from everything written,
+/// `--json` included: a service that echoes the key in a task must not put
+/// it in a script's output.
 pub fn emit(text: &str) -> Result<(), Failure> {
+    let text = crate::secret::scrub(text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
@@ -64,8 +70,23 @@ pub fn emit(text: &str) -> Result<(), Failure> {
     }
 }
 
+/// One line (or lines) on stderr, with registered secrets scrubbed.
+pub fn say(text: &str) {
+    eprintln!("{}", crate::secret::scrub(text));
+}
+
 fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+}
+
+/// `--json` output. Control, bidi and zero-width characters inside strings
+/// are always written as `\uXXXX` escapes — on a terminal and in a pipe
+/// alike. It is the same JSON value (so still lossless for `jq` and any
+/// parser), and the bytes can never act on a terminal, whether stdout is
+/// one now or the output is `cat`ed to one later; deciding by `isatty`
+/// would leave the second case open.
+fn emit_json(json: &str) -> Result<(), Failure> {
+    emit(&crate::text::escape_json_controls(json))
 }
 
 // ---- me -----------------------------------------------------------------
@@ -74,7 +95,7 @@ pub async fn me(client: &Client, json: bool) -> Outcome {
     const WHAT: &str = "looking up your identity";
     if json {
         let raw = client.me_raw().await.map_err(|e| Failure::api(WHAT, &e))?;
-        emit(&format!("{}\n", pretty(&raw)))?;
+        emit_json(&format!("{}\n", pretty(&raw)))?;
         return Ok(EXIT_OK);
     }
     let me = client.me().await.map_err(|e| Failure::api(WHAT, &e))?;
@@ -163,6 +184,59 @@ pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String,
 
 const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
 
+/// The most pages `tasks --all` walks (a million tasks at `--limit 100`).
+pub const MAX_PAGES: usize = 10_000;
+
+/// The pages of the task list: the first only, or with `all` every page
+/// until the service sends no cursor. A cursor is never trusted: the walk
+/// remembers every cursor it used and stops with an error at the first one
+/// that comes back (a service repeating or cycling through cursors would
+/// otherwise never end), and it stops after `max_pages`. Returns the items
+/// and whether more are available.
+pub async fn walk_pages(
+    client: &Client,
+    q: &TaskQuery,
+    limit: u32,
+    all: bool,
+    max_pages: usize,
+) -> Result<(Vec<Box<RawValue>>, bool), Failure> {
+    let mut items = Vec::new();
+    let mut used: HashSet<String> = HashSet::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0usize;
+    loop {
+        let page = client
+            .list_tasks_raw(q, limit, cursor.as_deref())
+            .await
+            .map_err(|e| Failure::api("listing tasks", &e))?;
+        pages += 1;
+        items.extend(page.items);
+        match page.cursor {
+            Some(_) if !all => return Ok((items, true)),
+            None => return Ok((items, false)),
+            Some(next) if used.contains(&next) => {
+                tracing::warn!(pages, "the service repeated a cursor");
+                return Err(Failure::failed(format!(
+                    "listing tasks failed: after {pages} pages the service sent a cursor it \
+                     had already sent ({}); stopped, as the walk would never end",
+                    crate::text::excerpt(&next, 40)
+                )));
+            }
+            Some(_) if pages >= max_pages => {
+                return Err(Failure::failed(format!(
+                    "listing tasks failed: stopped after {pages} pages ({} tasks) and the \
+                     service still sends a cursor; narrow the query or raise --limit",
+                    items.len()
+                )));
+            }
+            Some(next) => {
+                used.insert(next.clone());
+                cursor = Some(next);
+            }
+        }
+    }
+}
+
 pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome {
     let is_me = |v: &Option<String>| v.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("me"));
     if is_me(&q.assigned_to) || is_me(&q.involving) {
@@ -182,31 +256,7 @@ pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome 
         }
     }
 
-    let mut items = Vec::new();
-    let mut cursor: Option<String> = None;
-    let mut more = false;
-    loop {
-        let page = client
-            .list_tasks_raw(&q, a.limit, cursor.as_deref())
-            .await
-            .map_err(|e| Failure::api("listing tasks", &e))?;
-        items.extend(page.items);
-        match page.cursor {
-            Some(next) if a.all => {
-                if cursor.as_deref() == Some(next.as_str()) {
-                    return Err(Failure::failed(
-                        "listing tasks failed: the service returned the same cursor twice",
-                    ));
-                }
-                cursor = Some(next);
-            }
-            Some(_) => {
-                more = true;
-                break;
-            }
-            None => break,
-        }
-    }
+    let (items, more) = walk_pages(client, &q, a.limit, a.all, MAX_PAGES).await?;
     tracing::info!(count = items.len(), all = a.all, "listed tasks");
 
     if a.json {
@@ -221,7 +271,7 @@ pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome 
             out.push_str(item.get());
         }
         out.push_str("]\n");
-        emit(&out)?;
+        emit_json(&out)?;
         return Ok(EXIT_OK);
     }
 
@@ -236,10 +286,10 @@ pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome 
     text.push('\n');
     emit(&text)?;
     if more {
-        eprintln!(
+        say(&format!(
             "taskdeck: {} tasks shown; more are available (use --all)",
             parsed.len()
-        );
+        ));
     }
     Ok(EXIT_OK)
 }
@@ -262,9 +312,9 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
     let layout: Value = serde_json::from_str(&text).map_err(|e| json_failure(&name, &e))?;
     let layout = match unwrap_layout(layout) {
         (inner, true) => {
-            eprintln!(
+            say(&format!(
                 "note: {name} wraps the layout in {{\"layout\": …}}; sending the inner object"
-            );
+            ));
             inner
         }
         (layout, false) => layout,
@@ -276,7 +326,7 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
         .map_err(|e| Failure::api("validating the layout", &e))?;
     let code = if result.valid { EXIT_OK } else { EXIT_FAILED };
     if json {
-        emit(&format!("{}\n", pretty(&raw)))?;
+        emit_json(&format!("{}\n", pretty(&raw)))?;
         return Ok(code);
     }
     let mut out = String::new();

@@ -11,11 +11,13 @@ use crate::config::{self, Config, Severity};
 use crate::sandbox::{Sandbox, SandboxOptions};
 use args::{Cli, Command, ConfigCommand};
 use clap::{CommandFactory, Parser};
-use commands::{emit, Failure, Outcome, EXIT_FAILED, EXIT_OK};
+use commands::{emit, say, Failure, Outcome, EXIT_FAILED, EXIT_OK};
 use std::time::Duration;
 
 /// Entry point of the binary; returns the process exit code.
 pub fn main() -> i32 {
+    // Before anything holds the key: no core dumps (unless opted out).
+    let protection = crate::secret::protect_process();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -42,13 +44,17 @@ pub fn main() -> i32 {
 
     let _log_guard = init_logging(cli.log_level.as_deref());
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "taskdeck starting");
+    match protection {
+        Ok(what) => tracing::info!("{what}"),
+        Err(e) => tracing::warn!(error = %e, "cannot disable core dumps"),
+    }
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("taskdeck: cannot start the async runtime: {e}");
+            say(&format!("taskdeck: cannot start the async runtime: {e}"));
             return EXIT_FAILED;
         }
     };
@@ -63,10 +69,10 @@ fn finish(outcome: Outcome) -> i32 {
     match outcome {
         Ok(code) => code,
         Err(f) => {
-            // One line; every part is already sanitised.
-            eprintln!("taskdeck: {}", f.message.replace('\n', " "));
+            // One line; every part is already sanitised (and scrubbed here).
+            say(&format!("taskdeck: {}", f.message.replace('\n', " ")));
             if let Some(h) = f.hint {
-                eprintln!("{h}");
+                say(&h);
             }
             f.code
         }
@@ -136,7 +142,7 @@ fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
         } else {
             "warning"
         };
-        eprintln!("taskdeck: {sev}: {}: {d}", c.path.display());
+        say(&format!("taskdeck: {sev}: {}: {d}", c.path.display()));
     }
     let key = c
         .api_key()
@@ -203,8 +209,9 @@ fn man() -> Outcome {
     Ok(EXIT_OK)
 }
 
-/// Log to `state_dir()/taskdeck.log` (never the terminal). Without a usable
-/// state dir, logging is off.
+/// Log to `state_dir()/taskdeck.log` (never the terminal), with registered
+/// secrets scrubbed from every line. Without a usable state dir, logging is
+/// off.
 fn init_logging(level: Option<&str>) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     use tracing_appender::rolling::{RollingFileAppender, Rotation};
     let dir = config::state_dir();
@@ -218,7 +225,7 @@ fn init_logging(level: Option<&str>) -> Option<tracing_appender::non_blocking::W
     let filter = tracing_subscriber::EnvFilter::try_new(level.unwrap_or("info"))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     tracing_subscriber::fmt()
-        .with_writer(writer)
+        .with_writer(move || crate::secret::Scrubbing(writer.clone()))
         .with_ansi(false)
         .with_env_filter(filter)
         .try_init()

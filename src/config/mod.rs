@@ -7,21 +7,24 @@
 //! `Settings.warnings`. The API key is kept apart from [`Settings`] and is
 //! only produced by [`Config::api_key`].
 
+mod key_command;
+mod paths;
+
+use key_command::KEY_COMMAND_TIMEOUT_MAX_SECS;
+pub use key_command::{run_key_command, run_key_command_within, KeyError, KEY_COMMAND_TIMEOUT};
+pub use paths::{config_path, ensure_private_dir, state_dir, write_private_file};
+
 use crate::api::ApiKey;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 pub const ENV_CONFIG: &str = "TASKDECK_CONFIG";
 pub const ENV_BASE_URL: &str = "TASKDECK_BASE_URL";
 pub const ENV_API_KEY: &str = "TASKDECK_API_KEY";
-
-/// How long `api_key_command` may run (it may ask for a passphrase).
-const KEY_COMMAND_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Effective settings for one run (after profile selection and env overrides).
 #[derive(Clone, Debug)]
@@ -126,21 +129,6 @@ impl fmt::Display for KeySource {
     }
 }
 
-/// Failure to obtain the API key.
-#[derive(Debug, thiserror::Error)]
-pub enum KeyError {
-    #[error("api_key_command `{command}` could not be started: {reason}")]
-    Spawn { command: String, reason: String },
-    #[error("api_key_command `{command}` failed ({status}); its output is not shown")]
-    Failed { command: String, status: String },
-    #[error("api_key_command `{command}` did not finish within {secs} s")]
-    TimedOut { command: String, secs: u64 },
-    #[error("api_key_command `{command}` printed no key")]
-    Empty { command: String },
-    #[error("api_key_command `{command}` printed something that is not UTF-8 text")]
-    NotText { command: String },
-}
-
 /// Everything loaded from the config file and the environment.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -157,6 +145,8 @@ pub struct Config {
     key_source: KeySource,
     file_key: Option<ApiKey>,
     env_key: Option<ApiKey>,
+    /// How long `api_key_command` may run.
+    pub key_command_timeout: Duration,
 }
 
 impl Config {
@@ -182,14 +172,20 @@ impl Config {
     }
 
     /// The API key: from the environment, the file, or by running
-    /// `api_key_command`. `Ok(None)` when none is configured.
+    /// `api_key_command`. `Ok(None)` when none is configured. The key is
+    /// registered with [`crate::secret`], so that no string leaving the
+    /// program (screen, errors, stdout/stderr, log file, clipboard) holds it.
     pub fn api_key(&self) -> Result<Option<ApiKey>, KeyError> {
-        match &self.key_source {
-            KeySource::None => Ok(None),
-            KeySource::Env => Ok(self.env_key.clone()),
-            KeySource::File => Ok(self.file_key.clone()),
-            KeySource::Command(cmd) => run_key_command(cmd).map(Some),
+        let key = match &self.key_source {
+            KeySource::None => None,
+            KeySource::Env => self.env_key.clone(),
+            KeySource::File => self.file_key.clone(),
+            KeySource::Command(cmd) => Some(run_key_command_within(cmd, self.key_command_timeout)?),
+        };
+        if let Some(k) = &key {
+            crate::secret::register(k.expose());
         }
+        Ok(key)
     }
 }
 
@@ -198,72 +194,6 @@ fn env_nonempty(name: &str) -> Option<String> {
         .ok()
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
-}
-
-fn absolute_env_dir(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name)
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-}
-
-fn home() -> PathBuf {
-    dirs::home_dir().unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// The config file path: `$TASKDECK_CONFIG`, else
-/// `$XDG_CONFIG_HOME/taskdeck/config.toml`, else `~/.config/taskdeck/config.toml`.
-pub fn config_path() -> PathBuf {
-    if let Some(p) = std::env::var_os(ENV_CONFIG).filter(|p| !p.is_empty()) {
-        return PathBuf::from(p);
-    }
-    absolute_env_dir("XDG_CONFIG_HOME")
-        .unwrap_or_else(|| home().join(".config"))
-        .join("taskdeck")
-        .join("config.toml")
-}
-
-/// Where logs and drafts live: `$XDG_STATE_HOME/taskdeck`, else
-/// `~/.local/state/taskdeck`. Not created here; see [`ensure_private_dir`].
-pub fn state_dir() -> PathBuf {
-    absolute_env_dir("XDG_STATE_HOME")
-        .unwrap_or_else(|| home().join(".local").join("state"))
-        .join("taskdeck")
-}
-
-/// Create `dir` (and parents) readable by the owner only (0700 on unix).
-pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        b.mode(0o700);
-    }
-    b.create(dir)
-}
-
-/// Write a file only its owner can read (0600 on unix; its folder 0700),
-/// atomically: a temporary file, synced, then renamed into place. Drafts,
-/// editor files, and any config file taskdeck writes go through here.
-pub fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    if let Some(parent) = path.parent() {
-        ensure_private_dir(parent)?;
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    {
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
-        }
-        let mut f = o.open(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
 }
 
 /// Load the configuration from [`config_path`] and the environment.
@@ -448,6 +378,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
     let mut file_unusable = false;
     let mut profile_found = false;
     let mut key_lines = KeyLines::default();
+    let mut key_command_timeout = KEY_COMMAND_TIMEOUT;
 
     match DeTable::parse(src) {
         Err(e) => {
@@ -467,6 +398,11 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                     "page_size" => {
                         if let Some(n) = p.integer(key, v, 1, 100) {
                             settings.page_size = n as u32;
+                        }
+                    }
+                    "api_key_command_timeout_secs" => {
+                        if let Some(n) = p.integer(key, v, 1, KEY_COMMAND_TIMEOUT_MAX_SECS) {
+                            key_command_timeout = Duration::from_secs(n as u64);
                         }
                     }
                     "refresh_secs" => {
@@ -610,6 +546,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
         key_source,
         file_key,
         env_key,
+        key_command_timeout,
     }
 }
 
@@ -657,76 +594,6 @@ fn parse_keys(
             }
         }
     }
-}
-
-/// Run `api_key_command` with `sh -c`; its trimmed stdout is the key.
-/// Its output is never shown, even on failure.
-pub fn run_key_command(cmd: &str) -> Result<ApiKey, KeyError> {
-    use std::process::{Command, Stdio};
-    let command = crate::text::clean(cmd);
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(cmd)
-        .stdin(Stdio::inherit())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| KeyError::Spawn {
-            command: command.clone(),
-            reason: e.to_string(),
-        })?;
-    let mut out = child.stdout.take();
-    let mut err = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(o) = out.as_mut() {
-            let _ = o.read_to_end(&mut buf);
-        }
-        buf
-    });
-    // Drain stderr so the command never blocks on a full pipe; discard it.
-    let drain = std::thread::spawn(move || {
-        if let Some(e) = err.as_mut() {
-            let _ = std::io::copy(e, &mut std::io::sink());
-        }
-    });
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if started.elapsed() > KEY_COMMAND_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(KeyError::TimedOut {
-                    command,
-                    secs: KEY_COMMAND_TIMEOUT.as_secs(),
-                });
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => {
-                return Err(KeyError::Spawn {
-                    command,
-                    reason: e.to_string(),
-                })
-            }
-        }
-    };
-    let stdout = reader.join().unwrap_or_default();
-    let _ = drain.join();
-    if !status.success() {
-        return Err(KeyError::Failed {
-            command,
-            status: status.to_string(),
-        });
-    }
-    let text = String::from_utf8(stdout).map_err(|_| KeyError::NotText {
-        command: command.clone(),
-    })?;
-    let key = ApiKey::new(text.trim());
-    if key.is_empty() {
-        return Err(KeyError::Empty { command });
-    }
-    Ok(key)
 }
 
 #[cfg(test)]
@@ -795,7 +662,7 @@ api_key_command = "echo  work-key "
     #[test]
     fn example_config_is_clean() {
         let c = from_str(
-            include_str!("../assets/config.example.toml"),
+            include_str!("../../assets/config.example.toml"),
             Some("staging"),
         );
         assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
@@ -821,14 +688,28 @@ api_key_command = "echo  work-key "
     }
 
     #[test]
-    fn key_command_failure_hides_output() {
-        let e = run_key_command("printf 'hidden%s' -output; exit 3").unwrap_err();
-        let s = e.to_string();
-        assert!(s.contains("exit status: 3"), "{s}");
-        assert!(!s.contains("hidden-output"), "{s}");
-        assert!(matches!(
-            run_key_command("true"),
-            Err(KeyError::Empty { .. })
-        ));
+    fn key_command_timeout_is_configurable() {
+        let c = from_str("api_key_command_timeout_secs = 5\n", None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.key_command_timeout, Duration::from_secs(5));
+        assert_eq!(from_str("", None).key_command_timeout, KEY_COMMAND_TIMEOUT);
+        for bad in ["0", "601", "\"30\""] {
+            let c = from_str(&format!("api_key_command_timeout_secs = {bad}\n"), None);
+            assert_eq!(errors(&c).len(), 1, "{bad}: {:?}", c.diagnostics);
+            assert_eq!(c.key_command_timeout, KEY_COMMAND_TIMEOUT);
+        }
+    }
+
+    #[test]
+    fn a_loaded_key_is_registered_for_scrubbing() {
+        let c = from_str("api_key_command = \"printf config-rs-key-987\"\n", None);
+        if std::env::var_os(ENV_API_KEY).is_none() {
+            let k = c.api_key().unwrap().unwrap();
+            assert_eq!(k.expose(), "config-rs-key-987");
+            assert_eq!(
+                crate::secret::scrub("echo: config-rs-key-987"),
+                "echo: [redacted]"
+            );
+        }
     }
 }
