@@ -231,6 +231,31 @@ pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {
 /// `width` columns (help first).
 pub fn hint_text(s: &State, width: usize) -> String {
     use crate::app::keymap::Action as A;
+    // A popup's own keys while it is open.
+    let popup = match &s.overlay {
+        Overlay::None => None,
+        Overlay::Help { .. } => Some("[help] type to filter  up/down scroll  esc close"),
+        Overlay::Palette(_) => Some("[command] tab complete  up/down choose  enter run  esc cancel"),
+        Overlay::Search(_) => Some("[search] type to search  enter keep  esc clear"),
+        Overlay::Confirm { .. } => Some("[confirm] y yes  n/esc no"),
+        Overlay::Compose(_) => {
+            Some("[compose] ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)")
+        }
+        Overlay::Text { .. } => Some("[view] j/k scroll  g/G top/bottom  esc close"),
+        Overlay::Picker(_) => Some("[pick] j/k move  enter choose  esc cancel"),
+        Overlay::Sharing(_) => Some(
+            "[sharing] j/k move  v visibility  space read/write  a person  t team  d remove  enter review",
+        ),
+        Overlay::Filter(_) => {
+            Some("[filter] up/down move  space toggle  left/right priority  ctrl-r clear  enter apply")
+        }
+    };
+    if let Some(p) = popup {
+        return format!(
+            " {}",
+            p.chars().take(width.saturating_sub(1)).collect::<String>()
+        );
+    }
     let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
     let actions: &[(A, &str)] = match s.focus {
         Focus::List => &[

@@ -260,7 +260,10 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let inner = popup(
                 f,
                 r,
-                "Sharing (edits a copy; Enter reviews before saving)",
+                &format!(
+                    "Sharing of {} (edits a copy; Enter reviews before saving)",
+                    crate::text::clean(&ed.task_label)
+                ),
                 theme,
             );
             let sel = |i: usize| {

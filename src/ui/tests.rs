@@ -304,3 +304,113 @@ fn the_list_title_shows_active_filters_with_me_for_you() {
     let t = list::title_line(&s);
     assert!(t.contains("filter status=completed assigned=me"), "{t}");
 }
+
+/// Every popup, opened the way a user opens it, at 80×24 and 120×40.
+#[test]
+fn every_popup_at_80x24_and_120x40() {
+    use crate::api::SharingState;
+    use crate::app::popups::sharing::Picker;
+    let sharing: SharingState = serde_json::from_value(serde_json::json!({
+        "visibility": "private",
+        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}],
+        "teams": [{"id": "t-1", "name": "Ops", "access_level": "read"}]
+    }))
+    .unwrap();
+    type Setup = Box<dyn Fn(&mut State)>;
+    let typed = |s: &mut State, text: &str| {
+        for c in text.chars() {
+            s.on_key(key(c));
+        }
+    };
+    let popups: Vec<(&str, Setup)> = vec![
+        (
+            "help",
+            Box::new(|s: &mut State| {
+                s.on_key(key('?'));
+            }),
+        ),
+        (
+            "palette",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('s'));
+                typed(s, "in");
+            }),
+        ),
+        (
+            "search",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('/'));
+                typed(s, "contoso");
+            }),
+        ),
+        (
+            "confirm",
+            Box::new(|s: &mut State| {
+                s.command("unlink");
+            }),
+        ),
+        (
+            "text",
+            Box::new(|s: &mut State| {
+                s.show_log(None);
+            }),
+        ),
+        (
+            "compose",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('c'));
+                typed(s, "Looks good: sending the redlines today.");
+            }),
+        ),
+        (
+            "filter",
+            Box::new(|s: &mut State| {
+                s.on_key(key('f'));
+            }),
+        ),
+        (
+            "sharing",
+            Box::new(move |s: &mut State| {
+                if let Some(d) = s.detail.as_mut() {
+                    d.sharing = crate::app::state::Load::Loaded(sharing.clone());
+                }
+                s.on_key(key('S'));
+            }),
+        ),
+        (
+            "picker",
+            Box::new(|s: &mut State| {
+                s.overlay = Overlay::Picker(Picker {
+                    task_id: s.detail.as_ref().unwrap().task_id.clone(),
+                    update: crate::api::SharingUpdate::new(&crate::api::Visibility::Private),
+                    reference: "Sam".into(),
+                    team: false,
+                    candidates: vec![
+                        ("u-1".into(), "Sam Taylor sam.t@acme.test".into()),
+                        ("u-2".into(), "Sam Taylor sam.taylor@acme.test".into()),
+                    ],
+                    selected: 0,
+                });
+            }),
+        ),
+    ];
+    for (name, setup) in &popups {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut s = scene();
+            // Links tab selected for the confirmation of an unlink.
+            s.on_key(code(KeyCode::Enter));
+            for _ in 0..3 {
+                s.on_key(key(']'));
+            }
+            s.on_key(code(KeyCode::Esc));
+            setup(&mut s);
+            assert!(
+                !matches!(s.overlay, Overlay::None),
+                "{name} did not open: {:?}",
+                s.status
+            );
+            let b = render(&mut s, w, h, &Theme::dark());
+            snap(&format!("popup_{name}_{w}x{h}"), &b);
+        }
+    }
+}

@@ -8,6 +8,7 @@ mod edits;
 mod keys;
 mod list;
 mod navigation;
+mod props;
 
 use super::state::*;
 use crate::api::*;
