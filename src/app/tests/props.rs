@@ -81,7 +81,7 @@ fn run(ops: Vec<Op>) -> Result<(), TestCaseError> {
     let mut s = loaded(5);
     let area = ratatui::layout::Rect::new(0, 0, 160, 45);
     let mut inflight: Vec<(u64, ApiRequest)> = Vec::new();
-    let mut track = |fx: &[Effect], inflight: &mut Vec<(u64, ApiRequest)>| {
+    let track = |fx: &[Effect], inflight: &mut Vec<(u64, ApiRequest)>| {
         for e in fx {
             if let Effect::Api { ticket, req } = e {
                 inflight.push((*ticket, (**req).clone()));
