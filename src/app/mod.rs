@@ -15,6 +15,7 @@ pub mod layout;
 pub mod navigation;
 pub mod popups;
 pub mod reducer;
+pub mod requests;
 pub mod results;
 pub mod state;
 pub mod terminal;

@@ -5,6 +5,21 @@ use crate::api::*;
 
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
+        let comments = matches!(
+            r.req,
+            ApiRequest::Comments { .. }
+                | ApiRequest::AddComment { .. }
+                | ApiRequest::ReplyComment { .. }
+                | ApiRequest::EditComment { .. }
+        );
+        let fx = self.apply_answer(r);
+        if comments {
+            self.rebuild_comment_tree();
+        }
+        fx
+    }
+
+    fn apply_answer(&mut self, r: ApiResult) -> Vec<Effect> {
         self.inflight.remove(&r.ticket);
         let ApiResult {
             ticket,

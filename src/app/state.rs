@@ -8,198 +8,7 @@ use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-/// A request for the worker. The reducer emits these; tests assert them.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ApiRequest {
-    Me,
-    ListPage {
-        gen: u64,
-        query: TaskQuery,
-        limit: u32,
-        cursor: Option<String>,
-    },
-    FindByNumber {
-        number: i64,
-        limit: u32,
-    },
-    GetTask {
-        id: String,
-    },
-    Patch {
-        id: String,
-        patch: TaskPatch,
-    },
-    Delete {
-        id: String,
-    },
-    Subtasks {
-        id: String,
-    },
-    CreateSubtask {
-        parent: String,
-        title: String,
-    },
-    Comments {
-        id: String,
-    },
-    Thread {
-        id: String,
-    },
-    AddComment {
-        id: String,
-        content: String,
-        file_ids: Vec<String>,
-    },
-    ReplyComment {
-        id: String,
-        comment_id: String,
-        content: String,
-        file_ids: Vec<String>,
-    },
-    EditComment {
-        id: String,
-        comment_id: String,
-        content: String,
-    },
-    ReplyRequester {
-        id: String,
-        content: String,
-        file_ids: Vec<String>,
-    },
-    AddLinks {
-        id: String,
-        links: Vec<(LinkType, String)>,
-    },
-    UpdateLink {
-        id: String,
-        kind: LinkType,
-        item: String,
-        update: LinkUpdate,
-    },
-    RemoveLink {
-        id: String,
-        kind: LinkType,
-        item: String,
-    },
-    GetSharing {
-        id: String,
-    },
-    PutSharing {
-        id: String,
-        update: SharingUpdate,
-    },
-    Attach {
-        id: String,
-        file_ids: Vec<String>,
-    },
-    Detach {
-        id: String,
-        file_id: String,
-    },
-    Validate {
-        path: String,
-        layout: serde_json::Value,
-    },
-}
-
-impl ApiRequest {
-    /// Requests of the same slot supersede each other: the older is aborted.
-    pub fn slot(&self) -> Option<&'static str> {
-        match self {
-            ApiRequest::ListPage { .. } => Some("list"),
-            ApiRequest::Subtasks { .. } => Some("subtasks"),
-            ApiRequest::Comments { .. } => Some("comments"),
-            ApiRequest::Thread { .. } => Some("thread"),
-            ApiRequest::GetSharing { .. } => Some("sharing"),
-            _ => None,
-        }
-    }
-    pub fn describe(&self) -> String {
-        match self {
-            ApiRequest::Me => "identity".into(),
-            ApiRequest::ListPage { .. } => "task list".into(),
-            ApiRequest::FindByNumber { number, .. } => format!("finding #{number}"),
-            ApiRequest::GetTask { .. } => "loading task".into(),
-            ApiRequest::Patch { patch, .. } => {
-                let keys: Vec<String> = patch
-                    .to_json()
-                    .as_object()
-                    .map(|m| m.keys().cloned().collect())
-                    .unwrap_or_default();
-                format!("updating {}", keys.join(", "))
-            }
-            ApiRequest::Delete { .. } => "rejecting draft".into(),
-            ApiRequest::Subtasks { .. } => "subtasks".into(),
-            ApiRequest::CreateSubtask { .. } => "creating subtask".into(),
-            ApiRequest::Comments { .. } => "comments".into(),
-            ApiRequest::Thread { .. } => "requester thread".into(),
-            ApiRequest::AddComment { .. } => "sending comment".into(),
-            ApiRequest::ReplyComment { .. } => "sending reply".into(),
-            ApiRequest::EditComment { .. } => "saving comment".into(),
-            ApiRequest::ReplyRequester { .. } => "replying to requester".into(),
-            ApiRequest::AddLinks { .. } => "adding links".into(),
-            ApiRequest::UpdateLink { .. } => "updating link".into(),
-            ApiRequest::RemoveLink { .. } => "removing link".into(),
-            ApiRequest::GetSharing { .. } => "sharing".into(),
-            ApiRequest::PutSharing { .. } => "saving sharing".into(),
-            ApiRequest::Attach { .. } => "attaching files".into(),
-            ApiRequest::Detach { .. } => "detaching file".into(),
-            ApiRequest::Validate { .. } => "validating layout".into(),
-        }
-    }
-}
-
-/// What the worker answers.
-#[derive(Clone, Debug)]
-pub enum Reply {
-    Me(Identity),
-    Page(TaskPage),
-    Task(Box<Task>),
-    Deleted,
-    Items(Vec<TaskItem>),
-    Comments(Vec<Comment>),
-    Comment(Comment),
-    Message(RequesterMessage),
-    Messages(Vec<RequesterMessage>),
-    Sharing(SharingState),
-    Layout(Box<LayoutResult>, serde_json::Value),
-}
-
-#[derive(Clone, Debug)]
-pub struct ApiResult {
-    pub ticket: u64,
-    pub req: ApiRequest,
-    pub result: Result<Reply, ApiError>,
-}
-
-/// Side effects the loop carries out for the reducer.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    Api {
-        ticket: u64,
-        req: Box<ApiRequest>,
-    },
-    Quit,
-    /// Open `$EDITOR` on `initial`; the result comes back as `editor_done`.
-    Editor {
-        target: EditorTarget,
-        initial: String,
-    },
-    Copy(String),
-    /// Show messages and the tail of the log file.
-    ShowLog,
-    /// Load a layout file from disk and validate it.
-    ReadLayout {
-        path: String,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum EditorTarget {
-    Description { task_id: String },
-    AdditionalContext { task_id: String },
-    Compose,
-}
+pub use super::requests::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Focus {
@@ -329,6 +138,8 @@ pub struct Detail {
     pub thread_unavailable: bool,
     /// `S` was pressed before sharing loaded: open the editor when it does.
     pub edit_sharing_when_loaded: bool,
+    /// The comment tree (depth, comment), built once per answer.
+    pub tree: Vec<(usize, Comment)>,
 }
 
 impl Detail {
@@ -348,6 +159,7 @@ impl Detail {
             thread: Load::NotLoaded,
             thread_unavailable: false,
             edit_sharing_when_loaded: false,
+            tree: Vec::new(),
         }
     }
 }
@@ -775,11 +587,21 @@ impl State {
             .find(|p| p.task_id == task_id && p.field == field)
     }
 
-    /// The open task's comments as a tree: (depth, comment), replies
-    /// under their parent, oldest first. Comments created this session are
-    /// merged in (a service without a listing endpoint still shows them).
+    /// The current task's comments as a tree: (depth, comment), replies
+    /// under their parent, oldest first. Built once per answer
+    /// (`rebuild_comment_tree`), not on every frame or key.
     pub fn comment_rows(&self) -> Vec<(usize, &Comment)> {
-        let Some(d) = &self.detail else { return vec![] };
+        self.detail
+            .as_ref()
+            .map(|d| d.tree.iter().map(|(depth, c)| (*depth, c)).collect())
+            .unwrap_or_default()
+    }
+
+    /// Build the comment tree of the current task from what the service
+    /// listed and what this session created or edited (a service without
+    /// a listing endpoint still shows them).
+    pub fn rebuild_comment_tree(&mut self) {
+        let Some(d) = &self.detail else { return };
         let mut all: Vec<&Comment> = match &d.comments {
             Load::Loaded(v) => v.iter().collect(),
             _ => vec![],
@@ -793,38 +615,13 @@ impl State {
                 }
             }
         }
-        all.sort_by(|a, b| a.created_at.cmp(&b.created_at));
-        let ids: std::collections::HashSet<&str> = all.iter().map(|c| c.id.as_str()).collect();
-        let mut out = Vec::with_capacity(all.len());
-        fn push<'a>(
-            parent: Option<&str>,
-            depth: usize,
-            all: &[&'a Comment],
-            ids: &std::collections::HashSet<&str>,
-            out: &mut Vec<(usize, &'a Comment)>,
-        ) {
-            for c in all {
-                let p = c.parent_comment_id.as_deref().filter(|p| ids.contains(p));
-                if p == parent && depth < 64 {
-                    out.push((depth, c));
-                    push(Some(c.id.as_str()), depth + 1, all, ids, out);
-                }
-            }
+        let tree: Vec<(usize, Comment)> = comment_tree(all)
+            .into_iter()
+            .map(|(depth, c)| (depth, c.clone()))
+            .collect();
+        if let Some(d) = &mut self.detail {
+            d.tree = tree;
         }
-        push(None, 0, &all, &ids, &mut out);
-        // Whatever a broken parent chain (a loop, or deeper than 64) left
-        // out is still shown, at the top level.
-        if out.len() < all.len() {
-            let placed: std::collections::HashSet<&str> =
-                out.iter().map(|(_, c)| c.id.as_str()).collect();
-            let missing: Vec<&Comment> = all
-                .iter()
-                .copied()
-                .filter(|c| !placed.contains(c.id.as_str()))
-                .collect();
-            out.extend(missing.into_iter().map(|c| (0, c)));
-        }
-        out
     }
 
     /// Remember the people of a task for the assignee picker.
@@ -850,4 +647,46 @@ impl State {
             }
         }
     }
+}
+
+/// Comments as a tree: (depth, comment), replies under their parent, oldest
+/// first; whatever a broken parent chain (a loop, or deeper than 64) leaves
+/// out is still shown, at the top level.
+fn comment_tree(mut all: Vec<&Comment>) -> Vec<(usize, &Comment)> {
+    use std::collections::{HashMap, HashSet};
+    all.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    let ids: HashSet<&str> = all.iter().map(|c| c.id.as_str()).collect();
+    // Children by parent, in order: one pass, not one scan per node.
+    let mut children: HashMap<Option<&str>, Vec<&Comment>> = HashMap::new();
+    for c in &all {
+        let p = c.parent_comment_id.as_deref().filter(|p| ids.contains(p));
+        children.entry(p).or_default().push(c);
+    }
+    let mut out = Vec::with_capacity(all.len());
+    let mut placed: HashSet<&str> = HashSet::new();
+    // Depth-first with an explicit stack: no recursion limit to hit.
+    let mut stack: Vec<(usize, &Comment)> = children
+        .get(&None)
+        .map(|v| v.iter().rev().map(|c| (0, *c)).collect())
+        .unwrap_or_default();
+    while let Some((depth, c)) = stack.pop() {
+        if !placed.insert(c.id.as_str()) {
+            continue;
+        }
+        out.push((depth, c));
+        if depth < 64 {
+            if let Some(kids) = children.get(&Some(c.id.as_str())) {
+                stack.extend(kids.iter().rev().map(|k| (depth + 1, *k)));
+            }
+        }
+    }
+    if out.len() < all.len() {
+        let missing: Vec<&Comment> = all
+            .iter()
+            .copied()
+            .filter(|c| !placed.contains(c.id.as_str()))
+            .collect();
+        out.extend(missing.into_iter().map(|c| (0, c)));
+    }
+    out
 }
