@@ -3,6 +3,7 @@
 
 use super::command::{Command, TextEdit};
 use super::dates;
+use super::directory::Resolved;
 use super::fields::{file_entries, file_id, parse_filters};
 use super::state::*;
 use crate::api::*;
@@ -62,7 +63,14 @@ impl State {
                 },
             )?,
             Command::Assign(who) => {
-                let (id, shown) = self.resolve_person(&who)?;
+                let (id, shown) = match self.resolve_person(&who) {
+                    Ok(found) => found,
+                    Err(Ok(candidates)) => {
+                        self.target()?;
+                        return Ok(self.pick(&who, false, candidates, "assign {}".into()));
+                    }
+                    Err(Err(msg)) => return Err(msg),
+                };
                 self.patch_current(
                     "assigned_to",
                     shown,
@@ -142,7 +150,27 @@ impl State {
                 )?
             }
             Command::Team(f) => {
-                let shown = shown_field(&f);
+                // A team by name or id, as the directory knows it.
+                let f = match f {
+                    Field::Set(r) => match self.directory.resolve_team(&r) {
+                        Resolved::One(id, _) => Field::Set(id),
+                        Resolved::Many(c) => {
+                            self.target()?;
+                            return Ok(self.pick(&r, true, c, "team {}".into()));
+                        }
+                        Resolved::None => Field::Set(r),
+                    },
+                    other => other,
+                };
+                let shown = match &f {
+                    Field::Set(id) => self
+                        .directory
+                        .teams
+                        .get(id)
+                        .map(|t| t.label())
+                        .unwrap_or_else(|| id.clone()),
+                    _ => "none".into(),
+                };
                 self.patch_current(
                     "assigned_team",
                     shown,
@@ -316,7 +344,21 @@ impl State {
                 vec![self.request(ApiRequest::CreateSubtask { parent, title })]
             }
             Command::Filter(words) => {
-                let q = parse_filters(&words, self.my_id())?;
+                let mut q = parse_filters(&words, self.my_id())?;
+                // Names become ids before anything is sent.
+                match super::fields::resolve_names(&mut q, &self.directory) {
+                    Ok(()) => {}
+                    Err(Ok(amb)) => {
+                        let template = filter_template(&words, amb.key, &amb.reference);
+                        return Ok(self.pick(
+                            &amb.reference,
+                            amb.key == "team",
+                            amb.candidates,
+                            template,
+                        ));
+                    }
+                    Err(Err(msg)) => return Err(msg),
+                }
                 // On top of the quick view's own filter; `clear` clears all.
                 let q = match self.view {
                     Some(v) if !q.is_empty() => {
@@ -408,41 +450,57 @@ impl State {
         Ok((id, l.kind.clone(), l.id.as_str().to_string()))
     }
 
-    fn resolve_person(&self, arg: &str) -> Result<(String, String), String> {
+    /// A person as typed (`me`, an e-mail, a name, an id): their id and
+    /// label, or the candidates when several match (`Err(Ok(..))`).
+    fn resolve_person(
+        &self,
+        arg: &str,
+    ) -> Result<(String, String), Result<Vec<(String, String)>, String>> {
         if arg == "me" {
-            let me = self.me.as_ref().ok_or("who you are is not known yet")?;
+            let me = self
+                .me
+                .as_ref()
+                .ok_or(Err("who you are is not known yet".to_string()))?;
             return Ok((me.user_id.clone(), me.user_name.line().into_owned()));
         }
-        if uuid::Uuid::parse_str(arg).is_ok() {
-            let shown = self
-                .people
-                .get(arg)
-                .map(|p| p.label())
-                .unwrap_or_else(|| arg.to_string());
-            return Ok((arg.to_string(), shown));
+        match self.directory.resolve_person(arg) {
+            Resolved::One(id, label) => Ok((id, label)),
+            Resolved::Many(c) => Err(Ok(c)),
+            Resolved::None if uuid::Uuid::parse_str(arg).is_ok() => Ok((arg.to_string(), arg.to_string())),
+            Resolved::None => Err(Err(format!(
+                "no known person {arg:?}: type a name or e-mail seen on a task, or their user id (nothing sent)"
+            ))),
         }
-        let lower = arg.to_lowercase();
-        let matches: Vec<&Person> = self
-            .people
-            .values()
-            .filter(|p| {
-                p.email.raw().to_lowercase() == lower || p.name.raw().to_lowercase() == lower
-            })
-            .collect();
-        match matches.as_slice() {
-            [one] => Ok((one.id.as_str().to_string(), one.label())),
-            [] => Err(format!(
-                "no known person {arg:?}: type their e-mail as seen on a task, or their user id"
-            )),
-            many => Err(format!(
-                "{arg:?} matches {} people: use the e-mail ({})",
-                many.len(),
-                many.iter()
-                    .map(|p| p.email.line().into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }
+    }
+
+    /// Several people or teams match: the user picks one, and the command
+    /// runs again with the chosen id in place of the name.
+    fn pick(
+        &mut self,
+        reference: &str,
+        team: bool,
+        candidates: Vec<(String, String)>,
+        template: String,
+    ) -> Vec<Effect> {
+        self.say(
+            Level::Info,
+            format!(
+                "{reference:?} matches {} — pick one",
+                super::results::plural(
+                    candidates.len(),
+                    if team { "team" } else { "person" },
+                    if team { "teams" } else { "people" }
+                )
+            ),
+        );
+        self.overlay = Overlay::Picker(super::popups::sharing::Picker {
+            reference: reference.to_string(),
+            team,
+            candidates,
+            selected: 0,
+            then: super::popups::sharing::PickThen::Command(template),
+        });
+        vec![]
     }
 
     fn open_by_ref(&mut self, arg: &str) -> Result<Vec<Effect>, String> {
@@ -476,6 +534,23 @@ impl State {
             }
         })
     }
+}
+
+/// Several candidates `(id, label)`, or why nobody matches.
+type NameError = Result<Vec<(String, String)>, String>;
+
+/// `filter` words with the ambiguous `key=reference` made `key={}`.
+fn filter_template(words: &str, key: &str, reference: &str) -> String {
+    let replaced: Vec<String> = words
+        .split_whitespace()
+        .map(|w| match w.split_once('=') {
+            Some((k, v)) if v == reference && (k == key || k.starts_with(key)) => {
+                format!("{k}={{}}")
+            }
+            _ => w.to_string(),
+        })
+        .collect();
+    format!("filter {}", replaced.join(" "))
 }
 
 fn shown_field(f: &Field<String>) -> String {

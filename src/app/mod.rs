@@ -6,6 +6,7 @@ pub mod clipboard;
 pub mod command;
 pub mod commands;
 pub mod dates;
+pub mod directory;
 pub mod drafts;
 pub mod fields;
 pub mod fuzzy;

@@ -160,17 +160,9 @@ impl State {
         vec![]
     }
 
+    /// People as completed: `Name <e-mail>`.
     pub fn people_labels(&self) -> Vec<String> {
-        self.people
-            .values()
-            .map(|p| {
-                if p.email.is_empty() {
-                    p.id.as_str().to_string()
-                } else {
-                    p.email.raw().to_string()
-                }
-            })
-            .collect()
+        self.directory.person_labels()
     }
 
     /// A PATCH of task `id`; `field` shows `shown` as pending until answered.

@@ -12,11 +12,37 @@ impl State {
                 | ApiRequest::ReplyComment { .. }
                 | ApiRequest::EditComment { .. }
         );
+        self.learn_from(&r);
         let fx = self.apply_answer(r);
         if comments {
             self.rebuild_comment_tree();
         }
         fx
+    }
+
+    /// Every person and team an answer names goes into the directory.
+    fn learn_from(&mut self, r: &ApiResult) {
+        let task = match &r.req {
+            ApiRequest::Comments { id }
+            | ApiRequest::AddComment { id, .. }
+            | ApiRequest::ReplyComment { id, .. }
+            | ApiRequest::EditComment { id, .. }
+            | ApiRequest::Thread { id }
+            | ApiRequest::ReplyRequester { id, .. }
+            | ApiRequest::GetSharing { id }
+            | ApiRequest::PutSharing { id, .. } => Some(self.label_of(id)),
+            _ => None,
+        };
+        let task = task.as_deref();
+        let d = &mut self.directory;
+        match &r.result {
+            Ok(Reply::Comments(v)) => v.iter().for_each(|c| d.learn_comment(c, task)),
+            Ok(Reply::Comment(c)) => d.learn_comment(c, task),
+            Ok(Reply::Messages(v)) => v.iter().for_each(|m| d.learn_message(m, task)),
+            Ok(Reply::Message(m)) => d.learn_message(m, task),
+            Ok(Reply::Sharing(s)) => d.learn_sharing(s, task),
+            _ => {}
+        }
     }
 
     fn apply_answer(&mut self, r: ApiResult) -> Vec<Effect> {
@@ -35,14 +61,12 @@ impl State {
         self.pending.retain(|p| p.ticket != ticket);
         match (req, result) {
             (ApiRequest::Me, Ok(Reply::Me(me))) => {
-                self.people
-                    .entry(me.user_id.clone())
-                    .or_insert_with(|| Person {
-                        id: me.user_id.as_str().into(),
-                        name: me.user_name.clone(),
-                        email: me.user_email.clone(),
-                        extra: Default::default(),
-                    });
+                self.directory.learn_person(
+                    &me.user_id,
+                    me.user_name.raw(),
+                    me.user_email.raw(),
+                    None,
+                );
                 self.me = Some(me);
                 self.me_error = None;
                 vec![]
@@ -232,9 +256,6 @@ impl State {
                 });
                 match result {
                     Ok(c) => {
-                        self.people
-                            .entry(c.author.id.as_str().to_string())
-                            .or_insert_with(|| c.author.clone());
                         let list = self.local_comments.entry(id.clone()).or_default();
                         list.retain(|x| x.id != c.id);
                         list.push(c.clone());

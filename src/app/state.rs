@@ -399,7 +399,7 @@ pub struct State {
     pub status_about: Option<String>,
     pub next_ticket: u64,
     /// People seen so far, for the assignee picker.
-    pub people: BTreeMap<String, Person>,
+    pub directory: super::directory::Directory,
     /// Comments created or edited this session, per task (for services
     /// without a comment-listing endpoint).
     pub local_comments: HashMap<String, Vec<Comment>>,
@@ -454,7 +454,7 @@ impl State {
             status: None,
             status_about: None,
             next_ticket: 1,
-            people: BTreeMap::new(),
+            directory: Default::default(),
             local_comments: HashMap::new(),
             replies: HashMap::new(),
             undo: None,
@@ -624,28 +624,9 @@ impl State {
         }
     }
 
-    /// Remember the people of a task for the assignee picker.
+    /// Remember the people and teams of a task (the directory).
     pub fn learn_people(&mut self, t: &Task) {
-        // Most people are known already: look up before cloning anything.
-        let people = &mut self.people;
-        for p in [&t.creator, &t.assigned_to].into_iter().flatten() {
-            if !p.id.is_empty() && !people.contains_key(p.id.as_str()) {
-                people.insert(p.id.as_str().to_string(), p.clone());
-            }
-        }
-        for m in &t.involved_people {
-            if !m.id.is_empty() && !people.contains_key(m.id.as_str()) {
-                people.insert(
-                    m.id.as_str().to_string(),
-                    Person {
-                        id: m.id.clone(),
-                        name: m.name.clone(),
-                        email: m.email.clone(),
-                        extra: Default::default(),
-                    },
-                );
-            }
-        }
+        self.directory.learn_task(t);
     }
 }
 

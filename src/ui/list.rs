@@ -50,7 +50,7 @@ pub fn title_line(s: &State) -> String {
     )];
     // The view's filter is written out too: the title, the filter form and
     // the request read the same filters.
-    let f = crate::app::fields::filter_string(&s.filters, s.my_id());
+    let f = crate::app::fields::filter_string(&s.filters, s.my_id(), &s.directory);
     if !f.is_empty() {
         parts.push(format!("filter {f}"));
     }

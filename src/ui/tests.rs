@@ -381,8 +381,7 @@ fn every_popup_at_80x24_and_120x40() {
             "picker",
             Box::new(|s: &mut State| {
                 s.overlay = Overlay::Picker(Picker {
-                    task_id: s.detail.as_ref().unwrap().task_id.clone(),
-                    update: crate::api::SharingUpdate::new(&crate::api::Visibility::Private),
+                    then: crate::app::popups::sharing::PickThen::Command("assign {}".into()),
                     reference: "Sam".into(),
                     team: false,
                     candidates: vec![

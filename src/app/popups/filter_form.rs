@@ -2,6 +2,7 @@
 
 use crate::api::TaskQuery;
 use crate::app::command::{PRIORITY_VALUES, STATUS_VALUES};
+use crate::app::directory::Directory;
 use crate::app::fields::parse_filters;
 use crate::app::input::LineInput;
 use crate::app::state::*;
@@ -9,9 +10,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub const TEXT_FIELDS: [&str; 6] = ["assigned", "involving", "team", "tags", "from", "to"];
 pub const TEXT_LABELS: [&str; 6] = [
-    "assigned to (me, id)",
-    "involving (me, id)",
-    "team id",
+    "assigned to (me, e-mail, name)",
+    "involving (me, e-mail, name)",
+    "team (name or id)",
     "tags (a,b)",
     "due from (date)",
     "due to (date)",
@@ -30,15 +31,24 @@ pub struct FilterForm {
 pub const ROWS: usize = 4 + 1 + 6;
 
 impl FilterForm {
-    pub fn from_query(q: &TaskQuery, me: Option<&str>) -> FilterForm {
-        let show_me = |v: &Option<String>| {
-            let v = v.clone().unwrap_or_default();
-            if Some(v.as_str()) == me && !v.is_empty() {
-                "me".to_string()
-            } else {
-                v
-            }
+    /// The form for `q`: people as `me` or their e-mail, teams by name
+    /// when the directory knows them (they are resolved again on apply).
+    pub fn from_query(q: &TaskQuery, me: Option<&str>, dir: &Directory) -> FilterForm {
+        let show_me = |v: &Option<String>| match v {
+            Some(id) if !id.is_empty() => crate::app::fields::person_word(id, me, dir),
+            _ => String::new(),
         };
+        let team = q
+            .team_id
+            .as_deref()
+            .map(|id| {
+                dir.teams
+                    .get(id)
+                    .filter(|t| !t.name.is_empty() && !t.name.contains(' '))
+                    .map(|t| t.name.clone())
+                    .unwrap_or_else(|| id.to_string())
+            })
+            .unwrap_or_default();
         FilterForm {
             status: std::array::from_fn(|i| q.status.iter().any(|s| s == STATUS_VALUES[i])),
             priority: q
@@ -48,7 +58,7 @@ impl FilterForm {
             text: [
                 LineInput::with(&show_me(&q.assigned_to)),
                 LineInput::with(&show_me(&q.involving)),
-                LineInput::with(q.team_id.as_deref().unwrap_or("")),
+                LineInput::with(&team),
                 LineInput::with(&q.tags.join(",")),
                 LineInput::with(q.complete_by_from.as_deref().unwrap_or("")),
                 LineInput::with(q.complete_by_to.as_deref().unwrap_or("")),
@@ -92,7 +102,7 @@ impl FilterForm {
 
 impl State {
     pub fn open_filter_form(&mut self) -> Vec<Effect> {
-        let form = FilterForm::from_query(&self.filters, self.my_id());
+        let form = FilterForm::from_query(&self.filters, self.my_id(), &self.directory);
         self.overlay = Overlay::Filter(Box::new(form));
         vec![]
     }
@@ -102,15 +112,30 @@ impl State {
         match ev.code {
             KeyCode::Esc => return vec![],
             KeyCode::Enter => match form.to_query(self.my_id()) {
-                Ok(q) => {
-                    self.set_filters(q);
-                    self.focus = Focus::List;
-                    return self.reload_list(false);
-                }
+                Ok(mut q) => match crate::app::fields::resolve_names(&mut q, &self.directory) {
+                    Ok(()) => {
+                        self.set_filters(q);
+                        self.focus = Focus::List;
+                        return self.reload_list(false);
+                    }
+                    Err(Ok(amb)) => {
+                        form.error = Some(crate::text::clean(&format!(
+                            "{}={} matches {}: type one of their e-mails",
+                            amb.key,
+                            amb.reference,
+                            amb.candidates
+                                .iter()
+                                .map(|(_, l)| l.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )))
+                    }
+                    Err(Err(e)) => form.error = Some(crate::text::clean(&e)),
+                },
                 Err(e) => form.error = Some(crate::text::clean(&e)),
             },
             KeyCode::Char('r') if ctrl => {
-                *form = FilterForm::from_query(&TaskQuery::default(), None);
+                *form = FilterForm::from_query(&TaskQuery::default(), None, &self.directory);
             }
             KeyCode::Down | KeyCode::Tab => form.row = (form.row + 1) % ROWS,
             KeyCode::Up | KeyCode::BackTab => form.row = (form.row + ROWS - 1) % ROWS,

@@ -15,8 +15,12 @@ pub struct Palette {
 }
 
 /// Completions for the text typed so far (without the leading `:`), best
-/// first. `people` are offered for `assign`.
+/// first. `people` are offered for `assign`, `teams` for `team`.
 pub fn complete(input: &str, people: &[String]) -> Vec<String> {
+    complete_with(input, people, &[])
+}
+
+pub fn complete_with(input: &str, people: &[String], teams: &[String]) -> Vec<String> {
     let trimmed = input.trim_start();
     match trimmed.split_once(' ') {
         None => {
@@ -40,6 +44,11 @@ pub fn complete(input: &str, people: &[String]) -> Vec<String> {
                 Complete::People => {
                     let mut v = vec!["me".to_string()];
                     v.extend(people.iter().cloned());
+                    v
+                }
+                Complete::Teams => {
+                    let mut v = teams.to_vec();
+                    v.push("none".into());
                     v
                 }
             };
@@ -73,7 +82,8 @@ impl State {
     pub(super) fn palette_key(&mut self, mut p: Palette, ev: KeyEvent) -> Vec<Effect> {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
         let people: Vec<String> = self.people_labels();
-        let completions = complete(&p.input.text, &people);
+        let teams = self.directory.team_labels();
+        let completions = complete_with(&p.input.text, &people, &teams);
         let highlighted = completions
             .get(p.selected.min(completions.len().saturating_sub(1)))
             .cloned();

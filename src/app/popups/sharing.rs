@@ -186,14 +186,26 @@ impl SharingEditor {
     }
 }
 
-/// Choose among the candidates a 400 listed for an ambiguous reference.
+/// Choose among the candidates for an ambiguous name: those a sharing 400
+/// listed, or those the directory knows.
 pub struct Picker {
-    pub task_id: String,
-    pub update: SharingUpdate,
     pub reference: String,
     pub team: bool,
+    /// (id, label)
     pub candidates: Vec<(String, String)>,
     pub selected: usize,
+    pub then: PickThen,
+}
+
+/// What the chosen id is for.
+pub enum PickThen {
+    /// Resend the sharing PUT with the chosen id in place of `reference`.
+    PutSharing {
+        task_id: String,
+        update: SharingUpdate,
+    },
+    /// Run this palette command with `{}` replaced by the chosen id.
+    Command(String),
 }
 
 /// Find the candidate list in a 400 body of unknown shape: any array of
@@ -400,12 +412,14 @@ impl State {
             return false;
         };
         self.overlay = Overlay::Picker(Picker {
-            task_id: id,
-            update,
             reference,
             team,
             candidates,
             selected: 0,
+            then: PickThen::PutSharing {
+                task_id: id,
+                update,
+            },
         });
         true
     }
@@ -430,20 +444,27 @@ impl State {
                 let Some((chosen, _)) = p.candidates.get(p.selected).cloned() else {
                     return vec![];
                 };
-                let mut update = p.update.clone();
-                if p.team {
-                    for t in update.teams.iter_mut().filter(|t| t.team_id == p.reference) {
-                        t.team_id = chosen.clone();
-                    }
-                } else {
-                    for u in update.users.iter_mut().filter(|u| u.user_id == p.reference) {
-                        u.user_id = chosen.clone();
+                match p.then {
+                    PickThen::Command(template) => self.command(&template.replace("{}", &chosen)),
+                    PickThen::PutSharing {
+                        task_id,
+                        mut update,
+                    } => {
+                        if p.team {
+                            for t in update.teams.iter_mut().filter(|t| t.team_id == p.reference) {
+                                t.team_id = chosen.clone();
+                            }
+                        } else {
+                            for u in update.users.iter_mut().filter(|u| u.user_id == p.reference) {
+                                u.user_id = chosen.clone();
+                            }
+                        }
+                        vec![self.request(ApiRequest::PutSharing {
+                            id: task_id,
+                            update,
+                        })]
                     }
                 }
-                vec![self.request(ApiRequest::PutSharing {
-                    id: p.task_id.clone(),
-                    update,
-                })]
             }
             _ => {
                 self.overlay = Overlay::Picker(p);
