@@ -452,10 +452,7 @@ impl State {
 
     /// A person as typed (`me`, an e-mail, a name, an id): their id and
     /// label, or the candidates when several match (`Err(Ok(..))`).
-    fn resolve_person(
-        &self,
-        arg: &str,
-    ) -> Result<(String, String), Result<Vec<(String, String)>, String>> {
+    fn resolve_person(&self, arg: &str) -> Result<(String, String), NameError> {
         if arg == "me" {
             let me = self
                 .me
