@@ -1,6 +1,7 @@
 //! The HTTP client: one async function per endpoint.
 
 use super::error::{message_from_body, ApiError};
+use super::listing;
 use super::models::*;
 use super::request::*;
 use crate::text::excerpt;
@@ -49,6 +50,9 @@ pub struct ClientConfig {
     pub get_retries: u32,
     pub backoff_base: Duration,
     pub retry_after_cap: Duration,
+    /// `limit` sent on every page of a comment or thread listing (a service
+    /// that answers with a bare array ignores it).
+    pub listing_limit: u32,
 }
 
 impl ClientConfig {
@@ -63,6 +67,7 @@ impl ClientConfig {
             get_retries: 3,
             backoff_base: Duration::from_millis(250),
             retry_after_cap: Duration::from_secs(10),
+            listing_limit: super::listing::LISTING_LIMIT,
         }
     }
 }
@@ -474,30 +479,56 @@ impl Client {
     }
 
     /// The requester thread's messages (an endpoint the spec does not show;
-    /// a service without it answers "not available").
+    /// a service without it answers "not available"). Read as a bare array
+    /// or as pages of `{items, cursor}`.
     pub async fn list_thread(&self, id: &str) -> Result<Vec<RequesterMessage>, ApiError> {
         let path = format!("api/v1/tasks/{}/thread", seg(id));
-        self.json(
-            Method::GET,
+        self.list_all(
             &path,
-            &[],
-            None,
+            "requester messages",
             On404::Endpoint("listing the requester thread"),
         )
         .await
     }
 
-    /// List comments (an endpoint the spec does not show).
+    /// List comments (an endpoint the spec does not show). Read as a bare
+    /// array or as pages of `{items, cursor}`.
     pub async fn list_comments(&self, id: &str) -> Result<Vec<Comment>, ApiError> {
         let path = format!("api/v1/tasks/{}/comments", seg(id));
-        self.json(
-            Method::GET,
-            &path,
-            &[],
-            None,
-            On404::Endpoint("listing comments"),
-        )
-        .await
+        self.list_all(&path, "comments", On404::Endpoint("listing comments"))
+            .await
+    }
+
+    /// Every item of a listing whose shape the spec does not show: a bare
+    /// array, or envelopes whose cursor is followed with the same `limit` on
+    /// every page (bounded; a repeated cursor stops the walk with an error).
+    /// Unreadable items are skipped with a log line.
+    async fn list_all<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        what: &'static str,
+        on404: On404,
+    ) -> Result<Vec<T>, ApiError> {
+        let limit = self.cfg.listing_limit.max(1).to_string();
+        let mut out = Vec::new();
+        let mut guard = listing::CursorGuard::default();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut query = vec![("limit", limit.clone())];
+            if let Some(c) = &cursor {
+                query.push(("cursor", c.clone()));
+            }
+            let text = self.call(Method::GET, path, &query, None, on404).await?;
+            let page = listing::read_page(&text, what)?;
+            out.extend(listing::decode_items::<T>(&page.items, what));
+            match page.cursor {
+                None => return Ok(out),
+                Some(next) => {
+                    guard.next(&next, what)?;
+                    cursor = Some(next);
+                }
+            }
+        }
     }
 
     pub async fn add_comment(

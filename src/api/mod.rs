@@ -2,6 +2,7 @@
 
 mod client;
 mod error;
+mod listing;
 pub mod models;
 mod request;
 
