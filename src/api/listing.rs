@@ -4,8 +4,10 @@
 //! read; an envelope's cursor is followed (same `limit` on every page) until
 //! it is null.
 
+use super::client::{Client, On404};
 use super::error::ApiError;
 use crate::text::excerpt;
+use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
@@ -148,6 +150,40 @@ impl CursorGuard {
             });
         }
         Ok(())
+    }
+}
+
+impl Client {
+    /// Every item of a listing whose shape the spec does not show: a bare
+    /// array, or envelopes whose cursor is followed with the same `limit` on
+    /// every page (bounded; a repeated cursor stops the walk with an error).
+    /// Unreadable items are skipped with a log line.
+    pub(super) async fn list_all<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        what: &'static str,
+        on404: On404,
+    ) -> Result<Vec<T>, ApiError> {
+        let limit = self.cfg.listing_limit.max(1).to_string();
+        let mut out = Vec::new();
+        let mut guard = CursorGuard::default();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut query = vec![("limit", limit.clone())];
+            if let Some(c) = &cursor {
+                query.push(("cursor", c.clone()));
+            }
+            let text = self.call(Method::GET, path, &query, None, on404).await?;
+            let page = read_page(&text, what)?;
+            out.extend(decode_items::<T>(&page.items, what));
+            match page.cursor {
+                None => return Ok(out),
+                Some(next) => {
+                    guard.next(&next, what)?;
+                    cursor = Some(next);
+                }
+            }
+        }
     }
 }
 
