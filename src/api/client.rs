@@ -287,10 +287,11 @@ impl Client {
                 status: status.as_u16(),
                 message: "the service redirected to another origin; not followed, so the API key was not sent there".into(),
             },
-            400 | 422 => ApiError::BadRequest {
+            s @ (400 | 422) => ApiError::refused(
+                s,
                 message,
-                body: serde_json::from_str(&text).unwrap_or(Value::String(excerpt(&text, 2000))),
-            },
+                serde_json::from_str(&text).unwrap_or(Value::String(excerpt(&text, 2000))),
+            ),
             s => ApiError::Status { status: s, message },
         })
     }

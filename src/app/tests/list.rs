@@ -266,3 +266,45 @@ fn bottom_follows_new_pages_to_the_end() {
     assert_eq!(s.list.selected, 149);
     assert!(s.list.end_reached && !s.list.to_bottom);
 }
+
+#[test]
+fn a_repeated_cursor_ends_the_walk_and_no_task_shows_twice() {
+    let mut s = super::loaded(0);
+    let first = reqs(&s.reload_list(false)).remove(0);
+    let page = |range: std::ops::RangeInclusive<i64>, cursor: &str| {
+        Ok(Reply::Page(TaskPage {
+            items: range.map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            cursor: Some(cursor.into()),
+        }))
+    };
+    let fx = s.on_api(ApiResult {
+        ticket: 900,
+        req: first,
+        result: page(1..=3, "c1"),
+    });
+    // The service sends the same page and cursor again.
+    let next = reqs(&s.next_page_if_any(fx)).remove(0);
+    let fx = s.on_api(ApiResult {
+        ticket: 901,
+        req: next,
+        result: page(3..=5, "c2"),
+    });
+    let next = reqs(&s.next_page_if_any(fx)).remove(0);
+    let fx = s.on_api(ApiResult {
+        ticket: 902,
+        req: next,
+        result: page(4..=6, "c1"),
+    });
+    assert!(reqs(&fx).is_empty(), "the walk stops: {fx:?}");
+    assert!(s.list.end_reached && !s.list.loading);
+    assert!(s
+        .list
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("repeated a page cursor"));
+    let ids: Vec<&str> = s.list.items.iter().filter_map(|i| i.id()).collect();
+    let unique: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(ids.len(), unique.len(), "no task twice: {ids:?}");
+    assert_eq!(ids.len(), 5);
+}

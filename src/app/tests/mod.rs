@@ -172,3 +172,18 @@ pub(crate) fn open_tab(s: &mut State, tab: Tab) -> Vec<Effect> {
     }
     fx
 }
+
+impl State {
+    /// The next page's request: the one in `fx`, else one asked for now
+    /// (as scrolling would).
+    pub(crate) fn next_page_if_any(&mut self, fx: Vec<Effect>) -> Vec<Effect> {
+        if reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::ListPage { .. }))
+        {
+            fx
+        } else {
+            vec![self.next_page()]
+        }
+    }
+}
