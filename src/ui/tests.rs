@@ -413,3 +413,43 @@ fn every_popup_at_80x24_and_120x40() {
         }
     }
 }
+
+#[test]
+fn at_80x24_an_opened_tasks_full_title_is_readable_and_zoom_works_at_any_width() {
+    let mut s = scene();
+    let long = "Assess review findings for the Fabrikam share purchase agreement before signing";
+    if let Some(TaskItem::Task(t)) = s.list.items.get_mut(0) {
+        t.title = long.into();
+    }
+    s.detail = None;
+    s.follow_cursor();
+    // The list shows titles at 80 columns.
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("Assess review findings"), "{t}");
+    // Enter: the detail fills the screen and the whole title is there.
+    s.on_key(code(KeyCode::Enter));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let flat: String = t
+        .replace(['┃', '│'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains(&format!("title: {long}")), "{t}");
+    assert!(
+        !t.contains("TITLE  [tags]"),
+        "the list is not beside it:\n{t}"
+    );
+    // Esc: back to the list, full width.
+    s.on_key(code(KeyCode::Esc));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]"), "{t}");
+    // At 160 columns both panes; + zooms the focused one, + again restores.
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]") && t.contains("Info | "), "{t}");
+    s.on_key(key('+'));
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]") && !t.contains("Info | "), "{t}");
+    s.on_key(key('+'));
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("Info | "), "{t}");
+}
