@@ -4,7 +4,8 @@
 use super::command::{Command, TextEdit};
 use super::dates;
 use super::directory::Resolved;
-use super::fields::{file_entries, file_id, parse_filters};
+use super::fields::{edit_tags, file_entries, file_id, parse_filters};
+use super::names::filter_template;
 use super::state::*;
 use crate::api::*;
 use chrono::Utc;
@@ -450,56 +451,6 @@ impl State {
         Ok((id, l.kind.clone(), l.id.as_str().to_string()))
     }
 
-    /// A person as typed (`me`, an e-mail, a name, an id): their id and
-    /// label, or the candidates when several match (`Err(Ok(..))`).
-    fn resolve_person(&self, arg: &str) -> Result<(String, String), NameError> {
-        if arg == "me" {
-            let me = self
-                .me
-                .as_ref()
-                .ok_or(Err("who you are is not known yet".to_string()))?;
-            return Ok((me.user_id.clone(), me.user_name.line().into_owned()));
-        }
-        match self.directory.resolve_person(arg) {
-            Resolved::One(id, label) => Ok((id, label)),
-            Resolved::Many(c) => Err(Ok(c)),
-            Resolved::None if uuid::Uuid::parse_str(arg).is_ok() => Ok((arg.to_string(), arg.to_string())),
-            Resolved::None => Err(Err(format!(
-                "no known person {arg:?}: type a name or e-mail seen on a task, or their user id (nothing sent)"
-            ))),
-        }
-    }
-
-    /// Several people or teams match: the user picks one, and the command
-    /// runs again with the chosen id in place of the name.
-    fn pick(
-        &mut self,
-        reference: &str,
-        team: bool,
-        candidates: Vec<(String, String)>,
-        template: String,
-    ) -> Vec<Effect> {
-        self.say(
-            Level::Info,
-            format!(
-                "{reference:?} matches {} — pick one",
-                super::results::plural(
-                    candidates.len(),
-                    if team { "team" } else { "person" },
-                    if team { "teams" } else { "people" }
-                )
-            ),
-        );
-        self.overlay = Overlay::Picker(super::popups::sharing::Picker {
-            reference: reference.to_string(),
-            team,
-            candidates,
-            selected: 0,
-            then: super::popups::sharing::PickThen::Command(template),
-        });
-        vec![]
-    }
-
     fn open_by_ref(&mut self, arg: &str) -> Result<Vec<Effect>, String> {
         let arg = arg.trim();
         if uuid::Uuid::parse_str(arg).is_ok() {
@@ -533,23 +484,6 @@ impl State {
     }
 }
 
-/// Several candidates `(id, label)`, or why nobody matches.
-type NameError = Result<Vec<(String, String)>, String>;
-
-/// `filter` words with the ambiguous `key=reference` made `key={}`.
-fn filter_template(words: &str, key: &str, reference: &str) -> String {
-    let replaced: Vec<String> = words
-        .split_whitespace()
-        .map(|w| match w.split_once('=') {
-            Some((k, v)) if v == reference && (k == key || k.starts_with(key)) => {
-                format!("{k}={{}}")
-            }
-            _ => w.to_string(),
-        })
-        .collect();
-    format!("filter {}", replaced.join(" "))
-}
-
 fn shown_field(f: &Field<String>) -> String {
     match f {
         Field::Set(v) => v.clone(),
@@ -562,62 +496,4 @@ fn command_name(c: &Command) -> String {
     let dbg = format!("{c:?}");
     let word: String = dbg.chars().take_while(|ch| ch.is_alphanumeric()).collect();
     word.to_lowercase()
-}
-
-/// `a,b` replaces; `+a -b` adds and removes. A mix of the two forms is an
-/// error (it could mean either).
-pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
-    let words: Vec<&str> = arg
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-        .collect();
-    let signed = words
-        .iter()
-        .filter(|w| w.starts_with('+') || w.starts_with('-'))
-        .count();
-    if signed > 0 && signed < words.len() {
-        return Err(
-            "mixes the two forms: a,b replaces the tags; +a -b adds and removes (nothing sent)"
-                .into(),
-        );
-    }
-    if signed > 0 {
-        let mut tags = current.to_vec();
-        for w in words {
-            let (op, tag) = w.split_at(1);
-            if tag.is_empty() {
-                continue;
-            }
-            if op == "+" && !tags.iter().any(|t| t == tag) {
-                tags.push(tag.to_string());
-            } else if op == "-" {
-                tags.retain(|t| t != tag);
-            }
-        }
-        Ok(tags)
-    } else {
-        let mut tags: Vec<String> = Vec::new();
-        for w in words {
-            if !tags.iter().any(|t| t == w) {
-                tags.push(w.to_string());
-            }
-        }
-        Ok(tags)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tags_replace_add_remove() {
-        let cur = vec!["a".to_string(), "b".to_string()];
-        assert_eq!(edit_tags(&cur, "x,y").unwrap(), vec!["x", "y"]);
-        assert_eq!(edit_tags(&cur, "+c -a").unwrap(), vec!["b", "c"]);
-        assert_eq!(edit_tags(&cur, "").unwrap(), Vec::<String>::new());
-        assert!(edit_tags(&cur, "x +a -b")
-            .unwrap_err()
-            .contains("nothing sent"));
-    }
 }

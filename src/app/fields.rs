@@ -205,3 +205,61 @@ pub fn merge(base: &TaskQuery, over: &TaskQuery) -> TaskQuery {
         complete_by_to: pick(&base.complete_by_to, &over.complete_by_to),
     }
 }
+
+/// `a,b` replaces; `+a -b` adds and removes. A mix of the two forms is an
+/// error (it could mean either).
+pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
+    let words: Vec<&str> = arg
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let signed = words
+        .iter()
+        .filter(|w| w.starts_with('+') || w.starts_with('-'))
+        .count();
+    if signed > 0 && signed < words.len() {
+        return Err(
+            "mixes the two forms: a,b replaces the tags; +a -b adds and removes (nothing sent)"
+                .into(),
+        );
+    }
+    if signed > 0 {
+        let mut tags = current.to_vec();
+        for w in words {
+            let (op, tag) = w.split_at(1);
+            if tag.is_empty() {
+                continue;
+            }
+            if op == "+" && !tags.iter().any(|t| t == tag) {
+                tags.push(tag.to_string());
+            } else if op == "-" {
+                tags.retain(|t| t != tag);
+            }
+        }
+        Ok(tags)
+    } else {
+        let mut tags: Vec<String> = Vec::new();
+        for w in words {
+            if !tags.iter().any(|t| t == w) {
+                tags.push(w.to_string());
+            }
+        }
+        Ok(tags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_replace_add_remove() {
+        let cur = vec!["a".to_string(), "b".to_string()];
+        assert_eq!(edit_tags(&cur, "x,y").unwrap(), vec!["x", "y"]);
+        assert_eq!(edit_tags(&cur, "+c -a").unwrap(), vec!["b", "c"]);
+        assert_eq!(edit_tags(&cur, "").unwrap(), Vec::<String>::new());
+        assert!(edit_tags(&cur, "x +a -b")
+            .unwrap_err()
+            .contains("nothing sent"));
+    }
+}
