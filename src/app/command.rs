@@ -50,7 +50,7 @@ pub enum Command {
     Subtask(String),
     /// Filter words as typed (`status=a,b assigned=me …`, `clear`).
     Filter(String),
-    View(super::state::View),
+    View(super::panes::View),
     Open(String),
     Validate(String),
     Copy {
@@ -193,7 +193,7 @@ fn parse_attach(arg: &str) -> Result<Command, String> {
 }
 
 fn parse_view(arg: &str) -> Result<Command, String> {
-    use super::state::View;
+    use super::panes::View;
     Ok(Command::View(match arg {
         "all" | "" => View::All,
         "mine" => View::Mine,

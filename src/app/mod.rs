@@ -21,6 +21,7 @@ pub mod popups;
 pub mod reducer;
 pub mod requests;
 pub mod results;
+pub mod share;
 pub mod state;
 pub mod terminal;
 pub mod worker;

@@ -5,7 +5,6 @@ use crate::app::command::{PRIORITY_VALUES, STATUS_VALUES};
 use crate::app::directory::Directory;
 use crate::app::fields::parse_filters;
 use crate::app::input::LineInput;
-use crate::app::state::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub const TEXT_FIELDS: [&str; 6] = ["assigned", "involving", "team", "tags", "from", "to"];
@@ -100,42 +99,24 @@ impl FilterForm {
     }
 }
 
-impl State {
-    pub fn open_filter_form(&mut self) -> Vec<Effect> {
-        let form = FilterForm::from_query(&self.filters, self.my_id(), &self.directory);
-        self.overlay = Overlay::Filter(Box::new(form));
-        vec![]
-    }
+/// What a key did in the form.
+#[derive(Debug, PartialEq)]
+pub enum FormOutcome {
+    Stay,
+    Close,
+    /// Apply the filters the form shows (`to_query`).
+    Apply,
+}
 
-    pub fn filter_key(&mut self, mut form: Box<FilterForm>, ev: KeyEvent) -> Vec<Effect> {
+impl FilterForm {
+    pub fn on_key(&mut self, ev: &KeyEvent) -> FormOutcome {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        let form = self;
         match ev.code {
-            KeyCode::Esc => return vec![],
-            KeyCode::Enter => match form.to_query(self.my_id()) {
-                Ok(mut q) => match crate::app::fields::resolve_names(&mut q, &self.directory) {
-                    Ok(()) => {
-                        self.set_filters(q);
-                        self.focus = Focus::List;
-                        return self.reload_list(false);
-                    }
-                    Err(Ok(amb)) => {
-                        form.error = Some(crate::text::clean(&format!(
-                            "{}={} matches {}: type one of their e-mails",
-                            amb.key,
-                            amb.reference,
-                            amb.candidates
-                                .iter()
-                                .map(|(_, l)| l.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )))
-                    }
-                    Err(Err(e)) => form.error = Some(crate::text::clean(&e)),
-                },
-                Err(e) => form.error = Some(crate::text::clean(&e)),
-            },
+            KeyCode::Esc => return FormOutcome::Close,
+            KeyCode::Enter => return FormOutcome::Apply,
             KeyCode::Char('r') if ctrl => {
-                *form = FilterForm::from_query(&TaskQuery::default(), None, &self.directory);
+                *form = FilterForm::from_query(&TaskQuery::default(), None, &Directory::default());
             }
             KeyCode::Down | KeyCode::Tab => form.row = (form.row + 1) % ROWS,
             KeyCode::Up | KeyCode::BackTab => form.row = (form.row + ROWS - 1) % ROWS,
@@ -157,86 +138,11 @@ impl State {
             KeyCode::Char('j') if form.row < 5 => form.row += 1,
             KeyCode::Char('k') if form.row < 5 => form.row = form.row.saturating_sub(1),
             _ if form.row >= 5 => {
-                form.text[form.row - 5].handle(&ev);
+                form.text[form.row - 5].handle(ev);
                 form.error = None;
             }
             _ => {}
         }
-        self.overlay = Overlay::Filter(form);
-        vec![]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::app::tests::{code, key, loaded};
-
-    #[test]
-    fn the_form_builds_every_filter() {
-        let mut s = loaded(1);
-        s.on_key(key('f'));
-        assert!(matches!(s.overlay, Overlay::Filter(_)));
-        s.on_key(key(' ')); // not_started
-        s.on_key(key('j'));
-        s.on_key(key('j'));
-        s.on_key(key('j'));
-        s.on_key(key(' ')); // completed
-        s.on_key(key('j'));
-        s.on_key(key(' ')); // priority urgent
-        s.on_key(key(' ')); // high
-        s.on_key(code(KeyCode::Tab));
-        for c in "me".chars() {
-            s.on_key(key(c));
-        }
-        s.on_key(code(KeyCode::Tab));
-        s.on_key(code(KeyCode::Tab));
-        s.on_key(code(KeyCode::Tab));
-        for c in "nda,q4".chars() {
-            s.on_key(key(c));
-        }
-        s.on_key(code(KeyCode::Tab));
-        for c in "2026-12-01".chars() {
-            s.on_key(key(c));
-        }
-        let fx = s.on_key(code(KeyCode::Enter));
-        let r = crate::app::tests::reqs(&fx);
-        match &r[..] {
-            [ApiRequest::ListPage { query, .. }] => {
-                assert_eq!(query.status, vec!["not_started", "completed"]);
-                assert_eq!(query.priority.as_deref(), Some("high"));
-                assert_eq!(query.assigned_to.as_deref(), Some("u-me"));
-                assert_eq!(query.tags, vec!["nda", "q4"]);
-                assert_eq!(query.complete_by_from.as_deref(), Some("2026-12-01"));
-            }
-            other => panic!("{other:?}"),
-        }
-        // Reopening shows the same filters.
-        s.on_key(key('f'));
-        match &s.overlay {
-            Overlay::Filter(f) => {
-                assert_eq!(f.status, [true, false, false, true]);
-                assert_eq!(f.text[0].text, "me");
-            }
-            _ => panic!(),
-        }
-    }
-
-    #[test]
-    fn a_bad_date_stays_in_the_form_with_a_message() {
-        let mut s = loaded(1);
-        s.on_key(key('f'));
-        for _ in 0..9 {
-            s.on_key(code(KeyCode::Tab));
-        }
-        for c in "whenever".chars() {
-            s.on_key(key(c));
-        }
-        let fx = s.on_key(code(KeyCode::Enter));
-        assert!(crate::app::tests::reqs(&fx).is_empty());
-        match &s.overlay {
-            Overlay::Filter(f) => assert!(f.error.as_deref().unwrap_or("").contains("not a date")),
-            _ => panic!("form stays open"),
-        }
+        FormOutcome::Stay
     }
 }

@@ -3,7 +3,6 @@
 
 use crate::api::*;
 use crate::app::input::LineInput;
-use crate::app::state::*;
 use crossterm::event::{KeyCode, KeyEvent};
 use serde_json::Value;
 
@@ -255,35 +254,26 @@ pub fn candidates_in(body: &Value) -> Vec<(String, String)> {
     out
 }
 
-impl State {
-    pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
-        // Sharing is the current task's, like every other task action.
-        let mut fx = Vec::new();
-        self.target()?;
-        let d = self.detail.as_mut().ok_or("no task selected")?;
-        match &d.sharing {
-            Load::Loaded(s) => {
-                let mut ed = SharingEditor::from_state(d.task_id.clone(), s);
-                ed.task_label = d.task.as_ref().map(|t| t.label()).unwrap_or_default();
-                self.overlay = Overlay::Sharing(Box::new(ed));
-                Ok(fx)
-            }
-            _ => {
-                // Open the editor as soon as the current state arrives.
-                d.tab = Tab::Sharing;
-                d.edit_sharing_when_loaded = true;
-                self.focus = Focus::Detail;
-                if matches!(d.sharing, Load::Failed(_)) {
-                    d.sharing = Load::NotLoaded;
-                }
-                self.say(Level::Info, "loading the current sharing…");
-                fx.extend(self.load_tab(Tab::Sharing));
-                Ok(fx)
-            }
-        }
-    }
+/// What a key did in the sharing editor.
+#[derive(Debug, PartialEq)]
+pub enum SharingOutcome {
+    Stay,
+    Cancel,
+    /// Show what would change before the PUT.
+    Review,
+}
 
-    pub fn sharing_key(&mut self, mut ed: Box<SharingEditor>, ev: KeyEvent) -> Vec<Effect> {
+/// What a key did in a picker.
+#[derive(Debug, PartialEq)]
+pub enum PickerOutcome {
+    Stay,
+    Cancel,
+    Chosen(String),
+}
+
+impl SharingEditor {
+    pub fn on_key(&mut self, ev: &KeyEvent) -> SharingOutcome {
+        let ed = self;
         if let Some((kind, mut input)) = ed.adding.take() {
             match ev.code {
                 KeyCode::Esc => {}
@@ -307,20 +297,16 @@ impl State {
                     }
                 }
                 _ => {
-                    input.handle(&ev);
+                    input.handle(ev);
                     ed.adding = Some((kind, input));
                 }
             }
-            self.overlay = Overlay::Sharing(ed);
-            return vec![];
+            return SharingOutcome::Stay;
         }
         let row = ed.cursor;
         let nu = ed.users.len();
         match ev.code {
-            KeyCode::Esc | KeyCode::Char('q') => {
-                self.say(Level::Info, "sharing unchanged");
-                return vec![];
-            }
+            KeyCode::Esc | KeyCode::Char('q') => return SharingOutcome::Cancel,
             KeyCode::Char('j') | KeyCode::Down => ed.cursor = (ed.cursor + 1).min(ed.rows() - 1),
             KeyCode::Char('k') | KeyCode::Up => ed.cursor = ed.cursor.saturating_sub(1),
             KeyCode::Char('v') => {
@@ -360,116 +346,30 @@ impl State {
                 ed.adding = Some((Adding::Person, LineInput::default()))
             }
             KeyCode::Char('t') => ed.adding = Some((Adding::Team, LineInput::default())),
-            KeyCode::Enter => {
-                let mut lines = vec![
-                    format!(
-                        "Save sharing of {}? This replaces who has access:",
-                        ed.task_label
-                    ),
-                    String::new(),
-                ];
-                lines.extend(ed.diff(self.my_id()));
-                let id = ed.task_id.clone();
-                let update = ed.update();
-                // `n` returns to this editor with its edits.
-                self.overlay = Overlay::Confirm {
-                    lines,
-                    on_yes: Confirmed::PutSharing { id, update },
-                    back_to: Some(Box::new(Overlay::Sharing(ed))),
-                };
-                return vec![];
-            }
+            KeyCode::Enter => return SharingOutcome::Review,
             _ => {}
         }
-        self.overlay = Overlay::Sharing(ed);
-        vec![]
+        SharingOutcome::Stay
     }
+}
 
-    /// A sharing PUT answered 400: offer the candidates if the body has any.
-    pub fn sharing_refused(&mut self, id: String, update: SharingUpdate, err: &ApiError) -> bool {
-        let Some(body) = err.bad_request_body() else {
-            return false;
-        };
-        let candidates = candidates_in(body);
-        if candidates.is_empty() {
-            return false;
-        }
-        let lower = |s: &str| s.to_lowercase();
-        // Which reference was ambiguous: one the candidates' labels match,
-        // else the first that is not an id.
-        let refs: Vec<(bool, String)> = update
-            .users
-            .iter()
-            .map(|u| (false, u.user_id.clone()))
-            .chain(update.teams.iter().map(|t| (true, t.team_id.clone())))
-            .collect();
-        let hit = refs
-            .iter()
-            .find(|(_, r)| candidates.iter().any(|(_, l)| lower(l).contains(&lower(r))))
-            .or_else(|| refs.iter().find(|(_, r)| uuid::Uuid::parse_str(r).is_err()))
-            .cloned();
-        let Some((team, reference)) = hit else {
-            return false;
-        };
-        self.overlay = Overlay::Picker(Picker {
-            reference,
-            team,
-            candidates,
-            selected: 0,
-            then: PickThen::PutSharing {
-                task_id: id,
-                update,
-            },
-        });
-        true
-    }
-
-    pub fn picker_key(&mut self, mut p: Picker, ev: KeyEvent) -> Vec<Effect> {
+impl Picker {
+    pub fn on_key(&mut self, ev: &KeyEvent) -> PickerOutcome {
         match ev.code {
-            KeyCode::Esc => {
-                self.say(Level::Info, "sharing not saved");
-                vec![]
-            }
+            KeyCode::Esc => PickerOutcome::Cancel,
             KeyCode::Char('j') | KeyCode::Down => {
-                p.selected = (p.selected + 1).min(p.candidates.len().saturating_sub(1));
-                self.overlay = Overlay::Picker(p);
-                vec![]
+                self.selected = (self.selected + 1).min(self.candidates.len().saturating_sub(1));
+                PickerOutcome::Stay
             }
             KeyCode::Char('k') | KeyCode::Up => {
-                p.selected = p.selected.saturating_sub(1);
-                self.overlay = Overlay::Picker(p);
-                vec![]
+                self.selected = self.selected.saturating_sub(1);
+                PickerOutcome::Stay
             }
-            KeyCode::Enter => {
-                let Some((chosen, _)) = p.candidates.get(p.selected).cloned() else {
-                    return vec![];
-                };
-                match p.then {
-                    PickThen::Command(template) => self.command(&template.replace("{}", &chosen)),
-                    PickThen::PutSharing {
-                        task_id,
-                        mut update,
-                    } => {
-                        if p.team {
-                            for t in update.teams.iter_mut().filter(|t| t.team_id == p.reference) {
-                                t.team_id = chosen.clone();
-                            }
-                        } else {
-                            for u in update.users.iter_mut().filter(|u| u.user_id == p.reference) {
-                                u.user_id = chosen.clone();
-                            }
-                        }
-                        vec![self.request(ApiRequest::PutSharing {
-                            id: task_id,
-                            update,
-                        })]
-                    }
-                }
-            }
-            _ => {
-                self.overlay = Overlay::Picker(p);
-                vec![]
-            }
+            KeyCode::Enter => match self.candidates.get(self.selected) {
+                Some((id, _)) => PickerOutcome::Chosen(id.clone()),
+                None => PickerOutcome::Cancel,
+            },
+            _ => PickerOutcome::Stay,
         }
     }
 }

@@ -308,3 +308,73 @@ fn a_repeated_cursor_ends_the_walk_and_no_task_shows_twice() {
     assert_eq!(ids.len(), unique.len(), "no task twice: {ids:?}");
     assert_eq!(ids.len(), 5);
 }
+
+// The filter form (f).
+
+#[test]
+fn the_form_builds_every_filter() {
+    let mut s = loaded(1);
+    s.on_key(key('f'));
+    assert!(matches!(s.overlay, Overlay::Filter(_)));
+    s.on_key(key(' ')); // not_started
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(key(' ')); // completed
+    s.on_key(key('j'));
+    s.on_key(key(' ')); // priority urgent
+    s.on_key(key(' ')); // high
+    s.on_key(code(KeyCode::Tab));
+    for c in "me".chars() {
+        s.on_key(key(c));
+    }
+    s.on_key(code(KeyCode::Tab));
+    s.on_key(code(KeyCode::Tab));
+    s.on_key(code(KeyCode::Tab));
+    for c in "nda,q4".chars() {
+        s.on_key(key(c));
+    }
+    s.on_key(code(KeyCode::Tab));
+    for c in "2026-12-01".chars() {
+        s.on_key(key(c));
+    }
+    let fx = s.on_key(code(KeyCode::Enter));
+    let r = reqs(&fx);
+    match &r[..] {
+        [ApiRequest::ListPage { query, .. }] => {
+            assert_eq!(query.status, vec!["not_started", "completed"]);
+            assert_eq!(query.priority.as_deref(), Some("high"));
+            assert_eq!(query.assigned_to.as_deref(), Some("u-me"));
+            assert_eq!(query.tags, vec!["nda", "q4"]);
+            assert_eq!(query.complete_by_from.as_deref(), Some("2026-12-01"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Reopening shows the same filters.
+    s.on_key(key('f'));
+    match &s.overlay {
+        Overlay::Filter(f) => {
+            assert_eq!(f.status, [true, false, false, true]);
+            assert_eq!(f.text[0].text, "me");
+        }
+        _ => panic!(),
+    }
+}
+
+#[test]
+fn a_bad_date_stays_in_the_form_with_a_message() {
+    let mut s = loaded(1);
+    s.on_key(key('f'));
+    for _ in 0..9 {
+        s.on_key(code(KeyCode::Tab));
+    }
+    for c in "whenever".chars() {
+        s.on_key(key(c));
+    }
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty());
+    match &s.overlay {
+        Overlay::Filter(f) => assert!(f.error.as_deref().unwrap_or("").contains("not a date")),
+        _ => panic!("form stays open"),
+    }
+}
