@@ -127,7 +127,9 @@ pub async fn run(
         if dirty {
             let wait = FRAME.saturating_sub(last_draw.elapsed());
             if wait.is_zero() {
-                term.draw(|f| crate::ui::draw(f, &mut state, &theme))?;
+                let mut metrics = crate::ui::Metrics::default();
+                term.draw(|f| metrics = crate::ui::render(f, &state, &theme))?;
+                metrics.apply(&mut state);
                 last_draw = Instant::now();
                 dirty = false;
                 // Debug builds only: lets the pty tests prove the panic path
