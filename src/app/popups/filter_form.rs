@@ -5,7 +5,8 @@ use crate::app::command::{PRIORITY_VALUES, STATUS_VALUES};
 use crate::app::directory::Directory;
 use crate::app::fields::parse_filters;
 use crate::app::input::LineInput;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::keymap::Action;
+use crossterm::event::{KeyCode, KeyEvent};
 
 pub const TEXT_FIELDS: [&str; 6] = ["assigned", "involving", "team", "tags", "from", "to"];
 pub const TEXT_LABELS: [&str; 6] = [
@@ -109,35 +110,45 @@ pub enum FormOutcome {
 }
 
 impl FilterForm {
-    pub fn on_key(&mut self, ev: &KeyEvent) -> FormOutcome {
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    /// A key, and the action the `filter` keymap context binds it to
+    /// (keys bound to nothing go to the text field the cursor is on).
+    pub fn on_key(&mut self, ev: &KeyEvent, action: Option<Action>) -> FormOutcome {
         let form = self;
-        match ev.code {
-            KeyCode::Esc => return FormOutcome::Close,
-            KeyCode::Enter => return FormOutcome::Apply,
-            KeyCode::Char('r') if ctrl => {
+        let text_row = form.row >= 5;
+        // On a text field, a plain character bound to a form action (space)
+        // is text.
+        let action = match (action, ev.code) {
+            (Some(Action::Toggle | Action::PriorityPrev), _) if text_row => None,
+            (a, _) => a,
+        };
+        match action {
+            Some(Action::Close) => return FormOutcome::Close,
+            Some(Action::Apply) => return FormOutcome::Apply,
+            Some(Action::ClearFilters) => {
                 *form = FilterForm::from_query(&TaskQuery::default(), None, &Directory::default());
             }
-            KeyCode::Down | KeyCode::Tab => form.row = (form.row + 1) % ROWS,
-            KeyCode::Up | KeyCode::BackTab => form.row = (form.row + ROWS - 1) % ROWS,
-            KeyCode::Char(' ') if form.row < 4 => form.status[form.row] = !form.status[form.row],
-            KeyCode::Char(' ') | KeyCode::Right if form.row == 4 => {
+            Some(Action::NextField) => form.row = (form.row + 1) % ROWS,
+            Some(Action::PrevField) => form.row = (form.row + ROWS - 1) % ROWS,
+            Some(Action::Toggle) if form.row < 4 => form.status[form.row] = !form.status[form.row],
+            Some(Action::Toggle) if form.row == 4 => {
                 form.priority = match form.priority {
                     None => Some(0),
                     Some(i) if i + 1 < PRIORITY_VALUES.len() => Some(i + 1),
                     Some(_) => None,
                 }
             }
-            KeyCode::Left if form.row == 4 => {
+            Some(Action::PriorityPrev) if form.row == 4 => {
                 form.priority = match form.priority {
                     None => Some(PRIORITY_VALUES.len() - 1),
                     Some(0) => None,
                     Some(i) => Some(i - 1),
                 }
             }
-            KeyCode::Char('j') if form.row < 5 => form.row += 1,
-            KeyCode::Char('k') if form.row < 5 => form.row = form.row.saturating_sub(1),
-            _ if form.row >= 5 => {
+            None if !text_row && ev.code == KeyCode::Char('j') => form.row += 1,
+            None if !text_row && ev.code == KeyCode::Char('k') => {
+                form.row = form.row.saturating_sub(1)
+            }
+            None if text_row => {
                 form.text[form.row - 5].handle(ev);
                 form.error = None;
             }

@@ -10,6 +10,7 @@ pub mod search;
 pub mod sharing;
 pub mod text;
 
+use super::keymap::Context;
 use super::state::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -38,7 +39,8 @@ impl State {
             Overlay::Palette(mut p) => {
                 let people = self.people_labels();
                 let teams = self.directory.team_labels();
-                match p.on_key(&ev, &people, &teams) {
+                let action = self.keymap.lookup(&[Context::Palette], &ev);
+                match p.on_key(&ev, action, &people, &teams) {
                     palette::PaletteOutcome::Stay => {
                         self.overlay = Overlay::Palette(p);
                         vec![]
@@ -53,7 +55,7 @@ impl State {
                 back_to,
             } => self.confirm_key(lines, on_yes, back_to, ev),
             Overlay::Compose(c) => self.compose_key(c, ev),
-            Overlay::Picker(mut p) => match p.on_key(&ev) {
+            Overlay::Picker(mut p) => match p.on_key(self.keymap.lookup(&[Context::Picker], &ev)) {
                 sharing::PickerOutcome::Stay => {
                     self.overlay = Overlay::Picker(p);
                     vec![]
@@ -64,43 +66,47 @@ impl State {
                 }
                 sharing::PickerOutcome::Chosen(id) => self.picked(p, id),
             },
-            Overlay::Sharing(mut ed) => match ed.on_key(&ev) {
-                sharing::SharingOutcome::Stay => {
-                    self.overlay = Overlay::Sharing(ed);
-                    vec![]
+            Overlay::Sharing(mut ed) => {
+                match ed.on_key(&ev, self.keymap.lookup(&[Context::Sharing], &ev)) {
+                    sharing::SharingOutcome::Stay => {
+                        self.overlay = Overlay::Sharing(ed);
+                        vec![]
+                    }
+                    sharing::SharingOutcome::Cancel => {
+                        self.say(Level::Info, "sharing unchanged");
+                        vec![]
+                    }
+                    sharing::SharingOutcome::Review => {
+                        let mut lines = vec![
+                            format!(
+                                "Save sharing of {}? This replaces who has access:",
+                                ed.task_label
+                            ),
+                            String::new(),
+                        ];
+                        lines.extend(ed.diff(self.my_id()));
+                        let id = ed.task_id.clone();
+                        let update = ed.update();
+                        // `n` returns to this editor with its edits.
+                        self.overlay = Overlay::Confirm {
+                            lines,
+                            on_yes: Confirmed::PutSharing { id, update },
+                            back_to: Some(Box::new(Overlay::Sharing(ed))),
+                        };
+                        vec![]
+                    }
                 }
-                sharing::SharingOutcome::Cancel => {
-                    self.say(Level::Info, "sharing unchanged");
-                    vec![]
+            }
+            Overlay::Filter(mut form) => {
+                match form.on_key(&ev, self.keymap.lookup(&[Context::Filter], &ev)) {
+                    filter_form::FormOutcome::Stay => {
+                        self.overlay = Overlay::Filter(form);
+                        vec![]
+                    }
+                    filter_form::FormOutcome::Close => vec![],
+                    filter_form::FormOutcome::Apply => self.apply_filter_form(form),
                 }
-                sharing::SharingOutcome::Review => {
-                    let mut lines = vec![
-                        format!(
-                            "Save sharing of {}? This replaces who has access:",
-                            ed.task_label
-                        ),
-                        String::new(),
-                    ];
-                    lines.extend(ed.diff(self.my_id()));
-                    let id = ed.task_id.clone();
-                    let update = ed.update();
-                    // `n` returns to this editor with its edits.
-                    self.overlay = Overlay::Confirm {
-                        lines,
-                        on_yes: Confirmed::PutSharing { id, update },
-                        back_to: Some(Box::new(Overlay::Sharing(ed))),
-                    };
-                    vec![]
-                }
-            },
-            Overlay::Filter(mut form) => match form.on_key(&ev) {
-                filter_form::FormOutcome::Stay => {
-                    self.overlay = Overlay::Filter(form);
-                    vec![]
-                }
-                filter_form::FormOutcome::Close => vec![],
-                filter_form::FormOutcome::Apply => self.apply_filter_form(form),
-            },
+            }
         }
     }
 

@@ -4,7 +4,8 @@
 
 use crate::app::command::{self, Complete, COMMANDS};
 use crate::app::input::LineInput;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::keymap::Action;
+use crossterm::event::KeyEvent;
 
 pub struct Palette {
     pub input: LineInput,
@@ -87,15 +88,21 @@ impl Palette {
     }
 
     /// A key: completion is over `people` and `teams` as well as commands.
-    pub fn on_key(&mut self, ev: &KeyEvent, people: &[String], teams: &[String]) -> PaletteOutcome {
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    /// A key, and the action the `palette` keymap context binds it to.
+    pub fn on_key(
+        &mut self,
+        ev: &KeyEvent,
+        action: Option<Action>,
+        people: &[String],
+        teams: &[String],
+    ) -> PaletteOutcome {
         let completions = complete_with(&self.input.text, people, teams);
         let highlighted = completions
             .get(self.selected.min(completions.len().saturating_sub(1)))
             .cloned();
-        match ev.code {
-            KeyCode::Esc => return PaletteOutcome::Close,
-            KeyCode::Enter => {
+        match action {
+            Some(Action::Close) => return PaletteOutcome::Close,
+            Some(Action::Run) => {
                 // The highlighted suggestion is what runs; a bare command
                 // name that needs an argument is completed instead.
                 return match highlighted {
@@ -108,7 +115,7 @@ impl Palette {
                     None => PaletteOutcome::Run(self.input.text.clone()),
                 };
             }
-            KeyCode::Tab => {
+            Some(Action::Complete) => {
                 if let Some(c) = highlighted {
                     let space = if takes_args(&c) && !c.contains(' ') {
                         " "
@@ -119,13 +126,13 @@ impl Palette {
                     self.selected = 0;
                 }
             }
-            KeyCode::Down => {
+            Some(Action::Down) => {
                 self.selected = (self.selected + 1).min(completions.len().saturating_sub(1))
             }
-            KeyCode::Up => self.selected = self.selected.saturating_sub(1),
+            Some(Action::Up) => self.selected = self.selected.saturating_sub(1),
             // ctrl-u clears the argument, not the command word that a key
-            // like `e` or `s` put there.
-            KeyCode::Char('u') if ctrl && command_word_len(&self.input.text) > 0 => {
+            // like `e` or `s` put there; again, the whole line.
+            Some(Action::ClearArgument) if command_word_len(&self.input.text) > 0 => {
                 let keep = command_word_len(&self.input.text);
                 if self.input.cursor > keep {
                     let head: String = self.input.text.chars().take(keep).collect();
@@ -134,8 +141,12 @@ impl Palette {
                     self.input.insert_str(&tail);
                     self.input.cursor = keep;
                 } else {
-                    self.input.handle(ev);
+                    self.input = LineInput::default();
                 }
+                self.selected = 0;
+            }
+            Some(Action::ClearArgument) => {
+                self.input = LineInput::default();
                 self.selected = 0;
             }
             _ => {

@@ -3,6 +3,7 @@
 
 use crate::api::*;
 use crate::app::input::LineInput;
+use crate::app::keymap::Action;
 use crossterm::event::{KeyCode, KeyEvent};
 use serde_json::Value;
 
@@ -272,7 +273,9 @@ pub enum PickerOutcome {
 }
 
 impl SharingEditor {
-    pub fn on_key(&mut self, ev: &KeyEvent) -> SharingOutcome {
+    /// A key, and the action the `sharing` keymap context binds it to
+    /// (while a name is being typed, keys go to it).
+    pub fn on_key(&mut self, ev: &KeyEvent, action: Option<Action>) -> SharingOutcome {
         let ed = self;
         if let Some((kind, mut input)) = ed.adding.take() {
             match ev.code {
@@ -305,17 +308,17 @@ impl SharingEditor {
         }
         let row = ed.cursor;
         let nu = ed.users.len();
-        match ev.code {
-            KeyCode::Esc | KeyCode::Char('q') => return SharingOutcome::Cancel,
-            KeyCode::Char('j') | KeyCode::Down => ed.cursor = (ed.cursor + 1).min(ed.rows() - 1),
-            KeyCode::Char('k') | KeyCode::Up => ed.cursor = ed.cursor.saturating_sub(1),
-            KeyCode::Char('v') => {
+        match action {
+            Some(Action::Close) => return SharingOutcome::Cancel,
+            Some(Action::Down) => ed.cursor = (ed.cursor + 1).min(ed.rows() - 1),
+            Some(Action::Up) => ed.cursor = ed.cursor.saturating_sub(1),
+            Some(Action::ToggleVisibility) => {
                 ed.visibility = match ed.visibility {
                     Visibility::Customer => Visibility::Private,
                     _ => Visibility::Customer,
                 }
             }
-            KeyCode::Char(' ') | KeyCode::Char('w') => {
+            Some(Action::ToggleAccess) => {
                 if row == 0 {
                     ed.visibility = match ed.visibility {
                         Visibility::Customer => Visibility::Private,
@@ -334,7 +337,7 @@ impl SharingEditor {
                     };
                 }
             }
-            KeyCode::Char('d') | KeyCode::Char('x') | KeyCode::Delete if row > 0 => {
+            Some(Action::RemoveEntry) if row > 0 => {
                 if row <= nu {
                     ed.users.remove(row - 1);
                 } else {
@@ -342,11 +345,9 @@ impl SharingEditor {
                 }
                 ed.cursor = ed.cursor.min(ed.rows() - 1);
             }
-            KeyCode::Char('+') | KeyCode::Char('a') => {
-                ed.adding = Some((Adding::Person, LineInput::default()))
-            }
-            KeyCode::Char('t') => ed.adding = Some((Adding::Team, LineInput::default())),
-            KeyCode::Enter => return SharingOutcome::Review,
+            Some(Action::AddPerson) => ed.adding = Some((Adding::Person, LineInput::default())),
+            Some(Action::AddTeam) => ed.adding = Some((Adding::Team, LineInput::default())),
+            Some(Action::Review) => return SharingOutcome::Review,
             _ => {}
         }
         SharingOutcome::Stay
@@ -354,18 +355,19 @@ impl SharingEditor {
 }
 
 impl Picker {
-    pub fn on_key(&mut self, ev: &KeyEvent) -> PickerOutcome {
-        match ev.code {
-            KeyCode::Esc => PickerOutcome::Cancel,
-            KeyCode::Char('j') | KeyCode::Down => {
+    /// The action the `picker` keymap context binds a key to.
+    pub fn on_key(&mut self, action: Option<Action>) -> PickerOutcome {
+        match action {
+            Some(Action::Close) => PickerOutcome::Cancel,
+            Some(Action::Down) => {
                 self.selected = (self.selected + 1).min(self.candidates.len().saturating_sub(1));
                 PickerOutcome::Stay
             }
-            KeyCode::Char('k') | KeyCode::Up => {
+            Some(Action::Up) => {
                 self.selected = self.selected.saturating_sub(1);
                 PickerOutcome::Stay
             }
-            KeyCode::Enter => match self.candidates.get(self.selected) {
+            Some(Action::Choose) => match self.candidates.get(self.selected) {
                 Some((id, _)) => PickerOutcome::Chosen(id.clone()),
                 None => PickerOutcome::Cancel,
             },
