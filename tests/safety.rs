@@ -55,13 +55,7 @@ fn a_draft_survives_kill_9_and_is_offered_back_without_sending() {
     tui.send(text);
     tui.wait_for(text, WAIT);
     // The debounced save (not a send): wait for the file, then kill hard.
-    let file = home
-        .drafts()
-        .join(taskdeck::app::drafts::service_key(
-            &svc.sb.base_url(),
-            false,
-        ))
-        .join(format!("{id}.comment.txt"));
+    let file = svc.draft_file(&home, KEY, &id, "comment");
     let start = std::time::Instant::now();
     while std::fs::read_to_string(&file).ok().as_deref() != Some(text) {
         assert!(
@@ -98,6 +92,8 @@ fn a_failed_send_keeps_the_text_and_is_never_retried() {
     let id = svc.task_id("#2");
     let comments = format!("/api/v1/tasks/{id}/comments");
     let text = "Please confirm the fee cap";
+    // Asked before any fault is injected.
+    let file = svc.draft_file(&home, KEY, &id, "comment");
 
     let tui = launch(&svc, &home);
     open(&tui, 2);
@@ -114,13 +110,6 @@ fn a_failed_send_keeps_the_text_and_is_never_retried() {
         tui.screen().contains(text),
         "the text is still in the composer"
     );
-    let file = home
-        .drafts()
-        .join(taskdeck::app::drafts::service_key(
-            &svc.sb.base_url(),
-            false,
-        ))
-        .join(format!("{id}.comment.txt"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     // Give a (wrong) automatic retry every chance to show up.
     std::thread::sleep(Duration::from_millis(1500));
@@ -330,15 +319,7 @@ fn the_api_key_is_written_nowhere_even_with_trace_logging() {
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 129);
     let id2 = svc.task_id("#2");
     assert_eq!(
-        std::fs::read_to_string(
-            home.drafts()
-                .join(taskdeck::app::drafts::service_key(
-                    &svc.sb.base_url(),
-                    false
-                ))
-                .join(format!("{id2}.requester.txt"))
-        )
-        .unwrap(),
+        std::fs::read_to_string(svc.draft_file(&home, KEY, &id2, "requester")).unwrap(),
         "left unsent at quit",
         "the text typed before the hang-up is kept"
     );

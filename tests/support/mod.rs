@@ -68,6 +68,32 @@ impl Service {
         self.sb.set_faults(spec.parse::<Faults>().unwrap());
     }
 
+    /// The user id the service answers for `key`'s `GET /me`.
+    pub fn user_id(&self, key: &str) -> String {
+        let c = taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
+            self.sb.base_url(),
+            taskdeck::api::ApiKey::new(key),
+        ))
+        .unwrap();
+        self.rt.block_on(c.me()).unwrap().user_id
+    }
+
+    /// The folder of `key`'s user's drafts against this service in `home`.
+    pub fn drafts_of(&self, home: &Home, key: &str) -> PathBuf {
+        home.drafts()
+            .join(taskdeck::app::drafts::service_key(
+                &self.sb.base_url(),
+                false,
+            ))
+            .join(taskdeck::app::drafts::user_key(&self.user_id(key)))
+    }
+
+    /// The draft file of `key`'s user for a task and kind.
+    pub fn draft_file(&self, home: &Home, key: &str, task_id: &str, kind: &str) -> PathBuf {
+        self.drafts_of(home, key)
+            .join(format!("{task_id}.{kind}.txt"))
+    }
+
     pub fn task_id(&self, display: &str) -> String {
         self.sb.task_json(display).unwrap()["id"]
             .as_str()
