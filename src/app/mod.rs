@@ -537,6 +537,13 @@ fn edit_in_editor(
             .join("edit")
             .join(format!("{}-{name}", std::process::id()))
     });
+    // A text file ends with a line end (editors add one, and a line
+    // appended by a script starts on its own line); it is dropped again
+    // when the text comes back.
+    let mut initial = initial.to_string();
+    if !initial.is_empty() && !initial.ends_with('\n') {
+        initial.push('\n');
+    }
     crate::config::write_private_file(&path, initial.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let editor = std::env::var("VISUAL")
@@ -555,7 +562,8 @@ fn edit_in_editor(
         .arg(format!("{editor} \"$1\""))
         .arg("sh")
         .arg(&path)
-        .status();
+        .spawn()
+        .and_then(wait_for_editor);
     let result = match status {
         Ok(s) if s.success() => std::fs::read_to_string(&path).map_err(|e| e.to_string()),
         Ok(s) => Err(format!(
@@ -570,7 +578,40 @@ fn edit_in_editor(
     result
 }
 
+/// Set when SIGHUP arrives (also while the loop waits for the editor).
+static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// Wait for the editor. A hang-up meanwhile is passed on to the editor's
+/// process group (ours), as a shell passes it to its foreground job: when
+/// taskdeck leads the session (`ssh -t host taskdeck`), nobody else would,
+/// and an editor that does not read the terminal would keep us waiting.
+fn wait_for_editor(mut child: std::process::Child) -> std::io::Result<std::process::ExitStatus> {
+    use std::sync::atomic::Ordering;
+    let mut passed_on = false;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(st);
+        }
+        let hung_up = HUNG_UP.get().is_some_and(|f| f.load(Ordering::SeqCst));
+        if hung_up && !passed_on {
+            passed_on = true;
+            tracing::warn!("hang-up while the editor is open; passing it on");
+            // SAFETY: kill(2) on our own process group; SIGHUP is handled
+            // here (by the loop), so only the shell and the editor end.
+            unsafe {
+                libc::kill(0, libc::SIGHUP);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
+    let flag = HUNG_UP.get_or_init(Default::default).clone();
+    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
+        tracing::warn!(error = %e, "cannot watch for SIGHUP");
+    }
     use futures::StreamExt;
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     match signal_hook_tokio::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]) {
