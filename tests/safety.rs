@@ -55,13 +55,7 @@ fn a_draft_survives_kill_9_and_is_offered_back_without_sending() {
     tui.send(text);
     tui.wait_for(text, WAIT);
     // The debounced save (not a send): wait for the file, then kill hard.
-    let file = home
-        .drafts()
-        .join(taskdeck::app::drafts::service_key(
-            &svc.sb.base_url(),
-            false,
-        ))
-        .join(format!("{id}.comment.txt"));
+    let file = svc.draft_file(&home, KEY, &id, "comment");
     let start = std::time::Instant::now();
     while std::fs::read_to_string(&file).ok().as_deref() != Some(text) {
         assert!(
@@ -98,6 +92,8 @@ fn a_failed_send_keeps_the_text_and_is_never_retried() {
     let id = svc.task_id("#2");
     let comments = format!("/api/v1/tasks/{id}/comments");
     let text = "Please confirm the fee cap";
+    // Asked before any fault is injected.
+    let file = svc.draft_file(&home, KEY, &id, "comment");
 
     let tui = launch(&svc, &home);
     open(&tui, 2);
@@ -109,18 +105,14 @@ fn a_failed_send_keeps_the_text_and_is_never_retried() {
     svc.sb.clear_requests();
     svc.set_faults("fail_every=1,status=503");
     tui.send("\x13"); // ctrl-s
-    tui.wait_for("NOT SENT", WAIT);
+                      // A 503 may come after the service acted: the outcome is unknown,
+                      // never "not sent".
+    tui.wait_for("OUTCOME UNKNOWN", WAIT);
+    assert!(!tui.screen().contains("NOT SENT"), "{}", tui.screen());
     assert!(
         tui.screen().contains(text),
         "the text is still in the composer"
     );
-    let file = home
-        .drafts()
-        .join(taskdeck::app::drafts::service_key(
-            &svc.sb.base_url(),
-            false,
-        ))
-        .join(format!("{id}.comment.txt"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
     // Give a (wrong) automatic retry every chance to show up.
     std::thread::sleep(Duration::from_millis(1500));
@@ -330,15 +322,7 @@ fn the_api_key_is_written_nowhere_even_with_trace_logging() {
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 129);
     let id2 = svc.task_id("#2");
     assert_eq!(
-        std::fs::read_to_string(
-            home.drafts()
-                .join(taskdeck::app::drafts::service_key(
-                    &svc.sb.base_url(),
-                    false
-                ))
-                .join(format!("{id2}.requester.txt"))
-        )
-        .unwrap(),
+        std::fs::read_to_string(svc.draft_file(&home, KEY, &id2, "requester")).unwrap(),
         "left unsent at quit",
         "the text typed before the hang-up is kept"
     );
@@ -403,4 +387,240 @@ fn sigabrt_restores_the_terminal_and_dies_of_sigabrt() {
         assert_ne!(after & libc::ICANON, 0, "canonical mode back");
         assert_ne!(after & libc::ECHO, 0, "echo back");
     }
+}
+
+/// The comments the service holds for a task, by content.
+fn comment_texts(svc: &Service, id: &str) -> Vec<String> {
+    let c = taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
+        svc.sb.base_url(),
+        taskdeck::api::ApiKey::new(KEY),
+    ))
+    .unwrap();
+    svc.rt
+        .block_on(c.list_comments(id))
+        .unwrap()
+        .into_iter()
+        .map(|c| c.content.raw().to_string())
+        .collect()
+}
+
+#[test]
+fn a_slow_send_closed_reopened_and_edited_posts_once_and_keeps_the_later_text() {
+    let svc = Service::small();
+    let home = Home::new();
+    let id = svc.task_id("#2");
+    let file = svc.draft_file(&home, KEY, &id, "comment");
+    let comments = format!("/api/v1/tasks/{id}/comments");
+
+    let mut tui = launch(&svc, &home);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("first part");
+    tui.wait_for("first part", WAIT);
+    // A slow service: every answer takes 6 s, time enough (generously) for
+    // the keys below to be read while the POST is in flight.
+    svc.sb.clear_requests();
+    svc.set_faults("delay=6000");
+    tui.send("\x13");
+    tui.wait_for("sending…", WAIT);
+    tui.key("\x1b");
+    tui.wait_until("the composer closed", WAIT, |s| {
+        !s.contains("Internal comment")
+    });
+    tui.send("c");
+    tui.wait_for("a send of this text is in flight", WAIT);
+    assert!(
+        !tui.screen().contains("nothing was sent"),
+        "{}",
+        tui.screen()
+    );
+    tui.send(" second part");
+    tui.wait_for("first part second part", WAIT);
+    // A second ctrl-s while the first send is in flight sends nothing.
+    tui.send("\x13");
+    tui.wait_for("not sent: a send of this draft is in flight", WAIT);
+    // The POST answers: only what it sent leaves the draft.
+    tui.wait_for("kept as a draft (not sent)", Duration::from_secs(30));
+    svc.set_faults("");
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&file).ok().as_deref() != Some("second part") {
+        assert!(
+            start.elapsed() < WAIT,
+            "the draft should hold the later text: {:?}",
+            std::fs::read_to_string(&file)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        svc.requests_matching("POST", &comments).len(),
+        1,
+        "exactly one POST"
+    );
+    assert_eq!(
+        comment_texts(&svc, &id)
+            .iter()
+            .filter(|c| c.contains("first part"))
+            .collect::<Vec<_>>(),
+        vec!["first part"],
+        "the service has the first part once, and not the second"
+    );
+    // kill -9 now loses nothing: the later text is on disk.
+    tui.signal(libc::SIGKILL);
+    tui.wait_exit(WAIT);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "second part");
+
+    let tui = launch(&svc, &home);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("restored your unsent draft", WAIT);
+    tui.wait_for("second part", WAIT);
+    assert_eq!(svc.requests_matching("POST", &comments).len(), 1);
+}
+
+#[test]
+fn quitting_while_a_send_is_in_flight_says_the_outcome_is_unknown_everywhere() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("in flight at quit");
+    tui.wait_for("in flight at quit", WAIT);
+    svc.set_faults("delay=3000");
+    tui.send("\x13");
+    tui.wait_for("sending…", WAIT);
+    tui.signal(libc::SIGTERM);
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 128 + libc::SIGTERM as u32);
+    let said = String::from_utf8_lossy(&tui.raw()).into_owned();
+    assert!(
+        said.contains("was still being sent when you quit — its outcome is unknown"),
+        "{said}"
+    );
+    assert!(!said.contains("unsent"), "{said}");
+    // Whether the POST landed is not known here (the sandbox drops it with
+    // the connection; a real service may have applied it): the next run
+    // says so.
+    svc.set_faults("");
+    let tui = launch(&svc, &home);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for(
+        "may have reached the service: check before sending again",
+        WAIT,
+    );
+    assert!(!tui.screen().contains("nothing was sent"));
+}
+
+#[test]
+fn a_hang_up_while_the_editor_is_open_saves_and_offers_the_editor_text_back() {
+    use std::os::unix::fs::PermissionsExt;
+    let svc = Service::small();
+    let home = Home::new();
+    let id = svc.task_id("#2");
+    // An editor that writes a line, then waits (until the hang-up kills it).
+    let editor = home.root().join("slow-editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf 'from the editor\\n' >> \"$1\"\nexec sleep 60\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut env = svc.env();
+    env.push(("EDITOR".into(), editor.display().to_string()));
+    let mut tui = Tui::spawn(&home, &[], &env, COLS, ROWS);
+    tui.wait_for("Alice Martin", WAIT);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("typed before the editor");
+    tui.wait_for("typed before the editor", WAIT);
+    tui.send("\x05"); // ctrl-e
+    let draft = svc.draft_file(&home, KEY, &id, "comment");
+    let editor_file = draft.with_extension("editor.md");
+    let start = std::time::Instant::now();
+    while !std::fs::read_to_string(&editor_file)
+        .unwrap_or_default()
+        .contains("from the editor")
+    {
+        assert!(start.elapsed() < WAIT, "the editor never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Saved before the editor started.
+    assert_eq!(
+        std::fs::read_to_string(&draft).unwrap(),
+        "typed before the editor"
+    );
+    // The hang-up, as the kernel delivers it: SIGHUP to the foreground
+    // process group (taskdeck, the shell, the editor).
+    // SAFETY: kill(2) on our own child's process group.
+    assert_eq!(unsafe { libc::kill(-tui.pid(), libc::SIGHUP) }, 0);
+    let st = tui.wait_exit(WAIT);
+    assert_ne!(st.exit_code(), 101, "no panic");
+    assert_eq!(st.exit_code(), 129, "{st:?}");
+    let out = String::from_utf8_lossy(&tui.raw()).into_owned();
+    assert!(!out.contains("panicked"), "{out}");
+
+    let tui = launch(&svc, &home);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("$EDITOR session that did not finish", WAIT);
+    tui.wait_for("from the editor", WAIT);
+    assert!(tui.screen().contains("typed before the editor"));
+    assert_eq!(
+        std::fs::read_to_string(&draft).unwrap(),
+        "typed before the editor\nfrom the editor"
+    );
+}
+
+#[test]
+fn the_terminal_going_away_while_the_editor_is_open_is_a_clean_hang_up() {
+    use std::os::unix::fs::PermissionsExt;
+    let svc = Service::small();
+    let home = Home::new();
+    let id = svc.task_id("#2");
+    let editor = home.root().join("slow-editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf 'written in the editor\\n' >> \"$1\"\nexec sleep 60\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut env = svc.env();
+    env.push(("EDITOR".into(), editor.display().to_string()));
+    let mut tui = HangupTui::spawn(&home, &env, COLS, ROWS);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.send(":open #2\r");
+    tui.wait_for("▶ #2 ", WAIT);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("before the hang-up");
+    tui.wait_for("before the hang-up", WAIT);
+    tui.send("\x05"); // ctrl-e
+    let draft = svc.draft_file(&home, KEY, &id, "comment");
+    let editor_file = draft.with_extension("editor.md");
+    let start = std::time::Instant::now();
+    while !std::fs::read_to_string(&editor_file)
+        .unwrap_or_default()
+        .contains("written in the editor")
+    {
+        assert!(start.elapsed() < WAIT, "the editor never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The terminal window closes: every write of taskdeck now fails (EIO).
+    tui.hang_up();
+    let st = tui.wait_exit(WAIT);
+    assert_ne!(st.exit_code(), 101, "a vanished terminal is no panic");
+    assert_eq!(st.exit_code(), 129, "a hang-up: {st:?}");
+    assert_eq!(
+        std::fs::read_to_string(&draft).unwrap(),
+        "before the hang-up"
+    );
+
+    let tui = launch(&svc, &home);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("$EDITOR session that did not finish", WAIT);
+    tui.wait_for("written in the editor", WAIT);
 }

@@ -64,9 +64,67 @@ pub fn copy_native(text: &str) -> Result<&'static str, String> {
     }
 }
 
+/// Copy only what an id can be: the text is pasted into shells, where a
+/// line break or a `;` in a value from the service would run what follows.
+/// A task's id is a uuid; its display id is `#` and digits, or a short word
+/// of letters, digits, `#`, `_` and `-` (not starting with `-`, which a
+/// command would read as an option). Anything else is refused, with why.
+pub fn copyable_id(text: &str) -> Result<(), String> {
+    let is_uuid = text.len() == 36
+        && text.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+        && uuid::Uuid::try_parse(text).is_ok();
+    if is_uuid {
+        return Ok(());
+    }
+    let short_word = !text.is_empty()
+        && text.len() <= 32
+        && !text.starts_with('-')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '#' | '_' | '-'));
+    if short_word {
+        return Ok(());
+    }
+    let why = if text.is_empty() {
+        "the service gave an empty id".to_string()
+    } else if text.chars().any(|c| c.is_control()) {
+        "the service's id holds control characters (a line break would run the rest as a command if pasted into a shell)".to_string()
+    } else if text.len() > 32 {
+        format!("the service's id is {} bytes long: not an id", text.len())
+    } else {
+        "the service's id holds characters an id does not have (only letters, digits, #, _ and -, or a uuid)".to_string()
+    };
+    Err(format!("{why}: {}", crate::text::clean(text)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_ids_are_copied() {
+        assert!(copyable_id("#12").is_ok());
+        assert!(copyable_id("TASK-12_b").is_ok());
+        assert!(copyable_id("00000000-0000-4000-8000-000000000001").is_ok());
+        for bad in [
+            "#1\n touch /tmp/pwned",
+            "#1; rm -rf ~",
+            "#1 && x",
+            "$(touch x)",
+            "`id`",
+            "-rf",
+            "",
+            "#1\u{1b}]52;c;aGk=\u{7}",
+            "#1\r",
+            "0000000000000000000000000000000000000000000000001",
+        ] {
+            let e = copyable_id(bad).expect_err(bad);
+            assert!(!e.contains('\n') && !e.contains('\u{1b}'), "{e:?}");
+        }
+        assert!(copyable_id("#1\n touch x")
+            .unwrap_err()
+            .contains("line break"));
+    }
 
     #[test]
     fn picks_the_native_tool_only_locally() {

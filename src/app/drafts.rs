@@ -1,10 +1,22 @@
 //! Drafts of comments and replies, kept on disk so typed text survives
 //! failed sends, hang-ups, crashes and kill -9 (up to the last save).
 //!
-//! One file per task and kind under `<state dir>/drafts/`, mode 0600,
-//! written to a temporary file and renamed into place.
+//! Drafts belong to a service and a user: `<state dir>/drafts/<service>/
+//! <user>/`, the user being the id the service answered for `GET /me`
+//! (never anything derived from the API key). Per task and kind:
+//!
+//! - `<task>.<kind>.txt`: the text, mode 0600, written to a temporary
+//!   file and renamed into place (and only when it changed, so that its
+//!   time says when the text last changed);
+//! - `<task>.<kind>.sent.json`: written just before a send, with exactly
+//!   the text sent; removed when the service answers that it was or was
+//!   not applied. Left behind (a quit, a crash, a timeout), it says that
+//!   the send may have reached the service;
+//! - `<task>.<kind>.editor.md`: the `$EDITOR`'s file while it runs. Left
+//!   behind (the terminal went away, the editor failed), it is offered
+//!   back the next time the same composer opens.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The drafts folder of one service: drafts written against one service
 /// are never offered (or sent) against another. The demo's sandbox moves
@@ -39,8 +51,85 @@ pub fn service_key(base_url: &str, demo: bool) -> String {
     }
 }
 
+/// The folder name of one user within a service's drafts folder. User ids
+/// are usually uuids; anything else is made safe, and a hash of the exact
+/// id keeps two ids that read alike apart.
+pub fn user_key(user_id: &str) -> String {
+    let safe = safe_name(user_id);
+    if !safe.is_empty() && safe == user_id && safe.len() <= 64 {
+        return format!("user-{safe}");
+    }
+    // FNV-1a: stable across versions and platforms (not a secret).
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in user_id.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let short: String = safe.chars().take(40).collect();
+    format!("user-{short}-{h:016x}")
+}
+
+/// A send of a draft that the service has not answered yet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InFlight {
+    pub task_id: String,
+    /// The draft's kind (`ComposeKind::draft_key`).
+    pub key: String,
+    pub label: String,
+    /// Exactly the text sent.
+    pub text: String,
+    /// The kind adds new text (a comment, a reply), so text typed after
+    /// the sent text is a new message; an edit replaces the whole text.
+    pub appends: bool,
+    /// What it is, for messages ("comment", "reply to the requester").
+    pub what: String,
+}
+
+/// What the `.sent.json` file says.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SentRecord {
+    /// Exactly the text that was sent.
+    pub text: String,
+    /// `in_flight` (no answer yet) or `unknown` (the answer did not say).
+    pub state: String,
+    /// An earlier send of this draft had an unknown outcome.
+    #[serde(default)]
+    pub earlier_unknown: bool,
+}
+
+/// What the text left after a send that succeeded: `None` when nothing is
+/// left to keep. Only the text that was sent goes: text added after it is
+/// kept (as a new draft), and a text edited since is kept whole.
+pub fn left_after_send(sent: &str, current: Option<&str>, appends: bool) -> Option<String> {
+    let current = current?;
+    if current.trim().is_empty() || current.trim_end() == sent.trim_end() {
+        return None;
+    }
+    if appends {
+        if let Some(rest) = current.strip_prefix(sent) {
+            let rest = rest.trim_start();
+            return (!rest.trim().is_empty()).then(|| rest.to_string());
+        }
+    }
+    Some(current.to_string())
+}
+
+/// Text that came back from `$EDITOR` (or an editor file left behind):
+/// CRLF and lone CR line ends become LF, the final newline editors add is
+/// dropped; nothing else is changed.
+pub fn from_editor(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .trim_end_matches('\n')
+        .to_string()
+}
+
 #[derive(Clone, Debug)]
 pub struct Drafts {
+    /// The service's folder, when drafts are kept per user inside it.
+    service_dir: Option<PathBuf>,
+    /// The folder drafts are read from and written to; `None` until the
+    /// user is known (or when nothing is kept).
     dir: Option<PathBuf>,
 }
 
@@ -57,17 +146,51 @@ fn safe_name(s: &str) -> String {
 }
 
 impl Drafts {
-    /// Drafts under `dir`; `None` keeps nothing (tests that don't care).
+    /// Drafts in `dir` exactly; `None` keeps nothing (tests that don't
+    /// care).
     pub fn new(dir: Option<PathBuf>) -> Self {
-        Drafts { dir }
+        Drafts {
+            service_dir: None,
+            dir,
+        }
+    }
+
+    /// Drafts of one service, kept per user: nothing is read or written
+    /// until [`Drafts::bind_user`].
+    pub fn per_user(service_dir: PathBuf) -> Self {
+        Drafts {
+            service_dir: Some(service_dir),
+            dir: None,
+        }
+    }
+
+    /// The identity is known: drafts go to that user's folder. The first
+    /// identity wins (one key, one user per run).
+    pub fn bind_user(&mut self, user_id: &str) {
+        if self.dir.is_none() {
+            if let Some(s) = &self.service_dir {
+                self.dir = Some(s.join(user_key(user_id)));
+            }
+        }
+    }
+
+    /// The folder in use, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    fn file(&self, task_id: &str, kind: &str, ext: &str) -> Option<PathBuf> {
+        self.dir
+            .as_ref()
+            .map(|d| d.join(format!("{}.{}.{ext}", safe_name(task_id), safe_name(kind))))
     }
 
     pub fn path(&self, task_id: &str, kind: &str) -> Option<PathBuf> {
-        self.dir
-            .as_ref()
-            .map(|d| d.join(format!("{}.{}.txt", safe_name(task_id), safe_name(kind))))
+        self.file(task_id, kind, "txt")
     }
 
+    /// Save the text (an empty text deletes the draft). A text equal to
+    /// what is on disk is not written again.
     pub fn save(&self, task_id: &str, kind: &str, text: &str) -> std::io::Result<Option<PathBuf>> {
         let Some(path) = self.path(task_id, kind) else {
             return Ok(None);
@@ -75,6 +198,9 @@ impl Drafts {
         if text.trim().is_empty() {
             self.delete(task_id, kind);
             return Ok(None);
+        }
+        if std::fs::read_to_string(&path).ok().as_deref() == Some(text) {
+            return Ok(Some(path));
         }
         crate::config::write_private_file(&path, text.as_bytes())?;
         Ok(Some(path))
@@ -90,6 +216,84 @@ impl Drafts {
     pub fn delete(&self, task_id: &str, kind: &str) {
         if let Some(p) = self.path(task_id, kind) {
             let _ = std::fs::remove_file(p);
+        }
+    }
+
+    /// Just before a send: record exactly the text sent.
+    pub fn mark_sending(&self, task_id: &str, kind: &str, text: &str) -> std::io::Result<()> {
+        let Some(path) = self.file(task_id, kind, "sent.json") else {
+            return Ok(());
+        };
+        let earlier_unknown = self.sent_record(task_id, kind).is_some();
+        let rec = SentRecord {
+            text: text.to_string(),
+            state: "in_flight".into(),
+            earlier_unknown,
+        };
+        let json = serde_json::to_vec(&rec).map_err(std::io::Error::other)?;
+        crate::config::write_private_file(&path, &json)
+    }
+
+    /// The send's outcome is unknown (a timeout, a dropped connection).
+    pub fn mark_unknown(&self, task_id: &str, kind: &str) {
+        let (Some(path), Some(mut rec)) = (
+            self.file(task_id, kind, "sent.json"),
+            self.sent_record(task_id, kind),
+        ) else {
+            return;
+        };
+        rec.state = "unknown".into();
+        if let Ok(json) = serde_json::to_vec(&rec) {
+            let _ = crate::config::write_private_file(&path, &json);
+        }
+    }
+
+    /// The service said the send was not applied: the record goes, unless
+    /// an earlier send of this draft may have reached the service.
+    pub fn send_refused(&self, task_id: &str, kind: &str) {
+        match self.sent_record(task_id, kind) {
+            Some(rec) if rec.earlier_unknown => self.mark_unknown(task_id, kind),
+            _ => self.clear_sent(task_id, kind),
+        }
+    }
+
+    /// The record of a send of this draft not known to have been answered.
+    pub fn sent_record(&self, task_id: &str, kind: &str) -> Option<SentRecord> {
+        let path = self.file(task_id, kind, "sent.json")?;
+        let bytes = std::fs::read(path).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    pub fn clear_sent(&self, task_id: &str, kind: &str) {
+        if let Some(p) = self.file(task_id, kind, "sent.json") {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+
+    /// Where `$EDITOR` edits this draft's text.
+    pub fn editor_path(&self, task_id: &str, kind: &str) -> Option<PathBuf> {
+        self.file(task_id, kind, "editor.md")
+    }
+
+    /// An editor file left behind (the terminal went away, the editor
+    /// failed) that is newer than the draft and says something else:
+    /// (its text, its path).
+    pub fn editor_leftover(&self, task_id: &str, kind: &str) -> Option<(String, PathBuf)> {
+        let path = self.editor_path(task_id, kind)?;
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let edited = modified(&path)?;
+        let text = from_editor(&std::fs::read_to_string(&path).ok()?);
+        if text.trim().is_empty() {
+            return None;
+        }
+        let draft = self.load(task_id, kind);
+        if draft.as_deref() == Some(text.as_str()) {
+            return None;
+        }
+        let draft_time = self.path(task_id, kind).and_then(|p| modified(&p));
+        match (draft, draft_time) {
+            (Some(_), Some(t)) if t > edited => None,
+            _ => Some((text, path)),
         }
     }
 

@@ -84,10 +84,12 @@ pub async fn run(
     launch: LaunchInfo,
 ) -> color_eyre::Result<i32> {
     let mut state = new_state(client.host(), &settings, launch.demo);
+    // Drafts belong to the service and to the user: the user's folder is
+    // used once the service has said who the user is.
     let drafts_dir = crate::config::state_dir()
         .join("drafts")
         .join(drafts::service_key(client.base_url(), launch.demo));
-    state.drafts = drafts::Drafts::new(Some(drafts_dir.clone()));
+    state.drafts = drafts::Drafts::per_user(drafts_dir);
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
     for w in theme_warnings {
@@ -109,10 +111,13 @@ pub async fn run(
     });
     spawn_signals(tx.clone());
 
+    let mut writes = WritesInFlight::default();
     let start_fx = state.start();
     let mut ctx = EffectCtx {
         worker: &mut worker,
         mouse: settings.mouse,
+        writes: &mut writes,
+        hangup: false,
     };
     for fx in start_fx {
         run_effect(fx, &mut state, &mut ctx, &mut term, &input);
@@ -128,7 +133,12 @@ pub async fn run(
             let wait = FRAME.saturating_sub(last_draw.elapsed());
             if wait.is_zero() {
                 let mut metrics = crate::ui::Metrics::default();
-                term.draw(|f| metrics = crate::ui::render(f, &state, &theme))?;
+                if let Err(e) = term.draw(|f| metrics = crate::ui::render(f, &state, &theme)) {
+                    // The terminal is gone (EIO/EOF): a hang-up.
+                    tracing::warn!(error = %e, "cannot draw; saving drafts and leaving");
+                    exit_code = hangup_code(exit_code);
+                    break;
+                }
                 metrics.apply(&mut state);
                 last_draw = Instant::now();
                 dirty = false;
@@ -174,6 +184,7 @@ pub async fn run(
                 Msg::Term(Event::Resize(..)) => dirty = true,
                 Msg::Term(_) => {}
                 Msg::Api(r) => {
+                    writes.answered(r.ticket);
                     effects.extend(state.on_api(*r));
                     dirty = true;
                 }
@@ -185,7 +196,7 @@ pub async fn run(
                 Msg::InputClosed(why) => {
                     tracing::warn!(why = %why, "terminal input closed; saving drafts and leaving");
                     state.quit = true;
-                    exit_code = 1;
+                    exit_code = hangup_code(exit_code);
                 }
             }
         }
@@ -193,12 +204,22 @@ pub async fn run(
         effects.extend(tick_fx);
         dirty |= tick_dirty;
         state.autosave_draft(Instant::now(), false);
+        if let Some(me) = &state.me {
+            let id = me.user_id.clone();
+            state.drafts.bind_user(&id);
+        }
         let mut ctx = EffectCtx {
             worker: &mut worker,
             mouse: settings.mouse,
+            writes: &mut writes,
+            hangup: false,
         };
         for fx in effects {
             run_effect(fx, &mut state, &mut ctx, &mut term, &input);
+        }
+        if ctx.hangup {
+            exit_code = hangup_code(exit_code);
+            state.quit = true;
         }
         if state.quit {
             break;
@@ -207,23 +228,174 @@ pub async fn run(
     let kept = state.save_drafts_now();
     drop(input);
     terminal::restore();
-    if let Some(p) = kept {
-        eprintln!("taskdeck: your unsent text is kept in {}", p.display());
-    } else {
-        let kept = state.drafts.list().len();
-        if kept > 0 {
-            eprintln!(
-                "taskdeck: {kept} unsent draft(s) kept in {}",
-                drafts_dir.display()
-            );
-        }
+    // ratatui's `Drop` shows the cursor again (restore did) and, when the
+    // terminal is gone, reports the failure with `eprintln!`, which panics
+    // when stderr is gone too: it is not run.
+    std::mem::forget(term);
+    // Never `eprintln!`: stderr may be the terminal that went away.
+    let mut err = std::io::stderr();
+    for line in quit_lines(&state, &writes, kept.as_deref()) {
+        use std::io::Write;
+        let _ = writeln!(err, "{line}");
     }
     Ok(exit_code)
+}
+
+/// The exit status of a hang-up (128 + SIGHUP), unless a signal already
+/// set one.
+fn hangup_code(current: i32) -> i32 {
+    if current == 0 {
+        128 + libc::SIGHUP
+    } else {
+        current
+    }
+}
+
+/// Writes sent and not answered yet, by ticket, in words ("#12 status →
+/// completed"): what quitting leaves in doubt.
+#[derive(Debug, Default)]
+pub struct WritesInFlight(std::collections::BTreeMap<u64, String>);
+
+impl WritesInFlight {
+    /// A request goes out (reads are not tracked).
+    pub fn started(&mut self, ticket: u64, req: &state::ApiRequest, state: &State) {
+        if let Some(what) = describe_write(ticket, req, state) {
+            self.0.insert(ticket, what);
+        }
+    }
+
+    pub fn answered(&mut self, ticket: u64) {
+        self.0.remove(&ticket);
+    }
+}
+
+/// A write in words, or `None` for a read.
+fn describe_write(ticket: u64, req: &state::ApiRequest, state: &State) -> Option<String> {
+    use state::ApiRequest as R;
+    let id = match req {
+        R::Me
+        | R::ListPage { .. }
+        | R::FindByNumber { .. }
+        | R::GetTask { .. }
+        | R::Subtasks { .. }
+        | R::Comments { .. }
+        | R::Thread { .. }
+        | R::GetSharing { .. }
+        | R::Validate { .. } => return None,
+        R::Patch { id, .. }
+        | R::Delete { id }
+        | R::CreateSubtask { parent: id, .. }
+        | R::AddComment { id, .. }
+        | R::ReplyComment { id, .. }
+        | R::EditComment { id, .. }
+        | R::ReplyRequester { id, .. }
+        | R::AddLinks { id, .. }
+        | R::UpdateLink { id, .. }
+        | R::RemoveLink { id, .. }
+        | R::PutSharing { id, .. }
+        | R::Attach { id, .. }
+        | R::Detach { id, .. } => id,
+    };
+    let fields: Vec<String> = state
+        .pending
+        .iter()
+        .filter(|p| p.ticket == ticket)
+        .map(|p| format!("{} → {}", p.field.replace('_', " "), p.value))
+        .collect();
+    let what = if fields.is_empty() {
+        req.describe()
+    } else {
+        fields.join(", ")
+    };
+    Some(crate::text::clean(&format!(
+        "{} {what}",
+        state.label_of(id)
+    )))
+}
+
+/// What is said on stderr after the terminal is restored: sends and other
+/// changes whose outcome the quit left unknown, and where text was kept.
+pub fn quit_lines(
+    state: &State,
+    writes: &WritesInFlight,
+    kept: Option<&std::path::Path>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut sends: Vec<(&u64, &drafts::InFlight)> = state.sending.iter().collect();
+    sends.sort_by_key(|(t, _)| **t);
+    for (_, s) in &sends {
+        let path = state
+            .drafts
+            .path(&s.task_id, &s.key)
+            .map(|p| format!(" (the text is kept in {})", p.display()))
+            .unwrap_or_default();
+        out.push(crate::text::clean(&format!(
+            "taskdeck: your {} on {} was still being sent when you quit — its outcome is unknown: check the task before sending it again{path}",
+            s.what, s.label
+        )));
+    }
+    let others: Vec<&String> = writes
+        .0
+        .iter()
+        .filter(|(t, _)| !state.sending.contains_key(t))
+        .map(|(_, w)| w)
+        .collect();
+    if !others.is_empty() {
+        let list: Vec<&str> = others.iter().map(|s| s.as_str()).collect();
+        let (n, verb, its, it) = if others.len() == 1 {
+            ("1 change".to_string(), "was", "its", "it")
+        } else {
+            (format!("{} changes", others.len()), "were", "their", "them")
+        };
+        out.push(format!(
+            "taskdeck: {n} {verb} still in flight when you quit: {} — {its} outcome is unknown; check {it}",
+            list.join("; ")
+        ));
+    }
+    let in_doubt = |p: &std::path::Path| {
+        p.with_extension("sent.json").exists()
+            || sends
+                .iter()
+                .any(|(_, s)| state.drafts.path(&s.task_id, &s.key).as_deref() == Some(p))
+    };
+    match kept {
+        Some(p) if in_doubt(p) => out.push(format!(
+            "taskdeck: the composer's text is kept in {} (a send of it may have reached the service)",
+            p.display()
+        )),
+        Some(p) => out.push(format!(
+            "taskdeck: your unsent text is kept in {}",
+            p.display()
+        )),
+        None => {
+            let all = state.drafts.list();
+            let doubtful = all.iter().filter(|p| in_doubt(p)).count();
+            let unsent = all.len() - doubtful;
+            let dir = state
+                .drafts
+                .dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default();
+            if unsent > 0 {
+                out.push(format!("taskdeck: {unsent} unsent draft(s) kept in {dir}"));
+            }
+            if doubtful > sends.len() {
+                out.push(format!(
+                    "taskdeck: {} draft(s) in {dir} were sent with an unknown outcome: check before sending them again",
+                    doubtful - sends.len()
+                ));
+            }
+        }
+    }
+    out
 }
 
 struct EffectCtx<'a> {
     worker: &'a mut worker::Worker,
     mouse: bool,
+    writes: &'a mut WritesInFlight,
+    /// The terminal went away during an effect (a write, a resume).
+    hangup: bool,
 }
 
 fn run_effect(
@@ -234,7 +406,10 @@ fn run_effect(
     input: &terminal::InputThread,
 ) {
     match fx {
-        Effect::Api { ticket, req } => ctx.worker.spawn(ticket, req),
+        Effect::Api { ticket, req } => {
+            ctx.writes.started(ticket, &req, state);
+            ctx.worker.spawn(ticket, req)
+        }
         Effect::Quit => state.quit = true,
         Effect::ShowLog => {
             let path = crate::config::state_dir().join("taskdeck.log");
@@ -242,6 +417,12 @@ fn run_effect(
             state.show_log(tail);
         }
         Effect::Copy(text) => {
+            // Only what an id can be: a value from the service is pasted
+            // into shells, and a line break in it would run what follows.
+            if let Err(why) = clipboard::copyable_id(&text) {
+                state.say(Level::Error, format!("not copied: {why}"));
+                return;
+            }
             if let Ok(tool) = clipboard::copy_native(&text) {
                 state.say(
                     Level::Success,
@@ -256,17 +437,13 @@ fn run_effect(
             let seq = terminal::osc52(&text, std::env::var_os("TMUX").is_some());
             use std::io::Write;
             let mut out = std::io::stdout();
-            let ok = out
-                .write_all(seq.as_bytes())
-                .and_then(|_| out.flush())
-                .is_ok();
-            if ok {
-                state.say(
+            match out.write_all(seq.as_bytes()).and_then(|_| out.flush()) {
+                Ok(()) => state.say(
                     Level::Success,
                     format!("copied {} (OSC 52 clipboard)", crate::text::clean(&text)),
-                );
-            } else {
-                state.say(Level::Error, "could not write to the terminal to copy");
+                ),
+                Err(e) if terminal::is_hangup(&e) => ctx.hangup = true,
+                Err(_) => state.say(Level::Error, "could not write to the terminal to copy"),
             }
         }
         Effect::ReadLayout { path } => {
@@ -296,10 +473,31 @@ fn run_effect(
             }
         }
         Effect::Editor { target, initial } => {
+            // The editor's file sits with the drafts, named after the task
+            // and the composer it belongs to: if the terminal goes away
+            // while it is open, the next open of that composer offers it.
+            let key = match &target {
+                EditorTarget::Description { task_id } => Some((task_id.clone(), "description")),
+                EditorTarget::AdditionalContext { task_id } => {
+                    Some((task_id.clone(), "additional_context"))
+                }
+                EditorTarget::Compose => None,
+            };
+            let file = match (&key, &state.overlay) {
+                (Some((task, kind)), _) => state.drafts.editor_path(task, kind),
+                (None, state::Overlay::Compose(c)) => {
+                    state.drafts.editor_path(&c.task_id, &c.kind.draft_key())
+                }
+                _ => None,
+            };
             input.pause();
             terminal::restore();
-            let result = edit_in_editor(&initial, &target);
-            let _ = terminal::resume(term, ctx.mouse);
+            let result = edit_in_editor(&initial, &target, file);
+            if let Err(e) = terminal::resume(term, ctx.mouse) {
+                // The terminal went away while the editor had it.
+                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+                ctx.hangup = true;
+            }
             input.resume();
             for fx in state.editor_done(target, result) {
                 run_effect(fx, state, ctx, term, input);
@@ -322,16 +520,32 @@ fn log_tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {
     Some(lines[lines.len().saturating_sub(n)..].to_vec())
 }
 
-/// Run `$VISUAL`/`$EDITOR` (fallback `vi`) on a private temporary file in
-/// the state dir. The text comes back, or an error (and nothing changes).
-fn edit_in_editor(initial: &str, target: &EditorTarget) -> Result<String, String> {
-    let dir = crate::config::state_dir().join("edit");
+/// Run `$VISUAL`/`$EDITOR` (fallback `vi`) on a private file: `file`
+/// (with the drafts), else a temporary one in the state dir. The text comes
+/// back, or an error (and nothing changes); the file is removed only when
+/// its text came back.
+fn edit_in_editor(
+    initial: &str,
+    target: &EditorTarget,
+    file: Option<std::path::PathBuf>,
+) -> Result<String, String> {
     let name = match target {
         EditorTarget::Description { .. } => "description.md",
         EditorTarget::AdditionalContext { .. } => "context.md",
         EditorTarget::Compose => "message.md",
     };
-    let path = dir.join(format!("{}-{name}", std::process::id()));
+    let path = file.unwrap_or_else(|| {
+        crate::config::state_dir()
+            .join("edit")
+            .join(format!("{}-{name}", std::process::id()))
+    });
+    // A text file ends with a line end (editors add one, and a line
+    // appended by a script starts on its own line); it is dropped again
+    // when the text comes back.
+    let mut initial = initial.to_string();
+    if !initial.is_empty() && !initial.ends_with('\n') {
+        initial.push('\n');
+    }
     crate::config::write_private_file(&path, initial.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let editor = std::env::var("VISUAL")
@@ -350,7 +564,8 @@ fn edit_in_editor(initial: &str, target: &EditorTarget) -> Result<String, String
         .arg(format!("{editor} \"$1\""))
         .arg("sh")
         .arg(&path)
-        .status();
+        .spawn()
+        .and_then(wait_for_editor);
     let result = match status {
         Ok(s) if s.success() => std::fs::read_to_string(&path).map_err(|e| e.to_string()),
         Ok(s) => Err(format!(
@@ -365,7 +580,40 @@ fn edit_in_editor(initial: &str, target: &EditorTarget) -> Result<String, String
     result
 }
 
+/// Set when SIGHUP arrives (also while the loop waits for the editor).
+static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// Wait for the editor. A hang-up meanwhile is passed on to the editor's
+/// process group (ours), as a shell passes it to its foreground job: when
+/// taskdeck leads the session (`ssh -t host taskdeck`), nobody else would,
+/// and an editor that does not read the terminal would keep us waiting.
+fn wait_for_editor(mut child: std::process::Child) -> std::io::Result<std::process::ExitStatus> {
+    use std::sync::atomic::Ordering;
+    let mut passed_on = false;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(st);
+        }
+        let hung_up = HUNG_UP.get().is_some_and(|f| f.load(Ordering::SeqCst));
+        if hung_up && !passed_on {
+            passed_on = true;
+            tracing::warn!("hang-up while the editor is open; passing it on");
+            // SAFETY: kill(2) on our own process group; SIGHUP is handled
+            // here (by the loop), so only the shell and the editor end.
+            unsafe {
+                libc::kill(0, libc::SIGHUP);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
+    let flag = HUNG_UP.get_or_init(Default::default).clone();
+    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
+        tracing::warn!(error = %e, "cannot watch for SIGHUP");
+    }
     use futures::StreamExt;
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     match signal_hook_tokio::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]) {

@@ -92,6 +92,11 @@ impl State {
 
     pub fn refresh(&mut self) -> Vec<Effect> {
         let mut fx = self.reload_list(true);
+        // A failed identity lookup is retried too (drafts and `me` need it).
+        let asking = self.inflight.values().any(|(what, _)| what == "identity");
+        if self.me.is_none() && !asking {
+            fx.push(self.request(ApiRequest::Me));
+        }
         if let Some(d) = &mut self.detail {
             let id = d.task_id.clone();
             let tab = d.tab;

@@ -105,11 +105,44 @@ pub struct Compose {
     pub state: SendState,
     pub dirty_since: Option<Instant>,
     pub restored: bool,
+    /// What the composer must say above the text (a send of it in flight,
+    /// or one that may have reached the service); drawn as the title of
+    /// the text area.
+    pub banner: Option<String>,
 }
 
 impl Compose {
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
+    }
+
+    /// Show `banner` above the text (or nothing).
+    pub fn set_banner(&mut self, banner: Option<String>) {
+        match &banner {
+            Some(b) => {
+                self.editor.set_block(
+                    ratatui::widgets::Block::default().title(ratatui::text::Span::styled(
+                        crate::text::clean(b),
+                        ratatui::style::Style::default()
+                            .add_modifier(ratatui::style::Modifier::BOLD),
+                    )),
+                )
+            }
+            None => self.editor.remove_block(),
+        }
+        self.banner = banner;
+    }
+
+    /// Replace the text (keeps the banner), cursor at the end.
+    pub fn set_text(&mut self, text: &str) {
+        let mut editor = ratatui_textarea::TextArea::from(
+            text.split('\n').map(str::to_string).collect::<Vec<_>>(),
+        );
+        editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
+        editor.move_cursor(ratatui_textarea::CursorMove::End);
+        self.editor = editor;
+        let banner = self.banner.take();
+        self.set_banner(banner);
     }
 }
 
@@ -225,9 +258,10 @@ pub struct State {
     pub list_height: usize,
     pub quit: bool,
     pub drafts: super::drafts::Drafts,
-    /// Sends in flight from the composer: ticket -> (task id, draft key,
-    /// task label). The draft is deleted when the service confirms.
-    pub sending: HashMap<u64, (String, String, String)>,
+    /// Sends in flight from the composer, by ticket: which draft, and
+    /// exactly the text sent. When the service confirms, that text (and
+    /// only that text) leaves the draft.
+    pub sending: HashMap<u64, super::drafts::InFlight>,
 }
 
 pub const MAX_MESSAGES: usize = 200;

@@ -127,6 +127,18 @@ fn install_abort_handler() {
     });
 }
 
+/// The error says the terminal is gone (the other end hung up): EIO,
+/// ENXIO, EPIPE, EOF. Such a write is a hang-up, not a message to show.
+pub fn is_hangup(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EIO | libc::ENXIO | libc::EPIPE | libc::EBADF)
+    ) || matches!(
+        e.kind(),
+        io::ErrorKind::BrokenPipe | io::ErrorKind::UnexpectedEof | io::ErrorKind::WriteZero
+    )
+}
+
 /// Re-enter after a suspension (the `$EDITOR`).
 pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
     terminal::enable_raw_mode()?;
@@ -269,6 +281,14 @@ mod tests {
             .decode(b64)
             .unwrap();
         assert_eq!(copied, b"id [redacted]");
+    }
+
+    #[test]
+    fn a_vanished_terminal_reads_as_a_hangup() {
+        assert!(is_hangup(&io::Error::from_raw_os_error(libc::EIO)));
+        assert!(is_hangup(&io::Error::from_raw_os_error(libc::ENXIO)));
+        assert!(is_hangup(&io::Error::from(io::ErrorKind::BrokenPipe)));
+        assert!(!is_hangup(&io::Error::from_raw_os_error(libc::EAGAIN)));
     }
 
     #[test]

@@ -374,6 +374,12 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
             theme.dim,
         ),
         SendState::Sending(_) => Line::styled("sending…", theme.pending),
+        // A 5xx, a timeout or a dropped connection may have reached the
+        // service: never claim it was not sent.
+        SendState::Failed {
+            message,
+            outcome_unknown: true,
+        } => Line::styled(format!("OUTCOME UNKNOWN: {message}"), theme.error),
         SendState::Failed { message, .. } => {
             Line::styled(format!("NOT SENT: {message}"), theme.error)
         }

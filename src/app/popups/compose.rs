@@ -6,16 +6,37 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 use std::time::Instant;
 
+/// Said in the composer while its own text is being sent.
+pub const SENDING_KEYS_IGNORED: &str = "sending… keys are ignored until the service answers";
+/// Said when the composer opens on a draft whose send is in flight.
+pub const SEND_IN_FLIGHT: &str =
+    "a send of this text is in flight: ctrl-s is refused until the service answers";
+/// Said when a send of the draft may have reached the service.
+pub const SEND_MAY_HAVE_REACHED: &str =
+    "a send of this text may have reached the service: check before sending again";
+
+/// The start of a text, for messages.
+fn excerpt(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let mut out: String = line.chars().take(40).collect();
+    if out.len() < line.len() || text.lines().nth(1).is_some() {
+        out.push('…');
+    }
+    crate::text::clean(&out)
+}
+
 impl Compose {
     /// Pasted text: line ends are already LF; control characters (ESC, C1,
     /// bidi overrides…) become their visible stand-ins, so what is sent is
-    /// what is shown.
+    /// what is shown. While the text is being sent nothing is taken, and
+    /// the composer says so.
     pub fn paste(&mut self, text: &str) {
         if self.files_focus {
             self.file_ids.insert_str(&text.replace('\n', " "));
             return;
         }
         if matches!(self.state, SendState::Sending(_)) {
+            self.set_banner(Some(SENDING_KEYS_IGNORED.into()));
             return;
         }
         self.editor.insert_str(crate::text::sanitize(text, true));
@@ -24,13 +45,57 @@ impl Compose {
 }
 
 impl State {
+    /// The send in flight of this draft, if any: (ticket, what was sent).
+    pub fn send_in_flight(&self, task_id: &str, key: &str) -> Option<(u64, &str)> {
+        self.sending
+            .iter()
+            .find(|(_, s)| s.task_id == task_id && s.key == key)
+            .map(|(t, s)| (*t, s.text.as_str()))
+    }
+
+    /// The composer opens only once the service said who the user is:
+    /// drafts belong to a service *and* a user, and a draft read or written
+    /// before that could be another user's. (The identity is the first
+    /// request at start, so this is rarely seen.)
+    fn drafts_for_me(&mut self) -> Result<(), String> {
+        let Some(me) = &self.me else {
+            return Err(match &self.me_error {
+                Some(e) => format!(
+                    "who you are is not known ({e}): drafts are kept per user, so the composer cannot open"
+                ),
+                None => "who you are is not known yet: the composer opens once the service has answered (drafts are kept per user)".into(),
+            });
+        };
+        let id = me.user_id.clone();
+        self.drafts.bind_user(&id);
+        Ok(())
+    }
+
     pub fn open_compose(&mut self, kind: ComposeKind) -> Result<Vec<Effect>, String> {
+        self.drafts_for_me()?;
         let t = self.current_task().ok_or(self.no_task_reason())?;
         let (task_id, task_label) = (t.id.as_str().to_string(), t.label());
         let channel = t.source_channel.as_ref().map(|c| c.line().into_owned());
+        let key = kind.draft_key();
         let mut initial = None;
         let mut restored = false;
-        if let Some(saved) = self.drafts.load(&task_id, &kind.draft_key()) {
+        let mut said = Vec::new();
+        if let Some((text, path)) = self.drafts.editor_leftover(&task_id, &key) {
+            // The editor's file outlived its session (the terminal went
+            // away, the editor failed): it is the newest text.
+            said.push(format!(
+                "restored the text of an $EDITOR session that did not finish ({})",
+                path.display()
+            ));
+            match self.drafts.save(&task_id, &key, &text) {
+                Ok(_) => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                Err(e) => said.push(format!("could not save it as the draft: {e}")),
+            }
+            initial = Some(text);
+            restored = true;
+        } else if let Some(saved) = self.drafts.load(&task_id, &key) {
             initial = Some(saved);
             restored = true;
         } else if let ComposeKind::TextField { field } = &kind {
@@ -53,8 +118,34 @@ impl State {
         };
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
-        if restored {
-            self.say(Level::Info, "restored your unsent draft (nothing was sent)");
+        // What became of the last send of this draft: in flight (this
+        // run), or perhaps applied (a record left by an earlier run, or a
+        // timeout).
+        let banner = if self.send_in_flight(&task_id, &key).is_some() {
+            Some(SEND_IN_FLIGHT.to_string())
+        } else {
+            match self.drafts.sent_record(&task_id, &key) {
+                Some(_) if !restored => {
+                    // Nothing left of the draft: the record is stale.
+                    self.drafts.clear_sent(&task_id, &key);
+                    None
+                }
+                Some(rec) => Some(format!(
+                    "{SEND_MAY_HAVE_REACHED} (sent: \"{}\")",
+                    excerpt(&rec.text)
+                )),
+                None => None,
+            }
+        };
+        match &banner {
+            Some(b) => said.push(b.clone()),
+            None if restored && said.is_empty() => {
+                said.push("restored your unsent draft (nothing was sent)".into())
+            }
+            None => {}
+        }
+        if !said.is_empty() {
+            self.say(Level::Info, said.join("; "));
         }
         let note = match &kind {
             ComposeKind::Requester => {
@@ -73,7 +164,7 @@ impl State {
         } else {
             initial.clone().unwrap_or_default()
         };
-        self.overlay = Overlay::Compose(Box::new(Compose {
+        let mut c = Compose {
             note,
             initial: initial_text,
             task_id,
@@ -85,7 +176,10 @@ impl State {
             state: SendState::Editing,
             dirty_since: None,
             restored,
-        }));
+            banner: None,
+        };
+        c.set_banner(banner);
+        self.overlay = Overlay::Compose(Box::new(c));
         Ok(vec![])
     }
 
@@ -128,7 +222,10 @@ impl State {
         let closing = ev.code == KeyCode::Esc || (ctrl && ev.code == KeyCode::Char('c'));
         if matches!(c.state, SendState::Sending(_)) && !closing {
             // The text being sent is fixed until the service answers: what
-            // is typed now could not be kept apart from what was sent.
+            // is typed now could not be kept apart from what was sent. The
+            // keys are not taken, and the composer says so.
+            c.set_banner(Some(SENDING_KEYS_IGNORED.into()));
+            self.say(Level::Warn, SENDING_KEYS_IGNORED);
             self.overlay = Overlay::Compose(c);
             return vec![];
         }
@@ -136,6 +233,17 @@ impl State {
             KeyCode::Char('s') if ctrl => return self.send_compose(c),
             KeyCode::Char('e') if ctrl => {
                 let initial = c.text();
+                // Saved before the editor starts: if the terminal goes
+                // away meanwhile, the draft is on disk already.
+                if let Err(e) = self.drafts.save(&c.task_id, &c.kind.draft_key(), &initial) {
+                    self.say(
+                        Level::Error,
+                        format!("could not save the draft: {e}; the editor was not started"),
+                    );
+                    self.overlay = Overlay::Compose(c);
+                    return vec![];
+                }
+                c.dirty_since = None;
                 self.overlay = Overlay::Compose(c);
                 return vec![Effect::Editor {
                     target: EditorTarget::Compose,
@@ -195,6 +303,20 @@ impl State {
             return vec![];
         }
         let content = c.text();
+        let key = c.kind.draft_key();
+        if let Some((_, sent)) = self.send_in_flight(&c.task_id, &key) {
+            // One send of a draft at a time: until it is answered, what it
+            // took from the draft is not known.
+            let msg = if sent == content {
+                format!("not sent: {SEND_IN_FLIGHT}")
+            } else {
+                "not sent: a send of this draft is in flight; what you added is kept and can be sent once the service answers".into()
+            };
+            c.set_banner(Some(SEND_IN_FLIGHT.into()));
+            self.say(Level::Warn, msg);
+            self.overlay = Overlay::Compose(c);
+            return vec![];
+        }
         if content.trim().is_empty() {
             self.say(Level::Warn, "nothing to send");
             self.overlay = Overlay::Compose(c);
@@ -212,14 +334,29 @@ impl State {
             self.overlay = Overlay::Compose(c);
             return vec![];
         }
-        // Saved again just before sending: a crash mid-send loses nothing.
-        if let Err(e) = self.drafts.save(&c.task_id, &c.kind.draft_key(), &content) {
+        // Saved again just before sending, with a record of exactly what
+        // is sent: a crash mid-send loses nothing, and the next start knows
+        // the send may have reached the service.
+        if let Err(e) = self
+            .drafts
+            .save(&c.task_id, &key, &content)
+            .and_then(|_| self.drafts.mark_sending(&c.task_id, &key, &content))
+        {
             self.say(
                 Level::Warn,
                 format!("could not save the draft before sending: {e}"),
             );
         }
         c.dirty_since = None;
+        c.set_banner(None);
+        let in_flight = crate::app::drafts::InFlight {
+            task_id: c.task_id.clone(),
+            key,
+            label: c.task_label.clone(),
+            text: content.clone(),
+            appends: c.kind.takes_files(),
+            what: c.kind.title().to_lowercase(),
+        };
         let id = c.task_id.clone();
         let req = match &c.kind {
             ComposeKind::Comment => ApiRequest::AddComment {
@@ -243,10 +380,7 @@ impl State {
                 let fx = self.patch_task(id, field, "(edited)".into(), patch);
                 if let Effect::Api { ticket, .. } = &fx {
                     c.state = SendState::Sending(*ticket);
-                    self.sending.insert(
-                        *ticket,
-                        (c.task_id.clone(), c.kind.draft_key(), c.task_label.clone()),
-                    );
+                    self.sending.insert(*ticket, in_flight);
                 }
                 self.overlay = Overlay::Compose(c);
                 return vec![fx];
@@ -260,10 +394,7 @@ impl State {
         let fx = self.request(req);
         if let Effect::Api { ticket, .. } = &fx {
             c.state = SendState::Sending(*ticket);
-            self.sending.insert(
-                *ticket,
-                (c.task_id.clone(), c.kind.draft_key(), c.task_label.clone()),
-            );
+            self.sending.insert(*ticket, in_flight);
         }
         self.overlay = Overlay::Compose(c);
         vec![fx]
@@ -294,7 +425,9 @@ impl State {
         result: Result<String, String>,
     ) -> Vec<Effect> {
         let text = match result {
-            Ok(t) => t,
+            // Line ends as the rest of the program has them (LF); the text
+            // is otherwise kept exactly as written in the editor.
+            Ok(t) => crate::app::drafts::from_editor(&t),
             Err(e) => {
                 self.say(
                     Level::Error,
@@ -306,15 +439,11 @@ impl State {
         match target {
             EditorTarget::Compose => {
                 if let Overlay::Compose(c) = &mut self.overlay {
-                    let lines: Vec<String> = text
-                        .trim_end_matches('\n')
-                        .lines()
-                        .map(str::to_string)
-                        .collect();
-                    c.editor = TextArea::from(lines);
-                    c.editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
-                    c.editor.move_cursor(ratatui_textarea::CursorMove::End);
+                    c.set_text(&text);
                     c.dirty_since = Some(Instant::now());
+                    if matches!(c.state, SendState::Failed { .. }) {
+                        c.state = SendState::Editing;
+                    }
                 }
                 self.autosave_draft(Instant::now(), true);
                 vec![]

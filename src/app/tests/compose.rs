@@ -185,3 +185,338 @@ fn shift_tab_leaves_the_file_ids_line_and_pasted_text_is_normalised() {
         r => panic!("{r:?}"),
     }
 }
+
+fn with_drafts(s: &mut State, dir: &std::path::Path) {
+    s.drafts = crate::app::drafts::Drafts::new(Some(dir.to_path_buf()));
+}
+
+fn status(s: &State) -> String {
+    s.status.as_ref().map(|x| x.1.clone()).unwrap_or_default()
+}
+
+fn composer(s: &State) -> &Compose {
+    match &s.overlay {
+        Overlay::Compose(c) => c,
+        _ => panic!("the composer is not open"),
+    }
+}
+
+fn read(p: std::path::PathBuf) -> Option<String> {
+    std::fs::read_to_string(p).ok()
+}
+
+fn sent_file(dir: &std::path::Path, kind: &str) -> std::path::PathBuf {
+    dir.join(format!("{}.{kind}.sent.json", tid(1)))
+}
+
+fn comment(id: &str) -> Result<Reply, ApiError> {
+    Ok(Reply::Comment(Comment {
+        id: id.into(),
+        ..Default::default()
+    }))
+}
+
+#[test]
+fn a_finished_send_removes_only_the_text_it_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    let draft = dir.path().join(format!("{}.comment.txt", tid(1)));
+    s.on_key(key('c'));
+    type_str(&mut s, "first part");
+    let fx = s.on_key(ctrl('s'));
+    assert_eq!(reqs(&fx).len(), 1);
+    // The record of exactly what was sent is on disk before the request.
+    let rec = read(sent_file(dir.path(), "comment")).unwrap();
+    assert!(rec.contains("\"text\":\"first part\""), "{rec}");
+    assert!(rec.contains("in_flight"), "{rec}");
+    // Closed while the service is slow, then reopened: it says a send is
+    // in flight, never "nothing was sent".
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key('c'));
+    assert!(
+        status(&s).contains("a send of this text is in flight"),
+        "{}",
+        status(&s)
+    );
+    assert!(!status(&s).contains("nothing was sent"));
+    assert_eq!(
+        composer(&s).banner.as_deref(),
+        Some(crate::app::popups::compose::SEND_IN_FLIGHT)
+    );
+    type_str(&mut s, " second part");
+    s.autosave_draft(std::time::Instant::now(), true);
+    assert_eq!(read(draft.clone()).unwrap(), "first part second part");
+    // The POST answers: only the sent text leaves the draft.
+    answer(&mut s, &fx, comment("cm1"));
+    assert_eq!(read(draft.clone()).unwrap(), "second part");
+    assert_eq!(composer(&s).text(), "second part");
+    assert_eq!(composer(&s).state, SendState::Editing);
+    assert!(
+        status(&s).contains("kept as a draft (not sent)"),
+        "{}",
+        status(&s)
+    );
+    assert!(read(sent_file(dir.path(), "comment")).is_none());
+    // What is left is sent on its own.
+    let fx = s.on_key(ctrl('s'));
+    match &reqs(&fx)[..] {
+        [ApiRequest::AddComment { content, .. }] => assert_eq!(content, "second part"),
+        r => panic!("{r:?}"),
+    }
+    answer(&mut s, &fx, comment("cm2"));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert!(read(draft).is_none());
+}
+
+#[test]
+fn a_text_edited_while_it_was_sent_is_kept_whole_when_the_composer_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    let draft = dir.path().join(format!("{}.comment.txt", tid(1)));
+    s.on_key(key('c'));
+    type_str(&mut s, "hello");
+    let fx = s.on_key(ctrl('s'));
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key('c'));
+    // Edited, not appended to: the whole text stays.
+    s.on_key(code(KeyCode::Backspace));
+    type_str(&mut s, "p!");
+    s.on_key(code(KeyCode::Esc));
+    assert_eq!(read(draft.clone()).unwrap(), "hellp!");
+    answer(&mut s, &fx, comment("cm1"));
+    assert_eq!(read(draft).unwrap(), "hellp!");
+    assert!(status(&s).contains("edited since"), "{}", status(&s));
+}
+
+#[test]
+fn a_second_send_of_a_text_in_flight_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    type_str(&mut s, "only once");
+    let fx = s.on_key(ctrl('s'));
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key('c'));
+    let again = s.on_key(ctrl('s'));
+    assert!(reqs(&again).is_empty(), "one POST only: {:?}", reqs(&again));
+    assert!(status(&s).starts_with("not sent:"), "{}", status(&s));
+    assert!(status(&s).contains("in flight"), "{}", status(&s));
+    // Text added meanwhile is not sent either until the answer.
+    type_str(&mut s, " and more");
+    assert!(reqs(&s.on_key(ctrl('s'))).is_empty());
+    answer(&mut s, &fx, comment("cm1"));
+    assert_eq!(composer(&s).text(), "and more");
+}
+
+#[test]
+fn keys_typed_while_sending_are_refused_visibly() {
+    let mut s = loaded(1);
+    s.on_key(key('c'));
+    type_str(&mut s, "text");
+    s.on_key(ctrl('s'));
+    type_str(&mut s, "x");
+    assert_eq!(composer(&s).text(), "text");
+    assert!(status(&s).contains("keys are ignored until the service answers"));
+    assert_eq!(
+        composer(&s).banner.as_deref(),
+        Some(crate::app::popups::compose::SENDING_KEYS_IGNORED)
+    );
+    s.on_paste("pasted");
+    assert_eq!(composer(&s).text(), "text");
+}
+
+#[test]
+fn an_unknown_outcome_is_said_on_the_next_open_and_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    type_str(&mut s, "maybe posted");
+    let fx = s.on_key(ctrl('s'));
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::Timeout {
+            what: "waiting".into(),
+        }),
+    );
+    let rec = read(sent_file(dir.path(), "comment")).unwrap();
+    assert!(rec.contains("\"state\":\"unknown\""), "{rec}");
+    assert!(composer(&s)
+        .banner
+        .as_deref()
+        .unwrap()
+        .contains("may have reached the service"));
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key('c'));
+    assert!(
+        status(&s).contains("may have reached the service: check before sending again"),
+        "{}",
+        status(&s)
+    );
+    assert!(!status(&s).contains("nothing was sent"));
+
+    // Quit while a send is in flight: the next run says the same.
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.drafts.delete(&tid(1), "comment");
+    s.drafts.clear_sent(&tid(1), "comment");
+    s.on_key(key('c'));
+    type_str(&mut s, "sent at quit");
+    let fx = s.on_key(ctrl('s'));
+    assert_eq!(reqs(&fx).len(), 1);
+    let kept = s.save_drafts_now();
+    let lines = crate::app::quit_lines(&s, &Default::default(), kept.as_deref());
+    let all = lines.join("\n");
+    assert!(
+        all.contains(
+            "internal comment on #1 was still being sent when you quit — its outcome is unknown"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains("unsent"), "{all}");
+    drop(s);
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    assert_eq!(composer(&s).text(), "sent at quit");
+    assert!(
+        status(&s).contains("may have reached the service"),
+        "{}",
+        status(&s)
+    );
+    assert!(!status(&s).contains("nothing was sent"));
+}
+
+#[test]
+fn a_refused_send_clears_the_record_and_the_draft_reads_unsent() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    type_str(&mut s, "refused");
+    let fx = s.on_key(ctrl('s'));
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "no".into(),
+            body: serde_json::Value::Null,
+        }),
+    );
+    assert!(read(sent_file(dir.path(), "comment")).is_none());
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key('c'));
+    assert!(status(&s).contains("nothing was sent"), "{}", status(&s));
+}
+
+#[test]
+fn quitting_names_the_changes_still_in_flight() {
+    let mut s = loaded(1);
+    s.on_key(code(KeyCode::Enter));
+    let mut writes = crate::app::WritesInFlight::default();
+    let fx = palette(&mut s, "status completed");
+    let read_fx = s.refresh();
+    for e in fx.iter().chain(read_fx.iter()) {
+        if let Effect::Api { ticket, req } = e {
+            writes.started(*ticket, req, &s);
+        }
+    }
+    let lines = crate::app::quit_lines(&s, &writes, None);
+    assert_eq!(
+        lines,
+        vec![
+            "taskdeck: 1 change was still in flight when you quit: #1 status → completed — its outcome is unknown; check it"
+                .to_string()
+        ]
+    );
+    // Answered: nothing is said.
+    writes.answered(ticket_of(&fx));
+    assert!(crate::app::quit_lines(&s, &writes, None).is_empty());
+}
+
+#[test]
+fn drafts_belong_to_the_user_and_wait_for_the_identity() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    // Before the service said who the user is: no composer, nothing kept.
+    let mut s = crate::app::new_state("svc.test".into(), &Default::default(), false);
+    s.drafts = crate::app::drafts::Drafts::per_user(service.clone());
+    s.detail = Some(Detail::new(tid(1), Some(task(1))));
+    s.on_key(key('c'));
+    assert!(!matches!(s.overlay, Overlay::Compose(_)));
+    assert!(
+        status(&s).contains("who you are is not known yet"),
+        "{}",
+        status(&s)
+    );
+
+    let mut alice = loaded(1);
+    alice.drafts = crate::app::drafts::Drafts::per_user(service.clone());
+    alice.on_key(key('c'));
+    type_str(&mut alice, "alice's words");
+    alice.on_key(code(KeyCode::Esc));
+    let file = service
+        .join("user-u-me")
+        .join(format!("{}.comment.txt", tid(1)));
+    assert_eq!(read(file).unwrap(), "alice's words");
+
+    // Another user of the same service is not offered it.
+    let mut bob = loaded(1);
+    bob.me.as_mut().unwrap().user_id = "u-bob".into();
+    bob.drafts = crate::app::drafts::Drafts::per_user(service.clone());
+    bob.on_key(key('c'));
+    assert_eq!(composer(&bob).text(), "");
+    assert!(!composer(&bob).restored);
+}
+
+#[test]
+fn the_editor_is_started_on_a_saved_draft_and_its_line_ends_are_normalised() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    type_str(&mut s, "before the editor");
+    let fx = s.on_key(ctrl('e'));
+    assert!(matches!(&fx[..], [Effect::Editor { .. }]));
+    assert_eq!(
+        s.drafts.load(&tid(1), "comment").as_deref(),
+        Some("before the editor"),
+        "saved before the editor starts"
+    );
+    s.editor_done(
+        EditorTarget::Compose,
+        Ok("one\r\ntwo\r\n\tthree \u{1b}x\n".into()),
+    );
+    assert_eq!(composer(&s).text(), "one\ntwo\n\tthree \u{1b}x");
+    // From the editor straight to the description: LF line ends too.
+    s.on_key(code(KeyCode::Esc));
+    let fx = s.editor_done(
+        EditorTarget::Description { task_id: tid(1) },
+        Ok("new\r\ntext\r\n".into()),
+    );
+    let (_, patch) = only_patch(&fx);
+    assert_eq!(patch["description"], "new\ntext");
+}
+
+#[test]
+fn an_editor_file_left_behind_is_offered_on_the_next_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.drafts.save(&tid(1), "comment", "draft").unwrap();
+    let editor_file = s.drafts.editor_path(&tid(1), "comment").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&editor_file, "draft\r\nand what the editor had\n").unwrap();
+    s.on_key(key('c'));
+    assert_eq!(composer(&s).text(), "draft\nand what the editor had");
+    assert!(status(&s).contains("$EDITOR session that did not finish"));
+    assert!(!editor_file.exists(), "adopted into the draft");
+    assert_eq!(
+        s.drafts.load(&tid(1), "comment").as_deref(),
+        Some("draft\nand what the editor had")
+    );
+}

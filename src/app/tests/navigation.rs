@@ -404,3 +404,21 @@ fn prompts_and_results_name_the_task() {
     let msg = &s.status.as_ref().unwrap().1;
     assert!(msg.starts_with("#2: status → completed"), "{msg}");
 }
+
+#[test]
+fn refresh_retries_a_failed_identity_lookup() {
+    let mut s = crate::app::new_state("h".into(), &crate::config::Settings::default(), false);
+    let fx = s.start();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Me),
+        Err(ApiError::Network {
+            message: "down".into(),
+        }),
+    );
+    let fx = s.refresh();
+    assert!(reqs(&fx).contains(&ApiRequest::Me), "{fx:?}");
+    // Not twice while one is in flight.
+    assert!(!reqs(&s.refresh()).contains(&ApiRequest::Me));
+}
