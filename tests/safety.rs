@@ -624,3 +624,42 @@ fn the_terminal_going_away_while_the_editor_is_open_is_a_clean_hang_up() {
     tui.wait_for("$EDITOR session that did not finish", WAIT);
     tui.wait_for("written in the editor", WAIT);
 }
+
+/// A bracketed paste as terminals send it (lines ended by CR, an escape
+/// sequence inside): the comment is posted with LF line ends and the ESC
+/// as its visible stand-in, never raw.
+#[test]
+fn a_pasted_multi_line_text_is_posted_with_lf_and_no_raw_controls() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    open(&tui, 2);
+    let id = svc.task_id("#2");
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("\x1b[200~first line\rsecond line\r\nthird \x1b[2J end\x1b[201~");
+    tui.wait_for("third", WAIT);
+    svc.sb.clear_requests();
+    tui.send("\x13");
+    let path = format!("/api/v1/tasks/{id}/comments");
+    tui.wait_until("the POST", WAIT, |_| {
+        !svc.requests_matching("POST", &path).is_empty()
+    });
+    let posts = svc.requests_matching("POST", &path);
+    assert_eq!(posts.len(), 1);
+    let content = posts[0].body.as_ref().unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        content.starts_with("first line\nsecond line\nthird "),
+        "{content:?}"
+    );
+    assert!(
+        !content.contains('\r') && !content.contains('\u{1b}'),
+        "{content:?}"
+    );
+    tui.wait_for("#2: comment saved", WAIT);
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
