@@ -207,7 +207,10 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
             // A completed task is not late, whatever its date.
             let (rel, late) = crate::app::dates::due_text(d, now, t.status == Status::Completed);
             let rel = rel.trim_start_matches('!').to_string();
-            (format!("{} ({rel})", d.format("%Y-%m-%d %H:%M UTC")), late)
+            (
+                format!("{} ({rel})", crate::app::dates::local_time(d)),
+                late,
+            )
         }
         (None, Some(raw)) => (
             format!("{} (unreadable date)", crate::text::clean(raw)),
@@ -378,14 +381,10 @@ fn overview<'a>(t: &Task, s: &State, theme: &Theme) -> Vec<Line<'a>> {
     out
 }
 
-/// One style for every timestamp: `2026-11-22 14:05 UTC`.
+/// One style for every timestamp: the local time with its zone,
+/// `2026-11-22 09:05 EST`.
 fn when(ts: Option<&str>) -> String {
-    match ts {
-        Some(raw) => parse_timestamp(raw)
-            .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
-            .unwrap_or_else(|| crate::text::clean(raw)),
-        None => "-".into(),
-    }
+    crate::app::dates::when(ts)
 }
 
 fn section<'a>(title: &str, pending: bool, theme: &Theme) -> Line<'a> {
@@ -525,7 +524,7 @@ fn comments<'a>(
             .created_at
             .as_deref()
             .and_then(parse_timestamp)
-            .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+            .map(crate::app::dates::local_time)
             .unwrap_or_default();
         let mut head = format!(
             "{indent}{} {}  {when}",
@@ -619,7 +618,7 @@ fn requester<'a>(s: &State, t: &Task, theme: &Theme) -> Vec<Line<'a>> {
             .created_at
             .as_deref()
             .and_then(parse_timestamp)
-            .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+            .map(crate::app::dates::local_time)
             .unwrap_or_default();
         let who = m
             .sender_display_name
