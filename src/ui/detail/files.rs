@@ -147,7 +147,8 @@ pub(super) fn files<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, 
             theme.dim,
         ));
     }
-    // Columns line up across the files: name, size, type, id.
+    // Columns line up across the files: name, size, type; the id (long,
+    // never cut) on a line of its own under the name.
     let cells: Vec<Option<[String; 4]>> = entries.iter().map(|(_, v)| file_cells(v)).collect();
     let width = |i: usize| {
         cells
@@ -157,29 +158,33 @@ pub(super) fn files<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, 
             .max()
             .unwrap_or(0)
     };
-    let widths = [width(0), width(1), width(2)];
-    let selected_first = out.len();
+    let (w_name, w_size) = (width(0), width(1));
+    let mut selected = None;
     for (i, ((dir, v), c)) in entries.iter().zip(&cells).enumerate() {
-        let text = match c {
+        let style = row_style(i == d.cursor, theme);
+        if i == d.cursor {
+            selected = Some(out.len());
+        }
+        match c {
             Some([name, size, kind, id]) => {
                 // Sizes align on the right, like numbers do.
-                let size_pad = " ".repeat(widths[1].saturating_sub(size.chars().count()));
-                format!(
-                    "  {dir:<6} {}  {size_pad}{size}  {}  id {id}",
-                    pad(name, widths[0]),
-                    pad(kind, widths[2]),
-                )
+                let size_pad = " ".repeat(w_size.saturating_sub(size.chars().count()));
+                let line = format!("  {dir:<6} {}  {size_pad}{size}  {kind}", pad(name, w_name));
+                out.push(Line::styled(line.trim_end().to_string(), style));
+                out.push(Line::styled(
+                    format!("         id {id}"),
+                    style.patch(theme.dim),
+                ));
             }
-            None => format!("  {dir:<6} {}", file_text(v)),
-        };
-        out.push(Line::styled(text, row_style(i == d.cursor, theme)));
+            None => out.push(Line::styled(format!("  {dir:<6} {}", file_text(v)), style)),
+        }
     }
     out.push(Line::raw(""));
     out.push(Line::styled(
         "F attach by id · X detach selected (the file itself is not deleted)",
         theme.dim,
     ));
-    (out, Some(d.cursor + selected_first))
+    (out, selected.or(Some(d.cursor)))
 }
 
 #[cfg(test)]
