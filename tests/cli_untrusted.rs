@@ -267,3 +267,26 @@ async fn a_walk_stops_at_the_page_bound() {
         .unwrap();
     assert_eq!((items.len(), more), (1, true));
 }
+
+#[tokio::test]
+async fn a_422_is_reported_with_its_real_status() {
+    let router = Router::new().fallback(|| async {
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Json(json!({"detail": "complete_by_from must be a timestamp"})),
+        )
+    });
+    let base = serve(router).await;
+    let mut env = Env::new();
+    env.set("TASKDECK_BASE_URL", &base);
+    env.set("TASKDECK_API_KEY", KEY);
+    let o = env.run(&["tasks"]).await;
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("422"), "{err}");
+    assert!(!err.contains("(400)"), "{err}");
+    assert!(
+        err.contains("complete_by_from must be a timestamp"),
+        "{err}"
+    );
+}

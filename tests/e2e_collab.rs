@@ -81,7 +81,7 @@ fn sharing_previews_the_change_and_resolves_an_ambiguous_name_with_the_picker() 
     tui.wait_for("S edits sharing", WAIT);
     svc.sb.clear_requests();
     tui.key("S");
-    tui.wait_for("Sharing (edits a copy", WAIT);
+    tui.wait_for("Sharing of #10 (edits a copy", WAIT);
     // Remove myself (Alice is listed as a watcher), add "Sam Taylor".
     let screen = tui.screen();
     let rows: Vec<&str> = screen.lines().collect();

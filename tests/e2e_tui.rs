@@ -290,3 +290,87 @@ fn a_panic_restores_the_terminal_and_shows_no_secret() {
         );
     }
 }
+
+/// The acceptance sequence of the one-current-task issue: a task opened by
+/// id that no list holds, Esc, then a reply — it goes to the task the
+/// detail shows, never to the list's row.
+#[test]
+fn open_by_id_then_esc_then_reply_goes_to_the_opened_task() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    tui.wait_for("(more below)", WAIT);
+    // #4 is archived: in no list.
+    let id = svc.task_id("#4");
+    tui.send(&format!(":open {id}\r"));
+    tui.wait_for("▶ #4 ", WAIT);
+    tui.wait_for("not in this list", WAIT);
+    tui.key("\x1b");
+    tui.wait_for("[list]", WAIT);
+    let screen = tui.screen();
+    assert!(
+        screen.contains("#4 "),
+        "the detail still shows #4:\n{screen}"
+    );
+    tui.send(":reply\r");
+    tui.wait_for("Reply to the requester — #4", WAIT);
+    tui.send("Archived copy sent");
+    tui.wait_for("Archived copy sent", WAIT);
+    tui.send("\x13");
+    tui.wait_until("the reply posted", WAIT, |_| {
+        svc.requests()
+            .iter()
+            .any(|r| r.method == "POST" && r.path.ends_with("/thread"))
+    });
+    let posts: Vec<_> = svc
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .collect();
+    assert_eq!(posts.len(), 1, "{posts:?}");
+    assert_eq!(posts[0].path, format!("/api/v1/tasks/{id}/thread"));
+    tui.wait_for("#4:", WAIT);
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
+
+/// `j` then `x` archives the row under the cursor, also with a task open.
+#[test]
+fn j_then_x_archives_the_row_under_the_cursor() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home);
+    tui.wait_for("(more below)", WAIT);
+    tui.send("\r"); // the first row's detail, focused
+    tui.wait_for("[detail]", WAIT);
+    tui.key("\x1b");
+    tui.wait_for("[list]", WAIT);
+    // The row under the first one.
+    let screen = tui.screen();
+    let rows: Vec<&str> = screen
+        .lines()
+        .filter(|l| {
+            let rest = l.strip_prefix("┃> #").or_else(|| l.strip_prefix("┃  #"));
+            rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .collect();
+    assert!(rows[0].starts_with("┃> #"), "{screen}");
+    let second = rows[1]
+        .trim_start_matches("┃  ")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    tui.send("j");
+    // The second row is current: its number is in the detail's title.
+    tui.wait_for(&format!("┌{second} "), WAIT);
+    svc.sb.clear_requests();
+    tui.send("x");
+    tui.wait_for(&format!("archived {second} — z restores it"), WAIT);
+    let id = svc.task_id(&second);
+    let patches = svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"));
+    assert_eq!(patches.len(), 1);
+    assert_eq!(patches[0].body, Some(json!({"archived": true})));
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}

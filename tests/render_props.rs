@@ -155,6 +155,7 @@ fn hostile_state(h: &Hostile) -> State {
         d.sharing = Load::Failed(h.get(50));
         d.error = Some(h.get(51));
     }
+    s.rebuild_comment_tree();
     // An error from the service, as the status line and the log show it.
     let err = ApiError::Status {
         status: 500,

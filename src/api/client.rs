@@ -1,13 +1,12 @@
-//! The HTTP client: one async function per endpoint.
+//! The HTTP client: connection settings, sending with retries, and the
+//! mapping of answers to [`ApiError`]. The endpoints, one async function
+//! each, are in `endpoints/` by subject.
 
 use super::error::{message_from_body, ApiError};
-use super::models::*;
-use super::request::*;
 use crate::text::excerpt;
 use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::fmt;
 use std::time::Duration;
@@ -49,6 +48,9 @@ pub struct ClientConfig {
     pub get_retries: u32,
     pub backoff_base: Duration,
     pub retry_after_cap: Duration,
+    /// `limit` sent on every page of a comment or thread listing (a service
+    /// that answers with a bare array ignores it).
+    pub listing_limit: u32,
 }
 
 impl ClientConfig {
@@ -63,25 +65,14 @@ impl ClientConfig {
             get_retries: 3,
             backoff_base: Duration::from_millis(250),
             retry_after_cap: Duration::from_secs(10),
+            listing_limit: super::listing::LISTING_LIMIT,
         }
     }
 }
 
-/// A page of tasks as received: each item's exact JSON text.
-pub struct RawPage {
-    pub items: Vec<Box<RawValue>>,
-    pub cursor: Option<String>,
-}
-
-#[derive(Clone, Debug)]
-pub struct TaskPage {
-    pub items: Vec<TaskItem>,
-    pub cursor: Option<String>,
-}
-
 /// What a 404 on a given endpoint means.
 #[derive(Clone, Copy)]
-enum On404 {
+pub(super) enum On404 {
     Thing(&'static str),
     Feature(&'static str),
     Endpoint(&'static str),
@@ -91,7 +82,7 @@ enum On404 {
 pub struct Client {
     http: reqwest::Client,
     base: reqwest::Url,
-    cfg: ClientConfig,
+    pub(super) cfg: ClientConfig,
 }
 
 impl fmt::Debug for Client {
@@ -264,7 +255,7 @@ impl Client {
         Ok((status, text, retry_after))
     }
 
-    async fn call(
+    pub(super) async fn call(
         &self,
         method: Method,
         path: &str,
@@ -296,15 +287,16 @@ impl Client {
                 status: status.as_u16(),
                 message: "the service redirected to another origin; not followed, so the API key was not sent there".into(),
             },
-            400 | 422 => ApiError::BadRequest {
+            s @ (400 | 422) => ApiError::refused(
+                s,
                 message,
-                body: serde_json::from_str(&text).unwrap_or(Value::String(excerpt(&text, 2000))),
-            },
+                serde_json::from_str(&text).unwrap_or(Value::String(excerpt(&text, 2000))),
+            ),
             s => ApiError::Status { status: s, message },
         })
     }
 
-    async fn json<T: DeserializeOwned>(
+    pub(super) async fn json<T: DeserializeOwned>(
         &self,
         method: Method,
         path: &str,
@@ -315,361 +307,10 @@ impl Client {
         let text = self.call(method, path, query, body, on404).await?;
         decode(&text)
     }
-
-    // ---- endpoints -------------------------------------------------------
-
-    pub async fn me(&self) -> Result<Identity, ApiError> {
-        self.json(
-            Method::GET,
-            "api/v1/me",
-            &[],
-            None,
-            On404::Endpoint("the identity lookup"),
-        )
-        .await
-    }
-
-    /// `GET /api/v1/me`, as received.
-    pub async fn me_raw(&self) -> Result<Value, ApiError> {
-        self.json(
-            Method::GET,
-            "api/v1/me",
-            &[],
-            None,
-            On404::Endpoint("the identity lookup"),
-        )
-        .await
-    }
-
-    /// One page of tasks, each item's JSON exactly as received.
-    pub async fn list_tasks_raw(
-        &self,
-        q: &TaskQuery,
-        limit: u32,
-        cursor: Option<&str>,
-    ) -> Result<RawPage, ApiError> {
-        #[derive(serde::Deserialize)]
-        struct Page {
-            #[serde(default)]
-            items: Option<Vec<Box<RawValue>>>,
-            #[serde(default)]
-            cursor: Option<String>,
-        }
-        let mut query = q.pairs();
-        query.push(("limit", limit.to_string()));
-        if let Some(c) = cursor {
-            query.push(("cursor", c.to_string()));
-        }
-        let text = self
-            .call(
-                Method::GET,
-                "api/v1/tasks",
-                &query,
-                None,
-                On404::Endpoint("the task list"),
-            )
-            .await?;
-        let page: Page = decode(&text)?;
-        Ok(RawPage {
-            items: page.items.unwrap_or_default(),
-            cursor: page.cursor.filter(|c| !c.is_empty()),
-        })
-    }
-
-    /// One page of tasks; an item that cannot be read is kept as
-    /// [`TaskItem::Unreadable`] and never fails the page.
-    pub async fn list_tasks(
-        &self,
-        q: &TaskQuery,
-        limit: u32,
-        cursor: Option<&str>,
-    ) -> Result<TaskPage, ApiError> {
-        let raw = self.list_tasks_raw(q, limit, cursor).await?;
-        Ok(TaskPage {
-            items: raw
-                .items
-                .iter()
-                .map(|r| TaskItem::from_json(r.get()))
-                .collect(),
-            cursor: raw.cursor,
-        })
-    }
-
-    pub async fn get_task(&self, id: &str) -> Result<Task, ApiError> {
-        let path = format!("api/v1/tasks/{}", seg(id));
-        match self
-            .json(Method::GET, &path, &[], None, On404::Thing("task"))
-            .await
-        {
-            Err(ApiError::Status { status: 405, .. }) => Err(ApiError::NotAvailable {
-                endpoint: "getting one task",
-            }),
-            other => other,
-        }
-    }
-
-    pub async fn create_task(&self, t: &NewTask) -> Result<Task, ApiError> {
-        let body = serde_json::to_value(t).unwrap_or(Value::Null);
-        self.json(
-            Method::POST,
-            "api/v1/tasks",
-            &[],
-            Some(&body),
-            On404::Endpoint("creating a task"),
-        )
-        .await
-    }
-
-    /// Delete a task (this is how a draft is rejected).
-    pub async fn delete_task(&self, id: &str) -> Result<(), ApiError> {
-        let path = format!("api/v1/tasks/{}", seg(id));
-        match self
-            .call(Method::DELETE, &path, &[], None, On404::Thing("task"))
-            .await
-        {
-            Err(ApiError::Status { status: 405, .. }) => Err(ApiError::NotAvailable {
-                endpoint: "deleting a task",
-            }),
-            other => other.map(|_| ()),
-        }
-    }
-
-    pub async fn patch_task(&self, id: &str, patch: &TaskPatch) -> Result<Task, ApiError> {
-        let path = format!("api/v1/tasks/{}", seg(id));
-        self.json(
-            Method::PATCH,
-            &path,
-            &[],
-            Some(&patch.to_json()),
-            On404::Thing("task"),
-        )
-        .await
-    }
-
-    pub async fn subtasks(&self, id: &str) -> Result<Vec<TaskItem>, ApiError> {
-        let path = format!("api/v1/tasks/{}/subtasks", seg(id));
-        let text = self
-            .call(Method::GET, &path, &[], None, On404::Thing("task"))
-            .await?;
-        let items: Vec<Box<RawValue>> = decode(&text)?;
-        Ok(items.iter().map(|r| TaskItem::from_json(r.get())).collect())
-    }
-
-    pub async fn reply_to_requester(
-        &self,
-        id: &str,
-        content: &str,
-        file_ids: &[String],
-    ) -> Result<RequesterMessage, ApiError> {
-        let path = format!("api/v1/tasks/{}/thread", seg(id));
-        let body = with_files(content, file_ids);
-        self.json(
-            Method::POST,
-            &path,
-            &[],
-            Some(&body),
-            On404::Feature("requester thread"),
-        )
-        .await
-    }
-
-    /// The requester thread's messages (an endpoint the spec does not show;
-    /// a service without it answers "not available").
-    pub async fn list_thread(&self, id: &str) -> Result<Vec<RequesterMessage>, ApiError> {
-        let path = format!("api/v1/tasks/{}/thread", seg(id));
-        self.json(
-            Method::GET,
-            &path,
-            &[],
-            None,
-            On404::Endpoint("listing the requester thread"),
-        )
-        .await
-    }
-
-    /// List comments (an endpoint the spec does not show).
-    pub async fn list_comments(&self, id: &str) -> Result<Vec<Comment>, ApiError> {
-        let path = format!("api/v1/tasks/{}/comments", seg(id));
-        self.json(
-            Method::GET,
-            &path,
-            &[],
-            None,
-            On404::Endpoint("listing comments"),
-        )
-        .await
-    }
-
-    pub async fn add_comment(
-        &self,
-        id: &str,
-        content: &str,
-        file_ids: &[String],
-    ) -> Result<Comment, ApiError> {
-        let path = format!("api/v1/tasks/{}/comments", seg(id));
-        let body = with_files(content, file_ids);
-        self.json(Method::POST, &path, &[], Some(&body), On404::Thing("task"))
-            .await
-    }
-
-    pub async fn edit_comment(
-        &self,
-        id: &str,
-        comment_id: &str,
-        content: &str,
-    ) -> Result<Comment, ApiError> {
-        let path = format!("api/v1/tasks/{}/comments/{}", seg(id), seg(comment_id));
-        let body = serde_json::json!({ "content": content });
-        self.json(
-            Method::PATCH,
-            &path,
-            &[],
-            Some(&body),
-            On404::Thing("comment"),
-        )
-        .await
-    }
-
-    pub async fn reply_to_comment(
-        &self,
-        id: &str,
-        comment_id: &str,
-        content: &str,
-        file_ids: &[String],
-    ) -> Result<Comment, ApiError> {
-        let path = format!(
-            "api/v1/tasks/{}/comments/{}/replies",
-            seg(id),
-            seg(comment_id)
-        );
-        let body = with_files(content, file_ids);
-        self.json(
-            Method::POST,
-            &path,
-            &[],
-            Some(&body),
-            On404::Thing("comment"),
-        )
-        .await
-    }
-
-    pub async fn add_links(&self, id: &str, links: &[LinkRef]) -> Result<Task, ApiError> {
-        let path = format!("api/v1/tasks/{}/links", seg(id));
-        let body = serde_json::json!({ "linked_items": links });
-        self.json(Method::POST, &path, &[], Some(&body), On404::Thing("task"))
-            .await
-    }
-
-    pub async fn update_link(
-        &self,
-        id: &str,
-        kind: &LinkType,
-        item_id: &str,
-        update: &LinkUpdate,
-    ) -> Result<Task, ApiError> {
-        let path = link_path(id, kind, item_id);
-        self.json(
-            Method::PATCH,
-            &path,
-            &[],
-            Some(&update.to_json()),
-            On404::Thing("link"),
-        )
-        .await
-    }
-
-    pub async fn remove_link(
-        &self,
-        id: &str,
-        kind: &LinkType,
-        item_id: &str,
-    ) -> Result<Task, ApiError> {
-        let path = link_path(id, kind, item_id);
-        self.json(Method::DELETE, &path, &[], None, On404::Thing("link"))
-            .await
-    }
-
-    pub async fn get_sharing(&self, id: &str) -> Result<SharingState, ApiError> {
-        let path = format!("api/v1/tasks/{}/sharing", seg(id));
-        self.json(Method::GET, &path, &[], None, On404::Thing("task"))
-            .await
-    }
-
-    pub async fn put_sharing(
-        &self,
-        id: &str,
-        update: &SharingUpdate,
-    ) -> Result<SharingState, ApiError> {
-        let path = format!("api/v1/tasks/{}/sharing", seg(id));
-        let body = serde_json::to_value(update).unwrap_or(Value::Null);
-        self.json(Method::PUT, &path, &[], Some(&body), On404::Thing("task"))
-            .await
-    }
-
-    pub async fn attach_files(&self, id: &str, file_ids: &[String]) -> Result<Task, ApiError> {
-        let path = format!("api/v1/tasks/{}/files", seg(id));
-        let body = serde_json::json!({ "file_ids": file_ids });
-        self.json(
-            Method::POST,
-            &path,
-            &[],
-            Some(&body),
-            On404::Thing("task or file"),
-        )
-        .await
-    }
-
-    pub async fn detach_file(&self, id: &str, file_id: &str) -> Result<Task, ApiError> {
-        let path = format!("api/v1/tasks/{}/files/{}", seg(id), seg(file_id));
-        self.json(
-            Method::DELETE,
-            &path,
-            &[],
-            None,
-            On404::Thing("task or file"),
-        )
-        .await
-    }
-
-    /// Validate a layout; returns the typed result and the body as received.
-    pub async fn validate_layout(&self, layout: &Value) -> Result<(LayoutResult, Value), ApiError> {
-        let body = serde_json::json!({ "layout": layout });
-        let raw: Value = self
-            .json(
-                Method::POST,
-                "api/v1/artifacts/validate",
-                &[],
-                Some(&body),
-                On404::Feature("Visual Builder"),
-            )
-            .await?;
-        let typed = serde_json::from_value(raw.clone()).map_err(|e| ApiError::Decode {
-            message: e.to_string(),
-            excerpt: excerpt(&raw.to_string(), 120),
-        })?;
-        Ok((typed, raw))
-    }
-}
-
-fn with_files(content: &str, file_ids: &[String]) -> Value {
-    let mut body = serde_json::json!({ "content": content });
-    if !file_ids.is_empty() {
-        body["file_ids"] = serde_json::json!(file_ids);
-    }
-    body
-}
-
-fn link_path(id: &str, kind: &LinkType, item_id: &str) -> String {
-    format!(
-        "api/v1/tasks/{}/links/{}/{}",
-        seg(id),
-        seg(kind.as_wire()),
-        seg(item_id)
-    )
 }
 
 /// Percent-escape one path segment (ids come from the service or the user).
-fn seg(s: &str) -> String {
+pub(super) fn seg(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {
@@ -682,7 +323,7 @@ fn seg(s: &str) -> String {
     out
 }
 
-fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+pub(super) fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::Decode {
         message: e.to_string(),
         excerpt: excerpt(text, 120),

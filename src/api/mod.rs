@@ -1,11 +1,14 @@
 //! The typed client of the Task Collaboration Service. Knows nothing of the UI.
 
 mod client;
+mod endpoints;
 mod error;
+mod listing;
 pub mod models;
 mod request;
 
-pub use client::{ApiKey, Client, ClientConfig, RawPage, TaskPage};
+pub use client::{ApiKey, Client, ClientConfig};
+pub use endpoints::{RawPage, TaskPage};
 pub use error::{message_from_body, ApiError};
 pub use models::*;
 pub use request::*;

@@ -50,7 +50,7 @@ pub enum Command {
     Subtask(String),
     /// Filter words as typed (`status=a,b assigned=me …`, `clear`).
     Filter(String),
-    View(super::state::View),
+    View(super::panes::View),
     Open(String),
     Validate(String),
     Copy {
@@ -71,6 +71,7 @@ pub enum Complete {
     Nothing,
     Values(&'static [&'static str]),
     People,
+    Teams,
     /// The first word of each pair is a link type.
     LinkTypes,
 }
@@ -192,7 +193,7 @@ fn parse_attach(arg: &str) -> Result<Command, String> {
 }
 
 fn parse_view(arg: &str) -> Result<Command, String> {
-    use super::state::View;
+    use super::panes::View;
     Ok(Command::View(match arg {
         "all" | "" => View::All,
         "mine" => View::Mine,
@@ -234,7 +235,7 @@ pub const COMMANDS: &[Spec] = &[
         let p = Priority::parse(a);
         if p.is_known() { Ok(Command::Priority(p)) } else { Err(format!("unknown priority {a:?} (urgent, high, medium, low, no_priority)")) }
     }),
-    spec!("assign", "me|e-mail|name|id", "assign the task", true, People, |a| Ok(Command::Assign(needs(a, "a person: me, an e-mail, a name or a user id")?.to_string()))),
+    spec!("assign", "me|e-mail|name|id", "assign the task (several matches: pick one)", true, People, |a| Ok(Command::Assign(needs(a, "a person: me, an e-mail, a name or a user id")?.to_string()))),
     spec!("unassign", "", "remove the assignee", true, Nothing, |a| none(a, Command::Unassign)),
     spec!("due", "2026-12-01|2026-12-01T14:00|today|tomorrow|+3d|+2w|none", "set or clear the due date", true, Values(DUE_WORDS), |a| Ok(Command::Due(needs(a, "a date: 2026-12-01, today, tomorrow, +3d, +2w or none")?.to_string()))),
     spec!("tags", "a,b | +add -remove | none", "replace, add, remove or clear tags", true, Nothing, |a| Ok(Command::Tags(needs(a, "tags: a,b replaces, +a -b adds and removes, none clears")?.to_string()))),
@@ -242,7 +243,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("description", "[editor|clear]", "edit the description here (or in $EDITOR), or clear it", true, Values(&["editor", "clear"]), |a| Ok(Command::Description(text_edit(a)?))),
     spec!("context", "[editor|clear]", "edit the additional context here (or in $EDITOR), or clear it", true, Values(&["editor", "clear"]), |a| Ok(Command::Context(text_edit(a)?))),
     spec!("agent", "ID|none", "attach or detach an agent", true, Nothing, |a| Ok(Command::Agent(id_or_clear(a)?))),
-    spec!("team", "ID|none", "assign or unassign a team", true, Nothing, |a| Ok(Command::Team(id_or_clear(a)?))),
+    spec!("team", "NAME|ID|none", "assign or unassign a team", true, Teams, |a| Ok(Command::Team(id_or_clear(a)?))),
     spec!("matter", "ID|none", "file under a matter, or unfile", true, Nothing, |a| Ok(Command::Matter(id_or_clear(a)?))),
     spec!("archive", "", "archive the task", true, Nothing, |a| none(a, Command::Archive)),
     spec!("restore", "", "restore an archived task", true, Nothing, |a| none(a, Command::Restore)),
@@ -262,7 +263,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("attach", "FILE_ID [FILE_ID…]", "attach uploaded files", true, Nothing, parse_attach),
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),
-    spec!("filter", "status=a,b priority=P assigned=me|ID involving=me|ID team=ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| Ok(Command::Filter(a.to_string()))),
+    spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| Ok(Command::Filter(a.to_string()))),
     spec!("view", "all|mine|involving|week", "switch quick view", false, Values(VIEW_NAMES), parse_view),
     spec!("open", "#1234|UUID", "open a task by number or id", false, Nothing, |a| Ok(Command::Open(needs(a, "#1234 or a task uuid")?.to_string()))),
     spec!("validate", "PATH", "check an artifact layout file", false, Nothing, |a| Ok(Command::Validate(needs(a, "the path of a layout JSON file")?.to_string()))),

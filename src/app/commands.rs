@@ -3,7 +3,9 @@
 
 use super::command::{Command, TextEdit};
 use super::dates;
-use super::fields::{file_entries, file_id, parse_filters};
+use super::directory::Resolved;
+use super::fields::{edit_tags, file_entries, file_id, parse_filters};
+use super::names::filter_template;
 use super::state::*;
 use crate::api::*;
 use chrono::Utc;
@@ -62,7 +64,14 @@ impl State {
                 },
             )?,
             Command::Assign(who) => {
-                let (id, shown) = self.resolve_person(&who)?;
+                let (id, shown) = match self.resolve_person(&who) {
+                    Ok(found) => found,
+                    Err(Ok(candidates)) => {
+                        self.target()?;
+                        return Ok(self.pick(&who, false, candidates, "assign {}".into()));
+                    }
+                    Err(Err(msg)) => return Err(msg),
+                };
                 self.patch_current(
                     "assigned_to",
                     shown,
@@ -142,7 +151,27 @@ impl State {
                 )?
             }
             Command::Team(f) => {
-                let shown = shown_field(&f);
+                // A team by name or id, as the directory knows it.
+                let f = match f {
+                    Field::Set(r) => match self.directory.resolve_team(&r) {
+                        Resolved::One(id, _) => Field::Set(id),
+                        Resolved::Many(c) => {
+                            self.target()?;
+                            return Ok(self.pick(&r, true, c, "team {}".into()));
+                        }
+                        Resolved::None => Field::Set(r),
+                    },
+                    other => other,
+                };
+                let shown = match &f {
+                    Field::Set(id) => self
+                        .directory
+                        .teams
+                        .get(id)
+                        .map(|t| t.label())
+                        .unwrap_or_else(|| id.clone()),
+                    _ => "none".into(),
+                };
                 self.patch_current(
                     "assigned_team",
                     shown,
@@ -316,7 +345,21 @@ impl State {
                 vec![self.request(ApiRequest::CreateSubtask { parent, title })]
             }
             Command::Filter(words) => {
-                let q = parse_filters(&words, self.my_id())?;
+                let mut q = parse_filters(&words, self.my_id())?;
+                // Names become ids before anything is sent.
+                match super::fields::resolve_names(&mut q, &self.directory) {
+                    Ok(()) => {}
+                    Err(Ok(amb)) => {
+                        let template = filter_template(&words, amb.key, &amb.reference);
+                        return Ok(self.pick(
+                            &amb.reference,
+                            amb.key == "team",
+                            amb.candidates,
+                            template,
+                        ));
+                    }
+                    Err(Err(msg)) => return Err(msg),
+                }
                 // On top of the quick view's own filter; `clear` clears all.
                 let q = match self.view {
                     Some(v) if !q.is_empty() => {
@@ -408,43 +451,6 @@ impl State {
         Ok((id, l.kind.clone(), l.id.as_str().to_string()))
     }
 
-    fn resolve_person(&self, arg: &str) -> Result<(String, String), String> {
-        if arg == "me" {
-            let me = self.me.as_ref().ok_or("who you are is not known yet")?;
-            return Ok((me.user_id.clone(), me.user_name.line().into_owned()));
-        }
-        if uuid::Uuid::parse_str(arg).is_ok() {
-            let shown = self
-                .people
-                .get(arg)
-                .map(|p| p.label())
-                .unwrap_or_else(|| arg.to_string());
-            return Ok((arg.to_string(), shown));
-        }
-        let lower = arg.to_lowercase();
-        let matches: Vec<&Person> = self
-            .people
-            .values()
-            .filter(|p| {
-                p.email.raw().to_lowercase() == lower || p.name.raw().to_lowercase() == lower
-            })
-            .collect();
-        match matches.as_slice() {
-            [one] => Ok((one.id.as_str().to_string(), one.label())),
-            [] => Err(format!(
-                "no known person {arg:?}: type their e-mail as seen on a task, or their user id"
-            )),
-            many => Err(format!(
-                "{arg:?} matches {} people: use the e-mail ({})",
-                many.len(),
-                many.iter()
-                    .map(|p| p.email.line().into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }
-    }
-
     fn open_by_ref(&mut self, arg: &str) -> Result<Vec<Effect>, String> {
         let arg = arg.trim();
         if uuid::Uuid::parse_str(arg).is_ok() {
@@ -490,62 +496,4 @@ fn command_name(c: &Command) -> String {
     let dbg = format!("{c:?}");
     let word: String = dbg.chars().take_while(|ch| ch.is_alphanumeric()).collect();
     word.to_lowercase()
-}
-
-/// `a,b` replaces; `+a -b` adds and removes. A mix of the two forms is an
-/// error (it could mean either).
-pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
-    let words: Vec<&str> = arg
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-        .collect();
-    let signed = words
-        .iter()
-        .filter(|w| w.starts_with('+') || w.starts_with('-'))
-        .count();
-    if signed > 0 && signed < words.len() {
-        return Err(
-            "mixes the two forms: a,b replaces the tags; +a -b adds and removes (nothing sent)"
-                .into(),
-        );
-    }
-    if signed > 0 {
-        let mut tags = current.to_vec();
-        for w in words {
-            let (op, tag) = w.split_at(1);
-            if tag.is_empty() {
-                continue;
-            }
-            if op == "+" && !tags.iter().any(|t| t == tag) {
-                tags.push(tag.to_string());
-            } else if op == "-" {
-                tags.retain(|t| t != tag);
-            }
-        }
-        Ok(tags)
-    } else {
-        let mut tags: Vec<String> = Vec::new();
-        for w in words {
-            if !tags.iter().any(|t| t == w) {
-                tags.push(w.to_string());
-            }
-        }
-        Ok(tags)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tags_replace_add_remove() {
-        let cur = vec!["a".to_string(), "b".to_string()];
-        assert_eq!(edit_tags(&cur, "x,y").unwrap(), vec!["x", "y"]);
-        assert_eq!(edit_tags(&cur, "+c -a").unwrap(), vec!["b", "c"]);
-        assert_eq!(edit_tags(&cur, "").unwrap(), Vec::<String>::new());
-        assert!(edit_tags(&cur, "x +a -b")
-            .unwrap_err()
-            .contains("nothing sent"));
-    }
 }

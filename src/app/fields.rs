@@ -3,17 +3,89 @@
 
 use super::command::{PRIORITY_VALUES, STATUS_VALUES};
 use super::dates;
+use super::directory::{Directory, Resolved};
 use crate::api::*;
 
-/// The filters as `key=value` words, as the palette's `filter` takes them.
-pub fn filter_string(q: &TaskQuery, me: Option<&str>) -> String {
-    // The user's own id reads as `me`, as it was typed.
-    let who = |id: &str| {
-        if Some(id) == me {
-            "me".to_string()
-        } else {
-            id.to_string()
+/// A person as a filter word: `me`, their e-mail when known, else the id.
+pub fn person_word(id: &str, me: Option<&str>, dir: &Directory) -> String {
+    if Some(id) == me {
+        return "me".into();
+    }
+    dir.people
+        .get(id)
+        .filter(|p| !p.email.is_empty())
+        .map(|p| p.email.clone())
+        .unwrap_or_else(|| id.to_string())
+}
+
+/// A filter names a person or team the directory has several of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ambiguous {
+    /// The filter word's key (`assigned`, `involving`, `team`).
+    pub key: &'static str,
+    pub reference: String,
+    pub candidates: Vec<(String, String)>,
+}
+
+/// Filters name people and teams by e-mail, name or id: the query sent
+/// always carries ids. An unknown name is an error (nothing is sent).
+pub fn resolve_names(q: &mut TaskQuery, dir: &Directory) -> Result<(), Result<Ambiguous, String>> {
+    let person = |key: &'static str,
+                  v: &mut Option<String>|
+     -> Result<(), Result<Ambiguous, String>> {
+        let Some(r) = v.clone() else { return Ok(()) };
+        if uuid::Uuid::parse_str(&r).is_ok() || dir.people.contains_key(&r) {
+            return Ok(());
         }
+        match dir.resolve_person(&r) {
+            Resolved::One(id, _) => {
+                *v = Some(id);
+                Ok(())
+            }
+            Resolved::Many(candidates) => Err(Ok(Ambiguous {
+                key,
+                reference: r,
+                candidates,
+            })),
+            Resolved::None => Err(Err(format!(
+                "{key}={r}: no known person by that name or e-mail — use their e-mail or id as seen on a task (nothing sent)"
+            ))),
+        }
+    };
+    person("assigned", &mut q.assigned_to)?;
+    person("involving", &mut q.involving)?;
+    if let Some(r) = q.team_id.clone() {
+        if uuid::Uuid::parse_str(&r).is_err() && !dir.teams.contains_key(&r) {
+            match dir.resolve_team(&r) {
+                Resolved::One(id, _) => q.team_id = Some(id),
+                Resolved::Many(candidates) => {
+                    return Err(Ok(Ambiguous {
+                        key: "team",
+                        reference: r,
+                        candidates,
+                    }))
+                }
+                Resolved::None => {
+                    return Err(Err(format!(
+                        "team={r}: no known team by that name — use its id as seen on a task (nothing sent)"
+                    )))
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The filters as `key=value` words, as the palette's `filter` takes them;
+/// people read as their e-mail (or `me`), teams as their name.
+pub fn filter_string(q: &TaskQuery, me: Option<&str>, dir: &Directory) -> String {
+    let who = |id: &str| person_word(id, me, dir);
+    let team = |id: &str| {
+        dir.teams
+            .get(id)
+            .filter(|t| !t.name.is_empty())
+            .map(|t| t.name.clone())
+            .unwrap_or_else(|| id.to_string())
     };
     let mut parts = Vec::new();
     if !q.status.is_empty() {
@@ -29,7 +101,7 @@ pub fn filter_string(q: &TaskQuery, me: Option<&str>) -> String {
         parts.push(format!("involving={}", who(a)));
     }
     if let Some(a) = &q.team_id {
-        parts.push(format!("team={a}"));
+        parts.push(format!("team={}", team(a)));
     }
     if !q.tags.is_empty() {
         parts.push(format!("tags={}", q.tags.join(",")));
@@ -131,5 +203,63 @@ pub fn merge(base: &TaskQuery, over: &TaskQuery) -> TaskQuery {
         tags: list(&base.tags, &over.tags),
         complete_by_from: pick(&base.complete_by_from, &over.complete_by_from),
         complete_by_to: pick(&base.complete_by_to, &over.complete_by_to),
+    }
+}
+
+/// `a,b` replaces; `+a -b` adds and removes. A mix of the two forms is an
+/// error (it could mean either).
+pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
+    let words: Vec<&str> = arg
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let signed = words
+        .iter()
+        .filter(|w| w.starts_with('+') || w.starts_with('-'))
+        .count();
+    if signed > 0 && signed < words.len() {
+        return Err(
+            "mixes the two forms: a,b replaces the tags; +a -b adds and removes (nothing sent)"
+                .into(),
+        );
+    }
+    if signed > 0 {
+        let mut tags = current.to_vec();
+        for w in words {
+            let (op, tag) = w.split_at(1);
+            if tag.is_empty() {
+                continue;
+            }
+            if op == "+" && !tags.iter().any(|t| t == tag) {
+                tags.push(tag.to_string());
+            } else if op == "-" {
+                tags.retain(|t| t != tag);
+            }
+        }
+        Ok(tags)
+    } else {
+        let mut tags: Vec<String> = Vec::new();
+        for w in words {
+            if !tags.iter().any(|t| t == w) {
+                tags.push(w.to_string());
+            }
+        }
+        Ok(tags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_replace_add_remove() {
+        let cur = vec!["a".to_string(), "b".to_string()];
+        assert_eq!(edit_tags(&cur, "x,y").unwrap(), vec!["x", "y"]);
+        assert_eq!(edit_tags(&cur, "+c -a").unwrap(), vec!["b", "c"]);
+        assert_eq!(edit_tags(&cur, "").unwrap(), Vec::<String>::new());
+        assert!(edit_tags(&cur, "x +a -b")
+            .unwrap_err()
+            .contains("nothing sent"));
     }
 }

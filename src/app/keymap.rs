@@ -72,6 +72,26 @@ actions! {
     Attach = "attach": "attach files by id",
     RemoveItem = "remove_item": "remove the selected link or detach the selected file",
     Undo = "undo": "restore the task just archived from the list",
+    // In popups.
+    Close = "close": "close the popup (nothing is sent)",
+    Yes = "yes": "yes: do it",
+    No = "no": "no: cancel (the sharing review returns to the editor)",
+    Choose = "choose": "choose the highlighted candidate",
+    Complete = "complete": "complete the highlighted suggestion",
+    Run = "run": "run the highlighted suggestion (or what is typed)",
+    ClearArgument = "clear_argument": "clear the argument (again: the whole line)",
+    ToggleVisibility = "toggle_visibility": "switch private / customer visibility",
+    ToggleAccess = "toggle_access": "switch read / write (on the visibility row: visibility)",
+    AddPerson = "add_person": "add a person (name, e-mail or id, then read/write)",
+    AddTeam = "add_team": "add a team",
+    RemoveEntry = "remove_entry": "remove the selected person or team",
+    Review = "review": "review who gains and loses access before saving",
+    NextField = "next_field": "next field",
+    PrevField = "prev_field": "previous field",
+    Toggle = "toggle": "toggle the status box / next priority",
+    PriorityPrev = "priority_prev": "previous priority",
+    ClearFilters = "clear_filters": "clear every filter in the form",
+    Apply = "apply": "apply the filters",
 }
 
 /// Where a binding applies. `Task` bindings work in the list and the detail.
@@ -81,14 +101,26 @@ pub enum Context {
     List,
     Detail,
     Task,
+    Palette,
+    Confirm,
+    Picker,
+    View,
+    Sharing,
+    Filter,
 }
 
 impl Context {
-    pub const ALL: [Context; 4] = [
+    pub const ALL: [Context; 10] = [
         Context::Global,
         Context::List,
         Context::Detail,
         Context::Task,
+        Context::Palette,
+        Context::Confirm,
+        Context::Picker,
+        Context::View,
+        Context::Sharing,
+        Context::Filter,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -96,6 +128,12 @@ impl Context {
             Context::List => "list",
             Context::Detail => "detail",
             Context::Task => "task",
+            Context::Palette => "palette",
+            Context::Confirm => "confirm",
+            Context::Picker => "picker",
+            Context::View => "view",
+            Context::Sharing => "sharing",
+            Context::Filter => "filter",
         }
     }
     fn from_name(s: &str) -> Option<Context> {
@@ -241,7 +279,8 @@ impl Keymap {
         for (ctx_name, keys) in table {
             let Some(ctx) = Context::from_name(ctx_name) else {
                 warnings.push(format!(
-                    "keys: unknown context [keys.{ctx_name}] (use global, list, detail or task)"
+                    "keys: unknown context [keys.{ctx_name}] (use {})",
+                    Context::ALL.map(Context::name).join(", ")
                 ));
                 continue;
             };

@@ -6,16 +6,22 @@ pub mod clipboard;
 pub mod command;
 pub mod commands;
 pub mod dates;
+pub mod directory;
 pub mod drafts;
 pub mod fields;
+pub mod freshness;
 pub mod fuzzy;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod names;
 pub mod navigation;
+pub mod panes;
 pub mod popups;
 pub mod reducer;
+pub mod requests;
 pub mod results;
+pub mod share;
 pub mod state;
 pub mod terminal;
 pub mod worker;
@@ -121,7 +127,9 @@ pub async fn run(
         if dirty {
             let wait = FRAME.saturating_sub(last_draw.elapsed());
             if wait.is_zero() {
-                term.draw(|f| crate::ui::draw(f, &mut state, &theme))?;
+                let mut metrics = crate::ui::Metrics::default();
+                term.draw(|f| metrics = crate::ui::render(f, &state, &theme))?;
+                metrics.apply(&mut state);
                 last_draw = Instant::now();
                 dirty = false;
                 // Debug builds only: lets the pty tests prove the panic path

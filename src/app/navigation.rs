@@ -99,6 +99,7 @@ impl State {
             d.thread = Load::NotLoaded;
             d.subtasks = Load::NotLoaded;
             d.sharing = Load::NotLoaded;
+            self.rebuild_comment_tree();
             if uuid::Uuid::parse_str(&id).is_ok() {
                 fx.push(self.request(ApiRequest::GetTask { id }));
             }
@@ -247,6 +248,7 @@ impl State {
             Origin::Elsewhere
         };
         self.detail = Some(d);
+        self.rebuild_comment_tree();
         let mut fx = Vec::new();
         if !known && uuid::Uuid::parse_str(&id).is_ok() {
             fx.push(self.request(ApiRequest::GetTask { id }));

@@ -131,6 +131,30 @@ impl State {
             Action::Share => Command::Share,
             Action::Undo => Command::Undo,
             Action::Attach => return self.open_palette("attach "),
+            // Popup actions: bound in popup contexts only; bound elsewhere
+            // by a user, they do nothing.
+            Action::Close
+            | Action::Yes
+            | Action::No
+            | Action::Choose
+            | Action::Complete
+            | Action::Run
+            | Action::ClearArgument
+            | Action::ToggleVisibility
+            | Action::ToggleAccess
+            | Action::AddPerson
+            | Action::AddTeam
+            | Action::RemoveEntry
+            | Action::Review
+            | Action::NextField
+            | Action::PrevField
+            | Action::Toggle
+            | Action::PriorityPrev
+            | Action::ClearFilters
+            | Action::Apply => {
+                self.say(Level::Warn, format!("{} works in a popup only", a.name()));
+                return vec![];
+            }
             Action::RemoveItem => match self.detail.as_ref().map(|d| d.tab) {
                 Some(Tab::Links) => Command::Unlink,
                 Some(Tab::Files) => Command::Detach,
@@ -160,17 +184,9 @@ impl State {
         vec![]
     }
 
+    /// People as completed: `Name <e-mail>`.
     pub fn people_labels(&self) -> Vec<String> {
-        self.people
-            .values()
-            .map(|p| {
-                if p.email.is_empty() {
-                    p.id.as_str().to_string()
-                } else {
-                    p.email.raw().to_string()
-                }
-            })
-            .collect()
+        self.directory.person_labels()
     }
 
     /// A PATCH of task `id`; `field` shows `shown` as pending until answered.

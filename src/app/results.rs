@@ -5,6 +5,47 @@ use crate::api::*;
 
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
+        let comments = matches!(
+            r.req,
+            ApiRequest::Comments { .. }
+                | ApiRequest::AddComment { .. }
+                | ApiRequest::ReplyComment { .. }
+                | ApiRequest::EditComment { .. }
+        );
+        self.learn_from(&r);
+        let fx = self.apply_answer(r);
+        if comments {
+            self.rebuild_comment_tree();
+        }
+        fx
+    }
+
+    /// Every person and team an answer names goes into the directory.
+    fn learn_from(&mut self, r: &ApiResult) {
+        let task = match &r.req {
+            ApiRequest::Comments { id }
+            | ApiRequest::AddComment { id, .. }
+            | ApiRequest::ReplyComment { id, .. }
+            | ApiRequest::EditComment { id, .. }
+            | ApiRequest::Thread { id }
+            | ApiRequest::ReplyRequester { id, .. }
+            | ApiRequest::GetSharing { id }
+            | ApiRequest::PutSharing { id, .. } => Some(self.label_of(id)),
+            _ => None,
+        };
+        let task = task.as_deref();
+        let d = &mut self.directory;
+        match &r.result {
+            Ok(Reply::Comments(v)) => v.iter().for_each(|c| d.learn_comment(c, task)),
+            Ok(Reply::Comment(c)) => d.learn_comment(c, task),
+            Ok(Reply::Messages(v)) => v.iter().for_each(|m| d.learn_message(m, task)),
+            Ok(Reply::Message(m)) => d.learn_message(m, task),
+            Ok(Reply::Sharing(s)) => d.learn_sharing(s, task),
+            _ => {}
+        }
+    }
+
+    fn apply_answer(&mut self, r: ApiResult) -> Vec<Effect> {
         self.inflight.remove(&r.ticket);
         let ApiResult {
             ticket,
@@ -20,14 +61,12 @@ impl State {
         self.pending.retain(|p| p.ticket != ticket);
         match (req, result) {
             (ApiRequest::Me, Ok(Reply::Me(me))) => {
-                self.people
-                    .entry(me.user_id.clone())
-                    .or_insert_with(|| Person {
-                        id: me.user_id.as_str().into(),
-                        name: me.user_name.clone(),
-                        email: me.user_email.clone(),
-                        extra: Default::default(),
-                    });
+                self.directory.learn_person(
+                    &me.user_id,
+                    me.user_name.raw(),
+                    me.user_email.raw(),
+                    None,
+                );
                 self.me = Some(me);
                 self.me_error = None;
                 vec![]
@@ -217,9 +256,6 @@ impl State {
                 });
                 match result {
                     Ok(c) => {
-                        self.people
-                            .entry(c.author.id.as_str().to_string())
-                            .or_insert_with(|| c.author.clone());
                         let list = self.local_comments.entry(id.clone()).or_default();
                         list.retain(|x| x.id != c.id);
                         list.push(c.clone());
@@ -409,173 +445,6 @@ impl State {
                 vec![]
             }
         }
-    }
-
-    fn apply_page(&mut self, ticket: u64, first: bool, page: TaskPage) -> Vec<Effect> {
-        let keep_id = self
-            .list
-            .keep_selected
-            .clone()
-            .or_else(|| self.list.selected_id().map(str::to_string));
-        // A service that repeats a cursor would make the walk endless.
-        if let Some(c) = &page.cursor {
-            if !self.list.seen_cursors.insert(c.clone()) {
-                self.list.loading = false;
-                self.list.end_reached = true;
-                let msg = "the service repeated a page cursor: the list stops here (it may be incomplete)";
-                self.list.error = Some(msg.into());
-                self.say_about("list", Level::Error, msg);
-                return vec![];
-            }
-        }
-        let mut incoming = page.items;
-        // Rows answered individually since this page was asked for (a
-        // PATCH, a read) are newer than the page's copy: keep them.
-        for item in incoming.iter_mut() {
-            let Some(t) = item.task() else { continue };
-            if self.is_stale(t, ticket) {
-                if let Some(newer) = self
-                    .list
-                    .position(&t.id)
-                    .map(|i| self.list.items[i].clone())
-                {
-                    *item = newer;
-                }
-            }
-        }
-        if first && self.list.replacing {
-            self.list.items.clear();
-            self.list.replacing = false;
-            self.list.changed.clear();
-        }
-        for item in &incoming {
-            if let Some(t) = item.task() {
-                if let Some(prev) = self.list.previous.get(t.id.as_str()) {
-                    if *prev != t.updated_at {
-                        self.list.changed.insert(t.id.as_str().to_string());
-                    }
-                }
-            }
-        }
-        for t in incoming.iter().filter_map(TaskItem::task) {
-            self.learn_people(t);
-        }
-        // The same task never shows twice in one list.
-        incoming.retain(|i| i.id().is_none_or(|id| self.list.position(id).is_none()));
-        self.list.items.extend(incoming);
-        self.list.cursor = page.cursor;
-        self.list.end_reached = self.list.cursor.is_none();
-        self.list.loading = false;
-        self.list.error = None;
-        // Selection stays on the same task across refreshes.
-        if let Some(id) = keep_id {
-            if let Some(i) = self.list.position(&id) {
-                self.list.selected = i;
-                self.list.keep_selected = None;
-            }
-        }
-        self.list.selected = self
-            .list
-            .selected
-            .min(self.list.items.len().saturating_sub(1));
-        let followed_bottom = self.list.to_bottom && self.list.keep_selected.is_none();
-        if followed_bottom {
-            self.list.selected = self.list.items.len().saturating_sub(1);
-            self.list.to_bottom = !self.list.end_reached;
-        }
-        let mut fx = Vec::new();
-        if self.list.items.len() < self.list.refill_to && !self.list.end_reached {
-            fx.push(self.next_page());
-        } else {
-            self.list.refill_to = 0;
-            self.list.keep_selected = None;
-            self.list.previous.clear();
-            fx.extend(self.fetch_ahead());
-        }
-        fx.extend(self.after_list_change(followed_bottom));
-        fx
-    }
-
-    /// After rows arrive: with no current task yet, or a new walk (a view,
-    /// a filter, a search), the row under the cursor becomes current; on a
-    /// refresh a current task that left the list stays current, marked as
-    /// not in this list: a refresh never changes the target.
-    fn after_list_change(&mut self, followed_bottom: bool) -> Vec<Effect> {
-        if self.list.keep_selected.is_some() {
-            return vec![];
-        }
-        let new_walk = std::mem::take(&mut self.list.follow_on_load);
-        let Some(d) = &mut self.detail else {
-            return self.follow_cursor();
-        };
-        if d.origin == Origin::List && (followed_bottom || new_walk) {
-            return self.follow_cursor();
-        }
-        if d.origin == Origin::List {
-            match self.list.position(&d.task_id) {
-                Some(i) => self.list.selected = i,
-                None => d.origin = Origin::Elsewhere,
-            }
-        }
-        vec![]
-    }
-
-    /// The answer `t` (ticket `ticket`) describes an older version than
-    /// what is shown: it was sent before the answer applied last, or its
-    /// `updated_at` is older.
-    pub fn is_stale(&self, t: &Task, ticket: u64) -> bool {
-        let Some((seen, updated)) = self.versions.get(t.id.as_str()) else {
-            return false;
-        };
-        if ticket < *seen {
-            return true;
-        }
-        let parse = |s: &Option<String>| s.as_deref().and_then(crate::api::parse_timestamp);
-        matches!((parse(&t.updated_at), parse(updated)), (Some(a), Some(b)) if a < b)
-    }
-
-    /// Remember that the answer with `ticket` showed this version of `t`.
-    pub fn note_version(&mut self, t: &Task, ticket: u64) {
-        let e = self
-            .versions
-            .entry(t.id.as_str().to_string())
-            .or_insert((0, None));
-        if ticket >= e.0 {
-            *e = (ticket, t.updated_at.clone());
-        }
-    }
-
-    /// The service's answer replaces the row and the detail, unless it is
-    /// older than what they show (one staleness rule for every answer).
-    pub fn replace_task(&mut self, t: Task, ticket: u64) {
-        if self.is_stale(&t, ticket) {
-            tracing::debug!(ticket, "an older answer about a task arrived late: dropped");
-            return;
-        }
-        self.note_version(&t, ticket);
-        self.learn_people(&t);
-        if let Some(i) = self.list.position(&t.id) {
-            self.list.items[i] = TaskItem::Task(Box::new(t.clone()));
-        }
-        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == t.id) {
-            d.task = Some(t);
-            d.error = None;
-        }
-    }
-
-    /// `#12` for a task we know, else a short id.
-    pub fn label_of(&self, id: &str) -> String {
-        self.detail
-            .as_ref()
-            .and_then(|d| d.task.as_ref())
-            .filter(|t| t.id == id)
-            .or_else(|| {
-                self.list
-                    .position(id)
-                    .and_then(|i| self.list.items[i].task())
-            })
-            .map(|t| t.label())
-            .unwrap_or_else(|| crate::api::short_id(id))
     }
 
     fn compose_succeeded(&mut self, ticket: u64, message: &str) {

@@ -8,387 +8,13 @@ use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-/// A request for the worker. The reducer emits these; tests assert them.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ApiRequest {
-    Me,
-    ListPage {
-        gen: u64,
-        query: TaskQuery,
-        limit: u32,
-        cursor: Option<String>,
-    },
-    FindByNumber {
-        number: i64,
-        limit: u32,
-    },
-    GetTask {
-        id: String,
-    },
-    Patch {
-        id: String,
-        patch: TaskPatch,
-    },
-    Delete {
-        id: String,
-    },
-    Subtasks {
-        id: String,
-    },
-    CreateSubtask {
-        parent: String,
-        title: String,
-    },
-    Comments {
-        id: String,
-    },
-    Thread {
-        id: String,
-    },
-    AddComment {
-        id: String,
-        content: String,
-        file_ids: Vec<String>,
-    },
-    ReplyComment {
-        id: String,
-        comment_id: String,
-        content: String,
-        file_ids: Vec<String>,
-    },
-    EditComment {
-        id: String,
-        comment_id: String,
-        content: String,
-    },
-    ReplyRequester {
-        id: String,
-        content: String,
-        file_ids: Vec<String>,
-    },
-    AddLinks {
-        id: String,
-        links: Vec<(LinkType, String)>,
-    },
-    UpdateLink {
-        id: String,
-        kind: LinkType,
-        item: String,
-        update: LinkUpdate,
-    },
-    RemoveLink {
-        id: String,
-        kind: LinkType,
-        item: String,
-    },
-    GetSharing {
-        id: String,
-    },
-    PutSharing {
-        id: String,
-        update: SharingUpdate,
-    },
-    Attach {
-        id: String,
-        file_ids: Vec<String>,
-    },
-    Detach {
-        id: String,
-        file_id: String,
-    },
-    Validate {
-        path: String,
-        layout: serde_json::Value,
-    },
-}
-
-impl ApiRequest {
-    /// Requests of the same slot supersede each other: the older is aborted.
-    pub fn slot(&self) -> Option<&'static str> {
-        match self {
-            ApiRequest::ListPage { .. } => Some("list"),
-            ApiRequest::Subtasks { .. } => Some("subtasks"),
-            ApiRequest::Comments { .. } => Some("comments"),
-            ApiRequest::Thread { .. } => Some("thread"),
-            ApiRequest::GetSharing { .. } => Some("sharing"),
-            _ => None,
-        }
-    }
-    pub fn describe(&self) -> String {
-        match self {
-            ApiRequest::Me => "identity".into(),
-            ApiRequest::ListPage { .. } => "task list".into(),
-            ApiRequest::FindByNumber { number, .. } => format!("finding #{number}"),
-            ApiRequest::GetTask { .. } => "loading task".into(),
-            ApiRequest::Patch { patch, .. } => {
-                let keys: Vec<String> = patch
-                    .to_json()
-                    .as_object()
-                    .map(|m| m.keys().cloned().collect())
-                    .unwrap_or_default();
-                format!("updating {}", keys.join(", "))
-            }
-            ApiRequest::Delete { .. } => "rejecting draft".into(),
-            ApiRequest::Subtasks { .. } => "subtasks".into(),
-            ApiRequest::CreateSubtask { .. } => "creating subtask".into(),
-            ApiRequest::Comments { .. } => "comments".into(),
-            ApiRequest::Thread { .. } => "requester thread".into(),
-            ApiRequest::AddComment { .. } => "sending comment".into(),
-            ApiRequest::ReplyComment { .. } => "sending reply".into(),
-            ApiRequest::EditComment { .. } => "saving comment".into(),
-            ApiRequest::ReplyRequester { .. } => "replying to requester".into(),
-            ApiRequest::AddLinks { .. } => "adding links".into(),
-            ApiRequest::UpdateLink { .. } => "updating link".into(),
-            ApiRequest::RemoveLink { .. } => "removing link".into(),
-            ApiRequest::GetSharing { .. } => "sharing".into(),
-            ApiRequest::PutSharing { .. } => "saving sharing".into(),
-            ApiRequest::Attach { .. } => "attaching files".into(),
-            ApiRequest::Detach { .. } => "detaching file".into(),
-            ApiRequest::Validate { .. } => "validating layout".into(),
-        }
-    }
-}
-
-/// What the worker answers.
-#[derive(Clone, Debug)]
-pub enum Reply {
-    Me(Identity),
-    Page(TaskPage),
-    Task(Box<Task>),
-    Deleted,
-    Items(Vec<TaskItem>),
-    Comments(Vec<Comment>),
-    Comment(Comment),
-    Message(RequesterMessage),
-    Messages(Vec<RequesterMessage>),
-    Sharing(SharingState),
-    Layout(Box<LayoutResult>, serde_json::Value),
-}
-
-#[derive(Clone, Debug)]
-pub struct ApiResult {
-    pub ticket: u64,
-    pub req: ApiRequest,
-    pub result: Result<Reply, ApiError>,
-}
-
-/// Side effects the loop carries out for the reducer.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    Api {
-        ticket: u64,
-        req: Box<ApiRequest>,
-    },
-    Quit,
-    /// Open `$EDITOR` on `initial`; the result comes back as `editor_done`.
-    Editor {
-        target: EditorTarget,
-        initial: String,
-    },
-    Copy(String),
-    /// Show messages and the tail of the log file.
-    ShowLog,
-    /// Load a layout file from disk and validate it.
-    ReadLayout {
-        path: String,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum EditorTarget {
-    Description { task_id: String },
-    AdditionalContext { task_id: String },
-    Compose,
-}
+pub use super::panes::*;
+pub use super::requests::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Focus {
     List,
     Detail,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Overview,
-    Comments,
-    Requester,
-    Links,
-    Sharing,
-    Files,
-    Subtasks,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 7] = [
-        Tab::Overview,
-        Tab::Comments,
-        Tab::Requester,
-        Tab::Links,
-        Tab::Sharing,
-        Tab::Files,
-        Tab::Subtasks,
-    ];
-    /// Short names for narrow panes.
-    pub fn short(self) -> &'static str {
-        match self {
-            Tab::Overview => "Info",
-            Tab::Comments => "Cmts",
-            Tab::Requester => "Reqr",
-            Tab::Links => "Links",
-            Tab::Sharing => "Share",
-            Tab::Files => "Files",
-            Tab::Subtasks => "Subs",
-        }
-    }
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Overview => "Overview",
-            Tab::Comments => "Comments",
-            Tab::Requester => "Requester",
-            Tab::Links => "Links",
-            Tab::Sharing => "Sharing",
-            Tab::Files => "Files",
-            Tab::Subtasks => "Subtasks",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    All,
-    Mine,
-    Involving,
-    DueWeek,
-}
-
-impl View {
-    /// The filter a view stands for (computed when it is chosen).
-    pub fn query(self, me: Option<&str>, now: DateTime<Utc>) -> TaskQuery {
-        let mut q = TaskQuery::default();
-        match self {
-            View::All => {}
-            View::Mine => q.assigned_to = me.map(str::to_string),
-            View::Involving => q.involving = me.map(str::to_string),
-            View::DueWeek => {
-                let (from, to) = super::dates::this_week(now);
-                q.complete_by_from = Some(from);
-                q.complete_by_to = Some(to);
-            }
-        }
-        q
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            View::All => "All",
-            View::Mine => "Mine",
-            View::Involving => "Involving me",
-            View::DueWeek => "Due this week",
-        }
-    }
-}
-
-/// Data loaded for the open task, by tab.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Load<T> {
-    NotLoaded,
-    Loading,
-    Loaded(T),
-    Failed(String),
-}
-
-/// How the current task became current.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// It is the row under the list cursor.
-    List,
-    /// Opened from elsewhere (`:open`, a link, a subtask, history); the
-    /// list cursor is shown inactive until the user moves it.
-    Elsewhere,
-}
-
-/// The current task: the one every task action acts on, and the one the
-/// detail pane shows.
-#[derive(Clone, Debug)]
-pub struct Detail {
-    pub task_id: String,
-    pub origin: Origin,
-    pub task: Option<Task>,
-    pub error: Option<String>,
-    pub tab: Tab,
-    /// Selected row within the tab (comments, links, files, subtasks).
-    pub cursor: usize,
-    pub scroll: u16,
-    pub comments: Load<Vec<Comment>>,
-    /// True when the service has no comment-listing endpoint.
-    pub comments_local_only: bool,
-    pub subtasks: Load<Vec<TaskItem>>,
-    pub sharing: Load<SharingState>,
-    /// The requester thread, when the service can list it.
-    pub thread: Load<Vec<RequesterMessage>>,
-    pub thread_unavailable: bool,
-    /// `S` was pressed before sharing loaded: open the editor when it does.
-    pub edit_sharing_when_loaded: bool,
-}
-
-impl Detail {
-    pub fn new(task_id: String, task: Option<Task>) -> Self {
-        Detail {
-            task_id,
-            origin: Origin::Elsewhere,
-            task,
-            error: None,
-            tab: Tab::Overview,
-            cursor: 0,
-            scroll: 0,
-            comments: Load::NotLoaded,
-            comments_local_only: false,
-            subtasks: Load::NotLoaded,
-            sharing: Load::NotLoaded,
-            thread: Load::NotLoaded,
-            thread_unavailable: false,
-            edit_sharing_when_loaded: false,
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct TaskList {
-    pub items: Vec<TaskItem>,
-    pub selected: usize,
-    pub offset: usize,
-    pub cursor: Option<String>,
-    pub end_reached: bool,
-    pub loading: bool,
-    /// Generation of the walk; results of an older walk are dropped.
-    pub gen: u64,
-    /// `G` was pressed before the end was loaded: follow the new pages down.
-    pub to_bottom: bool,
-    /// While refreshing: the task to keep selected once its page arrives.
-    pub keep_selected: Option<String>,
-    /// While refreshing: keep walking until this many rows are loaded.
-    pub refill_to: usize,
-    /// id -> updated_at before the last refresh, to mark changed rows.
-    pub previous: HashMap<String, Option<String>>,
-    pub changed: std::collections::HashSet<String>,
-    pub error: Option<String>,
-    /// Rows loaded in the current walk are replacing the old ones.
-    pub replacing: bool,
-    /// Cursors this walk has followed: a service that repeats one would
-    /// make the walk endless.
-    pub seen_cursors: std::collections::HashSet<String>,
-    /// A new walk (view, filter, search): the first row becomes current
-    /// when it arrives (unless a task opened from elsewhere is current).
-    pub follow_on_load: bool,
-}
-
-impl TaskList {
-    pub fn selected_id(&self) -> Option<&str> {
-        self.items.get(self.selected).and_then(|i| i.id())
-    }
-    pub fn position(&self, id: &str) -> Option<usize> {
-        self.items.iter().position(|i| i.id() == Some(id))
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -587,7 +213,7 @@ pub struct State {
     pub status_about: Option<String>,
     pub next_ticket: u64,
     /// People seen so far, for the assignee picker.
-    pub people: BTreeMap<String, Person>,
+    pub directory: super::directory::Directory,
     /// Comments created or edited this session, per task (for services
     /// without a comment-listing endpoint).
     pub local_comments: HashMap<String, Vec<Comment>>,
@@ -642,7 +268,7 @@ impl State {
             status: None,
             status_about: None,
             next_ticket: 1,
-            people: BTreeMap::new(),
+            directory: Default::default(),
             local_comments: HashMap::new(),
             replies: HashMap::new(),
             undo: None,
@@ -775,11 +401,21 @@ impl State {
             .find(|p| p.task_id == task_id && p.field == field)
     }
 
-    /// The open task's comments as a tree: (depth, comment), replies
-    /// under their parent, oldest first. Comments created this session are
-    /// merged in (a service without a listing endpoint still shows them).
+    /// The current task's comments as a tree: (depth, comment), replies
+    /// under their parent, oldest first. Built once per answer
+    /// (`rebuild_comment_tree`), not on every frame or key.
     pub fn comment_rows(&self) -> Vec<(usize, &Comment)> {
-        let Some(d) = &self.detail else { return vec![] };
+        self.detail
+            .as_ref()
+            .map(|d| d.tree.iter().map(|(depth, c)| (*depth, c)).collect())
+            .unwrap_or_default()
+    }
+
+    /// Build the comment tree of the current task from what the service
+    /// listed and what this session created or edited (a service without
+    /// a listing endpoint still shows them).
+    pub fn rebuild_comment_tree(&mut self) {
+        let Some(d) = &self.detail else { return };
         let mut all: Vec<&Comment> = match &d.comments {
             Load::Loaded(v) => v.iter().collect(),
             _ => vec![],
@@ -793,61 +429,59 @@ impl State {
                 }
             }
         }
-        all.sort_by(|a, b| a.created_at.cmp(&b.created_at));
-        let ids: std::collections::HashSet<&str> = all.iter().map(|c| c.id.as_str()).collect();
-        let mut out = Vec::with_capacity(all.len());
-        fn push<'a>(
-            parent: Option<&str>,
-            depth: usize,
-            all: &[&'a Comment],
-            ids: &std::collections::HashSet<&str>,
-            out: &mut Vec<(usize, &'a Comment)>,
-        ) {
-            for c in all {
-                let p = c.parent_comment_id.as_deref().filter(|p| ids.contains(p));
-                if p == parent && depth < 64 {
-                    out.push((depth, c));
-                    push(Some(c.id.as_str()), depth + 1, all, ids, out);
-                }
-            }
+        let tree: Vec<(usize, Comment)> = comment_tree(all)
+            .into_iter()
+            .map(|(depth, c)| (depth, c.clone()))
+            .collect();
+        if let Some(d) = &mut self.detail {
+            d.tree = tree;
         }
-        push(None, 0, &all, &ids, &mut out);
-        // Whatever a broken parent chain (a loop, or deeper than 64) left
-        // out is still shown, at the top level.
-        if out.len() < all.len() {
-            let placed: std::collections::HashSet<&str> =
-                out.iter().map(|(_, c)| c.id.as_str()).collect();
-            let missing: Vec<&Comment> = all
-                .iter()
-                .copied()
-                .filter(|c| !placed.contains(c.id.as_str()))
-                .collect();
-            out.extend(missing.into_iter().map(|c| (0, c)));
-        }
-        out
     }
 
-    /// Remember the people of a task for the assignee picker.
+    /// Remember the people and teams of a task (the directory).
     pub fn learn_people(&mut self, t: &Task) {
-        // Most people are known already: look up before cloning anything.
-        let people = &mut self.people;
-        for p in [&t.creator, &t.assigned_to].into_iter().flatten() {
-            if !p.id.is_empty() && !people.contains_key(p.id.as_str()) {
-                people.insert(p.id.as_str().to_string(), p.clone());
-            }
+        self.directory.learn_task(t);
+    }
+}
+
+/// Comments as a tree: (depth, comment), replies under their parent, oldest
+/// first; whatever a broken parent chain (a loop, or deeper than 64) leaves
+/// out is still shown, at the top level.
+fn comment_tree(mut all: Vec<&Comment>) -> Vec<(usize, &Comment)> {
+    use std::collections::{HashMap, HashSet};
+    all.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    let ids: HashSet<&str> = all.iter().map(|c| c.id.as_str()).collect();
+    // Children by parent, in order: one pass, not one scan per node.
+    let mut children: HashMap<Option<&str>, Vec<&Comment>> = HashMap::new();
+    for c in &all {
+        let p = c.parent_comment_id.as_deref().filter(|p| ids.contains(p));
+        children.entry(p).or_default().push(c);
+    }
+    let mut out = Vec::with_capacity(all.len());
+    let mut placed: HashSet<&str> = HashSet::new();
+    // Depth-first with an explicit stack: no recursion limit to hit.
+    let mut stack: Vec<(usize, &Comment)> = children
+        .get(&None)
+        .map(|v| v.iter().rev().map(|c| (0, *c)).collect())
+        .unwrap_or_default();
+    while let Some((depth, c)) = stack.pop() {
+        if !placed.insert(c.id.as_str()) {
+            continue;
         }
-        for m in &t.involved_people {
-            if !m.id.is_empty() && !people.contains_key(m.id.as_str()) {
-                people.insert(
-                    m.id.as_str().to_string(),
-                    Person {
-                        id: m.id.clone(),
-                        name: m.name.clone(),
-                        email: m.email.clone(),
-                        extra: Default::default(),
-                    },
-                );
+        out.push((depth, c));
+        if depth < 64 {
+            if let Some(kids) = children.get(&Some(c.id.as_str())) {
+                stack.extend(kids.iter().rev().map(|k| (depth + 1, *k)));
             }
         }
     }
+    if out.len() < all.len() {
+        let missing: Vec<&Comment> = all
+            .iter()
+            .copied()
+            .filter(|c| !placed.contains(c.id.as_str()))
+            .collect();
+        out.extend(missing.into_iter().map(|c| (0, c)));
+    }
+    out
 }

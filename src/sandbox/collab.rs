@@ -7,6 +7,7 @@ use axum::Json;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
+use super::listing::{self, ListingQuery};
 use super::routes::{bump, json_body, now, parse_uuid, Caller};
 use super::store::*;
 use super::AppState;
@@ -74,16 +75,21 @@ pub(crate) async fn list_comments(
     State(st): State<AppState>,
     Caller(u): Caller,
     Path(id): Path<String>,
+    q: ListingQuery,
 ) -> ApiResult<Json<Value>> {
+    let shape = *st.listing.lock().unwrap();
     let s = st.store.lock().unwrap();
     let idx = s.visible_task(&id, u)?;
-    Ok(Json(Value::Array(
-        s.tasks[idx]
-            .comments
-            .iter()
-            .map(|c| s.comment_json(idx, c))
-            .collect(),
-    )))
+    let t = &s.tasks[idx];
+    listing::respond(shape, q, t.comments.len(), |range| {
+        range
+            .map(|i| {
+                let mut v = s.comment_json(idx, &t.comments[i]);
+                super::quirks::apply_comment_quirk(t.quirk, i, &mut v);
+                v
+            })
+            .collect()
+    })
 }
 
 fn new_comment(
@@ -232,17 +238,19 @@ pub(crate) async fn list_thread(
     State(st): State<AppState>,
     Caller(u): Caller,
     Path(id): Path<String>,
+    q: ListingQuery,
 ) -> ApiResult<Json<Value>> {
+    let shape = *st.listing.lock().unwrap();
     let s = st.store.lock().unwrap();
     thread_enabled(&s, u)?;
     let idx = s.visible_task(&id, u)?;
-    Ok(Json(Value::Array(
-        s.tasks[idx]
-            .thread
+    let thread = &s.tasks[idx].thread;
+    listing::respond(shape, q, thread.len(), |range| {
+        thread[range]
             .iter()
             .map(|m| s.message_json(idx, m))
-            .collect(),
-    )))
+            .collect()
+    })
 }
 
 pub(crate) async fn post_thread(

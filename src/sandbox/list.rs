@@ -50,23 +50,7 @@ pub(crate) async fn list_tasks(
 ) -> ApiResult<Json<Value>> {
     let Query(q) = q.map_err(|e| ApiError::bad(format!("invalid query string: {e}")))?;
     let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
-    let limit = match get("limit") {
-        None => 20,
-        Some(l) => match l.parse::<i64>() {
-            Ok(n) if (1..=100).contains(&n) => n as u64,
-            _ => {
-                return Err(ApiError::bad(format!(
-                    "limit must be an integer from 1 to 100, got {l:?}"
-                )))
-            }
-        },
-    };
-    let page = match get("cursor") {
-        None => 0,
-        Some(c) => {
-            decode_cursor(c).ok_or_else(|| ApiError::bad(format!("invalid cursor {c:?}")))?
-        }
-    };
+    let (limit, page) = paging(&q)?;
     let list = |k: &str| -> Vec<String> {
         get(k)
             .map(|v| {
@@ -169,18 +153,49 @@ pub(crate) async fn list_tasks(
         })
         .collect();
     hits.sort_unstable_by(|a, b| order(&s, *a, *b));
-    let total = hits.len() as u64;
-    let offset = page.saturating_mul(limit);
-    let start = offset.min(total) as usize;
-    let end = offset.saturating_add(limit).min(total) as usize;
-    let items: Vec<Value> = hits[start..end]
+    let (range, cursor) = page_range(hits.len(), limit, page);
+    let items: Vec<Value> = hits[range]
         .iter()
         .map(|i| s.render_task(*i, false))
         .collect();
+    Ok(Json(json!({"items": items, "cursor": cursor})))
+}
+
+/// `limit` (1–100, default 20) and the page number of `cursor` (default 0)
+/// of a paged listing; 400 for bad values.
+pub(crate) fn paging(q: &HashMap<String, String>) -> ApiResult<(u64, u64)> {
+    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let limit = match get("limit") {
+        None => 20,
+        Some(l) => match l.parse::<i64>() {
+            Ok(n) if (1..=100).contains(&n) => n as u64,
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "limit must be an integer from 1 to 100, got {l:?}"
+                )))
+            }
+        },
+    };
+    let page = match get("cursor") {
+        None => 0,
+        Some(c) => {
+            decode_cursor(c).ok_or_else(|| ApiError::bad(format!("invalid cursor {c:?}")))?
+        }
+    };
+    Ok((limit, page))
+}
+
+/// The rows of page `page` of `total` rows (offset = page × limit of the
+/// current request) and the next page's cursor (null at the end).
+pub(crate) fn page_range(total: usize, limit: u64, page: u64) -> (std::ops::Range<usize>, Value) {
+    let total = total as u64;
+    let offset = page.saturating_mul(limit);
+    let start = offset.min(total) as usize;
+    let end = offset.saturating_add(limit).min(total) as usize;
     let cursor = if offset.saturating_add(limit) < total {
         Value::String(encode_cursor(page + 1))
     } else {
         Value::Null
     };
-    Ok(Json(json!({"items": items, "cursor": cursor})))
+    (start..end, cursor)
 }

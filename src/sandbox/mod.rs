@@ -7,6 +7,7 @@ mod faults;
 mod fixtures;
 mod layout;
 mod list;
+mod listing;
 mod quirks;
 mod random;
 mod routes;
@@ -21,6 +22,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
 pub use faults::Faults;
+pub use listing::ListingShape;
 
 /// Options of a sandbox instance.
 #[derive(Debug, Clone)]
@@ -29,7 +31,9 @@ pub struct SandboxOptions {
     pub tasks: usize,
     /// Fault injection settings.
     pub faults: Faults,
-    /// Add a few malformed / forward-compatibility tasks for the main user.
+    /// Add a few malformed / forward-compatibility tasks for the main user,
+    /// and list comments and thread messages in the envelope shape
+    /// ([`ListingShape::Envelope`]) instead of a bare array.
     pub quirks: bool,
 }
 
@@ -67,6 +71,7 @@ pub(crate) struct Shared {
     pub(crate) store: Mutex<store::Store>,
     pub(crate) log: Mutex<Vec<RecordedRequest>>,
     pub(crate) faults: Mutex<Faults>,
+    pub(crate) listing: Mutex<ListingShape>,
     pub(crate) counter: AtomicU64,
     pub(crate) keys: HashMap<String, usize>,
 }
@@ -113,6 +118,11 @@ impl Sandbox {
             store: Mutex::new(store),
             log: Mutex::new(Vec::new()),
             faults: Mutex::new(opts.faults),
+            listing: Mutex::new(if opts.quirks {
+                ListingShape::Envelope
+            } else {
+                ListingShape::Array
+            }),
             counter: AtomicU64::new(0),
             keys,
         });
@@ -151,6 +161,16 @@ impl Sandbox {
     /// Replace the fault settings (the request counter keeps running).
     pub fn set_faults(&self, f: Faults) {
         *self.shared.faults.lock().unwrap() = f;
+    }
+
+    /// How comment and thread listings are answered from now on (default:
+    /// a bare array; the envelope with `quirks`).
+    pub fn set_listing_shape(&self, shape: ListingShape) {
+        *self.shared.listing.lock().unwrap() = shape;
+    }
+
+    pub fn listing_shape(&self) -> ListingShape {
+        *self.shared.listing.lock().unwrap()
     }
 
     /// A task as the API renders it in single-task responses, regardless of

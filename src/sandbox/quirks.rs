@@ -25,6 +25,18 @@ pub(crate) fn quirk_tasks(c: &mut Ctx, bob: usize, alice: usize, team: usize) {
         t.priority = prio.into();
         t.quirk = q;
         t.complete_by = Some(c.days(2));
+        if q == 4 {
+            // Three comments; the middle one is listed malformed
+            // (`apply_comment_quirk`).
+            for text in [
+                "Readable comment before the odd one",
+                "(listed as a malformed comment)",
+                "Readable comment after the odd one",
+            ] {
+                let cm = c.comment(&t, bob, text, None, false);
+                t.comments.push(cm);
+            }
+        }
         if q == 3 {
             t.description =
                 Some("Description with \u{1b}[31mred\u{1b}[0m text and \u{202e}reversed".into());
@@ -79,5 +91,14 @@ pub(crate) fn apply_quirk(kind: u8, v: &mut Value) {
             v["source_channel"] = json!("teams");
         }
         _ => {}
+    }
+}
+
+/// Applies a quirk to a listed comment (`index` in the task's comments):
+/// the malformed task's second comment is not a valid Comment.
+pub(crate) fn apply_comment_quirk(task_quirk: u8, index: usize, v: &mut Value) {
+    if task_quirk == 4 && index == 1 {
+        v["content"] = json!(42);
+        v["author"] = json!("nobody");
     }
 }

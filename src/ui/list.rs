@@ -50,7 +50,7 @@ pub fn title_line(s: &State) -> String {
     )];
     // The view's filter is written out too: the title, the filter form and
     // the request read the same filters.
-    let f = crate::app::fields::filter_string(&s.filters, s.my_id());
+    let f = crate::app::fields::filter_string(&s.filters, s.my_id(), &s.directory);
     if !f.is_empty() {
         parts.push(format!("filter {f}"));
     }
@@ -71,31 +71,35 @@ pub fn title_line(s: &State) -> String {
     crate::text::clean(&parts.join(" | "))
 }
 
-pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
-    let focused = s.focus == Focus::List;
-    let block = theme.pane(title_line(s), focused);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    if inner.height < 2 {
-        return;
-    }
-    let width = inner.width as usize;
-    let rows = inner.height as usize - 1;
-    s.list_height = rows;
-    // Keep the selection in view; at the last row, also the row under it
-    // (loading…, an error, or the end of the list).
-    let l = &mut s.list;
+/// The first row to show so that the cursor is in view; at the last row,
+/// also the row under it (loading…, an error, or the end of the list).
+pub fn scroll_offset(l: &TaskList, rows: usize) -> usize {
     let must_see = if l.selected + 1 >= l.items.len() {
         l.selected + 1
     } else {
         l.selected
     };
-    if l.selected < l.offset {
-        l.offset = l.selected;
-    } else if must_see >= l.offset + rows {
-        l.offset = must_see + 1 - rows;
+    let mut offset = l.offset;
+    if l.selected < offset {
+        offset = l.selected;
+    } else if must_see >= offset + rows {
+        offset = must_see + 1 - rows;
     }
-    l.offset = l.offset.min((l.items.len() + 1).saturating_sub(rows));
+    offset.min((l.items.len() + 1).saturating_sub(rows))
+}
+
+/// Draw the list; returns (visible rows, first row shown) for the state.
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usize) {
+    let focused = s.focus == Focus::List;
+    let block = theme.pane(title_line(s), focused);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.height < 2 {
+        return (s.list_height, s.list.offset);
+    }
+    let width = inner.width as usize;
+    let rows = inner.height as usize - 1;
+    let offset = scroll_offset(&s.list, rows);
 
     let wide = width >= 100;
     // The title always keeps room: narrow lists drop the priority column.
@@ -123,8 +127,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
 
     let now = chrono::Utc::now();
     let on_current = s.cursor_on_current();
-    let end = (s.list.offset + rows).min(s.list.items.len());
-    for i in s.list.offset..end {
+    let end = (offset + rows).min(s.list.items.len());
+    for i in offset..end {
         let item = &s.list.items[i];
         let selected = i == s.list.selected;
         let mut line = match item {
@@ -180,6 +184,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &mut State, theme: &Theme) {
         }
     }
     f.render_widget(Paragraph::new(lines), inner);
+    (rows, offset)
 }
 
 fn task_row<'a>(

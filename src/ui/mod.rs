@@ -201,7 +201,36 @@ impl Theme {
 
 const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
+/// What the last frame measured, for scrolling: the list's visible rows and
+/// first row, the detail's (visible, content) height.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Metrics {
+    pub list: Option<(usize, usize)>,
+    pub detail: Option<(usize, usize)>,
+}
+
+impl Metrics {
+    /// Keep what the frame measured (the loop calls this after drawing).
+    pub fn apply(self, s: &mut State) {
+        if let Some((rows, offset)) = self.list {
+            s.list_height = rows;
+            s.list.offset = offset;
+        }
+        if let Some(d) = self.detail {
+            s.detail_view = d;
+        }
+    }
+}
+
+/// Draw a frame and keep what it measured in the state.
 pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {
+    render(f, s, theme).apply(s);
+}
+
+/// Draw a frame. Reads the state, writes nothing: what it measured comes
+/// back as `Metrics`.
+pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
+    let mut m = Metrics::default();
     let area = f.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let msg = format!(
@@ -212,26 +241,52 @@ pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {
             Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }),
             area,
         );
-        return;
+        return m;
     }
     let p = crate::app::layout::panes(area, s);
     draw_header(f, p.header, s, theme);
     if let Some(r) = p.list {
-        list::draw(f, r, s, theme);
+        m.list = Some(list::draw(f, r, s, theme));
     }
     if let Some(r) = p.detail {
         // Scrolling stops at the end of what the tab shows.
-        s.detail_view = detail::draw(f, r, s, theme);
+        m.detail = Some(detail::draw(f, r, s, theme));
     }
     draw_status(f, p.status, s, theme);
     draw_hints(f, p.hints, s, theme);
     overlays::draw(f, area, s, theme);
+    m
 }
 
 /// The focused pane's keys, from the effective keymap, as many as fit in
 /// `width` columns (help first).
 pub fn hint_text(s: &State, width: usize) -> String {
     use crate::app::keymap::Action as A;
+    // A popup's own keys while it is open.
+    let popup = match &s.overlay {
+        Overlay::None => None,
+        Overlay::Help { .. } => Some("[help] type to filter  up/down scroll  esc close"),
+        Overlay::Palette(_) => Some("[command] tab complete  up/down choose  enter run  esc cancel"),
+        Overlay::Search(_) => Some("[search] type to search  enter keep  esc clear"),
+        Overlay::Confirm { .. } => Some("[confirm] y yes  n/esc no"),
+        Overlay::Compose(_) => {
+            Some("[compose] ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)")
+        }
+        Overlay::Text { .. } => Some("[view] j/k scroll  g/G top/bottom  esc close"),
+        Overlay::Picker(_) => Some("[pick] j/k move  enter choose  esc cancel"),
+        Overlay::Sharing(_) => Some(
+            "[sharing] j/k move  v visibility  space read/write  a person  t team  d remove  enter review",
+        ),
+        Overlay::Filter(_) => {
+            Some("[filter] up/down move  space toggle  left/right priority  ctrl-r clear  enter apply")
+        }
+    };
+    if let Some(p) = popup {
+        return format!(
+            " {}",
+            p.chars().take(width.saturating_sub(1)).collect::<String>()
+        );
+    }
     let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
     let actions: &[(A, &str)] = match s.focus {
         Focus::List => &[

@@ -40,13 +40,8 @@ fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
 
 /// How the popups are used (their keys), for the help screen.
 pub const POPUP_HELP: &[&str] = &[
-    "In the filter form: up/down/tab move · space toggles a status · left/right priority · ctrl-r clears · enter applies",
     "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab/shift-tab file ids · esc or ctrl-c close (draft kept)",
-    "In any popup: esc or ctrl-c closes it (q quits only from the main screen)",
-    "In the palette: tab completes · up/down choose · enter runs the highlighted suggestion · ctrl-u clears the argument (again: the whole line)",
-    "In the sharing editor: j/k move · v visibility · space read/write · a add person · t add team · d remove · enter review (n returns here)",
-    "In pickers and confirmations: j/k move · enter choose · y yes · n/esc no",
-    "In text views (messages, layout check): j/k scroll · g/G top/bottom · esc closes",
+    "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
 ];
 
 /// The help screen's rows, from the effective keymap and the commands.
@@ -57,6 +52,12 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         Context::List => "Task list",
         Context::Detail => "Task detail",
         Context::Task => "On the current task",
+        Context::Palette => "In the command palette",
+        Context::Confirm => "In confirmations",
+        Context::Picker => "In pickers",
+        Context::View => "In text views (messages, layout check)",
+        Context::Sharing => "In the sharing editor",
+        Context::Filter => "In the filter form",
     };
     let mut rows: Vec<(Option<Context>, String)> = Vec::new();
     for (ctx, keys, action) in s.keymap.bindings() {
@@ -131,7 +132,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         }
         Overlay::Palette(p) => {
             let people = s.people_labels();
-            let completions = palette::complete(&p.input.text, &people);
+            let teams = s.directory.team_labels();
+            let completions = palette::complete_with(&p.input.text, &people, &teams);
             let h = (completions.len().min(12) + 3) as u16;
             // Full width, so nothing of the list shows beside it.
             let r = Rect {
@@ -260,7 +262,10 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let inner = popup(
                 f,
                 r,
-                "Sharing (edits a copy; Enter reviews before saving)",
+                &format!(
+                    "Sharing of {} (edits a copy; Enter reviews before saving)",
+                    crate::text::clean(&ed.task_label)
+                ),
                 theme,
             );
             let sel = |i: usize| {

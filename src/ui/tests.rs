@@ -448,6 +448,7 @@ fn comments_render_markdown_mentions_and_files() {
         ),
         comment("c2", Some("c1"), "> clause 4\n\nDone.", &[]),
     ]);
+    s.rebuild_comment_tree();
     let b =
         crate::app::dates::with_zone(jiff::tz::TimeZone::get("America/New_York").unwrap(), || {
             render(&mut s, 100, 30, &Theme::dark())
@@ -487,4 +488,153 @@ fn the_detail_shows_due_and_times_in_the_users_zone() {
     assert!(t.contains("created: 2026-11-01 05:00 EST"), "{t}");
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("due: 2026-11-30 14:00 UTC"), "{t}");
+}
+
+/// Every popup, opened the way a user opens it, at 80×24 and 120×40.
+#[test]
+fn every_popup_at_80x24_and_120x40() {
+    use crate::api::SharingState;
+    use crate::app::popups::sharing::Picker;
+    let sharing: SharingState = serde_json::from_value(serde_json::json!({
+        "visibility": "private",
+        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}],
+        "teams": [{"id": "t-1", "name": "Ops", "access_level": "read"}]
+    }))
+    .unwrap();
+    type Setup = Box<dyn Fn(&mut State)>;
+    let typed = |s: &mut State, text: &str| {
+        for c in text.chars() {
+            s.on_key(key(c));
+        }
+    };
+    let popups: Vec<(&str, Setup)> = vec![
+        (
+            "help",
+            Box::new(|s: &mut State| {
+                s.on_key(key('?'));
+            }),
+        ),
+        (
+            "palette",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('s'));
+                typed(s, "in");
+            }),
+        ),
+        (
+            "search",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('/'));
+                typed(s, "contoso");
+            }),
+        ),
+        (
+            "confirm",
+            Box::new(|s: &mut State| {
+                s.command("unlink");
+            }),
+        ),
+        (
+            "text",
+            Box::new(|s: &mut State| {
+                s.show_log(None);
+            }),
+        ),
+        (
+            "compose",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('c'));
+                typed(s, "Looks good: sending the redlines today.");
+            }),
+        ),
+        (
+            "filter",
+            Box::new(|s: &mut State| {
+                s.on_key(key('f'));
+            }),
+        ),
+        (
+            "sharing",
+            Box::new(move |s: &mut State| {
+                if let Some(d) = s.detail.as_mut() {
+                    d.sharing = crate::app::state::Load::Loaded(sharing.clone());
+                }
+                s.on_key(key('S'));
+            }),
+        ),
+        (
+            "picker",
+            Box::new(|s: &mut State| {
+                s.overlay = Overlay::Picker(Picker {
+                    then: crate::app::popups::sharing::PickThen::Command("assign {}".into()),
+                    reference: "Sam".into(),
+                    team: false,
+                    candidates: vec![
+                        ("u-1".into(), "Sam Taylor sam.t@acme.test".into()),
+                        ("u-2".into(), "Sam Taylor sam.taylor@acme.test".into()),
+                    ],
+                    selected: 0,
+                });
+            }),
+        ),
+    ];
+    for (name, setup) in &popups {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut s = scene();
+            // Links tab selected for the confirmation of an unlink.
+            s.on_key(code(KeyCode::Enter));
+            for _ in 0..3 {
+                s.on_key(key(']'));
+            }
+            s.on_key(code(KeyCode::Esc));
+            setup(&mut s);
+            assert!(
+                !matches!(s.overlay, Overlay::None),
+                "{name} did not open: {:?}",
+                s.status
+            );
+            let b = render(&mut s, w, h, &Theme::dark());
+            snap(&format!("popup_{name}_{w}x{h}"), &b);
+        }
+    }
+}
+
+#[test]
+fn at_80x24_an_opened_tasks_full_title_is_readable_and_zoom_works_at_any_width() {
+    let mut s = scene();
+    let long = "Assess review findings for the Fabrikam share purchase agreement before signing";
+    if let Some(TaskItem::Task(t)) = s.list.items.get_mut(0) {
+        t.title = long.into();
+    }
+    s.detail = None;
+    s.follow_cursor();
+    // The list shows titles at 80 columns.
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("Assess review findings"), "{t}");
+    // Enter: the detail fills the screen and the whole title is there.
+    s.on_key(code(KeyCode::Enter));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let flat: String = t
+        .replace(['┃', '│'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains(&format!("title: {long}")), "{t}");
+    assert!(
+        !t.contains("TITLE  [tags]"),
+        "the list is not beside it:\n{t}"
+    );
+    // Esc: back to the list, full width.
+    s.on_key(code(KeyCode::Esc));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]"), "{t}");
+    // At 160 columns both panes; + zooms the focused one, + again restores.
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]") && t.contains("Info | "), "{t}");
+    s.on_key(key('+'));
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]") && !t.contains("Info | "), "{t}");
+    s.on_key(key('+'));
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("Info | "), "{t}");
 }

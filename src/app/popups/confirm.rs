@@ -1,8 +1,9 @@
 //! Confirmations: `y` does it, `n`/Esc cancels (and returns to the editor
 //! the question came from, with its edits).
 
+use crate::app::keymap::{Action, Context};
 use crate::app::state::*;
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 impl State {
     pub fn confirm(&mut self, lines: Vec<String>, on_yes: Confirmed) -> Vec<Effect> {
@@ -21,9 +22,9 @@ impl State {
         back_to: Option<Box<Overlay>>,
         ev: KeyEvent,
     ) -> Vec<Effect> {
-        match ev.code {
-            KeyCode::Char('y') | KeyCode::Char('Y') => self.confirmed(on_yes),
-            KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+        match self.keymap.lookup(&[Context::Confirm], &ev) {
+            Some(Action::Yes) => self.confirmed(on_yes),
+            Some(Action::No | Action::Close) => {
                 match back_to {
                     Some(b) => {
                         self.overlay = *b;

@@ -2,16 +2,17 @@
 
 use crate::api::TaskQuery;
 use crate::app::command::{PRIORITY_VALUES, STATUS_VALUES};
+use crate::app::directory::Directory;
 use crate::app::fields::parse_filters;
 use crate::app::input::LineInput;
-use crate::app::state::*;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::keymap::Action;
+use crossterm::event::{KeyCode, KeyEvent};
 
 pub const TEXT_FIELDS: [&str; 6] = ["assigned", "involving", "team", "tags", "from", "to"];
 pub const TEXT_LABELS: [&str; 6] = [
-    "assigned to (me, id)",
-    "involving (me, id)",
-    "team id",
+    "assigned to (me, e-mail, name)",
+    "involving (me, e-mail, name)",
+    "team (name or id)",
     "tags (a,b)",
     "due from (date)",
     "due to (date)",
@@ -30,15 +31,24 @@ pub struct FilterForm {
 pub const ROWS: usize = 4 + 1 + 6;
 
 impl FilterForm {
-    pub fn from_query(q: &TaskQuery, me: Option<&str>) -> FilterForm {
-        let show_me = |v: &Option<String>| {
-            let v = v.clone().unwrap_or_default();
-            if Some(v.as_str()) == me && !v.is_empty() {
-                "me".to_string()
-            } else {
-                v
-            }
+    /// The form for `q`: people as `me` or their e-mail, teams by name
+    /// when the directory knows them (they are resolved again on apply).
+    pub fn from_query(q: &TaskQuery, me: Option<&str>, dir: &Directory) -> FilterForm {
+        let show_me = |v: &Option<String>| match v {
+            Some(id) if !id.is_empty() => crate::app::fields::person_word(id, me, dir),
+            _ => String::new(),
         };
+        let team = q
+            .team_id
+            .as_deref()
+            .map(|id| {
+                dir.teams
+                    .get(id)
+                    .filter(|t| !t.name.is_empty() && !t.name.contains(' '))
+                    .map(|t| t.name.clone())
+                    .unwrap_or_else(|| id.to_string())
+            })
+            .unwrap_or_default();
         FilterForm {
             status: std::array::from_fn(|i| q.status.iter().any(|s| s == STATUS_VALUES[i])),
             priority: q
@@ -48,7 +58,7 @@ impl FilterForm {
             text: [
                 LineInput::with(&show_me(&q.assigned_to)),
                 LineInput::with(&show_me(&q.involving)),
-                LineInput::with(q.team_id.as_deref().unwrap_or("")),
+                LineInput::with(&team),
                 LineInput::with(&q.tags.join(",")),
                 LineInput::with(q.complete_by_from.as_deref().unwrap_or("")),
                 LineInput::with(q.complete_by_to.as_deref().unwrap_or("")),
@@ -90,128 +100,60 @@ impl FilterForm {
     }
 }
 
-impl State {
-    pub fn open_filter_form(&mut self) -> Vec<Effect> {
-        let form = FilterForm::from_query(&self.filters, self.my_id());
-        self.overlay = Overlay::Filter(Box::new(form));
-        vec![]
-    }
+/// What a key did in the form.
+#[derive(Debug, PartialEq)]
+pub enum FormOutcome {
+    Stay,
+    Close,
+    /// Apply the filters the form shows (`to_query`).
+    Apply,
+}
 
-    pub fn filter_key(&mut self, mut form: Box<FilterForm>, ev: KeyEvent) -> Vec<Effect> {
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-        match ev.code {
-            KeyCode::Esc => return vec![],
-            KeyCode::Enter => match form.to_query(self.my_id()) {
-                Ok(q) => {
-                    self.set_filters(q);
-                    self.focus = Focus::List;
-                    return self.reload_list(false);
-                }
-                Err(e) => form.error = Some(crate::text::clean(&e)),
-            },
-            KeyCode::Char('r') if ctrl => {
-                *form = FilterForm::from_query(&TaskQuery::default(), None);
+impl FilterForm {
+    /// A key, and the action the `filter` keymap context binds it to
+    /// (keys bound to nothing go to the text field the cursor is on).
+    pub fn on_key(&mut self, ev: &KeyEvent, action: Option<Action>) -> FormOutcome {
+        let form = self;
+        let text_row = form.row >= 5;
+        // On a text field, a plain character bound to a form action (space)
+        // is text.
+        let action = match (action, ev.code) {
+            (Some(Action::Toggle | Action::PriorityPrev), _) if text_row => None,
+            (a, _) => a,
+        };
+        match action {
+            Some(Action::Close) => return FormOutcome::Close,
+            Some(Action::Apply) => return FormOutcome::Apply,
+            Some(Action::ClearFilters) => {
+                *form = FilterForm::from_query(&TaskQuery::default(), None, &Directory::default());
             }
-            KeyCode::Down | KeyCode::Tab => form.row = (form.row + 1) % ROWS,
-            KeyCode::Up | KeyCode::BackTab => form.row = (form.row + ROWS - 1) % ROWS,
-            KeyCode::Char(' ') if form.row < 4 => form.status[form.row] = !form.status[form.row],
-            KeyCode::Char(' ') | KeyCode::Right if form.row == 4 => {
+            Some(Action::NextField) => form.row = (form.row + 1) % ROWS,
+            Some(Action::PrevField) => form.row = (form.row + ROWS - 1) % ROWS,
+            Some(Action::Toggle) if form.row < 4 => form.status[form.row] = !form.status[form.row],
+            Some(Action::Toggle) if form.row == 4 => {
                 form.priority = match form.priority {
                     None => Some(0),
                     Some(i) if i + 1 < PRIORITY_VALUES.len() => Some(i + 1),
                     Some(_) => None,
                 }
             }
-            KeyCode::Left if form.row == 4 => {
+            Some(Action::PriorityPrev) if form.row == 4 => {
                 form.priority = match form.priority {
                     None => Some(PRIORITY_VALUES.len() - 1),
                     Some(0) => None,
                     Some(i) => Some(i - 1),
                 }
             }
-            KeyCode::Char('j') if form.row < 5 => form.row += 1,
-            KeyCode::Char('k') if form.row < 5 => form.row = form.row.saturating_sub(1),
-            _ if form.row >= 5 => {
-                form.text[form.row - 5].handle(&ev);
+            None if !text_row && ev.code == KeyCode::Char('j') => form.row += 1,
+            None if !text_row && ev.code == KeyCode::Char('k') => {
+                form.row = form.row.saturating_sub(1)
+            }
+            None if text_row => {
+                form.text[form.row - 5].handle(ev);
                 form.error = None;
             }
             _ => {}
         }
-        self.overlay = Overlay::Filter(form);
-        vec![]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::app::tests::{code, key, loaded};
-
-    #[test]
-    fn the_form_builds_every_filter() {
-        let mut s = loaded(1);
-        s.on_key(key('f'));
-        assert!(matches!(s.overlay, Overlay::Filter(_)));
-        s.on_key(key(' ')); // not_started
-        s.on_key(key('j'));
-        s.on_key(key('j'));
-        s.on_key(key('j'));
-        s.on_key(key(' ')); // completed
-        s.on_key(key('j'));
-        s.on_key(key(' ')); // priority urgent
-        s.on_key(key(' ')); // high
-        s.on_key(code(KeyCode::Tab));
-        for c in "me".chars() {
-            s.on_key(key(c));
-        }
-        s.on_key(code(KeyCode::Tab));
-        s.on_key(code(KeyCode::Tab));
-        s.on_key(code(KeyCode::Tab));
-        for c in "nda,q4".chars() {
-            s.on_key(key(c));
-        }
-        s.on_key(code(KeyCode::Tab));
-        for c in "2026-12-01".chars() {
-            s.on_key(key(c));
-        }
-        let fx = s.on_key(code(KeyCode::Enter));
-        let r = crate::app::tests::reqs(&fx);
-        match &r[..] {
-            [ApiRequest::ListPage { query, .. }] => {
-                assert_eq!(query.status, vec!["not_started", "completed"]);
-                assert_eq!(query.priority.as_deref(), Some("high"));
-                assert_eq!(query.assigned_to.as_deref(), Some("u-me"));
-                assert_eq!(query.tags, vec!["nda", "q4"]);
-                assert_eq!(query.complete_by_from.as_deref(), Some("2026-12-01"));
-            }
-            other => panic!("{other:?}"),
-        }
-        // Reopening shows the same filters.
-        s.on_key(key('f'));
-        match &s.overlay {
-            Overlay::Filter(f) => {
-                assert_eq!(f.status, [true, false, false, true]);
-                assert_eq!(f.text[0].text, "me");
-            }
-            _ => panic!(),
-        }
-    }
-
-    #[test]
-    fn a_bad_date_stays_in_the_form_with_a_message() {
-        let mut s = loaded(1);
-        s.on_key(key('f'));
-        for _ in 0..9 {
-            s.on_key(code(KeyCode::Tab));
-        }
-        for c in "whenever".chars() {
-            s.on_key(key(c));
-        }
-        let fx = s.on_key(code(KeyCode::Enter));
-        assert!(crate::app::tests::reqs(&fx).is_empty());
-        match &s.overlay {
-            Overlay::Filter(f) => assert!(f.error.as_deref().unwrap_or("").contains("not a date")),
-            _ => panic!("form stays open"),
-        }
+        FormOutcome::Stay
     }
 }

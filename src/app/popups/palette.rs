@@ -4,8 +4,8 @@
 
 use crate::app::command::{self, Complete, COMMANDS};
 use crate::app::input::LineInput;
-use crate::app::state::*;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::keymap::Action;
+use crossterm::event::KeyEvent;
 
 pub struct Palette {
     pub input: LineInput,
@@ -15,8 +15,12 @@ pub struct Palette {
 }
 
 /// Completions for the text typed so far (without the leading `:`), best
-/// first. `people` are offered for `assign`.
+/// first. `people` are offered for `assign`, `teams` for `team`.
 pub fn complete(input: &str, people: &[String]) -> Vec<String> {
+    complete_with(input, people, &[])
+}
+
+pub fn complete_with(input: &str, people: &[String], teams: &[String]) -> Vec<String> {
     let trimmed = input.trim_start();
     match trimmed.split_once(' ') {
         None => {
@@ -42,6 +46,11 @@ pub fn complete(input: &str, people: &[String]) -> Vec<String> {
                     v.extend(people.iter().cloned());
                     v
                 }
+                Complete::Teams => {
+                    let mut v = teams.to_vec();
+                    v.push("none".into());
+                    v
+                }
             };
             crate::app::fuzzy::rank(arg, &values)
                 .into_iter()
@@ -59,103 +68,97 @@ fn command_word_len(text: &str) -> usize {
     }
 }
 
-impl State {
-    pub fn open_palette(&mut self, prefill: &str) -> Vec<Effect> {
-        let target = self.target().ok();
-        self.overlay = Overlay::Palette(Palette {
+/// What a key did in the palette.
+#[derive(Debug, PartialEq)]
+pub enum PaletteOutcome {
+    Stay,
+    Close,
+    /// Run this text (the highlighted suggestion, or what was typed) on
+    /// the palette's `target`.
+    Run(String),
+}
+
+impl Palette {
+    pub fn new(prefill: &str, target: Option<(String, String)>) -> Palette {
+        Palette {
             input: LineInput::with(prefill),
             selected: 0,
             target,
-        });
-        vec![]
+        }
     }
 
-    pub(super) fn palette_key(&mut self, mut p: Palette, ev: KeyEvent) -> Vec<Effect> {
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-        let people: Vec<String> = self.people_labels();
-        let completions = complete(&p.input.text, &people);
+    /// A key: completion is over `people` and `teams` as well as commands.
+    /// A key, and the action the `palette` keymap context binds it to.
+    pub fn on_key(
+        &mut self,
+        ev: &KeyEvent,
+        action: Option<Action>,
+        people: &[String],
+        teams: &[String],
+    ) -> PaletteOutcome {
+        let completions = complete_with(&self.input.text, people, teams);
         let highlighted = completions
-            .get(p.selected.min(completions.len().saturating_sub(1)))
+            .get(self.selected.min(completions.len().saturating_sub(1)))
             .cloned();
-        match ev.code {
-            KeyCode::Esc => return vec![],
-            KeyCode::Enter => {
+        match action {
+            Some(Action::Close) => return PaletteOutcome::Close,
+            Some(Action::Run) => {
                 // The highlighted suggestion is what runs; a bare command
-                // name that takes arguments is completed instead.
-                let text = match highlighted {
+                // name that needs an argument is completed instead.
+                return match highlighted {
                     Some(c) if !c.contains(' ') && takes_args(&c) => {
-                        p.input = LineInput::with(&format!("{c} "));
-                        p.selected = 0;
-                        self.overlay = Overlay::Palette(p);
-                        return vec![];
+                        self.input = LineInput::with(&format!("{c} "));
+                        self.selected = 0;
+                        PaletteOutcome::Stay
                     }
-                    Some(c) => c,
-                    None => p.input.text.clone(),
+                    Some(c) => PaletteOutcome::Run(c),
+                    None => PaletteOutcome::Run(self.input.text.clone()),
                 };
-                return self.run_palette(&text, p.target);
             }
-            KeyCode::Tab => {
+            Some(Action::Complete) => {
                 if let Some(c) = highlighted {
                     let space = if takes_args(&c) && !c.contains(' ') {
                         " "
                     } else {
                         ""
                     };
-                    p.input = LineInput::with(&format!("{c}{space}"));
-                    p.selected = 0;
+                    self.input = LineInput::with(&format!("{c}{space}"));
+                    self.selected = 0;
                 }
             }
-            KeyCode::Down => p.selected = (p.selected + 1).min(completions.len().saturating_sub(1)),
-            KeyCode::Up => p.selected = p.selected.saturating_sub(1),
+            Some(Action::Down) => {
+                self.selected = (self.selected + 1).min(completions.len().saturating_sub(1))
+            }
+            Some(Action::Up) => self.selected = self.selected.saturating_sub(1),
             // ctrl-u clears the argument, not the command word that a key
-            // like `e` or `s` put there.
-            KeyCode::Char('u') if ctrl && command_word_len(&p.input.text) > 0 => {
-                let keep = command_word_len(&p.input.text);
-                if p.input.cursor > keep {
-                    let head: String = p.input.text.chars().take(keep).collect();
-                    let tail: String = p.input.text.chars().skip(p.input.cursor).collect();
-                    p.input = LineInput::with(&head);
-                    p.input.insert_str(&tail);
-                    p.input.cursor = keep;
+            // like `e` or `s` put there; again, the whole line.
+            Some(Action::ClearArgument) if command_word_len(&self.input.text) > 0 => {
+                let keep = command_word_len(&self.input.text);
+                if self.input.cursor > keep {
+                    let head: String = self.input.text.chars().take(keep).collect();
+                    let tail: String = self.input.text.chars().skip(self.input.cursor).collect();
+                    self.input = LineInput::with(&head);
+                    self.input.insert_str(&tail);
+                    self.input.cursor = keep;
                 } else {
-                    p.input.handle(&ev);
+                    self.input = LineInput::default();
                 }
-                p.selected = 0;
+                self.selected = 0;
+            }
+            Some(Action::ClearArgument) => {
+                self.input = LineInput::default();
+                self.selected = 0;
             }
             _ => {
-                if p.input.handle(&ev) {
-                    p.selected = 0;
+                if self.input.handle(ev) {
+                    self.selected = 0;
                 }
             }
         }
-        self.overlay = Overlay::Palette(p);
-        vec![]
-    }
-
-    /// Run palette text; a task command runs only on the task the palette
-    /// was opened for.
-    fn run_palette(&mut self, text: &str, target: Option<(String, String)>) -> Vec<Effect> {
-        let (word, _) = command::split(text);
-        let is_task = command::spec(word).is_some_and(|s| s.task);
-        if is_task {
-            let now = self.target().ok();
-            if let (Some((was, was_label)), Some((id, label))) = (&target, &now) {
-                if was != id {
-                    self.say(
-                        Level::Error,
-                        format!(
-                            "the current task changed while the palette was open ({was_label} → {label}): nothing sent"
-                        ),
-                    );
-                    return vec![];
-                }
-            }
-        }
-        self.command(text)
+        PaletteOutcome::Stay
     }
 }
 
-/// The command cannot run without an argument (Enter completes it first).
 fn takes_args(name: &str) -> bool {
     command::spec(name).is_some_and(|s| (s.parse)("").is_err())
 }

@@ -3,7 +3,7 @@
 
 use crate::api::*;
 use crate::app::input::LineInput;
-use crate::app::state::*;
+use crate::app::keymap::Action;
 use crossterm::event::{KeyCode, KeyEvent};
 use serde_json::Value;
 
@@ -186,14 +186,26 @@ impl SharingEditor {
     }
 }
 
-/// Choose among the candidates a 400 listed for an ambiguous reference.
+/// Choose among the candidates for an ambiguous name: those a sharing 400
+/// listed, or those the directory knows.
 pub struct Picker {
-    pub task_id: String,
-    pub update: SharingUpdate,
     pub reference: String,
     pub team: bool,
+    /// (id, label)
     pub candidates: Vec<(String, String)>,
     pub selected: usize,
+    pub then: PickThen,
+}
+
+/// What the chosen id is for.
+pub enum PickThen {
+    /// Resend the sharing PUT with the chosen id in place of `reference`.
+    PutSharing {
+        task_id: String,
+        update: SharingUpdate,
+    },
+    /// Run this palette command with `{}` replaced by the chosen id.
+    Command(String),
 }
 
 /// Find the candidate list in a 400 body of unknown shape: any array of
@@ -243,35 +255,28 @@ pub fn candidates_in(body: &Value) -> Vec<(String, String)> {
     out
 }
 
-impl State {
-    pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
-        // Sharing is the current task's, like every other task action.
-        let mut fx = Vec::new();
-        self.target()?;
-        let d = self.detail.as_mut().ok_or("no task selected")?;
-        match &d.sharing {
-            Load::Loaded(s) => {
-                let mut ed = SharingEditor::from_state(d.task_id.clone(), s);
-                ed.task_label = d.task.as_ref().map(|t| t.label()).unwrap_or_default();
-                self.overlay = Overlay::Sharing(Box::new(ed));
-                Ok(fx)
-            }
-            _ => {
-                // Open the editor as soon as the current state arrives.
-                d.tab = Tab::Sharing;
-                d.edit_sharing_when_loaded = true;
-                self.focus = Focus::Detail;
-                if matches!(d.sharing, Load::Failed(_)) {
-                    d.sharing = Load::NotLoaded;
-                }
-                self.say(Level::Info, "loading the current sharing…");
-                fx.extend(self.load_tab(Tab::Sharing));
-                Ok(fx)
-            }
-        }
-    }
+/// What a key did in the sharing editor.
+#[derive(Debug, PartialEq)]
+pub enum SharingOutcome {
+    Stay,
+    Cancel,
+    /// Show what would change before the PUT.
+    Review,
+}
 
-    pub fn sharing_key(&mut self, mut ed: Box<SharingEditor>, ev: KeyEvent) -> Vec<Effect> {
+/// What a key did in a picker.
+#[derive(Debug, PartialEq)]
+pub enum PickerOutcome {
+    Stay,
+    Cancel,
+    Chosen(String),
+}
+
+impl SharingEditor {
+    /// A key, and the action the `sharing` keymap context binds it to
+    /// (while a name is being typed, keys go to it).
+    pub fn on_key(&mut self, ev: &KeyEvent, action: Option<Action>) -> SharingOutcome {
+        let ed = self;
         if let Some((kind, mut input)) = ed.adding.take() {
             match ev.code {
                 KeyCode::Esc => {}
@@ -295,29 +300,25 @@ impl State {
                     }
                 }
                 _ => {
-                    input.handle(&ev);
+                    input.handle(ev);
                     ed.adding = Some((kind, input));
                 }
             }
-            self.overlay = Overlay::Sharing(ed);
-            return vec![];
+            return SharingOutcome::Stay;
         }
         let row = ed.cursor;
         let nu = ed.users.len();
-        match ev.code {
-            KeyCode::Esc | KeyCode::Char('q') => {
-                self.say(Level::Info, "sharing unchanged");
-                return vec![];
-            }
-            KeyCode::Char('j') | KeyCode::Down => ed.cursor = (ed.cursor + 1).min(ed.rows() - 1),
-            KeyCode::Char('k') | KeyCode::Up => ed.cursor = ed.cursor.saturating_sub(1),
-            KeyCode::Char('v') => {
+        match action {
+            Some(Action::Close) => return SharingOutcome::Cancel,
+            Some(Action::Down) => ed.cursor = (ed.cursor + 1).min(ed.rows() - 1),
+            Some(Action::Up) => ed.cursor = ed.cursor.saturating_sub(1),
+            Some(Action::ToggleVisibility) => {
                 ed.visibility = match ed.visibility {
                     Visibility::Customer => Visibility::Private,
                     _ => Visibility::Customer,
                 }
             }
-            KeyCode::Char(' ') | KeyCode::Char('w') => {
+            Some(Action::ToggleAccess) => {
                 if row == 0 {
                     ed.visibility = match ed.visibility {
                         Visibility::Customer => Visibility::Private,
@@ -336,7 +337,7 @@ impl State {
                     };
                 }
             }
-            KeyCode::Char('d') | KeyCode::Char('x') | KeyCode::Delete if row > 0 => {
+            Some(Action::RemoveEntry) if row > 0 => {
                 if row <= nu {
                     ed.users.remove(row - 1);
                 } else {
@@ -344,111 +345,33 @@ impl State {
                 }
                 ed.cursor = ed.cursor.min(ed.rows() - 1);
             }
-            KeyCode::Char('+') | KeyCode::Char('a') => {
-                ed.adding = Some((Adding::Person, LineInput::default()))
-            }
-            KeyCode::Char('t') => ed.adding = Some((Adding::Team, LineInput::default())),
-            KeyCode::Enter => {
-                let mut lines = vec![
-                    format!(
-                        "Save sharing of {}? This replaces who has access:",
-                        ed.task_label
-                    ),
-                    String::new(),
-                ];
-                lines.extend(ed.diff(self.my_id()));
-                let id = ed.task_id.clone();
-                let update = ed.update();
-                // `n` returns to this editor with its edits.
-                self.overlay = Overlay::Confirm {
-                    lines,
-                    on_yes: Confirmed::PutSharing { id, update },
-                    back_to: Some(Box::new(Overlay::Sharing(ed))),
-                };
-                return vec![];
-            }
+            Some(Action::AddPerson) => ed.adding = Some((Adding::Person, LineInput::default())),
+            Some(Action::AddTeam) => ed.adding = Some((Adding::Team, LineInput::default())),
+            Some(Action::Review) => return SharingOutcome::Review,
             _ => {}
         }
-        self.overlay = Overlay::Sharing(ed);
-        vec![]
+        SharingOutcome::Stay
     }
+}
 
-    /// A sharing PUT answered 400: offer the candidates if the body has any.
-    pub fn sharing_refused(&mut self, id: String, update: SharingUpdate, err: &ApiError) -> bool {
-        let Some(body) = err.bad_request_body() else {
-            return false;
-        };
-        let candidates = candidates_in(body);
-        if candidates.is_empty() {
-            return false;
-        }
-        let lower = |s: &str| s.to_lowercase();
-        // Which reference was ambiguous: one the candidates' labels match,
-        // else the first that is not an id.
-        let refs: Vec<(bool, String)> = update
-            .users
-            .iter()
-            .map(|u| (false, u.user_id.clone()))
-            .chain(update.teams.iter().map(|t| (true, t.team_id.clone())))
-            .collect();
-        let hit = refs
-            .iter()
-            .find(|(_, r)| candidates.iter().any(|(_, l)| lower(l).contains(&lower(r))))
-            .or_else(|| refs.iter().find(|(_, r)| uuid::Uuid::parse_str(r).is_err()))
-            .cloned();
-        let Some((team, reference)) = hit else {
-            return false;
-        };
-        self.overlay = Overlay::Picker(Picker {
-            task_id: id,
-            update,
-            reference,
-            team,
-            candidates,
-            selected: 0,
-        });
-        true
-    }
-
-    pub fn picker_key(&mut self, mut p: Picker, ev: KeyEvent) -> Vec<Effect> {
-        match ev.code {
-            KeyCode::Esc => {
-                self.say(Level::Info, "sharing not saved");
-                vec![]
+impl Picker {
+    /// The action the `picker` keymap context binds a key to.
+    pub fn on_key(&mut self, action: Option<Action>) -> PickerOutcome {
+        match action {
+            Some(Action::Close) => PickerOutcome::Cancel,
+            Some(Action::Down) => {
+                self.selected = (self.selected + 1).min(self.candidates.len().saturating_sub(1));
+                PickerOutcome::Stay
             }
-            KeyCode::Char('j') | KeyCode::Down => {
-                p.selected = (p.selected + 1).min(p.candidates.len().saturating_sub(1));
-                self.overlay = Overlay::Picker(p);
-                vec![]
+            Some(Action::Up) => {
+                self.selected = self.selected.saturating_sub(1);
+                PickerOutcome::Stay
             }
-            KeyCode::Char('k') | KeyCode::Up => {
-                p.selected = p.selected.saturating_sub(1);
-                self.overlay = Overlay::Picker(p);
-                vec![]
-            }
-            KeyCode::Enter => {
-                let Some((chosen, _)) = p.candidates.get(p.selected).cloned() else {
-                    return vec![];
-                };
-                let mut update = p.update.clone();
-                if p.team {
-                    for t in update.teams.iter_mut().filter(|t| t.team_id == p.reference) {
-                        t.team_id = chosen.clone();
-                    }
-                } else {
-                    for u in update.users.iter_mut().filter(|u| u.user_id == p.reference) {
-                        u.user_id = chosen.clone();
-                    }
-                }
-                vec![self.request(ApiRequest::PutSharing {
-                    id: p.task_id.clone(),
-                    update,
-                })]
-            }
-            _ => {
-                self.overlay = Overlay::Picker(p);
-                vec![]
-            }
+            Some(Action::Choose) => match self.candidates.get(self.selected) {
+                Some((id, _)) => PickerOutcome::Chosen(id.clone()),
+                None => PickerOutcome::Cancel,
+            },
+            _ => PickerOutcome::Stay,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! A scrollable text overlay: the message log, a layout check's result.
 
+use crate::app::keymap::{Action, Context};
 use crate::app::state::*;
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 impl State {
     pub(super) fn text_key(
@@ -12,14 +13,14 @@ impl State {
         ev: KeyEvent,
     ) -> Vec<Effect> {
         let last = lines.len().saturating_sub(1).min(u16::MAX as usize) as u16;
-        match ev.code {
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter => return vec![],
-            KeyCode::Down | KeyCode::Char('j') => scroll = scroll.saturating_add(1),
-            KeyCode::Up | KeyCode::Char('k') => scroll = scroll.saturating_sub(1),
-            KeyCode::PageDown | KeyCode::Char(' ') => scroll = scroll.saturating_add(10),
-            KeyCode::PageUp => scroll = scroll.saturating_sub(10),
-            KeyCode::Char('g') | KeyCode::Home => scroll = 0,
-            KeyCode::Char('G') | KeyCode::End => scroll = last,
+        match self.keymap.lookup(&[Context::View], &ev) {
+            Some(Action::Close) => return vec![],
+            Some(Action::Down) => scroll = scroll.saturating_add(1),
+            Some(Action::Up) => scroll = scroll.saturating_sub(1),
+            Some(Action::HalfPageDown) => scroll = scroll.saturating_add(10),
+            Some(Action::HalfPageUp) => scroll = scroll.saturating_sub(10),
+            Some(Action::Top) => scroll = 0,
+            Some(Action::Bottom) => scroll = last,
             _ => {}
         }
         self.overlay = Overlay::Text {

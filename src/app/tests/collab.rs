@@ -154,11 +154,22 @@ fn comments_without_a_listing_endpoint_show_the_session_ones() {
         }),
     );
     assert!(s.detail.as_ref().unwrap().comments_local_only);
-    s.local_comments.entry(tid(1)).or_default().push(Comment {
-        id: "new".into(),
-        ..Default::default()
-    });
+    // A comment sent this session is shown once the service confirms it.
+    s.on_key(key('c'));
+    type_str(&mut s, "noted");
+    let fx = s.on_key(ctrl('s'));
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Comment(Comment {
+            id: "new".into(),
+            task_id: tid(1),
+            content: "noted".into(),
+            ..Default::default()
+        })),
+    );
     assert_eq!(s.comment_rows().len(), 1);
+    assert_eq!(s.comment_rows()[0].1.id, "new");
 }
 
 #[test]

@@ -73,3 +73,60 @@ fn the_message_log_shows_messages_then_the_log_file() {
         _ => panic!("text overlay expected"),
     }
 }
+
+#[test]
+fn popup_keys_are_remappable_and_listed_in_help() {
+    let mut settings = Settings::default();
+    let keys = &mut settings.keys;
+    keys.entry("confirm".into())
+        .or_default()
+        .insert("o".into(), "yes".into());
+    keys.entry("confirm".into())
+        .or_default()
+        .insert("y".into(), "none".into());
+    keys.entry("palette".into())
+        .or_default()
+        .insert("ctrl-j".into(), "down".into());
+    let mut s = crate::app::new_state("h".into(), &settings, false);
+    let fx = s.start();
+    let me = ApiResult {
+        ticket: ticket_of(&fx),
+        req: ApiRequest::Me,
+        result: Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    };
+    s.on_api(me);
+    let mut t = task(1);
+    t.draft = true;
+    s.list.items.push(TaskItem::Task(Box::new(t)));
+    s.follow_cursor();
+    // Reject a draft asks first; `y` no longer answers, `o` does.
+    s.on_key(key('D'));
+    assert!(matches!(s.overlay, Overlay::Confirm { .. }));
+    assert!(reqs(&s.on_key(key('y'))).is_empty());
+    assert!(
+        matches!(s.overlay, Overlay::Confirm { .. }),
+        "y is unbound here"
+    );
+    let fx = s.on_key(key('o'));
+    assert_eq!(reqs(&fx), vec![ApiRequest::Delete { id: tid(1) }]);
+    // In the palette, ctrl-j moves the highlight like Down.
+    s.on_key(key(':'));
+    type_str(&mut s, "status in");
+    s.on_key(ctrl('j'));
+    match &s.overlay {
+        Overlay::Palette(p) => assert_eq!(p.selected, 1),
+        _ => panic!("palette expected"),
+    }
+    // Help lists the popup contexts with the effective keys.
+    let help = crate::ui::help_lines(&s, "");
+    assert!(help.iter().any(|l| l == "In confirmations"), "{help:?}");
+    assert!(help
+        .iter()
+        .any(|l| l.contains(" o ") && l.contains("yes: do it")));
+    assert!(help
+        .iter()
+        .any(|l| l.contains("ctrl-j") && l.contains("move down")));
+}

@@ -266,3 +266,115 @@ fn bottom_follows_new_pages_to_the_end() {
     assert_eq!(s.list.selected, 149);
     assert!(s.list.end_reached && !s.list.to_bottom);
 }
+
+#[test]
+fn a_repeated_cursor_ends_the_walk_and_no_task_shows_twice() {
+    let mut s = super::loaded(0);
+    let first = reqs(&s.reload_list(false)).remove(0);
+    let page = |range: std::ops::RangeInclusive<i64>, cursor: &str| {
+        Ok(Reply::Page(TaskPage {
+            items: range.map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            cursor: Some(cursor.into()),
+        }))
+    };
+    let fx = s.on_api(ApiResult {
+        ticket: 900,
+        req: first,
+        result: page(1..=3, "c1"),
+    });
+    // The service sends the same page and cursor again.
+    let next = reqs(&s.next_page_if_any(fx)).remove(0);
+    let fx = s.on_api(ApiResult {
+        ticket: 901,
+        req: next,
+        result: page(3..=5, "c2"),
+    });
+    let next = reqs(&s.next_page_if_any(fx)).remove(0);
+    let fx = s.on_api(ApiResult {
+        ticket: 902,
+        req: next,
+        result: page(4..=6, "c1"),
+    });
+    assert!(reqs(&fx).is_empty(), "the walk stops: {fx:?}");
+    assert!(s.list.end_reached && !s.list.loading);
+    assert!(s
+        .list
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("repeated a page cursor"));
+    let ids: Vec<&str> = s.list.items.iter().filter_map(|i| i.id()).collect();
+    let unique: std::collections::HashSet<&&str> = ids.iter().collect();
+    assert_eq!(ids.len(), unique.len(), "no task twice: {ids:?}");
+    assert_eq!(ids.len(), 5);
+}
+
+// The filter form (f).
+
+#[test]
+fn the_form_builds_every_filter() {
+    let mut s = loaded(1);
+    s.on_key(key('f'));
+    assert!(matches!(s.overlay, Overlay::Filter(_)));
+    s.on_key(key(' ')); // not_started
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(key(' ')); // completed
+    s.on_key(key('j'));
+    s.on_key(key(' ')); // priority urgent
+    s.on_key(key(' ')); // high
+    s.on_key(code(KeyCode::Tab));
+    for c in "me".chars() {
+        s.on_key(key(c));
+    }
+    s.on_key(code(KeyCode::Tab));
+    s.on_key(code(KeyCode::Tab));
+    s.on_key(code(KeyCode::Tab));
+    for c in "nda,q4".chars() {
+        s.on_key(key(c));
+    }
+    s.on_key(code(KeyCode::Tab));
+    for c in "2026-12-01".chars() {
+        s.on_key(key(c));
+    }
+    let fx = s.on_key(code(KeyCode::Enter));
+    let r = reqs(&fx);
+    match &r[..] {
+        [ApiRequest::ListPage { query, .. }] => {
+            assert_eq!(query.status, vec!["not_started", "completed"]);
+            assert_eq!(query.priority.as_deref(), Some("high"));
+            assert_eq!(query.assigned_to.as_deref(), Some("u-me"));
+            assert_eq!(query.tags, vec!["nda", "q4"]);
+            assert_eq!(query.complete_by_from.as_deref(), Some("2026-12-01"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Reopening shows the same filters.
+    s.on_key(key('f'));
+    match &s.overlay {
+        Overlay::Filter(f) => {
+            assert_eq!(f.status, [true, false, false, true]);
+            assert_eq!(f.text[0].text, "me");
+        }
+        _ => panic!(),
+    }
+}
+
+#[test]
+fn a_bad_date_stays_in_the_form_with_a_message() {
+    let mut s = loaded(1);
+    s.on_key(key('f'));
+    for _ in 0..9 {
+        s.on_key(code(KeyCode::Tab));
+    }
+    for c in "whenever".chars() {
+        s.on_key(key(c));
+    }
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty());
+    match &s.overlay {
+        Overlay::Filter(f) => assert!(f.error.as_deref().unwrap_or("").contains("not a date")),
+        _ => panic!("form stays open"),
+    }
+}

@@ -7,7 +7,9 @@ mod compose;
 mod edits;
 mod keys;
 mod list;
+mod names;
 mod navigation;
+mod props;
 
 use super::state::*;
 use crate::api::*;
@@ -169,4 +171,19 @@ pub(crate) fn open_tab(s: &mut State, tab: Tab) -> Vec<Effect> {
         fx.extend(s.on_key(key(']')));
     }
     fx
+}
+
+impl State {
+    /// The next page's request: the one in `fx`, else one asked for now
+    /// (as scrolling would).
+    pub(crate) fn next_page_if_any(&mut self, fx: Vec<Effect>) -> Vec<Effect> {
+        if reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::ListPage { .. }))
+        {
+            fx
+        } else {
+            vec![self.next_page()]
+        }
+    }
 }

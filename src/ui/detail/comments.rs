@@ -78,6 +78,15 @@ pub(super) fn comments<'a>(t: &Task, d: &Detail, cx: &Cx<'_>) -> (Vec<Line<'a>>,
 /// The people a comment mentions, as `@Name`: from the person objects the
 /// service sends, or from ids of people seen elsewhere.
 pub(super) fn mentions(v: &Value, s: &State) -> Vec<String> {
+    // A person the directory knows, by id: their name, else their e-mail.
+    let known = |id: &str| {
+        s.directory.people.get(id).and_then(|p| {
+            [&p.name, &p.email]
+                .into_iter()
+                .find(|x| !x.trim().is_empty())
+                .map(|x| crate::text::clean(x))
+        })
+    };
     let one = |v: &Value| -> String {
         let text = |k: &str| {
             v.get(k)
@@ -90,19 +99,10 @@ pub(super) fn mentions(v: &Value, s: &State) -> Vec<String> {
                 .or_else(|| text("email"))
                 .or_else(|| {
                     let id = text("id")?;
-                    Some(
-                        s.people
-                            .get(&id)
-                            .map(|p| p.label())
-                            .unwrap_or(short_id(&id)),
-                    )
+                    Some(known(&id).unwrap_or_else(|| short_id(&id)))
                 })
                 .unwrap_or_else(|| json_summary(v)),
-            Value::String(id) => s
-                .people
-                .get(id)
-                .map(|p| p.label())
-                .unwrap_or_else(|| short_id(&crate::text::clean(id))),
+            Value::String(id) => known(id).unwrap_or_else(|| short_id(&crate::text::clean(id))),
             other => json_summary(other),
         }
     };

@@ -1,0 +1,287 @@
+//! Listings the spec does not show (comments, the requester thread): a
+//! service of this family answers either with a bare JSON array or with the
+//! task list's envelope `{"items": [...], "cursor": "..." | null}`. Both are
+//! read; an envelope's cursor is followed (same `limit` on every page) until
+//! it is null.
+
+use super::client::{Client, On404};
+use super::error::ApiError;
+use crate::text::excerpt;
+use reqwest::Method;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
+
+/// Default page size sent on every request of a listing (constant over a
+/// walk: a cursor is tied to the page size it was issued with).
+pub const LISTING_LIMIT: u32 = 100;
+
+/// At most this many pages are followed; a longer listing is an error rather
+/// than a silently truncated list.
+pub const LISTING_MAX_PAGES: usize = 200;
+
+/// One page of a listing, each item's JSON as received.
+#[derive(Debug)]
+pub struct ListingPage {
+    pub items: Vec<Box<RawValue>>,
+    /// The next page's cursor; `None` at the end (and always for an array).
+    pub cursor: Option<String>,
+}
+
+/// Read one listing answer: a bare array, or `{"items": [...]|null,
+/// "cursor": "..."|""|null}` (other keys are ignored). `what` names the
+/// things listed ("comments") for the error of any other shape.
+pub fn read_page(text: &str, what: &str) -> Result<ListingPage, ApiError> {
+    let body = text.trim_start();
+    let other = |got: String| ApiError::Decode {
+        message: format!(
+            "this service lists {what} in a shape taskdeck does not read \
+             (expected a JSON array or {{\"items\": [...], \"cursor\": ...}}, got {got})"
+        ),
+        excerpt: excerpt(text, 120),
+    };
+    let syntax = |e: serde_json::Error| ApiError::Decode {
+        message: e.to_string(),
+        excerpt: excerpt(text, 120),
+    };
+    match body.as_bytes().first() {
+        Some(b'[') => Ok(ListingPage {
+            items: serde_json::from_str(body).map_err(syntax)?,
+            cursor: None,
+        }),
+        Some(b'{') => {
+            let fields: BTreeMap<String, Box<RawValue>> =
+                serde_json::from_str(body).map_err(syntax)?;
+            let Some(items) = fields.get("items") else {
+                let keys: Vec<&str> = fields.keys().map(String::as_str).take(8).collect();
+                return Err(other(if keys.is_empty() {
+                    "an empty object".to_string()
+                } else {
+                    format!("an object with keys {}", keys.join(", "))
+                }));
+            };
+            let items: Option<Vec<Box<RawValue>>> = serde_json::from_str(items.get())
+                .map_err(|_| other("\"items\" that is not an array".into()))?;
+            let cursor: Option<String> = match fields.get("cursor") {
+                None => None,
+                Some(c) => serde_json::from_str(c.get())
+                    .map_err(|_| other("a \"cursor\" that is not a string or null".into()))?,
+            };
+            Ok(ListingPage {
+                items: items.unwrap_or_default(),
+                cursor: cursor.filter(|c| !c.is_empty()),
+            })
+        }
+        _ => {
+            // Valid JSON of another kind (a string, a number…) or not JSON.
+            match serde_json::from_str::<serde_json::Value>(body) {
+                Ok(v) => Err(other(kind_of(&v).into())),
+                Err(e) => Err(syntax(e)),
+            }
+        }
+    }
+}
+
+fn kind_of(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value::*;
+    match v {
+        Null => "null",
+        Bool(_) => "a boolean",
+        Number(_) => "a number",
+        String(_) => "a string",
+        Array(_) => "an array",
+        Object(_) => "an object",
+    }
+}
+
+/// Decode the items of a page; an item that cannot be read is skipped with a
+/// log line (its id, if any, and the reason): one odd item never fails the
+/// listing.
+pub fn decode_items<T: DeserializeOwned>(items: &[Box<RawValue>], what: &str) -> Vec<T> {
+    items
+        .iter()
+        .filter_map(|raw| match serde_json::from_str::<T>(raw.get()) {
+            Ok(item) => Some(item),
+            Err(e) => {
+                let id = serde_json::from_str::<serde_json::Value>(raw.get())
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(|i| i.as_str()).map(str::to_string));
+                tracing::warn!(
+                    what,
+                    id = id.as_deref().unwrap_or("?"),
+                    reason = %crate::text::clean(&e.to_string()),
+                    "skipped an unreadable item of a listing"
+                );
+                None
+            }
+        })
+        .collect()
+}
+
+/// Keeps a walk of cursors finite: a repeated cursor or too many pages end
+/// it with an error.
+#[derive(Debug, Default)]
+pub struct CursorGuard {
+    seen: std::collections::HashSet<String>,
+    pages: usize,
+}
+
+impl CursorGuard {
+    /// Record a page just received and its next cursor; `Err` when the walk
+    /// must stop.
+    pub fn next(&mut self, cursor: &str, what: &str) -> Result<(), ApiError> {
+        self.pages += 1;
+        if !self.seen.insert(cursor.to_string()) {
+            return Err(ApiError::Decode {
+                message: format!(
+                    "listing {what}: the service gave the same cursor twice \
+                     (after {} pages); stopped to avoid a loop",
+                    self.pages
+                ),
+                excerpt: excerpt(cursor, 60),
+            });
+        }
+        if self.pages >= LISTING_MAX_PAGES {
+            return Err(ApiError::Decode {
+                message: format!(
+                    "listing {what}: still not at the end after {LISTING_MAX_PAGES} pages; stopped"
+                ),
+                excerpt: excerpt(cursor, 60),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Client {
+    /// Every item of a listing whose shape the spec does not show: a bare
+    /// array, or envelopes whose cursor is followed with the same `limit` on
+    /// every page (bounded; a repeated cursor stops the walk with an error).
+    /// Unreadable items are skipped with a log line.
+    pub(super) async fn list_all<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        what: &'static str,
+        on404: On404,
+    ) -> Result<Vec<T>, ApiError> {
+        let limit = self.cfg.listing_limit.max(1).to_string();
+        let mut out = Vec::new();
+        let mut guard = CursorGuard::default();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut query = vec![("limit", limit.clone())];
+            if let Some(c) = &cursor {
+                query.push(("cursor", c.clone()));
+            }
+            let text = self.call(Method::GET, path, &query, None, on404).await?;
+            let page = read_page(&text, what)?;
+            out.extend(decode_items::<T>(&page.items, what));
+            match page.cursor {
+                None => return Ok(out),
+                Some(next) => {
+                    guard.next(&next, what)?;
+                    cursor = Some(next);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(p: &ListingPage) -> Vec<String> {
+        decode_items::<serde_json::Value>(&p.items, "things")
+            .iter()
+            .map(|v| v["id"].as_str().unwrap_or("").to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_bare_array_is_the_whole_listing() {
+        let p = read_page(r#" [{"id":"a"},{"id":"b"}]"#, "comments").unwrap();
+        assert_eq!(ids(&p), ["a", "b"]);
+        assert_eq!(p.cursor, None);
+    }
+
+    #[test]
+    fn an_envelope_gives_items_and_cursor() {
+        let p = read_page(
+            r#"{"items":[{"id":"a"}],"cursor":"c2","total":9}"#,
+            "comments",
+        )
+        .unwrap();
+        assert_eq!(ids(&p), ["a"]);
+        assert_eq!(p.cursor.as_deref(), Some("c2"));
+        for end in [
+            r#"{"items":[],"cursor":null}"#,
+            r#"{"items":[],"cursor":""}"#,
+            r#"{"items":null}"#,
+        ] {
+            let p = read_page(end, "comments").unwrap();
+            assert!(p.items.is_empty() && p.cursor.is_none(), "{end}");
+        }
+    }
+
+    #[test]
+    fn other_shapes_are_one_clear_line() {
+        for (body, got) in [
+            (
+                r#"{"data":[],"total":0}"#,
+                "an object with keys data, total",
+            ),
+            (r#"{"items":{"a":1}}"#, "\"items\" that is not an array"),
+            (
+                r#"{"items":[],"cursor":7}"#,
+                "\"cursor\" that is not a string",
+            ),
+            (r#""hello""#, "a string"),
+            ("{}", "an empty object"),
+        ] {
+            let e = read_page(body, "comments").unwrap_err();
+            let line = e.to_string();
+            assert!(matches!(e, ApiError::Decode { .. }), "{body}");
+            assert!(
+                line.contains("this service lists comments in a shape taskdeck does not read"),
+                "{line}"
+            );
+            assert!(line.contains(got), "{body}: {line}");
+            assert!(!line.contains('\n'), "{line}");
+        }
+        // Not JSON at all is an ordinary unreadable answer.
+        let e = read_page("<html>", "comments").unwrap_err();
+        assert!(!e.to_string().contains("shape"), "{e}");
+    }
+
+    #[test]
+    fn an_unreadable_item_is_skipped_not_fatal() {
+        #[derive(serde::Deserialize)]
+        struct Thing {
+            #[allow(dead_code)]
+            id: String,
+        }
+        let p = read_page(r#"[{"id":"a"},{"id":42},"x",{"id":"c"}]"#, "things").unwrap();
+        assert_eq!(decode_items::<Thing>(&p.items, "things").len(), 2);
+    }
+
+    #[test]
+    fn a_repeated_cursor_or_an_endless_walk_stops() {
+        let mut g = CursorGuard::default();
+        g.next("a", "comments").unwrap();
+        g.next("b", "comments").unwrap();
+        let e = g.next("a", "comments").unwrap_err().to_string();
+        assert!(e.contains("same cursor twice"), "{e}");
+
+        let mut g = CursorGuard::default();
+        let mut last = Ok(());
+        for i in 0..LISTING_MAX_PAGES {
+            last = g.next(&i.to_string(), "comments");
+            if last.is_err() {
+                break;
+            }
+        }
+        let e = last.unwrap_err().to_string();
+        assert!(e.contains("still not at the end"), "{e}");
+    }
+}

@@ -1,0 +1,201 @@
+//! A task, its links, and a task list entry that may be unreadable.
+
+use super::display::short_id;
+use super::people::{Member, Person, TeamRef};
+use super::values::{null_as_default, Extra, Id, Json};
+use super::{LinkRole, LinkType, Priority, Status, Visibility};
+use crate::text::Untrusted;
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LinkContext {
+    pub check_ids: Vec<Untrusted>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LinkedItem {
+    #[serde(rename = "type", default)]
+    pub kind: LinkType,
+    pub id: Id,
+    pub display_name: Untrusted,
+    pub role: Option<LinkRole>,
+    pub context: Option<LinkContext>,
+    pub is_output: bool,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub id: Id,
+    #[serde(default)]
+    pub display_id: Untrusted,
+    #[serde(default)]
+    pub task_number: Option<i64>,
+    #[serde(default)]
+    pub title: Untrusted,
+    #[serde(default)]
+    pub description: Option<Untrusted>,
+    #[serde(default)]
+    pub additional_context: Option<Untrusted>,
+    #[serde(default)]
+    pub status: Status,
+    #[serde(default)]
+    pub priority: Priority,
+    #[serde(default)]
+    pub team: Option<TeamRef>,
+    #[serde(default)]
+    pub creator: Option<Person>,
+    #[serde(default)]
+    pub assigned_to: Option<Person>,
+    #[serde(default)]
+    pub assigned_agent: Json,
+    #[serde(default)]
+    pub assigned_team: Json,
+    #[serde(default)]
+    pub matter: Json,
+    #[serde(default)]
+    pub complete_by: Option<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub tags: Vec<Untrusted>,
+    #[serde(default)]
+    pub source_channel: Option<Untrusted>,
+    #[serde(default)]
+    pub visibility: Option<Visibility>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub archived: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub draft: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub involved_people: Vec<Member>,
+    #[serde(default)]
+    pub shared_teams: Json,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub linked_items: Vec<LinkedItem>,
+    #[serde(default)]
+    pub input_files: Json,
+    #[serde(default)]
+    pub output_files: Json,
+    #[serde(default)]
+    pub created_at: Option<String>,
+    #[serde(default)]
+    pub updated_at: Option<String>,
+    /// Fields this client does not know, kept as received.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl Task {
+    /// Give back the spare capacity decoding left in the lists: a loaded
+    /// list holds thousands of tasks.
+    pub fn shrink(&mut self) {
+        self.tags.shrink_to_fit();
+        self.involved_people.shrink_to_fit();
+        self.linked_items.shrink_to_fit();
+        for l in &mut self.linked_items {
+            if let Some(c) = &mut l.context {
+                c.check_ids.shrink_to_fit();
+            }
+        }
+    }
+
+    pub fn due(&self) -> Option<DateTime<Utc>> {
+        self.complete_by.as_deref().and_then(parse_timestamp)
+    }
+    pub fn label(&self) -> String {
+        if self.display_id.is_empty() {
+            short_id(&self.id)
+        } else {
+            self.display_id.line().into_owned()
+        }
+    }
+}
+
+/// Parse an ISO 8601 date or date-time as the service sends them.
+pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&Utc));
+    }
+    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f") {
+        return Some(t.and_utc());
+    }
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc())
+}
+
+/// A task list entry: a task, or an item that could not be read (kept with
+/// the reason, so one odd item never fails a page).
+#[derive(Clone, Debug)]
+pub enum TaskItem {
+    Task(Box<Task>),
+    Unreadable {
+        id: Option<String>,
+        reason: String,
+        raw: String,
+    },
+}
+
+impl TaskItem {
+    pub fn from_json(raw: &str) -> TaskItem {
+        match serde_json::from_str::<Task>(raw) {
+            Ok(mut t) => {
+                t.shrink();
+                TaskItem::Task(Box::new(t))
+            }
+            Err(e) => {
+                let id = serde_json::from_str::<Value>(raw)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(|i| i.as_str()).map(str::to_string));
+                TaskItem::Unreadable {
+                    id,
+                    reason: crate::text::clean(&e.to_string()),
+                    raw: raw.to_string(),
+                }
+            }
+        }
+    }
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            TaskItem::Task(t) => Some(&t.id),
+            TaskItem::Unreadable { id, .. } => id.as_deref(),
+        }
+    }
+    pub fn task(&self) -> Option<&Task> {
+        match self {
+            TaskItem::Task(t) => Some(t),
+            TaskItem::Unreadable { .. } => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreadable_item_keeps_reason_and_id() {
+        let item = TaskItem::from_json(r#"{"id":"abc","title":42}"#);
+        match item {
+            TaskItem::Unreadable { id, reason, .. } => {
+                assert_eq!(id.as_deref(), Some("abc"));
+                assert!(reason.contains("invalid type"), "{reason}");
+            }
+            _ => panic!("should not parse"),
+        }
+    }
+
+    #[test]
+    fn timestamps_parse_as_date_or_datetime() {
+        assert!(parse_timestamp("2026-12-01").is_some());
+        assert!(parse_timestamp("2026-12-01T10:00:00Z").is_some());
+        assert!(parse_timestamp("soon").is_none());
+    }
+}

@@ -1,0 +1,298 @@
+//! A directory of the people and teams taskdeck has seen (creators,
+//! assignees, involved people, sharing, comment authors, mentions, message
+//! senders), with the tasks where each was seen. Wherever the user names a
+//! person or a team, a name, an e-mail or an id works.
+
+use crate::api::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// At most this many task labels are remembered per person or team.
+const TASKS_KEPT: usize = 8;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PersonEntry {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    /// `#12` labels of tasks where this person was seen.
+    pub tasks: BTreeSet<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TeamEntry {
+    pub id: String,
+    pub name: String,
+    pub tasks: BTreeSet<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Directory {
+    pub people: BTreeMap<String, PersonEntry>,
+    pub teams: BTreeMap<String, TeamEntry>,
+}
+
+/// What a typed reference resolves to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resolved {
+    /// (id, label)
+    One(String, String),
+    /// Several candidates: (id, label).
+    Many(Vec<(String, String)>),
+    None,
+}
+
+impl PersonEntry {
+    /// `Bob Okafor <bob@acme.test>`, as shown and as completed.
+    pub fn label(&self) -> String {
+        match (self.name.is_empty(), self.email.is_empty()) {
+            (false, false) => format!("{} <{}>", self.name, self.email),
+            (false, true) => self.name.clone(),
+            (true, false) => self.email.clone(),
+            (true, true) => self.id.clone(),
+        }
+    }
+}
+
+impl TeamEntry {
+    /// The name and the id's first characters (names can repeat).
+    pub fn label(&self) -> String {
+        let short: String = self.id.chars().take(8).collect();
+        if self.name.is_empty() {
+            self.id.clone()
+        } else {
+            format!("{} ({short}…)", self.name)
+        }
+    }
+}
+
+fn note(tasks: &mut BTreeSet<String>, task: Option<&str>) {
+    if let Some(t) = task.filter(|t| !t.is_empty()) {
+        if tasks.len() < TASKS_KEPT || tasks.contains(t) {
+            tasks.insert(t.to_string());
+        }
+    }
+}
+
+/// A person or team reference as the user may type it: `Name <e-mail>`
+/// (as completed) is read as the e-mail.
+fn typed(q: &str) -> String {
+    let q = q.trim();
+    match (q.rfind('<'), q.ends_with('>')) {
+        (Some(i), true) => q[i + 1..q.len() - 1].trim().to_string(),
+        _ => q.to_string(),
+    }
+}
+
+impl Directory {
+    pub fn learn_person(&mut self, id: &str, name: &str, email: &str, task: Option<&str>) {
+        if id.is_empty() {
+            return;
+        }
+        let e = self
+            .people
+            .entry(id.to_string())
+            .or_insert_with(|| PersonEntry {
+                id: id.to_string(),
+                ..Default::default()
+            });
+        if e.name.is_empty() && !name.is_empty() {
+            e.name = crate::text::clean(name);
+        }
+        if e.email.is_empty() && !email.is_empty() {
+            e.email = crate::text::clean(email);
+        }
+        note(&mut e.tasks, task);
+    }
+
+    pub fn learn_team(&mut self, id: &str, name: &str, task: Option<&str>) {
+        if id.is_empty() {
+            return;
+        }
+        let e = self
+            .teams
+            .entry(id.to_string())
+            .or_insert_with(|| TeamEntry {
+                id: id.to_string(),
+                ..Default::default()
+            });
+        if e.name.is_empty() && !name.is_empty() {
+            e.name = crate::text::clean(name);
+        }
+        note(&mut e.tasks, task);
+    }
+
+    fn learn_p(&mut self, p: &Person, task: Option<&str>) {
+        self.learn_person(p.id.as_str(), p.name.raw(), p.email.raw(), task);
+    }
+
+    /// Everyone and every team a task names.
+    pub fn learn_task(&mut self, t: &Task) {
+        let label = t.label();
+        let task = Some(label.as_str());
+        for p in [&t.creator, &t.assigned_to].into_iter().flatten() {
+            self.learn_p(p, task);
+        }
+        for m in &t.involved_people {
+            self.learn_person(m.id.as_str(), m.name.raw(), m.email.raw(), task);
+        }
+        if let Some(team) = &t.team {
+            self.learn_team(team.id.as_str(), team.name.raw(), task);
+        }
+        for v in [&*t.assigned_team, &*t.shared_teams] {
+            self.learn_teams_json(v, task);
+        }
+    }
+
+    /// Teams in an open-shape field: an object or a list of objects with an
+    /// id (or team_id) and a name.
+    fn learn_teams_json(&mut self, v: &serde_json::Value, task: Option<&str>) {
+        match v {
+            serde_json::Value::Array(a) => a.iter().for_each(|e| self.learn_teams_json(e, task)),
+            serde_json::Value::Object(m) => {
+                let id = m
+                    .get("id")
+                    .or_else(|| m.get("team_id"))
+                    .and_then(|v| v.as_str());
+                let name = m.get("name").and_then(|v| v.as_str()).unwrap_or("");
+                if let Some(id) = id {
+                    self.learn_team(id, name, task);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn learn_comment(&mut self, c: &Comment, task: Option<&str>) {
+        self.learn_p(&c.author, task);
+        // Mentions of any shape: objects with an id and maybe a name/e-mail.
+        if let serde_json::Value::Array(a) = &*c.mentioned_users {
+            for m in a {
+                if let Some(id) = m
+                    .get("id")
+                    .or_else(|| m.get("user_id"))
+                    .and_then(|v| v.as_str())
+                {
+                    let s = |k: &str| m.get(k).and_then(|v| v.as_str()).unwrap_or("");
+                    self.learn_person(id, s("name"), s("email"), task);
+                }
+            }
+        }
+    }
+
+    pub fn learn_message(&mut self, m: &RequesterMessage, task: Option<&str>) {
+        if let Some(p) = &m.sender {
+            self.learn_p(p, task);
+        }
+    }
+
+    pub fn learn_sharing(&mut self, s: &SharingState, task: Option<&str>) {
+        for u in &s.users {
+            self.learn_person(u.id.as_str(), u.name.raw(), u.email.raw(), task);
+        }
+        for t in &s.teams {
+            self.learn_team(t.id.as_str(), t.name.raw(), task);
+        }
+    }
+
+    /// A person by id, e-mail or name (case-insensitive; a unique prefix
+    /// of a name also matches when nothing matches exactly).
+    pub fn resolve_person(&self, q: &str) -> Resolved {
+        let q = typed(q);
+        if let Some(p) = self.people.get(&q) {
+            return Resolved::One(p.id.clone(), p.label());
+        }
+        let lower = q.to_lowercase();
+        let exact: Vec<&PersonEntry> = self
+            .people
+            .values()
+            .filter(|p| p.email.to_lowercase() == lower || p.name.to_lowercase() == lower)
+            .collect();
+        let found = if exact.is_empty() {
+            self.people
+                .values()
+                .filter(|p| {
+                    p.name.to_lowercase().starts_with(&lower)
+                        || p.email.to_lowercase().starts_with(&lower)
+                })
+                .collect()
+        } else {
+            exact
+        };
+        match found.as_slice() {
+            [] => Resolved::None,
+            [one] => Resolved::One(one.id.clone(), one.label()),
+            many => Resolved::Many(many.iter().map(|p| (p.id.clone(), p.label())).collect()),
+        }
+    }
+
+    /// A team by id or name.
+    pub fn resolve_team(&self, q: &str) -> Resolved {
+        let q = q.trim();
+        let q = match (q.rfind(" ("), q.ends_with("…)")) {
+            (Some(i), true) => &q[..i],
+            _ => q,
+        };
+        if let Some(t) = self.teams.get(q) {
+            return Resolved::One(t.id.clone(), t.label());
+        }
+        let lower = q.to_lowercase();
+        let found: Vec<&TeamEntry> = self
+            .teams
+            .values()
+            .filter(|t| t.name.to_lowercase() == lower)
+            .collect();
+        match found.as_slice() {
+            [] => Resolved::None,
+            [one] => Resolved::One(one.id.clone(), one.label()),
+            many => Resolved::Many(many.iter().map(|t| (t.id.clone(), t.label())).collect()),
+        }
+    }
+
+    /// Completions: `Name <e-mail>` for every person.
+    pub fn person_labels(&self) -> Vec<String> {
+        self.people.values().map(|p| p.label()).collect()
+    }
+
+    pub fn team_labels(&self) -> Vec<String> {
+        self.teams.values().map(|t| t.label()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> Directory {
+        let mut d = Directory::default();
+        d.learn_person("u-1", "Sam Taylor", "sam.t@acme.test", Some("#1"));
+        d.learn_person("u-2", "Sam Taylor", "sam.taylor@acme.test", Some("#2"));
+        d.learn_person("u-3", "Bob Okafor", "bob@acme.test", None);
+        d.learn_team("t-1", "Litigation", Some("#1"));
+        d
+    }
+
+    #[test]
+    fn people_resolve_by_id_email_name_and_completion_label() {
+        let d = dir();
+        assert_eq!(
+            d.resolve_person("u-3"),
+            Resolved::One("u-3".into(), "Bob Okafor <bob@acme.test>".into())
+        );
+        assert!(matches!(d.resolve_person("BOB@acme.test"), Resolved::One(id, _) if id == "u-3"));
+        assert!(matches!(d.resolve_person("bob okafor"), Resolved::One(id, _) if id == "u-3"));
+        assert!(
+            matches!(d.resolve_person("Bob Okafor <bob@acme.test>"), Resolved::One(id, _) if id == "u-3")
+        );
+        assert!(matches!(d.resolve_person("Sam Taylor"), Resolved::Many(v) if v.len() == 2));
+        assert_eq!(d.resolve_person("nobody@x"), Resolved::None);
+        assert!(d.people["u-1"].tasks.contains("#1"));
+    }
+
+    #[test]
+    fn teams_resolve_by_id_and_name() {
+        let d = dir();
+        assert!(matches!(d.resolve_team("litigation"), Resolved::One(id, _) if id == "t-1"));
+        assert!(matches!(d.resolve_team("Litigation (t-1…)"), Resolved::One(id, _) if id == "t-1"));
+        assert_eq!(d.resolve_team("Sales"), Resolved::None);
+    }
+}

@@ -1,0 +1,174 @@
+//! Answers that replace what is shown: list pages and tasks, under one
+//! staleness rule — an answer about a task never replaces a newer version.
+
+use super::state::*;
+use crate::api::*;
+
+impl State {
+    pub(super) fn apply_page(&mut self, ticket: u64, first: bool, page: TaskPage) -> Vec<Effect> {
+        let keep_id = self
+            .list
+            .keep_selected
+            .clone()
+            .or_else(|| self.list.selected_id().map(str::to_string));
+        // A service that repeats a cursor would make the walk endless.
+        if let Some(c) = &page.cursor {
+            if !self.list.seen_cursors.insert(c.clone()) {
+                self.list.loading = false;
+                self.list.end_reached = true;
+                let msg = "the service repeated a page cursor: the list stops here (it may be incomplete)";
+                self.list.error = Some(msg.into());
+                self.say_about("list", Level::Error, msg);
+                return vec![];
+            }
+        }
+        let mut incoming = page.items;
+        // Rows answered individually since this page was asked for (a
+        // PATCH, a read) are newer than the page's copy: keep them.
+        for item in incoming.iter_mut() {
+            let Some(t) = item.task() else { continue };
+            if self.is_stale(t, ticket) {
+                if let Some(newer) = self
+                    .list
+                    .position(&t.id)
+                    .map(|i| self.list.items[i].clone())
+                {
+                    *item = newer;
+                }
+            }
+        }
+        if first && self.list.replacing {
+            self.list.items.clear();
+            self.list.replacing = false;
+            self.list.changed.clear();
+        }
+        for item in &incoming {
+            if let Some(t) = item.task() {
+                if let Some(prev) = self.list.previous.get(t.id.as_str()) {
+                    if *prev != t.updated_at {
+                        self.list.changed.insert(t.id.as_str().to_string());
+                    }
+                }
+            }
+        }
+        for t in incoming.iter().filter_map(TaskItem::task) {
+            self.learn_people(t);
+        }
+        // The same task never shows twice in one list.
+        incoming.retain(|i| i.id().is_none_or(|id| self.list.position(id).is_none()));
+        self.list.items.extend(incoming);
+        self.list.cursor = page.cursor;
+        self.list.end_reached = self.list.cursor.is_none();
+        self.list.loading = false;
+        self.list.error = None;
+        // Selection stays on the same task across refreshes.
+        if let Some(id) = keep_id {
+            if let Some(i) = self.list.position(&id) {
+                self.list.selected = i;
+                self.list.keep_selected = None;
+            }
+        }
+        self.list.selected = self
+            .list
+            .selected
+            .min(self.list.items.len().saturating_sub(1));
+        let followed_bottom = self.list.to_bottom && self.list.keep_selected.is_none();
+        if followed_bottom {
+            self.list.selected = self.list.items.len().saturating_sub(1);
+            self.list.to_bottom = !self.list.end_reached;
+        }
+        let mut fx = Vec::new();
+        if self.list.items.len() < self.list.refill_to && !self.list.end_reached {
+            fx.push(self.next_page());
+        } else {
+            self.list.refill_to = 0;
+            self.list.keep_selected = None;
+            self.list.previous.clear();
+            fx.extend(self.fetch_ahead());
+        }
+        fx.extend(self.after_list_change(followed_bottom));
+        fx
+    }
+
+    /// After rows arrive: with no current task yet, or a new walk (a view,
+    /// a filter, a search), the row under the cursor becomes current; on a
+    /// refresh a current task that left the list stays current, marked as
+    /// not in this list: a refresh never changes the target.
+    fn after_list_change(&mut self, followed_bottom: bool) -> Vec<Effect> {
+        if self.list.keep_selected.is_some() {
+            return vec![];
+        }
+        let new_walk = std::mem::take(&mut self.list.follow_on_load);
+        let Some(d) = &mut self.detail else {
+            return self.follow_cursor();
+        };
+        if d.origin == Origin::List && (followed_bottom || new_walk) {
+            return self.follow_cursor();
+        }
+        if d.origin == Origin::List {
+            match self.list.position(&d.task_id) {
+                Some(i) => self.list.selected = i,
+                None => d.origin = Origin::Elsewhere,
+            }
+        }
+        vec![]
+    }
+
+    /// The answer `t` (ticket `ticket`) describes an older version than
+    /// what is shown: it was sent before the answer applied last, or its
+    /// `updated_at` is older.
+    pub fn is_stale(&self, t: &Task, ticket: u64) -> bool {
+        let Some((seen, updated)) = self.versions.get(t.id.as_str()) else {
+            return false;
+        };
+        if ticket < *seen {
+            return true;
+        }
+        let parse = |s: &Option<String>| s.as_deref().and_then(crate::api::parse_timestamp);
+        matches!((parse(&t.updated_at), parse(updated)), (Some(a), Some(b)) if a < b)
+    }
+
+    /// Remember that the answer with `ticket` showed this version of `t`.
+    pub fn note_version(&mut self, t: &Task, ticket: u64) {
+        let e = self
+            .versions
+            .entry(t.id.as_str().to_string())
+            .or_insert((0, None));
+        if ticket >= e.0 {
+            *e = (ticket, t.updated_at.clone());
+        }
+    }
+
+    /// The service's answer replaces the row and the detail, unless it is
+    /// older than what they show (one staleness rule for every answer).
+    pub fn replace_task(&mut self, t: Task, ticket: u64) {
+        if self.is_stale(&t, ticket) {
+            tracing::debug!(ticket, "an older answer about a task arrived late: dropped");
+            return;
+        }
+        self.note_version(&t, ticket);
+        self.learn_people(&t);
+        if let Some(i) = self.list.position(&t.id) {
+            self.list.items[i] = TaskItem::Task(Box::new(t.clone()));
+        }
+        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == t.id) {
+            d.task = Some(t);
+            d.error = None;
+        }
+    }
+
+    /// `#12` for a task we know, else a short id.
+    pub fn label_of(&self, id: &str) -> String {
+        self.detail
+            .as_ref()
+            .and_then(|d| d.task.as_ref())
+            .filter(|t| t.id == id)
+            .or_else(|| {
+                self.list
+                    .position(id)
+                    .and_then(|i| self.list.items[i].task())
+            })
+            .map(|t| t.label())
+            .unwrap_or_else(|| crate::api::short_id(id))
+    }
+}

@@ -1,0 +1,193 @@
+//! What the panes show: the list walk, the current task and its tabs, the
+//! quick views.
+
+use crate::api::*;
+use chrono::{DateTime, Utc};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Overview,
+    Comments,
+    Requester,
+    Links,
+    Sharing,
+    Files,
+    Subtasks,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 7] = [
+        Tab::Overview,
+        Tab::Comments,
+        Tab::Requester,
+        Tab::Links,
+        Tab::Sharing,
+        Tab::Files,
+        Tab::Subtasks,
+    ];
+    /// Short names for narrow panes.
+    pub fn short(self) -> &'static str {
+        match self {
+            Tab::Overview => "Info",
+            Tab::Comments => "Cmts",
+            Tab::Requester => "Reqr",
+            Tab::Links => "Links",
+            Tab::Sharing => "Share",
+            Tab::Files => "Files",
+            Tab::Subtasks => "Subs",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Overview => "Overview",
+            Tab::Comments => "Comments",
+            Tab::Requester => "Requester",
+            Tab::Links => "Links",
+            Tab::Sharing => "Sharing",
+            Tab::Files => "Files",
+            Tab::Subtasks => "Subtasks",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    All,
+    Mine,
+    Involving,
+    DueWeek,
+}
+
+impl View {
+    /// The filter a view stands for (computed when it is chosen).
+    pub fn query(self, me: Option<&str>, now: DateTime<Utc>) -> TaskQuery {
+        let mut q = TaskQuery::default();
+        match self {
+            View::All => {}
+            View::Mine => q.assigned_to = me.map(str::to_string),
+            View::Involving => q.involving = me.map(str::to_string),
+            View::DueWeek => {
+                let (from, to) = super::dates::this_week(now);
+                q.complete_by_from = Some(from);
+                q.complete_by_to = Some(to);
+            }
+        }
+        q
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            View::All => "All",
+            View::Mine => "Mine",
+            View::Involving => "Involving me",
+            View::DueWeek => "Due this week",
+        }
+    }
+}
+
+/// Data loaded for the open task, by tab.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Load<T> {
+    NotLoaded,
+    Loading,
+    Loaded(T),
+    Failed(String),
+}
+
+/// How the current task became current.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// It is the row under the list cursor.
+    List,
+    /// Opened from elsewhere (`:open`, a link, a subtask, history); the
+    /// list cursor is shown inactive until the user moves it.
+    Elsewhere,
+}
+
+/// The current task: the one every task action acts on, and the one the
+/// detail pane shows.
+#[derive(Clone, Debug)]
+pub struct Detail {
+    pub task_id: String,
+    pub origin: Origin,
+    pub task: Option<Task>,
+    pub error: Option<String>,
+    pub tab: Tab,
+    /// Selected row within the tab (comments, links, files, subtasks).
+    pub cursor: usize,
+    pub scroll: u16,
+    pub comments: Load<Vec<Comment>>,
+    /// True when the service has no comment-listing endpoint.
+    pub comments_local_only: bool,
+    pub subtasks: Load<Vec<TaskItem>>,
+    pub sharing: Load<SharingState>,
+    /// The requester thread, when the service can list it.
+    pub thread: Load<Vec<RequesterMessage>>,
+    pub thread_unavailable: bool,
+    /// `S` was pressed before sharing loaded: open the editor when it does.
+    pub edit_sharing_when_loaded: bool,
+    /// The comment tree (depth, comment), built once per answer.
+    pub tree: Vec<(usize, Comment)>,
+}
+
+impl Detail {
+    pub fn new(task_id: String, task: Option<Task>) -> Self {
+        Detail {
+            task_id,
+            origin: Origin::Elsewhere,
+            task,
+            error: None,
+            tab: Tab::Overview,
+            cursor: 0,
+            scroll: 0,
+            comments: Load::NotLoaded,
+            comments_local_only: false,
+            subtasks: Load::NotLoaded,
+            sharing: Load::NotLoaded,
+            thread: Load::NotLoaded,
+            thread_unavailable: false,
+            edit_sharing_when_loaded: false,
+            tree: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TaskList {
+    pub items: Vec<TaskItem>,
+    pub selected: usize,
+    pub offset: usize,
+    pub cursor: Option<String>,
+    pub end_reached: bool,
+    pub loading: bool,
+    /// Generation of the walk; results of an older walk are dropped.
+    pub gen: u64,
+    /// `G` was pressed before the end was loaded: follow the new pages down.
+    pub to_bottom: bool,
+    /// While refreshing: the task to keep selected once its page arrives.
+    pub keep_selected: Option<String>,
+    /// While refreshing: keep walking until this many rows are loaded.
+    pub refill_to: usize,
+    /// id -> updated_at before the last refresh, to mark changed rows.
+    pub previous: HashMap<String, Option<String>>,
+    pub changed: std::collections::HashSet<String>,
+    pub error: Option<String>,
+    /// Rows loaded in the current walk are replacing the old ones.
+    pub replacing: bool,
+    /// Cursors this walk has followed: a service that repeats one would
+    /// make the walk endless.
+    pub seen_cursors: std::collections::HashSet<String>,
+    /// A new walk (view, filter, search): the first row becomes current
+    /// when it arrives (unless a task opened from elsewhere is current).
+    pub follow_on_load: bool,
+}
+
+impl TaskList {
+    pub fn selected_id(&self) -> Option<&str> {
+        self.items.get(self.selected).and_then(|i| i.id())
+    }
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.items.iter().position(|i| i.id() == Some(id))
+    }
+}

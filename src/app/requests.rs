@@ -1,0 +1,197 @@
+//! Requests to the service, its answers, and the effects the loop carries
+//! out: what the reducer emits and what tests assert.
+
+use crate::api::*;
+
+/// A request for the worker. The reducer emits these; tests assert them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiRequest {
+    Me,
+    ListPage {
+        gen: u64,
+        query: TaskQuery,
+        limit: u32,
+        cursor: Option<String>,
+    },
+    FindByNumber {
+        number: i64,
+        limit: u32,
+    },
+    GetTask {
+        id: String,
+    },
+    Patch {
+        id: String,
+        patch: TaskPatch,
+    },
+    Delete {
+        id: String,
+    },
+    Subtasks {
+        id: String,
+    },
+    CreateSubtask {
+        parent: String,
+        title: String,
+    },
+    Comments {
+        id: String,
+    },
+    Thread {
+        id: String,
+    },
+    AddComment {
+        id: String,
+        content: String,
+        file_ids: Vec<String>,
+    },
+    ReplyComment {
+        id: String,
+        comment_id: String,
+        content: String,
+        file_ids: Vec<String>,
+    },
+    EditComment {
+        id: String,
+        comment_id: String,
+        content: String,
+    },
+    ReplyRequester {
+        id: String,
+        content: String,
+        file_ids: Vec<String>,
+    },
+    AddLinks {
+        id: String,
+        links: Vec<(LinkType, String)>,
+    },
+    UpdateLink {
+        id: String,
+        kind: LinkType,
+        item: String,
+        update: LinkUpdate,
+    },
+    RemoveLink {
+        id: String,
+        kind: LinkType,
+        item: String,
+    },
+    GetSharing {
+        id: String,
+    },
+    PutSharing {
+        id: String,
+        update: SharingUpdate,
+    },
+    Attach {
+        id: String,
+        file_ids: Vec<String>,
+    },
+    Detach {
+        id: String,
+        file_id: String,
+    },
+    Validate {
+        path: String,
+        layout: serde_json::Value,
+    },
+}
+
+impl ApiRequest {
+    /// Requests of the same slot supersede each other: the older is aborted.
+    pub fn slot(&self) -> Option<&'static str> {
+        match self {
+            ApiRequest::ListPage { .. } => Some("list"),
+            ApiRequest::Subtasks { .. } => Some("subtasks"),
+            ApiRequest::Comments { .. } => Some("comments"),
+            ApiRequest::Thread { .. } => Some("thread"),
+            ApiRequest::GetSharing { .. } => Some("sharing"),
+            _ => None,
+        }
+    }
+    pub fn describe(&self) -> String {
+        match self {
+            ApiRequest::Me => "identity".into(),
+            ApiRequest::ListPage { .. } => "task list".into(),
+            ApiRequest::FindByNumber { number, .. } => format!("finding #{number}"),
+            ApiRequest::GetTask { .. } => "loading task".into(),
+            ApiRequest::Patch { patch, .. } => {
+                let keys: Vec<String> = patch
+                    .to_json()
+                    .as_object()
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default();
+                format!("updating {}", keys.join(", "))
+            }
+            ApiRequest::Delete { .. } => "rejecting draft".into(),
+            ApiRequest::Subtasks { .. } => "subtasks".into(),
+            ApiRequest::CreateSubtask { .. } => "creating subtask".into(),
+            ApiRequest::Comments { .. } => "comments".into(),
+            ApiRequest::Thread { .. } => "requester thread".into(),
+            ApiRequest::AddComment { .. } => "sending comment".into(),
+            ApiRequest::ReplyComment { .. } => "sending reply".into(),
+            ApiRequest::EditComment { .. } => "saving comment".into(),
+            ApiRequest::ReplyRequester { .. } => "replying to requester".into(),
+            ApiRequest::AddLinks { .. } => "adding links".into(),
+            ApiRequest::UpdateLink { .. } => "updating link".into(),
+            ApiRequest::RemoveLink { .. } => "removing link".into(),
+            ApiRequest::GetSharing { .. } => "sharing".into(),
+            ApiRequest::PutSharing { .. } => "saving sharing".into(),
+            ApiRequest::Attach { .. } => "attaching files".into(),
+            ApiRequest::Detach { .. } => "detaching file".into(),
+            ApiRequest::Validate { .. } => "validating layout".into(),
+        }
+    }
+}
+
+/// What the worker answers.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    Me(Identity),
+    Page(TaskPage),
+    Task(Box<Task>),
+    Deleted,
+    Items(Vec<TaskItem>),
+    Comments(Vec<Comment>),
+    Comment(Comment),
+    Message(RequesterMessage),
+    Messages(Vec<RequesterMessage>),
+    Sharing(SharingState),
+    Layout(Box<LayoutResult>, serde_json::Value),
+}
+
+#[derive(Clone, Debug)]
+pub struct ApiResult {
+    pub ticket: u64,
+    pub req: ApiRequest,
+    pub result: Result<Reply, ApiError>,
+}
+
+/// Side effects the loop carries out for the reducer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Api {
+        ticket: u64,
+        req: Box<ApiRequest>,
+    },
+    Quit,
+    /// Open `$EDITOR` on `initial`; the result comes back as `editor_done`.
+    Editor {
+        target: EditorTarget,
+        initial: String,
+    },
+    Copy(String),
+    /// Show messages and the tail of the log file.
+    ShowLog,
+    /// Load a layout file from disk and validate it.
+    ReadLayout {
+        path: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditorTarget {
+    Description { task_id: String },
+    AdditionalContext { task_id: String },
+    Compose,
+}

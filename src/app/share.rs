@@ -1,0 +1,74 @@
+//! Sharing: open the editor on the current state, review before the PUT,
+//! and resolve ambiguous names the service refused through a picker.
+
+use super::popups::sharing::*;
+use super::state::*;
+use crate::api::*;
+
+impl State {
+    pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
+        // Sharing is the current task's, like every other task action.
+        let mut fx = Vec::new();
+        self.target()?;
+        let d = self.detail.as_mut().ok_or("no task selected")?;
+        match &d.sharing {
+            Load::Loaded(s) => {
+                let mut ed = SharingEditor::from_state(d.task_id.clone(), s);
+                ed.task_label = d.task.as_ref().map(|t| t.label()).unwrap_or_default();
+                self.overlay = Overlay::Sharing(Box::new(ed));
+                Ok(fx)
+            }
+            _ => {
+                // Open the editor as soon as the current state arrives.
+                d.tab = Tab::Sharing;
+                d.edit_sharing_when_loaded = true;
+                self.focus = Focus::Detail;
+                if matches!(d.sharing, Load::Failed(_)) {
+                    d.sharing = Load::NotLoaded;
+                }
+                self.say(Level::Info, "loading the current sharing…");
+                fx.extend(self.load_tab(Tab::Sharing));
+                Ok(fx)
+            }
+        }
+    }
+
+    /// A sharing PUT answered 400: offer the candidates if the body has any.
+    pub fn sharing_refused(&mut self, id: String, update: SharingUpdate, err: &ApiError) -> bool {
+        let Some(body) = err.bad_request_body() else {
+            return false;
+        };
+        let candidates = candidates_in(body);
+        if candidates.is_empty() {
+            return false;
+        }
+        let lower = |s: &str| s.to_lowercase();
+        // Which reference was ambiguous: one the candidates' labels match,
+        // else the first that is not an id.
+        let refs: Vec<(bool, String)> = update
+            .users
+            .iter()
+            .map(|u| (false, u.user_id.clone()))
+            .chain(update.teams.iter().map(|t| (true, t.team_id.clone())))
+            .collect();
+        let hit = refs
+            .iter()
+            .find(|(_, r)| candidates.iter().any(|(_, l)| lower(l).contains(&lower(r))))
+            .or_else(|| refs.iter().find(|(_, r)| uuid::Uuid::parse_str(r).is_err()))
+            .cloned();
+        let Some((team, reference)) = hit else {
+            return false;
+        };
+        self.overlay = Overlay::Picker(Picker {
+            reference,
+            team,
+            candidates,
+            selected: 0,
+            then: PickThen::PutSharing {
+                task_id: id,
+                update,
+            },
+        });
+        true
+    }
+}

@@ -1,0 +1,118 @@
+//! People and teams by name, e-mail or id: the exact query or body sent.
+
+use super::*;
+
+/// Two people called Sam Taylor, seen on tasks of the loaded list.
+fn with_sams(s: &mut State) {
+    s.directory
+        .learn_person("u-sam1", "Sam Taylor", "sam.t@acme.test", Some("#1"));
+    s.directory
+        .learn_person("u-sam2", "Sam Taylor", "sam.taylor@acme.test", Some("#2"));
+}
+
+fn list_query(fx: &[Effect]) -> TaskQuery {
+    match reqs(fx)
+        .into_iter()
+        .find(|r| matches!(r, ApiRequest::ListPage { .. }))
+    {
+        Some(ApiRequest::ListPage { query, .. }) => query,
+        r => panic!("a list request expected: {r:?}"),
+    }
+}
+
+#[test]
+fn assign_by_email_name_or_completion_label_sends_the_id() {
+    let mut s = loaded(1);
+    for who in ["bob@acme.test", "Bob", "Bob <bob@acme.test>", "u-bob"] {
+        let (id, body) = only_patch(&palette(&mut s, &format!("assign {who}")));
+        assert_eq!(id, tid(1));
+        assert_eq!(body, json!({"assigned_to": "u-bob"}), "{who}");
+    }
+}
+
+#[test]
+fn several_matches_open_a_picker_and_none_sends_nothing() {
+    let mut s = loaded(1);
+    with_sams(&mut s);
+    // Typed as a name (the palette would offer both as completions).
+    let fx = s.command("assign Sam Taylor");
+    assert!(reqs(&fx).is_empty(), "nothing sent before a choice");
+    match &s.overlay {
+        Overlay::Picker(p) => assert_eq!(p.candidates.len(), 2),
+        _ => panic!("picker expected"),
+    }
+    s.on_key(key('j'));
+    let (id, body) = only_patch(&s.on_key(code(KeyCode::Enter)));
+    assert_eq!(id, tid(1));
+    assert_eq!(body, json!({"assigned_to": "u-sam2"}));
+
+    let fx = s.command("assign nobody-known");
+    assert!(reqs(&fx).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("no known person"));
+}
+
+#[test]
+fn filters_send_ids_never_names() {
+    let mut s = loaded(1);
+    let q = list_query(&palette(&mut s, "filter assigned=bob@acme.test"));
+    assert_eq!(q.assigned_to.as_deref(), Some("u-bob"));
+    let q = list_query(&palette(&mut s, "filter involving=Bob team=Ops"));
+    assert_eq!(q.involving.as_deref(), Some("u-bob"));
+    assert_eq!(q.team_id.as_deref(), Some("team-1"));
+    // The title names them as the user would.
+    let title = crate::ui::list_title(&s);
+    assert!(
+        title.contains("involving=bob@acme.test team=Ops"),
+        "{title}"
+    );
+    // Unknown: an error, and no request.
+    let fx = s.command("filter assigned=ghost@nowhere.test");
+    assert!(reqs(&fx).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("nothing sent"));
+    // Ambiguous: a picker, then the request with the chosen id.
+    with_sams(&mut s);
+    let fx = s.command("filter assigned=Sam status=completed");
+    assert!(reqs(&fx).is_empty());
+    assert!(matches!(s.overlay, Overlay::Picker(_)));
+    let q = list_query(&s.on_key(code(KeyCode::Enter)));
+    assert_eq!(q.assigned_to.as_deref(), Some("u-sam1"));
+    assert_eq!(q.status, vec!["completed"]);
+}
+
+#[test]
+fn the_filter_form_takes_names_and_shows_emails() {
+    let mut s = loaded(1);
+    s.on_key(key('f'));
+    for _ in 0..5 {
+        s.on_key(code(KeyCode::Down));
+    }
+    type_str(&mut s, "bob@acme.test");
+    let q = list_query(&s.on_key(code(KeyCode::Enter)));
+    assert_eq!(q.assigned_to.as_deref(), Some("u-bob"));
+    s.on_key(key('f'));
+    match &s.overlay {
+        Overlay::Filter(f) => assert_eq!(f.text[0].text, "bob@acme.test"),
+        _ => panic!("form expected"),
+    }
+}
+
+#[test]
+fn the_directory_learns_from_comments_sharing_and_messages() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Comments);
+    let c: Comment = serde_json::from_value(json!({
+        "id": "c1", "task_id": tid(1), "content": "hi @Dana",
+        "author": {"id": "u-carol", "name": "Carol", "email": "carol@acme.test"},
+        "mentioned_users": [{"id": "u-dana", "name": "Dana", "email": "dana@acme.test"}]
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![c])),
+    );
+    assert!(s.directory.people["u-carol"].tasks.contains("#1"));
+    let (_, body) = only_patch(&palette(&mut s, "assign dana@acme.test"));
+    assert_eq!(body, json!({"assigned_to": "u-dana"}));
+}
