@@ -146,12 +146,14 @@ pub struct TasksArgs {
     /// Tags, comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "a,b")]
     pub tags: Vec<String>,
-    /// Only tasks due at or after this date: 2026-12-01, 2026-12-01T09:00:00Z,
-    /// today, tomorrow, +3d or +2w (the TUI's `:due` forms; the words and +N
-    /// mean the end of that day, UTC).
+    /// Only tasks due at or after this date, in your time zone (`time_zone`
+    /// in the config, else TZ, else the system's): 2026-12-01, today,
+    /// tomorrow, +3d or +2w mean the start of that local day (00:00);
+    /// 2026-12-01T09:00 is a local time; 2026-12-01T09:00:00Z is UTC.
     #[arg(long, value_name = "DATE")]
     pub due_from: Option<String>,
-    /// Only tasks due at or before this date (same forms as --due-from).
+    /// Only tasks due at or before this date (same forms as --due-from; a
+    /// date or word means the end of that local day, 23:59:59).
     #[arg(long, value_name = "DATE")]
     pub due_to: Option<String>,
     /// Page size, 1 to 100 (kept identical on every page).

@@ -338,4 +338,15 @@ mod tests {
         let coloured = render(&items, 100, true, now());
         assert!(coloured[1].contains(RED));
     }
+
+    #[test]
+    fn due_counts_days_in_the_users_zone() {
+        // now() is 08:00 EDT on June 10; 02:00Z on June 11 is 22:00 EDT on
+        // June 10: today in New York, tomorrow in UTC.
+        let due = "2026-06-11T02:00:00Z";
+        let ny = jiff::tz::TimeZone::get("America/New_York").unwrap();
+        let cell = crate::app::dates::with_zone(ny, || due_cell(task("in_progress", due), false));
+        assert_eq!(cell, "today");
+        assert_eq!(due_cell(task("in_progress", due), false), "tomorrow");
+    }
 }

@@ -45,6 +45,9 @@ pub struct Settings {
     pub warnings: Vec<String>,
     /// The profile in use, if any.
     pub profile: Option<String>,
+    /// `time_zone`: an IANA name, `utc` or `system` (checked when loaded);
+    /// `None` means `TZ`, else the system's zone.
+    pub time_zone: Option<String>,
 }
 
 impl Default for Settings {
@@ -58,6 +61,7 @@ impl Default for Settings {
             keys: BTreeMap::new(),
             warnings: Vec::new(),
             profile: None,
+            time_zone: None,
         }
     }
 }
@@ -425,6 +429,14 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             }
                         }
                     }
+                    "time_zone" => {
+                        if let Some(s) = p.string(key, v) {
+                            match crate::app::dates::resolve_zone(&s) {
+                                Ok(_) => settings.time_zone = Some(s.trim().to_string()),
+                                Err(e) => p.error(v.span().start, format!("`time_zone`: {e}")),
+                            }
+                        }
+                    }
                     "mouse" => match v.get_ref().as_bool() {
                         Some(b) => settings.mouse = b,
                         None => p.error(
@@ -678,6 +690,28 @@ api_key_command = "echo  work-key "
         assert_eq!(c.key_lines.context("bogus"), Some(6));
         assert_eq!(c.key_lines.key("bogus", "x"), Some(7));
         assert_eq!(c.key_lines.key("list", "x"), None);
+    }
+
+    #[test]
+    fn time_zone_is_checked_and_kept() {
+        let c = from_str("time_zone = \"America/New_York\"\n", None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.settings.time_zone.as_deref(), Some("America/New_York"));
+        for ok in ["utc", "system", "Europe/Paris"] {
+            let c = from_str(&format!("time_zone = \"{ok}\"\n"), None);
+            assert!(c.diagnostics.is_empty(), "{ok}: {:?}", c.diagnostics);
+        }
+        assert_eq!(from_str("", None).settings.time_zone, None);
+        let c = from_str("mouse = true\ntime_zone = \"Atlantis/Capital\"\n", None);
+        let e = errors(&c);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, Some(2));
+        assert!(
+            e[0].1.contains("time_zone") && e[0].1.contains("Atlantis/Capital"),
+            "{e:?}"
+        );
+        assert_eq!(c.settings.time_zone, None);
+        assert_eq!(errors(&from_str("time_zone = 5\n", None)).len(), 1);
     }
 
     #[test]

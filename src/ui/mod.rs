@@ -3,6 +3,7 @@
 mod detail;
 pub mod fuzzing;
 mod list;
+pub mod markdown;
 mod overlays;
 pub mod wrap;
 

@@ -2,6 +2,7 @@
 //! its value, a long indented line under its indent — so wrapped text stays
 //! readable and ids stay in one piece where they fit.
 
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 
@@ -109,6 +110,126 @@ fn to_line<'a>(
     Line::from(spans).style(style)
 }
 
+/// A styled piece of text; `\n` inside forces a line break.
+pub type Piece = (String, Style);
+
+/// Lay `pieces` out as words in lines of at most `width` columns: the first
+/// line after `first`, the others after `rest` (prefixes such as a list
+/// bullet, a quote bar, an indent). Lines break only between words (at
+/// spaces, which are dropped at the break); a word longer than a whole line
+/// is the only thing ever cut. `\n` always starts a new line.
+pub fn wrap_words(
+    pieces: &[Piece],
+    width: usize,
+    first: Vec<Span<'static>>,
+    rest: Vec<Span<'static>>,
+) -> Vec<Line<'static>> {
+    let prefix_width = |p: &[Span]| p.iter().map(|s| s.width()).sum::<usize>();
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let mut line: Vec<(char, Style)> = Vec::new();
+    let mut line_w = 0usize;
+    // The spaces seen since the last word, kept when the next word fits.
+    let mut gap: Vec<(char, Style)> = Vec::new();
+    let mut word: Vec<(char, Style)> = Vec::new();
+
+    let room = |out: &Vec<Line>| -> usize {
+        let p = if out.is_empty() {
+            prefix_width(&first)
+        } else {
+            prefix_width(&rest)
+        };
+        // Never less than one column: the text must go somewhere.
+        width.saturating_sub(p).max(1)
+    };
+    let emit = |out: &mut Vec<Line<'static>>, line: &mut Vec<(char, Style)>| {
+        let mut spans = if out.is_empty() {
+            first.clone()
+        } else {
+            rest.clone()
+        };
+        spans.extend(runs(line));
+        line.clear();
+        out.push(Line::from(spans));
+    };
+    let cells_w =
+        |c: &[(char, Style)]| c.iter().map(|(c, _)| c.width().unwrap_or(0)).sum::<usize>();
+
+    // Place the pending word (with the gap before it) on the line.
+    let place = |out: &mut Vec<Line<'static>>,
+                 line: &mut Vec<(char, Style)>,
+                 line_w: &mut usize,
+                 gap: &mut Vec<(char, Style)>,
+                 word: &mut Vec<(char, Style)>| {
+        if word.is_empty() {
+            return;
+        }
+        let ww = cells_w(word);
+        if *line_w > 0 && *line_w + cells_w(gap) + ww > room(out) {
+            emit(out, line);
+            *line_w = 0;
+            gap.clear();
+        }
+        *line_w += cells_w(gap);
+        line.append(gap);
+        // A word wider than a whole line: cut it (nothing else can be done).
+        for cell in word.drain(..) {
+            let cw = cell.0.width().unwrap_or(0);
+            if *line_w + cw > room(out) && *line_w > 0 {
+                emit(out, line);
+                *line_w = 0;
+            }
+            line.push(cell);
+            *line_w += cw;
+        }
+    };
+
+    for (text, style) in pieces {
+        for c in text.chars() {
+            match c {
+                '\n' => {
+                    place(&mut out, &mut line, &mut line_w, &mut gap, &mut word);
+                    // Spaces at the end of a line are dropped.
+                    gap.clear();
+                    emit(&mut out, &mut line);
+                    line_w = 0;
+                }
+                ' ' => {
+                    place(&mut out, &mut line, &mut line_w, &mut gap, &mut word);
+                    // Leading spaces of a line are kept (they are as written).
+                    gap.push((c, *style));
+                }
+                c => word.push((c, *style)),
+            }
+        }
+    }
+    place(&mut out, &mut line, &mut line_w, &mut gap, &mut word);
+    if !line.is_empty() || out.is_empty() {
+        emit(&mut out, &mut line);
+    }
+    out
+}
+
+/// Cells to spans, one per run of the same style.
+fn runs(cells: &[(char, Style)]) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let mut cur = String::new();
+    let mut cur_style: Option<Style> = None;
+    for (c, s) in cells {
+        if cur_style != Some(*s) && !cur.is_empty() {
+            spans.push(Span::styled(
+                std::mem::take(&mut cur),
+                cur_style.unwrap_or_default(),
+            ));
+        }
+        cur_style = Some(*s);
+        cur.push(*c);
+    }
+    if !cur.is_empty() {
+        spans.push(Span::styled(cur, cur_style.unwrap_or_default()));
+    }
+    spans
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +283,58 @@ mod tests {
         assert_eq!(texts(&out), vec!["short"]);
         let (out, _) = wrap_lines(vec![Line::raw("abc")], 0);
         assert_eq!(texts(&out), vec!["abc"]);
+    }
+
+    fn plain(s: &str) -> Vec<Piece> {
+        vec![(s.to_string(), Style::default())]
+    }
+
+    #[test]
+    fn words_wrap_whole_after_their_prefixes() {
+        let out = wrap_words(
+            &plain("one two three four five six"),
+            12,
+            vec![Span::raw("• ")],
+            vec![Span::raw("  ")],
+        );
+        assert_eq!(texts(&out), vec!["• one two", "  three four", "  five six"]);
+        // An id never splits when it fits a line of its own.
+        let id = "a49551b4-0000-4000-8000-000000000000";
+        let out = wrap_words(&plain(&format!("file {id} done")), 40, vec![], vec![]);
+        assert_eq!(texts(&out), vec!["file", id, "done"]);
+        let out = wrap_words(&plain(&format!("attached file {id}")), 30, vec![], vec![]);
+        assert_eq!(
+            texts(&out),
+            vec![
+                "attached file".to_string(),
+                id[..30].to_string(),
+                id[30..].to_string()
+            ]
+        );
+        // Forced breaks, kept leading spaces, empty input.
+        let out = wrap_words(&plain("a\n  b"), 10, vec![], vec![]);
+        assert_eq!(texts(&out), vec!["a", "  b"]);
+        assert_eq!(texts(&wrap_words(&[], 10, vec![], vec![])), vec![""]);
+        // Styles survive a break; a word made of two styles stays whole.
+        let bold = Style::default().add_modifier(ratatui::style::Modifier::BOLD);
+        let out = wrap_words(
+            &[
+                ("xx ".into(), Style::default()),
+                ("bold".into(), bold),
+                (", yy".into(), Style::default()),
+            ],
+            6,
+            vec![],
+            vec![],
+        );
+        assert_eq!(texts(&out), vec!["xx", "bold,", "yy"]);
+        assert_eq!(out[1].spans[0].style, bold);
+        assert_eq!(out[1].spans[0].content, "bold");
+        // Nothing is lost, whatever the width.
+        for w in 0..20 {
+            let out = wrap_words(&plain("lorem ipsum dolor-sit-amet"), w, vec![], vec![]);
+            let joined: String = texts(&out).join("");
+            assert_eq!(joined.replace(' ', ""), "loremipsumdolor-sit-amet", "{w}");
+        }
     }
 }

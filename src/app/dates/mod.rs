@@ -1,0 +1,400 @@
+//! Dates and times as people say them: in their own time zone.
+//!
+//! The service speaks UTC; people do not. Everything typed is read in the
+//! user's zone (`today` ends at local 23:59:59, `2026-11-30T09:00` is nine
+//! in the morning here) and sent as UTC; everything shown is local, with the
+//! zone named where a clock time is shown (`2026-11-30 09:00 EST`).
+//!
+//! The zone is process-wide: `time_zone` in the config file, else `TZ`,
+//! else the system's (see [`zone`]). Unit tests run in UTC unless a test
+//! picks a zone with [`with_zone`], so they read the same on every machine.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use jiff::tz::TimeZone;
+use std::sync::OnceLock;
+
+/// The furthest a relative due date (`+Nd`, `+Nw`) may reach.
+pub const MAX_DAYS_AHEAD: i64 = 3650;
+
+static ZONE: OnceLock<TimeZone> = OnceLock::new();
+
+#[cfg(test)]
+thread_local! {
+    static TEST_ZONE: std::cell::RefCell<Option<TimeZone>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with `tz` as the zone on this thread (tests only; tests run on
+/// threads of their own, so they never see each other's zone).
+#[cfg(test)]
+pub fn with_zone<R>(tz: TimeZone, f: impl FnOnce() -> R) -> R {
+    struct Reset(Option<TimeZone>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            TEST_ZONE.with(|z| *z.borrow_mut() = self.0.take());
+        }
+    }
+    let _reset = Reset(TEST_ZONE.with(|z| z.borrow_mut().replace(tz)));
+    f()
+}
+
+/// The user's time zone. Set once with [`set_zone`]; otherwise found on
+/// first use: `time_zone` in the config file, else `TZ`, else the system's.
+pub fn zone() -> TimeZone {
+    #[cfg(test)]
+    {
+        if let Some(tz) = TEST_ZONE.with(|z| z.borrow().clone()) {
+            return tz;
+        }
+        TimeZone::UTC
+    }
+    #[cfg(not(test))]
+    ZONE.get_or_init(|| {
+        let configured = crate::config::load(None).settings.time_zone;
+        configured
+            .as_deref()
+            .and_then(|name| resolve_zone(name).ok())
+            .unwrap_or_else(TimeZone::system)
+    })
+    .clone()
+}
+
+/// Fix the zone for the rest of the process (before any date is read or
+/// shown); false when it was already fixed.
+pub fn set_zone(tz: TimeZone) -> bool {
+    ZONE.set(tz).is_ok()
+}
+
+/// A `time_zone` setting: an IANA name (`America/New_York`), `utc`, or
+/// `system` (`TZ`, else the system's zone).
+pub fn resolve_zone(name: &str) -> Result<TimeZone, String> {
+    let n = name.trim();
+    match n.to_ascii_lowercase().as_str() {
+        "utc" | "z" | "zulu" => Ok(TimeZone::UTC),
+        "system" | "local" => Ok(TimeZone::system()),
+        "" => {
+            Err("an empty time zone: use an IANA name such as Europe/Paris, utc or system".into())
+        }
+        _ => TimeZone::get(n).map_err(|_| {
+            format!(
+                "unknown time zone {:?}: use an IANA name such as America/New_York, utc or system",
+                crate::text::clean(n)
+            )
+        }),
+    }
+}
+
+/// The zone's name for people: `America/New_York`, `UTC`.
+pub fn zone_name(tz: &TimeZone) -> String {
+    tz.iana_name().unwrap_or("local time").to_string()
+}
+
+/// UTC under any of its names (`UTC`, `Etc/UTC`, `Zulu`, `GMT`…).
+fn is_utc(tz: &TimeZone) -> bool {
+    if tz.to_fixed_offset().is_ok_and(|o| o.seconds() == 0) {
+        return true;
+    }
+    let name = tz.iana_name().unwrap_or("").to_ascii_lowercase();
+    let name = name.strip_prefix("etc/").unwrap_or(&name);
+    matches!(
+        name,
+        "utc" | "uct" | "universal" | "zulu" | "gmt" | "gmt0" | "gmt+0" | "gmt-0" | "greenwich"
+    )
+}
+
+fn to_jiff(t: DateTime<Utc>) -> Option<jiff::Timestamp> {
+    jiff::Timestamp::new(t.timestamp(), t.timestamp_subsec_nanos() as i32).ok()
+}
+
+/// The local calendar date of an instant (UTC's when out of range).
+fn local_date(t: DateTime<Utc>, tz: &TimeZone) -> NaiveDate {
+    to_jiff(t)
+        .map(|ts| tz.to_datetime(ts).date())
+        .and_then(|d| NaiveDate::from_ymd_opt(d.year().into(), d.month() as u32, d.day() as u32))
+        .unwrap_or_else(|| t.date_naive())
+}
+
+/// A local wall-clock time as an instant. A time skipped by a DST change
+/// moves forward; a repeated one takes the first (the "compatible" rule).
+fn from_local(t: NaiveDateTime, tz: &TimeZone) -> Option<DateTime<Utc>> {
+    let year = i16::try_from(t.year()).ok()?;
+    let dt = jiff::civil::DateTime::new(
+        year,
+        t.month() as i8,
+        t.day() as i8,
+        t.hour() as i8,
+        t.minute() as i8,
+        t.second() as i8,
+        0,
+    )
+    .ok()?;
+    let ts = tz.to_timestamp(dt).ok()?;
+    DateTime::from_timestamp(ts.as_second(), 0)
+}
+
+use chrono::Timelike;
+
+fn start_of(d: NaiveDate, tz: &TimeZone) -> Option<DateTime<Utc>> {
+    from_local(d.and_time(NaiveTime::MIN), tz)
+}
+
+fn end_of(d: NaiveDate, tz: &TimeZone) -> Option<DateTime<Utc>> {
+    from_local(d.and_hms_opt(23, 59, 59)?, tz)
+}
+
+fn iso(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// Parse a due date as typed: `none`, `today`, `tomorrow`, `+3d`, `+2w`,
+/// `2026-12-01`, `2026-12-01T14:00[:00]`, or with a zone (`…Z`,
+/// `…+01:00`). Read in the user's zone: a date alone means the end of that
+/// local day, a time without a zone is a local time. The answer is UTC.
+/// `Ok(None)` clears the due date.
+pub fn parse_due(input: &str, now: DateTime<Utc>) -> Result<Option<String>, String> {
+    parse_due_in(input, now, &zone())
+}
+
+/// [`parse_due`] in the zone `tz`.
+pub fn parse_due_in(
+    input: &str,
+    now: DateTime<Utc>,
+    tz: &TimeZone,
+) -> Result<Option<String>, String> {
+    let s = input.trim().to_ascii_lowercase();
+    let today = local_date(now, tz);
+    let at = match s.as_str() {
+        "none" | "clear" | "-" => return Ok(None),
+        "" => return Err("type a date: 2026-12-01, today, tomorrow, +3d, +2w or none".into()),
+        "today" => end_of(today, tz),
+        "tomorrow" => today
+            .checked_add_signed(Duration::days(1))
+            .and_then(|d| end_of(d, tz)),
+        _ if s.starts_with('+') => {
+            let days = plus_days(input, &s[1..])?;
+            today
+                .checked_add_signed(Duration::days(days))
+                .and_then(|d| end_of(d, tz))
+        }
+        _ => {
+            if let Ok(d) = NaiveDate::parse_from_str(&s, "%Y-%m-%d") {
+                end_of(d, tz)
+            } else if let Ok(t) = DateTime::parse_from_rfc3339(input.trim()) {
+                Some(t.with_timezone(&Utc))
+            } else {
+                // A trailing Z means UTC; without it the time is local.
+                let (body, utc) = match s.strip_suffix('z') {
+                    Some(b) => (b, true),
+                    None => (s.as_str(), false),
+                };
+                ["%Y-%m-%dt%H:%M:%S", "%Y-%m-%dt%H:%M", "%Y-%m-%d %H:%M"]
+                    .iter()
+                    .find_map(|f| NaiveDateTime::parse_from_str(body, f).ok())
+                    .and_then(|t| {
+                        if utc {
+                            Some(t.and_utc())
+                        } else {
+                            from_local(t, tz)
+                        }
+                    })
+            }
+        }
+    };
+    at.map(|t| Some(iso(t))).ok_or_else(|| {
+        format!("{input:?} is not a date: use 2026-12-01, today, tomorrow, +3d, +2w or none")
+    })
+}
+
+/// The number of days in `+3d` / `+2w` (`body` is what follows the `+`).
+fn plus_days(input: &str, body: &str) -> Result<i64, String> {
+    // By characters: "+", "+3é" are errors, never a panic.
+    let (num, unit) = match body.char_indices().last() {
+        Some((i, u)) => (&body[..i], u),
+        None => ("", ' '),
+    };
+    let bad = || format!("{input:?}: use +Nd or +Nw, e.g. +3d");
+    // Digits only: no sign, no space ("+-3d", "++3d" are errors).
+    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let per_unit = match unit {
+        'd' => 1,
+        'w' => 7,
+        _ => return Err(bad()),
+    };
+    let too_far = || {
+        format!(
+            "{input:?} is too far away: at most {MAX_DAYS_AHEAD} days (+{}w)",
+            MAX_DAYS_AHEAD / 7
+        )
+    };
+    // Only digits, so parsing fails only when the number overflows; the
+    // product is checked too (it used to wrap around).
+    num.parse::<i64>()
+        .ok()
+        .and_then(|n| n.checked_mul(per_unit))
+        .filter(|d| *d <= MAX_DAYS_AHEAD)
+        .ok_or_else(too_far)
+}
+
+/// One end of a due-date range, as typed, in the user's zone: a date or a
+/// word (`today`, `tomorrow`, `+3d`) is the start of that local day for
+/// the lower bound (so "from today" includes this morning) and its end
+/// (23:59:59) for the upper one; a time without a zone is local; a time
+/// with a zone is sent as given. The answer is UTC.
+pub fn parse_bound(input: &str, now: DateTime<Utc>, lower: bool) -> Result<String, String> {
+    parse_bound_in(input, now, lower, &zone())
+}
+
+/// [`parse_bound`] in the zone `tz`.
+pub fn parse_bound_in(
+    input: &str,
+    now: DateTime<Utc>,
+    lower: bool,
+    tz: &TimeZone,
+) -> Result<String, String> {
+    let v = input.trim();
+    if DateTime::parse_from_rfc3339(v).is_ok() {
+        return Ok(v.to_string());
+    }
+    if let Ok(d) = NaiveDate::parse_from_str(v, "%Y-%m-%d") {
+        // The service reads a date alone as that UTC day: in UTC the date
+        // is sent as typed.
+        if is_utc(tz) {
+            return Ok(v.to_string());
+        }
+        let at = if lower {
+            start_of(d, tz)
+        } else {
+            end_of(d, tz)
+        };
+        return at
+            .map(iso)
+            .ok_or_else(|| format!("{input:?} is not a date"));
+    }
+    let at = parse_due_in(v, now, tz)?
+        .ok_or_else(|| format!("{input:?} means no date; a range needs one"))?;
+    let word = {
+        let w = v.to_ascii_lowercase();
+        matches!(w.as_str(), "today" | "tomorrow") || w.starts_with('+')
+    };
+    if !(lower && word) {
+        return Ok(at);
+    }
+    // The start of the same local day as the end `parse_due` found.
+    let end = crate::api::parse_timestamp(&at).ok_or_else(|| format!("{input:?} is not a date"))?;
+    start_of(local_date(end, tz), tz)
+        .map(iso)
+        .ok_or_else(|| format!("{input:?} is not a date"))
+}
+
+/// "today", "tomorrow", "in 3d", "2d overdue"; the bool says overdue. Days
+/// are counted between local calendar dates.
+pub fn relative(due: DateTime<Utc>, now: DateTime<Utc>) -> (String, bool) {
+    relative_in(due, now, &zone())
+}
+
+/// [`relative`] in the zone `tz`.
+pub fn relative_in(due: DateTime<Utc>, now: DateTime<Utc>, tz: &TimeZone) -> (String, bool) {
+    let overdue = due < now;
+    let due_day = local_date(due, tz);
+    let days = (due_day - local_date(now, tz)).num_days();
+    let text = match days {
+        0 if overdue => "overdue today".to_string(),
+        0 => "today".to_string(),
+        1 => "tomorrow".to_string(),
+        -1 => "1d overdue".to_string(),
+        d if d < 0 && d > -60 => format!("{}d overdue", -d),
+        d if d < 0 => format!("{}w overdue", -d / 7),
+        d if d < 14 => format!("in {d}d"),
+        d if d < 120 => format!("in {}w", d / 7),
+        _ => due_day.format("%Y-%m-%d").to_string(),
+    };
+    (text, overdue)
+}
+
+/// A due date as a row shows it; the bool says the task is late. A
+/// completed task is never late: a past date reads "due 3d ago".
+pub fn due_text(due: DateTime<Utc>, now: DateTime<Utc>, completed: bool) -> (String, bool) {
+    due_text_in(due, now, completed, &zone())
+}
+
+/// [`due_text`] in the zone `tz`.
+pub fn due_text_in(
+    due: DateTime<Utc>,
+    now: DateTime<Utc>,
+    completed: bool,
+    tz: &TimeZone,
+) -> (String, bool) {
+    let (text, overdue) = relative_in(due, now, tz);
+    if !overdue {
+        return (text, false);
+    }
+    if completed {
+        let days = (local_date(now, tz) - local_date(due, tz)).num_days();
+        let t = match days {
+            0 => "due today".to_string(),
+            d if d < 60 => format!("due {d}d ago"),
+            d => format!("due {}w ago", d / 7),
+        };
+        return (t, false);
+    }
+    (format!("!{text}"), true)
+}
+
+/// Monday 00:00 to Sunday 23:59:59 (local) of the week of `now`, as UTC
+/// timestamps.
+pub fn this_week(now: DateTime<Utc>) -> (String, String) {
+    this_week_in(now, &zone())
+}
+
+/// [`this_week`] in the zone `tz`.
+pub fn this_week_in(now: DateTime<Utc>, tz: &TimeZone) -> (String, String) {
+    let today = local_date(now, tz);
+    let monday = today - Duration::days(today.weekday().num_days_from_monday() as i64);
+    let sunday = monday + Duration::days(6);
+    let or_utc = |t: Option<DateTime<Utc>>, d: NaiveDate, clock: &str| {
+        t.map(iso)
+            .unwrap_or_else(|| format!("{}T{clock}Z", d.format("%Y-%m-%d")))
+    };
+    (
+        or_utc(start_of(monday, tz), monday, "00:00:00"),
+        or_utc(end_of(sunday, tz), sunday, "23:59:59"),
+    )
+}
+
+/// An instant as a local clock time with its zone: `2026-11-30 09:00 EST`.
+pub fn local_time(t: DateTime<Utc>) -> String {
+    local_time_in(t, &zone())
+}
+
+/// [`local_time`] in the zone `tz`.
+pub fn local_time_in(t: DateTime<Utc>, tz: &TimeZone) -> String {
+    match to_jiff(t) {
+        Some(ts) => {
+            let z = ts.to_zoned_datetime(tz.clone());
+            let abbr = z.strftime("%Z").to_string();
+            // Zones without a letter abbreviation show their offset.
+            let abbr = if abbr.is_empty() {
+                z.strftime("%:z").to_string()
+            } else {
+                abbr
+            };
+            format!("{} {abbr}", z.strftime("%Y-%m-%d %H:%M"))
+        }
+        None => t.format("%Y-%m-%d %H:%M UTC").to_string(),
+    }
+}
+
+/// A timestamp from the service as a local clock time (see
+/// [`local_time`]); an unreadable one is shown as received, sanitised.
+pub fn when(raw: Option<&str>) -> String {
+    match raw {
+        Some(raw) => crate::api::parse_timestamp(raw)
+            .map(local_time)
+            .unwrap_or_else(|| crate::text::clean(raw)),
+        None => "-".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

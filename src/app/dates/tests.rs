@@ -1,0 +1,366 @@
+//! Tests of dates: the forms people type, how dates read, and local time
+//! across the end of DST in America/New_York (2026-11-01).
+use super::*;
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn at(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+fn ny() -> TimeZone {
+    TimeZone::get("America/New_York").unwrap()
+}
+
+#[test]
+fn parses_every_form() {
+    let n = now();
+    assert_eq!(parse_due("none", n), Ok(None));
+    assert_eq!(
+        parse_due("today", n).unwrap().unwrap(),
+        "2026-11-22T23:59:59Z"
+    );
+    assert_eq!(
+        parse_due("tomorrow", n).unwrap().unwrap(),
+        "2026-11-23T23:59:59Z"
+    );
+    assert_eq!(
+        parse_due("+3d", n).unwrap().unwrap(),
+        "2026-11-25T23:59:59Z"
+    );
+    assert_eq!(
+        parse_due("+2w", n).unwrap().unwrap(),
+        "2026-12-06T23:59:59Z"
+    );
+    assert_eq!(
+        parse_due("2026-12-01", n).unwrap().unwrap(),
+        "2026-12-01T23:59:59Z"
+    );
+    assert_eq!(
+        parse_due("2026-12-01T14:30", n).unwrap().unwrap(),
+        "2026-12-01T14:30:00Z"
+    );
+    assert_eq!(
+        parse_due("2026-12-01T14:30:00Z", n).unwrap().unwrap(),
+        "2026-12-01T14:30:00Z"
+    );
+    assert!(parse_due("next blue moon", n).is_err());
+    assert!(parse_due("+3x", n).is_err());
+    assert!(parse_due("2026-13-40", n).is_err());
+    for bad in ["+", "+3é", "+é", "+d"] {
+        assert!(parse_due(bad, n).is_err(), "{bad:?}");
+    }
+    assert_eq!(
+        parse_bound("today", n, true).unwrap(),
+        "2026-11-22T00:00:00Z"
+    );
+    assert_eq!(
+        parse_bound("today", n, false).unwrap(),
+        "2026-11-22T23:59:59Z"
+    );
+    // In UTC a date alone is sent as typed (the service reads it as that
+    // UTC day).
+    assert_eq!(parse_bound("2026-12-01", n, true).unwrap(), "2026-12-01");
+    assert!(parse_bound("none", n, true).is_err());
+}
+
+#[test]
+fn relative_dates_never_wrap_or_panic() {
+    let n = now();
+    assert_eq!(
+        parse_due("+0d", n).unwrap().unwrap(),
+        "2026-11-22T23:59:59Z"
+    );
+    assert_eq!(
+        parse_due("+3650d", n).unwrap().unwrap(),
+        "2036-11-19T23:59:59Z"
+    );
+    // Used to wrap around to "+5 days" (and to panic in debug builds).
+    for far in [
+        "+2635249153387078803w",
+        "+99999999999d",
+        "+99999999999999999999999d",
+        "+3651d",
+        "+522w",
+        "+9223372036854775807d",
+        "+1317624576693539402w",
+    ] {
+        let e = parse_due(far, n).unwrap_err();
+        assert!(e.contains("too far away"), "{far}: {e}");
+        assert!(e.contains(&format!("{far:?}")), "{far}: {e}");
+    }
+    for bad in ["-3d", "+-3d", "++3d", "+ 3d", "+3 d", "+3dd", "+w"] {
+        let e = parse_due(bad, n).unwrap_err();
+        assert!(!e.contains("too far"), "{bad}: {e}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn parse_due_never_panics(s in "\\PC{0,24}", n in proptest::num::u64::ANY, unit in "[dwx]") {
+        let now = now();
+        for tz in [TimeZone::UTC, ny()] {
+            let _ = parse_due_in(&s, now, &tz);
+            let _ = parse_bound_in(&s, now, true, &tz);
+            let _ = parse_bound_in(&s, now, false, &tz);
+            let _ = parse_due_in(&format!("+{n}{unit}"), now, &tz);
+            let _ = parse_due_in(&format!("+{}{unit}", n as i64), now, &tz);
+        }
+    }
+
+    #[test]
+    fn display_never_panics(secs in proptest::num::i64::ANY) {
+        if let Some(t) = DateTime::from_timestamp(secs / 1000, 0) {
+            let _ = local_time_in(t, &ny());
+            let _ = relative_in(t, now(), &ny());
+            let _ = this_week_in(t, &ny());
+        }
+    }
+}
+
+#[test]
+fn relative_reads_naturally() {
+    let n = now();
+    assert_eq!(
+        relative(at("2026-11-20T00:00:00Z"), n),
+        ("2d overdue".into(), true)
+    );
+    assert_eq!(
+        relative(at("2026-11-22T23:00:00Z"), n),
+        ("today".into(), false)
+    );
+    assert_eq!(
+        relative(at("2026-11-22T09:00:00Z"), n),
+        ("overdue today".into(), true)
+    );
+    assert_eq!(
+        relative(at("2026-11-25T00:00:00Z"), n),
+        ("in 3d".into(), false)
+    );
+}
+
+#[test]
+fn completed_tasks_are_never_late() {
+    let n = now();
+    assert_eq!(
+        due_text(at("2026-11-20T00:00:00Z"), n, false),
+        ("!2d overdue".into(), true)
+    );
+    assert_eq!(
+        due_text(at("2026-11-20T00:00:00Z"), n, true),
+        ("due 2d ago".into(), false)
+    );
+    assert_eq!(
+        due_text(at("2026-11-25T00:00:00Z"), n, true),
+        ("in 3d".into(), false)
+    );
+}
+
+#[test]
+fn week_runs_monday_to_sunday() {
+    assert_eq!(
+        this_week(now()),
+        ("2026-11-16T00:00:00Z".into(), "2026-11-22T23:59:59Z".into())
+    );
+}
+
+// ---- local time: America/New_York, around the end of DST on
+// 2026-11-01 (02:00 EDT, UTC-4, becomes 01:00 EST, UTC-5). ----
+
+#[test]
+fn a_local_time_typed_in_new_york_is_sent_as_utc() {
+    let tz = ny();
+    let n = now();
+    assert_eq!(
+        parse_due_in("2026-11-30T09:00", n, &tz).unwrap().unwrap(),
+        "2026-11-30T14:00:00Z"
+    );
+    // Summer time: four hours behind.
+    assert_eq!(
+        parse_due_in("2026-07-01 09:00", n, &tz).unwrap().unwrap(),
+        "2026-07-01T13:00:00Z"
+    );
+    // A zone given with the time wins.
+    assert_eq!(
+        parse_due_in("2026-11-30T09:00Z", n, &tz).unwrap().unwrap(),
+        "2026-11-30T09:00:00Z"
+    );
+    assert_eq!(
+        parse_due_in("2026-11-30T09:00:00+01:00", n, &tz)
+            .unwrap()
+            .unwrap(),
+        "2026-11-30T08:00:00Z"
+    );
+}
+
+#[test]
+fn the_palette_due_command_sends_new_york_nine_am_as_utc() {
+    use crate::app::tests::{loaded, palette};
+    with_zone(ny(), || {
+        let mut s = loaded(1);
+        let fx = palette(&mut s, "due 2026-11-30T09:00");
+        let (_, body) = crate::app::tests::only_patch(&fx);
+        assert_eq!(
+            body,
+            serde_json::json!({"complete_by": "2026-11-30T14:00:00Z"})
+        );
+    });
+}
+
+#[test]
+fn day_words_end_at_local_midnight_across_the_dst_change() {
+    let tz = ny();
+    // Saturday 2026-10-31 23:30 EDT.
+    let n = at("2026-11-01T03:30:00Z");
+    assert_eq!(
+        parse_due_in("today", n, &tz).unwrap().unwrap(),
+        "2026-11-01T03:59:59Z",
+        "the end of Oct 31 in EDT (UTC-4)"
+    );
+    assert_eq!(
+        parse_due_in("tomorrow", n, &tz).unwrap().unwrap(),
+        "2026-11-02T04:59:59Z",
+        "the end of Nov 1 in EST (UTC-5)"
+    );
+    assert_eq!(
+        parse_due_in("+1d", n, &tz).unwrap().unwrap(),
+        "2026-11-02T04:59:59Z"
+    );
+    assert_eq!(
+        parse_due_in("2026-11-01", n, &tz).unwrap().unwrap(),
+        "2026-11-02T04:59:59Z"
+    );
+    // 01:30 happens twice that night: the first (EDT) is taken.
+    assert_eq!(
+        parse_due_in("2026-11-01T01:30", n, &tz).unwrap().unwrap(),
+        "2026-11-01T05:30:00Z"
+    );
+    // The filter's day is 25 hours long: midnight EDT to 23:59:59 EST.
+    let sunday = at("2026-11-01T12:00:00Z");
+    assert_eq!(
+        parse_bound_in("today", sunday, true, &tz).unwrap(),
+        "2026-11-01T04:00:00Z"
+    );
+    assert_eq!(
+        parse_bound_in("today", sunday, false, &tz).unwrap(),
+        "2026-11-02T04:59:59Z"
+    );
+    assert_eq!(
+        parse_bound_in("2026-11-01", sunday, true, &tz).unwrap(),
+        "2026-11-01T04:00:00Z"
+    );
+    assert_eq!(
+        parse_bound_in("2026-11-01", sunday, false, &tz).unwrap(),
+        "2026-11-02T04:59:59Z"
+    );
+    assert_eq!(
+        parse_bound_in("+2d", sunday, true, &tz).unwrap(),
+        "2026-11-03T05:00:00Z"
+    );
+    assert_eq!(
+        parse_bound_in("2026-11-01T09:00", sunday, true, &tz).unwrap(),
+        "2026-11-01T14:00:00Z"
+    );
+    assert_eq!(
+        parse_bound_in("2026-11-01T09:00:00Z", sunday, true, &tz).unwrap(),
+        "2026-11-01T09:00:00Z"
+    );
+    // The week of Sunday Nov 1 began on Monday Oct 26 in EDT and ends
+    // on Sunday Nov 1 in EST.
+    assert_eq!(
+        this_week_in(sunday, &tz),
+        ("2026-10-26T04:00:00Z".into(), "2026-11-02T04:59:59Z".into())
+    );
+}
+
+#[test]
+fn times_show_in_new_york_with_the_zone_named() {
+    let tz = ny();
+    assert_eq!(
+        local_time_in(at("2026-11-01T05:30:00Z"), &tz),
+        "2026-11-01 01:30 EDT"
+    );
+    assert_eq!(
+        local_time_in(at("2026-11-01T06:30:00Z"), &tz),
+        "2026-11-01 01:30 EST"
+    );
+    assert_eq!(
+        local_time_in(at("2026-11-30T14:00:00Z"), &tz),
+        "2026-11-30 09:00 EST"
+    );
+    assert_eq!(
+        local_time_in(at("2026-11-30T14:00:00Z"), &TimeZone::UTC),
+        "2026-11-30 14:00 UTC"
+    );
+    with_zone(tz, || {
+        assert_eq!(when(Some("2026-11-30T14:00:00Z")), "2026-11-30 09:00 EST");
+        assert_eq!(when(Some("soon\u{1b}[2J")), "soon\u{241b}[2J");
+        assert_eq!(when(None), "-");
+    });
+}
+
+#[test]
+fn overdue_and_due_in_count_local_days() {
+    let tz = ny();
+    // Saturday Oct 31, 23:30 EDT; in UTC it is already Sunday.
+    let n = at("2026-11-01T03:30:00Z");
+    // 00:30 EDT on Nov 1 is tomorrow here, today in UTC.
+    assert_eq!(
+        relative_in(at("2026-11-01T04:30:00Z"), n, &tz),
+        ("tomorrow".into(), false)
+    );
+    assert_eq!(
+        relative_in(at("2026-11-01T04:30:00Z"), n, &TimeZone::UTC),
+        ("today".into(), false)
+    );
+    // 20:00 EDT on Oct 30 was yesterday here (Oct 31 in UTC).
+    assert_eq!(
+        due_text_in(at("2026-10-31T00:00:00Z"), n, false, &tz),
+        ("!1d overdue".into(), true)
+    );
+    assert_eq!(
+        due_text_in(at("2026-10-31T00:00:00Z"), n, true, &tz),
+        ("due 1d ago".into(), false)
+    );
+    // Sunday Nov 1 12:00 EST: due Monday 09:00 EST is tomorrow.
+    let sunday = at("2026-11-01T17:00:00Z");
+    assert_eq!(
+        relative_in(at("2026-11-02T14:00:00Z"), sunday, &tz),
+        ("tomorrow".into(), false)
+    );
+    // And the default zone is the one tests choose.
+    with_zone(ny(), || {
+        assert_eq!(
+            relative(at("2026-11-01T04:30:00Z"), n),
+            ("tomorrow".into(), false)
+        );
+        assert_eq!(
+            parse_bound("2026-12-01", now(), true).unwrap(),
+            "2026-12-01T05:00:00Z"
+        );
+    });
+}
+
+#[test]
+fn zone_settings_resolve() {
+    assert_eq!(resolve_zone("utc").unwrap(), TimeZone::UTC);
+    assert_eq!(resolve_zone(" UTC ").unwrap(), TimeZone::UTC);
+    assert_eq!(
+        resolve_zone("America/New_York").unwrap().iana_name(),
+        Some("America/New_York")
+    );
+    assert!(resolve_zone("system").is_ok());
+    let e = resolve_zone("Mars/Olympus_Mons\u{1b}[2J").unwrap_err();
+    assert!(e.contains("unknown time zone"), "{e}");
+    assert!(!e.contains('\u{1b}'), "{e}");
+    assert!(resolve_zone("").is_err());
+    for utc in ["UTC", "Etc/UTC", "Etc/Zulu", "GMT"] {
+        assert!(is_utc(&TimeZone::get(utc).unwrap()), "{utc}");
+    }
+    assert!(!is_utc(&ny()));
+    assert!(!is_utc(&TimeZone::get("Europe/London").unwrap()));
+}

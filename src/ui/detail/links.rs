@@ -1,0 +1,51 @@
+//! Links: chats, reviews, reports and tasks linked to the task.
+
+use super::*;
+
+pub fn link_text(l: &LinkedItem) -> String {
+    let role = l
+        .role
+        .as_ref()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|| "-".into());
+    let mut s = format!(
+        "{:<7} {:<10} {}",
+        l.kind.to_string(),
+        role,
+        l.display_name.line()
+    );
+    if l.is_output && l.role != Some(LinkRole::Output) {
+        s.push_str("  (output)");
+    }
+    if let Some(c) = &l.context {
+        let ids: Vec<String> = c.check_ids.iter().map(|i| i.line().into_owned()).collect();
+        s.push_str(&format!(
+            "  checks: {}",
+            if ids.is_empty() {
+                "none".into()
+            } else {
+                ids.join(", ")
+            }
+        ));
+    }
+    s
+}
+
+pub(super) fn links<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, Option<usize>) {
+    let mut out = Vec::new();
+    if t.linked_items.is_empty() {
+        out.push(Line::styled("no links — l adds one (type + id)", theme.dim));
+    }
+    for (i, l) in t.linked_items.iter().enumerate() {
+        out.push(Line::styled(
+            format!("  {}", link_text(l)),
+            row_style(i == d.cursor, theme),
+        ));
+    }
+    out.push(Line::raw(""));
+    out.push(Line::styled(
+        "l add · o role · i check ids (reviews) · X remove · Enter opens a task link",
+        theme.dim,
+    ));
+    (out, Some(d.cursor))
+}

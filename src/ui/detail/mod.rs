@@ -1,0 +1,294 @@
+//! The task detail with its tabs: the frame and the tab bar here, one
+//! module per tab below, and the small pieces they share.
+
+mod comments;
+mod files;
+mod links;
+mod overview;
+mod requester;
+mod sharing;
+mod subtasks;
+
+use super::list::fit;
+use super::Theme;
+use crate::api::*;
+use crate::app::state::*;
+use crate::text::Untrusted;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Tabs};
+use ratatui::Frame;
+
+/// The pane's title: the current task's number and title, and whether it
+/// is the row under the list cursor.
+pub fn header(s: &State) -> String {
+    let Some(d) = &s.detail else {
+        return "Task".into();
+    };
+    let label = match &d.task {
+        Some(t) => format!("{} {}", t.label(), t.title.line()),
+        None if d.task_id.starts_with('#') => format!("{} (looking for it…)", d.task_id),
+        None if d.task_id.is_empty() => "unreadable item".into(),
+        None => short_id(&d.task_id),
+    };
+    let mut out = label;
+    if d.origin == Origin::Elsewhere {
+        out.push_str(" — not in this list");
+    }
+    if let Some(t) = &d.task {
+        if t.archived {
+            out.push_str(" [ARCHIVED]");
+        }
+        if t.draft {
+            out.push_str(" [DRAFT]");
+        }
+    }
+    crate::text::clean(&out)
+}
+
+/// How text written by people (descriptions, comments, messages) is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextMode {
+    /// Markdown rendered.
+    Rendered,
+    /// Exactly as written (sanitised).
+    Raw,
+}
+
+/// Draw the detail; returns (visible height, content height) of the body.
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usize) {
+    let mode = if super::markdown::raw_view() {
+        TextMode::Raw
+    } else {
+        TextMode::Rendered
+    };
+    draw_as(f, area, s, theme, mode)
+}
+
+/// [`draw`] with the text mode given.
+pub fn draw_as(
+    f: &mut Frame,
+    area: Rect,
+    s: &State,
+    theme: &Theme,
+    mode: TextMode,
+) -> (usize, usize) {
+    let focused = s.focus == Focus::Detail;
+    let mut title = header(s);
+    if mode == TextMode::Raw {
+        title.push_str(" — text as written");
+    }
+    let block = theme.pane(title, focused);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let Some(d) = &s.detail else {
+        let hint = Paragraph::new(vec![
+            Line::raw(""),
+            Line::styled("  No task: the list is empty or still loading.", theme.dim),
+        ]);
+        f.render_widget(hint, inner);
+        return (0, 0);
+    };
+    if inner.height < 3 {
+        return (0, 0);
+    }
+    let [tabs_area, body] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
+    let selected = Tab::ALL.iter().position(|t| *t == d.tab).unwrap_or(0);
+    let width_of = |short: bool| -> usize {
+        Tab::ALL
+            .iter()
+            .map(|t| if short { t.short() } else { t.title() }.len() + 3)
+            .sum()
+    };
+    let room = tabs_area.width as usize;
+    if width_of(true) > room {
+        // Too narrow for every tab: name the current one and its place.
+        let line = format!(
+            "[ {} ({}/{}) ]",
+            d.tab.title(),
+            selected + 1,
+            Tab::ALL.len()
+        );
+        f.render_widget(Paragraph::new(Span::styled(line, theme.accent)), tabs_area);
+    } else {
+        let narrow = width_of(false) > room;
+        let tabs = Tabs::new(
+            Tab::ALL
+                .iter()
+                .map(|t| if narrow { t.short() } else { t.title() }),
+        )
+        .select(selected)
+        .style(theme.dim)
+        .highlight_style(
+            theme
+                .accent
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        )
+        .divider("|");
+        f.render_widget(tabs, tabs_area);
+    }
+
+    let Some(t) = &d.task else {
+        let text = match &d.error {
+            Some(e) => Line::styled(format!("ERROR: {e}"), theme.error),
+            None => Line::styled("loading…", theme.pending),
+        };
+        f.render_widget(Paragraph::new(text), body);
+        return (body.height as usize, 0);
+    };
+    let width = body.width as usize;
+    let cx = Cx {
+        s,
+        theme,
+        width,
+        mode,
+    };
+    let (lines, selected_line): (Vec<Line>, Option<usize>) = match d.tab {
+        Tab::Overview => (overview::overview(t, &cx), None),
+        Tab::Comments => comments::comments(t, d, &cx),
+        Tab::Requester => (requester::requester(t, &cx), None),
+        Tab::Links => links::links(t, d, theme),
+        Tab::Sharing => (sharing::sharing(d, theme), None),
+        Tab::Files => files::files(t, d, theme),
+        Tab::Subtasks => subtasks::subtasks(d, theme, width),
+    };
+    let (lines, starts) = super::wrap::wrap_lines(lines, width);
+    let height = body.height as usize;
+    let content = lines.len();
+    // Keep the selected row in view; otherwise scroll by the user's offset,
+    // never past the end (the pane is never blank).
+    let max = content.saturating_sub(height).min(u16::MAX as usize) as u16;
+    let scroll = match selected_line.and_then(|l| starts.get(l)) {
+        Some(l) => (l.saturating_sub(height / 2) as u16).min(max),
+        None => d.scroll.min(max),
+    };
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
+    (height, content)
+}
+
+/// What every tab needs to draw.
+pub(super) struct Cx<'a> {
+    pub s: &'a State,
+    pub theme: &'a Theme,
+    pub width: usize,
+    pub mode: TextMode,
+}
+
+impl Cx<'_> {
+    /// Text written by people, after `indent`: Markdown rendered, or as
+    /// written in the raw view; `(none)` when empty.
+    pub fn text(&self, t: Option<&Untrusted>, indent: &str) -> Vec<Line<'static>> {
+        match t {
+            Some(t) if !t.is_empty() => match self.mode {
+                TextMode::Rendered => super::markdown::render(t, self.width, indent, self.theme),
+                TextMode::Raw => super::markdown::raw(t, indent, self.theme),
+            },
+            _ => vec![Line::styled(format!("{indent}(none)"), self.theme.dim)],
+        }
+    }
+}
+
+/// `1 file`, `2 files`, `no files`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    match n {
+        0 => format!("no {many}"),
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
+/// Labels are right-aligned to this width, so values line up.
+const LABEL: usize = 13;
+
+fn kv<'a>(k: &str, v: impl Into<String>, theme: &Theme) -> Line<'a> {
+    Line::from(vec![
+        Span::styled(format!("{k:>LABEL$}: "), theme.dim),
+        Span::styled(v.into(), theme.base),
+    ])
+}
+
+fn pending_suffix(s: &State, t: &Task, field: &str) -> Option<String> {
+    s.pending_for(&t.id, field)
+        .map(|p| format!("  … saving: {}", crate::text::clean(&p.value)))
+}
+
+fn field_line<'a>(
+    k: &str,
+    v: String,
+    s: &State,
+    t: &Task,
+    field: &str,
+    theme: &Theme,
+    style: Style,
+) -> Line<'a> {
+    let mut spans = vec![
+        Span::styled(format!("{k:>LABEL$}: "), theme.dim),
+        Span::styled(v, style),
+    ];
+    if let Some(p) = pending_suffix(s, t, field) {
+        spans.push(Span::styled(p, theme.pending));
+    }
+    Line::from(spans)
+}
+
+/// One style for every timestamp: the local time with its zone,
+/// `2026-11-22 09:05 EST`.
+fn when(ts: Option<&str>) -> String {
+    crate::app::dates::when(ts)
+}
+
+fn section<'a>(title: &str, pending: bool, theme: &Theme) -> Line<'a> {
+    let mut spans = vec![Span::styled(
+        title.to_string(),
+        theme.accent.add_modifier(Modifier::BOLD),
+    )];
+    if pending {
+        spans.push(Span::styled("  … saving", theme.pending));
+    }
+    Line::from(spans)
+}
+
+fn person(p: &Person) -> String {
+    if p.email.is_empty() {
+        p.label()
+    } else {
+        format!("{} <{}>", p.label(), p.email.line())
+    }
+}
+
+fn row_style(selected: bool, theme: &Theme) -> Style {
+    if selected {
+        theme.selected
+    } else {
+        theme.base
+    }
+}
+
+/// People as aligned rows: name, e-mail, role, access.
+fn member_rows<'a>(rows: &[(String, String, String, String)], theme: &Theme) -> Vec<Line<'a>> {
+    let w = |f: fn(&(String, String, String, String)) -> &String| {
+        rows.iter()
+            .map(|r| unicode_width::UnicodeWidthStr::width(f(r).as_str()))
+            .max()
+            .unwrap_or(0)
+    };
+    let (wn, we, wr) = (w(|r| &r.0), w(|r| &r.1), w(|r| &r.2));
+    rows.iter()
+        .map(|(name, email, role, access)| {
+            Line::from(vec![
+                Span::styled(format!("  {}", pad(name, wn)), theme.base),
+                Span::styled(format!("  {}", pad(email, we)), theme.dim),
+                Span::styled(format!("  {}", pad(role, wr)), theme.base),
+                Span::styled(format!("  {access}"), theme.base),
+            ])
+        })
+        .collect()
+}
+
+/// `s` padded with spaces to `w` columns.
+fn pad(s: &str, w: usize) -> String {
+    let n = w.saturating_sub(unicode_width::UnicodeWidthStr::width(s));
+    format!("{s}{}", " ".repeat(n))
+}

@@ -1,0 +1,230 @@
+//! Overview: every field of the task, the text as written, and summaries
+//! of the other tabs.
+
+use super::files::file_line;
+use super::links::link_text;
+use super::*;
+use crate::app::fields::file_entries;
+
+pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
+    let (s, theme) = (cx.s, cx.theme);
+    let mut out = Vec::new();
+    let mut badges = Vec::new();
+    if t.draft {
+        badges.push(Span::styled(" DRAFT (A accept, D reject) ", theme.badge));
+        badges.push(Span::raw(" "));
+    }
+    if t.archived {
+        badges.push(Span::styled(" ARCHIVED (x restores) ", theme.badge));
+    }
+    if !badges.is_empty() {
+        out.push(Line::from(badges));
+    }
+    out.push(field_line(
+        "title",
+        t.title.line().into_owned(),
+        s,
+        t,
+        "title",
+        theme,
+        theme.base.add_modifier(Modifier::BOLD),
+    ));
+    out.push(field_line(
+        "status",
+        t.status.label(),
+        s,
+        t,
+        "status",
+        theme,
+        theme.base,
+    ));
+    out.push(field_line(
+        "priority",
+        if t.priority == Priority::NoPriority {
+            "none".to_string()
+        } else {
+            t.priority.to_string()
+        },
+        s,
+        t,
+        "priority",
+        theme,
+        theme.base,
+    ));
+    let now = chrono::Utc::now();
+    let due = match (t.due(), &t.complete_by) {
+        (Some(d), _) => {
+            // A completed task is not late, whatever its date.
+            let (rel, late) = crate::app::dates::due_text(d, now, t.status == Status::Completed);
+            let rel = rel.trim_start_matches('!').to_string();
+            (
+                format!("{} ({rel})", crate::app::dates::local_time(d)),
+                late,
+            )
+        }
+        (None, Some(raw)) => (
+            format!("{} (unreadable date)", crate::text::clean(raw)),
+            false,
+        ),
+        (None, None) => ("none".into(), false),
+    };
+    out.push(field_line(
+        "due",
+        if due.1 { format!("! {}", due.0) } else { due.0 },
+        s,
+        t,
+        "complete_by",
+        theme,
+        if due.1 { theme.overdue } else { theme.base },
+    ));
+    out.push(field_line(
+        "assigned to",
+        t.assigned_to
+            .as_ref()
+            .map(person)
+            .unwrap_or_else(|| "nobody".into()),
+        s,
+        t,
+        "assigned_to",
+        theme,
+        theme.base,
+    ));
+    out.push(kv(
+        "creator",
+        t.creator.as_ref().map(person).unwrap_or_else(|| "?".into()),
+        theme,
+    ));
+    out.push(kv(
+        "team",
+        t.team
+            .as_ref()
+            .map(|t| t.name.line().into_owned())
+            .unwrap_or_else(|| "none".into()),
+        theme,
+    ));
+    let tags = if t.tags.is_empty() {
+        "none".into()
+    } else {
+        t.tags
+            .iter()
+            .map(|x| x.line().into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    out.push(field_line("tags", tags, s, t, "tags", theme, theme.base));
+    out.push(kv(
+        "visibility",
+        t.visibility
+            .as_ref()
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "?".into()),
+        theme,
+    ));
+    if let Some(c) = &t.source_channel {
+        out.push(kv("channel", c.line().into_owned(), theme));
+    }
+    for (label, field, v) in [
+        ("agent", "assigned_agent", &t.assigned_agent),
+        ("assigned team", "assigned_team", &t.assigned_team),
+        ("matter", "matter", &t.matter),
+    ] {
+        let lines = json_lines(v);
+        if lines.len() <= 1 {
+            out.push(field_line(
+                label,
+                lines.first().cloned().unwrap_or_else(|| "none".into()),
+                s,
+                t,
+                field,
+                theme,
+                theme.base,
+            ));
+        } else {
+            out.push(kv(label, String::new(), theme));
+            out.extend(
+                lines
+                    .into_iter()
+                    .map(|l| Line::styled(format!("{:>w$}{l}", "", w = LABEL + 2), theme.base)),
+            );
+        }
+    }
+    out.push(kv("created", when(t.created_at.as_deref()), theme));
+    out.push(kv("updated", when(t.updated_at.as_deref()), theme));
+    out.push(kv("id", t.id.to_string(), theme));
+    out.push(Line::raw(""));
+    out.push(section(
+        "Description",
+        s.pending_for(&t.id, "description").is_some(),
+        theme,
+    ));
+    out.extend(cx.text(t.description.as_ref(), "  "));
+    out.push(Line::raw(""));
+    out.push(section(
+        "Additional context",
+        s.pending_for(&t.id, "additional_context").is_some(),
+        theme,
+    ));
+    out.extend(cx.text(t.additional_context.as_ref(), "  "));
+    out.push(Line::raw(""));
+    out.push(section(
+        &format!("People ({})", t.involved_people.len()),
+        false,
+        theme,
+    ));
+    let people: Vec<_> = t
+        .involved_people
+        .iter()
+        .map(|m| {
+            (
+                m.name.line().into_owned(),
+                format!("<{}>", m.email.line()),
+                m.role
+                    .as_ref()
+                    .map(|r| r.line().into_owned())
+                    .unwrap_or_else(|| "-".into()),
+                m.access_level
+                    .as_ref()
+                    .map(|a| a.to_string())
+                    .unwrap_or_else(|| "-".into()),
+            )
+        })
+        .collect();
+    out.extend(member_rows(&people, theme));
+    if !t.shared_teams.is_null() && *t.shared_teams != serde_json::json!([]) {
+        out.push(section("Shared teams", false, theme));
+        out.extend(
+            json_lines(&t.shared_teams)
+                .into_iter()
+                .map(|l| Line::raw(format!("  {l}"))),
+        );
+    }
+    out.push(Line::raw(""));
+    out.push(section(
+        &format!("Links ({})", t.linked_items.len()),
+        false,
+        theme,
+    ));
+    out.extend(
+        t.linked_items
+            .iter()
+            .map(|l| Line::raw(format!("  {}", link_text(l)))),
+    );
+    let files = file_entries(t);
+    out.push(Line::raw(""));
+    out.push(section(&format!("Files ({})", files.len()), false, theme));
+    out.extend(files.iter().map(|(dir, v)| file_line(dir, v, theme.base)));
+    if !t.extra.is_empty() {
+        out.push(Line::raw(""));
+        out.push(section(
+            "Other fields (unknown to this client)",
+            false,
+            theme,
+        ));
+        for (k, v) in t.extra.iter() {
+            for l in json_lines(v) {
+                out.push(Line::raw(format!("  {}: {l}", crate::text::clean(k))));
+            }
+        }
+    }
+    out
+}
