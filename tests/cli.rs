@@ -423,7 +423,7 @@ async fn due_filters_take_the_tuis_forms() {
             "--due-from",
             "2026-12-01",
             "complete_by_from",
-            "2026-12-01".into(),
+            expect("2026-12-01", true),
         ),
     ] {
         sb.clear_requests();

@@ -59,6 +59,8 @@ pub enum Command {
     Back,
     Forward,
     Zoom,
+    /// Text as written / rendered Markdown.
+    Raw,
     Refresh,
     Log,
     Help,
@@ -275,6 +277,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("back", "", "history: the task before the last jump", false, Nothing, |a| none(a, Command::Back)),
     spec!("forward", "", "history: forward again", false, Nothing, |a| none(a, Command::Forward)),
     spec!("zoom", "", "the focused pane fills the screen (again: both panes)", false, Nothing, |a| none(a, Command::Zoom)),
+    spec!("raw", "", "show text as written (again: rendered Markdown)", false, Nothing, |a| none(a, Command::Raw)),
     spec!("refresh", "", "reload the list and the open task", false, Nothing, |a| none(a, Command::Refresh)),
     spec!("log", "", "show recent messages", false, Nothing, |a| none(a, Command::Log)),
     spec!("help", "", "show the key bindings", false, Nothing, |a| none(a, Command::Help)),

@@ -389,6 +389,18 @@ impl State {
                 self.zoom = !self.zoom;
                 vec![]
             }
+            Command::Raw => {
+                self.markdown_raw = !self.markdown_raw;
+                self.say(
+                    Level::Info,
+                    if self.markdown_raw {
+                        "text as written (m again: rendered)"
+                    } else {
+                        "text rendered (m again: as written)"
+                    },
+                );
+                vec![]
+            }
             Command::Refresh => self.refresh(),
             Command::Log => vec![Effect::ShowLog],
             Command::Help => {

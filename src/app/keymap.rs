@@ -46,6 +46,7 @@ actions! {
     HistoryBack = "history_back": "history: the task before the last jump",
     HistoryForward = "history_forward": "history: forward again",
     Zoom = "zoom": "the focused pane fills the screen (again: both)",
+    ToggleMarkdown = "toggle_markdown": "show text as written (raw) or as rendered Markdown",
     PrevTab = "prev_tab": "previous detail tab",
     NextTab = "next_tab": "next detail tab",
     SetStatus = "set_status": "set the status",

@@ -81,6 +81,7 @@ impl State {
             Action::HistoryBack => Command::Back,
             Action::HistoryForward => Command::Forward,
             Action::Zoom => Command::Zoom,
+            Action::ToggleMarkdown => Command::Raw,
             Action::PrevTab => return self.switch_tab(-1),
             Action::NextTab => return self.switch_tab(1),
             Action::SetStatus => return self.open_palette("status "),

@@ -228,6 +228,8 @@ pub struct State {
     pub forward_stack: Vec<String>,
     /// The focused pane fills the screen.
     pub zoom: bool,
+    /// Text is shown as written instead of rendered Markdown (`m`).
+    pub markdown_raw: bool,
     /// Per task: the ticket of the newest answer applied and its
     /// `updated_at`. An answer sent earlier, or describing an older
     /// version, never replaces what is shown.
@@ -293,6 +295,7 @@ impl State {
             back_stack: Vec::new(),
             forward_stack: Vec::new(),
             zoom: false,
+            markdown_raw: false,
             versions: HashMap::new(),
             detail_view: (0, 0),
             overlay: Overlay::None,

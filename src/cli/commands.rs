@@ -161,9 +161,10 @@ fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<Strin
     }
 }
 
-/// A `--due-from`/`--due-to` value: an ISO 8601 date or date-time is sent
-/// as given; `today`, `tomorrow`, `+3d`, `+2w`, ... are resolved like the
-/// TUI's `:due` (the end of that day, UTC).
+/// A `--due-from`/`--due-to` value, read as the TUI's `:filter from=/to=`:
+/// words (`today`, `tomorrow`, `+3d`, `+2w`) and dates are the start (from)
+/// or the end (to) of that local day; a local date-time is converted to
+/// UTC; a time with `Z` or an offset is sent as given.
 pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String, Failure> {
     crate::app::dates::parse_bound(input, now, flag == "due-from").map_err(|e| {
         if e.contains("means no date") || e.is_empty() {
@@ -224,9 +225,9 @@ pub async fn walk_pages(
             }
             Some(_) if pages >= max_pages => {
                 return Err(Failure::failed(format!(
-                    "listing tasks failed: stopped after {pages} pages ({} tasks) and the \
+                    "listing tasks failed: stopped after {pages} pages ({}) and the \
                      service still sends a cursor; narrow the query or raise --limit",
-                    items.len()
+                    crate::app::results::plural(items.len(), "task", "tasks")
                 )));
             }
             Some(next) => {
@@ -287,8 +288,8 @@ pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome 
     emit(&text)?;
     if more {
         say(&format!(
-            "taskdeck: {} tasks shown; more are available (use --all)",
-            parsed.len()
+            "taskdeck: {} shown; more are available (use --all)",
+            crate::app::results::plural(parsed.len(), "task", "tasks")
         ));
     }
     Ok(EXIT_OK)

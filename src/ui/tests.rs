@@ -385,9 +385,11 @@ fn markdown_description_renders_with_hostile_text_inside() {
 fn the_raw_view_shows_the_text_exactly_as_written() {
     let mut s = markdown_scene();
     s.on_key(key('+'));
-    assert!(crate::ui::markdown::toggle_raw(), "raw view on");
+    s.on_key(key('m'));
+    assert!(s.markdown_raw, "raw view on");
     let b = render(&mut s, 100, 50, &Theme::dark());
-    crate::ui::markdown::toggle_raw();
+    s.on_key(key('m'));
+    assert!(!s.markdown_raw, "m again: rendered");
     no_controls(&b);
     let t = text(&b);
     assert!(t.contains("text as written"), "the title says so: {t}");

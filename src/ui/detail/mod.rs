@@ -58,7 +58,7 @@ pub enum TextMode {
 
 /// Draw the detail; returns (visible height, content height) of the body.
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usize) {
-    let mode = if super::markdown::raw_view() {
+    let mode = if s.markdown_raw {
         TextMode::Raw
     } else {
         TextMode::Rendered

@@ -21,43 +21,6 @@ use crate::text::Untrusted;
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Whether text is shown as written (raw) instead of rendered.
-///
-/// One flag for the whole screen, flipped by the `toggle_markdown` action.
-/// It lives here until the state has a field for it; drawing reads it only
-/// through [`raw_view`]. Under test it is per thread, so a test that flips
-/// it never changes another test's screen.
-#[cfg(not(test))]
-static RAW: AtomicBool = AtomicBool::new(false);
-
-#[cfg(test)]
-thread_local! {
-    static RAW: AtomicBool = const { AtomicBool::new(false) };
-}
-
-fn with_raw<R>(f: impl FnOnce(&AtomicBool) -> R) -> R {
-    #[cfg(not(test))]
-    {
-        f(&RAW)
-    }
-    #[cfg(test)]
-    {
-        RAW.with(f)
-    }
-}
-
-/// Flip between rendered Markdown and the text as written; returns true
-/// when the raw view is now on.
-pub fn toggle_raw() -> bool {
-    with_raw(|r| !r.fetch_xor(true, Ordering::Relaxed))
-}
-
-/// True when text is shown as written.
-pub fn raw_view() -> bool {
-    with_raw(|r| r.load(Ordering::Relaxed))
-}
 
 /// The text exactly as written (sanitised), each line after `indent`.
 pub fn raw(text: &Untrusted, indent: &str, theme: &Theme) -> Vec<Line<'static>> {

@@ -142,14 +142,6 @@ fn plain_text_reads_as_written() {
     assert_eq!(texts(&r), vec!["  **x**", "  - y"]);
 }
 
-#[test]
-fn the_raw_view_toggles() {
-    let before = raw_view();
-    assert_eq!(toggle_raw(), !before);
-    assert_eq!(raw_view(), !before);
-    assert_eq!(toggle_raw(), before);
-}
-
 proptest::proptest! {
     #[test]
     fn any_text_renders_without_controls(s in "\\PC{0,80}|[-*>`#_\\[\\]()<>!&;x0-9 \n\u{1b}\u{9b}\u{202e}]{0,80}", w in 0usize..50) {
