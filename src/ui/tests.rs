@@ -640,3 +640,37 @@ fn at_80x24_an_opened_tasks_full_title_is_readable_and_zoom_works_at_any_width()
     let t = text(&render(&mut s, 160, 45, &Theme::dark()));
     assert!(t.contains("Info | "), "{t}");
 }
+
+#[test]
+fn a_task_looked_for_and_not_found_says_so_in_full() {
+    let mut s = scene();
+    let fx = s.command("open #4040");
+    let (ticket, req) = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Api { ticket, req } if matches!(**req, ApiRequest::FindByNumber { .. }) => {
+                Some((*ticket, (**req).clone()))
+            }
+            _ => None,
+        })
+        .unwrap();
+    s.on_api(ApiResult {
+        ticket,
+        req,
+        result: Err(crate::api::ApiError::Status {
+            status: 404,
+            message: "task #4040 not found: not among the tasks you can see in lists (archived and draft tasks open by id)".into(),
+        }),
+    });
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("#4040 (not found)"), "{t}");
+    let flat: String = t
+        .replace(['┃', '│'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("archived and draft tasks open by id"),
+        "wrapped, not cut: {t}"
+    );
+}

@@ -28,6 +28,9 @@ pub fn header(s: &State) -> String {
     };
     let label = match &d.task {
         Some(t) => format!("{} {}", t.label(), t.title.line()),
+        None if d.task_id.starts_with('#') && d.error.is_some() => {
+            format!("{} (not found)", d.task_id)
+        }
         None if d.task_id.starts_with('#') => format!("{} (looking for it…)", d.task_id),
         None if d.task_id.is_empty() => "unreadable item".into(),
         None => short_id(&d.task_id),
@@ -135,7 +138,11 @@ pub fn draw_as(
             Some(e) => Line::styled(format!("ERROR: {e}"), theme.error),
             None => Line::styled("loading…", theme.pending),
         };
-        f.render_widget(Paragraph::new(text), body);
+        // Wrapped: an error names its cause in full.
+        f.render_widget(
+            Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: false }),
+            body,
+        );
         return (body.height as usize, 0);
     };
     let width = body.width as usize;
