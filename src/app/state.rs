@@ -109,6 +109,8 @@ pub struct Compose {
     /// or one that may have reached the service); drawn as the title of
     /// the text area.
     pub banner: Option<String>,
+    /// People matching the `@mention` being typed (Tab takes the first).
+    pub mention: Option<String>,
 }
 
 impl Compose {

@@ -369,8 +369,15 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
     };
     f.render_widget(Paragraph::new(files_line), files);
     let st = match &c.state {
+        SendState::Editing if c.mention.is_some() => Line::styled(
+            format!(
+                "tab mentions: {}",
+                crate::text::clean(c.mention.as_deref().unwrap_or(""))
+            ),
+            theme.accent,
+        ),
         SendState::Editing => Line::styled(
-            "ctrl-s send · ctrl-e $EDITOR · tab file ids · esc close (draft kept)",
+            "ctrl-s send · ctrl-e $EDITOR · tab file ids (after @name: mention) · esc close (draft kept)",
             theme.dim,
         ),
         SendState::Sending(_) => Line::styled("sending…", theme.pending),

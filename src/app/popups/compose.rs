@@ -105,6 +105,23 @@ impl State {
                 &t.additional_context
             };
             initial = current.as_ref().map(|d| d.raw().to_string());
+        } else if let ComposeKind::ReplyComment { comment_id } = &kind {
+            // A reply offers the comment it answers, quoted.
+            initial = self
+                .comment_rows()
+                .into_iter()
+                .find(|(_, c)| &c.id == comment_id)
+                .map(|(_, c)| {
+                    let mut q: String = c
+                        .content
+                        .raw()
+                        .lines()
+                        .map(|l| format!("> {l}\n"))
+                        .collect();
+                    // A blank line ends the quote; the cursor goes below it.
+                    q.push_str("\n\n");
+                    q
+                });
         } else if let ComposeKind::EditComment { comment_id } = &kind {
             initial = self
                 .comment_rows()
@@ -159,10 +176,11 @@ impl State {
             }
             _ => None,
         };
+        // What the text area holds at first, as `text()` reads it back.
         let initial_text = if restored {
             String::new()
         } else {
-            initial.clone().unwrap_or_default()
+            editor.lines().join("\n")
         };
         let mut c = Compose {
             note,
@@ -177,6 +195,7 @@ impl State {
             dirty_since: None,
             restored,
             banner: None,
+            mention: None,
         };
         c.set_banner(banner);
         self.overlay = Overlay::Compose(Box::new(c));
@@ -278,6 +297,8 @@ impl State {
                 }
                 return vec![];
             }
+            // `@` + letters, then Tab: the best-matching person.
+            KeyCode::Tab if !c.files_focus && self.complete_mention(&mut c) => {}
             KeyCode::Tab | KeyCode::BackTab if c.kind.takes_files() => {
                 c.files_focus = !c.files_focus;
             }
@@ -293,8 +314,60 @@ impl State {
                 }
             }
         }
+        c.mention = self.mention_candidates(&c).map(|v| v.join(" · "));
         self.overlay = Overlay::Compose(c);
         vec![]
+    }
+
+    /// The `@prefix` right before the cursor, if a mention is being typed.
+    fn mention_prefix(c: &Compose) -> Option<String> {
+        let cur = c.editor.cursor();
+        let (row, col) = (cur.0, cur.1);
+        let line: String = c.editor.lines().get(row)?.chars().take(col).collect();
+        let at = line.rfind('@')?;
+        let prefix = &line[at + 1..];
+        let starts_word = at == 0 || line[..at].ends_with(char::is_whitespace);
+        (starts_word && !prefix.is_empty() && !prefix.contains(char::is_whitespace))
+            .then(|| prefix.to_string())
+    }
+
+    /// People of the directory matching the mention being typed, best
+    /// first (at most five).
+    fn mention_candidates(&self, c: &Compose) -> Option<Vec<String>> {
+        let prefix = Self::mention_prefix(c)?;
+        let people: Vec<&crate::app::directory::PersonEntry> =
+            self.directory.people.values().collect();
+        let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
+        let hits = crate::app::fuzzy::rank(&prefix, &labels);
+        (!hits.is_empty()).then(|| {
+            hits.into_iter()
+                .take(5)
+                .map(|i| labels[i].clone())
+                .collect()
+        })
+    }
+
+    /// Replace the `@prefix` before the cursor with `@Name ` of the best
+    /// match; false when no mention is being typed or nobody matches.
+    fn complete_mention(&mut self, c: &mut Compose) -> bool {
+        let Some(prefix) = Self::mention_prefix(c) else {
+            return false;
+        };
+        let people: Vec<&crate::app::directory::PersonEntry> =
+            self.directory.people.values().collect();
+        let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
+        let Some(best) = crate::app::fuzzy::rank(&prefix, &labels).first().copied() else {
+            return false;
+        };
+        let p = people[best];
+        let name = if p.name.is_empty() { &p.email } else { &p.name };
+        for _ in 0..prefix.chars().count() {
+            c.editor.delete_char();
+        }
+        c.editor.insert_str(format!("{name} "));
+        c.dirty_since.get_or_insert_with(Instant::now);
+        c.mention = None;
+        true
     }
 
     fn send_compose(&mut self, mut c: Box<Compose>) -> Vec<Effect> {

@@ -520,3 +520,61 @@ fn an_editor_file_left_behind_is_offered_on_the_next_open() {
         Some("draft\nand what the editor had")
     );
 }
+
+#[test]
+fn at_completes_people_from_the_directory_and_a_reply_quotes_the_comment() {
+    let mut s = loaded(1);
+    s.on_key(key('c'));
+    type_str(&mut s, "thanks @bo");
+    match &s.overlay {
+        Overlay::Compose(c) => assert!(
+            c.mention
+                .as_deref()
+                .unwrap_or("")
+                .contains("Bob <bob@acme.test>"),
+            "{:?}",
+            c.mention
+        ),
+        _ => panic!("composer expected"),
+    }
+    s.on_key(code(KeyCode::Tab));
+    type_str(&mut s, "see above");
+    let fx = s.on_key(ctrl('s'));
+    match &reqs(&fx)[..] {
+        [ApiRequest::AddComment { content, .. }] => {
+            assert_eq!(content, "thanks @Bob see above")
+        }
+        r => panic!("{r:?}"),
+    }
+    // Without an @word, Tab still moves to the file ids.
+    let mut s = loaded(1);
+    s.on_key(key('c'));
+    type_str(&mut s, "plain");
+    s.on_key(code(KeyCode::Tab));
+    assert!(matches!(&s.overlay, Overlay::Compose(c) if c.files_focus));
+
+    // A reply to a comment starts with the comment quoted.
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Comments);
+    let c = Comment {
+        id: "c-1".into(),
+        task_id: tid(1),
+        content: "Line one\nLine two".into(),
+        ..Default::default()
+    };
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![c])),
+    );
+    s.on_key(key('u'));
+    type_str(&mut s, "Agreed");
+    let fx = s.on_key(ctrl('s'));
+    match &reqs(&fx)[..] {
+        [ApiRequest::ReplyComment { content, .. }] => {
+            assert_eq!(content, "> Line one\n> Line two\n\nAgreed")
+        }
+        r => panic!("{r:?}"),
+    }
+}
