@@ -580,3 +580,27 @@ async fn validate_layout_help_unwrapping_and_json_errors() {
     );
     assert!(sb.requests().is_empty());
 }
+
+#[tokio::test]
+async fn a_name_or_email_where_an_id_is_wanted_exits_2_before_sending() {
+    let sb = Sandbox::start_local(SandboxOptions::default())
+        .await
+        .unwrap();
+    let env = Env::for_sandbox(&sb, "demo-alice-acme");
+    for (flag, value) in [
+        ("--assigned-to", "bob@acme.test"),
+        ("--involving", "Bob Okafor"),
+        ("--team-id", "Litigation team"),
+    ] {
+        sb.clear_requests();
+        let o = env.run(&["tasks", flag, value]).await;
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {err}");
+        assert!(err.contains("takes an id") && err.contains("jq"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        assert!(
+            sb.requests().iter().all(|r| r.path != "/api/v1/tasks"),
+            "nothing listed"
+        );
+    }
+}

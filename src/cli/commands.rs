@@ -238,7 +238,36 @@ pub async fn walk_pages(
     }
 }
 
+/// People and teams are ids on the wire: a value that is plainly a name or
+/// an e-mail is refused before anything is sent (exit 2), saying how to find
+/// the id. (The TUI resolves names through the directory it learns.)
+pub fn check_id_filters(q: &TaskQuery) -> Result<(), Failure> {
+    for (flag, v) in [
+        ("--assigned-to", &q.assigned_to),
+        ("--involving", &q.involving),
+        ("--team-id", &q.team_id),
+    ] {
+        let Some(v) = v.as_deref() else { continue };
+        if v.eq_ignore_ascii_case("me") && flag != "--team-id" {
+            continue;
+        }
+        if v.contains('@') || v.contains(char::is_whitespace) {
+            let what = if v.contains('@') {
+                "an e-mail"
+            } else {
+                "a name"
+            };
+            return Err(Failure::usage(format!(
+                "{flag} takes an id, and {v:?} looks like {what}: find the id with \
+                 `taskdeck tasks --json | jq '.[] | .assigned_to, .creator, .team'` (or use `me`)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome {
+    check_id_filters(&q)?;
     let is_me = |v: &Option<String>| v.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("me"));
     if is_me(&q.assigned_to) || is_me(&q.involving) {
         let me = client
