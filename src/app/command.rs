@@ -48,6 +48,8 @@ pub enum Command {
     Attach(Vec<String>),
     Detach,
     Subtask(String),
+    /// Open the current subtask's parent.
+    Parent,
     /// Filter words as typed (`status=a,b assigned=me …`, `clear`).
     Filter(String),
     View(super::panes::View),
@@ -265,6 +267,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("attach", "FILE_ID [FILE_ID…]", "attach uploaded files", true, Nothing, parse_attach),
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),
+    spec!("parent", "", "open the parent of the current subtask", true, Nothing, |a| none(a, Command::Parent)),
     spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| Ok(Command::Filter(a.to_string()))),
     spec!("view", "all|mine|involving|week", "switch quick view", false, Values(VIEW_NAMES), parse_view),
     spec!("open", "#1234|UUID", "open a task by number or id", false, Nothing, |a| Ok(Command::Open(needs(a, "#1234 or a task uuid")?.to_string()))),

@@ -344,6 +344,16 @@ impl State {
                 let (parent, _) = self.target()?;
                 vec![self.request(ApiRequest::CreateSubtask { parent, title })]
             }
+            Command::Parent => {
+                let t = self.current_task().ok_or(self.no_task_reason())?;
+                let parent = t.parent_id().ok_or(format!(
+                    "{} is not a subtask (the service names no parent)",
+                    t.label()
+                ))?;
+                let fx = self.jump_to(parent, None);
+                self.focus = Focus::Detail;
+                fx
+            }
             Command::Filter(words) => {
                 let mut q = parse_filters(&words, self.my_id())?;
                 // Names become ids before anything is sent.

@@ -112,6 +112,7 @@ impl State {
             Action::AcceptDraft => Command::Accept,
             Action::RejectDraft => Command::Reject,
             Action::NewSubtask => return self.open_palette("subtask "),
+            Action::OpenParent => Command::Parent,
             Action::AddLink => return self.open_palette("link "),
             Action::ChangeRole => return self.open_palette("role "),
             Action::EditCheckIds => {

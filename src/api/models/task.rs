@@ -108,6 +108,20 @@ impl Task {
     pub fn due(&self) -> Option<DateTime<Utc>> {
         self.complete_by.as_deref().and_then(parse_timestamp)
     }
+    /// The parent task's id when the service names it (`parent_task_id`,
+    /// or a `parent` object with an id); a subtask shows it as a link.
+    pub fn parent_id(&self) -> Option<String> {
+        match self.extra.get("parent_task_id") {
+            Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            _ => self
+                .extra
+                .get("parent")
+                .and_then(|p| p.get("id"))
+                .and_then(|v| v.as_str())
+                .map(str::to_string),
+        }
+    }
+
     pub fn label(&self) -> String {
         if self.display_id.is_empty() {
             short_id(&self.id)

@@ -422,3 +422,39 @@ fn refresh_retries_a_failed_identity_lookup() {
     // Not twice while one is in flight.
     assert!(!reqs(&s.refresh()).contains(&ApiRequest::Me));
 }
+
+#[test]
+fn a_subtask_shows_its_parent_as_a_link_and_p_opens_it() {
+    let mut s = loaded(3);
+    let mut sub = task_json(50);
+    sub["parent_task_id"] = tid(2).into();
+    let sub: Task = serde_json::from_value(sub).unwrap();
+    let fx = palette(&mut s, &format!("open {}", tid(50)));
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(sub))));
+    let screen = {
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
+        term.draw(|f| crate::ui::draw(f, &mut s, &crate::ui::Theme::dark()))
+            .unwrap();
+        let b = term.backend().buffer().clone();
+        (0..b.area.height)
+            .map(|y| {
+                (0..b.area.width)
+                    .map(|x| b[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(screen.contains("parent: #2 Task number 2"), "{screen}");
+    assert!(
+        !screen.contains("parent_task_id"),
+        "not an unknown field: {screen}"
+    );
+    s.on_key(key('P'));
+    assert_eq!(shown(&s), tid(2));
+    assert!(s.cursor_on_current(), "the parent is in the list");
+    // A task that is not a subtask says so and goes nowhere.
+    let fx = palette(&mut s, "parent");
+    assert!(reqs(&fx).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("not a subtask"));
+}

@@ -89,6 +89,20 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         theme,
         theme.base,
     ));
+    if let Some(pid) = t.parent_id() {
+        // A subtask: its parent, as a link (`:parent` / P opens it).
+        let label = s
+            .list
+            .position(&pid)
+            .and_then(|i| s.list.items[i].task())
+            .map(|p| format!("{} {}", p.label(), p.title.line()))
+            .unwrap_or_else(|| crate::api::short_id(&pid));
+        out.push(kv(
+            "parent",
+            format!("{} (P opens it)", crate::text::clean(&label)),
+            theme,
+        ));
+    }
     out.push(kv(
         "creator",
         t.creator.as_ref().map(person).unwrap_or_else(|| "?".into()),
@@ -213,14 +227,23 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     out.push(Line::raw(""));
     out.push(section(&format!("Files ({})", files.len()), false, theme));
     out.extend(files.iter().map(|(dir, v)| file_line(dir, v, theme.base)));
-    if !t.extra.is_empty() {
+    let unknown = t
+        .extra
+        .iter()
+        .filter(|(k, v)| !(k.as_str() == "parent_task_id" && (v.is_null() || v.is_string())))
+        .count();
+    if unknown > 0 {
         out.push(Line::raw(""));
         out.push(section(
             "Other fields (unknown to this client)",
             false,
             theme,
         ));
-        for (k, v) in t.extra.iter() {
+        for (k, v) in t
+            .extra
+            .iter()
+            .filter(|(k, v)| !(k.as_str() == "parent_task_id" && (v.is_null() || v.is_string())))
+        {
             for l in json_lines(v) {
                 out.push(Line::raw(format!("  {}: {l}", crate::text::clean(k))));
             }
