@@ -357,4 +357,3 @@ fn parse_keys(
         }
     }
 }
-

@@ -1,0 +1,107 @@
+//! `$VISUAL`/`$EDITOR` on a private file, and the log file's tail.
+
+use super::state::*;
+use std::time::Duration;
+
+/// The last `n` lines of the log file (reads at most its last 64 KiB).
+pub(super) fn log_tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(64 * 1024)))
+        .ok()?;
+    let mut buf = Vec::new();
+    f.read_to_end(&mut buf).ok()?;
+    let text = String::from_utf8_lossy(&buf);
+    let lines: Vec<String> = text.lines().map(crate::text::clean).collect();
+    Some(lines[lines.len().saturating_sub(n)..].to_vec())
+}
+
+/// Run `$VISUAL`/`$EDITOR` (fallback `vi`) on a private file: `file`
+/// (with the drafts), else a temporary one in the state dir. The text comes
+/// back, or an error (and nothing changes); the file is removed only when
+/// its text came back.
+pub(super) fn edit_in_editor(
+    initial: &str,
+    target: &EditorTarget,
+    file: Option<std::path::PathBuf>,
+) -> Result<String, String> {
+    let name = match target {
+        EditorTarget::Description { .. } => "description.md",
+        EditorTarget::AdditionalContext { .. } => "context.md",
+        EditorTarget::Compose => "message.md",
+    };
+    let path = file.unwrap_or_else(|| {
+        crate::config::state_dir()
+            .join("edit")
+            .join(format!("{}-{name}", std::process::id()))
+    });
+    // A text file ends with a line end (editors add one, and a line
+    // appended by a script starts on its own line); it is dropped again
+    // when the text comes back.
+    let mut initial = initial.to_string();
+    if !initial.is_empty() && !initial.ends_with('\n') {
+        initial.push('\n');
+    }
+    crate::config::write_private_file(&path, initial.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|s| !s.trim().is_empty())
+        })
+        .unwrap_or_else(|| "vi".into());
+    // Through the shell so `EDITOR="code --wait"` works; the path is passed
+    // as an argument, never interpolated.
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(&path)
+        .spawn()
+        .and_then(wait_for_editor);
+    let result = match status {
+        Ok(s) if s.success() => std::fs::read_to_string(&path).map_err(|e| e.to_string()),
+        Ok(s) => Err(format!(
+            "{editor} exited with {s}; your text is in {}",
+            path.display()
+        )),
+        Err(e) => Err(format!("cannot start {editor}: {e}")),
+    };
+    if result.is_ok() {
+        let _ = std::fs::remove_file(&path);
+    }
+    result
+}
+
+/// Set when SIGHUP arrives (also while the loop waits for the editor).
+pub(super) static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::OnceLock::new();
+
+/// Wait for the editor. A hang-up meanwhile is passed on to the editor's
+/// process group (ours), as a shell passes it to its foreground job: when
+/// taskdeck leads the session (`ssh -t host taskdeck`), nobody else would,
+/// and an editor that does not read the terminal would keep us waiting.
+fn wait_for_editor(mut child: std::process::Child) -> std::io::Result<std::process::ExitStatus> {
+    use std::sync::atomic::Ordering;
+    let mut passed_on = false;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(st);
+        }
+        let hung_up = HUNG_UP.get().is_some_and(|f| f.load(Ordering::SeqCst));
+        if hung_up && !passed_on {
+            passed_on = true;
+            tracing::warn!("hang-up while the editor is open; passing it on");
+            // SAFETY: kill(2) on our own process group; SIGHUP is handled
+            // here (by the loop), so only the shell and the editor end.
+            unsafe {
+                libc::kill(0, libc::SIGHUP);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
