@@ -1,0 +1,186 @@
+//! Whole screens: every popup at two sizes, narrow layouts, zoom, not found.
+
+use super::*;
+
+/// Every popup, opened the way a user opens it, at 80×24 and 120×40.
+#[test]
+fn every_popup_at_80x24_and_120x40() {
+    use crate::api::SharingState;
+    use crate::app::popups::sharing::Picker;
+    let sharing: SharingState = serde_json::from_value(serde_json::json!({
+        "visibility": "private",
+        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}],
+        "teams": [{"id": "t-1", "name": "Ops", "access_level": "read"}]
+    }))
+    .unwrap();
+    type Setup = Box<dyn Fn(&mut State)>;
+    let typed = |s: &mut State, text: &str| {
+        for c in text.chars() {
+            s.on_key(key(c));
+        }
+    };
+    let popups: Vec<(&str, Setup)> = vec![
+        (
+            "help",
+            Box::new(|s: &mut State| {
+                s.on_key(key('?'));
+            }),
+        ),
+        (
+            "palette",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('s'));
+                typed(s, "in");
+            }),
+        ),
+        (
+            "search",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('/'));
+                typed(s, "contoso");
+            }),
+        ),
+        (
+            "confirm",
+            Box::new(|s: &mut State| {
+                s.command("unlink");
+            }),
+        ),
+        (
+            "text",
+            Box::new(|s: &mut State| {
+                s.show_log(None);
+            }),
+        ),
+        (
+            "compose",
+            Box::new(move |s: &mut State| {
+                s.on_key(key('c'));
+                typed(s, "Looks good: sending the redlines today.");
+            }),
+        ),
+        (
+            "filter",
+            Box::new(|s: &mut State| {
+                s.on_key(key('f'));
+            }),
+        ),
+        (
+            "sharing",
+            Box::new(move |s: &mut State| {
+                if let Some(d) = s.detail.as_mut() {
+                    d.sharing = crate::app::state::Load::Loaded(sharing.clone());
+                }
+                s.on_key(key('S'));
+            }),
+        ),
+        (
+            "picker",
+            Box::new(|s: &mut State| {
+                s.overlay = Overlay::Picker(Picker {
+                    then: crate::app::popups::sharing::PickThen::Command("assign {}".into()),
+                    reference: "Sam".into(),
+                    team: false,
+                    candidates: vec![
+                        ("u-1".into(), "Sam Taylor sam.t@acme.test".into()),
+                        ("u-2".into(), "Sam Taylor sam.taylor@acme.test".into()),
+                    ],
+                    selected: 0,
+                });
+            }),
+        ),
+    ];
+    for (name, setup) in &popups {
+        for (w, h) in [(80, 24), (120, 40)] {
+            let mut s = scene();
+            // Links tab selected for the confirmation of an unlink.
+            s.on_key(code(KeyCode::Enter));
+            for _ in 0..3 {
+                s.on_key(key(']'));
+            }
+            s.on_key(code(KeyCode::Esc));
+            setup(&mut s);
+            assert!(
+                !matches!(s.overlay, Overlay::None),
+                "{name} did not open: {:?}",
+                s.status
+            );
+            let b = render(&mut s, w, h, &Theme::dark());
+            snap(&format!("popup_{name}_{w}x{h}"), &b);
+        }
+    }
+}
+
+#[test]
+fn at_80x24_an_opened_tasks_full_title_is_readable_and_zoom_works_at_any_width() {
+    let mut s = scene();
+    let long = "Assess review findings for the Fabrikam share purchase agreement before signing";
+    if let Some(TaskItem::Task(t)) = s.list.items.get_mut(0) {
+        t.title = long.into();
+    }
+    s.detail = None;
+    s.follow_cursor();
+    // The list shows titles at 80 columns.
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("Assess review findings"), "{t}");
+    // Enter: the detail fills the screen and the whole title is there.
+    s.on_key(code(KeyCode::Enter));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let flat: String = t
+        .replace(['┃', '│'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains(&format!("title: {long}")), "{t}");
+    assert!(
+        !t.contains("TITLE  [tags]"),
+        "the list is not beside it:\n{t}"
+    );
+    // Esc: back to the list, full width.
+    s.on_key(code(KeyCode::Esc));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]"), "{t}");
+    // At 160 columns both panes; + zooms the focused one, + again restores.
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]") && t.contains("Info | "), "{t}");
+    s.on_key(key('+'));
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("TITLE  [tags]") && !t.contains("Info | "), "{t}");
+    s.on_key(key('+'));
+    let t = text(&render(&mut s, 160, 45, &Theme::dark()));
+    assert!(t.contains("Info | "), "{t}");
+}
+
+#[test]
+fn a_task_looked_for_and_not_found_says_so_in_full() {
+    let mut s = scene();
+    let fx = s.command("open #4040");
+    let (ticket, req) = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Api { ticket, req } if matches!(**req, ApiRequest::FindByNumber { .. }) => {
+                Some((*ticket, (**req).clone()))
+            }
+            _ => None,
+        })
+        .unwrap();
+    s.on_api(ApiResult {
+        ticket,
+        req,
+        result: Err(crate::api::ApiError::Status {
+            status: 404,
+            message: "task #4040 not found: not among the tasks you can see in lists (archived and draft tasks open by id)".into(),
+        }),
+    });
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("#4040 (not found)"), "{t}");
+    let flat: String = t
+        .replace(['┃', '│'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("archived and draft tasks open by id"),
+        "wrapped, not cut: {t}"
+    );
+}
