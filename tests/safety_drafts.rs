@@ -9,22 +9,10 @@ mod support;
 use std::time::Duration;
 use support::*;
 
+use support::{launch_ready as launch, open_number as open};
+
 const COLS: u16 = 120;
 const ROWS: u16 = 40;
-
-fn launch(svc: &Service, home: &Home) -> Tui {
-    let tui = Tui::spawn(home, &[], &svc.env(), COLS, ROWS);
-    tui.wait_for("Alice Martin", WAIT);
-    tui.wait_until("the first page", WAIT, |s| {
-        s.contains("(more below)") || s.contains("(all)")
-    });
-    tui
-}
-
-fn open(tui: &Tui, n: u32) {
-    tui.send(&format!(":open #{n}\r"));
-    tui.wait_for(&format!("▶ #{n} "), WAIT);
-}
 
 fn mode(p: &std::path::Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;

@@ -516,3 +516,21 @@ impl Drop for HangupTui {
         }
     }
 }
+
+/// The binary at 120×40 against `svc`, once identity and the first page show.
+#[allow(dead_code)]
+pub fn launch_ready(svc: &Service, home: &Home) -> Tui {
+    let tui = Tui::spawn(home, &[], &svc.env(), 120, 40);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| {
+        s.contains("(more below)") || s.contains("(all)")
+    });
+    tui
+}
+
+/// `:open #n`, until the detail shows it focused.
+#[allow(dead_code)]
+pub fn open_number(tui: &Tui, n: u32) {
+    tui.send(&format!(":open #{n}\r"));
+    tui.wait_for(&format!("▶ #{n} "), WAIT);
+}
