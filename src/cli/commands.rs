@@ -1,12 +1,13 @@
 //! The scriptable commands: `me`, `tasks`, `validate-layout`, `config`.
 
-use super::args::{TasksArgs, PRIORITY_VALUES, STATUS_VALUES};
+use super::args::TasksArgs;
+pub use super::query::{check_id_filters, due_filter, task_query};
 use super::table;
 use crate::api::{ApiError, Client, TaskItem, TaskQuery};
 use crate::app::keymap::Keymap;
 use crate::config::{self, Config, Severity};
 use crate::text::{clean, sanitize};
-use chrono::{DateTime, Utc};
+
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -113,81 +114,6 @@ pub async fn me(client: &Client, json: bool) -> Outcome {
 
 // ---- tasks --------------------------------------------------------------
 
-/// The query for `tasks`, with the dates resolved; bad values are usage
-/// errors (exit 2) found before anything is sent.
-pub fn task_query(a: &TasksArgs, now: DateTime<Utc>) -> Result<TaskQuery, Failure> {
-    let due = |flag: &str, v: &Option<String>| -> Result<Option<String>, Failure> {
-        v.as_deref().map(|s| due_filter(flag, s, now)).transpose()
-    };
-    let mut status = Vec::new();
-    for s in a.status.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-        status.push(one_of("--status", "a status", s, STATUS_VALUES)?);
-    }
-    let priority = a
-        .priority
-        .as_deref()
-        .map(|p| one_of("--priority", "a priority", p.trim(), PRIORITY_VALUES))
-        .transpose()?;
-    Ok(TaskQuery {
-        query: a.query.clone(),
-        status,
-        priority,
-        assigned_to: a.assigned_to.clone(),
-        involving: a.involving.clone(),
-        team_id: a.team_id.clone(),
-        tags: a
-            .tags
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
-        complete_by_from: due("due-from", &a.due_from)?,
-        complete_by_to: due("due-to", &a.due_to)?,
-    })
-}
-
-/// `value` when it is one of `allowed` (any case), else a usage error
-/// listing them.
-fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<String, Failure> {
-    let v = value.to_ascii_lowercase();
-    if allowed.contains(&v.as_str()) {
-        Ok(v)
-    } else {
-        Err(Failure::usage(format!(
-            "{flag}: {} is not {what}; use {}",
-            clean(&format!("{value:?}")),
-            allowed.join(", ")
-        )))
-    }
-}
-
-/// A `--due-from`/`--due-to` value, read as the TUI's `:filter from=/to=`:
-/// words (`today`, `tomorrow`, `+3d`, `+2w`) and dates are the start (from)
-/// or the end (to) of that local day; a local date-time is converted to
-/// UTC; a time with `Z` or an offset is sent as given.
-pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String, Failure> {
-    crate::app::dates::parse_bound(input, now, flag == "due-from").map_err(|e| {
-        if e.contains("means no date") || e.is_empty() {
-            Failure::usage(format!(
-                "--{flag}: {} means no date; a filter needs one: {DUE_FORMS}",
-                clean(&format!("{input:?}"))
-            ))
-        } else if e.contains("none") || !e.contains(&format!("{:?}", input.trim())) {
-            Failure::usage(format!(
-                "--{flag}: {} is not a date: {DUE_FORMS}",
-                clean(&format!("{input:?}"))
-            ))
-        } else {
-            Failure::usage(format!("--{flag}: {}", clean(&e)))
-        }
-    })
-}
-
-const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
-
-/// The most pages `tasks --all` walks (a million tasks at `--limit 100`).
-pub const MAX_PAGES: usize = 10_000;
-
 /// The pages of the task list: the first only, or with `all` every page
 /// until the service sends no cursor. A cursor is never trusted: the walk
 /// remembers every cursor it used and stops with an error at the first one
@@ -238,33 +164,8 @@ pub async fn walk_pages(
     }
 }
 
-/// People and teams are ids on the wire: a value that is plainly a name or
-/// an e-mail is refused before anything is sent (exit 2), saying how to find
-/// the id. (The TUI resolves names through the directory it learns.)
-pub fn check_id_filters(q: &TaskQuery) -> Result<(), Failure> {
-    for (flag, v) in [
-        ("--assigned-to", &q.assigned_to),
-        ("--involving", &q.involving),
-        ("--team-id", &q.team_id),
-    ] {
-        let Some(v) = v.as_deref() else { continue };
-        if v.eq_ignore_ascii_case("me") && flag != "--team-id" {
-            continue;
-        }
-        if v.contains('@') || v.contains(char::is_whitespace) {
-            let what = if v.contains('@') {
-                "an e-mail"
-            } else {
-                "a name"
-            };
-            return Err(Failure::usage(format!(
-                "{flag} takes an id, and {v:?} looks like {what}: find the id with \
-                 `taskdeck tasks --json | jq '.[] | .assigned_to, .creator, .team'` (or use `me`)"
-            )));
-        }
-    }
-    Ok(())
-}
+/// The most pages `tasks --all` walks (a million tasks at `--limit 100`).
+pub const MAX_PAGES: usize = 10_000;
 
 pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome {
     check_id_filters(&q)?;
@@ -522,6 +423,7 @@ fn keymap_problems(c: &Config) -> Vec<(Option<usize>, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::{DateTime, Utc};
 
     fn now() -> DateTime<Utc> {
         crate::api::parse_timestamp("2026-11-22T10:00:00Z").unwrap()

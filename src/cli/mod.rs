@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod query;
 pub mod table;
 
 use crate::api::{Client, ClientConfig};

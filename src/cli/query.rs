@@ -1,0 +1,108 @@
+//! The `tasks` command's query from its flags: values checked against the
+//! API's before anything is sent, due bounds in local days, ids not names.
+
+use super::args::{TasksArgs, PRIORITY_VALUES, STATUS_VALUES};
+use super::commands::Failure;
+use crate::api::TaskQuery;
+use crate::text::clean;
+use chrono::{DateTime, Utc};
+
+/// The query for `tasks`, with the dates resolved; bad values are usage
+/// errors (exit 2) found before anything is sent.
+pub fn task_query(a: &TasksArgs, now: DateTime<Utc>) -> Result<TaskQuery, Failure> {
+    let due = |flag: &str, v: &Option<String>| -> Result<Option<String>, Failure> {
+        v.as_deref().map(|s| due_filter(flag, s, now)).transpose()
+    };
+    let mut status = Vec::new();
+    for s in a.status.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        status.push(one_of("--status", "a status", s, STATUS_VALUES)?);
+    }
+    let priority = a
+        .priority
+        .as_deref()
+        .map(|p| one_of("--priority", "a priority", p.trim(), PRIORITY_VALUES))
+        .transpose()?;
+    Ok(TaskQuery {
+        query: a.query.clone(),
+        status,
+        priority,
+        assigned_to: a.assigned_to.clone(),
+        involving: a.involving.clone(),
+        team_id: a.team_id.clone(),
+        tags: a
+            .tags
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        complete_by_from: due("due-from", &a.due_from)?,
+        complete_by_to: due("due-to", &a.due_to)?,
+    })
+}
+
+/// `value` when it is one of `allowed` (any case), else a usage error
+/// listing them.
+fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<String, Failure> {
+    let v = value.to_ascii_lowercase();
+    if allowed.contains(&v.as_str()) {
+        Ok(v)
+    } else {
+        Err(Failure::usage(format!(
+            "{flag}: {} is not {what}; use {}",
+            clean(&format!("{value:?}")),
+            allowed.join(", ")
+        )))
+    }
+}
+
+/// A `--due-from`/`--due-to` value, read as the TUI's `:filter from=/to=`:
+/// words (`today`, `tomorrow`, `+3d`, `+2w`) and dates are the start (from)
+/// or the end (to) of that local day; a local date-time is converted to
+/// UTC; a time with `Z` or an offset is sent as given.
+pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String, Failure> {
+    crate::app::dates::parse_bound(input, now, flag == "due-from").map_err(|e| {
+        if e.contains("means no date") || e.is_empty() {
+            Failure::usage(format!(
+                "--{flag}: {} means no date; a filter needs one: {DUE_FORMS}",
+                clean(&format!("{input:?}"))
+            ))
+        } else if e.contains("none") || !e.contains(&format!("{:?}", input.trim())) {
+            Failure::usage(format!(
+                "--{flag}: {} is not a date: {DUE_FORMS}",
+                clean(&format!("{input:?}"))
+            ))
+        } else {
+            Failure::usage(format!("--{flag}: {}", clean(&e)))
+        }
+    })
+}
+
+const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
+
+/// People and teams are ids on the wire: a value that is plainly a name or
+/// an e-mail is refused before anything is sent (exit 2), saying how to find
+/// the id. (The TUI resolves names through the directory it learns.)
+pub fn check_id_filters(q: &TaskQuery) -> Result<(), Failure> {
+    for (flag, v) in [
+        ("--assigned-to", &q.assigned_to),
+        ("--involving", &q.involving),
+        ("--team-id", &q.team_id),
+    ] {
+        let Some(v) = v.as_deref() else { continue };
+        if v.eq_ignore_ascii_case("me") && flag != "--team-id" {
+            continue;
+        }
+        if v.contains('@') || v.contains(char::is_whitespace) {
+            let what = if v.contains('@') {
+                "an e-mail"
+            } else {
+                "a name"
+            };
+            return Err(Failure::usage(format!(
+                "{flag} takes an id, and {v:?} looks like {what}: find the id with \
+                 `taskdeck tasks --json | jq '.[] | .assigned_to, .creator, .team'` (or use `me`)"
+            )));
+        }
+    }
+    Ok(())
+}
