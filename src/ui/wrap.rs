@@ -92,21 +92,7 @@ fn to_line<'a>(
     if indent > 0 {
         spans.push(Span::raw(" ".repeat(indent)));
     }
-    let mut cur = String::new();
-    let mut cur_style = None;
-    for (c, s) in cells {
-        if cur_style != Some(*s) && !cur.is_empty() {
-            spans.push(Span::styled(
-                std::mem::take(&mut cur),
-                cur_style.unwrap_or_default(),
-            ));
-        }
-        cur_style = Some(*s);
-        cur.push(*c);
-    }
-    if !cur.is_empty() {
-        spans.push(Span::styled(cur, cur_style.unwrap_or_default()));
-    }
+    spans.extend(runs(cells));
     Line::from(spans).style(style)
 }
 
