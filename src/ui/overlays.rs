@@ -133,7 +133,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         Overlay::Palette(p) => {
             let people = s.people_labels();
             let teams = s.directory.team_labels();
-            let completions = palette::complete_with(&p.input.text, &people, &teams);
+            let completions = palette::complete(&p.input.text, &people, &teams);
             let h = (completions.len().min(12) + 3) as u16;
             // Full width, so nothing of the list shows beside it.
             let r = Rect {

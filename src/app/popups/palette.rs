@@ -16,11 +16,7 @@ pub struct Palette {
 
 /// Completions for the text typed so far (without the leading `:`), best
 /// first. `people` are offered for `assign`, `teams` for `team`.
-pub fn complete(input: &str, people: &[String]) -> Vec<String> {
-    complete_with(input, people, &[])
-}
-
-pub fn complete_with(input: &str, people: &[String], teams: &[String]) -> Vec<String> {
+pub fn complete(input: &str, people: &[String], teams: &[String]) -> Vec<String> {
     let trimmed = input.trim_start();
     match trimmed.split_once(' ') {
         None => {
@@ -96,7 +92,7 @@ impl Palette {
         people: &[String],
         teams: &[String],
     ) -> PaletteOutcome {
-        let completions = complete_with(&self.input.text, people, teams);
+        let completions = complete(&self.input.text, people, teams);
         let highlighted = completions
             .get(self.selected.min(completions.len().saturating_sub(1)))
             .cloned();
@@ -169,14 +165,22 @@ mod tests {
 
     #[test]
     fn completes_names_and_values() {
-        assert_eq!(complete("pri", &[])[0], "priority");
-        assert_eq!(complete("status in", &[])[0], "status in_progress");
+        assert_eq!(complete("pri", &[], &[])[0], "priority");
+        assert_eq!(complete("status in", &[], &[])[0], "status in_progress");
         assert_eq!(
-            complete("status waiting_on", &[]),
+            complete("status waiting_on", &[], &[]),
             vec!["status waiting_on_external"]
         );
         let people = vec!["bob@acme.test".to_string()];
-        assert_eq!(complete("assign bo", &people), vec!["assign bob@acme.test"]);
-        assert!(complete("", &[]).len() == COMMANDS.len());
+        assert_eq!(
+            complete("assign bo", &people, &[]),
+            vec!["assign bob@acme.test"]
+        );
+        assert!(complete("", &[], &[]).len() == COMMANDS.len());
+        let teams = vec!["Litigation (t-1…)".to_string()];
+        assert_eq!(
+            complete("team lit", &[], &teams),
+            vec!["team Litigation (t-1…)"]
+        );
     }
 }
