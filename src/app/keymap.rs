@@ -73,7 +73,7 @@ actions! {
     Share = "share": "edit sharing",
     Attach = "attach": "attach files by id",
     RemoveItem = "remove_item": "remove the selected link or detach the selected file",
-    Undo = "undo": "restore the task just archived from the list",
+    Undo = "undo": "restore the task just archived",
     // In popups.
     Close = "close": "close the popup (nothing is sent)",
     Yes = "yes": "yes: do it",

@@ -354,13 +354,15 @@ pub fn quit_lines(
             list.join("; ")
         ));
     }
-    let in_doubt = |p: &std::path::Path| {
-        p.with_extension("sent.json").exists()
-            || sends
-                .iter()
-                .any(|(_, s)| state.drafts.path(&s.task_id, &s.key).as_deref() == Some(p))
+    let in_flight = |p: &std::path::Path| {
+        sends
+            .iter()
+            .any(|(_, s)| state.drafts.path(&s.task_id, &s.key).as_deref() == Some(p))
     };
+    let in_doubt = |p: &std::path::Path| p.with_extension("sent.json").exists() || in_flight(p);
     match kept {
+        // Named with its send just above: once is enough.
+        Some(p) if in_flight(p) => {}
         Some(p) if in_doubt(p) => out.push(format!(
             "taskdeck: the composer's text is kept in {} (a send of it may have reached the service)",
             p.display()

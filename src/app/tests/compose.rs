@@ -378,6 +378,15 @@ fn an_unknown_outcome_is_said_on_the_next_open_and_after_a_restart() {
         "{all}"
     );
     assert!(!all.contains("unsent"), "{all}");
+    let path = kept
+        .expect("the composer's text kept")
+        .display()
+        .to_string();
+    assert_eq!(
+        all.matches(&path).count(),
+        1,
+        "the draft is named once: {all}"
+    );
     drop(s);
     let mut s = loaded(1);
     with_drafts(&mut s, dir.path());
