@@ -165,16 +165,25 @@ impl State {
                     .map(|p| p.field.replace('_', " "))
                     .collect();
                 let label = self.label_of(&id);
+                let what = if what.is_empty() {
+                    "the task".into()
+                } else {
+                    what.join(", ")
+                };
+                if e.outcome_unknown() {
+                    // It may have been applied: never resent, but read back
+                    // so the screen shows what the service has.
+                    self.say(
+                        Level::Error,
+                        format!(
+                            "{label}: changing {what}: {e} — outcome unknown, reading the task back"
+                        ),
+                    );
+                    return vec![self.request(ApiRequest::GetTask { id })];
+                }
                 self.say(
                     Level::Error,
-                    format!(
-                        "{label}: changing {} failed: {e}",
-                        if what.is_empty() {
-                            "the task".into()
-                        } else {
-                            what.join(", ")
-                        }
-                    ),
+                    format!("{label}: changing {what} failed: {e}"),
                 );
                 vec![]
             }

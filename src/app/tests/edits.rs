@@ -245,3 +245,30 @@ fn ctrl_u_in_a_prefilled_palette_keeps_the_command() {
         _ => panic!(),
     }
 }
+
+#[test]
+fn a_patch_with_an_unknown_outcome_is_read_back_never_resent() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    let fx = answer(
+        &mut s,
+        &fx,
+        Err(ApiError::Network {
+            message: "connection lost".into(),
+        }),
+    );
+    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
+    assert!(s.status.as_ref().unwrap().1.contains("outcome unknown"));
+    // A refusal is certain: nothing more is asked.
+    let fx = palette(&mut s, "priority low");
+    let fx = answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "no".into(),
+            body: serde_json::Value::Null,
+        }),
+    );
+    assert!(reqs(&fx).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("failed"));
+}
