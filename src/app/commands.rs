@@ -159,7 +159,12 @@ impl State {
                             self.target()?;
                             return Ok(self.pick(&r, true, c, "team {}".into()));
                         }
-                        Resolved::None => Field::Set(r),
+                        Resolved::None if uuid::Uuid::parse_str(&r).is_ok() => Field::Set(r),
+                        Resolved::None => {
+                            return Err(format!(
+                                "no known team {r:?}: type its name as seen on a task, or its id (nothing sent)"
+                            ))
+                        }
                     },
                     other => other,
                 };
@@ -491,10 +496,22 @@ impl State {
                 self.focus = Focus::Detail;
                 fx
             }
+            None if self.detail.as_ref().map(|d| d.task_id.as_str())
+                == Some(format!("#{number}").as_str())
+                && self.detail.as_ref().is_some_and(|d| d.error.is_none()) =>
+            {
+                // Already being looked for: one search is enough.
+                self.focus = Focus::Detail;
+                vec![]
+            }
             None => {
                 // Navigate now: the detail shows that #N is being looked for,
                 // and no action can land on the previously current task.
                 let fx = self.jump_to(format!("#{number}"), None);
+                if let Some(d) = self.detail.as_mut() {
+                    // Looking again after a failure: the old error goes.
+                    d.error = None;
+                }
                 self.focus = Focus::Detail;
                 self.say(Level::Info, format!("looking for #{number}…"));
                 let limit = 100;

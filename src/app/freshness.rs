@@ -37,6 +37,9 @@ impl State {
                 }
             }
         }
+        if first {
+            self.list.before_refresh = None;
+        }
         if first && self.list.replacing {
             self.list.items.clear();
             self.list.replacing = false;
@@ -72,6 +75,11 @@ impl State {
             .list
             .selected
             .min(self.list.items.len().saturating_sub(1));
+        // `G` follows pages down only while the user stays in the list: the
+        // current task never moves under a user reading the detail.
+        if self.focus != Focus::List {
+            self.list.to_bottom = false;
+        }
         let followed_bottom = self.list.to_bottom && self.list.keep_selected.is_none();
         if followed_bottom {
             self.list.selected = self.list.items.len().saturating_sub(1);
@@ -115,28 +123,29 @@ impl State {
     }
 
     /// The answer `t` (ticket `ticket`) describes an older version than
-    /// what is shown: it was sent before the answer applied last, or its
-    /// `updated_at` is older.
+    /// what is shown. `updated_at` decides when both are readable (the
+    /// service's order, whatever order answers travel in); when they are
+    /// equal or unreadable, an answer sent before the one applied last is
+    /// the older.
     pub fn is_stale(&self, t: &Task, ticket: u64) -> bool {
         let Some((seen, updated)) = self.versions.get(t.id.as_str()) else {
             return false;
         };
-        if ticket < *seen {
-            return true;
-        }
         let parse = |s: &Option<String>| s.as_deref().and_then(crate::api::parse_timestamp);
-        matches!((parse(&t.updated_at), parse(updated)), (Some(a), Some(b)) if a < b)
+        match (parse(&t.updated_at), parse(updated)) {
+            (Some(a), Some(b)) if a != b => a < b,
+            _ => ticket < *seen,
+        }
     }
 
-    /// Remember that the answer with `ticket` showed this version of `t`.
+    /// Remember that the answer with `ticket` showed this version of `t`
+    /// (callers apply only answers that are not stale).
     pub fn note_version(&mut self, t: &Task, ticket: u64) {
         let e = self
             .versions
             .entry(t.id.as_str().to_string())
             .or_insert((0, None));
-        if ticket >= e.0 {
-            *e = (ticket, t.updated_at.clone());
-        }
+        *e = (ticket.max(e.0), t.updated_at.clone());
     }
 
     /// The service's answer replaces the row and the detail, unless it is

@@ -50,7 +50,10 @@ impl State {
             team,
             candidates,
             selected: 0,
-            then: super::popups::sharing::PickThen::Command(template),
+            then: super::popups::sharing::PickThen::Command {
+                template,
+                target: self.target().ok(),
+            },
         });
         vec![]
     }
@@ -64,11 +67,20 @@ pub(super) fn filter_template(words: &str, key: &str, reference: &str) -> String
     let replaced: Vec<String> = words
         .split_whitespace()
         .map(|w| match w.split_once('=') {
-            Some((k, v)) if v == reference && (k == key || k.starts_with(key)) => {
+            Some((k, v)) if v == reference && filter_key(k) == key => {
                 format!("{k}={{}}")
             }
             _ => w.to_string(),
         })
         .collect();
     format!("filter {}", replaced.join(" "))
+}
+
+/// A filter word's key as `resolve_names` names it (aliases included).
+fn filter_key(k: &str) -> &str {
+    match k {
+        "assigned" | "assigned_to" | "assignee" => "assigned",
+        "team" | "team_id" => "team",
+        other => other,
+    }
 }

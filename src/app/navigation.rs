@@ -23,6 +23,7 @@ impl State {
     pub fn reload_list(&mut self, keep: bool) -> Vec<Effect> {
         let l = &mut self.list;
         l.gen += 1;
+        l.before_refresh = keep.then(|| (l.cursor.clone(), l.end_reached));
         l.cursor = None;
         l.end_reached = false;
         l.loading = true;
@@ -105,10 +106,15 @@ impl State {
             d.subtasks = Load::NotLoaded;
             d.sharing = Load::NotLoaded;
             self.rebuild_comment_tree();
-            if uuid::Uuid::parse_str(&id).is_ok() {
+            let tab_fx = self.load_tab(tab);
+            // The tab may read the task itself (the Requester tab does): once.
+            let reads_task = tab_fx.iter().any(|e| {
+                matches!(e, Effect::Api { req, .. } if matches!(**req, ApiRequest::GetTask { .. }))
+            });
+            if uuid::Uuid::parse_str(&id).is_ok() && !reads_task {
                 fx.push(self.request(ApiRequest::GetTask { id }));
             }
-            fx.extend(self.load_tab(tab));
+            fx.extend(tab_fx);
         }
         fx
     }
@@ -135,6 +141,7 @@ impl State {
         // the (inactive) cursor, and the task left goes into history.
         let cur = self.list.selected as i64;
         self.list.selected = (cur.saturating_add(delta)).clamp(0, n as i64 - 1) as usize;
+        self.keep_moved_selection();
         let mut fx = self.follow_cursor();
         fx.extend(self.fetch_ahead());
         fx
@@ -146,6 +153,7 @@ impl State {
             return vec![];
         }
         self.list.selected = i;
+        self.keep_moved_selection();
         self.focus = Focus::List;
         let mut fx = self.follow_cursor();
         fx.extend(self.fetch_ahead());
@@ -164,6 +172,14 @@ impl State {
         } else {
             let c = (d.cursor as i64).saturating_add(delta);
             d.cursor = c.clamp(0, rows as i64 - 1) as usize;
+        }
+    }
+
+    /// During a refresh's refill, the task to keep under the cursor is the
+    /// one the user moved to, not the one selected when it started.
+    fn keep_moved_selection(&mut self) {
+        if self.list.keep_selected.is_some() {
+            self.list.keep_selected = self.list.selected_id().map(str::to_string);
         }
     }
 
@@ -208,7 +224,9 @@ impl State {
 
     /// Put `id` in the back history (a jump leaves it).
     fn remember(&mut self, id: String) {
-        if id.is_empty() || self.back_stack.last() == Some(&id) {
+        // Only real tasks: a placeholder (`#N` being looked for, an
+        // unreadable row) could never be shown again.
+        if !is_task_id(&id) || self.back_stack.last() == Some(&id) {
             return;
         }
         self.back_stack.push(id);
@@ -269,7 +287,9 @@ impl State {
             return vec![];
         };
         if let Some(cur) = self.detail.as_ref().map(|d| d.task_id.clone()) {
-            self.forward_stack.push(cur);
+            if is_task_id(&cur) {
+                self.forward_stack.push(cur);
+            }
         }
         self.show(prev, None)
     }
@@ -281,7 +301,9 @@ impl State {
             return vec![];
         };
         if let Some(cur) = self.detail.as_ref().map(|d| d.task_id.clone()) {
-            self.back_stack.push(cur);
+            if is_task_id(&cur) {
+                self.back_stack.push(cur);
+            }
         }
         self.show(next, None)
     }
@@ -346,10 +368,9 @@ impl State {
     pub fn toggle_focus(&mut self) -> Vec<Effect> {
         if self.detail.is_none() {
             let fx = self.follow_cursor();
-            if self.detail.is_none() {
-                return fx;
+            if self.detail.is_some() {
+                self.focus = Focus::Detail;
             }
-            self.focus = Focus::Detail;
             return fx;
         }
         self.focus = match self.focus {
@@ -453,4 +474,9 @@ impl State {
         self.focus = Focus::List;
         self.reload_list(false)
     }
+}
+
+/// A real task id (a placeholder such as `#12` or an unreadable row is not).
+fn is_task_id(id: &str) -> bool {
+    uuid::Uuid::parse_str(id).is_ok()
 }

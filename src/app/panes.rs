@@ -181,6 +181,10 @@ pub struct TaskList {
     /// A new walk (view, filter, search): the first row becomes current
     /// when it arrives (unless a task opened from elsewhere is current).
     pub follow_on_load: bool,
+    /// A refresh keeps the rows it replaces until its first page comes: if
+    /// it fails, the old walk goes on from its cursor (`cursor`,
+    /// `end_reached`).
+    pub before_refresh: Option<(Option<String>, bool)>,
 }
 
 impl TaskList {

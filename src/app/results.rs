@@ -82,9 +82,21 @@ impl State {
                 self.cleared("list");
                 self.apply_page(ticket, cursor.is_none(), page)
             }
-            (ApiRequest::ListPage { .. }, Err(e)) => {
-                self.list.loading = false;
-                self.list.replacing = false;
+            (ApiRequest::ListPage { cursor, .. }, Err(e)) => {
+                let l = &mut self.list;
+                l.loading = false;
+                if cursor.is_none() && l.replacing {
+                    // A refresh that failed before its first page: the rows
+                    // shown are the old walk's, which goes on from its cursor.
+                    if let Some((c, end)) = l.before_refresh.take() {
+                        l.cursor = c;
+                        l.end_reached = end;
+                    }
+                }
+                l.replacing = false;
+                l.keep_selected = None;
+                l.refill_to = 0;
+                l.previous.clear();
                 let msg = format!("loading tasks failed: {e}");
                 self.list.error = Some(msg.clone());
                 self.say_about("list", Level::Error, msg);
@@ -96,9 +108,16 @@ impl State {
                     // The user moved on meanwhile.
                     return vec![];
                 }
-                // The placeholder the user navigated to becomes the task.
-                self.note_version(&t, ticket);
-                let fx = self.show(t.id.as_str().to_string(), Some(*t));
+                // The placeholder the user navigated to becomes the task
+                // (a newer copy already known wins: `show` takes the row).
+                let id = t.id.as_str().to_string();
+                let task = if self.is_stale(&t, ticket) {
+                    None
+                } else {
+                    self.note_version(&t, ticket);
+                    Some(*t)
+                };
+                let fx = self.show(id, task);
                 self.say(Level::Info, format!("opened #{number}"));
                 fx
             }
@@ -188,26 +207,31 @@ impl State {
                 vec![]
             }
             (ApiRequest::Delete { id }, Ok(_)) => {
+                let label = self.label_of(&id);
                 if let Some(i) = self.list.position(&id) {
                     self.list.items.remove(i);
+                    // The cursor stays on the row it was on.
+                    if i < self.list.selected {
+                        self.list.selected -= 1;
+                    }
                     self.list.selected = self
                         .list
                         .selected
                         .min(self.list.items.len().saturating_sub(1));
                 }
-                let label = self.label_of(&id);
+                let mut fx = Vec::new();
                 if self.detail.as_ref().is_some_and(|d| d.task_id == id) {
                     // The current task is gone: the row under the cursor
                     // (if any) is current now, and the screen says so.
                     self.detail = None;
                     self.focus = Focus::List;
-                    self.follow_cursor();
+                    fx = self.follow_cursor();
                 }
                 self.say(
                     Level::Success,
                     format!("draft {label} rejected (deleted on the service)"),
                 );
-                vec![]
+                fx
             }
             (ApiRequest::Delete { .. }, Err(e)) => {
                 self.say(Level::Error, format!("rejecting the draft failed: {e}"));

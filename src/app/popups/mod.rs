@@ -141,7 +141,9 @@ impl State {
     /// A candidate was chosen: resend the sharing, or run the command.
     fn picked(&mut self, p: sharing::Picker, chosen: String) -> Vec<Effect> {
         match p.then {
-            sharing::PickThen::Command(template) => self.command(&template.replace("{}", &chosen)),
+            sharing::PickThen::Command { template, target } => {
+                self.run_palette(&template.replace("{}", &chosen), target)
+            }
             sharing::PickThen::PutSharing {
                 task_id,
                 mut update,

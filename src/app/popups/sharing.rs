@@ -204,8 +204,12 @@ pub enum PickThen {
         task_id: String,
         update: SharingUpdate,
     },
-    /// Run this palette command with `{}` replaced by the chosen id.
-    Command(String),
+    /// Run this palette command with `{}` replaced by the chosen id, on
+    /// the task that was current when the picker opened (never another).
+    Command {
+        template: String,
+        target: Option<(String, String)>,
+    },
 }
 
 /// Find the candidate list in a 400 body of unknown shape: any array of

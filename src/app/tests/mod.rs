@@ -10,6 +10,7 @@ mod list;
 mod names;
 mod navigation;
 mod props;
+mod review;
 
 use super::state::*;
 use crate::api::*;

@@ -78,7 +78,10 @@ fn every_popup_at_80x24_and_120x40() {
             "picker",
             Box::new(|s: &mut State| {
                 s.overlay = Overlay::Picker(Picker {
-                    then: crate::app::popups::sharing::PickThen::Command("assign {}".into()),
+                    then: crate::app::popups::sharing::PickThen::Command {
+                        template: "assign {}".into(),
+                        target: None,
+                    },
                     reference: "Sam".into(),
                     team: false,
                     candidates: vec![
