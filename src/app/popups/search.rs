@@ -19,9 +19,15 @@ impl State {
                 return vec![];
             }
             KeyCode::Enter => {
+                // The debounce may have walked this very query already.
+                let walked = self.search == input.text && self.search_due.is_none();
                 self.search = input.text.clone();
                 self.search_due = None;
-                return self.reload_list(false);
+                return if walked {
+                    vec![]
+                } else {
+                    self.reload_list(false)
+                };
             }
             _ => {
                 if input.handle(&ev) && self.search != input.text {

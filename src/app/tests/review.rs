@@ -228,3 +228,23 @@ fn a_failed_refresh_lets_the_old_walk_go_on() {
         "{asked:?}"
     );
 }
+
+#[test]
+fn enter_after_the_debounced_search_walks_the_list_once() {
+    let mut s = loaded(1);
+    s.on_key(key('/'));
+    type_str(&mut s, "nda");
+    let due = s.search_due.expect("debounce pending");
+    let (fx, _) = s.on_tick(due);
+    assert_eq!(reqs(&fx).len(), 1, "the debounced walk");
+    assert!(
+        reqs(&s.on_key(code(KeyCode::Enter))).is_empty(),
+        "no second walk"
+    );
+    // Enter before the pause: the walk goes out at once, once.
+    s.on_key(key('/'));
+    type_str(&mut s, " q4");
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(reqs(&fx).len(), 1);
+    assert!(s.search_due.is_none());
+}
