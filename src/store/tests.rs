@@ -1,0 +1,300 @@
+use super::*;
+
+fn task(id: &str, n: i64, title: &str, updated: &str, full: bool) -> StoredTask {
+    StoredTask {
+        id: id.into(),
+        number: Some(n),
+        title: title.into(),
+        updated_at: Some(updated.into()),
+        json: serde_json::json!({"id": id, "task_number": n, "title": title,
+            "updated_at": updated, "tags": ["urgent"], "description": "Quarterly numbers"})
+        .to_string(),
+        full,
+    }
+}
+
+#[test]
+fn tasks_views_and_tabs_round_trip() {
+    let mut db = Db::in_memory().unwrap();
+    db.put_tasks(
+        &[
+            task("a", 1, "Alpha", "2026-01-01T00:00:00Z", false),
+            task("b", 2, "Beta", "2026-01-01T00:00:00Z", false),
+        ],
+        10,
+    )
+    .unwrap();
+    db.put_view("k", &["b".into(), "a".into(), "gone".into()], 11)
+        .unwrap();
+    let (rows, at) = db.get_view("k").unwrap().unwrap();
+    assert_eq!(
+        rows.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
+        ["b", "a"],
+        "order kept, unknown ids skipped"
+    );
+    assert_eq!(at, 11);
+    db.put_tab("a", "comments", "[1]", 12).unwrap();
+    db.put_tab("a", "comments", "[2]", 13).unwrap();
+    let d = db.get_detail("a").unwrap();
+    assert_eq!(d.task.unwrap().title, "Alpha");
+    assert_eq!(d.tabs.len(), 1);
+    assert_eq!(d.tabs[0].json, "[2]");
+    assert_eq!(db.find_number(2).unwrap().as_deref(), Some("b"));
+}
+
+#[test]
+fn an_older_version_never_replaces_a_newer_one() {
+    let mut db = Db::in_memory().unwrap();
+    db.put_tasks(&[task("a", 1, "New", "2026-02-01T00:00:00Z", true)], 1)
+        .unwrap();
+    db.put_tasks(&[task("a", 1, "Old", "2026-01-01T00:00:00Z", true)], 2)
+        .unwrap();
+    assert_eq!(db.get_task("a").unwrap().unwrap().0.title, "New");
+    // A list row of the same version does not replace the whole task…
+    db.put_tasks(&[task("a", 1, "Row", "2026-02-01T00:00:00Z", false)], 3)
+        .unwrap();
+    let (t, fetched) = db.get_task("a").unwrap().unwrap();
+    assert!(t.full);
+    assert_eq!(t.title, "New");
+    // …but it was seen fresh.
+    assert_eq!(fetched, 3);
+    db.put_tasks(&[task("a", 1, "Newer", "2026-03-01T00:00:00Z", false)], 4)
+        .unwrap();
+    assert_eq!(db.get_task("a").unwrap().unwrap().0.title, "Newer");
+}
+
+#[test]
+fn local_search_finds_words_by_prefix_and_follows_updates() {
+    let mut db = Db::in_memory().unwrap();
+    db.put_tasks(
+        &[
+            task(
+                "a",
+                1,
+                "Invoice for Fabrikam",
+                "2026-01-01T00:00:00Z",
+                false,
+            ),
+            task("b", 2, "Payroll run", "2026-01-01T00:00:00Z", false),
+        ],
+        1,
+    )
+    .unwrap();
+    let ids = |db: &Db, q: &str| {
+        db.search(q, 10)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&db, "fabri"), ["a"]);
+    assert_eq!(ids(&db, "invoice fab"), ["a"]);
+    assert_eq!(ids(&db, "quarterly").len(), 2, "the description counts");
+    assert!(ids(&db, "\"; DROP TABLE tasks; --").is_empty());
+    db.put_tasks(&[task("a", 1, "Renamed", "2026-02-01T00:00:00Z", false)], 2)
+        .unwrap();
+    assert!(
+        ids(&db, "fabrikam").is_empty(),
+        "the old title is forgotten"
+    );
+    assert_eq!(ids(&db, "renamed"), ["a"]);
+}
+
+#[test]
+fn eviction_drops_unopened_tasks_fetched_longest_ago_first() {
+    let mut db = Db::in_memory().unwrap();
+    for (i, id) in ["old", "opened", "mid", "queued", "new"].iter().enumerate() {
+        db.put_tasks(
+            &[task(id, i as i64, id, "2026-01-01T00:00:00Z", false)],
+            i as i64,
+        )
+        .unwrap();
+        db.put_tab(id, "comments", "[]", 0).unwrap();
+    }
+    db.opened("opened", 0).unwrap();
+    db.outbox_add("queued", "#3", "status → completed", "{}", None, 0)
+        .unwrap();
+    assert_eq!(db.evict(2).unwrap(), 3);
+    let left: Vec<String> = ["old", "opened", "mid", "queued", "new"]
+        .iter()
+        .filter(|id| db.get_task(id).unwrap().is_some())
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(left, ["opened", "queued"]);
+    assert!(db.get_detail("old").unwrap().tabs.is_empty());
+    assert!(db.search("mid", 10).unwrap().is_empty());
+}
+
+#[test]
+fn seen_keeps_what_a_later_look_did_not_load() {
+    let db = Db::in_memory().unwrap();
+    let s = Seen {
+        updated_at: Some("u1".into()),
+        comment_ids: Some(vec!["c1".into()]),
+        message_ids: None,
+        at: 1,
+    };
+    db.put_seen("a", &s).unwrap();
+    db.put_seen(
+        "a",
+        &Seen {
+            updated_at: Some("u2".into()),
+            comment_ids: None,
+            message_ids: Some(vec!["m1".into()]),
+            at: 2,
+        },
+    )
+    .unwrap();
+    let all = db.all_seen().unwrap();
+    let a = &all["a"];
+    assert_eq!(a.updated_at.as_deref(), Some("u2"));
+    assert_eq!(a.comment_ids.as_deref(), Some(&["c1".to_string()][..]));
+    assert_eq!(a.message_ids.as_deref(), Some(&["m1".to_string()][..]));
+}
+
+#[test]
+fn recent_is_newest_first_one_row_per_task() {
+    let db = Db::in_memory().unwrap();
+    for (id, action, at) in [
+        ("a", "opened", 1),
+        ("b", "archived", 2),
+        ("a", "status → completed", 3),
+    ] {
+        db.put_recent(&Recent {
+            task_id: id.into(),
+            label: format!("#{id}"),
+            title: "T".into(),
+            action: action.into(),
+            at,
+        })
+        .unwrap();
+    }
+    let r = db.recent().unwrap();
+    assert_eq!(
+        r.iter()
+            .map(|r| (r.task_id.as_str(), r.action.as_str()))
+            .collect::<Vec<_>>(),
+        [("a", "status → completed"), ("b", "archived")]
+    );
+}
+
+#[test]
+fn outbox_keeps_order_and_removes() {
+    let db = Db::in_memory().unwrap();
+    let a = db
+        .outbox_add("t", "#1", "status → completed", "{\"a\":1}", Some("u"), 5)
+        .unwrap();
+    let b = db
+        .outbox_add("t", "#1", "priority → high", "{}", None, 6)
+        .unwrap();
+    assert!(b > a);
+    db.outbox_remove(a).unwrap();
+    let rows = db.outbox().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].what, "priority → high");
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_moved_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store").join("user-x.sqlite3");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        b"this is not a database, it is a shopping list\n".repeat(100),
+    )
+    .unwrap();
+    let (db, note) = Db::open(&path).unwrap();
+    let note = note.expect("a message");
+    assert!(note.contains("moved aside"), "{note}");
+    assert_eq!(db.task_count().unwrap(), 0);
+    let aside: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("corrupt"))
+        .collect();
+    assert_eq!(aside.len(), 1, "the damaged file is kept for a look");
+}
+
+#[test]
+fn a_newer_schema_is_moved_aside_not_misread() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    {
+        let c = Connection::open(&path).unwrap();
+        c.pragma_update(None, "user_version", 99).unwrap();
+    }
+    let (_db, note) = Db::open(&path).unwrap();
+    assert!(note.unwrap().contains("newer"));
+}
+
+#[test]
+fn a_locked_database_is_moved_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    drop(Db::open(&path).unwrap());
+    let locker = Connection::open(&path).unwrap();
+    locker
+        .execute_batch("PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;")
+        .unwrap();
+    let (db, note) = Db::open(&path).unwrap();
+    assert!(note.unwrap().contains("moved aside"));
+    db.set_meta("x", "y").unwrap();
+    drop(locker);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_database_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s").join("u.sqlite3");
+    let (db, _) = Db::open(&path).unwrap();
+    db.set_meta("k", "v").unwrap();
+    for ext in ["sqlite3", "sqlite3-wal"] {
+        let p = path.with_extension(ext);
+        if p.exists() {
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{}", p.display());
+        }
+    }
+    let dmode = std::fs::metadata(path.parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(dmode, 0o700);
+}
+
+#[test]
+fn boot_reads_the_last_view_and_current_task() {
+    let mut db = Db::in_memory().unwrap();
+    db.put_tasks(&[task("a", 1, "Alpha", "u", true)], 1)
+        .unwrap();
+    db.put_view("all", &["a".into()], 2).unwrap();
+    db.set_meta("last_view", "{\"view\":\"all\"}").unwrap();
+    db.set_meta("last_view_key", "all").unwrap();
+    db.set_meta("last_task", "a").unwrap();
+    db.put_tab("a", "comments", "[]", 3).unwrap();
+    let b = db.boot().unwrap();
+    assert_eq!(b.rows.len(), 1);
+    assert_eq!(b.rows_saved_at, 2);
+    assert_eq!(b.current.unwrap().tabs.len(), 1);
+}
+
+#[test]
+fn the_thread_writes_in_order_and_answers_reads() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let t = worker::StoreThread::start(Db::in_memory().unwrap(), 100, move |a| {
+        let _ = tx.send(a);
+    });
+    t.send(worker::StoreCmd::PutTasks(vec![task(
+        "a", 7, "Alpha", "u", true,
+    )]));
+    t.send(worker::StoreCmd::FindNumber(7));
+    match rx.recv().unwrap() {
+        worker::StoreAnswer::Number(7, Some(id)) => assert_eq!(id, "a"),
+        other => panic!("{other:?}"),
+    }
+    t.finish();
+}

@@ -1,0 +1,190 @@
+//! The store's thread: it owns the database, so writes never wait on the
+//! UI loop (nor the loop on them). Reads the loop asks for come back as
+//! [`StoreAnswer`]s through a callback.
+
+use super::*;
+use std::sync::mpsc;
+
+/// What the loop asks of the store.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StoreCmd {
+    PutTasks(Vec<StoredTask>),
+    PutView {
+        key: String,
+        /// The view as JSON (filters, search), restored at the next start.
+        view: String,
+        ids: Vec<String>,
+    },
+    PutTab {
+        task_id: String,
+        tab: &'static str,
+        json: String,
+    },
+    /// The current task (opened at the next start).
+    Current(String),
+    Opened(String),
+    Seen(String, Seen),
+    Recent(Recent),
+    Directory(Vec<DirEntry>),
+    OutboxAdd {
+        /// The loop's own number for it, sent back with the store's.
+        local: u64,
+        task_id: String,
+        label: String,
+        what: String,
+        request: String,
+        base_updated_at: Option<String>,
+    },
+    OutboxRemove(i64),
+    /// Read everything stored about a task.
+    LoadTask(String),
+    /// Find a task by number.
+    FindNumber(i64),
+    Search {
+        gen: u64,
+        query: String,
+    },
+    /// Answer `Flushed` once everything before was written.
+    Flush,
+}
+
+#[derive(Clone, Debug)]
+pub enum StoreAnswer {
+    Task(String, Box<StoredDetail>),
+    Number(i64, Option<String>),
+    Search {
+        gen: u64,
+        rows: Vec<StoredTask>,
+    },
+    OutboxAdded {
+        local: u64,
+        seq: i64,
+    },
+    /// A write failed: said once, then the store is left alone.
+    Failed(String),
+    Flushed,
+}
+
+/// The handle the loop keeps.
+pub struct StoreThread {
+    tx: mpsc::Sender<StoreCmd>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl StoreThread {
+    pub fn start(
+        mut db: Db,
+        max_tasks: usize,
+        answer: impl Fn(StoreAnswer) + Send + 'static,
+    ) -> StoreThread {
+        let (tx, rx) = mpsc::channel::<StoreCmd>();
+        let handle = std::thread::Builder::new()
+            .name("taskdeck-store".into())
+            .spawn(move || {
+                let mut failed = false;
+                let mut writes = 0usize;
+                while let Ok(cmd) = rx.recv() {
+                    if failed {
+                        if let StoreCmd::Flush = cmd {
+                            answer(StoreAnswer::Flushed);
+                        }
+                        continue;
+                    }
+                    match run(&mut db, cmd, &answer) {
+                        Ok(wrote) => writes += usize::from(wrote),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "local store write failed");
+                            answer(StoreAnswer::Failed(format!(
+                                "the local store failed ({}); this session goes on without it",
+                                crate::text::clean(&e.to_string())
+                            )));
+                            failed = true;
+                        }
+                    }
+                    if writes >= 500 {
+                        writes = 0;
+                        if let Err(e) = db.evict(max_tasks) {
+                            tracing::warn!(error = %e, "local store eviction failed");
+                        }
+                    }
+                }
+                let _ = db.evict(max_tasks);
+            })
+            .expect("spawn the store thread");
+        StoreThread {
+            tx,
+            handle: Some(handle),
+        }
+    }
+
+    pub fn send(&self, cmd: StoreCmd) {
+        let _ = self.tx.send(cmd);
+    }
+
+    /// Write what is queued and stop (at quit).
+    pub fn finish(mut self) {
+        let (tx, _) = mpsc::channel();
+        let old = std::mem::replace(&mut self.tx, tx);
+        drop(old);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Carry out one command; `Ok(true)` when it wrote.
+fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::Result<bool> {
+    let now = now_secs();
+    match cmd {
+        StoreCmd::PutTasks(t) => db.put_tasks(&t, now)?,
+        StoreCmd::PutView { key, view, ids } => {
+            db.put_view(&key, &ids, now)?;
+            db.set_meta("last_view", &view)?;
+            db.set_meta("last_view_key", &key)?;
+        }
+        StoreCmd::PutTab { task_id, tab, json } => db.put_tab(&task_id, tab, &json, now)?,
+        StoreCmd::Current(id) => db.set_meta("last_task", &id)?,
+        StoreCmd::Opened(id) => db.opened(&id, now)?,
+        StoreCmd::Seen(id, s) => db.put_seen(&id, &s)?,
+        StoreCmd::Recent(r) => db.put_recent(&r)?,
+        StoreCmd::Directory(d) => db.put_directory(&d)?,
+        StoreCmd::OutboxAdd {
+            local,
+            task_id,
+            label,
+            what,
+            request,
+            base_updated_at,
+        } => {
+            let seq = db.outbox_add(
+                &task_id,
+                &label,
+                &what,
+                &request,
+                base_updated_at.as_deref(),
+                now,
+            )?;
+            answer(StoreAnswer::OutboxAdded { local, seq });
+        }
+        StoreCmd::OutboxRemove(seq) => db.outbox_remove(seq)?,
+        StoreCmd::LoadTask(id) => {
+            let d = db.get_detail(&id)?;
+            answer(StoreAnswer::Task(id, Box::new(d)));
+            return Ok(false);
+        }
+        StoreCmd::FindNumber(n) => {
+            answer(StoreAnswer::Number(n, db.find_number(n)?));
+            return Ok(false);
+        }
+        StoreCmd::Search { gen, query } => {
+            let rows = db.search(&query, 200)?;
+            answer(StoreAnswer::Search { gen, rows });
+            return Ok(false);
+        }
+        StoreCmd::Flush => {
+            answer(StoreAnswer::Flushed);
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
