@@ -188,7 +188,9 @@ impl Client {
                     *s == StatusCode::TOO_MANY_REQUESTS || s.is_server_error(),
                     *ra,
                 ),
-                Err(ApiError::Network { .. }) | Err(ApiError::Timeout { .. }) => (true, None),
+                Err(ApiError::Network { .. })
+                | Err(ApiError::Timeout { .. })
+                | Err(ApiError::Unreachable { .. }) => (true, None),
                 Err(_) => (false, None),
             };
             if retryable && attempt < retries {
@@ -333,7 +335,22 @@ pub(super) fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
 fn transport(e: &reqwest::Error, path: &str) -> ApiError {
     // reqwest's messages name the URL, never the headers.
     let what = format!("waiting for /{}", path.trim_start_matches('/'));
-    if e.is_timeout() {
+    if e.is_connect() {
+        // Refused, no route, no name, a connect timeout: nothing was sent.
+        let mut msg = String::new();
+        let mut src = std::error::Error::source(e);
+        while let Some(s) = src {
+            if !msg.is_empty() {
+                msg.push_str(": ");
+            }
+            msg.push_str(&s.to_string());
+            src = s.source();
+        }
+        if msg.is_empty() {
+            msg = e.to_string();
+        }
+        ApiError::Unreachable { message: msg }
+    } else if e.is_timeout() {
         ApiError::Timeout { what }
     } else {
         let mut msg = e.to_string();

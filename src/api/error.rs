@@ -50,6 +50,12 @@ pub enum ApiError {
     Network {
         message: String,
     },
+    /// No connection could be made (refused, no route, no name): the
+    /// request was never sent. Also what the worker answers while the
+    /// service is known to be unreachable.
+    Unreachable {
+        message: String,
+    },
     /// The body could not be read as the expected JSON.
     Decode {
         message: String,
@@ -61,6 +67,10 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// The service could not be reached at all: the request was not sent.
+    pub fn unreachable(&self) -> bool {
+        matches!(self, ApiError::Unreachable { .. })
+    }
     pub fn is_auth(&self) -> bool {
         matches!(self, ApiError::Unauthorized { .. })
     }
@@ -131,6 +141,9 @@ impl fmt::Display for ApiError {
             }
             ApiError::Timeout { what } => write!(f, "timed out {}", clean(what)),
             ApiError::Network { message } => write!(f, "network error: {}", clean(message)),
+            ApiError::Unreachable { message } => {
+                write!(f, "the service cannot be reached: {}", clean(message))
+            }
             ApiError::Decode { message, excerpt } => write!(
                 f,
                 "unreadable answer from the service ({}): {}",

@@ -86,10 +86,52 @@ impl TaskPatch {
     pub fn is_empty(&self) -> bool {
         self.to_json().as_object().is_none_or(|m| m.is_empty())
     }
+
+    /// Read back a body made by [`TaskPatch::to_json`] (the outbox keeps
+    /// edits this way). `None` for anything else.
+    pub fn from_json(v: &Value) -> Option<TaskPatch> {
+        let m = v.as_object()?;
+        let mut p = TaskPatch::default();
+        fn field(v: &Value) -> Option<Field<String>> {
+            match v {
+                Value::Null => Some(Field::Clear),
+                Value::String(s) => Some(Field::Set(s.clone())),
+                _ => None,
+            }
+        }
+        let strings = |v: &Value| -> Option<Vec<String>> {
+            v.as_array()?
+                .iter()
+                .map(|x| x.as_str().map(str::to_string))
+                .collect()
+        };
+        for (k, v) in m {
+            match k.as_str() {
+                "title" => p.title = Some(v.as_str()?.to_string()),
+                "description" => p.description = field(v)?,
+                "additional_context" => p.additional_context = field(v)?,
+                "assigned_to" => p.assigned_to = field(v)?,
+                "assigned_agent" => p.assigned_agent = field(v)?,
+                "assigned_team_id" => p.assigned_team_id = field(v)?,
+                "matter_id" => p.matter_id = field(v)?,
+                "status" => p.status = Some(Status::parse(v.as_str()?)),
+                "priority" => p.priority = Some(Priority::parse(v.as_str()?)),
+                "complete_by" => p.complete_by = field(v)?,
+                "tags" => p.tags = Some(strings(v)?),
+                "linked_items" => p.linked_items = Some(v.as_array()?.clone()),
+                "involved_people" => p.involved_people = Some(v.as_array()?.clone()),
+                "archived" => p.archived = Some(v.as_bool()?),
+                "draft" => p.draft = Some(v.as_bool()?),
+                _ => return None,
+            }
+        }
+        Some(p)
+    }
 }
 
 /// Filters of `GET /api/v1/tasks`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct TaskQuery {
     pub query: Option<String>,
     pub status: Vec<String>,
@@ -155,6 +197,31 @@ pub struct LinkUpdate {
 }
 
 impl LinkUpdate {
+    /// Read back a body made by [`LinkUpdate::to_json`].
+    pub fn from_json(v: &Value) -> Option<LinkUpdate> {
+        let m = v.as_object()?;
+        let mut u = LinkUpdate::default();
+        for (k, v) in m {
+            match k.as_str() {
+                "role" => u.role = Some(LinkRole::parse(v.as_str()?)),
+                "context" => {
+                    u.context = Some(match v {
+                        Value::Null => None,
+                        v => Some(
+                            v.get("check_ids")?
+                                .as_array()?
+                                .iter()
+                                .map(|x| x.as_str().map(str::to_string))
+                                .collect::<Option<Vec<_>>>()?,
+                        ),
+                    })
+                }
+                _ => return None,
+            }
+        }
+        Some(u)
+    }
+
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
         if let Some(r) = &self.role {
@@ -173,19 +240,19 @@ impl LinkUpdate {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShareUser {
     pub user_id: String,
     pub access_level: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShareTeam {
     pub team_id: String,
     pub access_level: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SharingUpdate {
     pub visibility: String,
     pub users: Vec<ShareUser>,

@@ -29,6 +29,8 @@ pub struct TeamEntry {
 pub struct Directory {
     pub people: BTreeMap<String, PersonEntry>,
     pub teams: BTreeMap<String, TeamEntry>,
+    /// Counts changes, so the store writes the directory only when it grew.
+    pub changes: u64,
 }
 
 /// What a typed reference resolves to.
@@ -65,12 +67,15 @@ impl TeamEntry {
     }
 }
 
-fn note(tasks: &mut BTreeSet<String>, task: Option<&str>) {
+/// Remember a task label; true when it was new.
+fn note(tasks: &mut BTreeSet<String>, task: Option<&str>) -> bool {
     if let Some(t) = task.filter(|t| !t.is_empty()) {
-        if tasks.len() < TASKS_KEPT || tasks.contains(t) {
+        if tasks.len() < TASKS_KEPT && !tasks.contains(t) {
             tasks.insert(t.to_string());
+            return true;
         }
     }
+    false
 }
 
 /// A person or team reference as the user may type it: `Name <e-mail>`
@@ -95,13 +100,19 @@ impl Directory {
                 id: id.to_string(),
                 ..Default::default()
             });
+        let mut changed = e.tasks.is_empty() && e.name.is_empty() && e.email.is_empty();
         if e.name.is_empty() && !name.is_empty() {
             e.name = crate::text::clean(name);
+            changed = true;
         }
         if e.email.is_empty() && !email.is_empty() {
             e.email = crate::text::clean(email);
+            changed = true;
         }
-        note(&mut e.tasks, task);
+        changed |= note(&mut e.tasks, task);
+        if changed {
+            self.changes += 1;
+        }
     }
 
     pub fn learn_team(&mut self, id: &str, name: &str, task: Option<&str>) {
@@ -115,10 +126,27 @@ impl Directory {
                 id: id.to_string(),
                 ..Default::default()
             });
+        let mut changed = e.tasks.is_empty() && e.name.is_empty();
         if e.name.is_empty() && !name.is_empty() {
             e.name = crate::text::clean(name);
+            changed = true;
         }
-        note(&mut e.tasks, task);
+        changed |= note(&mut e.tasks, task);
+        if changed {
+            self.changes += 1;
+        }
+    }
+
+    /// One more task where a stored person or team was seen.
+    pub fn note_task(&mut self, team: bool, id: &str, task: &str) {
+        let tasks = if team {
+            self.teams.get_mut(id).map(|e| &mut e.tasks)
+        } else {
+            self.people.get_mut(id).map(|e| &mut e.tasks)
+        };
+        if let Some(tasks) = tasks {
+            note(tasks, Some(task));
+        }
     }
 
     fn learn_p(&mut self, p: &Person, task: Option<&str>) {

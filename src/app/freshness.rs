@@ -44,6 +44,8 @@ impl State {
             self.list.items.clear();
             self.list.replacing = false;
             self.list.changed.clear();
+            self.list.cached_at = None;
+            self.list.local_search = false;
         }
         for item in &incoming {
             if let Some(t) = item.task() {
@@ -179,5 +181,23 @@ impl State {
             })
             .map(|t| t.label())
             .unwrap_or_else(|| crate::api::short_id(id))
+    }
+}
+
+/// `b` is a version at least as new as `a` (unreadable times: assume so).
+pub fn newer_or_same(a: Option<&str>, b: Option<&str>) -> bool {
+    let p = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
+    match (p(a), p(b)) {
+        (Some(a), Some(b)) => b >= a,
+        _ => true,
+    }
+}
+
+/// `b` is a newer version than `a` (unreadable times: assume so).
+pub fn newer(a: Option<&str>, b: Option<&str>) -> bool {
+    let p = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
+    match (p(a), p(b)) {
+        (Some(a), Some(b)) => b > a,
+        _ => true,
     }
 }

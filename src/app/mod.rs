@@ -2,6 +2,7 @@
 //! arrive on one channel; the loop drains what is queued, applies it, and
 //! renders once, only when something changed.
 
+pub mod cache;
 pub mod clipboard;
 pub mod command;
 pub mod commands;
@@ -17,6 +18,7 @@ pub mod keymap;
 pub mod layout;
 pub mod names;
 pub mod navigation;
+pub mod outbox;
 pub mod panes;
 pub mod popups;
 pub mod reducer;
@@ -49,6 +51,7 @@ pub struct LaunchInfo {
 pub enum Msg {
     Term(Event),
     Api(Box<state::ApiResult>),
+    Store(crate::store::worker::StoreAnswer),
     Signal(i32),
     InputClosed(String),
 }
@@ -99,6 +102,14 @@ pub async fn run(
     }
 
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
+    // The store opens before the first frame: the last view's rows and
+    // the last current task are on screen at once.
+    let mut store = StoreLink::new(
+        crate::store::service_dir(client.base_url(), launch.demo),
+        settings.cache,
+        tx.clone(),
+    );
+    store.open_last(&mut state);
     let mut worker = worker::Worker::new(client, tx.clone());
 
     let mut term = terminal::setup(settings.mouse)?;
@@ -124,6 +135,7 @@ pub async fn run(
     for fx in start_fx {
         run_effect(fx, &mut state, &mut ctx, &mut term, &input);
     }
+    store.drain(&mut state);
 
     let mut exit_code = 0;
     let mut last_draw = Instant::now() - FRAME;
@@ -187,7 +199,15 @@ pub async fn run(
                 Msg::Term(_) => {}
                 Msg::Api(r) => {
                     writes.answered(r.ticket);
+                    let me = matches!(r.req, state::ApiRequest::Me);
                     effects.extend(state.on_api(*r));
+                    if me {
+                        store.bind(&mut state);
+                    }
+                    dirty = true;
+                }
+                Msg::Store(a) => {
+                    effects.extend(state.on_store(a));
                     dirty = true;
                 }
                 Msg::Signal(sig) => {
@@ -216,9 +236,11 @@ pub async fn run(
             writes: &mut writes,
             hangup: false,
         };
+        ctx.worker.offline = state.offline.is_some();
         for fx in effects {
             run_effect(fx, &mut state, &mut ctx, &mut term, &input);
         }
+        store.drain(&mut state);
         if ctx.hangup {
             exit_code = hangup_code(exit_code);
             state.quit = true;
@@ -228,6 +250,8 @@ pub async fn run(
         }
     }
     let kept = state.save_drafts_now();
+    store.drain(&mut state);
+    store.finish();
     drop(input);
     terminal::restore();
     // ratatui's `Drop` shows the cursor again (restore did) and, when the
@@ -528,5 +552,128 @@ fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
             });
         }
         Err(e) => tracing::warn!(error = %e, "cannot listen for signals"),
+    }
+}
+
+/// The loop's link to the store: which database (service and user), its
+/// thread, and the commands the reducer queued.
+struct StoreLink {
+    dir: std::path::PathBuf,
+    enabled: bool,
+    user: Option<String>,
+    thread: Option<crate::store::worker::StoreThread>,
+    tx: mpsc::UnboundedSender<Msg>,
+}
+
+impl StoreLink {
+    fn new(dir: std::path::PathBuf, enabled: bool, tx: mpsc::UnboundedSender<Msg>) -> Self {
+        StoreLink {
+            dir,
+            enabled,
+            user: None,
+            thread: None,
+            tx,
+        }
+    }
+
+    /// Open the store of the user last seen on this service.
+    fn open_last(&mut self, state: &mut State) {
+        if !self.enabled {
+            return;
+        }
+        if let Some(user) = crate::store::last_user(&self.dir) {
+            self.open(&user, state, true);
+        }
+    }
+
+    fn open(&mut self, user: &str, state: &mut State, rows: bool) {
+        let path = crate::store::db_path(&self.dir, user);
+        let started = Instant::now();
+        match crate::store::Db::open(&path) {
+            Ok((db, note)) => {
+                if let Some(n) = note {
+                    tracing::warn!("{n}");
+                    state.say(Level::Warn, n);
+                }
+                match db.boot() {
+                    Ok(mut boot) => {
+                        if !rows {
+                            boot.rows.clear();
+                            boot.current = None;
+                        }
+                        state.apply_boot(boot);
+                    }
+                    Err(e) => state.say(
+                        Level::Warn,
+                        format!("the local store could not be read: {e}"),
+                    ),
+                }
+                tracing::info!(
+                    path = %path.display(),
+                    ms = started.elapsed().as_millis() as u64,
+                    "local store opened"
+                );
+                let tx = self.tx.clone();
+                self.thread = Some(crate::store::worker::StoreThread::start(
+                    db,
+                    crate::store::DEFAULT_MAX_TASKS,
+                    move |a| {
+                        let _ = tx.send(Msg::Store(a));
+                    },
+                ));
+                state.local.on = true;
+                self.user = Some(user.to_string());
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "no local store");
+                state.say(Level::Warn, format!("running without a local store: {e}"));
+            }
+        }
+    }
+
+    /// The service said who the user is: that user's store (another
+    /// user's rows are never shown).
+    fn bind(&mut self, state: &mut State) {
+        if !self.enabled {
+            return;
+        }
+        let Some(me) = state.me.as_ref().map(|m| m.user_id.clone()) else {
+            return;
+        };
+        if self.user.as_deref() == Some(me.as_str()) {
+            return;
+        }
+        if let Err(e) = crate::store::set_last_user(&self.dir, &me) {
+            tracing::warn!(error = %e, "cannot remember the last user");
+        }
+        if self.user.is_some() {
+            // Another user's store was open: nothing of it stays.
+            if let Some(t) = self.thread.take() {
+                t.finish();
+            }
+            state.forget_local();
+        }
+        let pending = std::mem::take(&mut state.local.out);
+        self.open(&me, state, false);
+        if let Some(t) = &self.thread {
+            for cmd in pending {
+                t.send(cmd);
+            }
+        }
+    }
+
+    fn drain(&mut self, state: &mut State) {
+        let out = std::mem::take(&mut state.local.out);
+        if let Some(t) = &self.thread {
+            for cmd in out {
+                t.send(cmd);
+            }
+        }
+    }
+
+    fn finish(mut self) {
+        if let Some(t) = self.thread.take() {
+            t.finish();
+        }
     }
 }

@@ -53,7 +53,11 @@ impl State {
         };
         l.follow_on_load = !keep;
         if !keep {
-            l.items.clear();
+            // The store's matches for a search stay until the service's
+            // first page replaces them.
+            if !l.local_search {
+                l.items.clear();
+            }
             l.selected = 0;
             l.offset = 0;
             l.changed.clear();
@@ -271,8 +275,11 @@ impl State {
             Origin::Elsewhere
         };
         self.detail = Some(d);
+        self.fill_from_known();
         self.rebuild_comment_tree();
+        self.look_at_current();
         let mut fx = Vec::new();
+        let known = known || self.detail.as_ref().is_some_and(|d| d.task.is_some());
         if !known && uuid::Uuid::parse_str(&id).is_ok() {
             fx.push(self.request(ApiRequest::GetTask { id }));
         }
@@ -404,17 +411,27 @@ impl State {
             // A placeholder (`#N` being looked for, an unreadable row).
             return vec![];
         }
+        // A tab shown from what was known is asked again once per look
+        // (offline, what is stored is all there is).
+        let online = self.offline.is_none();
+        let mut again = |name: &'static str| online && d.stale.remove(name);
         let req = match tab {
-            Tab::Comments if matches!(d.comments, Load::NotLoaded) => {
-                d.comments = Load::Loading;
+            Tab::Comments if matches!(d.comments, Load::NotLoaded) || again("comments") => {
+                if !matches!(d.comments, Load::Loaded(_)) {
+                    d.comments = Load::Loading;
+                }
                 ApiRequest::Comments { id }
             }
-            Tab::Subtasks if matches!(d.subtasks, Load::NotLoaded) => {
-                d.subtasks = Load::Loading;
+            Tab::Subtasks if matches!(d.subtasks, Load::NotLoaded) || again("subtasks") => {
+                if !matches!(d.subtasks, Load::Loaded(_)) {
+                    d.subtasks = Load::Loading;
+                }
                 ApiRequest::Subtasks { id }
             }
-            Tab::Requester if matches!(d.thread, Load::NotLoaded) => {
-                d.thread = Load::Loading;
+            Tab::Requester if matches!(d.thread, Load::NotLoaded) || again("thread") => {
+                if !matches!(d.thread, Load::Loaded(_)) {
+                    d.thread = Load::Loading;
+                }
                 // Lists may leave out `source_channel`; the single-task read
                 // has it, and the composer warns by it before a reply.
                 let needs_channel = d.task.as_ref().is_some_and(|t| t.source_channel.is_none());
@@ -424,8 +441,10 @@ impl State {
                 }
                 return fx;
             }
-            Tab::Sharing if matches!(d.sharing, Load::NotLoaded) => {
-                d.sharing = Load::Loading;
+            Tab::Sharing if matches!(d.sharing, Load::NotLoaded) || again("sharing") => {
+                if !matches!(d.sharing, Load::Loaded(_)) {
+                    d.sharing = Load::Loading;
+                }
                 ApiRequest::GetSharing { id }
             }
             _ => return vec![],

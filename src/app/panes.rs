@@ -76,6 +76,13 @@ impl View {
         q
     }
 
+    /// The view a title names (as stored by `State::view_json`).
+    pub fn from_title(t: &str) -> Option<View> {
+        [View::All, View::Mine, View::Involving, View::DueWeek]
+            .into_iter()
+            .find(|v| v.title() == t)
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             View::All => "All",
@@ -129,6 +136,16 @@ pub struct Detail {
     pub edit_sharing_when_loaded: bool,
     /// The comment tree (depth, comment), built once per answer.
     pub tree: Vec<(usize, Comment)>,
+    /// Shown values that came from what was known (memory, the store)
+    /// and were not asked of the service yet in this look: `task`,
+    /// `comments`, `thread`, `subtasks`, `sharing`.
+    pub stale: std::collections::BTreeSet<&'static str>,
+    /// When what is shown from the store was fetched (seconds since the
+    /// epoch); `None` once the service answered.
+    pub cached_at: Option<i64>,
+    /// What the user had seen of this task when it became current: new
+    /// comments and messages are marked against it.
+    pub seen_before: Option<crate::store::Seen>,
 }
 
 impl Detail {
@@ -149,6 +166,9 @@ impl Detail {
             thread_unavailable: false,
             edit_sharing_when_loaded: false,
             tree: Vec::new(),
+            stale: Default::default(),
+            cached_at: None,
+            seen_before: None,
         }
     }
 }
@@ -185,6 +205,11 @@ pub struct TaskList {
     /// it fails, the old walk goes on from its cursor (`cursor`,
     /// `end_reached`).
     pub before_refresh: Option<(Option<String>, bool)>,
+    /// The rows came from the store, saved then (seconds since the epoch),
+    /// until the service's first page replaces them.
+    pub cached_at: Option<i64>,
+    /// The rows are the store's matches for the search being typed.
+    pub local_search: bool,
 }
 
 impl TaskList {

@@ -23,6 +23,7 @@ impl State {
                 i.insert_str(&one_line(&text));
                 self.search = i.text.clone();
                 self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
+                self.search_locally();
             }
             Overlay::Filter(f) => f.paste(&one_line(&text)),
             Overlay::Sharing(s) => s.paste(&one_line(&text)),
@@ -227,12 +228,18 @@ impl State {
             if now.duration_since(self.last_refresh) >= every
                 && matches!(self.overlay, Overlay::None)
                 && !self.list.loading
+                && self.offline.is_none()
             {
                 fx.extend(self.reload_list(true));
             }
         }
         if !self.inflight.is_empty() {
             self.spinner = self.spinner.wrapping_add(1);
+            dirty = true;
+        }
+        if self.offline.is_some() {
+            fx.extend(self.offline_tick(now));
+            // The header counts down to the next try.
             dirty = true;
         }
         if self

@@ -12,12 +12,146 @@ impl State {
                 | ApiRequest::ReplyComment { .. }
                 | ApiRequest::EditComment { .. }
         );
+        let mut fx = self.connectivity(&r);
+        self.record(&r);
+        let (handled, outbox_fx) = self.outbox_answer(&r);
+        fx.extend(outbox_fx);
+        let req = r.req.clone();
+        if handled {
+            self.record_after(&req);
+            return fx;
+        }
+        if self.keeps_shown_offline(&r) {
+            self.inflight.remove(&r.ticket);
+            return fx;
+        }
         self.learn_from(&r);
-        let fx = self.apply_answer(r);
+        let current_tab_answer = matches!(
+            &req,
+            ApiRequest::Comments { id } | ApiRequest::Thread { id } | ApiRequest::GetTask { id }
+                if self.detail.as_ref().is_some_and(|d| &d.task_id == id)
+        );
+        fx.extend(self.apply_answer(r));
+        if let Some(d) = &mut self.detail {
+            match &req {
+                ApiRequest::Comments { id } if *id == d.task_id => {
+                    d.stale.remove("comments");
+                }
+                ApiRequest::Thread { id } if *id == d.task_id => {
+                    d.stale.remove("thread");
+                }
+                ApiRequest::Subtasks { id } if *id == d.task_id => {
+                    d.stale.remove("subtasks");
+                }
+                ApiRequest::GetSharing { id } if *id == d.task_id => {
+                    d.stale.remove("sharing");
+                }
+                ApiRequest::GetTask { id } if *id == d.task_id => {
+                    d.stale.remove("task");
+                }
+                _ => {}
+            }
+            if d.stale.is_empty() {
+                d.cached_at = None;
+            }
+        }
         if comments {
             self.rebuild_comment_tree();
         }
+        if current_tab_answer {
+            self.mark_seen();
+        }
+        self.record_after(&req);
         fx
+    }
+
+    /// Offline, a read that could not go out leaves what is shown (from
+    /// the store) as it is: no screen fills with errors.
+    fn keeps_shown_offline(&mut self, r: &ApiResult) -> bool {
+        let Err(e) = &r.result else { return false };
+        if !(e.unreachable() || matches!(e, ApiError::Network { .. })) {
+            return false;
+        }
+        let d = self.detail.as_ref();
+        let shown =
+            |id: &str, f: &dyn Fn(&Detail) -> bool| d.is_some_and(|d| d.task_id == id && f(d));
+        match &r.req {
+            ApiRequest::ListPage { gen, cursor, .. } if *gen == self.list.gen => {
+                let l = &mut self.list;
+                l.loading = false;
+                if cursor.is_none() && l.replacing {
+                    if let Some((c, end)) = l.before_refresh.take() {
+                        l.cursor = c;
+                        l.end_reached = end;
+                    }
+                }
+                l.replacing = false;
+                l.keep_selected = None;
+                l.refill_to = 0;
+                l.previous.clear();
+                if l.items.is_empty() {
+                    l.error = Some(format!("{e} — nothing stored for this view"));
+                }
+                true
+            }
+            ApiRequest::FindByNumber { number, .. } => {
+                let n = *number;
+                self.local
+                    .store(crate::store::worker::StoreCmd::FindNumber(n));
+                self.local.on
+            }
+            ApiRequest::GetTask { id } => shown(id, &|d| d.task.is_some()),
+            ApiRequest::Comments { id } => shown(id, &|d| matches!(d.comments, Load::Loaded(_))),
+            ApiRequest::Thread { id } => shown(id, &|d| matches!(d.thread, Load::Loaded(_))),
+            ApiRequest::Subtasks { id } => shown(id, &|d| matches!(d.subtasks, Load::Loaded(_))),
+            ApiRequest::GetSharing { id } => shown(id, &|d| matches!(d.sharing, Load::Loaded(_))),
+            ApiRequest::Me => true,
+            _ => false,
+        }
+    }
+
+    /// `:open #N` offline: the store's answer.
+    pub(super) fn on_stored_number(&mut self, n: i64, id: Option<String>) -> Vec<Effect> {
+        let placeholder = format!("#{n}");
+        if self.detail.as_ref().map(|d| d.task_id.as_str()) != Some(placeholder.as_str()) {
+            return vec![];
+        }
+        match id {
+            Some(id) => self.show(id, None),
+            None => {
+                if let Some(d) = &mut self.detail {
+                    d.error = Some(format!(
+                        "#{n} is not stored, and the service cannot be reached"
+                    ));
+                }
+                vec![]
+            }
+        }
+    }
+
+    /// The store's matches for the search being typed: shown until the
+    /// service's answer replaces them.
+    pub(super) fn on_local_search(&mut self, gen: u64, rows: Vec<crate::store::StoredTask>) {
+        if gen != self.local.search_gen || self.search.trim().is_empty() {
+            return;
+        }
+        let l = &self.list;
+        let waiting =
+            l.local_search || l.items.is_empty() || self.search_due.is_some() || l.replacing;
+        if !waiting {
+            return;
+        }
+        let items: Vec<TaskItem> = rows
+            .iter()
+            .filter_map(super::cache::from_stored)
+            .map(|t| TaskItem::Task(Box::new(t)))
+            .collect();
+        let l = &mut self.list;
+        l.items = items;
+        l.local_search = true;
+        l.cached_at = None;
+        l.selected = 0;
+        l.offset = 0;
     }
 
     /// Every person and team an answer names goes into the directory.

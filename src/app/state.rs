@@ -266,6 +266,14 @@ pub struct State {
     /// exactly the text sent. When the service confirms, that text (and
     /// only that text) leaves the draft.
     pub sending: HashMap<u64, super::drafts::InFlight>,
+    /// What is known locally (answers, the store), see `cache.rs`.
+    pub local: super::cache::Local,
+    /// The service cannot be reached (see `outbox.rs`).
+    pub offline: Option<super::outbox::Offline>,
+    /// Edits waiting for the service, in order.
+    pub outbox: Vec<super::outbox::OutItem>,
+    /// Sends the outbox starts while an answer is applied.
+    pub after_outbox: Vec<Effect>,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -316,6 +324,10 @@ impl State {
             quit: false,
             drafts: super::drafts::Drafts::new(None),
             sending: HashMap::new(),
+            local: Default::default(),
+            offline: None,
+            outbox: Vec::new(),
+            after_outbox: Vec::new(),
         }
     }
 

@@ -8,6 +8,9 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 pub struct Worker {
+    /// The service cannot be reached: everything but the identity probe
+    /// is answered "unreachable" at once, without going out.
+    pub offline: bool,
     client: Client,
     tx: UnboundedSender<super::Msg>,
     slots: HashMap<&'static str, JoinHandle<()>>,
@@ -16,6 +19,7 @@ pub struct Worker {
 impl Worker {
     pub fn new(client: Client, tx: UnboundedSender<super::Msg>) -> Self {
         Worker {
+            offline: false,
             client,
             tx,
             slots: HashMap::new(),
@@ -23,8 +27,18 @@ impl Worker {
     }
 
     pub fn spawn(&mut self, ticket: u64, req: Box<ApiRequest>) {
-        let client = self.client.clone();
         let tx = self.tx.clone();
+        if self.offline && !matches!(*req, ApiRequest::Me) {
+            let _ = tx.send(super::Msg::Api(Box::new(ApiResult {
+                ticket,
+                req: *req,
+                result: Err(ApiError::Unreachable {
+                    message: "offline — taskdeck keeps trying in the background".into(),
+                }),
+            })));
+            return;
+        }
+        let client = self.client.clone();
         let slot = req.slot();
         let handle = tokio::spawn(async move {
             let result = execute(&client, &req).await;

@@ -50,6 +50,10 @@ pub struct Settings {
     /// `time_zone`: an IANA name, `utc` or `system` (checked when loaded);
     /// `None` means `TZ`, else the system's zone.
     pub time_zone: Option<String>,
+    /// `cache`: keep a local store (`false`: nothing is written).
+    pub cache: bool,
+    /// `prefetch`: fetch the tabs of the tasks around the cursor.
+    pub prefetch: bool,
 }
 
 impl Default for Settings {
@@ -64,6 +68,8 @@ impl Default for Settings {
             warnings: Vec::new(),
             profile: None,
             time_zone: None,
+            cache: true,
+            prefetch: true,
         }
     }
 }

@@ -187,12 +187,16 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             }
                         }
                     }
-                    "mouse" => match v.get_ref().as_bool() {
-                        Some(b) => settings.mouse = b,
+                    "mouse" | "cache" | "prefetch" => match v.get_ref().as_bool() {
+                        Some(b) => match key {
+                            "mouse" => settings.mouse = b,
+                            "cache" => settings.cache = b,
+                            _ => settings.prefetch = b,
+                        },
                         None => p.error(
                             v.span().start,
                             format!(
-                                "`mouse` must be true or false, not {}",
+                                "`{key}` must be true or false, not {}",
                                 v.get_ref().type_str()
                             ),
                         ),

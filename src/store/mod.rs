@@ -572,8 +572,10 @@ impl Db {
         rows.collect()
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub fn outbox_add(
         &self,
+        seq: i64,
         task_id: &str,
         label: &str,
         what: &str,
@@ -582,11 +584,11 @@ impl Db {
         now: i64,
     ) -> rusqlite::Result<i64> {
         self.conn.execute(
-            "INSERT INTO outbox(task_id,label,what,request,base_updated_at,created_at)
-             VALUES(?1,?2,?3,?4,?5,?6)",
-            params![task_id, label, what, request, base_updated_at, now],
+            "INSERT INTO outbox(seq,task_id,label,what,request,base_updated_at,created_at)
+             VALUES(?1,?2,?3,?4,?5,?6,?7)",
+            params![seq, task_id, label, what, request, base_updated_at, now],
         )?;
-        Ok(self.conn.last_insert_rowid())
+        Ok(seq)
     }
 
     pub fn outbox_remove(&self, seq: i64) -> rusqlite::Result<()> {

@@ -112,7 +112,7 @@ fn eviction_drops_unopened_tasks_fetched_longest_ago_first() {
         db.put_tab(id, "comments", "[]", 0).unwrap();
     }
     db.opened("opened", 0).unwrap();
-    db.outbox_add("queued", "#3", "status → completed", "{}", None, 0)
+    db.outbox_add(1, "queued", "#3", "status → completed", "{}", None, 0)
         .unwrap();
     assert_eq!(db.evict(2).unwrap(), 3);
     let left: Vec<String> = ["old", "opened", "mid", "queued", "new"]
@@ -182,10 +182,18 @@ fn recent_is_newest_first_one_row_per_task() {
 fn outbox_keeps_order_and_removes() {
     let db = Db::in_memory().unwrap();
     let a = db
-        .outbox_add("t", "#1", "status → completed", "{\"a\":1}", Some("u"), 5)
+        .outbox_add(
+            1,
+            "t",
+            "#1",
+            "status → completed",
+            "{\"a\":1}",
+            Some("u"),
+            5,
+        )
         .unwrap();
     let b = db
-        .outbox_add("t", "#1", "priority → high", "{}", None, 6)
+        .outbox_add(2, "t", "#1", "priority → high", "{}", None, 6)
         .unwrap();
     assert!(b > a);
     db.outbox_remove(a).unwrap();

@@ -27,13 +27,16 @@ pub enum StoreCmd {
     Recent(Recent),
     Directory(Vec<DirEntry>),
     OutboxAdd {
-        /// The loop's own number for it, sent back with the store's.
+        /// The loop's own number for it, sent back once written.
         local: u64,
+        /// Its place in the queue (chosen by the loop).
+        seq: i64,
         task_id: String,
         label: String,
         what: String,
         request: String,
         base_updated_at: Option<String>,
+        created_at: i64,
     },
     OutboxRemove(i64),
     /// Read everything stored about a task.
@@ -150,19 +153,22 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
         StoreCmd::Directory(d) => db.put_directory(&d)?,
         StoreCmd::OutboxAdd {
             local,
+            seq,
             task_id,
             label,
             what,
             request,
             base_updated_at,
+            created_at,
         } => {
-            let seq = db.outbox_add(
+            db.outbox_add(
+                seq,
                 &task_id,
                 &label,
                 &what,
                 &request,
                 base_updated_at.as_deref(),
-                now,
+                created_at,
             )?;
             answer(StoreAnswer::OutboxAdded { local, seq });
         }

@@ -33,6 +33,7 @@ impl State {
                 if input.handle(&ev) && self.search != input.text {
                     self.search = input.text.clone();
                     self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
+                    self.search_locally();
                 }
             }
         }

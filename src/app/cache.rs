@@ -1,0 +1,707 @@
+//! What taskdeck knows locally: every answer is kept per task in memory
+//! (`Local::known`) and, with a store, on disk (`crate::store`). The detail
+//! of a task shows what is known at once; the service's answers replace it
+//! as they arrive. What the user last saw of each task, the tasks recently
+//! opened or acted on and the directory live here too.
+//!
+//! The reducer never touches the database: it queues [`StoreCmd`]s in
+//! `Local::out`, which the loop hands to the store's thread.
+
+use super::state::*;
+use crate::api::*;
+use crate::store::worker::{StoreAnswer, StoreCmd};
+use crate::store::{Boot, DirEntry, Recent, Seen, StoredDetail, StoredTask};
+use std::collections::{BTreeSet, HashMap};
+
+/// At most this many tasks are known in memory (the store keeps more).
+const KNOWN_MAX: usize = 2000;
+
+/// Everything known of one task, from answers or the store.
+#[derive(Clone, Debug, Default)]
+pub struct Known {
+    pub task: Option<Task>,
+    pub comments: Option<Vec<Comment>>,
+    pub thread: Option<Vec<RequesterMessage>>,
+    pub subtasks: Option<Vec<TaskItem>>,
+    pub sharing: Option<SharingState>,
+    /// When the newest of these was fetched (seconds since the epoch).
+    pub at: i64,
+}
+
+#[derive(Default)]
+pub struct Local {
+    /// A store is in use (`cache = false` or no store: nothing is queued).
+    pub on: bool,
+    /// Commands for the store's thread, drained by the loop.
+    pub out: Vec<StoreCmd>,
+    pub known: HashMap<String, Known>,
+    /// What the user last saw of each task.
+    pub seen: HashMap<String, Seen>,
+    /// Newest first.
+    pub recent: Vec<Recent>,
+    /// The directory's change count last written.
+    pub dir_written: u64,
+    /// Tasks asked of the store (once each).
+    pub asked: BTreeSet<String>,
+    /// `/` typed: the stored rows matching are shown until the service's
+    /// search answers (`gen` of the walk they belong to).
+    pub search_gen: u64,
+}
+
+impl Local {
+    pub fn store(&mut self, cmd: StoreCmd) {
+        if self.on {
+            self.out.push(cmd);
+        }
+    }
+
+    fn known_mut(&mut self, id: &str) -> &mut Known {
+        if self.known.len() >= KNOWN_MAX && !self.known.contains_key(id) {
+            // Crude but bounded: forget the oldest half.
+            let mut ages: Vec<(i64, String)> =
+                self.known.iter().map(|(k, v)| (v.at, k.clone())).collect();
+            ages.sort();
+            for (_, k) in ages.into_iter().take(KNOWN_MAX / 2) {
+                self.known.remove(&k);
+            }
+        }
+        self.known.entry(id.to_string()).or_default()
+    }
+}
+
+pub fn now_secs() -> i64 {
+    crate::store::now_secs()
+}
+
+/// A task as the store keeps it.
+pub fn stored(t: &Task, full: bool) -> StoredTask {
+    StoredTask {
+        id: t.id.as_str().to_string(),
+        number: t.task_number,
+        title: t.title.raw().to_string(),
+        updated_at: t.updated_at.clone(),
+        json: serde_json::to_string(t).unwrap_or_default(),
+        full,
+    }
+}
+
+/// A stored task read back (`None` if it no longer reads as a task).
+pub fn from_stored(s: &StoredTask) -> Option<Task> {
+    match TaskItem::from_json(&s.json) {
+        TaskItem::Task(t) => Some(*t),
+        TaskItem::Unreadable { .. } => None,
+    }
+}
+
+fn subtasks_json(v: &[TaskItem]) -> String {
+    let items: Vec<serde_json::Value> = v
+        .iter()
+        .map(|i| match i {
+            TaskItem::Task(t) => serde_json::to_value(t).unwrap_or_default(),
+            TaskItem::Unreadable { raw, .. } => serde_json::from_str(raw).unwrap_or_default(),
+        })
+        .collect();
+    serde_json::to_string(&items).unwrap_or_default()
+}
+
+fn subtasks_from(json: &str) -> Option<Vec<TaskItem>> {
+    let raw: Vec<Box<serde_json::value::RawValue>> = serde_json::from_str(json).ok()?;
+    Some(raw.iter().map(|r| TaskItem::from_json(r.get())).collect())
+}
+
+/// "3m ago", "2h ago", "yesterday".
+pub fn age(secs: i64, now: i64) -> String {
+    let d = (now - secs).max(0);
+    match d {
+        0..=59 => "just now".into(),
+        60..=3599 => format!("{}m ago", d / 60),
+        3600..=86_399 => format!("{}h ago", d / 3600),
+        86_400..=172_799 => "yesterday".into(),
+        _ => format!("{}d ago", d / 86_400),
+    }
+}
+
+impl State {
+    /// An answer arrives: what it says is known (and stored), whatever
+    /// task it is about. Called before it is applied.
+    pub(super) fn record(&mut self, r: &ApiResult) {
+        let now = now_secs();
+        let full = |t: &Task, l: &mut Local| {
+            let k = l.known_mut(t.id.as_str());
+            let newer = k.task.as_ref().is_none_or(|old| {
+                super::freshness::newer_or_same(old.updated_at.as_deref(), t.updated_at.as_deref())
+            });
+            if newer {
+                k.task = Some(t.clone());
+                k.at = now;
+            }
+            l.store(StoreCmd::PutTasks(vec![stored(t, true)]));
+        };
+        match (&r.req, &r.result) {
+            (ApiRequest::ListPage { .. }, Ok(Reply::Page(p))) => {
+                let rows: Vec<StoredTask> = p
+                    .items
+                    .iter()
+                    .filter_map(TaskItem::task)
+                    .map(|t| stored(t, false))
+                    .collect();
+                for t in p.items.iter().filter_map(TaskItem::task) {
+                    let k = self.local.known_mut(t.id.as_str());
+                    if k.task.as_ref().is_none_or(|old| {
+                        super::freshness::newer(old.updated_at.as_deref(), t.updated_at.as_deref())
+                    }) {
+                        k.task = Some(t.clone());
+                    }
+                    k.at = now;
+                }
+                if !rows.is_empty() {
+                    self.local.store(StoreCmd::PutTasks(rows));
+                }
+            }
+            (_, Ok(Reply::Task(t))) => {
+                full(t, &mut self.local);
+                if !matches!(
+                    r.req,
+                    ApiRequest::GetTask { .. } | ApiRequest::FindByNumber { .. }
+                ) {
+                    // Our own edit: what the user saw moves with it.
+                    if let Some(s) = self.local.seen.get_mut(t.id.as_str()) {
+                        s.updated_at = t.updated_at.clone();
+                        let s = s.clone();
+                        self.local
+                            .store(StoreCmd::Seen(t.id.as_str().to_string(), s));
+                    }
+                }
+            }
+            (ApiRequest::Comments { id }, Ok(Reply::Comments(v))) => {
+                let json = serde_json::to_string(v).unwrap_or_default();
+                let k = self.local.known_mut(id);
+                k.comments = Some(v.clone());
+                k.at = now;
+                self.local.store(StoreCmd::PutTab {
+                    task_id: id.clone(),
+                    tab: "comments",
+                    json,
+                });
+            }
+            (ApiRequest::Thread { id }, Ok(Reply::Messages(v))) => {
+                let json = serde_json::to_string(v).unwrap_or_default();
+                let k = self.local.known_mut(id);
+                k.thread = Some(v.clone());
+                k.at = now;
+                self.local.store(StoreCmd::PutTab {
+                    task_id: id.clone(),
+                    tab: "thread",
+                    json,
+                });
+            }
+            (ApiRequest::Subtasks { id }, Ok(Reply::Items(v))) => {
+                let json = subtasks_json(v);
+                let k = self.local.known_mut(id);
+                k.subtasks = Some(v.clone());
+                k.at = now;
+                self.local.store(StoreCmd::PutTab {
+                    task_id: id.clone(),
+                    tab: "subtasks",
+                    json,
+                });
+            }
+            (
+                ApiRequest::GetSharing { id } | ApiRequest::PutSharing { id, .. },
+                Ok(Reply::Sharing(s)),
+            ) => {
+                let json = serde_json::to_string(s).unwrap_or_default();
+                let k = self.local.known_mut(id);
+                k.sharing = Some(s.clone());
+                k.at = now;
+                self.local.store(StoreCmd::PutTab {
+                    task_id: id.clone(),
+                    tab: "sharing",
+                    json,
+                });
+            }
+            (
+                ApiRequest::AddComment { id, .. }
+                | ApiRequest::ReplyComment { id, .. }
+                | ApiRequest::EditComment { id, .. },
+                Ok(Reply::Comment(c)),
+            ) => {
+                let k = self.local.known_mut(id);
+                if let Some(v) = &mut k.comments {
+                    v.retain(|x| x.id != c.id);
+                    v.push(c.clone());
+                    let json = serde_json::to_string(v).unwrap_or_default();
+                    self.local.store(StoreCmd::PutTab {
+                        task_id: id.clone(),
+                        tab: "comments",
+                        json,
+                    });
+                }
+            }
+            _ => {}
+        }
+        // What was done, for `:recent`.
+        if r.result.is_ok() {
+            if let Some((id, action)) = self.action_words(r.ticket, &r.req) {
+                self.note_recent(&id, &action);
+            }
+        }
+    }
+
+    /// After an answer was applied: the view's rows and the directory.
+    pub(super) fn record_after(&mut self, req: &ApiRequest) {
+        if let ApiRequest::ListPage { gen, .. } = req {
+            if *gen == self.list.gen && !self.list.replacing {
+                self.store_view();
+            }
+        }
+        if self.directory.changes != self.local.dir_written {
+            self.local.dir_written = self.directory.changes;
+            let mut d: Vec<DirEntry> = self
+                .directory
+                .people
+                .values()
+                .map(|p| DirEntry {
+                    team: false,
+                    id: p.id.clone(),
+                    name: p.name.clone(),
+                    email: p.email.clone(),
+                    tasks: p.tasks.iter().cloned().collect(),
+                })
+                .collect();
+            d.extend(self.directory.teams.values().map(|t| DirEntry {
+                team: true,
+                id: t.id.clone(),
+                name: t.name.clone(),
+                email: String::new(),
+                tasks: t.tasks.iter().cloned().collect(),
+            }));
+            self.local.store(StoreCmd::Directory(d));
+        }
+    }
+
+    /// The view as the next start restores it.
+    pub fn view_json(&self) -> String {
+        serde_json::json!({
+            "view": self.view.map(|v| v.title()),
+            "filters": self.filters,
+            "search": self.search,
+        })
+        .to_string()
+    }
+
+    /// The key a view's rows are stored under: what was asked of the
+    /// service.
+    pub fn view_key(&self) -> String {
+        let pairs: Vec<String> = self
+            .effective_query()
+            .pairs()
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        pairs.join("&")
+    }
+
+    fn store_view(&mut self) {
+        if !self.local.on {
+            return;
+        }
+        let ids: Vec<String> = self
+            .list
+            .items
+            .iter()
+            .filter_map(|i| i.id().map(str::to_string))
+            .take(1000)
+            .collect();
+        let cmd = StoreCmd::PutView {
+            key: self.view_key(),
+            view: self.view_json(),
+            ids,
+        };
+        self.local.store(cmd);
+    }
+
+    /// What an answered request did, in words, for `:recent` (reads are
+    /// not actions).
+    fn action_words(&self, ticket: u64, req: &ApiRequest) -> Option<(String, String)> {
+        use ApiRequest as R;
+        let id = match req {
+            R::Patch { id, .. }
+            | R::Delete { id }
+            | R::AddComment { id, .. }
+            | R::ReplyComment { id, .. }
+            | R::EditComment { id, .. }
+            | R::ReplyRequester { id, .. }
+            | R::AddLinks { id, .. }
+            | R::UpdateLink { id, .. }
+            | R::RemoveLink { id, .. }
+            | R::PutSharing { id, .. }
+            | R::Attach { id, .. }
+            | R::Detach { id, .. } => id,
+            R::CreateSubtask { parent, .. } => parent,
+            _ => return None,
+        };
+        let fields: Vec<String> = self
+            .pending
+            .iter()
+            .filter(|p| p.ticket == ticket)
+            .map(|p| match (p.field.as_str(), p.value.as_str()) {
+                ("archived", "archived") => "archived".to_string(),
+                ("archived", _) => "restored".to_string(),
+                ("draft", _) => "draft accepted".to_string(),
+                (f, v) => format!("{} → {v}", f.replace('_', " ")),
+            })
+            .collect();
+        let what = match req {
+            R::Delete { .. } => "draft rejected".to_string(),
+            R::AddComment { .. } | R::ReplyComment { .. } => "commented".to_string(),
+            R::EditComment { .. } => "comment edited".to_string(),
+            R::ReplyRequester { .. } => "replied to the requester".to_string(),
+            R::CreateSubtask { title, .. } => format!("subtask {title:?} created"),
+            _ if !fields.is_empty() => fields.join(", "),
+            other => other.describe(),
+        };
+        Some((id.clone(), crate::text::clean(&what)))
+    }
+
+    /// Remember that the user opened or acted on a task.
+    pub fn note_recent(&mut self, id: &str, action: &str) {
+        if uuid::Uuid::parse_str(id).is_err() {
+            return;
+        }
+        let task = self
+            .local
+            .known
+            .get(id)
+            .and_then(|k| k.task.as_ref())
+            .or_else(|| self.current_task().filter(|t| t.id == id));
+        let (label, title) = match task {
+            Some(t) => (t.label(), t.title.line().into_owned()),
+            None => (self.label_of(id), String::new()),
+        };
+        // Opening again does not hide what was done to it just before.
+        if action == "opened" {
+            if let Some(r) = self.local.recent.first().filter(|r| r.task_id == id) {
+                if r.action != "opened" {
+                    return;
+                }
+            }
+        }
+        let r = Recent {
+            task_id: id.to_string(),
+            label,
+            title,
+            action: action.to_string(),
+            at: now_secs(),
+        };
+        self.local.recent.retain(|x| x.task_id != id);
+        self.local.recent.insert(0, r.clone());
+        self.local.recent.truncate(200);
+        self.local.store(StoreCmd::Recent(r));
+    }
+
+    /// The task became current: what the user saw of it before is kept
+    /// for the marks, and it is seen now.
+    pub(super) fn look_at_current(&mut self) {
+        let Some(d) = &mut self.detail else { return };
+        let id = d.task_id.clone();
+        if uuid::Uuid::parse_str(&id).is_err() {
+            return;
+        }
+        d.seen_before = self.local.seen.get(&id).cloned();
+        self.local.store(StoreCmd::Current(id.clone()));
+        self.local.store(StoreCmd::Opened(id.clone()));
+        self.note_recent(&id, "opened");
+        self.mark_seen();
+    }
+
+    /// Record what the detail shows of the current task as seen.
+    pub fn mark_seen(&mut self) {
+        let Some(d) = &self.detail else { return };
+        let id = d.task_id.clone();
+        if uuid::Uuid::parse_str(&id).is_err() {
+            return;
+        }
+        let ids_c = match &d.comments {
+            Load::Loaded(v) if !d.comments_local_only => {
+                Some(v.iter().map(|c| c.id.as_str().to_string()).collect())
+            }
+            _ => None,
+        };
+        let ids_m = match &d.thread {
+            Load::Loaded(v) if !d.thread_unavailable => {
+                Some(v.iter().map(|m| m.id.as_str().to_string()).collect())
+            }
+            _ => None,
+        };
+        let updated = d.task.as_ref().and_then(|t| t.updated_at.clone());
+        let e = self.local.seen.entry(id.clone()).or_default();
+        let before = e.clone();
+        if updated.is_some() {
+            e.updated_at = updated;
+        }
+        if ids_c.is_some() {
+            e.comment_ids = ids_c;
+        }
+        if ids_m.is_some() {
+            e.message_ids = ids_m;
+        }
+        if *e != before {
+            e.at = now_secs();
+            let s = e.clone();
+            self.local.store(StoreCmd::Seen(id, s));
+        }
+    }
+
+    /// The row changed on the service since the user last opened it.
+    pub fn changed_since_seen(&self, t: &Task) -> bool {
+        self.local.seen.get(t.id.as_str()).is_some_and(|s| {
+            s.updated_at.is_some() && t.updated_at.is_some() && s.updated_at != t.updated_at
+        })
+    }
+
+    /// A comment (or requester message) the user had not seen when the
+    /// task was opened this time.
+    pub fn is_new_comment(&self, id: &str) -> bool {
+        self.detail
+            .as_ref()
+            .and_then(|d| d.seen_before.as_ref())
+            .and_then(|s| s.comment_ids.as_ref())
+            .is_some_and(|ids| !ids.iter().any(|x| x == id))
+    }
+    pub fn is_new_message(&self, id: &str) -> bool {
+        self.detail
+            .as_ref()
+            .and_then(|d| d.seen_before.as_ref())
+            .and_then(|s| s.message_ids.as_ref())
+            .is_some_and(|ids| !ids.iter().any(|x| x == id))
+    }
+
+    /// Show what is known of the current task's tabs at once; the shown
+    /// values are refreshed when the tab is looked at. Asks the store for
+    /// what memory does not know.
+    pub(super) fn fill_from_known(&mut self) {
+        let Some(d) = &mut self.detail else { return };
+        let id = d.task_id.clone();
+        let Some(k) = self.local.known.get(&id) else {
+            if self.local.on
+                && uuid::Uuid::parse_str(&id).is_ok()
+                && self.local.asked.insert(id.clone())
+            {
+                self.local.out.push(StoreCmd::LoadTask(id));
+            }
+            return;
+        };
+        if d.task.is_none() {
+            d.task = k.task.clone();
+            if d.task.is_some() {
+                d.stale.insert("task");
+            }
+        }
+        fill(&mut d.comments, &k.comments, &mut d.stale, "comments");
+        fill(&mut d.thread, &k.thread, &mut d.stale, "thread");
+        fill(&mut d.subtasks, &k.subtasks, &mut d.stale, "subtasks");
+        fill(&mut d.sharing, &k.sharing, &mut d.stale, "sharing");
+        if d.cached_at.is_none() && !d.stale.is_empty() {
+            d.cached_at = Some(k.at);
+        }
+        self.rebuild_comment_tree();
+    }
+
+    /// The store answered.
+    pub fn on_store(&mut self, a: StoreAnswer) -> Vec<Effect> {
+        match a {
+            StoreAnswer::Task(id, d) => {
+                self.learn_stored(&id, &d);
+                if self.detail.as_ref().is_some_and(|x| x.task_id == id) {
+                    let had_task = self.detail.as_ref().is_some_and(|d| d.task.is_some());
+                    self.fill_from_known();
+                    let tab = self.detail.as_ref().map(|d| d.tab);
+                    if !had_task && self.detail.as_ref().is_some_and(|d| d.task.is_some()) {
+                        self.rebuild_comment_tree();
+                    }
+                    // Offline, the stored tab is all there is.
+                    if let (Some(tab), true) = (tab, self.offline.is_some()) {
+                        return self.load_tab(tab);
+                    }
+                }
+                vec![]
+            }
+            StoreAnswer::Number(n, id) => self.on_stored_number(n, id),
+            StoreAnswer::Search { gen, rows } => {
+                self.on_local_search(gen, rows);
+                vec![]
+            }
+            StoreAnswer::OutboxAdded { .. } | StoreAnswer::Flushed => vec![],
+            StoreAnswer::Failed(msg) => {
+                self.local.on = false;
+                self.local.out.clear();
+                self.say(Level::Warn, msg);
+                vec![]
+            }
+        }
+    }
+
+    fn learn_stored(&mut self, id: &str, d: &StoredDetail) {
+        let task = d.task.as_ref().and_then(from_stored);
+        let mut k = self.local.known.remove(id).unwrap_or_default();
+        if k.task.is_none() {
+            k.task = task;
+        }
+        for t in &d.tabs {
+            match t.tab.as_str() {
+                "comments" if k.comments.is_none() => {
+                    k.comments = serde_json::from_str(&t.json).ok()
+                }
+                "thread" if k.thread.is_none() => k.thread = serde_json::from_str(&t.json).ok(),
+                "subtasks" if k.subtasks.is_none() => k.subtasks = subtasks_from(&t.json),
+                "sharing" if k.sharing.is_none() => k.sharing = serde_json::from_str(&t.json).ok(),
+                _ => {}
+            }
+        }
+        k.at =
+            k.at.max(d.fetched_at)
+                .max(d.tabs.iter().map(|t| t.fetched_at).max().unwrap_or(0));
+        self.local.known.insert(id.to_string(), k);
+    }
+
+    /// Before the first frame: the last view's rows and the last current
+    /// task from the store, marked as cached; the directory, what was
+    /// seen, the recent tasks and the outbox.
+    pub fn apply_boot(&mut self, boot: Boot) {
+        self.local.seen = boot.seen;
+        self.local.recent = boot.recent;
+        for e in &boot.directory {
+            let first = e.tasks.first().map(String::as_str);
+            if e.team {
+                self.directory.learn_team(&e.id, &e.name, first);
+            } else {
+                self.directory.learn_person(&e.id, &e.name, &e.email, first);
+            }
+            for t in e.tasks.iter().skip(1) {
+                self.directory.note_task(e.team, &e.id, t);
+            }
+        }
+        self.local.dir_written = self.directory.changes;
+        self.outbox_from_store(boot.outbox);
+        if let Some(v) = boot
+            .view
+            .as_deref()
+            .and_then(|v| serde_json::from_str::<serde_json::Value>(v).ok())
+        {
+            if let Ok(f) = serde_json::from_value::<TaskQuery>(v["filters"].clone()) {
+                self.filters = f;
+            }
+            self.search = v["search"].as_str().unwrap_or("").to_string();
+            self.view = v["view"].as_str().and_then(View::from_title);
+        }
+        let rows: Vec<TaskItem> = boot
+            .rows
+            .iter()
+            .filter_map(from_stored)
+            .map(|t| TaskItem::Task(Box::new(t)))
+            .collect();
+        if !rows.is_empty() {
+            self.list.items = rows;
+            self.list.cached_at = Some(boot.rows_saved_at);
+            self.list.end_reached = true;
+        }
+        if let Some(cur) = boot.current {
+            let id = cur.task.as_ref().map(|t| t.id.clone()).unwrap_or_default();
+            self.learn_stored(&id, &cur);
+            let task = self.local.known.get(&id).and_then(|k| k.task.clone());
+            let mut d = Detail::new(id.clone(), task);
+            if let Some(i) = self.list.position(&id) {
+                d.origin = Origin::List;
+                self.list.selected = i;
+            }
+            d.seen_before = self.local.seen.get(&id).cloned();
+            self.detail = Some(d);
+            self.fill_from_known();
+        }
+    }
+}
+
+fn fill<T: Clone>(
+    slot: &mut Load<T>,
+    known: &Option<T>,
+    stale: &mut BTreeSet<&'static str>,
+    name: &'static str,
+) {
+    if let Some(v) = known {
+        if !matches!(slot, Load::Loaded(_)) {
+            *slot = Load::Loaded(v.clone());
+            stale.insert(name);
+        }
+    }
+}
+
+/// `:changed` — the loaded tasks whose rows changed since the user last
+/// opened them: (id, label, title).
+pub fn changed_rows(s: &State) -> Vec<(String, String, String)> {
+    s.list
+        .items
+        .iter()
+        .filter_map(TaskItem::task)
+        .filter(|t| s.changed_since_seen(t) || s.list.changed.contains(t.id.as_str()))
+        .map(|t| {
+            (
+                t.id.as_str().to_string(),
+                t.label(),
+                t.title.line().into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Tasks by id, for lookups in tests and the outbox.
+pub fn known_task<'a>(s: &'a State, id: &str) -> Option<&'a Task> {
+    s.detail
+        .as_ref()
+        .filter(|d| d.task_id == id)
+        .and_then(|d| d.task.as_ref())
+        .or_else(|| {
+            s.list
+                .items
+                .iter()
+                .filter_map(TaskItem::task)
+                .find(|t| t.id == id)
+        })
+        .or_else(|| s.local.known.get(id).and_then(|k| k.task.as_ref()))
+}
+
+impl State {
+    /// `/` typed: the store's matches at once (the service's search runs
+    /// after the pause).
+    pub(super) fn search_locally(&mut self) {
+        if !self.local.on || self.search.trim().is_empty() {
+            return;
+        }
+        self.local.search_gen += 1;
+        let cmd = StoreCmd::Search {
+            gen: self.local.search_gen,
+            query: self.search.trim().to_string(),
+        };
+        self.local.out.push(cmd);
+    }
+}
+
+impl State {
+    /// Another user's store was open: its rows, marks, recent tasks and
+    /// outbox go.
+    pub fn forget_local(&mut self) {
+        if self.list.cached_at.is_some() {
+            self.list.items.clear();
+            self.list.cached_at = None;
+            self.list.selected = 0;
+        }
+        if self.detail.as_ref().is_some_and(|d| d.cached_at.is_some()) {
+            self.detail = None;
+        }
+        let on = self.local.on;
+        self.local = Local::default();
+        self.local.on = on;
+        self.outbox.clear();
+        self.pending.retain(|p| p.ticket != 0);
+    }
+}

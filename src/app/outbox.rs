@@ -1,0 +1,595 @@
+//! Offline and the outbox. When the service cannot be reached, taskdeck
+//! says OFFLINE, keeps showing what it knows, and probes with backoff until
+//! the service answers. Edits that are safe to repeat (a PATCH of fields,
+//! the sharing replacement, a link's role or context, removing a link or a
+//! file) are queued in the outbox (and the store) and sent in order once
+//! the service is back — each after reading the task: if it changed on the
+//! service since the edit was made, the edit waits for the user. Comments
+//! and requester replies are never queued: they stay drafts.
+
+use super::state::*;
+use crate::api::*;
+use crate::store::worker::StoreCmd;
+use crate::store::OutboxRow;
+use std::time::{Duration, Instant};
+
+const PROBE_FIRST: Duration = Duration::from_secs(1);
+const PROBE_MAX: Duration = Duration::from_secs(30);
+
+#[derive(Clone, Debug)]
+pub struct Offline {
+    pub since: chrono::DateTime<chrono::Utc>,
+    pub next_probe: Instant,
+    pub backoff: Duration,
+    /// The ticket of the probe in flight.
+    pub probing: Option<u64>,
+    /// Why, in one line.
+    pub why: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutState {
+    Queued,
+    /// Reading the task before sending (ticket of the read).
+    Checking(u64),
+    Sending(u64),
+    /// The task changed on the service since the edit was made (or the
+    /// first attempt's outcome is unknown and it changed): the user decides.
+    Waiting(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct OutItem {
+    pub seq: i64,
+    pub task_id: String,
+    pub label: String,
+    pub what: String,
+    pub req: ApiRequest,
+    pub base_updated_at: Option<String>,
+    pub created_at: i64,
+    pub state: OutState,
+    /// A first attempt was sent and its outcome is unknown.
+    pub unknown: bool,
+    /// The pending marks of the edit (shown until it is sent).
+    pub pending_ticket: Option<u64>,
+}
+
+/// Edits the outbox may hold: those safe to send again.
+pub fn queueable(req: &ApiRequest) -> bool {
+    matches!(
+        req,
+        ApiRequest::Patch { .. }
+            | ApiRequest::PutSharing { .. }
+            | ApiRequest::UpdateLink { .. }
+            | ApiRequest::RemoveLink { .. }
+            | ApiRequest::Detach { .. }
+    )
+}
+
+/// A read: may be answered "offline" without going out.
+pub fn is_read(req: &ApiRequest) -> bool {
+    matches!(
+        req,
+        ApiRequest::Me
+            | ApiRequest::ListPage { .. }
+            | ApiRequest::FindByNumber { .. }
+            | ApiRequest::GetTask { .. }
+            | ApiRequest::Subtasks { .. }
+            | ApiRequest::Comments { .. }
+            | ApiRequest::Thread { .. }
+            | ApiRequest::GetSharing { .. }
+    )
+}
+
+/// The store's JSON form of a queueable edit.
+pub fn to_stored(req: &ApiRequest) -> Option<String> {
+    use serde_json::json;
+    let v = match req {
+        ApiRequest::Patch { id, patch } => {
+            json!({"kind": "patch", "id": id, "body": patch.to_json()})
+        }
+        ApiRequest::PutSharing { id, update } => {
+            json!({"kind": "sharing", "id": id, "body": serde_json::to_value(update).ok()?})
+        }
+        ApiRequest::UpdateLink {
+            id,
+            kind,
+            item,
+            update,
+        } => {
+            json!({"kind": "link", "id": id, "type": kind.as_wire(), "item": item, "body": update.to_json()})
+        }
+        ApiRequest::RemoveLink { id, kind, item } => {
+            json!({"kind": "unlink", "id": id, "type": kind.as_wire(), "item": item})
+        }
+        ApiRequest::Detach { id, file_id } => json!({"kind": "detach", "id": id, "file": file_id}),
+        _ => return None,
+    };
+    Some(v.to_string())
+}
+
+/// A stored edit read back (`None`: not one this build knows).
+pub fn from_stored(s: &str) -> Option<ApiRequest> {
+    let v: serde_json::Value = serde_json::from_str(s).ok()?;
+    let id = v["id"].as_str()?.to_string();
+    let kind = || LinkType::parse(v["type"].as_str().unwrap_or(""));
+    Some(match v["kind"].as_str()? {
+        "patch" => ApiRequest::Patch {
+            id,
+            patch: TaskPatch::from_json(&v["body"])?,
+        },
+        "sharing" => ApiRequest::PutSharing {
+            id,
+            update: serde_json::from_value(v["body"].clone()).ok()?,
+        },
+        "link" => ApiRequest::UpdateLink {
+            id,
+            kind: kind(),
+            item: v["item"].as_str()?.to_string(),
+            update: LinkUpdate::from_json(&v["body"])?,
+        },
+        "unlink" => ApiRequest::RemoveLink {
+            id,
+            kind: kind(),
+            item: v["item"].as_str()?.to_string(),
+        },
+        "detach" => ApiRequest::Detach {
+            id,
+            file_id: v["file"].as_str()?.to_string(),
+        },
+        _ => return None,
+    })
+}
+
+/// The task already holds what the PATCH sets (the first attempt landed).
+fn already_applied(req: &ApiRequest, t: &Task) -> bool {
+    let ApiRequest::Patch { patch, .. } = req else {
+        return false;
+    };
+    let body = patch.to_json();
+    let Some(m) = body.as_object() else {
+        return false;
+    };
+    let task = serde_json::to_value(t).unwrap_or_default();
+    !m.is_empty()
+        && m.iter().all(|(k, v)| match k.as_str() {
+            "assigned_to" => match v {
+                serde_json::Value::Null => t.assigned_to.is_none(),
+                v => t
+                    .assigned_to
+                    .as_ref()
+                    .is_some_and(|p| Some(p.id.as_str()) == v.as_str()),
+            },
+            "status" | "priority" | "title" | "tags" | "archived" | "draft" | "description"
+            | "additional_context" => task.get(k) == Some(v),
+            _ => false,
+        })
+}
+
+impl State {
+    /// Every answer says something of the link: a failure to connect puts
+    /// taskdeck offline; any answer puts it back online.
+    pub(super) fn connectivity(&mut self, r: &ApiResult) -> Vec<Effect> {
+        if let Some(o) = &mut self.offline {
+            if o.probing == Some(r.ticket) {
+                o.probing = None;
+            }
+        }
+        match &r.result {
+            Ok(_) => self.back_online(),
+            Err(e)
+                if e.unreachable()
+                    || (is_read(&r.req) && matches!(e, ApiError::Network { .. })) =>
+            {
+                self.go_offline(e.to_string());
+                vec![]
+            }
+            Err(_) => {
+                // The service answered, if only to refuse.
+                if !matches!(
+                    r.result,
+                    Err(ApiError::Timeout { .. } | ApiError::Network { .. })
+                ) {
+                    self.back_online()
+                } else {
+                    vec![]
+                }
+            }
+        }
+    }
+
+    fn go_offline(&mut self, why: String) {
+        if self.offline.is_some() {
+            return;
+        }
+        tracing::warn!(why = %why, "the service cannot be reached: offline");
+        self.offline = Some(Offline {
+            since: chrono::Utc::now(),
+            next_probe: Instant::now() + PROBE_FIRST,
+            backoff: PROBE_FIRST,
+            probing: None,
+            why: crate::text::clean(&why),
+        });
+        self.say(
+            Level::Warn,
+            "OFFLINE: the service cannot be reached — showing what is stored; edits are queued; retrying",
+        );
+    }
+
+    fn back_online(&mut self) -> Vec<Effect> {
+        let Some(o) = self.offline.take() else {
+            return self.outbox_pump();
+        };
+        let away = chrono::Utc::now() - o.since;
+        tracing::info!(
+            secs = away.num_seconds(),
+            "the service answers again: online"
+        );
+        let queued = self.outbox.len();
+        self.say(
+            Level::Success,
+            if queued > 0 {
+                format!(
+                    "back online — sending {} from the outbox",
+                    super::results::plural(queued, "queued edit", "queued edits")
+                )
+            } else {
+                "back online".to_string()
+            },
+        );
+        if let Overlay::Compose(c) = &mut self.overlay {
+            if matches!(c.state, SendState::Failed { .. }) {
+                c.note = Some("the service is back — ctrl-s sends your text now".into());
+            }
+        }
+        let mut fx = self.refresh();
+        fx.extend(self.outbox_pump());
+        fx
+    }
+
+    /// On every tick while offline: probe when due (backoff to 30 s).
+    pub(super) fn offline_tick(&mut self, now: Instant) -> Vec<Effect> {
+        let Some(o) = &self.offline else {
+            return vec![];
+        };
+        if o.probing.is_some() || now < o.next_probe {
+            return vec![];
+        }
+        let fx = self.request(ApiRequest::Me);
+        let ticket = match &fx {
+            Effect::Api { ticket, .. } => Some(*ticket),
+            _ => None,
+        };
+        if let Some(o) = &mut self.offline {
+            o.probing = ticket;
+            o.backoff = (o.backoff * 2).min(PROBE_MAX);
+            o.next_probe = now + o.backoff;
+        }
+        vec![fx]
+    }
+
+    /// Seconds until the next probe, for the header.
+    pub fn offline_retry_in(&self, now: Instant) -> Option<u64> {
+        self.offline
+            .as_ref()
+            .map(|o| o.next_probe.saturating_duration_since(now).as_secs())
+    }
+
+    /// A queueable edit made while offline (or whose connection failed):
+    /// into the outbox. Its pending marks stay until it is sent.
+    pub(super) fn queue_write(&mut self, ticket: u64, req: ApiRequest, unknown: bool) {
+        let Some(stored) = to_stored(&req) else {
+            return;
+        };
+        let id = match &req {
+            ApiRequest::Patch { id, .. }
+            | ApiRequest::PutSharing { id, .. }
+            | ApiRequest::UpdateLink { id, .. }
+            | ApiRequest::RemoveLink { id, .. }
+            | ApiRequest::Detach { id, .. } => id.clone(),
+            _ => return,
+        };
+        let fields: Vec<String> = self
+            .pending
+            .iter()
+            .filter(|p| p.ticket == ticket)
+            .map(|p| format!("{} → {}", p.field.replace('_', " "), p.value))
+            .collect();
+        let what = crate::text::clean(&if fields.is_empty() {
+            req.describe()
+        } else {
+            fields.join(", ")
+        });
+        let label = self.label_of(&id);
+        let base = super::cache::known_task(self, &id).and_then(|t| t.updated_at.clone());
+        let seq = self
+            .outbox
+            .iter()
+            .map(|i| i.seq)
+            .max()
+            .unwrap_or(0)
+            .max(crate::store::now_secs() * 1000)
+            + 1;
+        let created_at = crate::store::now_secs();
+        self.local.store(StoreCmd::OutboxAdd {
+            local: seq as u64,
+            seq,
+            task_id: id.clone(),
+            label: label.clone(),
+            what: what.clone(),
+            request: stored,
+            base_updated_at: base.clone(),
+            created_at,
+        });
+        self.outbox.push(OutItem {
+            seq,
+            task_id: id,
+            label: label.clone(),
+            what: what.clone(),
+            req,
+            base_updated_at: base,
+            created_at,
+            state: OutState::Queued,
+            unknown,
+            pending_ticket: Some(ticket),
+        });
+        let n = self.outbox.len();
+        self.say(
+            Level::Warn,
+            if unknown {
+                format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)")
+            } else {
+                format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)")
+            },
+        );
+    }
+
+    pub(super) fn outbox_from_store(&mut self, rows: Vec<OutboxRow>) {
+        for r in rows {
+            let Some(req) = from_stored(&r.request) else {
+                self.say(
+                    Level::Warn,
+                    format!(
+                        "an outbox entry ({} {}) is not readable by this taskdeck: left in the store",
+                        r.label, r.what
+                    ),
+                );
+                continue;
+            };
+            self.outbox.push(OutItem {
+                seq: r.seq,
+                task_id: r.task_id,
+                label: r.label,
+                what: r.what,
+                req,
+                base_updated_at: r.base_updated_at,
+                created_at: r.created_at,
+                state: OutState::Queued,
+                // Sent before a crash or not, it is checked first anyway.
+                unknown: true,
+                pending_ticket: None,
+            });
+        }
+    }
+
+    /// Send the next queued edit (one at a time, in order; an edit waiting
+    /// for the user holds back the later ones of its task only).
+    pub fn outbox_pump(&mut self) -> Vec<Effect> {
+        if self.offline.is_some()
+            || self
+                .outbox
+                .iter()
+                .any(|i| matches!(i.state, OutState::Checking(_) | OutState::Sending(_)))
+        {
+            return vec![];
+        }
+        let waiting: Vec<String> = self
+            .outbox
+            .iter()
+            .filter(|i| matches!(i.state, OutState::Waiting(_)))
+            .map(|i| i.task_id.clone())
+            .collect();
+        let Some(i) = self
+            .outbox
+            .iter()
+            .position(|i| i.state == OutState::Queued && !waiting.contains(&i.task_id))
+        else {
+            return vec![];
+        };
+        let id = self.outbox[i].task_id.clone();
+        let fx = self.request(ApiRequest::GetTask { id });
+        if let Effect::Api { ticket, .. } = &fx {
+            self.outbox[i].state = OutState::Checking(*ticket);
+        }
+        vec![fx]
+    }
+
+    /// The outbox's own answers (its checks and sends), and queueable
+    /// edits that could not go out. Returns whether the answer was fully
+    /// handled here (else it is applied as any other), and what to send.
+    pub(super) fn outbox_answer(&mut self, r: &ApiResult) -> (bool, Vec<Effect>) {
+        match self.outbox_answer_inner(r) {
+            Some(fx) => (true, fx),
+            None => (false, std::mem::take(&mut self.after_outbox)),
+        }
+    }
+
+    fn outbox_answer_inner(&mut self, r: &ApiResult) -> Option<Vec<Effect>> {
+        let ticket = r.ticket;
+        // A queueable edit that could not go out (or lost its connection).
+        let lost = match &r.result {
+            Err(e) if e.unreachable() => Some(false),
+            Err(ApiError::Network { .. }) => Some(true),
+            _ => None,
+        };
+        let from_outbox = self.outbox.iter().any(
+            |i| matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == ticket),
+        );
+        if let (Some(unknown), false) = (lost, from_outbox) {
+            if queueable(&r.req) && !self.sending.contains_key(&ticket) {
+                self.inflight.remove(&ticket);
+                self.queue_write(ticket, r.req.clone(), unknown);
+                return Some(if unknown { self.outbox_pump() } else { vec![] });
+            }
+        }
+        let i = self.outbox.iter().position(
+            |i| matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == ticket),
+        )?;
+        match (&self.outbox[i].state, &r.result) {
+            (OutState::Checking(_), Ok(Reply::Task(t))) => {
+                let item = &self.outbox[i];
+                let moved = item.base_updated_at.is_some()
+                    && t.updated_at.is_some()
+                    && item.base_updated_at != t.updated_at;
+                if item.unknown && already_applied(&item.req, t) {
+                    let item = self.outbox.remove(i);
+                    self.local.store(StoreCmd::OutboxRemove(item.seq));
+                    if let Some(pt) = item.pending_ticket {
+                        self.pending.retain(|p| p.ticket != pt);
+                    }
+                    self.say(
+                        Level::Success,
+                        format!(
+                            "{}: {} — it had reached the service (not sent again)",
+                            item.label, item.what
+                        ),
+                    );
+                    self.inflight.remove(&ticket);
+                    self.replace_task((**t).clone(), ticket);
+                    return Some(self.outbox_pump());
+                }
+                if moved {
+                    let why = format!(
+                        "{} changed on the service since this edit was made",
+                        item.label
+                    );
+                    self.outbox[i].state = OutState::Waiting(why.clone());
+                    self.say(
+                        Level::Warn,
+                        format!("{why}: {} waits for you (:outbox)", self.outbox[i].what),
+                    );
+                    // The read itself is applied as any other.
+                    return None;
+                }
+                let req = self.outbox[i].req.clone();
+                let fx = self.request(req);
+                if let Effect::Api { ticket: t2, .. } = &fx {
+                    self.outbox[i].state = OutState::Sending(*t2);
+                    if let Some(pt) = self.outbox[i].pending_ticket {
+                        for p in self.pending.iter_mut().filter(|p| p.ticket == pt) {
+                            p.ticket = *t2;
+                        }
+                    }
+                }
+                // Apply the read too, then send.
+                let mut all = vec![fx];
+                self.inflight.remove(&ticket);
+                self.replace_task((**t).clone(), ticket);
+                all.extend(self.outbox_pump());
+                Some(all)
+            }
+            (OutState::Checking(_), Err(e)) => {
+                if e.unreachable()
+                    || matches!(e, ApiError::Network { .. } | ApiError::Timeout { .. })
+                {
+                    self.outbox[i].state = OutState::Queued;
+                    return None;
+                }
+                let why = format!(
+                    "reading {} before sending failed: {e}",
+                    self.outbox[i].label
+                );
+                self.outbox[i].state = OutState::Waiting(why);
+                None
+            }
+            (OutState::Checking(_), Ok(_)) => {
+                self.outbox[i].state = OutState::Waiting("unexpected answer".into());
+                None
+            }
+            (OutState::Sending(_), Ok(_)) => {
+                let item = self.outbox.remove(i);
+                self.local.store(StoreCmd::OutboxRemove(item.seq));
+                let left = self.outbox.len();
+                self.say(
+                    Level::Success,
+                    format!(
+                        "{}: {} — sent from the outbox{}",
+                        item.label,
+                        item.what,
+                        if left > 0 {
+                            format!(" ({left} left)")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                );
+                // The answer is applied as any other (after this).
+                let fx = self.outbox_pump();
+                self.after_outbox = fx;
+                None
+            }
+            (OutState::Sending(_), Err(e)) if e.unreachable() => {
+                self.outbox[i].state = OutState::Queued;
+                self.inflight.remove(&ticket);
+                Some(vec![])
+            }
+            (OutState::Sending(_), Err(e)) if e.outcome_unknown() => {
+                self.outbox[i].unknown = true;
+                self.outbox[i].state =
+                    OutState::Waiting(format!("sending failed: {e} — outcome unknown"));
+                None
+            }
+            (OutState::Sending(_), Err(e)) => {
+                let item = self.outbox.remove(i);
+                self.local.store(StoreCmd::OutboxRemove(item.seq));
+                tracing::info!(error = %e, "queued edit refused");
+                let fx = self.outbox_pump();
+                self.after_outbox = fx;
+                None
+            }
+            (OutState::Queued | OutState::Waiting(_), _) => None,
+        }
+    }
+
+    /// `:outbox` — cancel one (`x`) or send one that waits (`enter`).
+    pub fn outbox_cancel(&mut self, seq: i64) {
+        if let Some(i) = self.outbox.iter().position(|i| i.seq == seq) {
+            if matches!(self.outbox[i].state, OutState::Sending(_)) {
+                self.say(
+                    Level::Warn,
+                    "already being sent: it cannot be cancelled now",
+                );
+                return;
+            }
+            let item = self.outbox.remove(i);
+            self.local.store(StoreCmd::OutboxRemove(item.seq));
+            if let Some(pt) = item.pending_ticket {
+                self.pending.retain(|p| p.ticket != pt);
+            }
+            self.say(
+                Level::Info,
+                format!("{}: {} cancelled (not sent)", item.label, item.what),
+            );
+        }
+    }
+
+    pub fn outbox_send_anyway(&mut self, seq: i64) -> Vec<Effect> {
+        let Some(i) = self.outbox.iter().position(|i| i.seq == seq) else {
+            return vec![];
+        };
+        if !matches!(self.outbox[i].state, OutState::Waiting(_)) {
+            return self.outbox_pump();
+        }
+        if self.offline.is_some() {
+            self.say(Level::Warn, "offline: it is sent once the service is back");
+            self.outbox[i].state = OutState::Queued;
+            return vec![];
+        }
+        let req = self.outbox[i].req.clone();
+        let fx = self.request(req);
+        if let Effect::Api { ticket, .. } = &fx {
+            self.outbox[i].state = OutState::Sending(*ticket);
+        }
+        vec![fx]
+    }
+}
