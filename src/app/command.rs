@@ -64,6 +64,14 @@ pub enum Command {
     /// Text as written / rendered Markdown.
     Raw,
     Refresh,
+    /// Tasks recently opened or acted on.
+    Recent,
+    /// Loaded tasks changed since the user last opened them.
+    Changed,
+    /// Edits waiting for the service.
+    Outbox,
+    /// Switch to another configured profile.
+    Profile(String),
     Log,
     Help,
     Quit,
@@ -78,6 +86,8 @@ pub enum Complete {
     Teams,
     /// The first word of each pair is a link type.
     LinkTypes,
+    /// Profile names of the config.
+    Profiles,
 }
 
 pub struct Spec {
@@ -282,6 +292,10 @@ pub const COMMANDS: &[Spec] = &[
     spec!("zoom", "", "the focused pane fills the screen (again: both panes)", false, Nothing, |a| none(a, Command::Zoom)),
     spec!("raw", "", "show text as written (again: rendered Markdown)", false, Nothing, |a| none(a, Command::Raw)),
     spec!("refresh", "", "reload the list and the open task", false, Nothing, |a| none(a, Command::Refresh)),
+    spec!("recent", "", "tasks you recently opened or acted on (drafts and archived too)", false, Nothing, |a| none(a, Command::Recent)),
+    spec!("changed", "", "loaded tasks changed since you last opened them", false, Nothing, |a| none(a, Command::Changed)),
+    spec!("outbox", "", "edits waiting for the service (cancel, or send one that waits)", false, Nothing, |a| none(a, Command::Outbox)),
+    spec!("profile", "NAME", "switch to another profile of the config (its own store, drafts, outbox)", false, Profiles, |a| Ok(Command::Profile(needs(a, "a profile name from the config")?.to_string()))),
     spec!("log", "", "show recent messages", false, Nothing, |a| none(a, Command::Log)),
     spec!("help", "", "show the key bindings", false, Nothing, |a| none(a, Command::Help)),
     spec!("quit", "", "quit", false, Nothing, |a| none(a, Command::Quit)),

@@ -417,6 +417,19 @@ impl State {
                 vec![]
             }
             Command::Refresh => self.refresh(),
+            Command::Recent => {
+                self.open_chooser(super::popups::chooser::ChooserKind::Recent);
+                vec![]
+            }
+            Command::Changed => {
+                self.open_chooser(super::popups::chooser::ChooserKind::Changed);
+                vec![]
+            }
+            Command::Outbox => {
+                self.open_chooser(super::popups::chooser::ChooserKind::Outbox);
+                vec![]
+            }
+            Command::Profile(name) => self.switch_profile(&name)?,
             Command::Log => vec![Effect::ShowLog],
             Command::Help => {
                 self.overlay = Overlay::Help {

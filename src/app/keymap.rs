@@ -79,6 +79,7 @@ actions! {
     Yes = "yes": "yes: do it",
     No = "no": "no: cancel (the sharing review returns to the editor)",
     Choose = "choose": "choose the highlighted candidate",
+    CancelItem = "cancel_item": ":outbox: cancel the highlighted edit (it is not sent)",
     Complete = "complete": "complete the highlighted suggestion",
     Run = "run": "run the highlighted suggestion (or what is typed)",
     ClearArgument = "clear_argument": "clear the argument (again: the whole line)",

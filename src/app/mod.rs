@@ -45,6 +45,17 @@ use tokio::sync::mpsc;
 pub struct LaunchInfo {
     /// Set in `taskdeck demo`: shown as a DEMO badge.
     pub demo: bool,
+    /// The profile in use (shown in the header; `:profile` switches).
+    pub profile: Option<String>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunEnd {
+    /// The process exit code.
+    pub code: i32,
+    /// `:profile NAME`: start again with that profile.
+    pub switch_to: Option<String>,
 }
 
 /// Everything the loop reacts to.
@@ -87,8 +98,9 @@ pub async fn run(
     client: Client,
     settings: Settings,
     launch: LaunchInfo,
-) -> color_eyre::Result<i32> {
+) -> color_eyre::Result<RunEnd> {
     let mut state = new_state(client.host(), &settings, launch.demo);
+    state.profile = launch.profile.clone();
     // Drafts belong to the service and to the user: the user's folder is
     // used once the service has said who the user is.
     let drafts_dir = crate::config::state_dir()
@@ -264,7 +276,10 @@ pub async fn run(
         use std::io::Write;
         let _ = writeln!(err, "{line}");
     }
-    Ok(exit_code)
+    Ok(RunEnd {
+        code: exit_code,
+        switch_to: state.switch_to.take(),
+    })
 }
 
 /// The exit status of a hang-up (128 + SIGHUP), unless a signal already

@@ -593,3 +593,27 @@ impl State {
         vec![fx]
     }
 }
+
+impl State {
+    /// `:profile NAME`: leave this service and user for another profile's
+    /// (drafts are saved and the store written first, as at quit).
+    pub fn switch_profile(&mut self, name: &str) -> Result<Vec<Effect>, String> {
+        if self.demo {
+            return Err("the demo has no profiles: run taskdeck with a config file".into());
+        }
+        if self.profile.as_deref() == Some(name) {
+            return Err(format!("profile {name:?} is the one in use"));
+        }
+        let names = crate::config::profile_names();
+        if !names.iter().any(|n| n == name) {
+            return Err(if names.is_empty() {
+                format!("no profile {name:?}: the config file defines none ([profiles.NAME])")
+            } else {
+                format!("no profile {name:?} (profiles: {})", names.join(", "))
+            });
+        }
+        self.switch_to = Some(name.to_string());
+        self.quit = true;
+        Ok(vec![])
+    }
+}

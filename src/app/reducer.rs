@@ -140,6 +140,7 @@ impl State {
             | Action::Yes
             | Action::No
             | Action::Choose
+            | Action::CancelItem
             | Action::Complete
             | Action::Run
             | Action::ClearArgument

@@ -193,6 +193,8 @@ pub enum Overlay {
     Picker(super::popups::sharing::Picker),
     Sharing(Box<super::popups::sharing::SharingEditor>),
     Filter(Box<super::popups::filter_form::FilterForm>),
+    /// `:recent`, `:changed`, `:outbox`.
+    Chooser(super::popups::chooser::Chooser),
 }
 
 /// A field edit in flight: shown as a pending mark until answered.
@@ -274,6 +276,10 @@ pub struct State {
     pub outbox: Vec<super::outbox::OutItem>,
     /// Sends the outbox starts while an answer is applied.
     pub after_outbox: Vec<Effect>,
+    /// The profile in use (shown in the header).
+    pub profile: Option<String>,
+    /// `:profile NAME`: the loop ends and starts again with that profile.
+    pub switch_to: Option<String>,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -328,6 +334,8 @@ impl State {
             offline: None,
             outbox: Vec::new(),
             after_outbox: Vec::new(),
+            profile: None,
+            switch_to: None,
         }
     }
 

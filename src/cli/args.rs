@@ -80,6 +80,12 @@ pub enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// The local store (what taskdeck keeps on disk to open instantly and
+    /// read offline).
+    Cache {
+        #[command(subcommand)]
+        command: CacheCommand,
+    },
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
@@ -87,6 +93,19 @@ pub enum Command {
     },
     /// Print the man page (roff) to standard output.
     Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Print where the store of the configured service lives.
+    Path,
+    /// Delete the store of the configured service (all its users), or
+    /// every store with --all. Drafts are not touched.
+    Clear {
+        /// Every service's store.
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

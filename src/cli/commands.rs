@@ -168,7 +168,8 @@ pub async fn walk_pages(
 pub const MAX_PAGES: usize = 10_000;
 
 pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome {
-    check_id_filters(&q)?;
+    let dir = super::query::stored_directory(client.base_url());
+    super::query::resolve_id_filters(&mut q, &dir)?;
     let is_me = |v: &Option<String>| v.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("me"));
     if is_me(&q.assigned_to) || is_me(&q.involving) {
         let me = client

@@ -10,7 +10,7 @@ use crate::api::{Client, ClientConfig};
 use crate::app::LaunchInfo;
 use crate::config::{self, Config, Severity};
 use crate::sandbox::{Sandbox, SandboxOptions};
-use args::{Cli, Command, ConfigCommand};
+use args::{CacheCommand, Cli, Command, ConfigCommand};
 use clap::{CommandFactory, Parser};
 use commands::{emit, say, Failure, Outcome, EXIT_FAILED, EXIT_OK};
 use std::time::Duration;
@@ -37,6 +37,7 @@ pub fn main() -> i32 {
         Some(Command::Config {
             command: ConfigCommand::Check,
         }) => Some(commands::config_check(cli.profile.as_deref())),
+        Some(Command::Cache { command }) => Some(cache(cli.profile.as_deref(), command)),
         _ => None,
     };
     if let Some(outcome) = quick {
@@ -114,7 +115,12 @@ async fn dispatch(cli: Cli) -> Outcome {
             commands::validate_layout(&client, &file, json).await
         }
         // Handled before the runtime starts.
-        Some(Command::Config { .. } | Command::Completions { .. } | Command::Man) => Ok(EXIT_OK),
+        Some(
+            Command::Config { .. }
+            | Command::Cache { .. }
+            | Command::Completions { .. }
+            | Command::Man,
+        ) => Ok(EXIT_OK),
     }
 }
 
@@ -161,11 +167,29 @@ fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
 }
 
 async fn tui(profile: Option<&str>) -> Outcome {
-    // Without configuration this fails at once (exit 2) with instructions.
-    let (client, c) = connect(profile)?;
-    crate::app::run(client, c.settings, LaunchInfo { demo: false })
+    let mut profile = profile.map(str::to_string);
+    loop {
+        // Without configuration this fails at once (exit 2) with instructions.
+        let (client, c) = connect(profile.as_deref())?;
+        let end = crate::app::run(
+            client,
+            c.settings,
+            LaunchInfo {
+                demo: false,
+                profile: profile.clone(),
+            },
+        )
         .await
-        .map_err(|e| Failure::failed(format!("{e:#}").replace('\n', " ")))
+        .map_err(|e| Failure::failed(format!("{e:#}").replace('\n', " ")))?;
+        match end.switch_to {
+            // `:profile NAME`: the same terminal, another service or user.
+            Some(next) => {
+                tracing::info!(profile = %next, "switching profile");
+                profile = Some(next);
+            }
+            None => return Ok(end.code),
+        }
+    }
 }
 
 async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
@@ -189,9 +213,17 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
         crate::api::ApiKey::new(key.key.clone()),
     ))
     .map_err(Failure::failed)?;
-    crate::app::run(client, settings, LaunchInfo { demo: true })
-        .await
-        .map_err(|e| Failure::failed(format!("{e:#}").replace('\n', " ")))
+    crate::app::run(
+        client,
+        settings,
+        LaunchInfo {
+            demo: true,
+            profile: None,
+        },
+    )
+    .await
+    .map(|end| end.code)
+    .map_err(|e| Failure::failed(format!("{e:#}").replace('\n', " ")))
 }
 
 fn completions(shell: clap_complete::Shell) -> Outcome {
@@ -232,4 +264,60 @@ fn init_logging(level: Option<&str>) -> Option<tracing_appender::non_blocking::W
         .try_init()
         .ok()?;
     Some(guard)
+}
+
+/// `taskdeck cache path|clear`.
+fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
+    let c = config::load(profile);
+    let dir = c
+        .settings
+        .base_url
+        .as_deref()
+        .map(|b| crate::store::service_dir(b, false));
+    match command {
+        CacheCommand::Path => {
+            let Some(dir) = dir else {
+                emit(&format!("{}\n", crate::store::cache_root().display()))?;
+                say("taskdeck: no base URL configured: that is the folder of every store");
+                return Ok(EXIT_OK);
+            };
+            let path = match crate::store::last_user(&dir) {
+                Some(u) => crate::store::db_path(&dir, &u),
+                None => dir.clone(),
+            };
+            emit(&format!("{}\n", path.display()))?;
+            if !c.settings.cache {
+                say("taskdeck: `cache = false` in the config: nothing is written there");
+            }
+            Ok(EXIT_OK)
+        }
+        CacheCommand::Clear { all } => {
+            let target = if *all {
+                crate::store::cache_root()
+            } else {
+                match dir {
+                    Some(d) => d,
+                    None => {
+                        return Err(Failure::usage(
+                            "no base URL configured: give --all to clear every store",
+                        ))
+                    }
+                }
+            };
+            match std::fs::remove_dir_all(&target) {
+                Ok(()) => {
+                    say(&format!("taskdeck: removed {}", target.display()));
+                    Ok(EXIT_OK)
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    say(&format!("taskdeck: nothing stored at {}", target.display()));
+                    Ok(EXIT_OK)
+                }
+                Err(e) => Err(Failure::failed(format!(
+                    "cannot remove {}: {e}",
+                    target.display()
+                ))),
+            }
+        }
+    }
 }

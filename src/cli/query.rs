@@ -79,9 +79,73 @@ pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String,
 
 const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
 
-/// People and teams are ids on the wire: a value that is plainly a name or
-/// an e-mail is refused before anything is sent (exit 2), saying how to find
-/// the id. (The TUI resolves names through the directory it learns.)
+/// People and teams are ids on the wire: a name or an e-mail the directory
+/// of the local store knows (people and teams taskdeck has seen) becomes
+/// its id; several matches or none are refused before anything is sent
+/// (exit 2), saying what to give instead.
+pub fn resolve_id_filters(
+    q: &mut TaskQuery,
+    dir: &crate::app::directory::Directory,
+) -> Result<(), Failure> {
+    use crate::app::directory::Resolved;
+    for (flag, slot, team) in [
+        ("--assigned-to", &mut q.assigned_to, false),
+        ("--involving", &mut q.involving, false),
+        ("--team-id", &mut q.team_id, true),
+    ] {
+        let Some(v) = slot.clone() else { continue };
+        if (v.eq_ignore_ascii_case("me") && !team) || uuid::Uuid::parse_str(&v).is_ok() {
+            continue;
+        }
+        let found = if team {
+            dir.resolve_team(&v)
+        } else {
+            dir.resolve_person(&v)
+        };
+        match found {
+            Resolved::One(id, label) => {
+                tracing::info!(flag, %label, "name resolved through the local directory");
+                *slot = Some(id);
+            }
+            Resolved::Many(c) => {
+                let list: Vec<String> = c
+                    .iter()
+                    .take(6)
+                    .map(|(id, l)| format!("{l} ({id})"))
+                    .collect();
+                return Err(Failure::usage(format!(
+                    "{flag} {}: several {} match: {} — give the e-mail or the id",
+                    clean(&format!("{v:?}")),
+                    if team { "teams" } else { "people" },
+                    clean(&list.join("; "))
+                )));
+            }
+            Resolved::None => {}
+        }
+    }
+    check_id_filters(q)
+}
+
+/// The directory of the local store of this service's last user (empty
+/// when there is none).
+pub fn stored_directory(base_url: &str) -> crate::app::directory::Directory {
+    let mut d = crate::app::directory::Directory::default();
+    let dir = crate::store::service_dir(base_url, false);
+    let Some(user) = crate::store::last_user(&dir) else {
+        return d;
+    };
+    for e in crate::store::read_directory(&crate::store::db_path(&dir, &user)) {
+        if e.team {
+            d.learn_team(&e.id, &e.name, None);
+        } else {
+            d.learn_person(&e.id, &e.name, &e.email, None);
+        }
+    }
+    d
+}
+
+/// A value that is plainly a name or an e-mail is refused before anything
+/// is sent (exit 2), saying how to find the id.
 pub fn check_id_filters(q: &TaskQuery) -> Result<(), Failure> {
     for (flag, v) in [
         ("--assigned-to", &q.assigned_to),
@@ -99,8 +163,9 @@ pub fn check_id_filters(q: &TaskQuery) -> Result<(), Failure> {
                 "a name"
             };
             return Err(Failure::usage(format!(
-                "{flag} takes an id, and {v:?} looks like {what}: find the id with \
-                 `taskdeck tasks --json | jq '.[] | .assigned_to, .creator, .team'` (or use `me`)"
+                "{flag} takes an id, and {v:?} looks like {what} taskdeck has not seen: find the id with \
+                 `taskdeck tasks --json | jq '.[] | .assigned_to, .creator, .team'` (or use `me`; \
+                 names and e-mails work once the TUI has seen them)"
             )));
         }
     }

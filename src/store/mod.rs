@@ -691,6 +691,23 @@ impl Db {
     }
 }
 
+/// The directory of a store, read only (nothing when there is no store or
+/// it cannot be read): the CLI completes names with it.
+pub fn read_directory(path: &Path) -> Vec<DirEntry> {
+    if !path.exists() {
+        return vec![];
+    }
+    let Ok(conn) = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return vec![];
+    };
+    let db = Db {
+        conn,
+        path: path.to_path_buf(),
+    };
+    db.directory().unwrap_or_default()
+}
+
 /// The text a task is found by locally: number, title, tags, description.
 fn search_text(t: &StoredTask) -> String {
     let v: serde_json::Value = serde_json::from_str(&t.json).unwrap_or_default();

@@ -58,6 +58,13 @@ pub fn title_line(s: &State) -> String {
         parts.push(format!("search {:?}", s.search));
     }
     let count = s.list.items.len();
+    if let Some(at) = s.list.cached_at {
+        let now = crate::app::cache::now_secs();
+        parts.push(format!("cached {}", crate::app::cache::age(at, now)));
+    }
+    if s.list.local_search {
+        parts.push("stored matches, searching the service…".into());
+    }
     let tail = if s.list.loading {
         "loading…"
     } else if s.list.error.is_some() {
@@ -195,7 +202,9 @@ fn task_row<'a>(
     (w_id, w_pri, w_status, w_due, w_who, w_rest): (usize, usize, usize, usize, usize, usize),
 ) -> Line<'a> {
     let pending = s.pending.iter().any(|p| p.task_id == t.id);
-    let changed = s.list.changed.contains(t.id.as_str());
+    // Changed on the service since the last refresh, or since the user
+    // last opened it.
+    let changed = s.list.changed.contains(t.id.as_str()) || s.changed_since_seen(t);
     let mark = if pending {
         "…"
     } else if changed {

@@ -274,6 +274,10 @@ pub fn hint_text(s: &State, width: usize) -> String {
         }
         Overlay::Text { .. } => Some("[view] j/k scroll  g/G top/bottom  esc close"),
         Overlay::Picker(_) => Some("[pick] j/k move  enter choose  esc cancel"),
+        Overlay::Chooser(c) if c.kind == crate::app::popups::chooser::ChooserKind::Outbox => {
+            Some("[outbox] j/k move  x cancel the edit  enter send one that waits  esc close")
+        }
+        Overlay::Chooser(_) => Some("[tasks] j/k move  enter open  esc close"),
         Overlay::Sharing(_) => Some(
             "[sharing] j/k move  v visibility  space read/write  a person  t team  d remove  enter review",
         ),
@@ -364,9 +368,38 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         (None, None) => spans.push(Span::styled("identifying…", theme.dim)),
     }
     spans.push(Span::styled(
-        format!("  [{}]", crate::text::clean(&s.host)),
+        match &s.profile {
+            Some(p) => format!(
+                "  [{} · profile {}]",
+                crate::text::clean(&s.host),
+                crate::text::clean(p)
+            ),
+            None => format!("  [{}]", crate::text::clean(&s.host)),
+        },
         theme.dim,
     ));
+    if let Some(o) = &s.offline {
+        let retry = s
+            .offline_retry_in(std::time::Instant::now())
+            .map(|n| format!(" — retrying in {n}s"))
+            .unwrap_or_default();
+        spans.push(Span::styled("  ", theme.base));
+        spans.push(Span::styled(
+            format!(
+                " OFFLINE since {}{retry} ",
+                crate::app::dates::local_time(o.since)
+            ),
+            theme
+                .error
+                .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+        ));
+    }
+    if !s.outbox.is_empty() {
+        spans.push(Span::styled(
+            format!("  outbox {}", s.outbox.len()),
+            theme.warn.add_modifier(Modifier::BOLD),
+        ));
+    }
     let n = s.inflight.len();
     if n > 0 {
         spans.push(Span::styled(

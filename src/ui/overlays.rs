@@ -257,6 +257,33 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             f.render_widget(Paragraph::new(ls), inner);
         }
         Overlay::Filter(form) => draw_filter(f, area, form, theme),
+        Overlay::Chooser(c) => {
+            let r = centered(area, 100, (c.rows.len() as u16).clamp(1, 30) + 2);
+            let inner = popup(f, r, c.title(), theme);
+            let rows = inner.height as usize;
+            let offset = (c.selected + 1).saturating_sub(rows);
+            let ls: Vec<Line> = if c.rows.is_empty() {
+                vec![Line::styled(c.empty_text(), theme.dim)]
+            } else {
+                c.rows
+                    .iter()
+                    .enumerate()
+                    .skip(offset)
+                    .take(rows)
+                    .map(|(i, (_, line))| {
+                        Line::styled(
+                            line.clone(),
+                            if i == c.selected {
+                                theme.selected
+                            } else {
+                                theme.base
+                            },
+                        )
+                    })
+                    .collect()
+            };
+            f.render_widget(Paragraph::new(ls), inner);
+        }
         Overlay::Sharing(ed) => {
             let r = centered(area, 90, ed.rows() as u16 + 9);
             let inner = popup(

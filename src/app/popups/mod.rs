@@ -1,6 +1,7 @@
 //! Overlays, one module each: its state, its keys, its help. `overlay_key`
 //! hands a key to the open one.
 
+pub mod chooser;
 pub mod compose;
 pub mod confirm;
 pub mod filter_form;
@@ -96,6 +97,10 @@ impl State {
                         vec![]
                     }
                 }
+            }
+            Overlay::Chooser(mut c) => {
+                let out = c.on_key(self.keymap.lookup(&[Context::Picker], &ev));
+                self.chooser_outcome(c, out)
             }
             Overlay::Filter(mut form) => {
                 match form.on_key(&ev, self.keymap.lookup(&[Context::Filter], &ev)) {

@@ -37,6 +37,7 @@ pub fn complete(input: &str, people: &[String], teams: &[String]) -> Vec<String>
                     command::LINK_TYPES.iter().map(|s| s.to_string()).collect()
                 }
                 Complete::LinkTypes => vec![],
+                Complete::Profiles => crate::config::profile_names(),
                 Complete::People => {
                     let mut v = vec!["me".to_string()];
                     v.extend(people.iter().cloned());

@@ -52,6 +52,9 @@ pub(super) fn comments<'a>(t: &Task, d: &Detail, cx: &Cx<'_>) -> (Vec<Line<'a>>,
         if Some(c.author.id.as_str()) == me {
             head.push_str("  [you]");
         }
+        if s.is_new_comment(c.id.as_str()) {
+            head.push_str("  NEW");
+        }
         out.push(Line::styled(
             fit(&head, width),
             row_style(selected, theme).add_modifier(Modifier::BOLD),

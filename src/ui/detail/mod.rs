@@ -47,6 +47,10 @@ pub fn header(s: &State) -> String {
             out.push_str(" [DRAFT]");
         }
     }
+    if let Some(at) = d.cached_at {
+        let now = crate::app::cache::now_secs();
+        out.push_str(&format!(" — stored {}", crate::app::cache::age(at, now)));
+    }
     crate::text::clean(&out)
 }
 

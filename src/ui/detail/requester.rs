@@ -72,6 +72,12 @@ pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
             format!("{} {who}  {when}", if outbound { "->" } else { "<-" }),
             theme.base.add_modifier(Modifier::BOLD),
         )];
+        if s.is_new_message(m.id.as_str()) {
+            head.push(Span::styled(
+                "  NEW",
+                theme.accent.add_modifier(Modifier::BOLD),
+            ));
+        }
         if outbound {
             let status = delivery_text(m.delivery_status.as_ref());
             let style = match m.delivery_status {

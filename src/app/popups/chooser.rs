@@ -1,0 +1,167 @@
+//! Lists of tasks and edits to act on: `:recent` (tasks recently opened or
+//! acted on, drafts and archived ones included), `:changed` (loaded tasks
+//! changed since the user last opened them) and `:outbox` (edits waiting
+//! for the service). Keys of the `picker` context: move, `enter` opens (the
+//! outbox: sends an edit that waits), `x` cancels an outbox edit.
+
+use crate::app::keymap::Action;
+use crate::app::outbox::OutState;
+use crate::app::state::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChooserKind {
+    Recent,
+    Changed,
+    Outbox,
+}
+
+#[derive(Clone, Debug)]
+pub struct Chooser {
+    pub kind: ChooserKind,
+    /// (key: a task id, or an outbox entry's number; the line shown)
+    pub rows: Vec<(String, String)>,
+    pub selected: usize,
+}
+
+pub enum ChooserOutcome {
+    Stay,
+    Close,
+    Enter(String),
+    Cancel(String),
+}
+
+impl Chooser {
+    pub fn title(&self) -> &'static str {
+        match self.kind {
+            ChooserKind::Recent => "Recent tasks (Enter opens)",
+            ChooserKind::Changed => "Changed since you last looked (Enter opens)",
+            ChooserKind::Outbox => {
+                "Outbox: edits waiting for the service (x cancels, Enter sends one that waits)"
+            }
+        }
+    }
+    pub fn empty_text(&self) -> &'static str {
+        match self.kind {
+            ChooserKind::Recent => "no task opened or acted on yet",
+            ChooserKind::Changed => "no loaded task changed since you last opened it",
+            ChooserKind::Outbox => "the outbox is empty: nothing waits to be sent",
+        }
+    }
+
+    pub fn on_key(&mut self, action: Option<Action>) -> ChooserOutcome {
+        let key = || self.rows.get(self.selected).map(|(k, _)| k.clone());
+        match action {
+            Some(Action::Close) => ChooserOutcome::Close,
+            Some(Action::Down) => {
+                self.selected = (self.selected + 1).min(self.rows.len().saturating_sub(1));
+                ChooserOutcome::Stay
+            }
+            Some(Action::Up) => {
+                self.selected = self.selected.saturating_sub(1);
+                ChooserOutcome::Stay
+            }
+            Some(Action::Choose) => key().map_or(ChooserOutcome::Stay, ChooserOutcome::Enter),
+            Some(Action::CancelItem) if self.kind == ChooserKind::Outbox => {
+                key().map_or(ChooserOutcome::Stay, ChooserOutcome::Cancel)
+            }
+            _ => ChooserOutcome::Stay,
+        }
+    }
+}
+
+impl State {
+    pub fn open_chooser(&mut self, kind: ChooserKind) {
+        let now = crate::app::cache::now_secs();
+        let rows: Vec<(String, String)> = match kind {
+            ChooserKind::Recent => self
+                .local
+                .recent
+                .iter()
+                .map(|r| {
+                    (
+                        r.task_id.clone(),
+                        format!(
+                            "{:<7} {:<40}  {}  ({})",
+                            r.label,
+                            r.title,
+                            r.action,
+                            crate::app::cache::age(r.at, now)
+                        ),
+                    )
+                })
+                .collect(),
+            ChooserKind::Changed => crate::app::cache::changed_rows(self)
+                .into_iter()
+                .map(|(id, label, title)| (id, format!("{label:<7} {title}")))
+                .collect(),
+            ChooserKind::Outbox => self
+                .outbox
+                .iter()
+                .map(|i| {
+                    let state = match &i.state {
+                        OutState::Queued if self.offline.is_some() => {
+                            "queued (offline)".to_string()
+                        }
+                        OutState::Queued => "queued".to_string(),
+                        OutState::Checking(_) => "reading the task…".to_string(),
+                        OutState::Sending(_) => "sending…".to_string(),
+                        OutState::Waiting(why) => format!("WAITS FOR YOU: {why}"),
+                    };
+                    (
+                        i.seq.to_string(),
+                        format!(
+                            "{:<7} {}  — {state}, made {}",
+                            i.label,
+                            i.what,
+                            crate::app::cache::age(i.created_at, now)
+                        ),
+                    )
+                })
+                .collect(),
+        };
+        let rows = rows
+            .into_iter()
+            .map(|(k, l)| (k, crate::text::clean(&l)))
+            .collect();
+        self.overlay = Overlay::Chooser(Chooser {
+            kind,
+            rows,
+            selected: 0,
+        });
+    }
+
+    pub(super) fn chooser_outcome(&mut self, c: Chooser, out: ChooserOutcome) -> Vec<Effect> {
+        match out {
+            ChooserOutcome::Stay => {
+                self.overlay = Overlay::Chooser(c);
+                vec![]
+            }
+            ChooserOutcome::Close => vec![],
+            ChooserOutcome::Enter(key) => match c.kind {
+                ChooserKind::Recent | ChooserKind::Changed => {
+                    self.focus = Focus::Detail;
+                    self.jump_to(key, None)
+                }
+                ChooserKind::Outbox => {
+                    let fx = key
+                        .parse::<i64>()
+                        .map(|seq| self.outbox_send_anyway(seq))
+                        .unwrap_or_default();
+                    self.open_chooser(ChooserKind::Outbox);
+                    fx
+                }
+            },
+            ChooserOutcome::Cancel(key) => {
+                if let Ok(seq) = key.parse::<i64>() {
+                    self.outbox_cancel(seq);
+                }
+                let selected = c.selected;
+                self.open_chooser(ChooserKind::Outbox);
+                if let Overlay::Chooser(n) = &mut self.overlay {
+                    n.selected = selected.min(n.rows.len().saturating_sub(1));
+                }
+                vec![]
+            }
+        }
+    }
+}
