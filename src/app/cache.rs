@@ -379,19 +379,16 @@ impl State {
             Some(t) => (t.label(), t.title.line().into_owned()),
             None => (self.label_of(id), String::new()),
         };
-        // Opening again does not hide what was done to it just before.
-        if action == "opened" {
-            if let Some(r) = self.local.recent.first().filter(|r| r.task_id == id) {
-                if r.action != "opened" {
-                    return;
-                }
-            }
-        }
+        // Opening again does not hide what was done to it.
+        let action = match self.local.recent.iter().find(|r| r.task_id == id) {
+            Some(r) if action == "opened" && r.action != "opened" => r.action.clone(),
+            _ => action.to_string(),
+        };
         let r = Recent {
             task_id: id.to_string(),
             label,
             title,
-            action: action.to_string(),
+            action,
             at: now_secs(),
         };
         self.local.recent.retain(|x| x.task_id != id);
@@ -409,6 +406,7 @@ impl State {
             return;
         }
         d.seen_before = self.local.seen.get(&id).cloned();
+        self.list.changed.remove(&id);
         self.local.store(StoreCmd::Current(id.clone()));
         self.local.store(StoreCmd::Opened(id.clone()));
         self.note_recent(&id, "opened");

@@ -14,7 +14,18 @@ impl State {
     /// First requests at start-up.
     pub fn start(&mut self) -> Vec<Effect> {
         let mut fx = vec![self.request(ApiRequest::Me)];
-        fx.extend(self.reload_list(false));
+        // Rows from the store stay, the cursor on the same task, until the
+        // service's answers replace them; the stored current task is
+        // asked again.
+        let cached = self.list.cached_at.is_some();
+        fx.extend(self.reload_list(cached));
+        if let Some(d) = &self.detail {
+            let (id, tab) = (d.task_id.clone(), d.tab);
+            if uuid::Uuid::parse_str(&id).is_ok() {
+                fx.push(self.request(ApiRequest::GetTask { id }));
+            }
+            fx.extend(self.load_tab(tab));
+        }
         fx
     }
 
@@ -115,7 +126,7 @@ impl State {
             let reads_task = tab_fx.iter().any(|e| {
                 matches!(e, Effect::Api { req, .. } if matches!(**req, ApiRequest::GetTask { .. }))
             });
-            if uuid::Uuid::parse_str(&id).is_ok() && !reads_task {
+            if uuid::Uuid::parse_str(&id).is_ok() && !reads_task && !self.outbox_checking(&id) {
                 fx.push(self.request(ApiRequest::GetTask { id }));
             }
             fx.extend(tab_fx);

@@ -242,9 +242,18 @@ impl State {
                 c.note = Some("the service is back — ctrl-s sends your text now".into());
             }
         }
-        let mut fx = self.refresh();
-        fx.extend(self.outbox_pump());
+        // The outbox reads its tasks first; the refresh does not read them
+        // twice.
+        let mut fx = self.outbox_pump();
+        fx.extend(self.refresh());
         fx
+    }
+
+    /// The outbox is reading this task before sending an edit of it.
+    pub fn outbox_checking(&self, id: &str) -> bool {
+        self.outbox
+            .iter()
+            .any(|i| i.task_id == id && matches!(i.state, OutState::Checking(_)))
     }
 
     /// On every tick while offline: probe when due (backoff to 30 s).
@@ -510,7 +519,7 @@ impl State {
                 let item = self.outbox.remove(i);
                 self.local.store(StoreCmd::OutboxRemove(item.seq));
                 let left = self.outbox.len();
-                self.say(
+                self.outbox_note = Some((
                     Level::Success,
                     format!(
                         "{}: {} — sent from the outbox{}",
@@ -522,7 +531,7 @@ impl State {
                             String::new()
                         }
                     ),
-                );
+                ));
                 // The answer is applied as any other (after this).
                 let fx = self.outbox_pump();
                 self.after_outbox = fx;
@@ -543,6 +552,13 @@ impl State {
                 let item = self.outbox.remove(i);
                 self.local.store(StoreCmd::OutboxRemove(item.seq));
                 tracing::info!(error = %e, "queued edit refused");
+                self.outbox_note = Some((
+                    Level::Error,
+                    format!(
+                        "{}: {} from the outbox was refused: {e}",
+                        item.label, item.what
+                    ),
+                ));
                 let fx = self.outbox_pump();
                 self.after_outbox = fx;
                 None

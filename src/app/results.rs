@@ -32,6 +32,9 @@ impl State {
                 if self.detail.as_ref().is_some_and(|d| &d.task_id == id)
         );
         fx.extend(self.apply_answer(r));
+        if let Some((level, note)) = self.outbox_note.take() {
+            self.say(level, note);
+        }
         if let Some(d) = &mut self.detail {
             match &req {
                 ApiRequest::Comments { id } if *id == d.task_id => {
@@ -51,7 +54,7 @@ impl State {
                 }
                 _ => {}
             }
-            if d.stale.is_empty() {
+            if !d.stale.contains("task") {
                 d.cached_at = None;
             }
         }

@@ -124,7 +124,7 @@ pub struct SandboxArgs {
     /// Number of seeded tasks.
     #[arg(long, value_name = "N")]
     pub tasks: Option<usize>,
-    /// Fault injection: delay=MS,fail_every=N,status=S,retry_after=SECS,garbage_every=N,reset_every=N
+    /// Fault injection: delay=MS,fail_every=N,status=S,retry_after=SECS,garbage_every=N,reset_every=N,down=1 (down: every connection dropped before it is handled)
     #[arg(long, value_name = "SPEC", value_parser = parse_faults)]
     pub faults: Option<Faults>,
     /// Add tasks with unknown enum values, unknown fields and an unreadable item.

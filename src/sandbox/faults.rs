@@ -28,6 +28,9 @@ pub struct Faults {
     pub garbage_every: u64,
     /// Every N-th request has its connection dropped mid-response.
     pub reset_every: u64,
+    /// The service is away: every request's connection is dropped before
+    /// it is handled (nothing is applied, nothing recorded).
+    pub down: bool,
 }
 
 impl Default for Faults {
@@ -39,6 +42,7 @@ impl Default for Faults {
             retry_after: None,
             garbage_every: 0,
             reset_every: 0,
+            down: false,
         }
     }
 }
@@ -46,7 +50,7 @@ impl Default for Faults {
 impl FromStr for Faults {
     type Err = String;
 
-    /// Parses `delay=MS,fail_every=N,status=S,retry_after=SECS,garbage_every=N,reset_every=N`
+    /// Parses `delay=MS,fail_every=N,status=S,retry_after=SECS,garbage_every=N,reset_every=N,down=1`
     /// (any subset, any order; `delay_ms` is accepted for `delay`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut f = Faults::default();
@@ -74,10 +78,11 @@ impl FromStr for Faults {
                 "retry_after" => f.retry_after = Some(num()?),
                 "garbage_every" => f.garbage_every = num()?,
                 "reset_every" => f.reset_every = num()?,
+                "down" => f.down = num()? != 0,
                 other => {
                     return Err(format!(
                         "unknown fault setting {other:?} (expected delay, fail_every, status, \
-                         retry_after, garbage_every or reset_every)"
+                         retry_after, garbage_every, reset_every or down)"
                     ))
                 }
             }
@@ -96,6 +101,19 @@ pub(crate) async fn middleware(
     req: Request,
     next: Next,
 ) -> Response {
+    if state.faults.lock().unwrap().down {
+        // Away: the connection fails before any answer (a body that errors
+        // at once makes hyper abort the connection).
+        let stream = futures::stream::once(async {
+            Err::<Bytes, std::io::Error>(std::io::Error::new(
+                std::io::ErrorKind::ConnectionReset,
+                "injected fault: the service is down",
+            ))
+        });
+        let mut resp = Response::new(Body::from_stream(stream));
+        resp.headers_mut().remove(header::CONTENT_LENGTH);
+        return resp;
+    }
     let (parts, body) = req.into_parts();
     let bytes = axum::body::to_bytes(body, 16 * 1024 * 1024)
         .await

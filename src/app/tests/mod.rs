@@ -7,6 +7,7 @@ mod compose;
 mod edits;
 mod keys;
 mod list;
+mod local;
 mod names;
 mod navigation;
 mod props;

@@ -1,0 +1,704 @@
+//! The local layer: what is known per task, the store's commands, offline,
+//! the outbox, what changed since the user last looked, recent tasks.
+
+use super::*;
+use crate::app::outbox::OutState;
+use crate::store::worker::{StoreAnswer, StoreCmd};
+use crate::store::{Boot, Seen, StoredDetail, StoredTab};
+
+fn unreachable() -> ApiError {
+    ApiError::Unreachable {
+        message: "connection refused".into(),
+    }
+}
+
+fn with_store(mut s: State) -> State {
+    s.local.on = true;
+    s.local.out.clear();
+    s
+}
+
+/// A state whose store held `n` rows of the All view and task 2 as current.
+fn booted(n: i64) -> State {
+    let mut s = crate::app::new_state("svc.test".into(), &Settings::default(), false);
+    s.local.on = true;
+    let rows = (1..=n)
+        .map(|i| crate::app::cache::stored(&task(i), false))
+        .collect();
+    let comments = serde_json::to_string(&vec![Comment {
+        id: "c-old".into(),
+        content: "stored comment".into(),
+        ..Default::default()
+    }])
+    .unwrap();
+    s.apply_boot(Boot {
+        view: Some(json!({"view": "All", "filters": {}, "search": ""}).to_string()),
+        rows,
+        rows_saved_at: 100,
+        current: Some(StoredDetail {
+            task: Some(crate::app::cache::stored(&task(2), true)),
+            fetched_at: 100,
+            tabs: vec![StoredTab {
+                tab: "comments".into(),
+                json: comments,
+                fetched_at: 100,
+            }],
+        }),
+        directory: vec![crate::store::DirEntry {
+            team: false,
+            id: "u-carol".into(),
+            name: "Carol Nguyen".into(),
+            email: "carol@acme.test".into(),
+            tasks: vec!["#9".into()],
+        }],
+        seen: [(
+            tid(2),
+            Seen {
+                updated_at: Some("2026-11-01T10:00:00Z".into()),
+                comment_ids: Some(vec!["c-old".into()]),
+                message_ids: None,
+                at: 1,
+            },
+        )]
+        .into_iter()
+        .collect(),
+        recent: vec![],
+        outbox: vec![],
+    });
+    s
+}
+
+#[test]
+fn the_first_frame_shows_stored_rows_and_the_current_task_then_the_service_replaces_them() {
+    let mut s = booted(5);
+    assert_eq!(s.list.items.len(), 5);
+    assert_eq!(s.list.cached_at, Some(100));
+    assert_eq!(
+        s.list.selected, 1,
+        "the cursor is on the stored current task"
+    );
+    let d = s.detail.as_ref().unwrap();
+    assert_eq!(d.task_id, tid(2));
+    assert!(d.cached_at.is_some());
+    assert!(matches!(&d.comments, Load::Loaded(v) if v.len() == 1));
+    // The names the store knew complete at once.
+    assert!(matches!(
+        s.directory.resolve_person("carol"),
+        crate::app::directory::Resolved::One(id, _) if id == "u-carol"
+    ));
+    let fx = s.start();
+    let r = reqs(&fx);
+    assert!(r.contains(&ApiRequest::GetTask { id: tid(2) }), "{r:?}");
+    // The stored rows stay while the first page is on its way.
+    assert_eq!(s.list.items.len(), 5);
+    let page = r
+        .iter()
+        .find(|r| matches!(r, ApiRequest::ListPage { .. }))
+        .unwrap()
+        .clone();
+    let ticket = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Api { ticket, req } if **req == page => Some(*ticket),
+            _ => None,
+        })
+        .unwrap();
+    let mut t4 = task(4);
+    t4.title = "Renamed on the service".into();
+    s.on_api(ApiResult {
+        ticket,
+        req: page,
+        result: Ok(Reply::Page(TaskPage {
+            items: vec![
+                TaskItem::Task(Box::new(task(4))),
+                TaskItem::Task(Box::new(task(2))),
+                TaskItem::Task(Box::new(task(7))),
+            ],
+            cursor: None,
+        })),
+    });
+    assert_eq!(
+        s.list.cached_at, None,
+        "the service's rows replaced the stored ones"
+    );
+    assert_eq!(s.list.items.len(), 3);
+    assert_eq!(
+        s.list.selected_id(),
+        Some(tid(2).as_str()),
+        "same task under the cursor"
+    );
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+}
+
+#[test]
+fn answers_are_kept_for_the_store_and_the_view_is_stored_with_its_rows() {
+    let mut s = with_store(loaded(3));
+    let fx = open_tab(&mut s, Tab::Comments);
+    s.local.out.clear();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![Comment {
+            id: "c1".into(),
+            content: "hello".into(),
+            ..Default::default()
+        }])),
+    );
+    assert!(s.local.out.iter().any(|c| matches!(
+        c,
+        StoreCmd::PutTab { task_id, tab: "comments", json } if *task_id == tid(1) && json.contains("hello")
+    )));
+    // What the user saw of it is recorded.
+    assert!(s.local.out.iter().any(|c| matches!(
+        c,
+        StoreCmd::Seen(id, seen) if *id == tid(1) && seen.comment_ids.as_deref() == Some(&["c1".to_string()][..])
+    )));
+    // A refresh stores the rows under the view's key.
+    s.local.out.clear();
+    let fx = s.refresh();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Ok(Reply::Page(TaskPage {
+            items: (1..=3).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            cursor: None,
+        })),
+    );
+    assert!(s
+        .local
+        .out
+        .iter()
+        .any(|c| matches!(c, StoreCmd::PutTasks(v) if v.len() == 3)));
+    assert!(s.local.out.iter().any(|c| matches!(
+        c,
+        StoreCmd::PutView { ids, .. } if ids.len() == 3
+    )));
+}
+
+#[test]
+fn nothing_is_queued_for_the_store_when_there_is_none() {
+    let mut s = loaded(3);
+    assert!(!s.local.on);
+    let fx = open_tab(&mut s, Tab::Comments);
+    answer(&mut s, &fx, Ok(Reply::Comments(vec![])));
+    assert!(s.local.out.is_empty(), "cache = false writes nothing");
+}
+
+#[test]
+fn an_unreachable_service_puts_taskdeck_offline_and_reading_goes_on() {
+    let mut s = booted(3);
+    let fx = s.start();
+    // Every request fails to connect.
+    for (ticket, req) in fx.iter().filter_map(|e| match e {
+        Effect::Api { ticket, req } => Some((*ticket, (**req).clone())),
+        _ => None,
+    }) {
+        s.on_api(ApiResult {
+            ticket,
+            req,
+            result: Err(unreachable()),
+        });
+    }
+    assert!(s.offline.is_some(), "OFFLINE");
+    assert_eq!(s.list.items.len(), 3, "the stored rows stay");
+    assert!(s.list.error.is_none(), "no screen fills with errors");
+    assert!(s.detail.as_ref().unwrap().error.is_none());
+    assert!(matches!(
+        s.detail.as_ref().unwrap().comments,
+        Load::Loaded(_)
+    ));
+    // Moving shows the next stored row at once; its tabs are asked of the
+    // store, not of the service.
+    s.local.out.clear();
+    let fx = s.on_key(key('j'));
+    assert!(reqs(&fx)
+        .iter()
+        .all(|r| !matches!(r, ApiRequest::Comments { .. })));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    assert!(s.local.out.contains(&StoreCmd::LoadTask(tid(3))));
+    // The store answers with what it has.
+    s.on_store(StoreAnswer::Task(
+        tid(3),
+        Box::new(StoredDetail {
+            task: Some(crate::app::cache::stored(&task(3), true)),
+            fetched_at: 5,
+            tabs: vec![StoredTab {
+                tab: "sharing".into(),
+                json: json!({"visibility": "private", "users": [], "teams": []}).to_string(),
+                fetched_at: 5,
+            }],
+        }),
+    ));
+    assert!(matches!(
+        s.detail.as_ref().unwrap().sharing,
+        Load::Loaded(_)
+    ));
+}
+
+#[test]
+fn offline_it_probes_with_backoff_and_recovers_by_itself() {
+    let mut s = loaded(2);
+    let fx = s.refresh();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(unreachable()),
+    );
+    assert!(s.offline.is_some());
+    let t0 = std::time::Instant::now();
+    // No probe before it is due, then one (and not two at once).
+    assert!(s.offline_tick(t0).is_empty());
+    let later = t0 + std::time::Duration::from_secs(2);
+    let probe = s.offline_tick(later);
+    assert_eq!(reqs(&probe), vec![ApiRequest::Me]);
+    assert!(s
+        .offline_tick(later + std::time::Duration::from_secs(60))
+        .is_empty());
+    // The probe fails: the next one waits longer.
+    answer(&mut s, &probe, Err(unreachable()));
+    let backoff = s.offline.as_ref().unwrap().backoff;
+    assert!(backoff >= std::time::Duration::from_secs(2), "{backoff:?}");
+    // It answers: online again, and the list is refreshed.
+    let probe = s.offline_tick(later + std::time::Duration::from_secs(60));
+    let fx = answer(
+        &mut s,
+        &probe,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    );
+    assert!(s.offline.is_none());
+    assert!(reqs(&fx)
+        .iter()
+        .any(|r| matches!(r, ApiRequest::ListPage { .. })));
+}
+
+fn go_offline(s: &mut State) {
+    let fx = s.refresh();
+    answer_where(
+        s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(unreachable()),
+    );
+    assert!(s.offline.is_some());
+}
+
+#[test]
+fn an_edit_made_offline_is_queued_then_sent_exactly_once_after_a_check() {
+    let mut s = with_store(loaded(3));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "status completed");
+    // The worker answers "unreachable" at once while offline.
+    let fx = answer(&mut s, &fx, Err(unreachable()));
+    assert!(reqs(&fx).is_empty(), "nothing is sent while offline");
+    assert_eq!(s.outbox.len(), 1);
+    assert_eq!(s.outbox[0].what, "status → completed");
+    assert!(s
+        .local
+        .out
+        .iter()
+        .any(|c| matches!(c, StoreCmd::OutboxAdd { .. })));
+    assert!(
+        s.pending_for(&tid(1), "status").is_some(),
+        "the pending mark stays"
+    );
+    // Back: the task is read first, then the edit goes, once.
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(
+        &mut s,
+        &probe,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    );
+    let check: Vec<&Effect> = fx
+        .iter()
+        .filter(|e| matches!(e, Effect::Api { req, .. } if matches!(**req, ApiRequest::GetTask { ref id } if *id == tid(1))))
+        .collect();
+    assert_eq!(check.len(), 1, "{:?}", reqs(&fx));
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { id } if *id == tid(1)),
+        Ok(Reply::Task(Box::new(task(1)))),
+    );
+    let (id, body) = only_patch(&fx);
+    assert_eq!((id, body), (tid(1), json!({"status": "completed"})));
+    let mut done = task(1);
+    done.status = Status::Completed;
+    done.updated_at = Some("2026-11-02T10:00:00Z".into());
+    let fx = answer(&mut s, &fx, Ok(Reply::Task(Box::new(done))));
+    assert!(reqs(&fx).is_empty(), "sent once: {:?}", reqs(&fx));
+    assert!(s.outbox.is_empty());
+    assert!(s
+        .local
+        .out
+        .iter()
+        .any(|c| matches!(c, StoreCmd::OutboxRemove(_))));
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .contains("sent from the outbox"));
+}
+
+#[test]
+fn a_queued_edit_waits_for_the_user_when_the_task_changed_on_the_service() {
+    let mut s = loaded(3);
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let mut changed = task(1);
+    changed.updated_at = Some("2026-11-05T10:00:00Z".into());
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(changed))),
+    );
+    assert!(
+        !reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::Patch { .. })),
+        "not sent over a newer version"
+    );
+    assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
+    // The user sends it anyway from :outbox.
+    palette(&mut s, "outbox");
+    let fx = s.on_key(code(KeyCode::Enter));
+    let (_, body) = only_patch(&fx);
+    assert_eq!(body, json!({"priority": "low"}));
+}
+
+#[test]
+fn a_queued_edit_can_be_cancelled_and_is_never_sent() {
+    let mut s = with_store(loaded(3));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    palette(&mut s, "outbox");
+    assert!(matches!(s.overlay, Overlay::Chooser(_)));
+    s.on_key(key('x'));
+    assert!(s.outbox.is_empty());
+    assert!(s.pending.is_empty(), "the pending mark goes with it");
+    assert!(s
+        .local
+        .out
+        .iter()
+        .any(|c| matches!(c, StoreCmd::OutboxRemove(_))));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    assert!(!reqs(&fx)
+        .iter()
+        .any(|r| matches!(r, ApiRequest::Patch { .. })));
+}
+
+#[test]
+fn a_patch_that_lost_its_connection_is_resent_only_if_it_did_not_arrive() {
+    // Arrived: the read-back shows the value: not sent again.
+    let mut s = loaded(2);
+    let fx = palette(&mut s, "status completed");
+    let fx = answer(
+        &mut s,
+        &fx,
+        Err(ApiError::Network {
+            message: "connection closed before message completed".into(),
+        }),
+    );
+    let mut landed = task(1);
+    landed.status = Status::Completed;
+    landed.updated_at = Some("2026-11-02T10:00:00Z".into());
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(landed))),
+    );
+    assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
+    assert!(s.outbox.is_empty());
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .contains("had reached the service"));
+    // Did not arrive: the task is as before: sent once.
+    let mut s = loaded(2);
+    let fx = palette(&mut s, "status completed");
+    let fx = answer(
+        &mut s,
+        &fx,
+        Err(ApiError::Network {
+            message: "connection closed before message completed".into(),
+        }),
+    );
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(task(1)))),
+    );
+    assert_eq!(only_patch(&fx).1, json!({"status": "completed"}));
+}
+
+#[test]
+fn comments_are_never_queued_they_stay_drafts() {
+    let mut s = loaded(2);
+    go_offline(&mut s);
+    s.on_key(key('c'));
+    type_str(&mut s, "offline words");
+    let fx = s.on_key(ctrl('s'));
+    answer(&mut s, &fx, Err(unreachable()));
+    assert!(s.outbox.is_empty());
+    match &s.overlay {
+        Overlay::Compose(c) => {
+            assert_eq!(c.text(), "offline words");
+            assert!(matches!(c.state, SendState::Failed { .. }));
+        }
+        _ => panic!("the composer stays open with the text"),
+    }
+    // Back online: the composer offers to send.
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    match &s.overlay {
+        Overlay::Compose(c) => assert!(c.note.as_deref().unwrap_or("").contains("back")),
+        _ => panic!(),
+    }
+}
+
+#[test]
+fn stored_edits_come_back_from_the_store_and_are_checked_before_sending() {
+    let mut s = loaded(2);
+    let req = ApiRequest::Patch {
+        id: tid(2),
+        patch: TaskPatch {
+            status: Some(Status::Completed),
+            ..Default::default()
+        },
+    };
+    let stored = crate::app::outbox::to_stored(&req).unwrap();
+    assert_eq!(crate::app::outbox::from_stored(&stored), Some(req));
+    s.outbox_from_store(vec![crate::store::OutboxRow {
+        seq: 7,
+        task_id: tid(2),
+        label: "#2".into(),
+        what: "status → completed".into(),
+        request: stored,
+        base_updated_at: Some("2026-11-01T10:00:00Z".into()),
+        created_at: 1,
+    }]);
+    let fx = s.outbox_pump();
+    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(2) }]);
+}
+
+#[test]
+fn every_queueable_edit_survives_the_store_round_trip() {
+    let edits = vec![
+        ApiRequest::Patch {
+            id: "t".into(),
+            patch: TaskPatch {
+                assigned_to: Field::Clear,
+                complete_by: Field::Set("2026-12-01T17:00:00Z".into()),
+                tags: Some(vec!["x".into()]),
+                archived: Some(true),
+                ..Default::default()
+            },
+        },
+        ApiRequest::PutSharing {
+            id: "t".into(),
+            update: SharingUpdate {
+                visibility: "private".into(),
+                users: vec![ShareUser {
+                    user_id: "u".into(),
+                    access_level: "write".into(),
+                }],
+                teams: vec![],
+            },
+        },
+        ApiRequest::UpdateLink {
+            id: "t".into(),
+            kind: LinkType::Review,
+            item: "i".into(),
+            update: LinkUpdate {
+                role: Some(LinkRole::Subject),
+                context: Some(Some(vec!["c1".into()])),
+            },
+        },
+        ApiRequest::RemoveLink {
+            id: "t".into(),
+            kind: LinkType::Chat,
+            item: "i".into(),
+        },
+        ApiRequest::Detach {
+            id: "t".into(),
+            file_id: "f".into(),
+        },
+    ];
+    for e in edits {
+        let s = crate::app::outbox::to_stored(&e).unwrap();
+        assert_eq!(crate::app::outbox::from_stored(&s), Some(e));
+    }
+    assert!(crate::app::outbox::to_stored(&ApiRequest::AddComment {
+        id: "t".into(),
+        content: "x".into(),
+        file_ids: vec![]
+    })
+    .is_none());
+}
+
+#[test]
+fn a_task_changed_since_it_was_last_opened_is_marked_until_opened() {
+    let mut s = booted(3);
+    let fx = s.start();
+    let mut t3 = task(3);
+    t3.updated_at = Some("2026-11-09T10:00:00Z".into());
+    // Task 3 was seen before at the old version.
+    s.local.seen.insert(
+        tid(3),
+        Seen {
+            updated_at: Some("2026-11-01T10:00:00Z".into()),
+            ..Default::default()
+        },
+    );
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Ok(Reply::Page(TaskPage {
+            items: vec![
+                TaskItem::Task(Box::new(task(1))),
+                TaskItem::Task(Box::new(task(2))),
+                TaskItem::Task(Box::new(t3.clone())),
+            ],
+            cursor: None,
+        })),
+    );
+    assert!(s.changed_since_seen(&t3));
+    assert!(!s.changed_since_seen(&task(1)), "never opened: not marked");
+    let changed = crate::app::cache::changed_rows(&s);
+    assert_eq!(changed.len(), 1);
+    // :changed, Enter opens it; then it is seen.
+    palette(&mut s, "changed");
+    s.on_key(code(KeyCode::Enter));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    assert!(!s.changed_since_seen(&t3));
+    assert!(crate::app::cache::changed_rows(&s).is_empty());
+}
+
+#[test]
+fn new_comments_since_the_last_look_are_marked() {
+    let mut s = booted(3);
+    let fx = s.start();
+    let fx2 = s.on_key(key(']'));
+    let all: Vec<Effect> = fx.into_iter().chain(fx2).collect();
+    answer_where(
+        &mut s,
+        &all,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(vec![
+            Comment {
+                id: "c-old".into(),
+                ..Default::default()
+            },
+            Comment {
+                id: "c-new".into(),
+                ..Default::default()
+            },
+        ])),
+    );
+    assert!(!s.is_new_comment("c-old"));
+    assert!(s.is_new_comment("c-new"));
+}
+
+#[test]
+fn recent_lists_what_was_opened_and_done_and_opens_it() {
+    let mut s = with_store(loaded(3));
+    s.on_key(key('j'));
+    let fx = palette(&mut s, "archive");
+    let mut archived = task(2);
+    archived.archived = true;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(archived))));
+    assert_eq!(s.local.recent[0].task_id, tid(2));
+    assert_eq!(s.local.recent[0].action, "archived");
+    assert!(s
+        .local
+        .out
+        .iter()
+        .any(|c| matches!(c, StoreCmd::Recent(r) if r.action == "archived")));
+    // Opening it again keeps what was done.
+    s.on_key(key('k'));
+    s.on_key(key('j'));
+    assert_eq!(s.local.recent[0].action, "archived");
+    // :recent, Enter: the archived task opens by id.
+    s.on_key(key('k'));
+    palette(&mut s, "recent");
+    match &s.overlay {
+        Overlay::Chooser(c) => {
+            assert_eq!(c.rows[0].0, tid(1), "newest first");
+            assert!(c.rows[1].1.contains("archived"), "{:?}", c.rows);
+        }
+        _ => panic!(),
+    }
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+}
+
+#[test]
+fn typing_a_search_shows_stored_matches_until_the_service_answers() {
+    let mut s = with_store(loaded(3));
+    s.on_key(key('/'));
+    type_str(&mut s, "inv");
+    let gen = s.local.search_gen;
+    assert!(s
+        .local
+        .out
+        .iter()
+        .any(|c| matches!(c, StoreCmd::Search { query, .. } if query == "inv")));
+    let mut hit = task(9);
+    hit.title = "Invoice".into();
+    s.on_store(StoreAnswer::Search {
+        gen,
+        rows: vec![crate::app::cache::stored(&hit, false)],
+    });
+    assert!(s.list.local_search);
+    assert_eq!(s.list.items.len(), 1);
+    // The debounced walk keeps them until its first page arrives.
+    let (fx, _) = s.on_tick(std::time::Instant::now() + std::time::Duration::from_secs(2));
+    assert_eq!(s.list.items.len(), 1);
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Ok(Reply::Page(TaskPage {
+            items: vec![
+                TaskItem::Task(Box::new(task(1))),
+                TaskItem::Task(Box::new(task(2))),
+            ],
+            cursor: None,
+        })),
+    );
+    assert!(!s.list.local_search);
+    assert_eq!(s.list.items.len(), 2);
+}
+
+#[test]
+fn profile_switch_needs_a_configured_profile_and_is_refused_in_the_demo() {
+    let mut s = loaded(1);
+    palette(&mut s, "profile nosuch");
+    assert!(s.switch_to.is_none());
+    assert!(!s.quit);
+    assert!(s.status.as_ref().unwrap().1.contains("nosuch"));
+    let mut d = crate::app::new_state("svc.test".into(), &Settings::default(), true);
+    palette(&mut d, "profile work");
+    assert!(d.status.as_ref().unwrap().1.contains("demo"));
+}
