@@ -596,6 +596,9 @@ impl StoreLink {
         if !self.enabled {
             return;
         }
+        // What is learnt before the service says who the user is waits
+        // for that user's store.
+        state.local.on = true;
         if let Some(user) = crate::store::last_user(&self.dir) {
             self.open(&user, state, true);
         }
@@ -642,6 +645,9 @@ impl StoreLink {
             Err(e) => {
                 tracing::warn!(error = %e, "no local store");
                 state.say(Level::Warn, format!("running without a local store: {e}"));
+                state.local.on = false;
+                state.local.out.clear();
+                self.enabled = false;
             }
         }
     }
@@ -678,11 +684,20 @@ impl StoreLink {
     }
 
     fn drain(&mut self, state: &mut State) {
-        let out = std::mem::take(&mut state.local.out);
-        if let Some(t) = &self.thread {
-            for cmd in out {
-                t.send(cmd);
+        match &self.thread {
+            Some(t) => {
+                for cmd in std::mem::take(&mut state.local.out) {
+                    t.send(cmd);
+                }
             }
+            // Not bound to a user yet: kept until then (within reason).
+            None if self.enabled => {
+                let out = &mut state.local.out;
+                if out.len() > 20_000 {
+                    out.drain(..out.len() - 20_000);
+                }
+            }
+            None => state.local.out.clear(),
         }
     }
 

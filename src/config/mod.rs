@@ -261,6 +261,25 @@ fn group_or_other_readable(_path: &Path) -> bool {
     false
 }
 
+/// The profiles the config file defines (`[profiles.NAME]`), read once.
+pub fn profile_names() -> Vec<String> {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let Ok(text) = std::fs::read_to_string(config_path()) else {
+                return vec![];
+            };
+            let Ok(v) = text.parse::<toml::Table>() else {
+                return vec![];
+            };
+            v.get("profiles")
+                .and_then(|p| p.as_table())
+                .map(|t| t.keys().cloned().collect())
+                .unwrap_or_default()
+        })
+        .clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,23 +418,4 @@ api_key_command = "echo  work-key "
             );
         }
     }
-}
-
-/// The profiles the config file defines (`[profiles.NAME]`), read once.
-pub fn profile_names() -> Vec<String> {
-    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    NAMES
-        .get_or_init(|| {
-            let Ok(text) = std::fs::read_to_string(config_path()) else {
-                return vec![];
-            };
-            let Ok(v) = text.parse::<toml::Table>() else {
-                return vec![];
-            };
-            v.get("profiles")
-                .and_then(|p| p.as_table())
-                .map(|t| t.keys().cloned().collect())
-                .unwrap_or_default()
-        })
-        .clone()
 }

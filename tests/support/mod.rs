@@ -119,6 +119,10 @@ impl Home {
     pub fn state(&self) -> PathBuf {
         self.root().join("state")
     }
+    /// Where the local stores go (`$XDG_CACHE_HOME/taskdeck`).
+    pub fn cache(&self) -> PathBuf {
+        self.root().join("cache")
+    }
     pub fn drafts(&self) -> PathBuf {
         self.state().join("taskdeck").join("drafts")
     }
@@ -131,6 +135,7 @@ impl Home {
                 r.join("no-config.toml").display().to_string(),
             ),
             ("XDG_STATE_HOME".into(), self.state().display().to_string()),
+            ("XDG_CACHE_HOME".into(), self.cache().display().to_string()),
             (
                 "XDG_CONFIG_HOME".into(),
                 r.join("config").display().to_string(),
