@@ -5,6 +5,8 @@
 //! pty_probe bytes BIN                  bytes written per `j` and per Enter
 //! pty_probe rss BIN                    peak RSS with the whole list loaded
 //! pty_probe latency BIN                keypress-to-frame with the service stalled
+//! pty_probe stored-start BIN RUNS      a second start against a stalled
+//!                                      service: time to the stored rows
 //!
 //! The service address and key come from the environment (TASKDECK_BASE_URL,
 //! TASKDECK_API_KEY); the script sets them.
@@ -42,6 +44,7 @@ impl Probe {
             "TASKDECK_BASE_URL",
             "TASKDECK_API_KEY",
             "XDG_STATE_HOME",
+            "XDG_CACHE_HOME",
             "HOME",
             "PATH",
         ] {
@@ -147,7 +150,7 @@ impl Probe {
 fn selected_row(s: &vt100::Screen) -> Option<usize> {
     let (_, cols) = s.size();
     s.rows(0, cols)
-        .position(|r| r.trim_start_matches('│').starts_with('>'))
+        .position(|r| r.trim_start_matches(['│', '┃']).starts_with('>'))
 }
 
 /// Identity shown, and a first task row (the selection mark on a `#` id).
@@ -193,6 +196,57 @@ fn first_frame(bin: &str, runs: usize) {
     let all: Vec<String> = ms.iter().map(|m| format!("{m:.1}")).collect();
     println!("first_frame_runs_ms={}", all.join(","));
     println!("first_frame_ms={:.1}", median(&mut ms));
+}
+
+/// The stored rows of the last view are on screen, marked cached, with
+/// the cursor on a task.
+fn stored_rows_shown(s: &vt100::Screen) -> bool {
+    s.contents().contains("cached ")
+        && selected_row(s).is_some_and(|i| {
+            let (_, cols) = s.size();
+            s.rows(0, cols).nth(i).is_some_and(|r| r.contains('#'))
+        })
+}
+
+fn stored_start(bin: &str, runs: usize) {
+    // One session against the (slow) service fills the store.
+    let mut p = Probe::spawn(bin, 50, 200);
+    if p.wait_for(Duration::from_secs(120), first_frame_complete)
+        .is_none()
+    {
+        eprintln!(
+            "the warm-up session never loaded; screen:\n{}",
+            p.rows().join("\n")
+        );
+        std::process::exit(1);
+    }
+    // Every answer of the first page in (and stored) before quitting.
+    p.settle(Duration::from_millis(1500), Duration::from_secs(30));
+    p.send("q");
+    p.settle(Duration::from_millis(300), Duration::from_secs(5));
+    p.finish();
+    let mut ms = Vec::new();
+    for _ in 0..runs {
+        let mut p = Probe::spawn(bin, 50, 200);
+        let start = p.start;
+        if std::env::var_os("PROBE_DEBUG").is_some() {
+            p.settle(Duration::from_millis(800), Duration::from_secs(1));
+            eprintln!("{}", p.rows().join("\n"));
+        }
+        match p.wait_for(Duration::from_secs(20), stored_rows_shown) {
+            Some(at) => ms.push((at - start).as_secs_f64() * 1000.0),
+            None => {
+                eprintln!("stored rows never shown; screen:\n{}", p.rows().join("\n"));
+                std::process::exit(1);
+            }
+        }
+        p.finish();
+    }
+    let max = ms.iter().cloned().fold(0.0, f64::max);
+    let all: Vec<String> = ms.iter().map(|m| format!("{m:.1}")).collect();
+    println!("stored_start_runs_ms={}", all.join(","));
+    println!("stored_start_max_ms={max:.1}");
+    println!("stored_start_ms={:.1}", median(&mut ms));
 }
 
 fn bytes(bin: &str) {
@@ -313,7 +367,7 @@ fn latency(bin: &str) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: pty_probe first-frame|bytes|rss|latency BIN [RUNS]";
+    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start BIN [RUNS]";
     let (Some(cmd), Some(bin)) = (args.get(1), args.get(2)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -323,6 +377,7 @@ fn main() {
         "bytes" => bytes(bin),
         "rss" => rss(bin),
         "latency" => latency(bin),
+        "stored-start" => stored_start(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7)),
         _ => {
             eprintln!("{usage}");
             std::process::exit(2);
