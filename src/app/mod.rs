@@ -2,6 +2,9 @@
 //! arrive on one channel; the loop drains what is queued, applies it, and
 //! renders once, only when something changed.
 
+pub mod bulk;
+pub mod bulk_commands;
+pub mod changes;
 pub mod clipboard;
 pub mod command;
 pub mod commands;
@@ -12,9 +15,11 @@ mod editor;
 pub mod fields;
 pub mod freshness;
 pub mod fuzzy;
+pub mod history;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod marks;
 pub mod names;
 pub mod navigation;
 pub mod panes;
@@ -283,6 +288,7 @@ fn describe_write(ticket: u64, req: &state::ApiRequest, state: &State) -> Option
         | R::Comments { .. }
         | R::Thread { .. }
         | R::GetSharing { .. }
+        | R::SharingForEdit { .. }
         | R::Validate { .. } => return None,
         R::Patch { id, .. }
         | R::Delete { id }

@@ -5,6 +5,12 @@ use crate::api::*;
 
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
+        // Bulk edits, undo and redo handle their own answers.
+        if self.engine.owns(r.ticket) {
+            return self.engine_answer(r);
+        }
+        // A write's outcome goes into the history (undo, redo).
+        self.note_answer(&r);
         let comments = matches!(
             r.req,
             ApiRequest::Comments { .. }
@@ -146,24 +152,22 @@ impl State {
                 let label = t.label();
                 let archived_now = patch.archived == Some(true) && t.archived;
                 self.replace_task(*t, ticket);
-                if archived_now {
-                    if let Some((uid, l, _)) = &self.undo {
-                        if *uid == id {
-                            let key = self
-                                .keymap
-                                .key_for(crate::app::keymap::Action::Undo)
-                                .unwrap_or_else(|| ":undo".into());
-                            let l = l.clone();
-                            self.say(
-                                Level::Success,
-                                format!("archived {l} — {key} restores it (:undo)"),
-                            );
-                            return vec![];
-                        }
-                    }
-                }
-                if patch.archived == Some(false) {
-                    self.undo = None;
+                if archived_now
+                    && self.history.undo_stack.last().is_some_and(|op| {
+                        self.history
+                            .get(*op)
+                            .is_some_and(|o| o.records.iter().any(|r| r.task_id == id))
+                    })
+                {
+                    let key = self
+                        .keymap
+                        .key_for(crate::app::keymap::Action::Undo)
+                        .unwrap_or_else(|| ":undo".into());
+                    self.say(
+                        Level::Success,
+                        format!("archived {label} — {key} restores it (:undo)"),
+                    );
+                    return vec![];
                 }
                 if self.sending.contains_key(&ticket) {
                     self.compose_succeeded(ticket, &what.join(", "));
@@ -460,6 +464,8 @@ impl State {
                 }
                 vec![]
             }
+            // Answered to the bulk engine only.
+            (ApiRequest::SharingForEdit { .. }, _) => vec![],
             (ApiRequest::Validate { path, .. }, result) => {
                 let lines = match result {
                     Ok(Reply::Layout(l, _)) => layout_lines(&l),

@@ -2,6 +2,7 @@
 //! requests emitted and the resulting state. Helpers here, tests by
 //! subject in the files below.
 
+mod bulk;
 mod collab;
 mod compose;
 mod edits;
@@ -11,6 +12,7 @@ mod names;
 mod navigation;
 mod props;
 mod review;
+mod undo;
 
 use super::state::*;
 use crate::api::*;
