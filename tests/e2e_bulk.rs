@@ -92,7 +92,10 @@ fn three_marked_rows_completed_in_one_bulk_edit_then_z_restores_each_status() {
             Some(json!({"status": before[&id]})),
             "each back to its own status"
         );
-        assert_eq!(svc.sb.task_json(&id).unwrap()["status"], before[&id].as_str());
+        assert_eq!(
+            svc.sb.task_json(&id).unwrap()["status"],
+            before[&id].as_str()
+        );
     }
     // Each task was read back before its PATCH.
     for id in &ids {

@@ -598,8 +598,40 @@ impl State {
             "y: {verb} all {n} anyway (overwriting those changes) · n: cancel, nothing is sent"
         ));
         let id = run.id;
+        self.progress(format!(
+            "{} — {} changed on the service since: y overwrites, n cancels",
+            run.title,
+            plural(changed.len(), "task", "tasks")
+        ));
         self.engine.prepared = Some(run);
         self.confirm(lines, Confirmed::Run(id))
+    }
+
+    /// What quitting leaves undone: tasks of a run not sent yet.
+    pub fn unsent_lines(&self) -> Vec<String> {
+        self.engine
+            .runs
+            .iter()
+            .filter_map(|r| {
+                let unsent: Vec<&str> = r
+                    .jobs
+                    .iter()
+                    .filter(|j| {
+                        j.next == 0 && matches!(j.state, JobState::Waiting | JobState::Checked)
+                    })
+                    .map(|j| j.label.as_str())
+                    .collect();
+                (!unsent.is_empty()).then(|| {
+                    crate::text::clean(&format!(
+                        "taskdeck: {}: {} of {} not sent when you quit: {}",
+                        r.title,
+                        unsent.len(),
+                        plural(r.jobs.len(), "task", "tasks"),
+                        unsent.join(", ")
+                    ))
+                })
+            })
+            .collect()
     }
 
     /// A run is over: its outcome goes into the history and the status

@@ -259,14 +259,15 @@ impl State {
             ),
             R::Attach { id, file_ids } => (id, vec![Change::Attach(file_ids.clone())], None),
             R::Detach { id, file_id } => (id, vec![Change::Detach(file_id.clone())], None),
-            R::PutSharing { id, .. } => (
-                id,
-                vec![Change::Share(ShareDelta {
-                    words: "sharing saved".into(),
-                    ..Default::default()
-                })],
-                None,
-            ),
+            R::PutSharing { id, .. } => {
+                // What the save changed: the entries that differ.
+                let delta = match (&sent.sharing_before, reply) {
+                    (Some(b), Reply::Sharing(s)) => share_back(s, b),
+                    _ => ShareDelta::default(),
+                };
+                let words = "sharing saved".to_string();
+                (id, vec![Change::Share(ShareDelta { words, ..delta })], None)
+            }
             R::Delete { id } => (
                 id,
                 vec![],

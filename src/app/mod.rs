@@ -360,6 +360,8 @@ pub fn quit_lines(
             list.join("; ")
         ));
     }
+    // A bulk edit, undo or redo cut short: the tasks it did not reach.
+    out.extend(state.unsent_lines());
     let in_flight = |p: &std::path::Path| {
         sends
             .iter()

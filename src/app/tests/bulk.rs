@@ -514,3 +514,18 @@ fn sharing_in_bulk_reads_each_state_and_puts_it_back_with_the_person_added() {
     }
     assert!(s.status.as_ref().unwrap().1.ends_with("2 done"));
 }
+
+#[test]
+fn quitting_during_a_bulk_edit_names_the_tasks_not_sent() {
+    let mut s = loaded(6);
+    s.on_key(key('V'));
+    palette(&mut s, "status completed");
+    let fx = s.on_key(key('y'));
+    assert_eq!(reqs(&fx).len(), CONCURRENCY);
+    let lines = crate::app::quit_lines(&s, &Default::default(), None);
+    assert!(
+        lines.iter().any(|l| l
+            .contains("6 tasks: status → completed: 2 of 6 tasks not sent when you quit: #5, #6")),
+        "{lines:?}"
+    );
+}

@@ -314,3 +314,113 @@ fn undo_waits_while_a_bulk_edit_is_running() {
     let text = &s.status.as_ref().unwrap().1;
     assert!(text.contains("still running"), "{text}");
 }
+
+#[test]
+fn a_sharing_save_is_undone_entry_by_entry_over_the_sharing_as_it_is_then() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Sharing);
+    let before: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(before.clone())),
+    );
+    s.on_key(key('S'));
+    s.on_key(key('a'));
+    type_str(&mut s, "bob@acme.test write");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter)); // review
+    let fx = s.on_key(key('y'));
+    let after: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [
+            {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"},
+            {"id": "u-bob", "name": "Bob", "email": "bob@acme.test", "access_level": "write"}
+        ],
+        "teams": []
+    }))
+    .unwrap();
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::PutSharing { .. }),
+        Ok(Reply::Sharing(after.clone())),
+    );
+    // The task is read again after a sharing save: its version is ours.
+    let mut t1 = task(1);
+    t1.updated_at = Some("2026-11-05T09:00:00Z".into());
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(t1.clone()))),
+    );
+    // Carol was given access elsewhere meanwhile: she keeps it.
+    let mut now = after.clone();
+    now.users
+        .push(serde_json::from_value(json!({"id": "u-carol", "access_level": "read"})).unwrap());
+    let fx = undo_key_unchanged(&mut s, 'z', &[t1.clone()]);
+    assert_eq!(reqs(&fx), vec![ApiRequest::SharingForEdit { id: tid(1) }]);
+    let fx = answer(&mut s, &fx, Ok(Reply::Sharing(now)));
+    match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { id, update }] => {
+            assert_eq!(id, &tid(1));
+            assert_eq!(
+                serde_json::to_value(update).unwrap(),
+                json!({
+                    "visibility": "private",
+                    "users": [
+                        {"user_id": "u-me", "access_level": "write"},
+                        {"user_id": "u-carol", "access_level": "read"}
+                    ],
+                    "teams": []
+                })
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let fx = answer(&mut s, &fx, Ok(Reply::Sharing(before)));
+    // Read back for its version, then done.
+    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(t1))));
+    assert_eq!(
+        s.status.as_ref().unwrap().1,
+        "undone — #1: sharing restored"
+    );
+    // Z gives Bob his access again, over the sharing as it is then.
+    let fx = undo_key_unchanged(&mut s, 'Z', &[task_at(1, "2026-11-05T09:00:00Z")]);
+    let fx = answer(&mut s, &fx, Ok(Reply::Sharing(carol_only())));
+    match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { update, .. }] => assert_eq!(
+            serde_json::to_value(update).unwrap()["users"],
+            json!([
+                {"user_id": "u-me", "access_level": "write"},
+                {"user_id": "u-carol", "access_level": "read"},
+                {"user_id": "u-bob", "access_level": "write"}
+            ])
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn task_at(n: i64, updated: &str) -> Task {
+    at(&task(n), updated)
+}
+
+fn carol_only() -> SharingState {
+    serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [
+            {"id": "u-me", "access_level": "write"},
+            {"id": "u-carol", "access_level": "read"}
+        ],
+        "teams": []
+    }))
+    .unwrap()
+}
