@@ -402,6 +402,11 @@ impl State {
                 r.jobs.len()
             ));
         }
+        if let Some(what) = self.history.edit_in_flight() {
+            return Err(format!(
+                "{what} is still waiting for the service's answer: {verb} once it has come"
+            ));
+        }
         let stack = if undo {
             &self.history.undo_stack
         } else {

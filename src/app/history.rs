@@ -97,6 +97,8 @@ impl Op {
 struct Sent {
     before: Option<Task>,
     sharing_before: Option<SharingState>,
+    /// An edit undo could take back once answered (`#12 updating status`).
+    edit: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -131,6 +133,12 @@ impl History {
     /// Forget a write the bulk engine owns (it records its own outcome).
     pub fn forget_sent(&mut self, ticket: u64) {
         self.sent.remove(&ticket);
+    }
+
+    /// An edit sent and not answered yet: undo waits for it (else `z`
+    /// would take back the edit before it).
+    pub fn edit_in_flight(&self) -> Option<&str> {
+        self.sent.values().find_map(|s| s.edit.as_deref())
     }
 
     /// Our write of a task answered with this version.
@@ -207,11 +215,22 @@ impl State {
             }
             _ => None,
         };
+        let edit = match req {
+            R::Patch { .. }
+            | R::AddLinks { .. }
+            | R::UpdateLink { .. }
+            | R::RemoveLink { .. }
+            | R::Attach { .. }
+            | R::Detach { .. }
+            | R::PutSharing { .. } => Some(format!("{} {}", self.label_of(id), req.describe())),
+            _ => None,
+        };
         self.history.sent.insert(
             ticket,
             Sent {
                 before,
                 sharing_before,
+                edit,
             },
         );
     }

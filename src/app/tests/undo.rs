@@ -424,3 +424,25 @@ fn carol_only() -> SharingState {
     }))
     .unwrap()
 }
+
+#[test]
+fn undo_waits_for_an_edit_still_in_flight_rather_than_take_back_the_one_before() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    let mut low = task(1);
+    low.priority = Priority::Low;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low.clone()))));
+    let fx = palette(&mut s, "status completed");
+    let z = s.on_key(key('z'));
+    assert!(reqs(&z).is_empty(), "the priority edit is not taken back");
+    let text = &s.status.as_ref().unwrap().1;
+    assert!(
+        text.contains("#1 updating status is still waiting"),
+        "{text}"
+    );
+    let mut both = low;
+    both.status = Status::Completed;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(both.clone()))));
+    let fx = undo_key_unchanged(&mut s, 'z', &[both]);
+    assert_eq!(only_patch(&fx).1, json!({"status": "in_progress"}));
+}
