@@ -4,6 +4,7 @@
 
 pub mod bulk;
 pub mod bulk_commands;
+mod bulk_finish;
 pub mod changes;
 pub mod clipboard;
 pub mod command;

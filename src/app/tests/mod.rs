@@ -3,6 +3,7 @@
 //! subject in the files below.
 
 mod bulk;
+mod changes;
 mod collab;
 mod compose;
 mod edits;
