@@ -243,7 +243,9 @@ impl State {
         }
         self.engine.runs.push(run);
         let mut fx = self.pump();
-        fx.extend(self.settle(self.engine.runs.len() - 1));
+        if let Some(ri) = self.engine.runs.iter().position(|r| r.id == id) {
+            fx.extend(self.settle(ri));
+        }
         fx
     }
 
@@ -255,9 +257,30 @@ impl State {
             let Some((ri, ji)) = self.next_job() else {
                 break;
             };
+            if let Some(why) = self.cannot_send(ri, ji) {
+                // Said in the summary; the run ends when its last job does.
+                self.engine.runs[ri].jobs[ji].state = JobState::Failed(why);
+                if self.engine.runs[ri].jobs.iter().all(|j| j.state.finished()) {
+                    self.finish(ri);
+                }
+                continue;
+            }
             fx.push(self.issue(ri, ji));
         }
         fx
+    }
+
+    /// A change that would be computed from a task this session does not
+    /// hold (tags added and removed need the tags as they are): refused.
+    fn cannot_send(&self, ri: usize, ji: usize) -> Option<String> {
+        let run = &self.engine.runs[ri];
+        let job = &run.jobs[ji];
+        let needs_task = run.phase == Phase::Applying
+            && matches!(job.changes.get(job.next), Some(Change::Tags { .. }));
+        let known =
+            job.latest.is_some() || job.before.is_some() || self.best_copy(&job.task_id).is_some();
+        (needs_task && !known)
+            .then(|| "its tags are not known here (it could not be read): nothing sent".into())
     }
 
     fn next_job(&self) -> Option<(usize, usize)> {

@@ -141,7 +141,7 @@ impl State {
     /// A run is over: its outcome goes into the history and the status
     /// line; marks follow (successes unmarked, failures kept with their
     /// error).
-    fn finish(&mut self, ri: usize) {
+    pub(super) fn finish(&mut self, ri: usize) {
         let run = self.engine.runs.remove(ri);
         let done = run.count(|s| *s == JobState::Done);
         let failed = run.count(|s| matches!(s, JobState::Failed(_)));

@@ -446,3 +446,30 @@ fn undo_waits_for_an_edit_still_in_flight_rather_than_take_back_the_one_before()
     let fx = undo_key_unchanged(&mut s, 'z', &[both]);
     assert_eq!(only_patch(&fx).1, json!({"status": "in_progress"}));
 }
+
+#[test]
+fn a_tag_undo_is_never_computed_from_tags_it_does_not_know() {
+    let mut s = loaded(2);
+    let fx = palette(&mut s, "tags +c");
+    let mut after = task(1);
+    after.tags = vec!["a".into(), "b".into(), "c".into()];
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(after))));
+    // The list moves on (another view) and reading the task back fails.
+    s.list.items.clear();
+    s.detail = None;
+    let fx = s.on_key(key('z'));
+    let fx = answer(
+        &mut s,
+        &fx,
+        Err(ApiError::Status {
+            status: 503,
+            message: "down".into(),
+        }),
+    );
+    assert!(
+        reqs(&fx).is_empty(),
+        "no PATCH of tags computed from nothing"
+    );
+    let text = &s.status.as_ref().unwrap().1;
+    assert!(text.contains("tags are not known"), "{text}");
+}
