@@ -34,7 +34,12 @@ pub enum Command {
     Matter(Field<String>),
     Archive,
     Restore,
+    /// Undo the last operation (a bulk edit is one).
     Undo,
+    /// Apply again the operation undone last.
+    Redo,
+    /// List the operations made from taskdeck.
+    History,
     Accept,
     Reject,
     Comment,
@@ -45,6 +50,8 @@ pub enum Command {
     Checks(Option<Vec<String>>),
     Unlink,
     Share,
+    /// Give a person or a team access (`:share add …`, `:share team …`).
+    ShareAdd(super::bulk_commands::ShareAdd),
     Attach(Vec<String>),
     Detach,
     Subtask(String),
@@ -261,7 +268,9 @@ pub const COMMANDS: &[Spec] = &[
     spec!("matter", "ID|none", "file under a matter, or unfile", true, Nothing, |a| Ok(Command::Matter(id_or_clear(a)?))),
     spec!("archive", "", "archive the task", true, Nothing, |a| none(a, Command::Archive)),
     spec!("restore", "", "restore an archived task", true, Nothing, |a| none(a, Command::Restore)),
-    spec!("undo", "", "restore the task just archived", false, Nothing, |a| none(a, Command::Undo)),
+    spec!("undo", "", "undo the last edit (again: the one before); a bulk edit is one", false, Nothing, |a| none(a, Command::Undo)),
+    spec!("redo", "", "apply again the edit undone last", false, Nothing, |a| none(a, Command::Redo)),
+    spec!("history", "", "list the edits made from taskdeck (what z and Z would do)", false, Nothing, |a| none(a, Command::History)),
     spec!("accept", "", "accept a draft task", true, Nothing, |a| none(a, Command::Accept)),
     spec!("reject", "", "reject (delete) a draft task", true, Nothing, |a| none(a, Command::Reject)),
     spec!("comment", "", "write an internal comment", true, Nothing, |a| none(a, Command::Comment)),
@@ -273,7 +282,7 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec!("checks", "ID,ID|none", "set or clear the selected review link's check ids", true, Nothing, parse_checks),
     spec!("unlink", "", "remove the selected link", true, Nothing, |a| none(a, Command::Unlink)),
-    spec!("share", "", "edit sharing (visibility, people, teams)", true, Nothing, |a| none(a, Command::Share)),
+    spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Nothing, |a| if a.is_empty() { Ok(Command::Share) } else { super::bulk_commands::ShareAdd::parse(a).map(Command::ShareAdd) }),
     spec!("attach", "FILE_ID [FILE_ID…]", "attach uploaded files", true, Nothing, parse_attach),
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),

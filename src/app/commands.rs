@@ -9,7 +9,6 @@ use super::names::filter_template;
 use super::state::*;
 use crate::api::*;
 use chrono::Utc;
-use std::time::Instant;
 
 impl State {
     /// Run palette text. Errors go to the status line.
@@ -46,6 +45,10 @@ impl State {
     }
 
     pub fn run(&mut self, c: Command) -> Result<Vec<Effect>, String> {
+        // With tasks marked, a task edit acts on every marked task.
+        if let Some(outcome) = self.run_marked(&c) {
+            return outcome;
+        }
         Ok(match c {
             Command::Status(s) => self.patch_current(
                 "status",
@@ -197,19 +200,14 @@ impl State {
                     },
                 )?
             }
-            Command::Archive => {
-                let (id, label) = self.target()?;
-                // From the list and from the detail alike.
-                self.undo = Some((id, label, Instant::now() + super::reducer::UNDO_WINDOW));
-                self.patch_current(
-                    "archived",
-                    "archived".into(),
-                    TaskPatch {
-                        archived: Some(true),
-                        ..Default::default()
-                    },
-                )?
-            }
+            Command::Archive => self.patch_current(
+                "archived",
+                "archived".into(),
+                TaskPatch {
+                    archived: Some(true),
+                    ..Default::default()
+                },
+            )?,
             Command::Restore => self.patch_current(
                 "archived",
                 "restored".into(),
@@ -218,17 +216,9 @@ impl State {
                     ..Default::default()
                 },
             )?,
-            Command::Undo => {
-                let (id, label, _) = self.undo.take().ok_or(
-                    "nothing to undo (the offer lasts a few seconds after archiving; :restore restores the current task)",
-                )?;
-                self.say(Level::Info, format!("restoring {label}"));
-                let patch = TaskPatch {
-                    archived: Some(false),
-                    ..Default::default()
-                };
-                vec![self.patch_task(id, "archived", "restored".into(), patch)]
-            }
+            Command::Undo => self.undo_last()?,
+            Command::Redo => self.redo_last()?,
+            Command::History => self.show_history(),
             Command::Accept => {
                 let t = self.current_task().ok_or(self.no_task_reason())?;
                 if !t.draft {
@@ -319,6 +309,7 @@ impl State {
                 )
             }
             Command::Share => self.open_sharing()?,
+            Command::ShareAdd(add) => self.share_add_current(&add)?,
             Command::Attach(file_ids) => {
                 let (id, _) = self.target()?;
                 vec![self.request(ApiRequest::Attach { id, file_ids })]
@@ -545,6 +536,9 @@ fn shown_field(f: &Field<String>) -> String {
 
 /// The command's name, for messages.
 fn command_name(c: &Command) -> String {
+    if matches!(c, Command::ShareAdd(_)) {
+        return "share".into();
+    }
     let dbg = format!("{c:?}");
     let word: String = dbg.chars().take_while(|ch| ch.is_alphanumeric()).collect();
     word.to_lowercase()

@@ -73,7 +73,12 @@ actions! {
     Share = "share": "edit sharing",
     Attach = "attach": "attach files by id",
     RemoveItem = "remove_item": "remove the selected link or detach the selected file",
-    Undo = "undo": "restore the task just archived",
+    Undo = "undo": "undo the last edit (again: the one before); a bulk edit is one",
+    Redo = "redo": "redo the edit undone last",
+    ToggleMark = "toggle_mark": "mark or unmark the row (then move down)",
+    MarkRange = "mark_range": "mark every row from the last marked one to the cursor",
+    MarkAll = "mark_all": "mark every loaded row of the view",
+    ClearMarks = "clear_marks": "clear every mark",
     // In popups.
     Close = "close": "close the popup (nothing is sent)",
     Yes = "yes": "yes: do it",

@@ -2,7 +2,11 @@
 //! arrive on one channel; the loop drains what is queued, applies it, and
 //! renders once, only when something changed.
 
+pub mod bulk;
+pub mod bulk_commands;
+mod bulk_finish;
 pub mod cache;
+pub mod changes;
 pub mod clipboard;
 pub mod command;
 pub mod commands;
@@ -13,9 +17,11 @@ mod editor;
 pub mod fields;
 pub mod freshness;
 pub mod fuzzy;
+pub mod history;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod marks;
 pub mod names;
 pub mod navigation;
 pub mod outbox;
@@ -322,6 +328,7 @@ fn describe_write(ticket: u64, req: &state::ApiRequest, state: &State) -> Option
         | R::Comments { .. }
         | R::Thread { .. }
         | R::GetSharing { .. }
+        | R::SharingForEdit { .. }
         | R::Validate { .. } => return None,
         R::Patch { id, .. }
         | R::Delete { id }
@@ -393,6 +400,8 @@ pub fn quit_lines(
             list.join("; ")
         ));
     }
+    // A bulk edit, undo or redo cut short: the tasks it did not reach.
+    out.extend(state.unsent_lines());
     let in_flight = |p: &std::path::Path| {
         sends
             .iter()

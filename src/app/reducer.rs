@@ -9,8 +9,6 @@ use std::time::{Duration, Instant};
 
 /// How long a quiet pause in typing waits before the search is sent.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(250);
-/// How long "undo archive" is offered.
-pub const UNDO_WINDOW: Duration = Duration::from_secs(8);
 
 impl State {
     pub fn on_paste(&mut self, text: &str) {
@@ -105,6 +103,7 @@ impl State {
             Action::ReplyRequester => Command::Reply,
             Action::CopyDisplayId => Command::Copy { id: false },
             Action::CopyId => Command::Copy { id: true },
+            Action::ArchiveToggle if !self.marks.is_empty() => self.marked_archive_command(),
             Action::ArchiveToggle => match self.current_task().map(|t| t.archived) {
                 Some(true) => Command::Restore,
                 Some(false) => Command::Archive,
@@ -133,6 +132,11 @@ impl State {
             Action::EditComment => return self.compose_comment_action(true),
             Action::Share => Command::Share,
             Action::Undo => Command::Undo,
+            Action::Redo => Command::Redo,
+            Action::ToggleMark => return self.toggle_mark(),
+            Action::MarkRange => return self.mark_range(),
+            Action::MarkAll => return self.mark_all(),
+            Action::ClearMarks => return self.clear_marks(),
             Action::Attach => return self.open_palette("attach "),
             // Popup actions: bound in popup contexts only; bound elsewhere
             // by a user, they do nothing.
@@ -241,14 +245,6 @@ impl State {
         if self.offline.is_some() {
             fx.extend(self.offline_tick(now));
             // The header counts down to the next try.
-            dirty = true;
-        }
-        if self
-            .undo
-            .as_ref()
-            .is_some_and(|(_, _, until)| now >= *until)
-        {
-            self.undo = None;
             dirty = true;
         }
         if let Some((_, _, at)) = &self.status {

@@ -79,6 +79,11 @@ pub enum ApiRequest {
     GetSharing {
         id: String,
     },
+    /// The sharing state read for a bulk change, undo or redo of it: never
+    /// superseded (unlike the Sharing tab's `GetSharing`).
+    SharingForEdit {
+        id: String,
+    },
     PutSharing {
         id: String,
         update: SharingUpdate,
@@ -135,7 +140,7 @@ impl ApiRequest {
             ApiRequest::AddLinks { .. } => "adding links".into(),
             ApiRequest::UpdateLink { .. } => "updating link".into(),
             ApiRequest::RemoveLink { .. } => "removing link".into(),
-            ApiRequest::GetSharing { .. } => "sharing".into(),
+            ApiRequest::GetSharing { .. } | ApiRequest::SharingForEdit { .. } => "sharing".into(),
             ApiRequest::PutSharing { .. } => "saving sharing".into(),
             ApiRequest::Attach { .. } => "attaching files".into(),
             ApiRequest::Detach { .. } => "detaching file".into(),

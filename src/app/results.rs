@@ -5,6 +5,17 @@ use crate::api::*;
 
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
+        // Every answer says whether the service is reachable, and what it
+        // says is kept (memory, the store).
+        let mut fx = self.connectivity(&r);
+        self.record(&r);
+        // Bulk edits, undo and redo handle their own answers.
+        if self.engine.owns(r.ticket) {
+            fx.extend(self.engine_answer(r));
+            return fx;
+        }
+        // A write's outcome goes into the history (undo, redo).
+        self.note_answer(&r);
         let comments = matches!(
             r.req,
             ApiRequest::Comments { .. }
@@ -12,8 +23,6 @@ impl State {
                 | ApiRequest::ReplyComment { .. }
                 | ApiRequest::EditComment { .. }
         );
-        let mut fx = self.connectivity(&r);
-        self.record(&r);
         let (handled, outbox_fx) = self.outbox_answer(&r);
         fx.extend(outbox_fx);
         let req = r.req.clone();
@@ -283,24 +292,22 @@ impl State {
                 let label = t.label();
                 let archived_now = patch.archived == Some(true) && t.archived;
                 self.replace_task(*t, ticket);
-                if archived_now {
-                    if let Some((uid, l, _)) = &self.undo {
-                        if *uid == id {
-                            let key = self
-                                .keymap
-                                .key_for(crate::app::keymap::Action::Undo)
-                                .unwrap_or_else(|| ":undo".into());
-                            let l = l.clone();
-                            self.say(
-                                Level::Success,
-                                format!("archived {l} — {key} restores it (:undo)"),
-                            );
-                            return vec![];
-                        }
-                    }
-                }
-                if patch.archived == Some(false) {
-                    self.undo = None;
+                if archived_now
+                    && self.history.undo_stack.last().is_some_and(|op| {
+                        self.history
+                            .get(*op)
+                            .is_some_and(|o| o.records.iter().any(|r| r.task_id == id))
+                    })
+                {
+                    let key = self
+                        .keymap
+                        .key_for(crate::app::keymap::Action::Undo)
+                        .unwrap_or_else(|| ":undo".into());
+                    self.say(
+                        Level::Success,
+                        format!("archived {label} — {key} restores it (:undo)"),
+                    );
+                    return vec![];
                 }
                 if self.sending.contains_key(&ticket) {
                     self.compose_succeeded(ticket, &what.join(", "));
@@ -597,6 +604,8 @@ impl State {
                 }
                 vec![]
             }
+            // Answered to the bulk engine only.
+            (ApiRequest::SharingForEdit { .. }, _) => vec![],
             (ApiRequest::Validate { path, .. }, result) => {
                 let lines = match result {
                     Ok(Reply::Layout(l, _)) => layout_lines(&l),

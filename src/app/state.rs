@@ -167,6 +167,8 @@ pub enum Confirmed {
         id: String,
         update: SharingUpdate,
     },
+    /// Start the bulk run (edit, undo or redo) prepared with this id.
+    Run(u64),
     Quit,
 }
 
@@ -258,8 +260,12 @@ pub struct State {
     pub local_comments: HashMap<String, Vec<Comment>>,
     /// Requester replies sent this session, per task.
     pub replies: HashMap<String, Vec<RequesterMessage>>,
-    /// Restore offer after archiving from the list: (task id, label, until).
-    pub undo: Option<(String, String, Instant)>,
+    /// Marked tasks: task actions act on them (`command_targets`).
+    pub marks: super::marks::Marks,
+    /// Bulk edits, undo and redo in progress (bounded concurrency).
+    pub engine: super::bulk::Engine,
+    /// Every edit made from taskdeck, with its inverse (`z` / `Z`).
+    pub history: super::history::History,
     pub spinner: usize,
     pub list_height: usize,
     pub quit: bool,
@@ -326,7 +332,9 @@ impl State {
             directory: Default::default(),
             local_comments: HashMap::new(),
             replies: HashMap::new(),
-            undo: None,
+            marks: Default::default(),
+            engine: Default::default(),
+            history: Default::default(),
             spinner: 0,
             list_height: 20,
             quit: false,
@@ -351,6 +359,8 @@ impl State {
             self.inflight.retain(|_, (_, s)| *s != Some(slot));
         }
         self.inflight.insert(ticket, (req.describe(), req.slot()));
+        // Writes are remembered with the task as it was, for undo.
+        self.note_write(ticket, &req);
         Effect::Api {
             ticket,
             req: Box::new(req),

@@ -123,7 +123,9 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
         ApiRequest::RemoveLink { id, kind, item } => {
             Reply::Task(Box::new(c.remove_link(id, kind, item).await?))
         }
-        ApiRequest::GetSharing { id } => Reply::Sharing(c.get_sharing(id).await?),
+        ApiRequest::GetSharing { id } | ApiRequest::SharingForEdit { id } => {
+            Reply::Sharing(c.get_sharing(id).await?)
+        }
         ApiRequest::PutSharing { id, update } => Reply::Sharing(c.put_sharing(id, update).await?),
         ApiRequest::Attach { id, file_ids } => {
             Reply::Task(Box::new(c.attach_files(id, file_ids).await?))

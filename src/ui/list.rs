@@ -75,6 +75,9 @@ pub fn title_line(s: &State) -> String {
         "more below"
     };
     parts.push(format!("{count} ({tail})"));
+    if let Some(m) = s.marks_text() {
+        parts.push(m);
+    }
     crate::text::clean(&parts.join(" | "))
 }
 
@@ -112,11 +115,14 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usiz
     // The title always keeps room: narrow lists drop the priority column.
     let w_pri = if width < 62 { 0 } else { 7 };
     let (w_id, w_status, w_due, w_who) = (7, 12, 13, if wide { 16 } else { 0 });
-    let fixed = 2 + w_id + w_pri + w_status + w_due + w_who;
+    // With marks, a mark column: `●` marked, `!` its bulk edit failed.
+    let w_mark = usize::from(!s.marks.is_empty());
+    let fixed = 2 + w_mark + w_id + w_pri + w_status + w_due + w_who;
     let w_rest = width.saturating_sub(fixed);
     let mut lines: Vec<Line> = Vec::with_capacity(rows + 1);
     let mut header = format!(
-        "  {}{}{}{}",
+        "  {}{}{}{}{}",
+        " ".repeat(w_mark),
         fit("#", w_id),
         if w_pri > 0 {
             fit("PRIO", w_pri)
@@ -212,12 +218,23 @@ fn task_row<'a>(
     } else {
         " "
     };
+    let failed = s.marks.error(t.id.as_str());
+    let marked = match (s.marks.is_empty(), s.marks.contains(t.id.as_str()), failed) {
+        (true, ..) => "",
+        (false, true, Some(_)) => "!",
+        (false, true, None) => "●",
+        (false, false, _) => " ",
+    };
     let (due, overdue) = match t.due() {
         Some(d) => dates::due_text(d, now, t.status == crate::api::Status::Completed),
         None => ("-".into(), false),
     };
     let mut spans = vec![
-        Span::styled(format!("{mark} "), theme.pending),
+        Span::styled(mark, theme.pending),
+        Span::styled(
+            format!("{marked} "),
+            theme.accent.add_modifier(Modifier::BOLD),
+        ),
         Span::styled(fit(&t.label(), w_id), theme.accent),
         Span::styled(
             if w_pri > 0 {
@@ -242,6 +259,9 @@ fn task_row<'a>(
         spans.push(Span::styled(fit(&who, w_who), theme.dim));
     }
     let mut title = String::new();
+    if let Some(e) = failed {
+        title.push_str(&format!("[FAILED: {}] ", crate::text::clean(e)));
+    }
     if t.draft {
         title.push_str("[DRAFT] ");
     }

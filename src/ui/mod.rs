@@ -293,6 +293,17 @@ pub fn hint_text(s: &State, width: usize) -> String {
     }
     let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
     let actions: &[(A, &str)] = match s.focus {
+        // With marks: what marks do, and that actions act on all of them.
+        Focus::List if !s.marks.is_empty() => &[
+            (A::Palette, "command all marked"),
+            (A::ToggleMark, "mark"),
+            (A::MarkRange, "range"),
+            (A::MarkAll, "all"),
+            (A::ClearMarks, "clear marks"),
+            (A::SetStatus, "status"),
+            (A::Undo, "undo"),
+            (A::Help, "help"),
+        ],
         Focus::List => &[
             (A::Help, "help"),
             (A::Palette, "commands"),
@@ -409,6 +420,13 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 if n == 1 { "" } else { "s" }
             ),
             theme.pending,
+        ));
+    }
+    // The count of marked tasks is always in view, whatever pane shows.
+    if let Some(m) = s.marks_text() {
+        spans.push(Span::styled(
+            format!("  [{m}]"),
+            theme.accent.add_modifier(Modifier::BOLD),
         ));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);

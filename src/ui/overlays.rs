@@ -143,6 +143,10 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 height: h.min(area.height.saturating_sub(1)),
             };
             let title = match &p.target {
+                _ if !s.marks.is_empty() => format!(
+                    "Command — {} marked (Tab completes, Enter runs, Esc cancels)",
+                    crate::app::results::plural(s.marks.len(), "task", "tasks")
+                ),
                 Some((_, label)) => format!(
                     "Command — current task {} (Tab completes, Enter runs, Esc cancels)",
                     crate::text::clean(label)

@@ -51,6 +51,7 @@ impl State {
             Confirmed::RemoveLink { id, kind, item } => ApiRequest::RemoveLink { id, kind, item },
             Confirmed::Detach { id, file_id } => ApiRequest::Detach { id, file_id },
             Confirmed::PutSharing { id, update } => ApiRequest::PutSharing { id, update },
+            Confirmed::Run(id) => return self.start_run(id),
             Confirmed::Quit => {
                 self.quit = true;
                 return vec![Effect::Quit];

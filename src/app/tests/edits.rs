@@ -108,9 +108,11 @@ fn archive_from_the_list_offers_undo() {
     assert_eq!(only_patch(&fx).1, json!({"archived": true}));
     let mut archived = task(1);
     archived.archived = true;
-    answer(&mut s, &fx, Ok(Reply::Task(Box::new(archived))));
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(archived.clone()))));
     assert!(s.status.as_ref().unwrap().1.contains("z restores"));
-    let fx = s.on_key(key('z'));
+    // z reads the task back first (did it change on the service since?),
+    // then sends exactly one request: the restore.
+    let fx = super::undo::undo_key_unchanged(&mut s, 'z', &[archived]);
     let r = reqs(&fx);
     assert_eq!(r.len(), 1);
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(1)))));

@@ -2,6 +2,8 @@
 //! requests emitted and the resulting state. Helpers here, tests by
 //! subject in the files below.
 
+mod bulk;
+mod changes;
 mod collab;
 mod compose;
 mod edits;
@@ -12,6 +14,7 @@ mod names;
 mod navigation;
 mod props;
 mod review;
+mod undo;
 
 use super::state::*;
 use crate::api::*;
