@@ -5,6 +5,7 @@
 pub mod clipboard;
 pub mod command;
 pub mod commands;
+pub mod custom;
 pub mod dates;
 pub mod directory;
 pub mod drafts;
