@@ -140,6 +140,24 @@ pub fn file_id(v: &serde_json::Value) -> Option<String> {
 }
 
 pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> {
+    parse_filters_in(args, me, None)
+}
+
+/// Check filter words without reading them in the user's zone (the config
+/// file is checked before the zone is known: it may name it).
+pub fn check_filters(args: &str) -> Result<(), String> {
+    parse_filters_in(args, Some("me"), Some(&jiff::tz::TimeZone::UTC)).map(|_| ())
+}
+
+fn parse_filters_in(
+    args: &str,
+    me: Option<&str>,
+    tz: Option<&jiff::tz::TimeZone>,
+) -> Result<TaskQuery, String> {
+    let bound = |v: &str, lower: bool| match tz {
+        Some(tz) => dates::parse_bound_in(v, chrono::Utc::now(), lower, tz),
+        None => dates::parse_bound(v, chrono::Utc::now(), lower),
+    };
     let mut q = TaskQuery::default();
     if args.trim() == "clear" || args.trim().is_empty() {
         return Ok(q);
@@ -179,8 +197,8 @@ pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> 
             "involving" => q.involving = Some(resolve_me(v)?),
             "team" | "team_id" => q.team_id = Some(v.into()),
             "tags" => q.tags = list(v),
-            "from" | "due_from" => q.complete_by_from = Some(dates::parse_bound(v, chrono::Utc::now(), true)?),
-            "to" | "due_to" => q.complete_by_to = Some(dates::parse_bound(v, chrono::Utc::now(), false)?),
+            "from" | "due_from" => q.complete_by_from = Some(bound(v, true)?),
+            "to" | "due_to" => q.complete_by_to = Some(bound(v, false)?),
             "query" | "q" => q.query = Some(v.into()),
             other => return Err(format!("unknown filter {other:?} (status, priority, assigned, involving, team, tags, from, to, query)")),
         }

@@ -193,6 +193,8 @@ pub enum Overlay {
     Picker(super::popups::sharing::Picker),
     Sharing(Box<super::popups::sharing::SharingEditor>),
     Filter(Box<super::popups::filter_form::FilterForm>),
+    /// The view switcher, with counts.
+    Views(super::popups::switcher::Switcher),
 }
 
 /// A field edit in flight: shown as a pending mark until answered.
@@ -214,9 +216,9 @@ pub struct State {
     pub refresh_every: Option<Duration>,
     pub last_refresh: Instant,
     pub list: TaskList,
-    /// The quick view the filters came from; `None` once the filters were
-    /// edited away from it.
-    pub view: Option<View>,
+    /// The view the filters came from (an index into `views`); `None`
+    /// once the filters were edited away from it.
+    pub view: Option<usize>,
     pub filters: TaskQuery,
     pub search: String,
     /// When the search text last changed; the request goes out after a pause.
@@ -266,6 +268,12 @@ pub struct State {
     /// exactly the text sent. When the service confirms, that text (and
     /// only that text) leaves the draft.
     pub sending: HashMap<u64, super::drafts::InFlight>,
+    /// Saved views: the built-in ones and `[[views]]` (see `views.rs`).
+    pub views: super::views::Views,
+    /// Custom commands: `[[commands]]` (see `custom/`).
+    pub custom: super::custom::Custom,
+    /// The board (`:board`) is shown instead of the list and the detail.
+    pub board: Option<super::board::Board>,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -288,7 +296,7 @@ impl State {
             refresh_every: (refresh_secs > 0).then(|| Duration::from_secs(refresh_secs)),
             last_refresh: Instant::now(),
             list: TaskList::default(),
-            view: Some(View::All),
+            view: Some(0),
             filters: TaskQuery::default(),
             search: String::new(),
             search_due: None,
@@ -316,6 +324,9 @@ impl State {
             quit: false,
             drafts: super::drafts::Drafts::new(None),
             sending: HashMap::new(),
+            views: Default::default(),
+            custom: Default::default(),
+            board: None,
         }
     }
 
@@ -377,6 +388,15 @@ impl State {
             .ok_or_else(|| self.no_task_reason().to_string())
     }
 
+    /// The tasks an action that can act on several tasks runs on (custom
+    /// commands today): the current task. Marks feed this one function:
+    /// when tasks are marked, it returns the marked tasks' ids (in list
+    /// order) instead, and every such action follows.
+    pub fn command_targets(&self) -> Result<Vec<String>, String> {
+        let (id, _) = self.target()?;
+        Ok(vec![id])
+    }
+
     /// Why there is no current task to act on.
     pub fn no_task_reason(&self) -> &'static str {
         match &self.detail {
@@ -414,23 +434,7 @@ impl State {
     /// filters still hold what the view stands for.
     pub fn set_filters(&mut self, q: TaskQuery) {
         self.filters = q;
-        let me = self.my_id().map(str::to_string);
-        let f = &self.filters;
-        self.view = match self.view {
-            _ if f.is_empty() => Some(View::All),
-            Some(View::All) => None,
-            Some(View::Mine) if f.assigned_to.is_some() && f.assigned_to == me => Some(View::Mine),
-            Some(View::Involving) if f.involving.is_some() && f.involving == me => {
-                Some(View::Involving)
-            }
-            Some(View::DueWeek) => {
-                let (from, to) = super::dates::this_week(Utc::now());
-                (f.complete_by_from.as_ref() == Some(&from)
-                    && f.complete_by_to.as_ref() == Some(&to))
-                .then_some(View::DueWeek)
-            }
-            _ => None,
-        };
+        self.rename_view_for_filters();
     }
 
     pub fn pending_for(&self, task_id: &str, field: &str) -> Option<&Pending> {

@@ -123,9 +123,10 @@ pub(super) fn parse_views(p: &mut Parser<'_>, v: &Spanned<DeValue<'_>>, out: &mu
                 "name" => name = p.string("name", val),
                 "filter" => match p.string("filter", val) {
                     // Checked as `:filter` reads it (`me` is anyone here:
-                    // who you are is known only when the view is chosen).
-                    Some(f) => match crate::app::fields::parse_filters(&f, Some("me")) {
-                        Ok(_) => filter = Some(f.trim().to_string()),
+                    // who you are is known only when the view is chosen;
+                    // the zone, which this file may set, is not needed).
+                    Some(f) => match crate::app::fields::check_filters(&f) {
+                        Ok(()) => filter = Some(f.trim().to_string()),
                         Err(e) => {
                             p.error(val.span().start, format!("view `filter`: {e}"));
                             bad = true;

@@ -313,3 +313,4 @@ const EVIL_LINK: &str = "\u{1b}\u{9b}31m\u{202e}";
 
 mod screens;
 mod text;
+mod views;
