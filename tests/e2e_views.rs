@@ -96,7 +96,10 @@ fn a_view_from_the_config_is_reachable_by_its_key_and_sends_my_id_and_the_end_of
         "{q}"
     );
     let to = query_param(&q, "complete_by_to").expect("complete_by_to");
-    assert!(to.contains("23%3A59%3A59") || to.contains("23:59:59"), "{q}");
+    assert!(
+        to.contains("23%3A59%3A59") || to.contains("23:59:59"),
+        "{q}"
+    );
     assert_eq!(query_param(&q, "complete_by_from"), None, "{q}");
     // The switcher counts every view: one first page each.
     svc.sb.clear_requests();
@@ -157,7 +160,12 @@ fn the_board_shows_a_column_per_status_and_l_sends_one_patch_with_the_next_statu
             .collect::<String>()
     };
     let before = svc.sb.task_json(&number).unwrap();
-    let order = ["not_started", "in_progress", "waiting_on_external", "completed"];
+    let order = [
+        "not_started",
+        "in_progress",
+        "waiting_on_external",
+        "completed",
+    ];
     let i = order
         .iter()
         .position(|s| *s == before["status"].as_str().unwrap())
@@ -179,10 +187,7 @@ fn the_board_shows_a_column_per_status_and_l_sends_one_patch_with_the_next_statu
         .collect();
     assert_eq!(patches.len(), 1, "{patches:?}");
     assert!(patches[0].path.ends_with(before["id"].as_str().unwrap()));
-    assert_eq!(
-        patches[0].body,
-        Some(serde_json::json!({ "status": next }))
-    );
+    assert_eq!(patches[0].body, Some(serde_json::json!({ "status": next })));
     tui.wait_for(&format!("{number}: status →"), WAIT);
     assert_eq!(svc.sb.task_json(&number).unwrap()["status"], next);
     tui.send("q");

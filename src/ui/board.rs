@@ -1,7 +1,8 @@
 //! The board: one column per status over the loaded tasks of the view.
 //! Each card is one line: number, priority mark (`!!` urgent, `!` high),
 //! title; `→ status…` while a move is in flight. The current task's card
-//! is marked `>` and highlighted.
+//! is marked `>` and highlighted. (Marks, once they exist, are drawn on
+//! the cards here as the list draws them.)
 
 use super::list::fit;
 use super::Theme;
@@ -83,6 +84,13 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         let visible = if n > rows { rows - 1 } else { rows };
         let offset = sel.map_or(0, |r| r.saturating_sub(visible.saturating_sub(1)));
         let w = col_area.width as usize;
+        // Numbers padded to the column's widest, so titles line up.
+        let label_w = cards[c]
+            .iter()
+            .filter_map(|i| items.get(*i).and_then(TaskItem::task))
+            .map(|t| t.label().chars().count())
+            .max()
+            .unwrap_or(0);
         let mut lines: Vec<Line> = Vec::with_capacity(rows);
         for (r, &i) in cards[c].iter().enumerate().skip(offset).take(visible) {
             let Some(TaskItem::Task(t)) = items.get(i) else {
@@ -97,7 +105,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let pending = s.pending_for(t.id.as_str(), "status");
             let text = match pending {
                 Some(p) => format!("{} → {}…", t.label(), p.value),
-                None => format!("{} {mark}{}", t.label(), t.title.line()),
+                None => format!("{:<label_w$} {mark}{}", t.label(), t.title.line()),
             };
             let style = if selected {
                 theme.selected
