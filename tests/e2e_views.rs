@@ -134,6 +134,14 @@ fn a_custom_command_writes_the_current_tasks_id_and_an_interactive_one_gets_the_
     tui.send("\r");
     tui.wait_for("say-hello-with-the-terminal on", WAIT);
     tui.wait_for("Alice Martin", WAIT);
+    // ctrl-c while it has the terminal interrupts the command, not taskdeck.
+    tui.send("I");
+    tui.wait_for(&format!("INTERACTIVE {number}"), WAIT);
+    std::thread::sleep(Duration::from_millis(200));
+    tui.send("\x03");
+    tui.wait_for("say-hello-with-the-terminal on", WAIT);
+    tui.wait_for("failed", WAIT);
+    tui.wait_for("Alice Martin", WAIT);
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
     assert_restored(&tui.raw());

@@ -186,17 +186,92 @@ pub async fn run_job(job: Job) -> Done {
     }
 }
 
+/// Give the terminal's foreground to process group `pgid` (SIGTTOU is
+/// ignored for the call: a background group may not take it otherwise).
+#[cfg(unix)]
+fn set_foreground(fd: i32, pgid: i32) {
+    // SAFETY: signal(2) and tcsetpgrp(3) on a descriptor we hold; both are
+    // async-signal-safe (this also runs between fork and exec).
+    unsafe {
+        let old = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+        libc::tcsetpgrp(fd, pgid);
+        libc::signal(libc::SIGTTOU, old);
+    }
+}
+
+/// `sh -c script` as a shell runs a job: in its own process group, which
+/// owns the terminal until it ends. So ctrl-c and ctrl-\ typed into it
+/// interrupt the command, never taskdeck (which would quit); taskdeck then
+/// takes the terminal back. A hang-up meanwhile is passed on to it.
+fn run_in_foreground(script: &str) -> std::io::Result<std::process::ExitStatus> {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c").arg(script);
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::process::CommandExt;
+        let tty = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty");
+        if let Ok(tty) = tty {
+            let fd = tty.as_raw_fd();
+            cmd.process_group(0);
+            // SAFETY: only async-signal-safe calls before exec. Both sides
+            // hand over the terminal, so the command never reads it while
+            // still in the background (it would be stopped).
+            unsafe {
+                cmd.pre_exec(move || {
+                    set_foreground(fd, libc::getpid());
+                    Ok(())
+                });
+            }
+            let mut child = cmd.spawn()?;
+            let pgid = child.id() as i32;
+            set_foreground(fd, pgid);
+            let status = wait_passing_hangup(&mut child, pgid);
+            // SAFETY: getpgrp(2) has no preconditions.
+            set_foreground(fd, unsafe { libc::getpgrp() });
+            drop(tty);
+            return status;
+        }
+    }
+    // No terminal to hand over: as `$EDITOR` runs.
+    cmd.spawn().and_then(super::super::editor::wait_for_editor)
+}
+
+/// Wait for `child`; a hang-up meanwhile goes on to its process group
+/// (as `$EDITOR`'s does), since the terminal that would send it is gone.
+fn wait_passing_hangup(
+    child: &mut std::process::Child,
+    pgid: i32,
+) -> std::io::Result<std::process::ExitStatus> {
+    use std::sync::atomic::Ordering;
+    let mut passed_on = false;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(st);
+        }
+        let hung_up = super::super::editor::HUNG_UP
+            .get()
+            .is_some_and(|f| f.load(Ordering::SeqCst));
+        if hung_up && !passed_on {
+            passed_on = true;
+            // SAFETY: kill(2) on the group the child leads.
+            unsafe {
+                libc::kill(-pgid, libc::SIGHUP);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Run `job` with the terminal: the TUI is suspended meanwhile (the caller
 /// restores and resumes it, as for `$EDITOR`).
 pub fn run_interactive(job: Job) -> Done {
     let mut outcomes = Vec::new();
     for r in &job.runs {
-        let status = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(&r.script)
-            .spawn()
-            .and_then(super::super::editor::wait_for_editor);
-        let exit = match status {
+        let exit = match run_in_foreground(&r.script) {
             Ok(st) => exit_of(st),
             Err(e) => Exit::CannotStart(e.to_string()),
         };
