@@ -230,6 +230,11 @@ impl State {
     /// with their keys come back as warnings.
     pub fn install_config(&mut self, settings: &crate::config::Settings) -> Vec<String> {
         self.views = Views::from_entries(&crate::config::builtin_views(), &settings.views);
+        // The list starts without filters: the title names the view that
+        // has none (All, unless the config gave All a filter).
+        if self.filters.is_empty() {
+            self.view = self.views.list.iter().position(|v| v.filter.is_empty());
+        }
         self.custom = super::custom::Custom::from_entries(&settings.commands);
         // A key two entries share goes to the first (views first).
         let taken: Vec<Key> = self.views.list.iter().filter_map(|v| v.key).collect();
@@ -571,6 +576,18 @@ mod tests {
         assert_eq!(v.find("inv"), Ok(2));
         assert!(v.find("m").is_err(), "ambiguous");
         assert!(v.find("nope").unwrap_err().contains("Overdue"));
+    }
+
+    #[test]
+    fn the_title_at_start_names_the_view_without_a_filter() {
+        let settings = crate::config::Settings {
+            views: vec![entry("All", "status=completed", None)],
+            ..Default::default()
+        };
+        let s = crate::app::new_state("h".into(), &settings, false);
+        assert_eq!(s.view_title(), "Custom");
+        let s = crate::app::new_state("h".into(), &Default::default(), false);
+        assert_eq!(s.view_title(), "All");
     }
 
     #[test]
