@@ -103,7 +103,7 @@ fn a_view_from_the_config_is_reachable_by_its_key_and_sends_my_id_and_the_end_of
     assert_eq!(query_param(&q, "complete_by_from"), None, "{q}");
     // The switcher counts every view: one first page each.
     svc.sb.clear_requests();
-    tui.send("V");
+    tui.send("0");
     tui.wait_for("Views — first-page counts", WAIT);
     let counts = wait_requests(&svc, "GET", "/api/v1/tasks", 7);
     assert_eq!(counts.len(), 7, "{counts:?}");

@@ -246,6 +246,19 @@ impl State {
         key_problems(&self.keymap, &settings.views, &settings.commands)
     }
 
+    /// A view named as stored (the last view of a previous run): current
+    /// again over the filters restored with it, which `:filter` then adds
+    /// to. A name no view has any more leaves the filters unnamed.
+    pub fn restore_view(&mut self, name: Option<&str>) {
+        self.view = name.and_then(|n| {
+            self.views
+                .list
+                .iter()
+                .position(|v| name_key(&v.name) == name_key(n))
+        });
+        self.views.base = self.view.map(|_| self.filters.clone());
+    }
+
     /// The list title's name for the filters: the view's, else `Custom`.
     pub fn view_title(&self) -> &str {
         self.view
@@ -588,6 +601,19 @@ mod tests {
         assert_eq!(s.view_title(), "Custom");
         let s = crate::app::new_state("h".into(), &Default::default(), false);
         assert_eq!(s.view_title(), "All");
+    }
+
+    #[test]
+    fn a_stored_view_is_restored_by_name_over_its_filters() {
+        let mut s = crate::app::tests::loaded(1);
+        s.filters.assigned_to = Some("u-me".into());
+        s.restore_view(Some("Mine"));
+        assert_eq!(s.view_title(), "Mine");
+        s.command("filter priority=high");
+        assert_eq!(s.filters.assigned_to.as_deref(), Some("u-me"));
+        assert_eq!(s.view_title(), "Mine");
+        s.restore_view(Some("Gone"));
+        assert_eq!(s.view_title(), "Custom");
     }
 
     #[test]

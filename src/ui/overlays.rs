@@ -60,7 +60,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         Context::Sharing => "In the sharing editor",
         Context::Filter => "In the filter form",
         Context::Board => "On the board (b)",
-        Context::Switcher => "In the view switcher (V)",
+        Context::Switcher => "In the view switcher (0)",
     };
     // (heading, row): a heading is shown once before its rows.
     let mut rows: Vec<(String, String)> = Vec::new();
@@ -83,7 +83,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
             crate::text::clean(&v.filter)
         };
         rows.push((
-            "Views (:view NAME; V lists them with counts)".into(),
+            "Views (:view NAME; 0 lists them with counts)".into(),
             format!("  {key:<16} view {}: {filter}", crate::text::clean(&v.name)),
         ));
     }

@@ -193,7 +193,7 @@ fn page(n: i64, more: bool) -> Result<Reply, ApiError> {
 fn the_switcher_counts_each_view_with_one_first_page_and_switches() {
     let mut s = loaded_with(&config(DUE_TODAY), 2);
     let list_gen = s.list.gen;
-    let fx = s.on_key(key('V'));
+    let fx = s.on_key(key('0'));
     assert!(matches!(s.overlay, Overlay::Views(_)));
     let asked = count_reqs(&fx);
     assert_eq!(asked.len(), 7, "one per view");
@@ -239,7 +239,7 @@ fn the_switcher_counts_each_view_with_one_first_page_and_switches() {
     // Reopened: only the views not being counted are asked again.
     s.on_key(code(KeyCode::Esc));
     assert!(matches!(s.overlay, Overlay::None));
-    let again = count_reqs(&s.on_key(key('V')));
+    let again = count_reqs(&s.on_key(key('0')));
     assert_eq!(
         again.iter().map(|a| a.1).collect::<Vec<_>>(),
         vec![0, 1, 2],
@@ -254,7 +254,7 @@ fn the_switcher_counts_each_view_with_one_first_page_and_switches() {
     assert_eq!(q.assigned_to.as_deref(), Some("u-me"));
     assert!(matches!(s.overlay, Overlay::None));
     // A view's key inside the switcher chooses it.
-    s.on_key(key('V'));
+    s.on_key(key('0'));
     let q = list_query(
         &s.on_key(key('7'))
             .into_iter()
@@ -270,7 +270,7 @@ fn the_switcher_counts_each_view_with_one_first_page_and_switches() {
 fn the_switcher_before_the_identity_counts_what_it_can() {
     let mut s = crate::app::new_state("h".into(), &config(DUE_TODAY), false);
     s.start();
-    let asked = count_reqs(&s.on_key(key('V')));
+    let asked = count_reqs(&s.on_key(key('0')));
     let names: Vec<&str> = asked
         .iter()
         .map(|a| s.views.list[a.1].name.as_str())

@@ -63,7 +63,7 @@ fn a_narrow_board_scrolls_to_the_cursors_column() {
 
 fn switcher() -> State {
     let mut s = scene();
-    s.on_key(key('V'));
+    s.on_key(key('0'));
     s.views.counts.insert(0, Count::Rows { n: 50, more: true });
     s.views.counts.insert(1, Count::Rows { n: 3, more: false });
     s.views.counts.insert(2, Count::Failed("500".into()));
