@@ -389,12 +389,11 @@ impl State {
     }
 
     /// The tasks an action that can act on several tasks runs on (custom
-    /// commands today): the current task. Marks feed this one function:
-    /// when tasks are marked, it returns the marked tasks' ids (in list
-    /// order) instead, and every such action follows.
-    pub fn command_targets(&self) -> Result<Vec<String>, String> {
-        let (id, _) = self.target()?;
-        Ok(vec![id])
+    /// commands today), as (id, label): the current task. Marks feed this
+    /// one function: when tasks are marked, it returns the marked tasks
+    /// (in list order) instead, and every such action follows.
+    pub fn command_targets(&self) -> Result<Vec<(String, String)>, String> {
+        Ok(vec![self.target()?])
     }
 
     /// Why there is no current task to act on.

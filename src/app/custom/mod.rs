@@ -113,13 +113,13 @@ impl State {
                 )
             }
         })?;
-        let ids = self.command_targets()?;
+        let targets = self.command_targets()?;
         let mut vars = Vec::new();
         let mut labels = Vec::new();
-        for id in &ids {
+        for (id, label) in &targets {
             let t = self
                 .loaded_task(id)
-                .ok_or_else(|| format!("{} is not loaded yet", self.label_of(id)))?;
+                .ok_or_else(|| format!("{label} is not loaded yet"))?;
             labels.push(t.label());
             vars.push(Vars::of(t));
         }

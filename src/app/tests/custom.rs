@@ -80,7 +80,7 @@ fn a_command_for_all_runs_once_with_every_id_and_interactive_is_kept() {
 #[test]
 fn the_targets_come_from_one_place_and_a_missing_target_sends_nothing() {
     let mut s = loaded_with(&config(COMMANDS), 2);
-    assert_eq!(s.command_targets(), Ok(vec![tid(1)]));
+    assert_eq!(s.command_targets(), Ok(vec![(tid(1), "#1".to_string())]));
     let mut empty = loaded_with(&config(COMMANDS), 0);
     assert!(empty.command_targets().is_err());
     assert!(empty.on_key(key('O')).is_empty());
