@@ -375,6 +375,49 @@ async fn config_check_reports_bad_key_bindings() {
 }
 
 #[tokio::test]
+async fn config_check_reports_views_and_commands() {
+    let env = Env::new();
+    let path = env.write_config(
+        "[[views]]\n\
+         name = \"Due today\"\n\
+         filter = \"assigned=me to=someday\"\n\
+         \n\
+         [[views]]\n\
+         name = \"Jay\"\n\
+         filter = \"\"\n\
+         key = \"j\"\n\
+         \n\
+         [[commands]]\n\
+         description = \"Quoted\"\n\
+         run = \"echo '{title}'\"\n\
+         \n\
+         [[commands]]\n\
+         description = \"Fine\"\n\
+         run = \"echo {titel} {id}\"\n",
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let p = path.display();
+    let at = |n: usize, sev: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{p}:{n}: {sev}: ")))
+            .unwrap_or_else(|| panic!("no {sev} on line {n}: {out}"))
+            .to_string()
+    };
+    assert!(at(3, "error").contains("someday"), "{out}");
+    assert!(at(12, "error").contains("inside quotes"), "{out}");
+    assert!(at(16, "warning").contains("{titel}"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with(&format!("{p}: warning: "))
+                && l.contains("key j of view \"Jay\"")),
+        "{out}"
+    );
+    assert!(out.contains("2 errors, 2 warnings"), "{out}");
+}
+
+#[tokio::test]
 async fn human_table_honours_columns_off_a_tty() {
     let sb = sandbox(true).await;
     let mut env = Env::for_sandbox(&sb, &sb.keys[0].key);

@@ -226,6 +226,27 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
     Ok(screens)
 }
 
+/// The board (hostile titles, unknown statuses as column titles) and the
+/// view switcher (a count that failed with the service's text).
+fn render_board_and_switcher(
+    s: &mut State,
+    w: u16,
+    h: u16,
+    hostile: &Hostile,
+) -> Result<Vec<String>, String> {
+    let mut screens = Vec::new();
+    s.board = Some(Default::default());
+    screens.push(render(s, w, h)?);
+    s.board = None;
+    s.views
+        .counts
+        .insert(0, taskdeck::app::views::Count::Failed(hostile.get(67)));
+    s.overlay = Overlay::Views(taskdeck::app::popups::switcher::Switcher { selected: 0 });
+    screens.push(render(s, w, h)?);
+    s.overlay = Overlay::None;
+    Ok(screens)
+}
+
 fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
         3 => any::<char>(),
@@ -256,6 +277,9 @@ proptest! {
     ) {
         let mut s = hostile_state(&h);
         if let Err(e) = render_all(&mut s, w, ht, &h) {
+            prop_assert!(false, "{}", e);
+        }
+        if let Err(e) = render_board_and_switcher(&mut s, w, ht, &h) {
             prop_assert!(false, "{}", e);
         }
     }
@@ -318,4 +342,21 @@ fn every_tab_and_overlay_at_80x24_and_1x1() {
         small.contains("too"),
         "below the minimum a note says so:\n{small}"
     );
+}
+
+#[test]
+fn the_board_and_the_switcher_show_hostile_text_as_stand_ins() {
+    let h = payloads();
+    let mut s = hostile_state(&h);
+    let screens = render_board_and_switcher(&mut s, 80, 24, &h).unwrap();
+    assert!(screens[0].contains("Board: "), "{}", screens[0]);
+    assert!(
+        screens.iter().any(|sc| sc.contains("\u{241b}")),
+        "ESC shows as ␛:\n{}",
+        screens[0]
+    );
+    assert!(screens[1].contains("Views"), "{}", screens[1]);
+    for (w, ht) in [(1, 1), (200, 60)] {
+        render_board_and_switcher(&mut s, w, ht, &h).unwrap();
+    }
 }

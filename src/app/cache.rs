@@ -283,7 +283,7 @@ impl State {
     /// The view as the next start restores it.
     pub fn view_json(&self) -> String {
         serde_json::json!({
-            "view": self.view.map(|v| v.title()),
+            "view": self.view.map(|_| self.view_title()),
             "filters": self.filters,
             "search": self.search,
         })
@@ -591,7 +591,7 @@ impl State {
                 self.filters = f;
             }
             self.search = v["search"].as_str().unwrap_or("").to_string();
-            self.view = v["view"].as_str().and_then(View::from_title);
+            self.restore_view(v["view"].as_str());
         }
         let rows: Vec<TaskItem> = boot
             .rows

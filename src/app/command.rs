@@ -59,7 +59,16 @@ pub enum Command {
     Parent,
     /// Filter words as typed (`status=a,b assigned=me …`, `clear`).
     Filter(String),
-    View(super::panes::View),
+    /// A view by name as typed; empty: the switcher with counts.
+    View(String),
+    /// `:view save NAME`: the current filters into the config file.
+    SaveView(String),
+    /// A custom command (`[[commands]]`) by name.
+    Run(String),
+    /// The last custom command's output again.
+    Output,
+    /// The board (again: the list).
+    Board,
     Open(String),
     Validate(String),
     Copy {
@@ -95,6 +104,10 @@ pub enum Complete {
     LinkTypes,
     /// Profile names of the config.
     Profiles,
+    /// The views' names (and `save`).
+    Views,
+    /// The custom commands' names.
+    CustomCommands,
 }
 
 pub struct Spec {
@@ -117,7 +130,6 @@ pub const STATUS_VALUES: &[&str] = &[
 pub const PRIORITY_VALUES: &[&str] = &["urgent", "high", "medium", "low", "no_priority"];
 pub const ROLE_VALUES: &[&str] = &["reference", "subject", "output"];
 pub const LINK_TYPES: &[&str] = &["chat", "review", "report", "task"];
-pub const VIEW_NAMES: &[&str] = &["all", "mine", "involving", "week"];
 const DUE_WORDS: &[&str] = &["today", "tomorrow", "+1d", "+3d", "+1w", "none"];
 
 fn none(arg: &str, c: Command) -> Result<Command, String> {
@@ -214,18 +226,11 @@ fn parse_attach(arg: &str) -> Result<Command, String> {
 }
 
 fn parse_view(arg: &str) -> Result<Command, String> {
-    use super::panes::View;
-    Ok(Command::View(match arg {
-        "all" | "" => View::All,
-        "mine" => View::Mine,
-        "involving" => View::Involving,
-        "week" | "due" => View::DueWeek,
-        other => {
-            return Err(format!(
-                "unknown view {other:?} (all, mine, involving, week)"
-            ))
-        }
-    }))
+    match arg.split_once(char::is_whitespace) {
+        Some(("save", name)) => Ok(Command::SaveView(name.trim().to_string())),
+        _ if arg == "save" => Err("give the view a name: :view save NAME".into()),
+        _ => Ok(Command::View(arg.to_string())),
+    }
 }
 
 macro_rules! spec {
@@ -288,7 +293,10 @@ pub const COMMANDS: &[Spec] = &[
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),
     spec!("parent", "", "open the parent of the current subtask", true, Nothing, |a| none(a, Command::Parent)),
     spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| Ok(Command::Filter(a.to_string()))),
-    spec!("view", "all|mine|involving|week", "switch quick view", false, Values(VIEW_NAMES), parse_view),
+    spec!("view", "NAME | save NAME", "switch to a view (no name: the views with their counts); save NAME keeps the current filters as a view in the config file", false, Views, parse_view),
+    spec!("board", "", "the board: the view's tasks in one column per status (again: the list)", false, Nothing, |a| none(a, Command::Board)),
+    spec!("run", "NAME", "run a custom command ([[commands]] in the config) on the current task", true, CustomCommands, |a| Ok(Command::Run(needs(a, "the name of a custom command ([[commands]] in the config)")?.to_string()))),
+    spec!("output", "", "show the last custom command's output again", false, Nothing, |a| none(a, Command::Output)),
     spec!("open", "#1234|UUID", "open a task by number or id", false, Nothing, |a| Ok(Command::Open(needs(a, "#1234 or a task uuid")?.to_string()))),
     spec!("validate", "PATH", "check an artifact layout file", false, Nothing, |a| Ok(Command::Validate(needs(a, "the path of a layout JSON file")?.to_string()))),
     spec!("copy", "[id]", "copy the task number (or id)", true, Values(&["id"]), |a| match a {
@@ -359,6 +367,21 @@ mod tests {
             .unwrap_err()
             .contains("uuid"));
         assert!(Command::parse("link task #12").is_ok());
+        assert_eq!(
+            Command::parse("view Mine, open"),
+            Ok(Command::View("Mine, open".into()))
+        );
+        assert_eq!(Command::parse("view"), Ok(Command::View(String::new())));
+        assert_eq!(
+            Command::parse("view save Due today"),
+            Ok(Command::SaveView("Due today".into()))
+        );
+        assert!(Command::parse("view save").is_err());
+        assert_eq!(
+            Command::parse("run log-id"),
+            Ok(Command::Run("log-id".into()))
+        );
+        assert!(Command::parse("run").is_err());
         // Names are unique.
         let mut names: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
         names.sort();

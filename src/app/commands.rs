@@ -366,18 +366,21 @@ impl State {
                     }
                     Err(Err(msg)) => return Err(msg),
                 }
-                // On top of the quick view's own filter; `clear` clears all.
-                let q = match self.view {
-                    Some(v) if !q.is_empty() => {
-                        super::fields::merge(&v.query(self.my_id(), Utc::now()), &q)
-                    }
+                // On top of the view's own filter; `clear` clears all.
+                let q = match self.view_base() {
+                    Some(base) if !q.is_empty() => super::fields::merge(base, &q),
                     _ => q,
                 };
+                self.note_filter_words(&words);
                 self.set_filters(q);
                 self.focus = Focus::List;
                 self.reload_list(false)
             }
-            Command::View(v) => self.set_view(v),
+            Command::View(name) => self.choose_view(&name)?,
+            Command::SaveView(name) => self.save_view(&name)?,
+            Command::Run(name) => self.run_custom(&name)?,
+            Command::Output => self.show_output()?,
+            Command::Board => self.toggle_board(),
             Command::Open(arg) => self.open_by_ref(&arg)?,
             Command::Validate(path) => vec![Effect::ReadLayout { path }],
             Command::Copy { id } => {

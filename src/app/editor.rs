@@ -85,7 +85,9 @@ pub(super) static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic:
 /// process group (ours), as a shell passes it to its foreground job: when
 /// taskdeck leads the session (`ssh -t host taskdeck`), nobody else would,
 /// and an editor that does not read the terminal would keep us waiting.
-fn wait_for_editor(mut child: std::process::Child) -> std::io::Result<std::process::ExitStatus> {
+pub(super) fn wait_for_editor(
+    mut child: std::process::Child,
+) -> std::io::Result<std::process::ExitStatus> {
     use std::sync::atomic::Ordering;
     let mut passed_on = false;
     loop {

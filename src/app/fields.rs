@@ -140,6 +140,24 @@ pub fn file_id(v: &serde_json::Value) -> Option<String> {
 }
 
 pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> {
+    parse_filters_in(args, me, None)
+}
+
+/// Check filter words without reading them in the user's zone (the config
+/// file is checked before the zone is known: it may name it).
+pub fn check_filters(args: &str) -> Result<(), String> {
+    parse_filters_in(args, Some("me"), Some(&jiff::tz::TimeZone::UTC)).map(|_| ())
+}
+
+fn parse_filters_in(
+    args: &str,
+    me: Option<&str>,
+    tz: Option<&jiff::tz::TimeZone>,
+) -> Result<TaskQuery, String> {
+    let bound = |v: &str, lower: bool| match tz {
+        Some(tz) => dates::parse_bound_in(v, chrono::Utc::now(), lower, tz),
+        None => dates::parse_bound(v, chrono::Utc::now(), lower),
+    };
     let mut q = TaskQuery::default();
     if args.trim() == "clear" || args.trim().is_empty() {
         return Ok(q);
@@ -152,7 +170,7 @@ pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> 
             Ok(v.to_string())
         }
     };
-    for word in args.split_whitespace() {
+    for word in filter_words(args)? {
         let (k, v) = word
             .split_once('=')
             .ok_or_else(|| format!("{word:?}: filters are key=value, e.g. status=in_progress"))?;
@@ -179,13 +197,47 @@ pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> 
             "involving" => q.involving = Some(resolve_me(v)?),
             "team" | "team_id" => q.team_id = Some(v.into()),
             "tags" => q.tags = list(v),
-            "from" | "due_from" => q.complete_by_from = Some(dates::parse_bound(v, chrono::Utc::now(), true)?),
-            "to" | "due_to" => q.complete_by_to = Some(dates::parse_bound(v, chrono::Utc::now(), false)?),
+            "from" | "due_from" => q.complete_by_from = Some(bound(v, true)?),
+            "to" | "due_to" => q.complete_by_to = Some(bound(v, false)?),
             "query" | "q" => q.query = Some(v.into()),
-            other => return Err(format!("unknown filter {other:?} (status, priority, assigned, involving, team, tags, from, to)")),
+            other => return Err(format!("unknown filter {other:?} (status, priority, assigned, involving, team, tags, from, to, query)")),
         }
     }
     Ok(q)
+}
+
+/// Filter text as words: whitespace separates them, and double quotes
+/// keep spaces in a value (`query="annual return"`, `team="Corporate Law"`).
+pub fn filter_words(args: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut started = false;
+    for c in args.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(format!("{args:?}: a quote is not closed"));
+    }
+    if started {
+        words.push(word);
+    }
+    Ok(words)
 }
 
 /// `over`'s filters on top of `base`: every filter `over` names replaces
@@ -251,6 +303,23 @@ pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_values_keep_their_spaces() {
+        assert_eq!(
+            filter_words(r#"status=completed query="annual return"  team="Corporate Law""#)
+                .unwrap(),
+            vec![
+                "status=completed",
+                "query=annual return",
+                "team=Corporate Law"
+            ]
+        );
+        assert!(filter_words("query=\"open").is_err());
+        let q = parse_filters(r#"query="two words" to=today"#, None).unwrap();
+        assert_eq!(q.query.as_deref(), Some("two words"));
+        assert!(q.complete_by_to.is_some());
+    }
 
     #[test]
     fn tags_replace_add_remove() {

@@ -30,10 +30,12 @@ actions! {
     Filter = "filter": "edit the filters",
     FocusNext = "focus_next": "focus the next pane",
     FocusPrev = "focus_prev": "focus the previous pane",
-    ViewAll = "view_all": "quick view: all tasks",
-    ViewMine = "view_mine": "quick view: assigned to me",
-    ViewInvolving = "view_involving": "quick view: involving me",
-    ViewDueWeek = "view_due_week": "quick view: due this week",
+    Views = "views": "the saved views, with counts",
+    Board = "board": "the board by status (again: the list)",
+    ColumnLeft = "column_left": "board: the column to the left",
+    ColumnRight = "column_right": "board: the column to the right",
+    MoveLeft = "move_left": "board: move the card to the status on the left",
+    MoveRight = "move_right": "board: move the card to the status on the right",
     MessageLog = "message_log": "recent messages and errors",
     Down = "down": "move down",
     Up = "up": "move up",
@@ -115,10 +117,12 @@ pub enum Context {
     View,
     Sharing,
     Filter,
+    Board,
+    Switcher,
 }
 
 impl Context {
-    pub const ALL: [Context; 10] = [
+    pub const ALL: [Context; 12] = [
         Context::Global,
         Context::List,
         Context::Detail,
@@ -129,6 +133,8 @@ impl Context {
         Context::View,
         Context::Sharing,
         Context::Filter,
+        Context::Board,
+        Context::Switcher,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -142,6 +148,8 @@ impl Context {
             Context::View => "view",
             Context::Sharing => "sharing",
             Context::Filter => "filter",
+            Context::Board => "board",
+            Context::Switcher => "switcher",
         }
     }
     fn from_name(s: &str) -> Option<Context> {

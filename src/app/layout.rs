@@ -61,7 +61,8 @@ impl State {
         area: Rect,
     ) -> Vec<super::state::Effect> {
         use crossterm::event::MouseEventKind;
-        if !matches!(self.overlay, super::state::Overlay::None) {
+        // The board has no mouse support (its cards are keys only).
+        if !matches!(self.overlay, super::state::Overlay::None) || self.board.is_some() {
             return vec![];
         }
         let p = panes(area, self);

@@ -2,6 +2,7 @@
 //! arrive on one channel; the loop drains what is queued, applies it, and
 //! renders once, only when something changed.
 
+pub mod board;
 pub mod bulk;
 pub mod bulk_commands;
 mod bulk_finish;
@@ -10,6 +11,7 @@ pub mod changes;
 pub mod clipboard;
 pub mod command;
 pub mod commands;
+pub mod custom;
 pub mod dates;
 pub mod directory;
 pub mod drafts;
@@ -34,6 +36,7 @@ mod sends;
 pub mod share;
 pub mod state;
 pub mod terminal;
+pub mod views;
 pub mod worker;
 
 #[cfg(test)]
@@ -71,6 +74,8 @@ pub enum Msg {
     Store(crate::store::worker::StoreAnswer),
     Signal(i32),
     InputClosed(String),
+    /// A custom command finished (see `custom/`).
+    CommandDone(Box<custom::run::Done>),
 }
 
 const FRAME: Duration = Duration::from_millis(16);
@@ -86,10 +91,16 @@ pub fn new_state(client_host: String, settings: &Settings, demo: bool) -> State 
         settings.page_size,
         settings.refresh_secs,
     );
-    for w in settings.warnings.iter().chain(key_warnings.iter()) {
+    let data_warnings = s.install_config(settings);
+    for w in settings
+        .warnings
+        .iter()
+        .chain(key_warnings.iter())
+        .chain(data_warnings.iter())
+    {
         s.say(Level::Warn, w.clone());
     }
-    let n = settings.warnings.len() + key_warnings.len();
+    let n = settings.warnings.len() + key_warnings.len() + data_warnings.len();
     if n > 1 {
         s.say(
             Level::Warn,
@@ -233,6 +244,10 @@ pub async fn run(
                     state.quit = true;
                     exit_code = 128 + sig;
                 }
+                Msg::CommandDone(d) => {
+                    effects.extend(state.custom_done(*d));
+                    dirty = true;
+                }
                 Msg::InputClosed(why) => {
                     tracing::warn!(why = %why, "terminal input closed; saving drafts and leaving");
                     state.quit = true;
@@ -329,7 +344,8 @@ fn describe_write(ticket: u64, req: &state::ApiRequest, state: &State) -> Option
         | R::Thread { .. }
         | R::GetSharing { .. }
         | R::SharingForEdit { .. }
-        | R::Validate { .. } => return None,
+        | R::Validate { .. }
+        | R::ViewCount { .. } => return None,
         R::Patch { id, .. }
         | R::Delete { id }
         | R::CreateSubtask { parent: id, .. }
@@ -523,6 +539,33 @@ fn run_effect(
                 }
                 Err(e) => state.say(Level::Error, e),
             }
+        }
+        Effect::SaveView { name, filter } => {
+            let path = crate::config::config_path();
+            let written =
+                crate::config::save_view(&path, &name, &filter).map(|p| p.display().to_string());
+            state.view_saved(name, filter, written);
+        }
+        Effect::RunCommand(job) if job.interactive => {
+            // Like `$EDITOR`: the command has the terminal meanwhile.
+            input.pause();
+            terminal::restore();
+            let done = custom::run::run_interactive(*job);
+            if let Err(e) = terminal::resume(term, ctx.mouse) {
+                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+                ctx.hangup = true;
+            }
+            input.resume();
+            for fx in state.custom_done(done) {
+                run_effect(fx, state, ctx, term, input);
+            }
+        }
+        Effect::RunCommand(job) => {
+            let tx = ctx.worker.sender();
+            tokio::spawn(async move {
+                let done = custom::run::run_job(*job).await;
+                let _ = tx.send(Msg::CommandDone(Box::new(done)));
+            });
         }
         Effect::Editor { target, initial } => {
             // The editor's file sits with the drafts, named after the task

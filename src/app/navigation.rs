@@ -489,18 +489,22 @@ impl State {
         d.task.as_ref()?.linked_items.get(d.cursor)
     }
 
-    pub fn set_view(&mut self, v: View) -> Vec<Effect> {
-        if v != View::All && self.me.is_none() {
-            self.say(
-                Level::Warn,
-                "who you are is not known yet (identity lookup pending or failed)",
-            );
-            return vec![];
-        }
+    pub fn set_view(&mut self, i: usize) -> Vec<Effect> {
         // A view is a named filter: the title, the filter form and the
-        // request all read the same `filters`.
-        self.filters = v.query(self.my_id(), chrono::Utc::now());
-        self.view = Some(v);
+        // request all read the same `filters`, read from the view's words
+        // now (relative dates, `me`).
+        let q = match self.view_query(i) {
+            Ok(q) => q,
+            Err(e) => {
+                self.say(Level::Warn, e);
+                return vec![];
+            }
+        };
+        self.views.words =
+            super::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
+        self.views.base = Some(q.clone());
+        self.filters = q;
+        self.view = Some(i);
         self.focus = Focus::List;
         self.reload_list(false)
     }

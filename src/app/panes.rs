@@ -1,8 +1,7 @@
-//! What the panes show: the list walk, the current task and its tabs, the
-//! quick views.
+//! What the panes show: the list walk, the current task and its tabs
+//! (views are in `views.rs`).
 
 use crate::api::*;
-use chrono::{DateTime, Utc};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,48 +46,6 @@ impl Tab {
             Tab::Sharing => "Sharing",
             Tab::Files => "Files",
             Tab::Subtasks => "Subtasks",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    All,
-    Mine,
-    Involving,
-    DueWeek,
-}
-
-impl View {
-    /// The filter a view stands for (computed when it is chosen).
-    pub fn query(self, me: Option<&str>, now: DateTime<Utc>) -> TaskQuery {
-        let mut q = TaskQuery::default();
-        match self {
-            View::All => {}
-            View::Mine => q.assigned_to = me.map(str::to_string),
-            View::Involving => q.involving = me.map(str::to_string),
-            View::DueWeek => {
-                let (from, to) = super::dates::this_week(now);
-                q.complete_by_from = Some(from);
-                q.complete_by_to = Some(to);
-            }
-        }
-        q
-    }
-
-    /// The view a title names (as stored by `State::view_json`).
-    pub fn from_title(t: &str) -> Option<View> {
-        [View::All, View::Mine, View::Involving, View::DueWeek]
-            .into_iter()
-            .find(|v| v.title() == t)
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            View::All => "All",
-            View::Mine => "Mine",
-            View::Involving => "Involving me",
-            View::DueWeek => "Due this week",
         }
     }
 }

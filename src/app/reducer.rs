@@ -31,6 +31,14 @@ impl State {
 
     /// The contexts whose bindings apply now, most specific first.
     pub fn key_contexts(&self) -> &'static [Context] {
+        if self.board.is_some() {
+            return &[
+                Context::Board,
+                Context::Task,
+                Context::List,
+                Context::Global,
+            ];
+        }
         match self.focus {
             Focus::List => &[Context::Task, Context::List, Context::Global],
             Focus::Detail => &[Context::Task, Context::Detail, Context::Global],
@@ -43,11 +51,15 @@ impl State {
         }
         match self.keymap.lookup(self.key_contexts(), &ev) {
             Some(a) => self.act(a),
-            None => vec![],
+            // A view's or custom command's own key (config data).
+            None => self.config_key(&ev),
         }
     }
 
     pub fn act(&mut self, a: Action) -> Vec<Effect> {
+        if let Some(fx) = self.board_act(a) {
+            return fx;
+        }
         let c = match a {
             Action::Help => Command::Help,
             Action::Palette => return self.open_palette(""),
@@ -59,10 +71,15 @@ impl State {
             }
             Action::Filter => return self.open_filter_form(),
             Action::FocusNext | Action::FocusPrev => return self.toggle_focus(),
-            Action::ViewAll => Command::View(View::All),
-            Action::ViewMine => Command::View(View::Mine),
-            Action::ViewInvolving => Command::View(View::Involving),
-            Action::ViewDueWeek => Command::View(View::DueWeek),
+            Action::Views => return self.open_switcher(),
+            Action::Board => Command::Board,
+            Action::ColumnLeft | Action::ColumnRight | Action::MoveLeft | Action::MoveRight => {
+                self.say(
+                    Level::Warn,
+                    format!("{} works on the board only (b)", a.name()),
+                );
+                return vec![];
+            }
             Action::MessageLog => Command::Log,
             Action::Down => return self.move_by(1),
             Action::Up => return self.move_by(-1),

@@ -100,6 +100,13 @@ pub enum ApiRequest {
         path: String,
         layout: serde_json::Value,
     },
+    /// The first page of view `view` (an index into `State.views`), for
+    /// its count in the switcher; never the list's walk.
+    ViewCount {
+        view: usize,
+        query: TaskQuery,
+        limit: u32,
+    },
 }
 
 impl ApiRequest {
@@ -145,6 +152,7 @@ impl ApiRequest {
             ApiRequest::Attach { .. } => "attaching files".into(),
             ApiRequest::Detach { .. } => "detaching file".into(),
             ApiRequest::Validate { .. } => "validating layout".into(),
+            ApiRequest::ViewCount { .. } => "view count".into(),
         }
     }
 }
@@ -192,6 +200,15 @@ pub enum Effect {
     ReadLayout {
         path: String,
     },
+    /// Write view `name` with `filter` into the config file (`:view
+    /// save`); the result comes back as `view_saved`.
+    SaveView {
+        name: String,
+        filter: String,
+    },
+    /// Run a custom command (captured off the loop, or with the terminal
+    /// when interactive); the result comes back as `custom_done`.
+    RunCommand(Box<super::custom::run::Job>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -619,6 +619,7 @@ impl State {
                 };
                 vec![]
             }
+            (ApiRequest::ViewCount { view, .. }, result) => self.view_counted(ticket, view, result),
             (req, Ok(_)) => {
                 tracing::warn!(request = %req.describe(), "unexpected reply kind");
                 vec![]

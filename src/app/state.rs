@@ -197,6 +197,8 @@ pub enum Overlay {
     Filter(Box<super::popups::filter_form::FilterForm>),
     /// `:recent`, `:changed`, `:outbox`.
     Chooser(super::popups::chooser::Chooser),
+    /// The view switcher, with counts.
+    Views(super::popups::switcher::Switcher),
 }
 
 /// A field edit in flight: shown as a pending mark until answered.
@@ -218,9 +220,9 @@ pub struct State {
     pub refresh_every: Option<Duration>,
     pub last_refresh: Instant,
     pub list: TaskList,
-    /// The quick view the filters came from; `None` once the filters were
-    /// edited away from it.
-    pub view: Option<View>,
+    /// The view the filters came from (an index into `views`); `None`
+    /// once the filters were edited away from it.
+    pub view: Option<usize>,
     pub filters: TaskQuery,
     pub search: String,
     /// When the search text last changed; the request goes out after a pause.
@@ -288,6 +290,12 @@ pub struct State {
     pub profile: Option<String>,
     /// `:profile NAME`: the loop ends and starts again with that profile.
     pub switch_to: Option<String>,
+    /// Saved views: the built-in ones and `[[views]]` (see `views.rs`).
+    pub views: super::views::Views,
+    /// Custom commands: `[[commands]]` (see `custom/`).
+    pub custom: super::custom::Custom,
+    /// The board (`:board`) is shown instead of the list and the detail.
+    pub board: Option<super::board::Board>,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -310,7 +318,7 @@ impl State {
             refresh_every: (refresh_secs > 0).then(|| Duration::from_secs(refresh_secs)),
             last_refresh: Instant::now(),
             list: TaskList::default(),
-            view: Some(View::All),
+            view: Some(0),
             filters: TaskQuery::default(),
             search: String::new(),
             search_due: None,
@@ -347,6 +355,9 @@ impl State {
             outbox_note: None,
             profile: None,
             switch_to: None,
+            views: Default::default(),
+            custom: Default::default(),
+            board: None,
         }
     }
 
@@ -447,23 +458,7 @@ impl State {
     /// filters still hold what the view stands for.
     pub fn set_filters(&mut self, q: TaskQuery) {
         self.filters = q;
-        let me = self.my_id().map(str::to_string);
-        let f = &self.filters;
-        self.view = match self.view {
-            _ if f.is_empty() => Some(View::All),
-            Some(View::All) => None,
-            Some(View::Mine) if f.assigned_to.is_some() && f.assigned_to == me => Some(View::Mine),
-            Some(View::Involving) if f.involving.is_some() && f.involving == me => {
-                Some(View::Involving)
-            }
-            Some(View::DueWeek) => {
-                let (from, to) = super::dates::this_week(Utc::now());
-                (f.complete_by_from.as_ref() == Some(&from)
-                    && f.complete_by_to.as_ref() == Some(&to))
-                .then_some(View::DueWeek)
-            }
-            _ => None,
-        };
+        self.rename_view_for_filters();
     }
 
     pub fn pending_for(&self, task_id: &str, field: &str) -> Option<&Pending> {

@@ -26,6 +26,12 @@ impl Worker {
         }
     }
 
+    /// The loop's channel, for other work done off the loop (custom
+    /// commands).
+    pub fn sender(&self) -> UnboundedSender<super::Msg> {
+        self.tx.clone()
+    }
+
     pub fn spawn(&mut self, ticket: u64, req: Box<ApiRequest>) {
         let tx = self.tx.clone();
         if self.offline && !matches!(*req, ApiRequest::Me) {
@@ -136,6 +142,9 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
         ApiRequest::Validate { layout, .. } => {
             let (l, raw) = c.validate_layout(layout).await?;
             Reply::Layout(Box::new(l), raw)
+        }
+        ApiRequest::ViewCount { query, limit, .. } => {
+            Reply::Page(c.list_tasks(query, *limit, None).await?)
         }
     })
 }

@@ -344,6 +344,13 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
             .into_iter()
             .map(|(line, m)| (line, Severity::Error, m)),
     );
+    // Keys of [[views]] and [[commands]] the keymap or another entry has.
+    let (keymap, _) = Keymap::load(&c.settings.keys);
+    problems.extend(
+        crate::app::views::key_problems(&keymap, &c.settings.views, &c.settings.commands)
+            .into_iter()
+            .map(|m| (None, Severity::Warning, clean(&m))),
+    );
     problems.sort_by_key(|(line, _, _)| line.unwrap_or(usize::MAX));
     for (line, severity, message) in &problems {
         let sev = match severity {

@@ -7,14 +7,18 @@
 //! `Settings.warnings`. The API key is kept apart from [`Settings`] and is
 //! only produced by [`Config::api_key`].
 
+mod entries;
 mod key_command;
 mod parse;
 mod paths;
+mod save;
 
+pub use entries::{builtin_views, name_key, CommandEntry, ViewEntry};
 use key_command::KEY_COMMAND_TIMEOUT_MAX_SECS;
 pub use key_command::{run_key_command, run_key_command_within, KeyError, KEY_COMMAND_TIMEOUT};
 pub use parse::from_str;
 pub use paths::{config_path, ensure_private_dir, state_dir, write_private_file};
+pub use save::save_view;
 
 use crate::api::ApiKey;
 use std::collections::BTreeMap;
@@ -54,6 +58,10 @@ pub struct Settings {
     pub cache: bool,
     /// `prefetch`: fetch the tabs of the tasks around the cursor.
     pub prefetch: bool,
+    /// `[[views]]`: saved views (a name like a built-in one replaces it).
+    pub views: Vec<ViewEntry>,
+    /// `[[commands]]`: custom commands.
+    pub commands: Vec<CommandEntry>,
 }
 
 impl Default for Settings {
@@ -70,6 +78,8 @@ impl Default for Settings {
             time_zone: None,
             cache: true,
             prefetch: true,
+            views: Vec::new(),
+            commands: Vec::new(),
         }
     }
 }

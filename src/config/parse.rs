@@ -11,12 +11,18 @@ struct Conn {
     api_key_command: Option<String>,
 }
 
-struct Parser<'a> {
+pub(super) struct Parser<'a> {
     src: &'a str,
-    diags: Vec<Diagnostic>,
+    pub(super) diags: Vec<Diagnostic>,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    pub(super) fn new(src: &'a str) -> Parser<'a> {
+        Parser {
+            src,
+            diags: Vec::new(),
+        }
+    }
     fn line(&self, offset: usize) -> usize {
         let end = offset.min(self.src.len());
         self.src.as_bytes()[..end]
@@ -25,7 +31,7 @@ impl Parser<'_> {
             .count()
             + 1
     }
-    fn error(&mut self, offset: usize, message: String) {
+    pub(super) fn error(&mut self, offset: usize, message: String) {
         let line = Some(self.line(offset));
         self.diags.push(Diagnostic {
             severity: Severity::Error,
@@ -33,7 +39,7 @@ impl Parser<'_> {
             message,
         });
     }
-    fn warn(&mut self, offset: usize, message: String) {
+    pub(super) fn warn(&mut self, offset: usize, message: String) {
         let line = Some(self.line(offset));
         self.diags.push(Diagnostic {
             severity: Severity::Warning,
@@ -42,7 +48,7 @@ impl Parser<'_> {
         });
     }
 
-    fn string(&mut self, key: &str, v: &Spanned<DeValue<'_>>) -> Option<String> {
+    pub(super) fn string(&mut self, key: &str, v: &Spanned<DeValue<'_>>) -> Option<String> {
         match v.get_ref().as_str() {
             Some(s) => Some(s.to_string()),
             None => {
@@ -55,7 +61,13 @@ impl Parser<'_> {
         }
     }
 
-    fn integer(&mut self, key: &str, v: &Spanned<DeValue<'_>>, min: i64, max: i64) -> Option<i64> {
+    pub(super) fn integer(
+        &mut self,
+        key: &str,
+        v: &Spanned<DeValue<'_>>,
+        min: i64,
+        max: i64,
+    ) -> Option<i64> {
         let n = v
             .get_ref()
             .as_integer()
@@ -202,6 +214,8 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                         ),
                     },
                     "keys" => parse_keys(&mut p, v, &mut settings.keys, &mut key_lines),
+                    "views" => super::entries::parse_views(&mut p, v, &mut settings.views),
+                    "commands" => super::entries::parse_commands(&mut p, v, &mut settings.commands),
                     "profiles" => match v.get_ref().as_table() {
                         Some(t) => {
                             for (name, body) in t.iter() {

@@ -44,10 +44,7 @@ fn priority_style(p: &Priority, theme: &Theme) -> Style {
 }
 
 pub fn title_line(s: &State) -> String {
-    let mut parts = vec![format!(
-        "Tasks: {}",
-        s.view.map(|v| v.title()).unwrap_or("Custom")
-    )];
+    let mut parts = vec![format!("Tasks: {}", s.view_title())];
     // The view's filter is written out too: the title, the filter form and
     // the request read the same filters.
     let f = crate::app::fields::filter_string(&s.filters, s.my_id(), &s.directory);

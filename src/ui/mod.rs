@@ -1,5 +1,6 @@
 //! Rendering. Panes read the state; they never call the network.
 
+mod board;
 mod detail;
 pub mod fuzzing;
 mod list;
@@ -245,10 +246,15 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
     }
     let p = crate::app::layout::panes(area, s);
     draw_header(f, p.header, s, theme);
-    if let Some(r) = p.list {
+    if s.board.is_some() {
+        // The board takes the list's and the detail's place.
+        let top = p.header.bottom();
+        let body = Rect::new(area.x, top, area.width, p.status.y.saturating_sub(top));
+        board::draw(f, body, s, theme);
+    } else if let Some(r) = p.list {
         m.list = Some(list::draw(f, r, s, theme));
     }
-    if let Some(r) = p.detail {
+    if let Some(r) = p.detail.filter(|_| s.board.is_none()) {
         // Scrolling stops at the end of what the tab shows.
         m.detail = Some(detail::draw(f, r, s, theme));
     }
@@ -284,6 +290,7 @@ pub fn hint_text(s: &State, width: usize) -> String {
         Overlay::Filter(_) => {
             Some("[filter] up/down move  space toggle  left/right priority  ctrl-r clear  enter apply")
         }
+        Overlay::Views(_) => Some("[views] j/k move  enter switch  esc close"),
     };
     if let Some(p) = popup {
         return format!(
@@ -292,7 +299,19 @@ pub fn hint_text(s: &State, width: usize) -> String {
         );
     }
     let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
+    let board: &[(A, &str)] = &[
+        (A::Help, "help"),
+        (A::ColumnRight, "column"),
+        (A::Down, "card"),
+        (A::MoveRight, "next status"),
+        (A::MoveLeft, "previous status"),
+        (A::Open, "detail"),
+        (A::SetStatus, "status"),
+        (A::Board, "list"),
+        (A::Views, "views"),
+    ];
     let actions: &[(A, &str)] = match s.focus {
+        _ if s.board.is_some() => board,
         // With marks: what marks do, and that actions act on all of them.
         Focus::List if !s.marks.is_empty() => &[
             (A::Palette, "command all marked"),
@@ -331,6 +350,7 @@ pub fn hint_text(s: &State, width: usize) -> String {
         ],
     };
     let pane = match s.focus {
+        _ if s.board.is_some() => "board",
         Focus::List => "list",
         Focus::Detail => "detail",
     };

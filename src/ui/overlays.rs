@@ -44,8 +44,9 @@ pub const POPUP_HELP: &[&str] = &[
     "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
 ];
 
-/// The help screen's rows, from the effective keymap and the commands.
-/// Typing filters fuzzily: the best matches first.
+/// The help screen's rows, from the effective keymap, the views, the
+/// custom commands and the palette commands. Typing filters fuzzily: the
+/// best matches first.
 pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
     let ctx_name = |ctx: Context| match ctx {
         Context::Global => "Everywhere",
@@ -55,14 +56,17 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         Context::Palette => "In the command palette",
         Context::Confirm => "In confirmations",
         Context::Picker => "In pickers",
-        Context::View => "In text views (messages, layout check)",
+        Context::View => "In text views (messages, layout check, command output)",
         Context::Sharing => "In the sharing editor",
         Context::Filter => "In the filter form",
+        Context::Board => "On the board (b)",
+        Context::Switcher => "In the view switcher (0)",
     };
-    let mut rows: Vec<(Option<Context>, String)> = Vec::new();
+    // (heading, row): a heading is shown once before its rows.
+    let mut rows: Vec<(String, String)> = Vec::new();
     for (ctx, keys, action) in s.keymap.bindings() {
         rows.push((
-            Some(ctx),
+            ctx_name(ctx).to_string(),
             format!(
                 "  {:<16} {} ({})",
                 keys.join(", "),
@@ -71,11 +75,44 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
             ),
         ));
     }
+    for v in &s.views.list {
+        let key = v.key.map(|k| k.label()).unwrap_or_default();
+        let filter = if v.filter.is_empty() {
+            "every task".to_string()
+        } else {
+            crate::text::clean(&v.filter)
+        };
+        rows.push((
+            "Views (:view NAME; 0 lists them with counts)".into(),
+            format!("  {key:<16} view {}: {filter}", crate::text::clean(&v.name)),
+        ));
+    }
+    for c in &s.custom.commands {
+        let key = c.key.map(|k| k.label()).unwrap_or_default();
+        let how = match (c.once, c.interactive) {
+            (true, true) => ", once for all, with the terminal",
+            (true, false) => ", once for all",
+            (false, true) => ", with the terminal",
+            (false, false) => "",
+        };
+        rows.push((
+            "Custom commands ([[commands]]; :run NAME)".into(),
+            format!(
+                "  {key:<16} {} (:run {}{how}) — {}",
+                crate::text::clean(&c.description),
+                crate::text::clean(&c.name),
+                crate::text::clean(&c.run)
+            ),
+        ));
+    }
     for c in command::COMMANDS {
-        rows.push((None, format!("  :{} {}  — {}", c.name, c.args, c.help)));
+        rows.push((
+            "Commands (: palette, Tab completes)".into(),
+            format!("  :{} {}  — {}", c.name, c.args, c.help),
+        ));
     }
     for l in POPUP_HELP {
-        rows.push((None, format!("  {l}")));
+        rows.push(("In popups".into(), format!("  {l}")));
     }
     if !filter.trim().is_empty() {
         let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
@@ -85,19 +122,11 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
             .collect();
     }
     let mut out = Vec::new();
-    let mut last: Option<Option<Context>> = None;
-    for (i, (ctx, row)) in rows.iter().enumerate() {
-        if last != Some(*ctx) {
-            out.push(match ctx {
-                Some(c) => ctx_name(*c).to_string(),
-                None if row.starts_with("  :") => "Commands (: palette, Tab completes)".into(),
-                None => "In popups".into(),
-            });
-            last = Some(*ctx);
-        }
-        // Popup help follows the commands under its own heading.
-        if ctx.is_none() && !row.starts_with("  :") && i > 0 && rows[i - 1].1.starts_with("  :") {
-            out.push("In popups".into());
+    let mut last: Option<&str> = None;
+    for (heading, row) in &rows {
+        if last != Some(heading.as_str()) {
+            out.push(heading.clone());
+            last = Some(heading);
         }
         out.push(row.clone());
     }
@@ -131,9 +160,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             );
         }
         Overlay::Palette(p) => {
-            let people = s.people_labels();
-            let teams = s.directory.team_labels();
-            let completions = palette::complete(&p.input.text, &people, &teams);
+            let sources = s.palette_sources();
+            let completions = palette::complete(&p.input.text, &sources);
             let h = (completions.len().min(12) + 3) as u16;
             // Full width, so nothing of the list shows beside it.
             let r = Rect {
@@ -164,7 +192,9 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 let desc = command::spec(name)
                     .map(|c| format!("{}  — {}", c.args, c.help))
                     .unwrap_or_default();
-                let text = if c.contains(' ') {
+                let text = if let Some(d) = sources.describe(c) {
+                    format!("  {}  — {}", crate::text::clean(c), crate::text::clean(d))
+                } else if c.contains(' ') {
                     format!("  {}", crate::text::clean(c))
                 } else {
                     format!("  {c} {desc}")
@@ -288,6 +318,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             };
             f.render_widget(Paragraph::new(ls), inner);
         }
+        Overlay::Views(sw) => draw_switcher(f, area, s, sw, theme),
         Overlay::Sharing(ed) => {
             let r = centered(area, 90, ed.rows() as u16 + 9);
             let inner = popup(
@@ -469,5 +500,81 @@ fn draw_filter(
             theme.dim,
         )),
     }
+    f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
+}
+
+fn draw_switcher(
+    f: &mut Frame,
+    area: Rect,
+    s: &State,
+    sw: &crate::app::popups::switcher::Switcher,
+    theme: &Theme,
+) {
+    use crate::app::views::Count;
+    let n = s.views.list.len();
+    let r = centered(area, 100, n as u16 + 6);
+    let inner = popup(
+        f,
+        r,
+        "Views — first-page counts (Enter switches, Esc closes)",
+        theme,
+    );
+    let width = inner.width as usize;
+    let name_w = s
+        .views
+        .list
+        .iter()
+        .map(|v| v.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(4, 24);
+    let filter_text = |v: &crate::app::views::View| {
+        if v.filter.is_empty() {
+            "every task".to_string()
+        } else {
+            crate::text::clean(&v.filter)
+        }
+    };
+    let mut ls = Vec::new();
+    for (i, v) in s.views.list.iter().enumerate() {
+        let current = if s.view == Some(i) { "*" } else { " " };
+        let key = v.key.map(|k| k.label()).unwrap_or_default();
+        let count = s.views.counts.get(&i).map(|c| c.text()).unwrap_or_default();
+        let sel = if i == sw.selected { ">" } else { " " };
+        let head = format!(
+            "{sel}{current} {key:<6} {} {count:>5}  ",
+            super::list::fit(&crate::text::clean(&v.name), name_w)
+        );
+        // One row per view: the filter is cut here and shown whole below.
+        let rest = width.saturating_sub(head.chars().count());
+        let text = format!("{head}{}", super::list::fit(&filter_text(v), rest));
+        let style = if i == sw.selected {
+            theme.selected
+        } else {
+            theme.base
+        };
+        ls.push(Line::styled(text, style));
+    }
+    ls.push(Line::raw(""));
+    if let Some(v) = s.views.list.get(sw.selected) {
+        ls.push(Line::styled(
+            format!("{}: {}", crate::text::clean(&v.name), filter_text(v)),
+            theme.accent,
+        ));
+    }
+    let note = match s.views.counts.get(&sw.selected) {
+        Some(Count::Failed(e)) => Line::styled(
+            format!("counting failed: {}", crate::text::clean(e)),
+            theme.error,
+        ),
+        Some(Count::NeedsIdentity) => {
+            Line::styled("it names `me`: it waits for the identity lookup", theme.dim)
+        }
+        _ => Line::styled(
+            "> selected · * current · N+ more than the first page · a view's key switches",
+            theme.dim,
+        ),
+    };
+    ls.push(note);
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
 }

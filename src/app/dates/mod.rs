@@ -239,7 +239,9 @@ fn plus_days(input: &str, body: &str) -> Result<i64, String> {
 /// One end of a due-date range, as typed, in the user's zone: a date or a
 /// word (`today`, `tomorrow`, `+3d`) is the start of that local day for
 /// the lower bound (so "from today" includes this morning) and its end
-/// (23:59:59) for the upper one; a time without a zone is local; a time
+/// (23:59:59) for the upper one; `week` is this local week's Monday 00:00
+/// (lower) or Sunday 23:59:59 (upper); `now` is this instant (saved views
+/// such as Overdue read `to=now`); a time without a zone is local; a time
 /// with a zone is sent as given. The answer is UTC.
 pub fn parse_bound(input: &str, now: DateTime<Utc>, lower: bool) -> Result<String, String> {
     parse_bound_in(input, now, lower, &zone())
@@ -253,6 +255,14 @@ pub fn parse_bound_in(
     tz: &TimeZone,
 ) -> Result<String, String> {
     let v = input.trim();
+    match v.to_ascii_lowercase().as_str() {
+        "now" => return Ok(iso(now)),
+        "week" => {
+            let (monday, sunday) = this_week_in(now, tz);
+            return Ok(if lower { monday } else { sunday });
+        }
+        _ => {}
+    }
     if DateTime::parse_from_rfc3339(v).is_ok() {
         return Ok(v.to_string());
     }

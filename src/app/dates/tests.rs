@@ -168,6 +168,35 @@ fn week_runs_monday_to_sunday() {
     );
 }
 
+#[test]
+fn range_words_now_and_week() {
+    let n = now();
+    assert_eq!(
+        parse_bound("now", n, false).unwrap(),
+        "2026-11-22T10:00:00Z"
+    );
+    assert_eq!(parse_bound("NOW", n, true).unwrap(), "2026-11-22T10:00:00Z");
+    assert_eq!(
+        (
+            parse_bound("week", n, true).unwrap(),
+            parse_bound("week", n, false).unwrap()
+        ),
+        this_week(n)
+    );
+    // In New York the week's ends are local midnights.
+    let sunday = at("2026-11-01T12:00:00Z");
+    assert_eq!(
+        parse_bound_in("week", sunday, true, &ny()).unwrap(),
+        "2026-10-26T04:00:00Z"
+    );
+    assert_eq!(
+        parse_bound_in("week", sunday, false, &ny()).unwrap(),
+        "2026-11-02T04:59:59Z"
+    );
+    // Not due dates: `:due now` is still refused.
+    assert!(parse_due("now", n).is_err());
+}
+
 // ---- local time: America/New_York, around the end of DST on
 // 2026-11-01 (02:00 EDT, UTC-4, becomes 01:00 EST, UTC-5). ----
 

@@ -9,6 +9,7 @@ pub mod help;
 pub mod palette;
 pub mod search;
 pub mod sharing;
+pub mod switcher;
 pub mod text;
 
 use super::keymap::Context;
@@ -38,10 +39,9 @@ impl State {
             } => self.text_key(title, lines, scroll, ev),
             Overlay::Search(input) => self.search_key(input, ev),
             Overlay::Palette(mut p) => {
-                let people = self.people_labels();
-                let teams = self.directory.team_labels();
+                let sources = self.palette_sources();
                 let action = self.keymap.lookup(&[Context::Palette], &ev);
-                match p.on_key(&ev, action, &people, &teams) {
+                match p.on_key(&ev, action, &sources) {
                     palette::PaletteOutcome::Stay => {
                         self.overlay = Overlay::Palette(p);
                         vec![]
@@ -102,6 +102,7 @@ impl State {
                 let out = c.on_key(self.keymap.lookup(&[Context::Picker], &ev));
                 self.chooser_outcome(c, out)
             }
+            Overlay::Views(sw) => self.switcher_key(sw, ev),
             Overlay::Filter(mut form) => {
                 match form.on_key(&ev, self.keymap.lookup(&[Context::Filter], &ev)) {
                     filter_form::FormOutcome::Stay => {
@@ -112,6 +113,16 @@ impl State {
                     filter_form::FormOutcome::Apply => self.apply_filter_form(form),
                 }
             }
+        }
+    }
+
+    /// What the palette completes from besides the commands.
+    pub fn palette_sources(&self) -> palette::Sources {
+        palette::Sources {
+            people: self.people_labels(),
+            teams: self.directory.team_labels(),
+            views: self.views.names(),
+            commands: self.custom.palette(),
         }
     }
 

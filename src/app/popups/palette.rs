@@ -14,16 +14,49 @@ pub struct Palette {
     pub target: Option<(String, String)>,
 }
 
+/// What completion offers besides the commands: people for `assign`,
+/// teams for `team`, views for `view`, custom commands for `run` (they
+/// are offered by name at the top level too, as `run NAME`).
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    pub people: Vec<String>,
+    pub teams: Vec<String>,
+    pub views: Vec<String>,
+    /// (name, description) of each custom command.
+    pub commands: Vec<(String, String)>,
+}
+
+impl Sources {
+    /// What a completion does, when it is a custom command's.
+    pub fn describe(&self, completion: &str) -> Option<&str> {
+        let name = completion.strip_prefix("run ")?;
+        self.commands
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, d)| d.as_str())
+    }
+}
+
 /// Completions for the text typed so far (without the leading `:`), best
-/// first. `people` are offered for `assign`, `teams` for `team`.
-pub fn complete(input: &str, people: &[String], teams: &[String]) -> Vec<String> {
+/// first.
+pub fn complete(input: &str, src: &Sources) -> Vec<String> {
+    let (people, teams) = (&src.people, &src.teams);
     let trimmed = input.trim_start();
     match trimmed.split_once(' ') {
         None => {
-            let names: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
-            crate::app::fuzzy::rank(trimmed, &names)
+            let mut names: Vec<String> = COMMANDS.iter().map(|s| s.name.to_string()).collect();
+            names.extend(src.commands.iter().map(|(n, _)| format!("run {n}")));
+            // A custom command is found by its name or its description.
+            let texts: Vec<String> = names
+                .iter()
+                .map(|n| match src.describe(n) {
+                    Some(d) => format!("{n} {d}"),
+                    None => n.clone(),
+                })
+                .collect();
+            crate::app::fuzzy::rank(trimmed, &texts)
                 .into_iter()
-                .map(|i| names[i].to_string())
+                .map(|i| names[i].clone())
                 .collect()
         }
         Some((cmd, arg)) => {
@@ -48,6 +81,12 @@ pub fn complete(input: &str, people: &[String], teams: &[String]) -> Vec<String>
                     v.push("none".into());
                     v
                 }
+                Complete::Views => {
+                    let mut v = src.views.clone();
+                    v.push("save ".into());
+                    v
+                }
+                Complete::CustomCommands => src.commands.iter().map(|(n, _)| n.clone()).collect(),
             };
             crate::app::fuzzy::rank(arg, &values)
                 .into_iter()
@@ -84,16 +123,15 @@ impl Palette {
         }
     }
 
-    /// A key: completion is over `people` and `teams` as well as commands.
-    /// A key, and the action the `palette` keymap context binds it to.
+    /// A key, and the action the `palette` keymap context binds it to;
+    /// completion is over `sources` as well as the commands.
     pub fn on_key(
         &mut self,
         ev: &KeyEvent,
         action: Option<Action>,
-        people: &[String],
-        teams: &[String],
+        sources: &Sources,
     ) -> PaletteOutcome {
-        let completions = complete(&self.input.text, people, teams);
+        let completions = complete(&self.input.text, sources);
         let highlighted = completions
             .get(self.selected.min(completions.len().saturating_sub(1)))
             .cloned();
@@ -166,22 +204,40 @@ mod tests {
 
     #[test]
     fn completes_names_and_values() {
-        assert_eq!(complete("pri", &[], &[])[0], "priority");
-        assert_eq!(complete("status in", &[], &[])[0], "status in_progress");
+        let none = Sources::default();
+        assert_eq!(complete("pri", &none)[0], "priority");
+        assert_eq!(complete("status in", &none)[0], "status in_progress");
         assert_eq!(
-            complete("status waiting_on", &[], &[]),
+            complete("status waiting_on", &none),
             vec!["status waiting_on_external"]
         );
-        let people = vec!["bob@acme.test".to_string()];
-        assert_eq!(
-            complete("assign bo", &people, &[]),
-            vec!["assign bob@acme.test"]
-        );
-        assert!(complete("", &[], &[]).len() == COMMANDS.len());
-        let teams = vec!["Litigation (t-1…)".to_string()];
-        assert_eq!(
-            complete("team lit", &[], &teams),
-            vec!["team Litigation (t-1…)"]
-        );
+        let people = Sources {
+            people: vec!["bob@acme.test".to_string()],
+            ..Default::default()
+        };
+        assert_eq!(complete("assign bo", &people), vec!["assign bob@acme.test"]);
+        assert!(complete("", &none).len() == COMMANDS.len());
+        let teams = Sources {
+            teams: vec!["Litigation (t-1…)".to_string()],
+            ..Default::default()
+        };
+        assert_eq!(complete("team lit", &teams), vec!["team Litigation (t-1…)"]);
+    }
+
+    #[test]
+    fn completes_views_and_custom_commands() {
+        let src = Sources {
+            views: vec!["All".into(), "Mine, open".into()],
+            commands: vec![("log-id".into(), "Append the id to a file".into())],
+            ..Default::default()
+        };
+        assert_eq!(complete("view mine", &src)[0], "view Mine, open");
+        assert!(complete("view ", &src).contains(&"view save ".to_string()));
+        assert_eq!(complete("run lo", &src), vec!["run log-id"]);
+        // At the top level, by name or by what it does.
+        assert_eq!(complete("log-id", &src)[0], "run log-id");
+        assert_eq!(complete("append", &src)[0], "run log-id");
+        assert_eq!(complete("", &src).len(), COMMANDS.len() + 1);
+        assert_eq!(src.describe("run log-id"), Some("Append the id to a file"));
     }
 }

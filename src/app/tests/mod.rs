@@ -2,10 +2,12 @@
 //! requests emitted and the resulting state. Helpers here, tests by
 //! subject in the files below.
 
+pub(crate) mod board;
 mod bulk;
 mod changes;
 mod collab;
 mod compose;
+mod custom;
 mod edits;
 mod keys;
 mod list;
@@ -15,6 +17,7 @@ mod navigation;
 mod props;
 mod review;
 mod undo;
+pub(crate) mod views;
 
 use super::state::*;
 use crate::api::*;
@@ -93,7 +96,12 @@ pub(crate) fn ticket_of(fx: &[Effect]) -> u64 {
 
 /// A state with identity known and `n` tasks loaded (end of list reached).
 pub fn loaded(n: i64) -> State {
-    let mut s = crate::app::new_state("svc.test".into(), &Settings::default(), false);
+    loaded_with(&Settings::default(), n)
+}
+
+/// `loaded`, with `settings` (views, custom commands, keys).
+pub fn loaded_with(settings: &Settings, n: i64) -> State {
+    let mut s = crate::app::new_state("svc.test".into(), settings, false);
     let fx = s.start();
     let t_me = ticket_of(&fx);
     s.on_api(ApiResult {

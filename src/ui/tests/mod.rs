@@ -314,3 +314,4 @@ const EVIL_LINK: &str = "\u{1b}\u{9b}31m\u{202e}";
 mod marks;
 mod screens;
 mod text;
+mod views;

@@ -1,0 +1,233 @@
+//! Custom commands: `[[commands]]` in the config file, each a shell command
+//! with placeholders (`{id}`, `{title}`…) run for the command's targets —
+//! the current task, or the marked tasks (see `State::command_targets`) —
+//! by its key, by `:run NAME` or from the palette. The output comes back in
+//! a text overlay; a failure shows its exit status and stderr.
+
+pub mod run;
+pub mod template;
+
+use super::keymap::Key;
+use super::state::*;
+use crate::config::CommandEntry;
+use std::time::Duration;
+use template::{Template, Vars};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CustomCommand {
+    pub name: String,
+    pub key: Option<Key>,
+    pub description: String,
+    /// As written in the config (shown in help).
+    pub run: String,
+    pub template: Template,
+    pub interactive: bool,
+    /// Once for all targets (`{ids}`), not once per task.
+    pub once: bool,
+    pub timeout: Duration,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Custom {
+    pub commands: Vec<CustomCommand>,
+    /// The last output shown (or kept while a popup was open): `:output`.
+    pub last_output: Option<(String, Vec<String>)>,
+}
+
+impl Custom {
+    /// The entries the config parser accepted (their templates are valid).
+    pub fn from_entries(entries: &[CommandEntry]) -> Custom {
+        let commands = entries
+            .iter()
+            .filter_map(|e| {
+                let (template, _) = Template::parse(&e.run, e.once).ok()?;
+                Some(CustomCommand {
+                    name: e.name.clone(),
+                    key: e.key.as_deref().and_then(|k| Key::parse(k).ok()),
+                    description: e.description.clone(),
+                    run: e.run.clone(),
+                    template,
+                    interactive: e.interactive,
+                    once: e.once,
+                    timeout: Duration::from_secs(e.timeout_secs),
+                })
+            })
+            .collect();
+        Custom {
+            commands,
+            last_output: None,
+        }
+    }
+
+    pub fn find(&self, name: &str) -> Option<&CustomCommand> {
+        let name = name.trim();
+        self.commands.iter().find(|c| c.name == name).or_else(|| {
+            self.commands
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(name))
+        })
+    }
+
+    pub fn by_key(&self, key: &Key) -> Option<String> {
+        self.commands
+            .iter()
+            .find(|c| c.key.as_ref() == Some(key))
+            .map(|c| c.name.clone())
+    }
+
+    /// (name, description) for the palette.
+    pub fn palette(&self) -> Vec<(String, String)> {
+        self.commands
+            .iter()
+            .map(|c| (c.name.clone(), c.description.clone()))
+            .collect()
+    }
+}
+
+impl State {
+    /// A task this session has loaded (the current one, or a list row).
+    pub fn loaded_task(&self, id: &str) -> Option<&crate::api::Task> {
+        self.current_task().filter(|t| t.id == id).or_else(|| {
+            self.list
+                .position(id)
+                .and_then(|i| self.list.items[i].task())
+        })
+    }
+
+    /// `:run NAME` (or its key): the command for its targets, off the UI
+    /// loop (or with the terminal, for an interactive one).
+    pub fn run_custom(&mut self, name: &str) -> Result<Vec<Effect>, String> {
+        let c = self.custom.find(name).cloned().ok_or_else(|| {
+            let names: Vec<String> = self
+                .custom
+                .commands
+                .iter()
+                .map(|c| c.name.clone())
+                .collect();
+            if names.is_empty() {
+                format!("no custom command {name:?}: add [[commands]] to the config file")
+            } else {
+                format!(
+                    "no custom command {name:?} (commands: {})",
+                    names.join(", ")
+                )
+            }
+        })?;
+        let targets = self.command_targets()?;
+        let mut vars = Vec::new();
+        let mut labels = Vec::new();
+        for (id, label) in &targets {
+            // Marked tasks no longer in the list still run (their mark
+            // keeps a copy).
+            let t = self
+                .best_copy(id)
+                .ok_or_else(|| format!("{label} is not loaded yet"))?;
+            labels.push(t.label());
+            vars.push(Vars::of(&t));
+        }
+        let runs = if c.once {
+            vec![run::Run {
+                label: labels.join(" "),
+                script: c.template.render(&vars),
+            }]
+        } else {
+            vars.iter()
+                .zip(&labels)
+                .map(|(v, l)| run::Run {
+                    label: l.clone(),
+                    script: c.template.render(std::slice::from_ref(v)),
+                })
+                .collect()
+        };
+        if !c.interactive {
+            self.say(
+                Level::Info,
+                format!("running {} on {}…", c.name, labels.join(" ")),
+            );
+        }
+        Ok(vec![Effect::RunCommand(Box::new(run::Job {
+            name: c.name,
+            description: c.description,
+            runs,
+            interactive: c.interactive,
+            timeout: c.timeout,
+        }))])
+    }
+
+    /// A custom command finished: its output in an overlay (when there is
+    /// any, or it failed), and a line in the status bar either way.
+    pub fn custom_done(&mut self, d: run::Done) -> Vec<Effect> {
+        let labels: Vec<&str> = d.outcomes.iter().map(|o| o.label.as_str()).collect();
+        let on = labels.join(" ");
+        let failed = d.outcomes.iter().find(|o| !o.exit.success());
+        let has_output = d
+            .outcomes
+            .iter()
+            .any(|o| !o.stdout.is_empty() || !o.stderr.is_empty());
+        let mut lines = Vec::new();
+        for o in &d.outcomes {
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.push(format!("{}: {}", o.label, o.exit.describe()));
+            lines.extend(
+                String::from_utf8_lossy(&o.stdout)
+                    .lines()
+                    .map(crate::text::clean),
+            );
+            if !o.stderr.is_empty() {
+                lines.push("stderr:".into());
+                lines.extend(
+                    String::from_utf8_lossy(&o.stderr)
+                        .lines()
+                        .map(|l| format!("  {}", crate::text::clean(l))),
+                );
+            }
+            if o.truncated {
+                lines.push(format!(
+                    "… output cut at {} KiB per stream",
+                    run::OUTPUT_CAP / 1024
+                ));
+            }
+        }
+        let title = format!("Output of {} — {}", d.name, d.description);
+        let show = !d.interactive && (has_output || failed.is_some());
+        let mut kept = false;
+        if show {
+            self.custom.last_output = Some((title.clone(), lines.clone()));
+            if matches!(self.overlay, Overlay::None) {
+                self.overlay = Overlay::Text {
+                    title,
+                    lines,
+                    scroll: 0,
+                };
+            } else {
+                kept = true;
+            }
+        }
+        let tail = if kept { " — :output shows it" } else { "" };
+        match failed {
+            Some(o) => self.say(
+                Level::Error,
+                format!("{} on {}: {}{tail}", d.name, o.label, o.exit.describe()),
+            ),
+            None => self.say(Level::Success, format!("{} on {on}: done{tail}", d.name)),
+        }
+        vec![]
+    }
+
+    /// `:output`: the last custom command's output again.
+    pub fn show_output(&mut self) -> Result<Vec<Effect>, String> {
+        let (title, lines) = self
+            .custom
+            .last_output
+            .clone()
+            .ok_or("no custom command has shown output yet")?;
+        self.overlay = Overlay::Text {
+            title,
+            lines,
+            scroll: 0,
+        };
+        Ok(vec![])
+    }
+}

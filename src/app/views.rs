@@ -1,0 +1,624 @@
+//! Views as data: named filters — the built-in ones (`assets/views.toml`)
+//! and `[[views]]` from the config file, defined the same way — chosen by
+//! their key, by `:view NAME` or from the switcher (with counts), and
+//! saved with `:view save NAME`.
+//!
+//! A view keeps its filter as written: `to=today` or `assigned=me` is read
+//! again each time the view is chosen (local days, `me` once known).
+
+use super::fields::{filter_words, merge, parse_filters, resolve_names};
+use super::keymap::{Context, Key};
+use super::state::*;
+use crate::api::TaskQuery;
+use crate::config::{name_key, ViewEntry};
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    pub name: String,
+    /// `:filter` words, as written.
+    pub filter: String,
+    pub key: Option<Key>,
+}
+
+impl View {
+    fn from_entry(e: &ViewEntry) -> View {
+        View {
+            name: e.name.clone(),
+            filter: e.filter.clone(),
+            key: e.key.as_deref().and_then(|k| Key::parse(k).ok()),
+        }
+    }
+
+    pub fn title(&self) -> &str {
+        &self.name
+    }
+
+    /// The filter names `me`: it waits for the identity lookup.
+    pub fn needs_me(&self) -> bool {
+        filter_words(&self.filter).is_ok_and(|words| {
+            words.iter().any(|w| {
+                matches!(
+                    w.split_once('='),
+                    Some(("assigned" | "assigned_to" | "assignee" | "involving", "me"))
+                )
+            })
+        })
+    }
+}
+
+/// A view's count in the switcher: the rows of its first page, and
+/// whether the service has more.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Count {
+    Asking(u64),
+    Rows {
+        n: usize,
+        more: bool,
+    },
+    Failed(String),
+    /// The view names `me` and who you are is not known yet.
+    NeedsIdentity,
+}
+
+impl Count {
+    pub fn text(&self) -> String {
+        match self {
+            Count::Asking(_) => "…".into(),
+            Count::Rows { n, more: true } => format!("{n}+"),
+            Count::Rows { n, more: false } => n.to_string(),
+            Count::Failed(_) => "error".into(),
+            Count::NeedsIdentity => "—".into(),
+        }
+    }
+}
+
+pub struct Views {
+    pub list: Vec<View>,
+    /// Counts by view, asked for when the switcher opens.
+    pub counts: HashMap<usize, Count>,
+    /// The chosen view's filters as read when it was chosen: `:filter`
+    /// adds to them, and the view keeps its name while they still hold.
+    pub base: Option<TaskQuery>,
+    /// The filter words behind the current filters (the view's, then
+    /// `:filter`'s): `:view save` keeps their relative dates.
+    pub words: Vec<String>,
+}
+
+impl Default for Views {
+    fn default() -> Self {
+        Views::from_entries(&crate::config::builtin_views(), &[])
+    }
+}
+
+impl Views {
+    /// The built-in views with the config's on top: one with a built-in's
+    /// name replaces it; a key a config view takes is taken from the others.
+    pub fn from_entries(builtin: &[ViewEntry], config: &[ViewEntry]) -> Views {
+        let mut list: Vec<View> = builtin.iter().map(View::from_entry).collect();
+        for e in config {
+            let mut v = View::from_entry(e);
+            if let Some(k) = &v.key {
+                for other in list.iter_mut().filter(|o| o.key.as_ref() == Some(k)) {
+                    other.key = None;
+                }
+            }
+            match list
+                .iter_mut()
+                .find(|o| name_key(&o.name) == name_key(&v.name))
+            {
+                // A replacement without a key of its own keeps the key.
+                Some(slot) => {
+                    v.key = v.key.or(slot.key);
+                    *slot = v;
+                }
+                None => list.push(v),
+            }
+        }
+        Views {
+            list,
+            counts: HashMap::new(),
+            base: None,
+            words: Vec::new(),
+        }
+    }
+
+    /// A view by name as typed: its name (case and punctuation aside), a
+    /// unique beginning of one, or `week` for "Due this week".
+    pub fn find(&self, typed: &str) -> Result<usize, String> {
+        let k = name_key(typed);
+        if let Some(i) = self.list.iter().position(|v| name_key(&v.name) == k) {
+            return Ok(i);
+        }
+        let starts: Vec<usize> = (0..self.list.len())
+            .filter(|i| !k.is_empty() && name_key(&self.list[*i].name).starts_with(&k))
+            .collect();
+        if let [one] = starts[..] {
+            return Ok(one);
+        }
+        if matches!(k.as_str(), "week" | "due") {
+            if let Some(i) = self
+                .list
+                .iter()
+                .position(|v| name_key(&v.name) == "duethisweek")
+            {
+                return Ok(i);
+            }
+        }
+        Err(format!(
+            "no view {typed:?} (views: {})",
+            self.list
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+
+    pub fn by_key(&self, key: &Key) -> Option<usize> {
+        self.list.iter().position(|v| v.key.as_ref() == Some(key))
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.list.iter().map(|v| v.name.clone()).collect()
+    }
+}
+
+/// The contexts whose bindings a view's or custom command's key would
+/// shadow (the keymap wins there).
+const MAIN_CONTEXTS: [Context; 5] = [
+    Context::Global,
+    Context::List,
+    Context::Detail,
+    Context::Task,
+    Context::Board,
+];
+
+/// A key of the config bound already in the keymap: where, and to what.
+pub fn key_taken(keymap: &super::keymap::Keymap, key: &Key) -> Option<String> {
+    let label = key.label();
+    keymap
+        .bindings()
+        .into_iter()
+        .find(|(ctx, keys, _)| MAIN_CONTEXTS.contains(ctx) && keys.contains(&label))
+        .map(|(ctx, _, action)| format!("{} ({})", action.name(), ctx.name()))
+}
+
+/// The keys of `[[views]]` and `[[commands]]` that cannot work as given:
+/// one the keymap binds (the keymap wins there), one two entries share.
+/// Shown on screen at start and by `taskdeck config check`.
+pub fn key_problems(
+    keymap: &super::keymap::Keymap,
+    views: &[ViewEntry],
+    commands: &[crate::config::CommandEntry],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen: HashMap<Key, String> = HashMap::new();
+    let keyed = views
+        .iter()
+        .map(|v| (format!("view {:?}", v.name), v.key.as_deref()))
+        .chain(
+            commands
+                .iter()
+                .map(|c| (format!("command {:?}", c.name), c.key.as_deref())),
+        );
+    for (what, key) in keyed {
+        let Some(key) = key.and_then(|k| Key::parse(k).ok()) else {
+            continue;
+        };
+        if let Some(bound) = key_taken(keymap, &key) {
+            out.push(format!(
+                "the key {} of {what} is bound to {bound}: the keymap wins there (unbind it in [keys] to use it)",
+                key.label()
+            ));
+        }
+        match seen.get(&key) {
+            Some(first) => out.push(format!(
+                "the key {} of {what} is {first}'s already: {what} gets no key",
+                key.label()
+            )),
+            None => {
+                seen.insert(key, what);
+            }
+        }
+    }
+    out
+}
+
+impl State {
+    /// The views and custom commands of the config file; the problems
+    /// with their keys come back as warnings.
+    pub fn install_config(&mut self, settings: &crate::config::Settings) -> Vec<String> {
+        self.views = Views::from_entries(&crate::config::builtin_views(), &settings.views);
+        // The list starts without filters: the title names the view that
+        // has none (All, unless the config gave All a filter).
+        if self.filters.is_empty() {
+            self.view = self.views.list.iter().position(|v| v.filter.is_empty());
+        }
+        self.custom = super::custom::Custom::from_entries(&settings.commands);
+        // A key two entries share goes to the first (views first).
+        let taken: Vec<Key> = self.views.list.iter().filter_map(|v| v.key).collect();
+        for c in self.custom.commands.iter_mut() {
+            if c.key.is_some_and(|k| taken.contains(&k)) {
+                c.key = None;
+            }
+        }
+        key_problems(&self.keymap, &settings.views, &settings.commands)
+    }
+
+    /// A view named as stored (the last view of a previous run): current
+    /// again over the filters restored with it, which `:filter` then adds
+    /// to. A name no view has any more leaves the filters unnamed.
+    pub fn restore_view(&mut self, name: Option<&str>) {
+        self.view = name.and_then(|n| {
+            self.views
+                .list
+                .iter()
+                .position(|v| name_key(&v.name) == name_key(n))
+        });
+        self.views.base = self.view.map(|_| self.filters.clone());
+    }
+
+    /// The list title's name for the filters: the view's, else `Custom`.
+    pub fn view_title(&self) -> &str {
+        self.view
+            .and_then(|i| self.views.list.get(i))
+            .map(|v| v.title())
+            .unwrap_or("Custom")
+    }
+
+    /// View `i`'s filters, read now: relative dates from today, `me` as
+    /// who you are, names as ids.
+    pub fn view_query(&self, i: usize) -> Result<TaskQuery, String> {
+        let v = self.views.list.get(i).ok_or("no such view")?;
+        if v.needs_me() && self.me.is_none() {
+            return Err("who you are is not known yet (identity lookup pending or failed)".into());
+        }
+        let mut q = parse_filters(&v.filter, self.my_id())
+            .map_err(|e| format!("view {:?}: {e}", v.name))?;
+        match resolve_names(&mut q, &self.directory) {
+            Ok(()) => Ok(q),
+            Err(Ok(amb)) => Err(format!(
+                "view {:?}: {}={} matches several — write an e-mail or id in its filter",
+                v.name, amb.key, amb.reference
+            )),
+            Err(Err(e)) => Err(format!("view {:?}: {e}", v.name)),
+        }
+    }
+
+    /// `:view NAME` (no name: the switcher).
+    pub fn choose_view(&mut self, typed: &str) -> Result<Vec<Effect>, String> {
+        if typed.trim().is_empty() {
+            return Ok(self.open_switcher());
+        }
+        let i = self.views.find(typed)?;
+        Ok(self.set_view(i))
+    }
+
+    /// The filters `:filter` adds to: the chosen view's, as chosen.
+    pub fn view_base(&self) -> Option<&TaskQuery> {
+        self.view.and(self.views.base.as_ref())
+    }
+
+    /// After the filters changed: the view whose name still holds. The
+    /// chosen view's while its own filters are all still set (more may be
+    /// added); no filter at all is the view without a filter (All).
+    pub fn view_holding_filters(&self) -> Option<usize> {
+        let f = &self.filters;
+        if f.is_empty() {
+            return self.views.list.iter().position(|v| v.filter.is_empty());
+        }
+        let i = self.view?;
+        let base = self.views.base.as_ref()?;
+        (!base.is_empty() && holds(f, base)).then_some(i)
+    }
+
+    /// The filters changed (the form, `:filter`): the view's name stays
+    /// while they hold what it stands for; another view's filters become
+    /// what `:filter` adds to.
+    pub fn rename_view_for_filters(&mut self) {
+        let v = self.view_holding_filters();
+        if v != self.view {
+            self.views.base = v.and_then(|i| self.view_query(i).ok());
+        }
+        self.view = v;
+    }
+
+    /// `:filter WORDS` ran: its words go on top of the ones behind the
+    /// current filters (`clear` forgets them).
+    pub fn note_filter_words(&mut self, words: &str) {
+        match filter_words(words) {
+            Ok(w) if words.trim() == "clear" || w.is_empty() => self.views.words.clear(),
+            Ok(w) => self.views.words.extend(w),
+            Err(_) => {}
+        }
+    }
+
+    /// The key of a view or a custom command (config data), when the
+    /// keymap has none for it here.
+    pub fn config_key(&mut self, ev: &crossterm::event::KeyEvent) -> Vec<Effect> {
+        let Some(key) = Key::from_event(ev) else {
+            return vec![];
+        };
+        if let Some(i) = self.views.by_key(&key) {
+            return self.set_view(i);
+        }
+        if let Some(name) = self.custom.by_key(&key) {
+            return self.run_or_say(super::command::Command::Run(name));
+        }
+        vec![]
+    }
+
+    /// The switcher: every view with its count. Counts are asked for now,
+    /// one first page per view, and fill in as they come.
+    pub fn open_switcher(&mut self) -> Vec<Effect> {
+        let selected = self.view.unwrap_or(0);
+        self.overlay = Overlay::Views(super::popups::switcher::Switcher { selected });
+        self.count_views()
+    }
+
+    /// One first page per view (those not being counted already).
+    pub fn count_views(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        for i in 0..self.views.list.len() {
+            if matches!(self.views.counts.get(&i), Some(Count::Asking(_))) {
+                continue;
+            }
+            if self.views.list[i].needs_me() && self.me.is_none() {
+                self.views.counts.insert(i, Count::NeedsIdentity);
+                continue;
+            }
+            match self.view_query(i) {
+                Ok(query) => {
+                    let e = self.request(ApiRequest::ViewCount {
+                        view: i,
+                        query,
+                        limit: self.page_size,
+                    });
+                    if let Effect::Api { ticket, .. } = &e {
+                        self.views.counts.insert(i, Count::Asking(*ticket));
+                    }
+                    fx.push(e);
+                }
+                Err(e) => {
+                    self.views.counts.insert(i, Count::Failed(e));
+                }
+            }
+        }
+        fx
+    }
+
+    /// A count came back (an older ask for the same view is dropped).
+    pub fn view_counted(
+        &mut self,
+        ticket: u64,
+        view: usize,
+        result: Result<Reply, crate::api::ApiError>,
+    ) -> Vec<Effect> {
+        if self.views.counts.get(&view) != Some(&Count::Asking(ticket)) {
+            return vec![];
+        }
+        let c = match result {
+            Ok(Reply::Page(p)) => Count::Rows {
+                n: p.items.len(),
+                more: p.cursor.is_some(),
+            },
+            Ok(_) => Count::Failed("unexpected answer".into()),
+            Err(e) => Count::Failed(e.to_string()),
+        };
+        self.views.counts.insert(view, c);
+        vec![]
+    }
+
+    /// The current filters as `:filter` words for `:view save`: people as
+    /// `me` or their id and teams by id (a name may not be known when the
+    /// view is next chosen), dates as they were typed when they still
+    /// mean the same now (`to=today`), the search as `query=`.
+    pub fn saved_filter(&self) -> Result<String, String> {
+        let q = &self.filters;
+        let me = self.my_id();
+        let quote = |v: &str| -> Result<String, String> {
+            if v.contains('"') {
+                return Err(format!("{v:?} holds a double quote: a view cannot keep it"));
+            }
+            Ok(if v.contains(char::is_whitespace) || v.is_empty() {
+                format!("\"{v}\"")
+            } else {
+                v.to_string()
+            })
+        };
+        let person = |id: &str| {
+            if Some(id) == me {
+                "me".to_string()
+            } else {
+                id.to_string()
+            }
+        };
+        let mut words = Vec::new();
+        if !q.status.is_empty() {
+            words.push(format!("status={}", q.status.join(",")));
+        }
+        if let Some(p) = &q.priority {
+            words.push(format!("priority={p}"));
+        }
+        if let Some(a) = &q.assigned_to {
+            words.push(format!("assigned={}", quote(&person(a))?));
+        }
+        if let Some(a) = &q.involving {
+            words.push(format!("involving={}", quote(&person(a))?));
+        }
+        if let Some(t) = &q.team_id {
+            words.push(format!("team={}", quote(t)?));
+        }
+        if !q.tags.is_empty() {
+            words.push(format!("tags={}", quote(&q.tags.join(","))?));
+        }
+        let now = chrono::Utc::now();
+        let typed = |keys: [&str; 2], lower: bool, value: &str| -> String {
+            self.views
+                .words
+                .iter()
+                .rev()
+                .filter_map(|w| w.split_once('='))
+                .find(|(k, _)| keys.contains(k))
+                .map(|(_, v)| v)
+                .filter(|v| super::dates::parse_bound(v, now, lower).as_deref() == Ok(value))
+                .unwrap_or(value)
+                .to_string()
+        };
+        if let Some(v) = &q.complete_by_from {
+            words.push(format!(
+                "from={}",
+                quote(&typed(["from", "due_from"], true, v))?
+            ));
+        }
+        if let Some(v) = &q.complete_by_to {
+            words.push(format!("to={}", quote(&typed(["to", "due_to"], false, v))?));
+        }
+        // The search, else a view's own `query=`.
+        let search = self.search.trim();
+        let query = if search.is_empty() {
+            q.query.as_deref().unwrap_or("").trim()
+        } else {
+            search
+        };
+        if !query.is_empty() {
+            words.push(format!("query={}", quote(query)?));
+        }
+        Ok(words.join(" "))
+    }
+
+    /// `:view save NAME`: the filter to write (the loop writes it, then
+    /// calls `view_saved`).
+    pub fn save_view(&mut self, name: &str) -> Result<Vec<Effect>, String> {
+        let name = name.trim();
+        if name_key(name).is_empty() {
+            return Err("give the view a name: :view save NAME".into());
+        }
+        let filter = self.saved_filter()?;
+        Ok(vec![Effect::SaveView {
+            name: name.to_string(),
+            filter,
+        }])
+    }
+
+    /// The config file was written (or not): the view is usable at once,
+    /// and it is the current view.
+    pub fn view_saved(&mut self, name: String, filter: String, written: Result<String, String>) {
+        match written {
+            Ok(path) => {
+                let i = match self
+                    .views
+                    .list
+                    .iter()
+                    .position(|v| name_key(&v.name) == name_key(&name))
+                {
+                    Some(i) => {
+                        self.views.list[i].filter = filter.clone();
+                        i
+                    }
+                    None => {
+                        self.views.list.push(View {
+                            name: name.clone(),
+                            filter: filter.clone(),
+                            key: None,
+                        });
+                        self.views.list.len() - 1
+                    }
+                };
+                // The filters (and search) shown are the view now.
+                self.views.counts.remove(&i);
+                self.view = Some(i);
+                self.views.base = Some(self.filters.clone());
+                let shown = if filter.is_empty() {
+                    "every task".to_string()
+                } else {
+                    filter
+                };
+                self.say(
+                    Level::Success,
+                    format!("view {name:?} saved in {path}: {shown}"),
+                );
+            }
+            Err(e) => self.say(Level::Error, format!("view {name:?} not saved: {e}")),
+        }
+    }
+}
+
+/// Every filter `base` sets is set the same in `f`.
+fn holds(f: &TaskQuery, base: &TaskQuery) -> bool {
+    merge(f, base) == *f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, filter: &str, key: Option<&str>) -> ViewEntry {
+        ViewEntry {
+            name: name.into(),
+            filter: filter.into(),
+            key: key.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn config_views_replace_built_ins_by_name_and_take_their_keys() {
+        let v = Views::from_entries(
+            &crate::config::builtin_views(),
+            &[
+                entry("mine", "assigned=me priority=high", None),
+                entry("Due today", "assigned=me to=today", Some("5")),
+            ],
+        );
+        let names = v.names();
+        assert_eq!(names.len(), 7, "{names:?}");
+        assert_eq!(v.list[1].name, "mine");
+        assert_eq!(v.list[1].filter, "assigned=me priority=high");
+        assert_eq!(
+            v.list[1].key,
+            Key::parse("2").ok(),
+            "a replacement without a key keeps the built-in's"
+        );
+        let five = Key::parse("5").unwrap();
+        assert_eq!(v.by_key(&five), Some(6));
+        assert_eq!(v.list[4].name, "Overdue");
+        assert_eq!(v.list[4].key, None, "Overdue gave its key away");
+        assert_eq!(v.find("due today"), Ok(6));
+        assert_eq!(v.find("week"), Ok(3));
+        assert_eq!(v.find("inv"), Ok(2));
+        assert!(v.find("m").is_err(), "ambiguous");
+        assert!(v.find("nope").unwrap_err().contains("Overdue"));
+    }
+
+    #[test]
+    fn the_title_at_start_names_the_view_without_a_filter() {
+        let settings = crate::config::Settings {
+            views: vec![entry("All", "status=completed", None)],
+            ..Default::default()
+        };
+        let s = crate::app::new_state("h".into(), &settings, false);
+        assert_eq!(s.view_title(), "Custom");
+        let s = crate::app::new_state("h".into(), &Default::default(), false);
+        assert_eq!(s.view_title(), "All");
+    }
+
+    #[test]
+    fn a_stored_view_is_restored_by_name_over_its_filters() {
+        let mut s = crate::app::tests::loaded(1);
+        s.filters.assigned_to = Some("u-me".into());
+        s.restore_view(Some("Mine"));
+        assert_eq!(s.view_title(), "Mine");
+        s.command("filter priority=high");
+        assert_eq!(s.filters.assigned_to.as_deref(), Some("u-me"));
+        assert_eq!(s.view_title(), "Mine");
+        s.restore_view(Some("Gone"));
+        assert_eq!(s.view_title(), "Custom");
+    }
+
+    #[test]
+    fn needs_me_reads_the_words() {
+        assert!(View::from_entry(&entry("a", "status=completed assigned=me", None)).needs_me());
+        assert!(!View::from_entry(&entry("a", "assigned=bob@acme.test", None)).needs_me());
+    }
+}

@@ -1,0 +1,143 @@
+//! The board: one column per status over the loaded tasks of the view.
+//! Each card is one line: number, priority mark (`!!` urgent, `!` high),
+//! title; `→ status…` while a move is in flight. The current task's card
+//! is marked `>` and highlighted. (Marks, once they exist, are drawn on
+//! the cards here as the list draws them.)
+
+use super::list::fit;
+use super::Theme;
+use crate::api::{Priority, TaskItem};
+use crate::app::board::{cards, columns};
+use crate::app::state::*;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+use ratatui::Frame;
+
+/// Narrower than this a column is not readable: the board scrolls
+/// sideways to keep the cursor's column in view.
+const MIN_COLUMN: u16 = 18;
+
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+    let items = &s.list.items;
+    let cols = columns(items);
+    let cards = cards(items, &cols);
+    let cursor = s.board_cursor();
+    let cur_col = cursor
+        .map(|(c, _)| c)
+        .or(s.board.as_ref().map(|b| b.col))
+        .unwrap_or(0)
+        .min(cols.len() - 1);
+    // As many columns as fit, the cursor's among them.
+    let fit_n = ((area.width.saturating_sub(2) / MIN_COLUMN) as usize).clamp(1, cols.len());
+    let first = cur_col.saturating_sub(fit_n - 1);
+    let shown: Vec<usize> = (first..(first + fit_n).min(cols.len())).collect();
+    let mut title = super::list::title_line(s).replacen("Tasks", "Board", 1);
+    if shown.len() < cols.len() {
+        title.push_str(&format!(
+            " | columns {}-{} of {} (h/l)",
+            first + 1,
+            first + shown.len(),
+            cols.len()
+        ));
+    }
+    let block = theme.pane(title, true);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.height < 3 || inner.width < MIN_COLUMN {
+        return;
+    }
+    let areas = Layout::horizontal(vec![Constraint::Ratio(1, shown.len() as u32); shown.len()])
+        .split(inner);
+    for (slot, &c) in shown.iter().enumerate() {
+        let here = c == cur_col;
+        let unknown = !cols[c].is_known();
+        let mut name = cols[c].label();
+        if unknown {
+            name = format!("{name}?");
+        }
+        let col_block = Block::default()
+            .borders(Borders::ALL)
+            .border_type(if here {
+                BorderType::Thick
+            } else {
+                BorderType::Plain
+            })
+            .border_style(if here {
+                theme.border_focus
+            } else {
+                theme.border
+            })
+            .title(Span::styled(
+                crate::text::clean(&format!("{name} ({})", cards[c].len())),
+                if here { theme.accent } else { theme.dim },
+            ));
+        let col_area = col_block.inner(areas[slot]);
+        f.render_widget(col_block, areas[slot]);
+        let rows = col_area.height as usize;
+        if rows == 0 {
+            continue;
+        }
+        let sel = cursor.filter(|(cc, _)| *cc == c).map(|(_, r)| r);
+        let n = cards[c].len();
+        // Keep the selected card in view; say how many are below.
+        let visible = if n > rows { rows - 1 } else { rows };
+        let offset = sel.map_or(0, |r| r.saturating_sub(visible.saturating_sub(1)));
+        let w = col_area.width as usize;
+        // Numbers padded to the column's widest, so titles line up.
+        let label_w = cards[c]
+            .iter()
+            .filter_map(|i| items.get(*i).and_then(TaskItem::task))
+            .map(|t| t.label().chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut lines: Vec<Line> = Vec::with_capacity(rows);
+        for (r, &i) in cards[c].iter().enumerate().skip(offset).take(visible) {
+            let Some(TaskItem::Task(t)) = items.get(i) else {
+                continue;
+            };
+            let selected = sel == Some(r);
+            let mark = match t.priority {
+                Priority::Urgent => "!!",
+                Priority::High => "! ",
+                _ => "  ",
+            };
+            let pending = s.pending_for(t.id.as_str(), "status");
+            let text = match pending {
+                Some(p) => format!("{} → {}…", t.label(), p.value),
+                None => format!("{:<label_w$} {mark}{}", t.label(), t.title.line()),
+            };
+            let style = if selected {
+                theme.selected
+            } else if pending.is_some() {
+                theme.pending
+            } else {
+                match t.priority {
+                    Priority::Urgent => theme.error,
+                    Priority::High => theme.warn,
+                    _ => theme.base,
+                }
+            };
+            let cursor_mark = if selected { ">" } else { " " };
+            lines.push(Line::styled(
+                fit(&crate::text::clean(&format!("{cursor_mark}{text}")), w),
+                style,
+            ));
+        }
+        if n > offset + visible {
+            lines.push(Line::styled(
+                format!(" ↓ {} more", n - offset - visible),
+                theme.dim,
+            ));
+        }
+        if n == 0 {
+            let hint = if s.list.end_reached {
+                " (none)"
+            } else {
+                " (none loaded)"
+            };
+            lines.push(Line::styled(hint, theme.dim));
+        }
+        f.render_widget(Paragraph::new(lines), col_area);
+    }
+}

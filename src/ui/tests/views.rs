@@ -1,0 +1,113 @@
+//! The screens of views, custom commands and the board, at 80×24 and
+//! 120×40: the board, the view switcher with its counts, a command's output.
+
+use super::*;
+use crate::app::custom::run::{Done, Exit, Outcome};
+use crate::app::tests::board::board_state;
+use crate::app::views::Count;
+
+/// The board over five tasks, one of them hostile, a move in flight.
+fn board() -> State {
+    let mut s = board_state();
+    if let Some(TaskItem::Task(t)) = s.list.items.get_mut(2) {
+        t.title = "Evil \u{1b}[2J\u{1b}]0;pwned\u{7} title \u{202e}gnp.exe".into();
+        t.priority = crate::api::Priority::Urgent;
+    }
+    s.on_key(key('b'));
+    s.on_key(key('l'));
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    // #3 hostile and current; #2 on its way to `waiting`.
+    s.on_key(key('k'));
+    s.on_key(key('L'));
+    s.on_key(key('j'));
+    s
+}
+
+#[test]
+fn the_board_at_80x24_and_120x40() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s = board();
+        let b = render(&mut s, w, h, &Theme::dark());
+        snap(&format!("board_{w}x{h}"), &b);
+        let t = text(&b);
+        assert!(t.contains("Board: All"), "{t}");
+        assert!(t.contains("#2 → waiting…"), "the pending mark: {t}");
+        for cell in b.content() {
+            assert!(!cell.symbol().chars().any(crate::text::is_dangerous));
+        }
+        assert!(t.contains("[board]"), "the board's keys in the hint line");
+    }
+}
+
+#[test]
+fn the_current_card_shows_without_colour() {
+    let mut s = board();
+    let b = render(&mut s, 120, 40, &Theme::mono());
+    let (x, y) = find(&b, ">#3");
+    assert!(b[(x + 1, y)]
+        .modifier
+        .contains(ratatui::style::Modifier::REVERSED));
+}
+
+#[test]
+fn a_narrow_board_scrolls_to_the_cursors_column() {
+    let mut s = board();
+    for _ in 0..3 {
+        s.on_key(key('l'));
+    }
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("blocked? (1)"), "{t}");
+    assert!(!t.contains("not started ("), "scrolled: {t}");
+}
+
+fn switcher() -> State {
+    let mut s = scene();
+    s.on_key(key('0'));
+    s.views.counts.insert(0, Count::Rows { n: 50, more: true });
+    s.views.counts.insert(1, Count::Rows { n: 3, more: false });
+    s.views.counts.insert(2, Count::Failed("500".into()));
+    s.views.counts.insert(4, Count::Rows { n: 0, more: false });
+    s.views.counts.insert(5, Count::NeedsIdentity);
+    s.on_key(key('j'));
+    s
+}
+
+#[test]
+fn the_switcher_at_80x24_and_120x40() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s = switcher();
+        let b = render(&mut s, w, h, &Theme::dark());
+        snap(&format!("switcher_{w}x{h}"), &b);
+        let t = text(&b);
+        assert!(t.contains("50+"), "{t}");
+        assert!(t.contains("Mine, open"), "{t}");
+    }
+}
+
+#[test]
+fn a_commands_output_at_80x24_and_120x40() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s = scene();
+        s.custom_done(Done {
+            name: "deploy-notes".into(),
+            description: "Publish the release notes".into(),
+            interactive: false,
+            outcomes: vec![Outcome {
+                label: "#101".into(),
+                exit: Exit::Code(2),
+                stdout: b"uploading notes.md\n\x1b]0;pwned\x07done?\n".to_vec(),
+                stderr: b"error: the bucket refused the upload (403)\n".to_vec(),
+                truncated: false,
+            }],
+        });
+        let b = render(&mut s, w, h, &Theme::dark());
+        snap(&format!("command_output_{w}x{h}"), &b);
+        let t = text(&b);
+        assert!(t.contains("#101: failed: exit status 2"), "{t}");
+        assert!(t.contains("403"), "{t}");
+        for cell in b.content() {
+            assert!(!cell.symbol().chars().any(crate::text::is_dangerous));
+        }
+    }
+}

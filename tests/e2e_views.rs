@@ -1,0 +1,203 @@
+//! Views, custom commands and the board: the real binary in a
+//! pseudo-terminal against a sandbox started inside the test, with a
+//! config file holding a `[[views]]` and `[[commands]]` entries.
+
+mod support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+use support::*;
+use taskdeck::sandbox::RecordedRequest;
+
+const COLS: u16 = 120;
+const ROWS: u16 = 40;
+
+fn config(home: &Home, ids: &Path) -> Vec<(String, String)> {
+    let cfg = home.root().join("config.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            r#"# test config
+[[views]]
+name = "Due today"
+filter = "assigned=me to=today"
+key = "7"
+
+[[commands]]
+key = "O"
+description = "Log the id"
+run = 'printf "%s\n" {{id}} >> {ids}'
+
+[[commands]]
+key = "I"
+description = "Say hello with the terminal"
+run = 'printf "INTERACTIVE %s\n" {{display_id}}; read answer'
+interactive = true
+"#,
+            ids = ids.display()
+        ),
+    )
+    .unwrap();
+    vec![("TASKDECK_CONFIG".into(), cfg.display().to_string())]
+}
+
+fn launch(svc: &Service, home: &Home, ids: &Path) -> Tui {
+    let mut env = svc.env();
+    env.extend(config(home, ids));
+    let tui = Tui::spawn(home, &[], &env, COLS, ROWS);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    tui
+}
+
+fn query_param<'a>(q: &'a str, name: &str) -> Option<&'a str> {
+    q.split('&')
+        .find_map(|kv| kv.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+}
+
+fn wait_requests(svc: &Service, method: &str, suffix: &str, n: usize) -> Vec<RecordedRequest> {
+    let start = Instant::now();
+    loop {
+        let r = svc.requests_matching(method, suffix);
+        if r.len() >= n || start.elapsed() > WAIT {
+            return r;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// The `#N` of the row under the list cursor (`> #12 …`).
+fn cursor_row(screen: &str) -> String {
+    let line = screen
+        .lines()
+        .find(|l| l.contains("> #"))
+        .unwrap_or_else(|| panic!("no cursor row:\n{screen}"));
+    let at = line.find("> #").unwrap() + 2;
+    line[at..]
+        .chars()
+        .take_while(|c| *c == '#' || c.is_ascii_digit())
+        .collect()
+}
+
+#[test]
+fn a_view_from_the_config_is_reachable_by_its_key_and_sends_my_id_and_the_end_of_today() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home, &home.root().join("ids.txt"));
+    svc.sb.clear_requests();
+    tui.send("7");
+    tui.wait_for("Tasks: Due today", WAIT);
+    let lists = wait_requests(&svc, "GET", "/api/v1/tasks", 1);
+    assert_eq!(lists.len(), 1, "one walk: {lists:?}");
+    let q = lists[0].query.clone().unwrap_or_default();
+    assert_eq!(
+        query_param(&q, "assigned_to"),
+        Some(svc.user_id(KEY).as_str()),
+        "{q}"
+    );
+    let to = query_param(&q, "complete_by_to").expect("complete_by_to");
+    assert!(
+        to.contains("23%3A59%3A59") || to.contains("23:59:59"),
+        "{q}"
+    );
+    assert_eq!(query_param(&q, "complete_by_from"), None, "{q}");
+    // The switcher counts every view: one first page each.
+    svc.sb.clear_requests();
+    tui.send("0");
+    tui.wait_for("Views — first-page counts", WAIT);
+    let counts = wait_requests(&svc, "GET", "/api/v1/tasks", 7);
+    assert_eq!(counts.len(), 7, "{counts:?}");
+    // All of Alice's tasks are more than a page: `50+`.
+    tui.wait_for("50+", WAIT);
+    tui.key("\x1b");
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}
+
+#[test]
+fn a_custom_command_writes_the_current_tasks_id_and_an_interactive_one_gets_the_terminal() {
+    let svc = Service::small();
+    let home = Home::new();
+    let ids = home.root().join("ids.txt");
+    let mut tui = launch(&svc, &home, &ids);
+    tui.send("j");
+    std::thread::sleep(Duration::from_millis(100));
+    let number = cursor_row(&tui.screen());
+    let id = svc.task_id(&number);
+    tui.send("O");
+    tui.wait_for("log-the-id on", WAIT);
+    tui.wait_for(": done", WAIT);
+    assert_eq!(std::fs::read_to_string(&ids).unwrap(), format!("{id}\n"));
+
+    tui.send("I");
+    tui.wait_for(&format!("INTERACTIVE {number}"), WAIT);
+    tui.send("\r");
+    tui.wait_for("say-hello-with-the-terminal on", WAIT);
+    tui.wait_for("Alice Martin", WAIT);
+    // ctrl-c while it has the terminal interrupts the command, not taskdeck.
+    tui.send("I");
+    tui.wait_for(&format!("INTERACTIVE {number}"), WAIT);
+    std::thread::sleep(Duration::from_millis(200));
+    tui.send("\x03");
+    tui.wait_for("say-hello-with-the-terminal on", WAIT);
+    tui.wait_for("failed", WAIT);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+    assert_restored(&tui.raw());
+}
+
+#[test]
+fn the_board_shows_a_column_per_status_and_l_sends_one_patch_with_the_next_status() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home, &home.root().join("ids.txt"));
+    tui.send(":board\r");
+    tui.wait_for("Board: All", WAIT);
+    let screen = tui.screen();
+    for col in ["not started (", "in progress (", "waiting (", "completed ("] {
+        assert!(screen.contains(col), "{col}: {screen}");
+    }
+    // The card under the cursor is the current task (`>`).
+    let number = {
+        let line = screen.lines().find(|l| l.contains(">#")).unwrap();
+        let at = line.find(">#").unwrap() + 1;
+        line[at..]
+            .chars()
+            .take_while(|c| *c == '#' || c.is_ascii_digit())
+            .collect::<String>()
+    };
+    let before = svc.sb.task_json(&number).unwrap();
+    let order = [
+        "not_started",
+        "in_progress",
+        "waiting_on_external",
+        "completed",
+    ];
+    let i = order
+        .iter()
+        .position(|s| *s == before["status"].as_str().unwrap())
+        .unwrap();
+    // Completed is the last: then H is the move that exists.
+    let (key, next) = if i + 1 < order.len() {
+        ("L", order[i + 1])
+    } else {
+        ("H", order[i - 1])
+    };
+    svc.sb.clear_requests();
+    tui.send(key);
+    wait_requests(&svc, "PATCH", "", 1);
+    std::thread::sleep(Duration::from_millis(300));
+    let patches: Vec<_> = svc
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "PATCH")
+        .collect();
+    assert_eq!(patches.len(), 1, "{patches:?}");
+    assert!(patches[0].path.ends_with(before["id"].as_str().unwrap()));
+    assert_eq!(patches[0].body, Some(serde_json::json!({ "status": next })));
+    tui.wait_for(&format!("{number}: status →"), WAIT);
+    assert_eq!(svc.sb.task_json(&number).unwrap()["status"], next);
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}
