@@ -325,7 +325,14 @@ pub(crate) fn seed(n_tasks: usize, quirks: bool) -> (Store, Vec<(DemoKey, usize)
 
     let mut c = Ctx {
         rng,
-        now: Utc::now().with_nanosecond(0).unwrap(),
+        // The top of the hour: the same seed gives the same times for an
+        // hour, so a demo started again does not look changed everywhere
+        // to the local store.
+        now: Utc::now()
+            .with_nanosecond(0)
+            .and_then(|t| t.with_second(0))
+            .and_then(|t| t.with_minute(0))
+            .unwrap(),
         s,
     };
     let files0 = c.org_of(&c.s.files, 0, |f| f.org);

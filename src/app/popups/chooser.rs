@@ -83,7 +83,7 @@ impl State {
                         format!(
                             "{:<7} {:<40}  {}  ({})",
                             r.label,
-                            r.title,
+                            short(&r.title, 40),
                             r.action,
                             crate::app::cache::age(r.at, now)
                         ),
@@ -92,7 +92,7 @@ impl State {
                 .collect(),
             ChooserKind::Changed => crate::app::cache::changed_rows(self)
                 .into_iter()
-                .map(|(id, label, title)| (id, format!("{label:<7} {title}")))
+                .map(|(id, label, title)| (id, format!("{label:<7} {}", short(&title, 60))))
                 .collect(),
             ChooserKind::Outbox => self
                 .outbox
@@ -163,5 +163,16 @@ impl State {
                 vec![]
             }
         }
+    }
+}
+
+/// At most `n` characters, with `…` when cut.
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
     }
 }
