@@ -325,22 +325,7 @@ impl State {
     /// not actions).
     fn action_words(&self, ticket: u64, req: &ApiRequest) -> Option<(String, String)> {
         use ApiRequest as R;
-        let id = match req {
-            R::Patch { id, .. }
-            | R::Delete { id }
-            | R::AddComment { id, .. }
-            | R::ReplyComment { id, .. }
-            | R::EditComment { id, .. }
-            | R::ReplyRequester { id, .. }
-            | R::AddLinks { id, .. }
-            | R::UpdateLink { id, .. }
-            | R::RemoveLink { id, .. }
-            | R::PutSharing { id, .. }
-            | R::Attach { id, .. }
-            | R::Detach { id, .. } => id,
-            R::CreateSubtask { parent, .. } => parent,
-            _ => return None,
-        };
+        let id = req.written_task()?;
         let fields: Vec<String> = self
             .pending
             .iter()
@@ -361,7 +346,7 @@ impl State {
             _ if !fields.is_empty() => fields.join(", "),
             other => other.describe(),
         };
-        Some((id.clone(), crate::text::clean(&what)))
+        Some((id.to_string(), crate::text::clean(&what)))
     }
 
     /// Remember that the user opened or acted on a task.

@@ -333,33 +333,7 @@ impl WritesInFlight {
 
 /// A write in words, or `None` for a read.
 fn describe_write(ticket: u64, req: &state::ApiRequest, state: &State) -> Option<String> {
-    use state::ApiRequest as R;
-    let id = match req {
-        R::Me
-        | R::ListPage { .. }
-        | R::FindByNumber { .. }
-        | R::GetTask { .. }
-        | R::Subtasks { .. }
-        | R::Comments { .. }
-        | R::Thread { .. }
-        | R::GetSharing { .. }
-        | R::SharingForEdit { .. }
-        | R::Validate { .. }
-        | R::ViewCount { .. } => return None,
-        R::Patch { id, .. }
-        | R::Delete { id }
-        | R::CreateSubtask { parent: id, .. }
-        | R::AddComment { id, .. }
-        | R::ReplyComment { id, .. }
-        | R::EditComment { id, .. }
-        | R::ReplyRequester { id, .. }
-        | R::AddLinks { id, .. }
-        | R::UpdateLink { id, .. }
-        | R::RemoveLink { id, .. }
-        | R::PutSharing { id, .. }
-        | R::Attach { id, .. }
-        | R::Detach { id, .. } => id,
-    };
+    let id = req.written_task()?;
     let fields: Vec<String> = state
         .pending
         .iter()

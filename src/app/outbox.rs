@@ -68,17 +68,7 @@ pub fn queueable(req: &ApiRequest) -> bool {
 
 /// A read: may be answered "offline" without going out.
 pub fn is_read(req: &ApiRequest) -> bool {
-    matches!(
-        req,
-        ApiRequest::Me
-            | ApiRequest::ListPage { .. }
-            | ApiRequest::FindByNumber { .. }
-            | ApiRequest::GetTask { .. }
-            | ApiRequest::Subtasks { .. }
-            | ApiRequest::Comments { .. }
-            | ApiRequest::Thread { .. }
-            | ApiRequest::GetSharing { .. }
-    )
+    req.written_task().is_none()
 }
 
 /// The store's JSON form of a queueable edit.

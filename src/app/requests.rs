@@ -110,6 +110,38 @@ pub enum ApiRequest {
 }
 
 impl ApiRequest {
+    /// The task a write changes; `None` for a read (one list of which
+    /// requests are writes, for the quit lines, `:recent` and the outbox).
+    pub fn written_task(&self) -> Option<&str> {
+        use ApiRequest as R;
+        match self {
+            R::Me
+            | R::ListPage { .. }
+            | R::FindByNumber { .. }
+            | R::GetTask { .. }
+            | R::Subtasks { .. }
+            | R::Comments { .. }
+            | R::Thread { .. }
+            | R::GetSharing { .. }
+            | R::SharingForEdit { .. }
+            | R::Validate { .. }
+            | R::ViewCount { .. } => None,
+            R::Patch { id, .. }
+            | R::Delete { id }
+            | R::CreateSubtask { parent: id, .. }
+            | R::AddComment { id, .. }
+            | R::ReplyComment { id, .. }
+            | R::EditComment { id, .. }
+            | R::ReplyRequester { id, .. }
+            | R::AddLinks { id, .. }
+            | R::UpdateLink { id, .. }
+            | R::RemoveLink { id, .. }
+            | R::PutSharing { id, .. }
+            | R::Attach { id, .. }
+            | R::Detach { id, .. } => Some(id),
+        }
+    }
+
     /// Requests of the same slot supersede each other: the older is aborted.
     pub fn slot(&self) -> Option<&'static str> {
         match self {

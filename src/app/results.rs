@@ -89,18 +89,8 @@ impl State {
             |id: &str, f: &dyn Fn(&Detail) -> bool| d.is_some_and(|d| d.task_id == id && f(d));
         match &r.req {
             ApiRequest::ListPage { gen, cursor, .. } if *gen == self.list.gen => {
+                self.list_walk_failed(cursor.is_none());
                 let l = &mut self.list;
-                l.loading = false;
-                if cursor.is_none() && l.replacing {
-                    if let Some((c, end)) = l.before_refresh.take() {
-                        l.cursor = c;
-                        l.end_reached = end;
-                    }
-                }
-                l.replacing = false;
-                l.keep_selected = None;
-                l.refill_to = 0;
-                l.previous.clear();
                 if l.items.is_empty() {
                     l.error = Some(format!("{e} — nothing stored for this view"));
                 }
@@ -120,6 +110,24 @@ impl State {
             ApiRequest::Me => true,
             _ => false,
         }
+    }
+
+    /// A page of the walk failed: the walk stops where it was. A refresh
+    /// that failed before its first page keeps the rows shown, and the old
+    /// walk goes on from its cursor.
+    fn list_walk_failed(&mut self, first_page: bool) {
+        let l = &mut self.list;
+        l.loading = false;
+        if first_page && l.replacing {
+            if let Some((c, end)) = l.before_refresh.take() {
+                l.cursor = c;
+                l.end_reached = end;
+            }
+        }
+        l.replacing = false;
+        l.keep_selected = None;
+        l.refill_to = 0;
+        l.previous.clear();
     }
 
     /// `:open #N` offline: the store's answer.
@@ -229,20 +237,7 @@ impl State {
                 self.apply_page(ticket, cursor.is_none(), page)
             }
             (ApiRequest::ListPage { cursor, .. }, Err(e)) => {
-                let l = &mut self.list;
-                l.loading = false;
-                if cursor.is_none() && l.replacing {
-                    // A refresh that failed before its first page: the rows
-                    // shown are the old walk's, which goes on from its cursor.
-                    if let Some((c, end)) = l.before_refresh.take() {
-                        l.cursor = c;
-                        l.end_reached = end;
-                    }
-                }
-                l.replacing = false;
-                l.keep_selected = None;
-                l.refill_to = 0;
-                l.previous.clear();
+                self.list_walk_failed(cursor.is_none());
                 let msg = format!("loading tasks failed: {e}");
                 self.list.error = Some(msg.clone());
                 self.say_about("list", Level::Error, msg);
