@@ -321,145 +321,6 @@ impl State {
         self.local.store(cmd);
     }
 
-    /// What an answered request did, in words, for `:recent` (reads are
-    /// not actions).
-    fn action_words(&self, ticket: u64, req: &ApiRequest) -> Option<(String, String)> {
-        use ApiRequest as R;
-        let id = req.written_task()?;
-        let fields: Vec<String> = self
-            .pending
-            .iter()
-            .filter(|p| p.ticket == ticket)
-            .map(|p| match (p.field.as_str(), p.value.as_str()) {
-                ("archived", "archived") => "archived".to_string(),
-                ("archived", _) => "restored".to_string(),
-                ("draft", _) => "draft accepted".to_string(),
-                (f, v) => format!("{} → {v}", f.replace('_', " ")),
-            })
-            .collect();
-        let what = match req {
-            R::Delete { .. } => "draft rejected".to_string(),
-            R::AddComment { .. } | R::ReplyComment { .. } => "commented".to_string(),
-            R::EditComment { .. } => "comment edited".to_string(),
-            R::ReplyRequester { .. } => "replied to the requester".to_string(),
-            R::CreateSubtask { title, .. } => format!("subtask {title:?} created"),
-            _ if !fields.is_empty() => fields.join(", "),
-            other => other.describe(),
-        };
-        Some((id.to_string(), crate::text::clean(&what)))
-    }
-
-    /// Remember that the user opened or acted on a task.
-    pub fn note_recent(&mut self, id: &str, action: &str) {
-        if uuid::Uuid::parse_str(id).is_err() {
-            return;
-        }
-        let task = self
-            .local
-            .known
-            .get(id)
-            .and_then(|k| k.task.as_ref())
-            .or_else(|| self.current_task().filter(|t| t.id == id));
-        let (label, title) = match task {
-            Some(t) => (t.label(), t.title.line().into_owned()),
-            None => (self.label_of(id), String::new()),
-        };
-        // Opening again does not hide what was done to it.
-        let action = match self.local.recent.iter().find(|r| r.task_id == id) {
-            Some(r) if action == "opened" && r.action != "opened" => r.action.clone(),
-            _ => action.to_string(),
-        };
-        let r = Recent {
-            task_id: id.to_string(),
-            label,
-            title,
-            action,
-            at: now_secs(),
-        };
-        self.local.recent.retain(|x| x.task_id != id);
-        self.local.recent.insert(0, r.clone());
-        self.local.recent.truncate(200);
-        self.local.store(StoreCmd::Recent(r));
-    }
-
-    /// The task became current: what the user saw of it before is kept
-    /// for the marks, and it is seen now.
-    pub(super) fn look_at_current(&mut self) {
-        let Some(d) = &mut self.detail else { return };
-        let id = d.task_id.clone();
-        if uuid::Uuid::parse_str(&id).is_err() {
-            return;
-        }
-        d.seen_before = self.local.seen.get(&id).cloned();
-        self.list.changed.remove(&id);
-        self.local.store(StoreCmd::Current(id.clone()));
-        self.local.store(StoreCmd::Opened(id.clone()));
-        self.note_recent(&id, "opened");
-        self.mark_seen();
-    }
-
-    /// Record what the detail shows of the current task as seen.
-    pub fn mark_seen(&mut self) {
-        let Some(d) = &self.detail else { return };
-        let id = d.task_id.clone();
-        if uuid::Uuid::parse_str(&id).is_err() {
-            return;
-        }
-        let ids_c = match &d.comments {
-            Load::Loaded(v) if !d.comments_local_only => {
-                Some(v.iter().map(|c| c.id.as_str().to_string()).collect())
-            }
-            _ => None,
-        };
-        let ids_m = match &d.thread {
-            Load::Loaded(v) if !d.thread_unavailable => {
-                Some(v.iter().map(|m| m.id.as_str().to_string()).collect())
-            }
-            _ => None,
-        };
-        let updated = d.task.as_ref().and_then(|t| t.updated_at.clone());
-        let e = self.local.seen.entry(id.clone()).or_default();
-        let before = e.clone();
-        if updated.is_some() {
-            e.updated_at = updated;
-        }
-        if ids_c.is_some() {
-            e.comment_ids = ids_c;
-        }
-        if ids_m.is_some() {
-            e.message_ids = ids_m;
-        }
-        if *e != before {
-            e.at = now_secs();
-            let s = e.clone();
-            self.local.store(StoreCmd::Seen(id, s));
-        }
-    }
-
-    /// The row changed on the service since the user last opened it.
-    pub fn changed_since_seen(&self, t: &Task) -> bool {
-        self.local.seen.get(t.id.as_str()).is_some_and(|s| {
-            s.updated_at.is_some() && t.updated_at.is_some() && s.updated_at != t.updated_at
-        })
-    }
-
-    /// A comment (or requester message) the user had not seen when the
-    /// task was opened this time.
-    pub fn is_new_comment(&self, id: &str) -> bool {
-        self.detail
-            .as_ref()
-            .and_then(|d| d.seen_before.as_ref())
-            .and_then(|s| s.comment_ids.as_ref())
-            .is_some_and(|ids| !ids.iter().any(|x| x == id))
-    }
-    pub fn is_new_message(&self, id: &str) -> bool {
-        self.detail
-            .as_ref()
-            .and_then(|d| d.seen_before.as_ref())
-            .and_then(|s| s.message_ids.as_ref())
-            .is_some_and(|ids| !ids.iter().any(|x| x == id))
-    }
-
     /// Show what is known of the current task's tabs at once; the shown
     /// values are refreshed when the tab is looked at. Asks the store for
     /// what memory does not know.
@@ -619,24 +480,6 @@ fn fill<T: Clone>(
     }
 }
 
-/// `:changed` — the loaded tasks whose rows changed since the user last
-/// opened them: (id, label, title).
-pub fn changed_rows(s: &State) -> Vec<(String, String, String)> {
-    s.list
-        .items
-        .iter()
-        .filter_map(TaskItem::task)
-        .filter(|t| s.changed_since_seen(t) || s.list.changed.contains(t.id.as_str()))
-        .map(|t| {
-            (
-                t.id.as_str().to_string(),
-                t.label(),
-                t.title.line().into_owned(),
-            )
-        })
-        .collect()
-}
-
 /// Tasks by id, for lookups in tests and the outbox.
 pub fn known_task<'a>(s: &'a State, id: &str) -> Option<&'a Task> {
     s.detail
@@ -686,5 +529,51 @@ impl State {
         self.local.on = on;
         self.outbox.clear();
         self.pending.retain(|p| p.ticket != 0);
+    }
+}
+
+impl State {
+    /// `:open #N` offline: the store's answer.
+    pub(super) fn on_stored_number(&mut self, n: i64, id: Option<String>) -> Vec<Effect> {
+        let placeholder = format!("#{n}");
+        if self.detail.as_ref().map(|d| d.task_id.as_str()) != Some(placeholder.as_str()) {
+            return vec![];
+        }
+        match id {
+            Some(id) => self.show(id, None),
+            None => {
+                if let Some(d) = &mut self.detail {
+                    d.error = Some(format!(
+                        "#{n} is not stored, and the service cannot be reached"
+                    ));
+                }
+                vec![]
+            }
+        }
+    }
+
+    /// The store's matches for the search being typed: shown until the
+    /// service's answer replaces them.
+    pub(super) fn on_local_search(&mut self, gen: u64, rows: Vec<crate::store::StoredTask>) {
+        if gen != self.local.search_gen || self.search.trim().is_empty() {
+            return;
+        }
+        let l = &self.list;
+        let waiting =
+            l.local_search || l.items.is_empty() || self.search_due.is_some() || l.replacing;
+        if !waiting {
+            return;
+        }
+        let items: Vec<TaskItem> = rows
+            .iter()
+            .filter_map(super::cache::from_stored)
+            .map(|t| TaskItem::Task(Box::new(t)))
+            .collect();
+        let l = &mut self.list;
+        l.items = items;
+        l.local_search = true;
+        l.cached_at = None;
+        l.selected = 0;
+        l.offset = 0;
     }
 }

@@ -11,21 +11,6 @@ use super::state::*;
 use crate::api::*;
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;
-use std::time::{Duration, Instant};
-
-const PROBE_FIRST: Duration = Duration::from_secs(1);
-const PROBE_MAX: Duration = Duration::from_secs(30);
-
-#[derive(Clone, Debug)]
-pub struct Offline {
-    pub since: chrono::DateTime<chrono::Utc>,
-    pub next_probe: Instant,
-    pub backoff: Duration,
-    /// The ticket of the probe in flight.
-    pub probing: Option<u64>,
-    /// Why, in one line.
-    pub why: String,
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum OutState {
@@ -157,123 +142,12 @@ fn already_applied(req: &ApiRequest, t: &Task) -> bool {
 }
 
 impl State {
-    /// Every answer says something of the link: a failure to connect puts
-    /// taskdeck offline; any answer puts it back online.
-    pub(super) fn connectivity(&mut self, r: &ApiResult) -> Vec<Effect> {
-        if let Some(o) = &mut self.offline {
-            if o.probing == Some(r.ticket) {
-                o.probing = None;
-            }
-        }
-        match &r.result {
-            Ok(_) => self.back_online(),
-            Err(e)
-                if e.unreachable()
-                    || (is_read(&r.req) && matches!(e, ApiError::Network { .. })) =>
-            {
-                self.go_offline(e.to_string());
-                vec![]
-            }
-            Err(_) => {
-                // The service answered, if only to refuse.
-                if !matches!(
-                    r.result,
-                    Err(ApiError::Timeout { .. } | ApiError::Network { .. })
-                ) {
-                    self.back_online()
-                } else {
-                    vec![]
-                }
-            }
-        }
-    }
-
-    fn go_offline(&mut self, why: String) {
-        if self.offline.is_some() {
-            return;
-        }
-        tracing::warn!(why = %why, "the service cannot be reached: offline");
-        self.offline = Some(Offline {
-            since: chrono::Utc::now(),
-            next_probe: Instant::now() + PROBE_FIRST,
-            backoff: PROBE_FIRST,
-            probing: None,
-            why: crate::text::clean(&why),
-        });
-        self.say(
-            Level::Warn,
-            "OFFLINE: the service cannot be reached — showing what is stored; edits are queued; retrying",
-        );
-    }
-
-    fn back_online(&mut self) -> Vec<Effect> {
-        let Some(o) = self.offline.take() else {
-            return self.outbox_pump();
-        };
-        let away = chrono::Utc::now() - o.since;
-        tracing::info!(
-            secs = away.num_seconds(),
-            "the service answers again: online"
-        );
-        let queued = self.outbox.len();
-        self.say(
-            Level::Success,
-            if queued > 0 {
-                format!(
-                    "back online — sending {} from the outbox",
-                    super::results::plural(queued, "queued edit", "queued edits")
-                )
-            } else {
-                "back online".to_string()
-            },
-        );
-        if let Overlay::Compose(c) = &mut self.overlay {
-            if matches!(c.state, SendState::Failed { .. }) {
-                c.note = Some("the service is back — ctrl-s sends your text now".into());
-            }
-        }
-        // The outbox reads its tasks first; the refresh does not read them
-        // twice.
-        let mut fx = self.outbox_pump();
-        fx.extend(self.refresh());
-        fx
-    }
-
     /// The outbox is reading this task before sending an edit of it.
     pub fn outbox_checking(&self, id: &str) -> bool {
         self.outbox
             .iter()
             .any(|i| i.task_id == id && matches!(i.state, OutState::Checking(_)))
     }
-
-    /// On every tick while offline: probe when due (backoff to 30 s).
-    pub(super) fn offline_tick(&mut self, now: Instant) -> Vec<Effect> {
-        let Some(o) = &self.offline else {
-            return vec![];
-        };
-        if o.probing.is_some() || now < o.next_probe {
-            return vec![];
-        }
-        let fx = self.request(ApiRequest::Me);
-        let ticket = match &fx {
-            Effect::Api { ticket, .. } => Some(*ticket),
-            _ => None,
-        };
-        if let Some(o) = &mut self.offline {
-            o.probing = ticket;
-            o.backoff = (o.backoff * 2).min(PROBE_MAX);
-            o.next_probe = now + o.backoff;
-        }
-        vec![fx]
-    }
-
-    /// Seconds until the next probe, for the header.
-    pub fn offline_retry_in(&self, now: Instant) -> Option<u64> {
-        self.offline
-            .as_ref()
-            .map(|o| o.next_probe.saturating_duration_since(now).as_secs())
-    }
-
     /// A queueable edit made while offline (or whose connection failed):
     /// into the outbox. Its pending marks stay until it is sent.
     pub(super) fn queue_write(&mut self, ticket: u64, req: ApiRequest, unknown: bool) {
@@ -597,29 +471,5 @@ impl State {
             self.outbox[i].state = OutState::Sending(*ticket);
         }
         vec![fx]
-    }
-}
-
-impl State {
-    /// `:profile NAME`: leave this service and user for another profile's
-    /// (drafts are saved and the store written first, as at quit).
-    pub fn switch_profile(&mut self, name: &str) -> Result<Vec<Effect>, String> {
-        if self.demo {
-            return Err("the demo has no profiles: run taskdeck with a config file".into());
-        }
-        if self.profile.as_deref() == Some(name) {
-            return Err(format!("profile {name:?} is the one in use"));
-        }
-        let names = crate::config::profile_names();
-        if !names.iter().any(|n| n == name) {
-            return Err(if names.is_empty() {
-                format!("no profile {name:?}: the config file defines none ([profiles.NAME])")
-            } else {
-                format!("no profile {name:?} (profiles: {})", names.join(", "))
-            });
-        }
-        self.switch_to = Some(name.to_string());
-        self.quit = true;
-        Ok(vec![])
     }
 }

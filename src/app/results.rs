@@ -77,45 +77,10 @@ impl State {
         fx
     }
 
-    /// Offline, a read that could not go out leaves what is shown (from
-    /// the store) as it is: no screen fills with errors.
-    fn keeps_shown_offline(&mut self, r: &ApiResult) -> bool {
-        let Err(e) = &r.result else { return false };
-        if !(e.unreachable() || matches!(e, ApiError::Network { .. })) {
-            return false;
-        }
-        let d = self.detail.as_ref();
-        let shown =
-            |id: &str, f: &dyn Fn(&Detail) -> bool| d.is_some_and(|d| d.task_id == id && f(d));
-        match &r.req {
-            ApiRequest::ListPage { gen, cursor, .. } if *gen == self.list.gen => {
-                self.list_walk_failed(cursor.is_none());
-                let l = &mut self.list;
-                if l.items.is_empty() {
-                    l.error = Some(format!("{e} — nothing stored for this view"));
-                }
-                true
-            }
-            ApiRequest::FindByNumber { number, .. } => {
-                let n = *number;
-                self.local
-                    .store(crate::store::worker::StoreCmd::FindNumber(n));
-                self.local.on
-            }
-            ApiRequest::GetTask { id } => shown(id, &|d| d.task.is_some()),
-            ApiRequest::Comments { id } => shown(id, &|d| matches!(d.comments, Load::Loaded(_))),
-            ApiRequest::Thread { id } => shown(id, &|d| matches!(d.thread, Load::Loaded(_))),
-            ApiRequest::Subtasks { id } => shown(id, &|d| matches!(d.subtasks, Load::Loaded(_))),
-            ApiRequest::GetSharing { id } => shown(id, &|d| matches!(d.sharing, Load::Loaded(_))),
-            ApiRequest::Me => true,
-            _ => false,
-        }
-    }
-
     /// A page of the walk failed: the walk stops where it was. A refresh
     /// that failed before its first page keeps the rows shown, and the old
     /// walk goes on from its cursor.
-    fn list_walk_failed(&mut self, first_page: bool) {
+    pub(super) fn list_walk_failed(&mut self, first_page: bool) {
         let l = &mut self.list;
         l.loading = false;
         if first_page && l.replacing {
@@ -128,50 +93,6 @@ impl State {
         l.keep_selected = None;
         l.refill_to = 0;
         l.previous.clear();
-    }
-
-    /// `:open #N` offline: the store's answer.
-    pub(super) fn on_stored_number(&mut self, n: i64, id: Option<String>) -> Vec<Effect> {
-        let placeholder = format!("#{n}");
-        if self.detail.as_ref().map(|d| d.task_id.as_str()) != Some(placeholder.as_str()) {
-            return vec![];
-        }
-        match id {
-            Some(id) => self.show(id, None),
-            None => {
-                if let Some(d) = &mut self.detail {
-                    d.error = Some(format!(
-                        "#{n} is not stored, and the service cannot be reached"
-                    ));
-                }
-                vec![]
-            }
-        }
-    }
-
-    /// The store's matches for the search being typed: shown until the
-    /// service's answer replaces them.
-    pub(super) fn on_local_search(&mut self, gen: u64, rows: Vec<crate::store::StoredTask>) {
-        if gen != self.local.search_gen || self.search.trim().is_empty() {
-            return;
-        }
-        let l = &self.list;
-        let waiting =
-            l.local_search || l.items.is_empty() || self.search_due.is_some() || l.replacing;
-        if !waiting {
-            return;
-        }
-        let items: Vec<TaskItem> = rows
-            .iter()
-            .filter_map(super::cache::from_stored)
-            .map(|t| TaskItem::Task(Box::new(t)))
-            .collect();
-        let l = &mut self.list;
-        l.items = items;
-        l.local_search = true;
-        l.cached_at = None;
-        l.selected = 0;
-        l.offset = 0;
     }
 
     /// Every person and team an answer names goes into the directory.
@@ -603,7 +524,7 @@ impl State {
             (ApiRequest::SharingForEdit { .. }, _) => vec![],
             (ApiRequest::Validate { path, .. }, result) => {
                 let lines = match result {
-                    Ok(Reply::Layout(l, _)) => layout_lines(&l),
+                    Ok(Reply::Layout(l, _)) => super::popups::text::layout_lines(&l),
                     Ok(_) => vec!["unexpected answer".into()],
                     Err(e) => vec![e.to_string()],
                 };
@@ -667,40 +588,4 @@ pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
         Some(DeliveryStatus::Draft) => "DRAFT — staged in the mailbox owner's drafts, not sent",
         Some(DeliveryStatus::Other(_)) | None => "delivery status unknown — NOT confirmed as sent",
     }
-}
-
-pub fn layout_lines(l: &LayoutResult) -> Vec<String> {
-    let mut out = vec![if l.valid {
-        "VALID: the layout would be accepted".into()
-    } else {
-        "INVALID: the layout would be refused".into()
-    }];
-    out.push(String::new());
-    for (title, list, omitted) in [
-        ("Errors", &l.errors, l.omitted_errors),
-        ("Warnings", &l.warnings, l.omitted_warnings),
-    ] {
-        out.push(format!("{title} ({}):", list.len() as u64 + omitted));
-        for i in list {
-            out.push(format!("  {}  [{}]  {}", i.path, i.code, i.message));
-        }
-        if omitted > 0 {
-            out.push(format!(
-                "  … and {omitted} more not listed (the service lists at most 50)"
-            ));
-        }
-    }
-    out.push(String::new());
-    out.push("Normalised layout:".into());
-    if l.layout.is_null() {
-        out.push("  (none: the layout could not be parsed)".into());
-    } else {
-        let pretty = serde_json::to_string_pretty(&l.layout).unwrap_or_default();
-        out.extend(
-            pretty
-                .lines()
-                .map(|s| format!("  {}", crate::text::clean(s))),
-        );
-    }
-    out
 }

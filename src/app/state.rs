@@ -279,7 +279,7 @@ pub struct State {
     /// What is known locally (answers, the store), see `cache.rs`.
     pub local: super::cache::Local,
     /// The service cannot be reached (see `outbox.rs`).
-    pub offline: Option<super::outbox::Offline>,
+    pub offline: Option<super::offline::Offline>,
     /// Edits waiting for the service, in order.
     pub outbox: Vec<super::outbox::OutItem>,
     /// Sends the outbox starts while an answer is applied.

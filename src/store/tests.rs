@@ -1,4 +1,5 @@
 use super::*;
+use rusqlite::Connection;
 
 fn task(id: &str, n: i64, title: &str, updated: &str, full: bool) -> StoredTask {
     StoredTask {

@@ -90,7 +90,7 @@ impl State {
                     )
                 })
                 .collect(),
-            ChooserKind::Changed => crate::app::cache::changed_rows(self)
+            ChooserKind::Changed => crate::app::seen::changed_rows(self)
                 .into_iter()
                 .map(|(id, label, title)| (id, format!("{label:<7} {}", short(&title, 60))))
                 .collect(),

@@ -55,3 +55,40 @@ impl State {
         };
     }
 }
+
+/// A layout check's answer as the lines of its text overlay.
+pub fn layout_lines(l: &crate::api::LayoutResult) -> Vec<String> {
+    let mut out = vec![if l.valid {
+        "VALID: the layout would be accepted".into()
+    } else {
+        "INVALID: the layout would be refused".into()
+    }];
+    out.push(String::new());
+    for (title, list, omitted) in [
+        ("Errors", &l.errors, l.omitted_errors),
+        ("Warnings", &l.warnings, l.omitted_warnings),
+    ] {
+        out.push(format!("{title} ({}):", list.len() as u64 + omitted));
+        for i in list {
+            out.push(format!("  {}  [{}]  {}", i.path, i.code, i.message));
+        }
+        if omitted > 0 {
+            out.push(format!(
+                "  … and {omitted} more not listed (the service lists at most 50)"
+            ));
+        }
+    }
+    out.push(String::new());
+    out.push("Normalised layout:".into());
+    if l.layout.is_null() {
+        out.push("  (none: the layout could not be parsed)".into());
+    } else {
+        let pretty = serde_json::to_string_pretty(&l.layout).unwrap_or_default();
+        out.extend(
+            pretty
+                .lines()
+                .map(|s| format!("  {}", crate::text::clean(s))),
+        );
+    }
+    out
+}

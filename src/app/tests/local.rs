@@ -2,17 +2,16 @@
 //! the outbox, what changed since the user last looked, recent tasks.
 
 use super::*;
-use crate::app::outbox::OutState;
 use crate::store::worker::{StoreAnswer, StoreCmd};
 use crate::store::{Boot, Seen, StoredDetail, StoredTab};
 
-fn unreachable() -> ApiError {
+pub(super) fn unreachable() -> ApiError {
     ApiError::Unreachable {
         message: "connection refused".into(),
     }
 }
 
-fn with_store(mut s: State) -> State {
+pub(super) fn with_store(mut s: State) -> State {
     s.local.on = true;
     s.local.out.clear();
     s
@@ -277,284 +276,6 @@ fn offline_it_probes_with_backoff_and_recovers_by_itself() {
         .any(|r| matches!(r, ApiRequest::ListPage { .. })));
 }
 
-fn go_offline(s: &mut State) {
-    let fx = s.refresh();
-    answer_where(
-        s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(unreachable()),
-    );
-    assert!(s.offline.is_some());
-}
-
-#[test]
-fn an_edit_made_offline_is_queued_then_sent_exactly_once_after_a_check() {
-    let mut s = with_store(loaded(3));
-    go_offline(&mut s);
-    let fx = palette(&mut s, "status completed");
-    // The worker answers "unreachable" at once while offline.
-    let fx = answer(&mut s, &fx, Err(unreachable()));
-    assert!(reqs(&fx).is_empty(), "nothing is sent while offline");
-    assert_eq!(s.outbox.len(), 1);
-    assert_eq!(s.outbox[0].what, "status → completed");
-    assert!(s
-        .local
-        .out
-        .iter()
-        .any(|c| matches!(c, StoreCmd::OutboxAdd { .. })));
-    assert!(
-        s.pending_for(&tid(1), "status").is_some(),
-        "the pending mark stays"
-    );
-    // Back: the task is read first, then the edit goes, once.
-    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(
-        &mut s,
-        &probe,
-        Ok(Reply::Me(Identity {
-            user_id: "u-me".into(),
-            ..Default::default()
-        })),
-    );
-    let check: Vec<&Effect> = fx
-        .iter()
-        .filter(|e| matches!(e, Effect::Api { req, .. } if matches!(**req, ApiRequest::GetTask { ref id } if *id == tid(1))))
-        .collect();
-    assert_eq!(check.len(), 1, "{:?}", reqs(&fx));
-    let fx = answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetTask { id } if *id == tid(1)),
-        Ok(Reply::Task(Box::new(task(1)))),
-    );
-    let (id, body) = only_patch(&fx);
-    assert_eq!((id, body), (tid(1), json!({"status": "completed"})));
-    let mut done = task(1);
-    done.status = Status::Completed;
-    done.updated_at = Some("2026-11-02T10:00:00Z".into());
-    let fx = answer(&mut s, &fx, Ok(Reply::Task(Box::new(done))));
-    assert!(reqs(&fx).is_empty(), "sent once: {:?}", reqs(&fx));
-    assert!(s.outbox.is_empty());
-    assert!(s
-        .local
-        .out
-        .iter()
-        .any(|c| matches!(c, StoreCmd::OutboxRemove(_))));
-    assert!(s
-        .status
-        .as_ref()
-        .unwrap()
-        .1
-        .contains("sent from the outbox"));
-}
-
-#[test]
-fn a_queued_edit_waits_for_the_user_when_the_task_changed_on_the_service() {
-    let mut s = loaded(3);
-    go_offline(&mut s);
-    let fx = palette(&mut s, "priority low");
-    answer(&mut s, &fx, Err(unreachable()));
-    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
-    let mut changed = task(1);
-    changed.updated_at = Some("2026-11-05T10:00:00Z".into());
-    let fx = answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetTask { .. }),
-        Ok(Reply::Task(Box::new(changed))),
-    );
-    assert!(
-        !reqs(&fx)
-            .iter()
-            .any(|r| matches!(r, ApiRequest::Patch { .. })),
-        "not sent over a newer version"
-    );
-    assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
-    // The user sends it anyway from :outbox.
-    palette(&mut s, "outbox");
-    let fx = s.on_key(code(KeyCode::Enter));
-    let (_, body) = only_patch(&fx);
-    assert_eq!(body, json!({"priority": "low"}));
-}
-
-#[test]
-fn a_queued_edit_can_be_cancelled_and_is_never_sent() {
-    let mut s = with_store(loaded(3));
-    go_offline(&mut s);
-    let fx = palette(&mut s, "priority low");
-    answer(&mut s, &fx, Err(unreachable()));
-    palette(&mut s, "outbox");
-    assert!(matches!(s.overlay, Overlay::Chooser(_)));
-    s.on_key(key('x'));
-    assert!(s.outbox.is_empty());
-    assert!(s.pending.is_empty(), "the pending mark goes with it");
-    assert!(s
-        .local
-        .out
-        .iter()
-        .any(|c| matches!(c, StoreCmd::OutboxRemove(_))));
-    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
-    assert!(!reqs(&fx)
-        .iter()
-        .any(|r| matches!(r, ApiRequest::Patch { .. })));
-}
-
-#[test]
-fn a_patch_that_lost_its_connection_is_resent_only_if_it_did_not_arrive() {
-    // Arrived: the read-back shows the value: not sent again.
-    let mut s = loaded(2);
-    let fx = palette(&mut s, "status completed");
-    let fx = answer(
-        &mut s,
-        &fx,
-        Err(ApiError::Network {
-            message: "connection closed before message completed".into(),
-        }),
-    );
-    let mut landed = task(1);
-    landed.status = Status::Completed;
-    landed.updated_at = Some("2026-11-02T10:00:00Z".into());
-    let fx = answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetTask { .. }),
-        Ok(Reply::Task(Box::new(landed))),
-    );
-    assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
-    assert!(s.outbox.is_empty());
-    assert!(s
-        .status
-        .as_ref()
-        .unwrap()
-        .1
-        .contains("had reached the service"));
-    // Did not arrive: the task is as before: sent once.
-    let mut s = loaded(2);
-    let fx = palette(&mut s, "status completed");
-    let fx = answer(
-        &mut s,
-        &fx,
-        Err(ApiError::Network {
-            message: "connection closed before message completed".into(),
-        }),
-    );
-    let fx = answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetTask { .. }),
-        Ok(Reply::Task(Box::new(task(1)))),
-    );
-    assert_eq!(only_patch(&fx).1, json!({"status": "completed"}));
-}
-
-#[test]
-fn comments_are_never_queued_they_stay_drafts() {
-    let mut s = loaded(2);
-    go_offline(&mut s);
-    s.on_key(key('c'));
-    type_str(&mut s, "offline words");
-    let fx = s.on_key(ctrl('s'));
-    answer(&mut s, &fx, Err(unreachable()));
-    assert!(s.outbox.is_empty());
-    match &s.overlay {
-        Overlay::Compose(c) => {
-            assert_eq!(c.text(), "offline words");
-            assert!(matches!(c.state, SendState::Failed { .. }));
-        }
-        _ => panic!("the composer stays open with the text"),
-    }
-    // Back online: the composer offers to send.
-    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
-    match &s.overlay {
-        Overlay::Compose(c) => assert!(c.note.as_deref().unwrap_or("").contains("back")),
-        _ => panic!(),
-    }
-}
-
-#[test]
-fn stored_edits_come_back_from_the_store_and_are_checked_before_sending() {
-    let mut s = loaded(2);
-    let req = ApiRequest::Patch {
-        id: tid(2),
-        patch: TaskPatch {
-            status: Some(Status::Completed),
-            ..Default::default()
-        },
-    };
-    let stored = crate::app::outbox::to_stored(&req).unwrap();
-    assert_eq!(crate::app::outbox::from_stored(&stored), Some(req));
-    s.outbox_from_store(vec![crate::store::OutboxRow {
-        seq: 7,
-        task_id: tid(2),
-        label: "#2".into(),
-        what: "status → completed".into(),
-        request: stored,
-        base_updated_at: Some("2026-11-01T10:00:00Z".into()),
-        created_at: 1,
-    }]);
-    let fx = s.outbox_pump();
-    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(2) }]);
-}
-
-#[test]
-fn every_queueable_edit_survives_the_store_round_trip() {
-    let edits = vec![
-        ApiRequest::Patch {
-            id: "t".into(),
-            patch: TaskPatch {
-                assigned_to: Field::Clear,
-                complete_by: Field::Set("2026-12-01T17:00:00Z".into()),
-                tags: Some(vec!["x".into()]),
-                archived: Some(true),
-                ..Default::default()
-            },
-        },
-        ApiRequest::PutSharing {
-            id: "t".into(),
-            update: SharingUpdate {
-                visibility: "private".into(),
-                users: vec![ShareUser {
-                    user_id: "u".into(),
-                    access_level: "write".into(),
-                }],
-                teams: vec![],
-            },
-        },
-        ApiRequest::UpdateLink {
-            id: "t".into(),
-            kind: LinkType::Review,
-            item: "i".into(),
-            update: LinkUpdate {
-                role: Some(LinkRole::Subject),
-                context: Some(Some(vec!["c1".into()])),
-            },
-        },
-        ApiRequest::RemoveLink {
-            id: "t".into(),
-            kind: LinkType::Chat,
-            item: "i".into(),
-        },
-        ApiRequest::Detach {
-            id: "t".into(),
-            file_id: "f".into(),
-        },
-    ];
-    for e in edits {
-        let s = crate::app::outbox::to_stored(&e).unwrap();
-        assert_eq!(crate::app::outbox::from_stored(&s), Some(e));
-    }
-    assert!(crate::app::outbox::to_stored(&ApiRequest::AddComment {
-        id: "t".into(),
-        content: "x".into(),
-        file_ids: vec![]
-    })
-    .is_none());
-}
-
 #[test]
 fn a_task_changed_since_it_was_last_opened_is_marked_until_opened() {
     let mut s = booted(3);
@@ -584,14 +305,14 @@ fn a_task_changed_since_it_was_last_opened_is_marked_until_opened() {
     );
     assert!(s.changed_since_seen(&t3));
     assert!(!s.changed_since_seen(&task(1)), "never opened: not marked");
-    let changed = crate::app::cache::changed_rows(&s);
+    let changed = crate::app::seen::changed_rows(&s);
     assert_eq!(changed.len(), 1);
     // :changed, Enter opens it; then it is seen.
     palette(&mut s, "changed");
     s.on_key(code(KeyCode::Enter));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
     assert!(!s.changed_since_seen(&t3));
-    assert!(crate::app::cache::changed_rows(&s).is_empty());
+    assert!(crate::app::seen::changed_rows(&s).is_empty());
 }
 
 #[test]

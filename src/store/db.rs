@@ -1,0 +1,587 @@
+//! The database itself: schema and migrations, and every read and write.
+
+use super::*;
+use rusqlite::{params, Connection, OptionalExtension};
+
+pub struct Db {
+    pub(super) conn: Connection,
+    path: PathBuf,
+}
+
+/// Why a database could not be used as it was, in one line.
+fn describe(e: &rusqlite::Error) -> String {
+    crate::text::clean(&e.to_string())
+}
+
+impl Db {
+    /// Open (or create) the database at `path`, 0600. A corrupt or locked
+    /// database is moved aside (`….corrupt-<time>`) and a new one is made;
+    /// the message says so, once.
+    pub fn open(path: &Path) -> Result<(Db, Option<String>), String> {
+        if let Some(dir) = path.parent() {
+            crate::config::ensure_private_dir(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        match Self::try_open(path) {
+            Ok(db) => Ok((db, None)),
+            Err(e) => {
+                let aside = path.with_extension(format!("sqlite3.corrupt-{}", now_secs()));
+                let moved = std::fs::rename(path, &aside);
+                for ext in ["sqlite3-wal", "sqlite3-shm"] {
+                    let _ = std::fs::remove_file(path.with_extension(ext));
+                }
+                let note = match moved {
+                    Ok(()) => format!(
+                        "the local store could not be used ({}); it was moved aside to {} and a new one started",
+                        describe(&e),
+                        aside.display()
+                    ),
+                    Err(m) => format!(
+                        "the local store could not be used ({}) nor moved aside ({m}); a new one started",
+                        describe(&e)
+                    ),
+                };
+                let _ = std::fs::remove_file(path);
+                let db = Self::try_open(path)
+                    .map_err(|e| format!("cannot create the local store: {}", describe(&e)))?;
+                Ok((db, Some(note)))
+            }
+        }
+    }
+
+    fn try_open(path: &Path) -> rusqlite::Result<Db> {
+        // Created 0600 before SQLite opens it.
+        if !path.exists() {
+            let mut o = std::fs::OpenOptions::new();
+            o.write(true).create(true).truncate(false);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                o.mode(0o600);
+            }
+            o.open(path)
+                .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        }
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_millis(1500))?;
+        // A page that is not a database, or damage, shows here.
+        let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+        if check != "ok" {
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+                Some(check),
+            ));
+        }
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let mut db = Db {
+            conn,
+            path: path.to_path_buf(),
+        };
+        db.migrate()?;
+        // WAL side files are created by SQLite with the database's mode
+        // only on some systems: make sure.
+        #[cfg(unix)]
+        for ext in ["sqlite3", "sqlite3-wal", "sqlite3-shm"] {
+            use std::os::unix::fs::PermissionsExt;
+            let p = path.with_extension(ext);
+            if p.exists() {
+                let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600));
+            }
+        }
+        Ok(db)
+    }
+
+    /// An in-memory database (tests, `cache = false` is *no* store at all).
+    pub fn in_memory() -> rusqlite::Result<Db> {
+        let mut db = Db {
+            conn: Connection::open_in_memory()?,
+            path: PathBuf::new(),
+        };
+        db.migrate()?;
+        Ok(db)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&mut self) -> rusqlite::Result<()> {
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > SCHEMA_VERSION {
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
+                Some(format!(
+                    "schema version {version} is newer than this taskdeck's ({SCHEMA_VERSION})"
+                )),
+            ));
+        }
+        let tx = self.conn.transaction()?;
+        if version < 1 {
+            tx.execute_batch(
+                "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 CREATE TABLE tasks(
+                    id TEXT PRIMARY KEY,
+                    number INTEGER,
+                    title TEXT NOT NULL DEFAULT '',
+                    updated_at TEXT,
+                    json TEXT NOT NULL,
+                    full INTEGER NOT NULL DEFAULT 0,
+                    fetched_at INTEGER NOT NULL,
+                    opened_at INTEGER);
+                 CREATE INDEX tasks_number ON tasks(number);
+                 CREATE TABLE tabs(
+                    task_id TEXT NOT NULL, tab TEXT NOT NULL, json TEXT NOT NULL,
+                    fetched_at INTEGER NOT NULL, PRIMARY KEY(task_id, tab));
+                 CREATE TABLE views(key TEXT PRIMARY KEY, ids TEXT NOT NULL, saved_at INTEGER NOT NULL);
+                 CREATE TABLE seen(
+                    task_id TEXT PRIMARY KEY, updated_at TEXT, comment_ids TEXT,
+                    message_ids TEXT, at INTEGER NOT NULL);
+                 CREATE TABLE recent(
+                    task_id TEXT PRIMARY KEY, label TEXT NOT NULL, title TEXT NOT NULL,
+                    action TEXT NOT NULL, at INTEGER NOT NULL);
+                 CREATE TABLE people(id TEXT PRIMARY KEY, team INTEGER NOT NULL, name TEXT NOT NULL,
+                    email TEXT NOT NULL, tasks TEXT NOT NULL);
+                 CREATE TABLE outbox(
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL,
+                    label TEXT NOT NULL, what TEXT NOT NULL, request TEXT NOT NULL,
+                    base_updated_at TEXT, created_at INTEGER NOT NULL);
+                 CREATE VIRTUAL TABLE tasks_fts USING fts5(id UNINDEXED, text, tokenize='unicode61');",
+            )?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()
+    }
+
+    pub fn get_meta(&self, key: &str) -> Option<String> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key=?1", [key], |r| r.get(0))
+            .optional()
+            .ok()
+            .flatten()
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "INSERT INTO meta(key,value) VALUES(?1,?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// Store tasks. A row never replaces a whole task of the same version
+    /// or newer, and an older version never replaces a newer one.
+    pub fn put_tasks(&mut self, tasks: &[StoredTask], now: i64) -> rusqlite::Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut up = tx.prepare_cached(
+                "INSERT INTO tasks(id,number,title,updated_at,json,full,fetched_at)
+                 VALUES(?1,?2,?3,?4,?5,?6,?7)
+                 ON CONFLICT(id) DO UPDATE SET number=excluded.number, title=excluded.title,
+                   updated_at=excluded.updated_at, json=excluded.json, full=excluded.full,
+                   fetched_at=excluded.fetched_at
+                 WHERE tasks.updated_at IS NULL OR excluded.updated_at IS NULL
+                   OR excluded.updated_at > tasks.updated_at
+                   OR (excluded.updated_at = tasks.updated_at AND (excluded.full OR NOT tasks.full))",
+            )?;
+            let mut fresh = tx
+                .prepare_cached("UPDATE tasks SET fetched_at=?2 WHERE id=?1 AND fetched_at < ?2")?;
+            let mut del = tx.prepare_cached("DELETE FROM tasks_fts WHERE id=?1")?;
+            let mut fts = tx.prepare_cached("INSERT INTO tasks_fts(id,text) VALUES(?1,?2)")?;
+            for t in tasks {
+                let changed = up.execute(params![
+                    t.id,
+                    t.number,
+                    t.title,
+                    t.updated_at,
+                    t.json,
+                    t.full,
+                    now
+                ])?;
+                fresh.execute(params![t.id, now])?;
+                if changed > 0 {
+                    del.execute([&t.id])?;
+                    fts.execute(params![t.id, search_text(t)])?;
+                }
+            }
+        }
+        tx.commit()
+    }
+
+    pub fn put_view(&self, key: &str, ids: &[String], now: i64) -> rusqlite::Result<()> {
+        let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".into());
+        self.conn.execute(
+            "INSERT INTO views(key,ids,saved_at) VALUES(?1,?2,?3)
+             ON CONFLICT(key) DO UPDATE SET ids=excluded.ids, saved_at=excluded.saved_at",
+            params![key, ids, now],
+        )?;
+        Ok(())
+    }
+
+    fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredTask, i64)> {
+        Ok((
+            StoredTask {
+                id: r.get(0)?,
+                number: r.get(1)?,
+                title: r.get(2)?,
+                updated_at: r.get(3)?,
+                json: r.get(4)?,
+                full: r.get(5)?,
+            },
+            r.get(6)?,
+        ))
+    }
+
+    pub fn get_task(&self, id: &str) -> rusqlite::Result<Option<(StoredTask, i64)>> {
+        self.conn
+            .query_row(
+                "SELECT id,number,title,updated_at,json,full,fetched_at FROM tasks WHERE id=?1",
+                [id],
+                Self::task_row,
+            )
+            .optional()
+    }
+
+    /// A view's rows in order (tasks evicted since are skipped), and when
+    /// they were saved.
+    pub fn get_view(&self, key: &str) -> rusqlite::Result<Option<(Vec<StoredTask>, i64)>> {
+        let Some((ids, at)): Option<(String, i64)> = self
+            .conn
+            .query_row("SELECT ids, saved_at FROM views WHERE key=?1", [key], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?
+        else {
+            return Ok(None);
+        };
+        let ids: Vec<String> = serde_json::from_str(&ids).unwrap_or_default();
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some((t, _)) = self.get_task(&id)? {
+                out.push(t);
+            }
+        }
+        Ok(Some((out, at)))
+    }
+
+    pub fn put_tab(&self, task_id: &str, tab: &str, json: &str, now: i64) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "INSERT INTO tabs(task_id,tab,json,fetched_at) VALUES(?1,?2,?3,?4)
+             ON CONFLICT(task_id,tab) DO UPDATE SET json=excluded.json, fetched_at=excluded.fetched_at",
+            params![task_id, tab, json, now],
+        )?;
+        Ok(())
+    }
+
+    pub fn get_detail(&self, id: &str) -> rusqlite::Result<StoredDetail> {
+        let (task, fetched_at) = match self.get_task(id)? {
+            Some((t, at)) => (Some(t), at),
+            None => (None, 0),
+        };
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT tab,json,fetched_at FROM tabs WHERE task_id=?1")?;
+        let tabs = st
+            .query_map([id], |r| {
+                Ok(StoredTab {
+                    tab: r.get(0)?,
+                    json: r.get(1)?,
+                    fetched_at: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(StoredDetail {
+            task,
+            fetched_at,
+            tabs,
+        })
+    }
+
+    /// A task by its number (`#12`), if stored.
+    pub fn find_number(&self, number: i64) -> rusqlite::Result<Option<String>> {
+        self.conn
+            .query_row(
+                "SELECT id FROM tasks WHERE number=?1 ORDER BY fetched_at DESC LIMIT 1",
+                [number],
+                |r| r.get(0),
+            )
+            .optional()
+    }
+
+    pub fn opened(&self, id: &str, now: i64) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "UPDATE tasks SET opened_at=?2 WHERE id=?1",
+            params![id, now],
+        )?;
+        Ok(())
+    }
+
+    pub fn put_seen(&self, id: &str, seen: &Seen) -> rusqlite::Result<()> {
+        let ids = |v: &Option<Vec<String>>| {
+            v.as_ref()
+                .map(|v| serde_json::to_string(v).unwrap_or_default())
+        };
+        // A tab not loaded this time keeps what was seen of it before.
+        self.conn.execute(
+            "INSERT INTO seen(task_id,updated_at,comment_ids,message_ids,at) VALUES(?1,?2,?3,?4,?5)
+             ON CONFLICT(task_id) DO UPDATE SET updated_at=coalesce(excluded.updated_at, seen.updated_at),
+               comment_ids=coalesce(excluded.comment_ids, seen.comment_ids),
+               message_ids=coalesce(excluded.message_ids, seen.message_ids), at=excluded.at",
+            params![
+                id,
+                seen.updated_at,
+                ids(&seen.comment_ids),
+                ids(&seen.message_ids),
+                seen.at
+            ],
+        )?;
+        Ok(())
+    }
+
+    pub fn all_seen(&self) -> rusqlite::Result<HashMap<String, Seen>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT task_id,updated_at,comment_ids,message_ids,at FROM seen")?;
+        let ids = |s: Option<String>| s.and_then(|s| serde_json::from_str::<Vec<String>>(&s).ok());
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                Seen {
+                    updated_at: r.get(1)?,
+                    comment_ids: ids(r.get(2)?),
+                    message_ids: ids(r.get(3)?),
+                    at: r.get(4)?,
+                },
+            ))
+        })?;
+        rows.collect()
+    }
+
+    /// Keep this many recent tasks.
+    const RECENT_KEPT: usize = 200;
+
+    pub fn put_recent(&self, r: &Recent) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "INSERT INTO recent(task_id,label,title,action,at) VALUES(?1,?2,?3,?4,?5)
+             ON CONFLICT(task_id) DO UPDATE SET label=excluded.label, title=excluded.title,
+               action=excluded.action, at=excluded.at",
+            params![r.task_id, r.label, r.title, r.action, r.at],
+        )?;
+        self.conn.execute(
+            "DELETE FROM recent WHERE task_id NOT IN (SELECT task_id FROM recent ORDER BY at DESC LIMIT ?1)",
+            [Self::RECENT_KEPT as i64],
+        )?;
+        Ok(())
+    }
+
+    pub fn recent(&self) -> rusqlite::Result<Vec<Recent>> {
+        let mut st = self.conn.prepare(
+            "SELECT task_id,label,title,action,at FROM recent ORDER BY at DESC, rowid DESC",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(Recent {
+                task_id: r.get(0)?,
+                label: r.get(1)?,
+                title: r.get(2)?,
+                action: r.get(3)?,
+                at: r.get(4)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// Replace the directory with `entries` (it only grows in memory).
+    pub fn put_directory(&mut self, entries: &[DirEntry]) -> rusqlite::Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut st = tx.prepare_cached(
+                "INSERT INTO people(id,team,name,email,tasks) VALUES(?1,?2,?3,?4,?5)
+                 ON CONFLICT(id) DO UPDATE SET team=excluded.team, name=excluded.name,
+                   email=excluded.email, tasks=excluded.tasks",
+            )?;
+            for e in entries {
+                let tasks = serde_json::to_string(&e.tasks).unwrap_or_else(|_| "[]".into());
+                st.execute(params![e.id, e.team, e.name, e.email, tasks])?;
+            }
+        }
+        tx.commit()
+    }
+
+    pub fn directory(&self) -> rusqlite::Result<Vec<DirEntry>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT id,team,name,email,tasks FROM people ORDER BY id")?;
+        let rows = st.query_map([], |r| {
+            let tasks: String = r.get(4)?;
+            Ok(DirEntry {
+                id: r.get(0)?,
+                team: r.get(1)?,
+                name: r.get(2)?,
+                email: r.get(3)?,
+                tasks: serde_json::from_str(&tasks).unwrap_or_default(),
+            })
+        })?;
+        rows.collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn outbox_add(
+        &self,
+        seq: i64,
+        task_id: &str,
+        label: &str,
+        what: &str,
+        request: &str,
+        base_updated_at: Option<&str>,
+        now: i64,
+    ) -> rusqlite::Result<i64> {
+        self.conn.execute(
+            "INSERT INTO outbox(seq,task_id,label,what,request,base_updated_at,created_at)
+             VALUES(?1,?2,?3,?4,?5,?6,?7)",
+            params![seq, task_id, label, what, request, base_updated_at, now],
+        )?;
+        Ok(seq)
+    }
+
+    pub fn outbox_remove(&self, seq: i64) -> rusqlite::Result<()> {
+        self.conn
+            .execute("DELETE FROM outbox WHERE seq=?1", [seq])?;
+        Ok(())
+    }
+
+    pub fn outbox(&self) -> rusqlite::Result<Vec<OutboxRow>> {
+        let mut st = self.conn.prepare(
+            "SELECT seq,task_id,label,what,request,base_updated_at,created_at FROM outbox ORDER BY seq",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(OutboxRow {
+                seq: r.get(0)?,
+                task_id: r.get(1)?,
+                label: r.get(2)?,
+                what: r.get(3)?,
+                request: r.get(4)?,
+                base_updated_at: r.get(5)?,
+                created_at: r.get(6)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// Stored tasks matching `query` (every word, as a prefix), best first.
+    pub fn search(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<StoredTask>> {
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| format!("\"{}\"*", w.replace('"', "")))
+            .collect();
+        if words.is_empty() {
+            return Ok(vec![]);
+        }
+        let mut st = self.conn.prepare_cached(
+            "SELECT t.id,t.number,t.title,t.updated_at,t.json,t.full,t.fetched_at
+             FROM tasks_fts f JOIN tasks t ON t.id=f.id
+             WHERE tasks_fts MATCH ?1 ORDER BY rank LIMIT ?2",
+        )?;
+        let rows = st.query_map(params![words.join(" "), limit as i64], |r| {
+            Self::task_row(r).map(|(t, _)| t)
+        })?;
+        rows.collect()
+    }
+
+    pub fn task_count(&self) -> rusqlite::Result<usize> {
+        self.conn
+            .query_row("SELECT count(*) FROM tasks", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as usize)
+    }
+
+    /// Keep at most `max` tasks: unopened ones fetched longest ago go
+    /// first, then opened ones by when they were opened. Their tabs and
+    /// search text go with them; a task with an edit in the outbox stays.
+    pub fn evict(&mut self, max: usize) -> rusqlite::Result<usize> {
+        let n = self.task_count()?;
+        if n <= max {
+            return Ok(0);
+        }
+        let tx = self.conn.transaction()?;
+        let gone = tx.execute(
+            "DELETE FROM tasks WHERE id IN (
+               SELECT id FROM tasks WHERE id NOT IN (SELECT task_id FROM outbox)
+               ORDER BY (opened_at IS NOT NULL), coalesce(opened_at, fetched_at) LIMIT ?1)",
+            [(n - max) as i64],
+        )?;
+        tx.execute_batch(
+            "DELETE FROM tabs WHERE task_id NOT IN (SELECT id FROM tasks);
+             DELETE FROM tasks_fts WHERE id NOT IN (SELECT id FROM tasks);",
+        )?;
+        tx.commit()?;
+        Ok(gone)
+    }
+
+    /// Everything the first frame needs: the last view and its rows, the
+    /// last current task, the directory, what was seen, the recent tasks
+    /// and the outbox.
+    pub fn boot(&self) -> rusqlite::Result<Boot> {
+        let view = self.get_meta("last_view");
+        let (rows, rows_saved_at) = match self.get_meta("last_view_key") {
+            Some(k) => self.get_view(&k)?.unwrap_or_default(),
+            None => (vec![], 0),
+        };
+        let current = match self.get_meta("last_task") {
+            Some(id) => Some(self.get_detail(&id)?).filter(|d| d.task.is_some()),
+            None => None,
+        };
+        Ok(Boot {
+            view,
+            rows,
+            rows_saved_at,
+            current,
+            directory: self.directory()?,
+            seen: self.all_seen()?,
+            recent: self.recent()?,
+            outbox: self.outbox()?,
+        })
+    }
+}
+
+/// The directory of a store, read only (nothing when there is no store or
+/// it cannot be read): the CLI completes names with it.
+pub fn read_directory(path: &Path) -> Vec<DirEntry> {
+    if !path.exists() {
+        return vec![];
+    }
+    let Ok(conn) = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return vec![];
+    };
+    let db = Db {
+        conn,
+        path: path.to_path_buf(),
+    };
+    db.directory().unwrap_or_default()
+}
+
+/// The text a task is found by locally: number, title, tags, description.
+fn search_text(t: &StoredTask) -> String {
+    let v: serde_json::Value = serde_json::from_str(&t.json).unwrap_or_default();
+    let mut s = String::new();
+    if let Some(n) = t.number {
+        s.push_str(&n.to_string());
+        s.push(' ');
+    }
+    s.push_str(&t.title);
+    for k in ["display_id", "description"] {
+        if let Some(x) = v.get(k).and_then(|x| x.as_str()) {
+            s.push(' ');
+            s.push_str(x);
+        }
+    }
+    if let Some(tags) = v.get("tags").and_then(|x| x.as_array()) {
+        for t in tags.iter().filter_map(|t| t.as_str()) {
+            s.push(' ');
+            s.push_str(t);
+        }
+    }
+    s
+}
