@@ -15,6 +15,7 @@ impl State {
             Load::Loaded(s) => {
                 let mut ed = SharingEditor::from_state(d.task_id.clone(), s);
                 ed.task_label = d.task.as_ref().map(|t| t.label()).unwrap_or_default();
+                ed.directory = self.directory.clone();
                 self.overlay = Overlay::Sharing(Box::new(ed));
                 Ok(fx)
             }

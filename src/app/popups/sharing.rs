@@ -32,6 +32,9 @@ pub struct SharingEditor {
     /// 0 = visibility, then users, then teams.
     pub cursor: usize,
     pub adding: Option<(Adding, LineInput)>,
+    /// People and teams taskdeck has seen: a name or an e-mail typed here
+    /// that names exactly one of them is sent as its id.
+    pub directory: crate::app::directory::Directory,
 }
 
 impl SharingEditor {
@@ -68,6 +71,7 @@ impl SharingEditor {
                 .collect(),
             cursor: 0,
             adding: None,
+            directory: Default::default(),
         }
     }
 
@@ -292,8 +296,19 @@ impl SharingEditor {
                         _ => (text.clone(), AccessLevel::Read),
                     };
                     if !reference.is_empty() {
+                        use crate::app::directory::Resolved;
+                        let known = match kind {
+                            Adding::Person => ed.directory.resolve_person(&reference),
+                            Adding::Team => ed.directory.resolve_team(&reference),
+                        };
+                        // One match: its id (and its name shown); else as
+                        // typed, and the service's answer lists candidates.
+                        let (reference, label) = match known {
+                            Resolved::One(id, label) => (id, label),
+                            _ => (reference.clone(), reference),
+                        };
                         let g = Grant {
-                            label: reference.clone(),
+                            label,
                             reference,
                             access,
                         };

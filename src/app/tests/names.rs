@@ -116,3 +116,48 @@ fn the_directory_learns_from_comments_sharing_and_messages() {
     let (_, body) = only_patch(&palette(&mut s, "assign dana@acme.test"));
     assert_eq!(body, json!({"assigned_to": "u-dana"}));
 }
+
+#[test]
+fn the_sharing_editor_sends_a_known_name_or_email_as_its_id() {
+    let mut s = loaded(1);
+    s.directory
+        .learn_person("u-carol", "Carol Nguyen", "carol@acme.test", None);
+    s.directory.learn_team("t-lit", "Litigation", None);
+    let fx = open_tab(&mut s, Tab::Sharing);
+    let state: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"}],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(state)),
+    );
+    s.on_key(key('S'));
+    s.on_key(key('a'));
+    type_str(&mut s, "carol@acme.test write");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(key('t'));
+    type_str(&mut s, "litigation");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter)); // review
+    let lines = match &s.overlay {
+        Overlay::Confirm { lines, .. } => lines.join("\n"),
+        _ => panic!("preview expected"),
+    };
+    assert!(lines.contains("Carol Nguyen <carol@acme.test>"), "{lines}");
+    let fx = s.on_key(key('y'));
+    let update = match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { update, .. }] => update.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        serde_json::to_value(&update).unwrap(),
+        json!({"visibility": "private",
+               "users": [{"user_id": "u-me", "access_level": "write"}, {"user_id": "u-carol", "access_level": "write"}],
+               "teams": [{"team_id": "t-lit", "access_level": "read"}]})
+    );
+}
