@@ -153,6 +153,22 @@ impl State {
 
     /// `space`: mark or unmark the row under the cursor, then move down.
     pub fn toggle_mark(&mut self) -> Vec<Effect> {
+        // On the board: the card under the cursor, which stays current.
+        if self.board.is_some() {
+            let Some(t) = self.current_task().cloned() else {
+                self.say(Level::Warn, "no card to mark");
+                return vec![];
+            };
+            let id = t.id.as_str().to_string();
+            if self.marks.contains(&id) {
+                self.marks.remove(&id);
+            } else {
+                self.marks.insert(&t);
+            }
+            self.marks.anchor = Some(id);
+            self.say_marks();
+            return vec![];
+        }
         let i = self.list.selected;
         let Some(t) = self.row_task(i) else {
             self.say(Level::Warn, "no row to mark");

@@ -105,7 +105,17 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let pending = s.pending_for(t.id.as_str(), "status");
             let text = match pending {
                 Some(p) => format!("{} → {}…", t.label(), p.value),
-                None => format!("{:<label_w$} {mark}{}", t.label(), t.title.line()),
+                // Marked cards (bulk edits act on them) carry `●`.
+                None => format!(
+                    "{:<label_w$}{}{mark}{}",
+                    t.label(),
+                    if s.marks.contains(t.id.as_str()) {
+                        "●"
+                    } else {
+                        " "
+                    },
+                    t.title.line()
+                ),
             };
             let style = if selected {
                 theme.selected

@@ -182,3 +182,35 @@ fn enter_opens_the_detail_and_views_switch_under_the_board() {
         .iter()
         .any(|l| l.contains("L") && l.contains("move_right")));
 }
+
+#[test]
+fn marks_and_bulk_edits_work_on_the_board() {
+    let mut s = board_state();
+    s.on_key(key('b'));
+    // Mark the card under the cursor (#1), move to the next column, mark #2.
+    s.on_key(key(' '));
+    assert_eq!(current(&s), tid(1), "marking a card keeps it current");
+    s.on_key(key('l'));
+    assert_eq!(current(&s), tid(2));
+    s.on_key(key(' '));
+    assert!(s.marks.contains(&tid(1)) && s.marks.contains(&tid(2)));
+    // A status for both: one confirmation, then two one-field PATCHes.
+    palette(&mut s, "status completed");
+    assert!(matches!(s.overlay, Overlay::Confirm { .. }));
+    let fx = s.on_key(key('y'));
+    let mut ids: Vec<(String, serde_json::Value)> = reqs(&fx)
+        .into_iter()
+        .filter_map(|r| match r {
+            ApiRequest::Patch { id, patch } => Some((id, patch.to_json())),
+            _ => None,
+        })
+        .collect();
+    ids.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        ids,
+        vec![
+            (tid(1), json!({"status": "completed"})),
+            (tid(2), json!({"status": "completed"}))
+        ]
+    );
+}

@@ -111,3 +111,13 @@ fn a_commands_output_at_80x24_and_120x40() {
         }
     }
 }
+
+#[test]
+fn a_marked_card_carries_the_mark() {
+    let mut s = board();
+    // #3 is current: mark it.
+    s.on_key(key(' '));
+    let t = text(&render(&mut s, 120, 40, &Theme::mono()));
+    assert!(t.contains(">#3●"), "{t}");
+    assert!(t.contains("#1 "), "an unmarked card has no mark: {t}");
+}
