@@ -145,14 +145,20 @@ impl State {
                     .filter_map(TaskItem::task)
                     .map(|t| stored(t, false))
                     .collect();
+                // The rows live in the list: memory keeps no second copy,
+                // it only refreshes a task it already knows.
                 for t in p.items.iter().filter_map(TaskItem::task) {
-                    let k = self.local.known_mut(t.id.as_str());
-                    if k.task.as_ref().is_none_or(|old| {
-                        super::freshness::newer(old.updated_at.as_deref(), t.updated_at.as_deref())
-                    }) {
-                        k.task = Some(t.clone());
+                    if let Some(k) = self.local.known.get_mut(t.id.as_str()) {
+                        if k.task.as_ref().is_none_or(|old| {
+                            super::freshness::newer(
+                                old.updated_at.as_deref(),
+                                t.updated_at.as_deref(),
+                            )
+                        }) {
+                            k.task = Some(t.clone());
+                        }
+                        k.at = now;
                     }
-                    k.at = now;
                 }
                 if !rows.is_empty() {
                     self.local.store(StoreCmd::PutTasks(rows));

@@ -333,8 +333,11 @@ fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
     let fx = s.on_key(key('n'));
     assert!(reqs(&fx).is_empty());
     match &s.overlay {
+        // Bob is known (the task's creator): added by his id, shown by name.
         Overlay::Sharing(ed) => assert!(
-            ed.users.iter().any(|g| g.reference == "bob@acme.test"),
+            ed.users
+                .iter()
+                .any(|g| g.reference == "u-bob" && g.label.contains("bob@acme.test")),
             "the added person is still there"
         ),
         _ => panic!("back in the editor expected"),
