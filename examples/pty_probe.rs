@@ -39,7 +39,10 @@ impl Probe {
             .expect("openpty");
         let mut cmd = CommandBuilder::new(bin);
         cmd.env("TERM", "xterm-256color");
-        cmd.env("TASKDECK_CONFIG", "/nonexistent/taskdeck.toml");
+        cmd.env(
+            "TASKDECK_CONFIG",
+            std::env::var("PROBE_CONFIG").unwrap_or("/nonexistent/taskdeck.toml".into()),
+        );
         for k in [
             "TASKDECK_BASE_URL",
             "TASKDECK_API_KEY",

@@ -16,6 +16,9 @@ use std::collections::{BTreeSet, HashMap};
 /// At most this many tasks are known in memory (the store keeps more).
 const KNOWN_MAX: usize = 2000;
 
+/// The rows of a view the store keeps (and a start shows).
+pub const VIEW_ROWS_STORED: usize = 1000;
+
 /// Everything known of one task, from answers or the store.
 #[derive(Clone, Debug, Default)]
 pub struct Known {
@@ -139,12 +142,17 @@ impl State {
         };
         match (&r.req, &r.result) {
             (ApiRequest::ListPage { .. }, Ok(Reply::Page(p))) => {
-                let rows: Vec<StoredTask> = p
-                    .items
-                    .iter()
-                    .filter_map(TaskItem::task)
-                    .map(|t| stored(t, false))
-                    .collect();
+                // A view is stored with its first rows only (what a start
+                // shows): a walk of 10,000 tasks does not write them all.
+                let rows: Vec<StoredTask> = if self.list.items.len() < VIEW_ROWS_STORED {
+                    p.items
+                        .iter()
+                        .filter_map(TaskItem::task)
+                        .map(|t| stored(t, false))
+                        .collect()
+                } else {
+                    vec![]
+                };
                 // The rows live in the list: memory keeps no second copy,
                 // it only refreshes a task it already knows.
                 for t in p.items.iter().filter_map(TaskItem::task) {
@@ -257,7 +265,9 @@ impl State {
     /// After an answer was applied: the view's rows and the directory.
     pub(super) fn record_after(&mut self, req: &ApiRequest) {
         if let ApiRequest::ListPage { gen, .. } = req {
-            if *gen == self.list.gen && !self.list.replacing {
+            // Pages past the stored rows do not change what is stored.
+            let grows_stored = self.list.items.len() <= VIEW_ROWS_STORED + self.page_size as usize;
+            if *gen == self.list.gen && !self.list.replacing && grows_stored {
                 self.store_view();
             }
         }
@@ -317,7 +327,7 @@ impl State {
             .items
             .iter()
             .filter_map(|i| i.id().map(str::to_string))
-            .take(1000)
+            .take(VIEW_ROWS_STORED)
             .collect();
         let cmd = StoreCmd::PutView {
             key: self.view_key(),
