@@ -29,6 +29,7 @@ pub mod navigation;
 pub mod outbox;
 pub mod panes;
 pub mod popups;
+pub mod prefetch;
 pub mod reducer;
 pub mod requests;
 pub mod results;
@@ -91,6 +92,7 @@ pub fn new_state(client_host: String, settings: &Settings, demo: bool) -> State 
         settings.page_size,
         settings.refresh_secs,
     );
+    s.prefetch.on = settings.prefetch;
     let data_warnings = s.install_config(settings);
     for w in settings
         .warnings
@@ -258,6 +260,8 @@ pub async fn run(
         let (tick_fx, tick_dirty) = state.on_tick(Instant::now());
         effects.extend(tick_fx);
         dirty |= tick_dirty;
+        // After the user's requests of this batch: they go out first.
+        effects.extend(state.plan_prefetch());
         state.autosave_draft(Instant::now(), false);
         if let Some(me) = &state.me {
             let id = me.user_id.clone();
@@ -345,7 +349,8 @@ fn describe_write(ticket: u64, req: &state::ApiRequest, state: &State) -> Option
         | R::GetSharing { .. }
         | R::SharingForEdit { .. }
         | R::Validate { .. }
-        | R::ViewCount { .. } => return None,
+        | R::ViewCount { .. }
+        | R::Prefetch(_) => return None,
         R::Patch { id, .. }
         | R::Delete { id }
         | R::CreateSubtask { parent: id, .. }
@@ -479,6 +484,7 @@ fn run_effect(
             ctx.worker.spawn(ticket, req)
         }
         Effect::Quit => state.quit = true,
+        Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => {
             let path = crate::config::state_dir().join("taskdeck.log");
             let tail = editor::log_tail(&path, 200).map(|t| (path.display().to_string(), t));

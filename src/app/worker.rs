@@ -14,6 +14,9 @@ pub struct Worker {
     client: Client,
     tx: UnboundedSender<super::Msg>,
     slots: HashMap<&'static str, JoinHandle<()>>,
+    /// Prefetches in flight by ticket: a cursor move cancels those no
+    /// longer near.
+    prefetches: HashMap<u64, JoinHandle<()>>,
 }
 
 impl Worker {
@@ -23,6 +26,7 @@ impl Worker {
             client,
             tx,
             slots: HashMap::new(),
+            prefetches: HashMap::new(),
         }
     }
 
@@ -46,6 +50,7 @@ impl Worker {
         }
         let client = self.client.clone();
         let slot = req.slot();
+        let prefetch = matches!(*req, ApiRequest::Prefetch(_));
         let handle = tokio::spawn(async move {
             let result = execute(&client, &req).await;
             let _ = tx.send(super::Msg::Api(Box::new(ApiResult {
@@ -59,6 +64,16 @@ impl Worker {
                 // Superseded: its answer would be stale anyway.
                 old.abort();
             }
+        } else if prefetch {
+            self.prefetches.retain(|_, h| !h.is_finished());
+            self.prefetches.insert(ticket, handle);
+        }
+    }
+
+    /// A prefetch is no longer wanted: stop it (no answer will come).
+    pub fn cancel(&mut self, ticket: u64) {
+        if let Some(h) = self.prefetches.remove(&ticket) {
+            h.abort();
         }
     }
 }
@@ -146,6 +161,8 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
         ApiRequest::ViewCount { query, limit, .. } => {
             Reply::Page(c.list_tasks(query, *limit, None).await?)
         }
+        // Executed like the read it wraps (never a write: see `prefetch.rs`).
+        ApiRequest::Prefetch(inner) => return Box::pin(execute(c, inner)).await,
     })
 }
 

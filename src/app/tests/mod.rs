@@ -14,6 +14,7 @@ mod list;
 mod local;
 mod names;
 mod navigation;
+mod prefetch;
 mod props;
 mod review;
 mod undo;
