@@ -515,8 +515,8 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
     let conns_before = conns.load(Ordering::SeqCst);
     let mut ms = Vec::new();
     let mut missed = Vec::new();
-    for i in 1..=moves {
-        let want = order[i].clone();
+    for want in order.iter().take(moves + 1).skip(1) {
+        let want = want.clone();
         let sent = Instant::now();
         p.send("j");
         match p.wait_for(pace, |s| shows(&want, s)) {
