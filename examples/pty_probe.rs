@@ -7,6 +7,13 @@
 //! pty_probe latency BIN                keypress-to-frame with the service stalled
 //! pty_probe stored-start BIN RUNS      a second start against a stalled
 //!                                      service: time to the stored rows
+//! pty_probe slow-walk BIN [MOVES] [PACE_MS]
+//!                                      against an in-process sandbox whose
+//!                                      every request takes 150 ms (behind a
+//!                                      proxy counting connections): key →
+//!                                      next task's latest comment on screen,
+//!                                      requests per move, connections,
+//!                                      `:open #N` of a task not loaded
 //!
 //! The service address and key come from the environment (TASKDECK_BASE_URL,
 //! TASKDECK_API_KEY); the script sets them.
@@ -368,9 +375,278 @@ fn latency(bin: &str) {
     p.finish();
 }
 
+/// The plain words of a comment's first line that the screen will show
+/// (Markdown marks and long lines aside): the longest run of letters,
+/// digits and spaces, at most 18 characters.
+fn snippet(text: &str) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut best = String::new();
+    let mut cur = String::new();
+    for c in line.chars().chain(std::iter::once('\u{0}')) {
+        if c.is_ascii_alphanumeric() || c == ' ' {
+            cur.push(c);
+        } else {
+            if cur.trim().len() > best.trim().len() {
+                best = cur.clone();
+            }
+            cur.clear();
+        }
+    }
+    best.trim()
+        .chars()
+        .take(18)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// The `#N` on the selected list row.
+fn selected_number(s: &vt100::Screen) -> Option<String> {
+    let (_, cols) = s.size();
+    let row = s.rows(0, cols).nth(selected_row(s)?)?;
+    let at = row.find('#')?;
+    let n: String = row[at + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    (!n.is_empty()).then(|| format!("#{n}"))
+}
+
+/// Rows the walk may have loaded beyond the cursor (the page fetched ahead).
+const AHEAD_ROWS: usize = 50;
+
+fn slow_walk(bin: &str, moves: usize, pace: Duration) {
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    use taskdeck::api::{ApiKey, Client, ClientConfig, TaskQuery};
+    use taskdeck::sandbox::{Sandbox, SandboxOptions};
+    const KEY: &str = "demo-alice-acme";
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sb = rt
+        .block_on(Sandbox::start_local(SandboxOptions {
+            tasks: 2000,
+            ..Default::default()
+        }))
+        .unwrap();
+    // A proxy in front of it: every connection taskdeck opens is counted.
+    let conns = Arc::new(AtomicU64::new(0));
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let proxy = format!("http://{}", listener.local_addr().unwrap());
+    let (target, counted) = (sb.addr, conns.clone());
+    rt.spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                if let Ok(mut out) = tokio::net::TcpStream::connect(target).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                }
+            });
+        }
+    });
+    // What each task's newest comment says (the walk's order: the first
+    // pages of the default list, 50 a page as taskdeck asks).
+    let client = Client::new(ClientConfig::new(sb.base_url(), ApiKey::new(KEY))).unwrap();
+    let (order, ids, latest) = rt.block_on(async {
+        let mut order = Vec::new();
+        let mut ids = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..8 {
+            let page = client
+                .list_tasks(&TaskQuery::default(), 50, cursor.as_deref())
+                .await
+                .unwrap();
+            for t in page.items.iter().filter_map(|i| i.task()) {
+                order.push(t.label().split(' ').next().unwrap_or("").to_string());
+                ids.push(t.id.as_str().to_string());
+            }
+            match page.cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        let mut latest = HashMap::new();
+        for (n, id) in order.iter().zip(&ids) {
+            let mut v = client.list_comments(id).await.unwrap_or_default();
+            v.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+            let shown = match v.last() {
+                Some(c) => snippet(c.content.raw()),
+                None => "no comments yet".to_string(),
+            };
+            latest.insert(n.clone(), shown);
+        }
+        (order, ids, latest)
+    });
+    sb.set_faults("delay=150".parse().unwrap());
+    let state = tempfile::tempdir().unwrap();
+    std::env::set_var("TASKDECK_BASE_URL", &proxy);
+    std::env::set_var("TASKDECK_API_KEY", KEY);
+    std::env::set_var("XDG_STATE_HOME", state.path().join("state"));
+    std::env::set_var("XDG_CACHE_HOME", state.path().join("cache"));
+    let mut p = Probe::spawn(bin, 50, 200);
+    p.wait_for(Duration::from_secs(30), first_frame_complete)
+        .expect("first frame");
+    // The Comments tab, focus back on the list.
+    p.send("]");
+    p.settle(Duration::from_millis(100), Duration::from_secs(1));
+    p.send("\x1b");
+    let shows = |n: &str, s: &vt100::Screen| {
+        let text = s.contents();
+        selected_number(s).as_deref() == Some(n)
+            && !text.contains("loading comments")
+            && latest.get(n).is_some_and(|w| text.contains(w.as_str()))
+    };
+    let first = order[0].clone();
+    if p.wait_for(Duration::from_secs(10), |s| shows(&first, s))
+        .is_none()
+    {
+        eprintln!(
+            "{first}'s comments never shown ({:?}):\n{}",
+            latest.get(&first),
+            p.rows().join("\n")
+        );
+        std::process::exit(1);
+    }
+    p.settle(Duration::from_millis(1000), Duration::from_secs(3));
+    sb.clear_requests();
+    let conns_before = conns.load(Ordering::SeqCst);
+    let mut ms = Vec::new();
+    let mut missed = Vec::new();
+    for want in order.iter().take(moves + 1).skip(1) {
+        let want = want.clone();
+        let sent = Instant::now();
+        p.send("j");
+        match p.wait_for(pace, |s| shows(&want, s)) {
+            Some(at) => ms.push((at - sent).as_secs_f64() * 1000.0),
+            None => {
+                missed.push(want.clone());
+                ms.push(f64::INFINITY);
+            }
+        }
+        if let Some(left) = pace.checked_sub(sent.elapsed()) {
+            p.settle(left, left);
+        }
+    }
+    p.settle(Duration::from_millis(600), Duration::from_secs(3));
+    let walk_reqs = sb.requests().len();
+    let walk_conns = conns.load(Ordering::SeqCst) - conns_before;
+    let within = |limit: f64| ms.iter().filter(|m| **m <= limit).count();
+    let mut sorted = ms.clone();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "walk_samples_ms={:?}",
+        ms.iter()
+            .map(|m| (m * 10.0).round() / 10.0)
+            .collect::<Vec<_>>()
+    );
+    println!("walk_moves={moves}");
+    println!("walk_rows_known={}", order.len());
+    println!("walk_pace_ms={}", pace.as_millis());
+    println!("walk_key_to_comments_ms={:.1}", median(&mut ms.clone()));
+    println!(
+        "walk_key_to_comments_max_ms={:.1}",
+        sorted.last().copied().unwrap_or(f64::NAN)
+    );
+    println!("walk_within_50ms={}", within(50.0));
+    println!("walk_missed={}", missed.join(","));
+    println!("walk_requests={walk_reqs}");
+    println!(
+        "walk_requests_per_move={:.2}",
+        walk_reqs as f64 / moves as f64
+    );
+    // The least a client can read to show each newly current task whole:
+    // the task, its comments, its thread and its subtasks, once.
+    println!("walk_requests_minimum={}", 4 * moves);
+    println!("walk_connections={walk_conns}");
+    // `:open #N` of a task far down the list (not loaded).
+    let mut open_ms = Vec::new();
+    // Targets far down the list whose newest comment is not on screen
+    // before (a task without comments would read as shown at once).
+    let targets: Vec<usize> = (0..order.len())
+        .rev()
+        .filter(|i| *i > moves + AHEAD_ROWS + 50 && latest[&order[*i]] != "no comments yet")
+        .step_by(3)
+        .take(40)
+        .collect();
+    let mut targets = targets.into_iter();
+    // A target whose newest comment reads like what is on screen already
+    // could not be told apart: the next one is taken.
+    let mut next_target = |p: &Probe| loop {
+        let i = targets.next().expect("enough targets");
+        if !p
+            .parser
+            .screen()
+            .contents()
+            .contains(latest[&order[i]].as_str())
+        {
+            return i;
+        }
+    };
+    for _ in 0..5 {
+        sb.clear_requests();
+        let want = order[next_target(&p)].clone();
+        let shown = latest[&want].clone();
+        let sent = Instant::now();
+        p.send(&format!(":open {want}\r"));
+        let done = p.wait_for(Duration::from_secs(10), |s| {
+            let text = s.contents();
+            text.contains(shown.as_str()) && !text.contains("loading comments")
+        });
+        match done {
+            Some(at) => open_ms.push((at - sent).as_secs_f64() * 1000.0),
+            None => {
+                eprintln!("{want} never shown:\n{}", p.rows().join("\n"));
+                std::process::exit(1);
+            }
+        }
+        if std::env::var_os("PROBE_DEBUG").is_some() {
+            for r in sb.requests() {
+                eprintln!("{} {} {:?}", r.method, r.path, r.query);
+            }
+        }
+        p.settle(Duration::from_millis(500), Duration::from_secs(3));
+    }
+    let max = open_ms.iter().cloned().fold(0.0, f64::max);
+    println!("open_samples_ms={open_ms:?}");
+    println!("open_to_comments_ms={:.1}", median(&mut open_ms));
+    println!("open_to_comments_max_ms={max:.1}");
+    // `:open UUID` of a task not loaded (a link, another tool's output).
+    let mut id_ms = Vec::new();
+    for _ in 0..5 {
+        let i = next_target(&p);
+        let shown = latest[&order[i]].clone();
+        let sent = Instant::now();
+        p.send(&format!(":open {}\r", ids[i]));
+        let done = p.wait_for(Duration::from_secs(10), |s| {
+            let text = s.contents();
+            text.contains(shown.as_str()) && !text.contains("loading comments")
+        });
+        match done {
+            Some(at) => id_ms.push((at - sent).as_secs_f64() * 1000.0),
+            None => {
+                eprintln!("{} never shown:\n{}", ids[i], p.rows().join("\n"));
+                std::process::exit(1);
+            }
+        }
+        p.settle(Duration::from_millis(500), Duration::from_secs(3));
+    }
+    let max = id_ms.iter().cloned().fold(0.0, f64::max);
+    println!("open_id_samples_ms={id_ms:?}");
+    println!("open_id_to_comments_ms={:.1}", median(&mut id_ms));
+    println!("open_id_to_comments_max_ms={max:.1}");
+    println!("session_connections={}", conns.load(Ordering::SeqCst));
+    p.finish();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start BIN [RUNS]";
+    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk BIN [RUNS]";
     let (Some(cmd), Some(bin)) = (args.get(1), args.get(2)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -380,6 +656,11 @@ fn main() {
         "bytes" => bytes(bin),
         "rss" => rss(bin),
         "latency" => latency(bin),
+        "slow-walk" => slow_walk(
+            bin,
+            args.get(3).and_then(|r| r.parse().ok()).unwrap_or(50),
+            Duration::from_millis(args.get(4).and_then(|r| r.parse().ok()).unwrap_or(500)),
+        ),
         "stored-start" => stored_start(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7)),
         _ => {
             eprintln!("{usage}");

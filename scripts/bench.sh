@@ -7,6 +7,10 @@
 #   4. bytes written to the terminal per `j` and per opening another task (200x50)
 #   5. keypress-to-frame latency while every request stalls 3 s at the service
 #   6. a second start while every request takes 5 s: time to the stored rows
+#   7. over a 150 ms link (an in-process sandbox, every request 150 ms, behind
+#      a proxy counting connections): key -> next task's comments while moving
+#      down at 2 keys a second, requests per move over 50 moves, connections,
+#      `:open #N` and `:open UUID` of a task not loaded (#16)
 # Needs: cargo, curl, python3 (for JSON and a free port). Runs in ~2 minutes.
 set -euo pipefail
 
@@ -115,6 +119,9 @@ echo "== 6. second start, every request taking 5 s: stored rows" >&2
 start_sandbox SLOW5_URL 300 delay=5000
 while IFS='=' read -r k v; do R[$k]=$v; done < <(TASKDECK_BASE_URL="$SLOW5_URL" "$PROBE" stored-start "$BIN" 9)
 
+echo "== 7. over a 150 ms link: the walk, requests per move, connections, :open" >&2
+while IFS='=' read -r k v; do R[$k]=$v; done < <("$PROBE" slow-walk "$(realpath "$BIN")" 50 500)
+
 size=$(stat -c %s "$BIN")
 R[binary_bytes]=$size
 
@@ -130,6 +137,11 @@ cat <<TABLE
 | 4b | bytes written per opening another task (Enter) | ${R[bytes_per_open]} B | — | |
 | 5 | keypress → frame, request stalled 3 s (median / max of 16) | ${R[latency_ms]} / ${R[latency_max_ms]} ms | ≤ 20 ms | $(ok "${R[latency_max_ms]} <= 20") |
 | 6 | second start, every request 5 s: stored rows on screen (median / max of 9) | ${R[stored_start_ms]} / ${R[stored_start_max_ms]} ms | ≤ 500 ms | $(ok "${R[stored_start_max_ms]} <= 500") |
+| 7a | 150 ms link, \`j\` every 500 ms: key → next task's newest comment (median / max of ${R[walk_moves]}) | ${R[walk_key_to_comments_ms]} / ${R[walk_key_to_comments_max_ms]} ms, ${R[walk_within_50ms]} within 50 ms | ≤ 50 ms for 8 of 10 | $(ok "${R[walk_within_50ms]} * 10 >= ${R[walk_moves]} * 8") |
+| 7b | requests per move over ${R[walk_moves]} moves (total vs minimum) | ${R[walk_requests_per_move]} (${R[walk_requests]} vs ${R[walk_requests_minimum]}) | ≤ 5 | $(ok "${R[walk_requests_per_move]} <= 5") |
+| 7c | connections opened: the walk / the session | ${R[walk_connections]} / ${R[session_connections]} | one | $(ok "${R[session_connections]} <= 1") |
+| 7d | \`:open UUID\` of a task not loaded → its comments (median / max of 5) | ${R[open_id_to_comments_ms]} / ${R[open_id_to_comments_max_ms]} ms | ≤ 400 ms | $(ok "${R[open_id_to_comments_max_ms]} <= 400") |
+| 7e | \`:open #N\` of a task not loaded → its comments (median / max of 5) | ${R[open_to_comments_ms]} / ${R[open_to_comments_max_ms]} ms | ≤ 400 ms | $(ok "${R[open_to_comments_max_ms]} <= 400") |
 | – | release binary size | $(( size / 1024 )) KiB ($size B) | reported | |
 TABLE
 echo

@@ -29,6 +29,36 @@ pub struct Known {
     pub sharing: Option<SharingState>,
     /// When the newest of these was fetched (seconds since the epoch).
     pub at: i64,
+    /// Which answers came from the service this session (`task`,
+    /// `comments`, `thread`, `subtasks`, `sharing`), and for which version
+    /// of the task: see [`Known::fresh`].
+    pub fetched: HashMap<&'static str, Fetched>,
+}
+
+/// A tab as fetched: the task's `updated_at` then, and the refresh
+/// generation (`Local::gen`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fetched {
+    pub updated_at: Option<String>,
+    pub gen: u64,
+}
+
+impl Known {
+    /// `tab` was answered by the service for the version of the task known
+    /// now, and the user has not refreshed since: shown as it is and not
+    /// asked again. (What the store kept is never fresh: it is shown and
+    /// asked again once per look.)
+    pub fn fresh(&self, tab: &str, gen: u64) -> bool {
+        let now = self.task.as_ref().and_then(|t| t.updated_at.as_ref());
+        self.fetched
+            .get(tab)
+            .is_some_and(|f| f.gen == gen && f.updated_at.as_ref() == now)
+    }
+
+    fn note_fetched(&mut self, tab: &'static str, gen: u64) {
+        let updated_at = self.task.as_ref().and_then(|t| t.updated_at.clone());
+        self.fetched.insert(tab, Fetched { updated_at, gen });
+    }
 }
 
 #[derive(Default)]
@@ -49,6 +79,9 @@ pub struct Local {
     /// `/` typed: the stored rows matching are shown until the service's
     /// search answers (`gen` of the walk they belong to).
     pub search_gen: u64,
+    /// The refresh generation: `r` moves it, and every tab fetched before
+    /// is asked again.
+    pub gen: u64,
 }
 
 impl Local {
@@ -129,6 +162,7 @@ impl State {
     /// task it is about. Called before it is applied.
     pub(super) fn record(&mut self, r: &ApiResult) {
         let now = now_secs();
+        let gen = self.local.gen;
         let full = |t: &Task, l: &mut Local| {
             let k = l.known_mut(t.id.as_str());
             let newer = k.task.as_ref().is_none_or(|old| {
@@ -137,6 +171,7 @@ impl State {
             if newer {
                 k.task = Some(t.clone());
                 k.at = now;
+                k.note_fetched("task", gen);
             }
             l.store(StoreCmd::PutTasks(vec![stored(t, true)]));
         };
@@ -153,20 +188,17 @@ impl State {
                 } else {
                     vec![]
                 };
-                // The rows live in the list: memory keeps no second copy,
-                // it only refreshes a task it already knows.
+                // Each row is the version its known tabs are checked
+                // against (see `Known::fresh`); memory keeps at most
+                // KNOWN_MAX tasks.
                 for t in p.items.iter().filter_map(TaskItem::task) {
-                    if let Some(k) = self.local.known.get_mut(t.id.as_str()) {
-                        if k.task.as_ref().is_none_or(|old| {
-                            super::freshness::newer(
-                                old.updated_at.as_deref(),
-                                t.updated_at.as_deref(),
-                            )
-                        }) {
-                            k.task = Some(t.clone());
-                        }
-                        k.at = now;
+                    let k = self.local.known_mut(t.id.as_str());
+                    if k.task.as_ref().is_none_or(|old| {
+                        super::freshness::newer(old.updated_at.as_deref(), t.updated_at.as_deref())
+                    }) {
+                        k.task = Some(t.clone());
                     }
+                    k.at = now;
                 }
                 if !rows.is_empty() {
                     self.local.store(StoreCmd::PutTasks(rows));
@@ -191,6 +223,7 @@ impl State {
                 let json = serde_json::to_string(v).unwrap_or_default();
                 let k = self.local.known_mut(id);
                 k.comments = Some(v.clone());
+                k.note_fetched("comments", gen);
                 k.at = now;
                 self.local.store(StoreCmd::PutTab {
                     task_id: id.clone(),
@@ -202,6 +235,7 @@ impl State {
                 let json = serde_json::to_string(v).unwrap_or_default();
                 let k = self.local.known_mut(id);
                 k.thread = Some(v.clone());
+                k.note_fetched("thread", gen);
                 k.at = now;
                 self.local.store(StoreCmd::PutTab {
                     task_id: id.clone(),
@@ -213,6 +247,7 @@ impl State {
                 let json = subtasks_json(v);
                 let k = self.local.known_mut(id);
                 k.subtasks = Some(v.clone());
+                k.note_fetched("subtasks", gen);
                 k.at = now;
                 self.local.store(StoreCmd::PutTab {
                     task_id: id.clone(),
@@ -227,6 +262,7 @@ impl State {
                 let json = serde_json::to_string(s).unwrap_or_default();
                 let k = self.local.known_mut(id);
                 k.sharing = Some(s.clone());
+                k.note_fetched("sharing", gen);
                 k.at = now;
                 self.local.store(StoreCmd::PutTab {
                     task_id: id.clone(),
@@ -352,16 +388,51 @@ impl State {
             }
             return;
         };
+        let gen = self.local.gen;
+        let fresh = |tab: &str| k.fresh(tab, gen);
         if d.task.is_none() {
             d.task = k.task.clone();
-            if d.task.is_some() {
+            if d.task.is_some() && !fresh("task") {
                 d.stale.insert("task");
             }
+        } else if fresh("task") {
+            // The full task answered for this version (a prefetch) over
+            // the list's row of the same version.
+            let same = |a: &Task, b: &Task| a.updated_at == b.updated_at;
+            if let (Some(full), Some(row)) = (&k.task, &d.task) {
+                if same(full, row) {
+                    d.task = Some(full.clone());
+                }
+            }
         }
-        fill(&mut d.comments, &k.comments, &mut d.stale, "comments");
-        fill(&mut d.thread, &k.thread, &mut d.stale, "thread");
-        fill(&mut d.subtasks, &k.subtasks, &mut d.stale, "subtasks");
-        fill(&mut d.sharing, &k.sharing, &mut d.stale, "sharing");
+        fill(
+            &mut d.comments,
+            &k.comments,
+            &mut d.stale,
+            "comments",
+            fresh("comments"),
+        );
+        fill(
+            &mut d.thread,
+            &k.thread,
+            &mut d.stale,
+            "thread",
+            fresh("thread"),
+        );
+        fill(
+            &mut d.subtasks,
+            &k.subtasks,
+            &mut d.stale,
+            "subtasks",
+            fresh("subtasks"),
+        );
+        fill(
+            &mut d.sharing,
+            &k.sharing,
+            &mut d.stale,
+            "sharing",
+            fresh("sharing"),
+        );
         if d.cached_at.is_none() && !d.stale.is_empty() {
             d.cached_at = Some(k.at);
         }
@@ -487,11 +558,14 @@ fn fill<T: Clone>(
     known: &Option<T>,
     stale: &mut BTreeSet<&'static str>,
     name: &'static str,
+    fresh: bool,
 ) {
     if let Some(v) = known {
         if !matches!(slot, Load::Loaded(_)) {
             *slot = Load::Loaded(v.clone());
-            stale.insert(name);
+            if !fresh {
+                stale.insert(name);
+            }
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod panes;
 mod quit;
 pub use quit::{quit_lines, WritesInFlight};
 pub mod popups;
+pub mod prefetch;
 pub mod reducer;
 pub mod requests;
 pub mod results;
@@ -98,6 +99,7 @@ pub fn new_state(client_host: String, settings: &Settings, demo: bool) -> State 
         settings.page_size,
         settings.refresh_secs,
     );
+    s.prefetch.on = settings.prefetch;
     let data_warnings = s.install_config(settings);
     for w in settings
         .warnings
@@ -265,6 +267,8 @@ pub async fn run(
         let (tick_fx, tick_dirty) = state.on_tick(Instant::now());
         effects.extend(tick_fx);
         dirty |= tick_dirty;
+        // After the user's requests of this batch: they go out first.
+        effects.extend(state.plan_prefetch());
         state.autosave_draft(Instant::now(), false);
         if let Some(me) = &state.me {
             let id = me.user_id.clone();
@@ -341,6 +345,7 @@ fn run_effect(
             ctx.worker.spawn(ticket, req)
         }
         Effect::Quit => state.quit = true,
+        Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => {
             let path = crate::config::state_dir().join("taskdeck.log");
             let tail = editor::log_tail(&path, 200).map(|t| (path.display().to_string(), t));

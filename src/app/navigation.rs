@@ -107,7 +107,10 @@ impl State {
     }
 
     pub fn refresh(&mut self) -> Vec<Effect> {
-        let mut fx = self.reload_list(true);
+        // Everything fetched before is asked again, prefetches included.
+        self.local.gen += 1;
+        let mut fx = self.cancel_prefetches(|_| true);
+        fx.extend(self.reload_list(true));
         // A failed identity lookup is retried too (drafts and `me` need it).
         let asking = self.inflight.values().any(|(what, _)| what == "identity");
         if self.me.is_none() && !asking {
@@ -414,9 +417,36 @@ impl State {
 
     /// Load what the tab shows, if not loaded yet.
     pub fn load_tab(&mut self, tab: Tab) -> Vec<Effect> {
+        // A prefetch of this tab is on its way: it fills the tab (it is
+        // current and waits), not a second request.
+        let name = match tab {
+            Tab::Comments => "comments",
+            Tab::Subtasks => "subtasks",
+            Tab::Requester => "thread",
+            Tab::Sharing => "sharing",
+            _ => "",
+        };
+        let coming = self
+            .detail
+            .as_ref()
+            .is_some_and(|d| !name.is_empty() && self.prefetch.has(&d.task_id, name));
         let Some(d) = &mut self.detail else {
             return vec![];
         };
+        if coming {
+            match tab {
+                Tab::Comments if matches!(d.comments, Load::NotLoaded) => {
+                    d.comments = Load::Loading
+                }
+                Tab::Subtasks if matches!(d.subtasks, Load::NotLoaded) => {
+                    d.subtasks = Load::Loading
+                }
+                Tab::Requester if matches!(d.thread, Load::NotLoaded) => d.thread = Load::Loading,
+                Tab::Sharing if matches!(d.sharing, Load::NotLoaded) => d.sharing = Load::Loading,
+                _ => {}
+            }
+            return vec![];
+        }
         let id = d.task_id.clone();
         if uuid::Uuid::parse_str(&id).is_err() {
             // A placeholder (`#N` being looked for, an unreadable row).

@@ -107,6 +107,12 @@ pub enum ApiRequest {
         query: TaskQuery,
         limit: u32,
     },
+    /// A read of a task near the cursor made before the user asks for it
+    /// (see `prefetch.rs`): no slot, so it never aborts (or is aborted by)
+    /// the user's own request; its answer fills what is known and touches
+    /// the screen only if its task is current and the tab still waits.
+    /// Only reads are ever wrapped.
+    Prefetch(Box<ApiRequest>),
 }
 
 impl ApiRequest {
@@ -125,7 +131,8 @@ impl ApiRequest {
             | R::GetSharing { .. }
             | R::SharingForEdit { .. }
             | R::Validate { .. }
-            | R::ViewCount { .. } => None,
+            | R::ViewCount { .. }
+            | R::Prefetch(_) => None,
             R::Patch { id, .. }
             | R::Delete { id }
             | R::CreateSubtask { parent: id, .. }
@@ -185,6 +192,7 @@ impl ApiRequest {
             ApiRequest::Detach { .. } => "detaching file".into(),
             ApiRequest::Validate { .. } => "validating layout".into(),
             ApiRequest::ViewCount { .. } => "view count".into(),
+            ApiRequest::Prefetch(inner) => format!("prefetch: {}", inner.describe()),
         }
     }
 }
@@ -226,6 +234,11 @@ pub enum Effect {
         initial: String,
     },
     Copy(String),
+    /// Stop a prefetch that left the window around the cursor (its
+    /// answer will never come).
+    Cancel {
+        ticket: u64,
+    },
     /// Show messages and the tail of the log file.
     ShowLog,
     /// Load a layout file from disk and validate it.

@@ -5,6 +5,9 @@ use crate::api::*;
 
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
+        if let ApiRequest::Prefetch(inner) = r.req {
+            return self.on_prefetched(r.ticket, *inner, r.result);
+        }
         // Every answer says whether the service is reachable, and what it
         // says is kept (memory, the store).
         let mut fx = self.connectivity(&r);
@@ -536,6 +539,8 @@ impl State {
                 vec![]
             }
             (ApiRequest::ViewCount { view, .. }, result) => self.view_counted(ticket, view, result),
+            // Unwrapped in `on_api` (see `prefetch.rs`).
+            (ApiRequest::Prefetch(_), _) => vec![],
             (req, Ok(_)) => {
                 tracing::warn!(request = %req.describe(), "unexpected reply kind");
                 vec![]

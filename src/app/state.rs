@@ -296,6 +296,8 @@ pub struct State {
     pub custom: super::custom::Custom,
     /// The board (`:board`) is shown instead of the list and the detail.
     pub board: Option<super::board::Board>,
+    /// Reads of the tasks around the cursor before they are asked for.
+    pub prefetch: super::prefetch::Prefetch,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -358,6 +360,7 @@ impl State {
             views: Default::default(),
             custom: Default::default(),
             board: None,
+            prefetch: Default::default(),
         }
     }
 

@@ -14,6 +14,9 @@ pub struct Worker {
     client: Client,
     tx: UnboundedSender<super::Msg>,
     slots: HashMap<&'static str, JoinHandle<()>>,
+    /// Prefetches in flight by ticket: a cursor move cancels those no
+    /// longer near.
+    prefetches: HashMap<u64, JoinHandle<()>>,
 }
 
 impl Worker {
@@ -23,6 +26,7 @@ impl Worker {
             client,
             tx,
             slots: HashMap::new(),
+            prefetches: HashMap::new(),
         }
     }
 
@@ -46,6 +50,7 @@ impl Worker {
         }
         let client = self.client.clone();
         let slot = req.slot();
+        let prefetch = matches!(*req, ApiRequest::Prefetch(_));
         let handle = tokio::spawn(async move {
             let result = execute(&client, &req).await;
             let _ = tx.send(super::Msg::Api(Box::new(ApiResult {
@@ -59,6 +64,16 @@ impl Worker {
                 // Superseded: its answer would be stale anyway.
                 old.abort();
             }
+        } else if prefetch {
+            self.prefetches.retain(|_, h| !h.is_finished());
+            self.prefetches.insert(ticket, handle);
+        }
+    }
+
+    /// A prefetch is no longer wanted: stop it (no answer will come).
+    pub fn cancel(&mut self, ticket: u64) {
+        if let Some(h) = self.prefetches.remove(&ticket) {
+            h.abort();
         }
     }
 }
@@ -146,38 +161,68 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
         ApiRequest::ViewCount { query, limit, .. } => {
             Reply::Page(c.list_tasks(query, *limit, None).await?)
         }
+        // Executed like the read it wraps (never a write: see `prefetch.rs`).
+        ApiRequest::Prefetch(inner) => return Box::pin(execute(c, inner)).await,
     })
 }
 
-/// Find `#number` among the tasks the user can see: first a search for the
-/// number, then a walk of the list (bounded).
+/// Find `#number` among the tasks the user can see: a search for the
+/// number (as `#N` and as `N`) and a walk of the list (bounded) run at
+/// once, the first to find it wins — over a slow link the search no longer
+/// delays the walk by two round trips when the service does not search
+/// numbers.
 async fn find_by_number(c: &Client, number: i64, limit: u32) -> Result<Task, ApiError> {
-    let matches =
-        |t: &Task| t.task_number == Some(number) || t.display_id.raw() == format!("#{number}");
-    for query in [Some(format!("#{number}")), Some(number.to_string()), None] {
-        let q = TaskQuery {
-            query: query.clone(),
-            ..Default::default()
-        };
-        let mut cursor: Option<String> = None;
-        for _ in 0..if query.is_some() { 3 } else { 100 } {
-            let page = c.list_tasks(&q, limit, cursor.as_deref()).await?;
-            if let Some(t) = page
-                .items
-                .iter()
-                .filter_map(|i| i.task())
-                .find(|t| matches(t))
-            {
-                return Ok(t.clone());
-            }
-            match page.cursor {
-                Some(next) => cursor = Some(next),
-                None => break,
-            }
+    use futures::future::FutureExt;
+    use futures::stream::{FuturesUnordered, StreamExt};
+    let ways: FuturesUnordered<_> = [Some(format!("#{number}")), Some(number.to_string()), None]
+        .into_iter()
+        .map(|query| find_in(c, number, limit, query).boxed())
+        .collect();
+    let mut ways = ways;
+    let mut failed = None;
+    while let Some(r) = ways.next().await {
+        match r {
+            Ok(Some(t)) => return Ok(t),
+            Ok(None) => {}
+            Err(e) => failed = Some(e),
         }
     }
-    Err(ApiError::NotFound {
+    Err(failed.unwrap_or_else(|| ApiError::NotFound {
         what: format!("task #{number}"),
         message: "not among the tasks you can see in lists (archived and draft tasks open by id: :open UUID)".into(),
-    })
+    }))
+}
+
+/// One way of looking for `#number`: the pages of `query` (a search: 3
+/// pages; the whole list: 100).
+async fn find_in(
+    c: &Client,
+    number: i64,
+    limit: u32,
+    query: Option<String>,
+) -> Result<Option<Task>, ApiError> {
+    let matches =
+        |t: &Task| t.task_number == Some(number) || t.display_id.raw() == format!("#{number}");
+    let pages = if query.is_some() { 3 } else { 100 };
+    let q = TaskQuery {
+        query,
+        ..Default::default()
+    };
+    let mut cursor: Option<String> = None;
+    for _ in 0..pages {
+        let page = c.list_tasks(&q, limit, cursor.as_deref()).await?;
+        if let Some(t) = page
+            .items
+            .iter()
+            .filter_map(|i| i.task())
+            .find(|t| matches(t))
+        {
+            return Ok(Some(t.clone()));
+        }
+        match page.cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    Ok(None)
 }

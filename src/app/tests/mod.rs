@@ -15,6 +15,7 @@ mod local;
 mod names;
 mod navigation;
 mod outbox;
+mod prefetch;
 mod props;
 mod review;
 mod undo;

@@ -1,0 +1,262 @@
+//! Prefetch: while the user rests on a task, what the detail of the tasks
+//! around the cursor needs is read before it is asked for, nearest first,
+//! within a small budget of requests in flight.
+//!
+//! - The plan runs after the user's requests of a batch went out (the loop
+//!   calls [`State::plan_prefetch`] last), so user requests go first; the
+//!   neighbours are read only while no user request is in flight.
+//! - The current task's other tabs go out at once with its own request:
+//!   opening a task completes within one round trip.
+//! - A prefetch is an [`ApiRequest::Prefetch`] around a read: it has no
+//!   slot (it never aborts the user's Comments, nor is aborted by it), and
+//!   a cursor move cancels those whose task left the window.
+//! - Nothing is read twice: answers are kept per task (`Local::known`)
+//!   and are fresh until the task's `updated_at` moves or the user
+//!   refreshes ([`super::cache::Known::fresh`]).
+//! - Never a write, never while offline, and `prefetch = false` turns it
+//!   off.
+
+use super::state::*;
+use crate::api::*;
+use std::collections::HashMap;
+
+/// Prefetches in flight at most (the current task's tabs aside).
+pub const BUDGET: usize = 4;
+/// Rows read ahead of the cursor and behind it.
+pub const AHEAD: usize = 2;
+pub const BEHIND: usize = 1;
+
+#[derive(Debug)]
+pub struct Prefetch {
+    /// `prefetch` in the config (default on).
+    pub on: bool,
+    /// In flight: ticket -> (task id, tab).
+    pub inflight: HashMap<u64, (String, &'static str)>,
+    /// The service answered that it lists no comments / no requester
+    /// thread (`NotAvailable`): not asked again this session.
+    pub no_comments: bool,
+    pub no_thread: bool,
+}
+
+impl Default for Prefetch {
+    fn default() -> Self {
+        Prefetch {
+            on: true,
+            inflight: HashMap::new(),
+            no_comments: false,
+            no_thread: false,
+        }
+    }
+}
+
+impl Prefetch {
+    /// A prefetch of `tab` of task `id` is in flight.
+    pub fn has(&self, id: &str, tab: &str) -> bool {
+        self.inflight.values().any(|(i, t)| i == id && *t == tab)
+    }
+}
+
+/// The read behind each tab name.
+fn read_for(id: &str, tab: &str) -> ApiRequest {
+    let id = id.to_string();
+    match tab {
+        "task" => ApiRequest::GetTask { id },
+        "comments" => ApiRequest::Comments { id },
+        "thread" => ApiRequest::Thread { id },
+        "subtasks" => ApiRequest::Subtasks { id },
+        _ => ApiRequest::GetSharing { id },
+    }
+}
+
+/// The task and tab a read is about (`None`: not one prefetch makes).
+pub fn tab_of(req: &ApiRequest) -> Option<(&str, &'static str)> {
+    match req {
+        ApiRequest::GetTask { id } => Some((id, "task")),
+        ApiRequest::Comments { id } => Some((id, "comments")),
+        ApiRequest::Thread { id } => Some((id, "thread")),
+        ApiRequest::Subtasks { id } => Some((id, "subtasks")),
+        ApiRequest::GetSharing { id } => Some((id, "sharing")),
+        _ => None,
+    }
+}
+
+impl State {
+    /// The tasks whose detail is read ahead, nearest first: the current
+    /// task, then the rows after the cursor and before it.
+    pub fn prefetch_window(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |id: Option<&str>| {
+            if let Some(id) = id {
+                if uuid::Uuid::parse_str(id).is_ok() && !out.iter().any(|x| x == id) {
+                    out.push(id.to_string());
+                }
+            }
+        };
+        add(self.detail.as_ref().map(|d| d.task_id.as_str()));
+        let sel = self.list.selected;
+        let row = |i: usize| self.list.items.get(i).and_then(TaskItem::id);
+        for step in 1..=AHEAD.max(BEHIND) {
+            if step <= AHEAD {
+                add(row(sel + step));
+            }
+            if step <= BEHIND && sel >= step {
+                add(row(sel - step));
+            }
+        }
+        out
+    }
+
+    /// The tabs read ahead for a task: the full task, comments, the
+    /// requester thread (where the service lists it), subtasks; sharing
+    /// when that tab is open or next.
+    fn prefetch_tabs(&self) -> Vec<&'static str> {
+        let mut tabs = vec!["task"];
+        if !self.prefetch.no_comments {
+            tabs.push("comments");
+        }
+        if !self.prefetch.no_thread {
+            tabs.push("thread");
+        }
+        tabs.push("subtasks");
+        if matches!(
+            self.detail.as_ref().map(|d| d.tab),
+            Some(Tab::Sharing | Tab::Links)
+        ) {
+            tabs.push("sharing");
+        }
+        tabs
+    }
+
+    /// What the current task's detail already has or is getting from the
+    /// user's own requests (nothing to read ahead for it).
+    fn current_has(&self, tab: &str) -> bool {
+        let Some(d) = &self.detail else { return false };
+        let waits_or_loaded = |l: bool, name: &str| l && !d.stale.contains(name);
+        match tab {
+            // Asked by the user (`show` when it was unknown, the
+            // Requester tab).
+            "task" => {
+                d.task.is_none()
+                    || self
+                        .inflight
+                        .values()
+                        .any(|(what, _)| what == "loading task")
+            }
+            "comments" => waits_or_loaded(!matches!(d.comments, Load::NotLoaded), "comments"),
+            "thread" => waits_or_loaded(!matches!(d.thread, Load::NotLoaded), "thread"),
+            "subtasks" => waits_or_loaded(!matches!(d.subtasks, Load::NotLoaded), "subtasks"),
+            "sharing" => waits_or_loaded(!matches!(d.sharing, Load::NotLoaded), "sharing"),
+            _ => true,
+        }
+    }
+
+    /// Plan prefetches: cancel those whose task left the window, then read
+    /// what the window lacks, nearest first. Called by the loop after
+    /// every batch (navigation, answers, ticks).
+    pub fn plan_prefetch(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if !self.prefetch.on || self.offline.is_some() {
+            return self.cancel_prefetches(|_| true);
+        }
+        let window = self.prefetch_window();
+        fx.extend(self.cancel_prefetches(|id| !window.iter().any(|w| w == id)));
+        // The user's reads go first: neighbours wait until they are answered.
+        let user_busy = !self.inflight.is_empty();
+        let current = self.detail.as_ref().map(|d| d.task_id.clone());
+        let tabs = self.prefetch_tabs();
+        let gen = self.local.gen;
+        for id in &window {
+            let is_current = current.as_deref() == Some(id.as_str());
+            if !is_current && (user_busy || self.prefetch.inflight.len() >= BUDGET) {
+                break;
+            }
+            for &tab in &tabs {
+                if self.prefetch.has(id, tab)
+                    || self.local.known.get(id).is_some_and(|k| k.fresh(tab, gen))
+                    || (is_current && self.current_has(tab))
+                {
+                    continue;
+                }
+                if !is_current && self.prefetch.inflight.len() >= BUDGET {
+                    break;
+                }
+                let ticket = self.next_ticket;
+                self.next_ticket += 1;
+                self.prefetch.inflight.insert(ticket, (id.clone(), tab));
+                fx.push(Effect::Api {
+                    ticket,
+                    req: Box::new(ApiRequest::Prefetch(Box::new(read_for(id, tab)))),
+                });
+            }
+        }
+        fx
+    }
+
+    /// Cancel the prefetches in flight whose task `gone` says.
+    pub(super) fn cancel_prefetches(&mut self, gone: impl Fn(&str) -> bool) -> Vec<Effect> {
+        let mut tickets: Vec<u64> = self
+            .prefetch
+            .inflight
+            .iter()
+            .filter(|(_, (id, _))| gone(id))
+            .map(|(t, _)| *t)
+            .collect();
+        tickets.sort_unstable();
+        for t in &tickets {
+            self.prefetch.inflight.remove(t);
+        }
+        tickets
+            .into_iter()
+            .map(|ticket| Effect::Cancel { ticket })
+            .collect()
+    }
+
+    /// A prefetch answered: what it says is known (memory, the store); the
+    /// screen changes only if its task is current and the tab still waits
+    /// for it (then it is applied as the user's own answer would be).
+    pub(super) fn on_prefetched(
+        &mut self,
+        ticket: u64,
+        inner: ApiRequest,
+        result: Result<Reply, ApiError>,
+    ) -> Vec<Effect> {
+        // Gone already if it was cancelled (or a refresh started): what it
+        // says is still true of that version, so it is kept all the same.
+        self.prefetch.inflight.remove(&ticket);
+        match (&inner, &result) {
+            (ApiRequest::Comments { .. }, Err(ApiError::NotAvailable { .. })) => {
+                self.prefetch.no_comments = true
+            }
+            (ApiRequest::Thread { .. }, Err(ApiError::NotAvailable { .. })) => {
+                self.prefetch.no_thread = true
+            }
+            _ => {}
+        }
+        let r = ApiResult {
+            ticket,
+            req: inner,
+            result,
+        };
+        let waits = tab_of(&r.req).is_some_and(|(id, tab)| {
+            let Some(d) = self.detail.as_ref().filter(|d| d.task_id == id) else {
+                return false;
+            };
+            let open = |l: bool| l || d.stale.contains(tab);
+            match tab {
+                "task" => true,
+                "comments" => open(!matches!(d.comments, Load::Loaded(_))),
+                "thread" => open(!matches!(d.thread, Load::Loaded(_))),
+                "subtasks" => open(!matches!(d.subtasks, Load::Loaded(_))),
+                _ => open(!matches!(d.sharing, Load::Loaded(_))),
+            }
+        });
+        if waits {
+            return self.on_api(r);
+        }
+        let fx = self.connectivity(&r);
+        if r.result.is_ok() {
+            self.record(&r);
+        }
+        fx
+    }
+}
