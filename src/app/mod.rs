@@ -3,6 +3,7 @@
 //! renders once, only when something changed.
 
 pub mod board;
+pub mod boot;
 pub mod bulk;
 pub mod bulk_commands;
 mod bulk_finish;

@@ -1,0 +1,190 @@
+//! The store's side of what is known: what a start reads before the
+//! first frame (`apply_boot`), the store's answers (a task's stored
+//! tabs, a number, local search matches), and forgetting another user's.
+
+use super::cache::{from_stored, subtasks_from, Local};
+use super::state::*;
+use crate::api::*;
+use crate::store::worker::StoreAnswer;
+use crate::store::{Boot, StoredDetail};
+
+impl State {
+    /// The store answered.
+    pub fn on_store(&mut self, a: StoreAnswer) -> Vec<Effect> {
+        match a {
+            StoreAnswer::Task(id, d) => {
+                self.learn_stored(&id, &d);
+                if self.detail.as_ref().is_some_and(|x| x.task_id == id) {
+                    let had_task = self.detail.as_ref().is_some_and(|d| d.task.is_some());
+                    self.fill_from_known();
+                    let tab = self.detail.as_ref().map(|d| d.tab);
+                    if !had_task && self.detail.as_ref().is_some_and(|d| d.task.is_some()) {
+                        self.rebuild_comment_tree();
+                    }
+                    // Offline, the stored tab is all there is.
+                    if let (Some(tab), true) = (tab, self.offline.is_some()) {
+                        return self.load_tab(tab);
+                    }
+                }
+                vec![]
+            }
+            StoreAnswer::Number(n, id) => self.on_stored_number(n, id),
+            StoreAnswer::Search { gen, rows } => {
+                self.on_local_search(gen, rows);
+                vec![]
+            }
+            StoreAnswer::OutboxAdded { .. } | StoreAnswer::Flushed => vec![],
+            StoreAnswer::Failed(msg) => {
+                self.local.on = false;
+                self.local.out.clear();
+                self.say(Level::Warn, msg);
+                vec![]
+            }
+        }
+    }
+
+    fn learn_stored(&mut self, id: &str, d: &StoredDetail) {
+        let task = d.task.as_ref().and_then(from_stored);
+        let mut k = self.local.known.remove(id).unwrap_or_default();
+        if k.task.is_none() {
+            k.task = task;
+        }
+        for t in &d.tabs {
+            match t.tab.as_str() {
+                "comments" if k.comments.is_none() => {
+                    k.comments = serde_json::from_str(&t.json).ok()
+                }
+                "thread" if k.thread.is_none() => k.thread = serde_json::from_str(&t.json).ok(),
+                "subtasks" if k.subtasks.is_none() => k.subtasks = subtasks_from(&t.json),
+                "sharing" if k.sharing.is_none() => k.sharing = serde_json::from_str(&t.json).ok(),
+                _ => {}
+            }
+        }
+        k.at =
+            k.at.max(d.fetched_at)
+                .max(d.tabs.iter().map(|t| t.fetched_at).max().unwrap_or(0));
+        self.local.known.insert(id.to_string(), k);
+    }
+
+    /// Before the first frame: the last view's rows and the last current
+    /// task from the store, marked as cached; the directory, what was
+    /// seen, the recent tasks and the outbox.
+    pub fn apply_boot(&mut self, boot: Boot) {
+        self.local.seen = boot.seen;
+        self.local.recent = boot.recent;
+        for e in &boot.directory {
+            let first = e.tasks.first().map(String::as_str);
+            if e.team {
+                self.directory.learn_team(&e.id, &e.name, first);
+            } else {
+                self.directory.learn_person(&e.id, &e.name, &e.email, first);
+            }
+            for t in e.tasks.iter().skip(1) {
+                self.directory.note_task(e.team, &e.id, t);
+            }
+        }
+        self.local.dir_written = self.directory.changes;
+        self.outbox_from_store(boot.outbox);
+        if let Some(v) = boot
+            .view
+            .as_deref()
+            .and_then(|v| serde_json::from_str::<serde_json::Value>(v).ok())
+        {
+            if let Ok(f) = serde_json::from_value::<TaskQuery>(v["filters"].clone()) {
+                self.filters = f;
+            }
+            self.search = v["search"].as_str().unwrap_or("").to_string();
+            self.restore_view(v["view"].as_str());
+        }
+        let rows: Vec<TaskItem> = boot
+            .rows
+            .iter()
+            .filter_map(from_stored)
+            .map(|t| TaskItem::Task(Box::new(t)))
+            .collect();
+        if !rows.is_empty() {
+            self.list.items = rows;
+            self.list.cached_at = Some(boot.rows_saved_at);
+            self.list.end_reached = true;
+        }
+        if let Some(cur) = boot.current {
+            let id = cur.task.as_ref().map(|t| t.id.clone()).unwrap_or_default();
+            self.learn_stored(&id, &cur);
+            let task = self.local.known.get(&id).and_then(|k| k.task.clone());
+            let mut d = Detail::new(id.clone(), task);
+            if let Some(i) = self.list.position(&id) {
+                d.origin = Origin::List;
+                self.list.selected = i;
+            }
+            d.seen_before = self.local.seen.get(&id).cloned();
+            self.detail = Some(d);
+            self.fill_from_known();
+        }
+    }
+}
+
+impl State {
+    /// Another user's store was open: its rows, marks, recent tasks and
+    /// outbox go.
+    pub fn forget_local(&mut self) {
+        if self.list.cached_at.is_some() {
+            self.list.items.clear();
+            self.list.cached_at = None;
+            self.list.selected = 0;
+        }
+        if self.detail.as_ref().is_some_and(|d| d.cached_at.is_some()) {
+            self.detail = None;
+        }
+        let on = self.local.on;
+        self.local = Local::default();
+        self.local.on = on;
+        self.outbox.clear();
+        self.pending.retain(|p| p.ticket != 0);
+    }
+}
+
+impl State {
+    /// `:open #N` offline: the store's answer.
+    pub(super) fn on_stored_number(&mut self, n: i64, id: Option<String>) -> Vec<Effect> {
+        let placeholder = format!("#{n}");
+        if self.detail.as_ref().map(|d| d.task_id.as_str()) != Some(placeholder.as_str()) {
+            return vec![];
+        }
+        match id {
+            Some(id) => self.show(id, None),
+            None => {
+                if let Some(d) = &mut self.detail {
+                    d.error = Some(format!(
+                        "#{n} is not stored, and the service cannot be reached"
+                    ));
+                }
+                vec![]
+            }
+        }
+    }
+
+    /// The store's matches for the search being typed: shown until the
+    /// service's answer replaces them.
+    pub(super) fn on_local_search(&mut self, gen: u64, rows: Vec<crate::store::StoredTask>) {
+        if gen != self.local.search_gen || self.search.trim().is_empty() {
+            return;
+        }
+        let l = &self.list;
+        let waiting =
+            l.local_search || l.items.is_empty() || self.search_due.is_some() || l.replacing;
+        if !waiting {
+            return;
+        }
+        let items: Vec<TaskItem> = rows
+            .iter()
+            .filter_map(super::cache::from_stored)
+            .map(|t| TaskItem::Task(Box::new(t)))
+            .collect();
+        let l = &mut self.list;
+        l.items = items;
+        l.local_search = true;
+        l.cached_at = None;
+        l.selected = 0;
+        l.offset = 0;
+    }
+}
