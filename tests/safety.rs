@@ -81,7 +81,17 @@ fn under_faults_input_is_never_blocked_and_the_list_recovers() {
     // hits the walk.
     let svc = Service::start(SandboxOptions::default());
     let home = Home::new();
-    let tui = launch(&svc, &home);
+    // No read-ahead: the failures counted below land on the list's pages,
+    // not on reads of the tasks around the cursor.
+    let cfg = home.root().join("no-prefetch.toml");
+    std::fs::write(&cfg, "prefetch = false\n").unwrap();
+    let mut env = svc.env();
+    env.push(("TASKDECK_CONFIG".into(), cfg.display().to_string()));
+    let tui = Tui::spawn(&home, &[], &env, 120, 40);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| {
+        s.contains("(more below)") || s.contains("(all)")
+    });
 
     // Every answer takes 3 s: the refresh (the list and the current task)
     // is in flight while the user works.
