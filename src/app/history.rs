@@ -186,21 +186,8 @@ impl State {
     /// service last answered it, to compute the inverse from its answer.
     pub fn note_write(&mut self, ticket: u64, req: &ApiRequest) {
         use ApiRequest as R;
-        let id = match req {
-            R::Patch { id, .. }
-            | R::AddLinks { id, .. }
-            | R::UpdateLink { id, .. }
-            | R::RemoveLink { id, .. }
-            | R::Attach { id, .. }
-            | R::Detach { id, .. }
-            | R::PutSharing { id, .. }
-            | R::Delete { id }
-            | R::AddComment { id, .. }
-            | R::ReplyComment { id, .. }
-            | R::EditComment { id, .. }
-            | R::ReplyRequester { id, .. }
-            | R::CreateSubtask { parent: id, .. } => id,
-            _ => return,
+        let Some(id) = req.written_task() else {
+            return;
         };
         let before = self.best_copy(id);
         let sharing_before = match req {

@@ -151,6 +151,18 @@ impl State {
         self.list.items.get(i).and_then(|t| t.task()).cloned()
     }
 
+    /// Mark `t`, or unmark it when marked; it anchors the next range.
+    fn flip_mark(&mut self, t: &Task) {
+        let id = t.id.as_str().to_string();
+        if self.marks.contains(&id) {
+            self.marks.remove(&id);
+        } else {
+            self.marks.insert(t);
+        }
+        self.marks.anchor = Some(id);
+        self.say_marks();
+    }
+
     /// `space`: mark or unmark the row under the cursor, then move down.
     pub fn toggle_mark(&mut self) -> Vec<Effect> {
         // On the board: the card under the cursor, which stays current.
@@ -159,14 +171,7 @@ impl State {
                 self.say(Level::Warn, "no card to mark");
                 return vec![];
             };
-            let id = t.id.as_str().to_string();
-            if self.marks.contains(&id) {
-                self.marks.remove(&id);
-            } else {
-                self.marks.insert(&t);
-            }
-            self.marks.anchor = Some(id);
-            self.say_marks();
+            self.flip_mark(&t);
             return vec![];
         }
         let i = self.list.selected;
@@ -174,14 +179,7 @@ impl State {
             self.say(Level::Warn, "no row to mark");
             return vec![];
         };
-        let id = t.id.as_str().to_string();
-        if self.marks.contains(&id) {
-            self.marks.remove(&id);
-        } else {
-            self.marks.insert(&t);
-        }
-        self.marks.anchor = Some(id);
-        self.say_marks();
+        self.flip_mark(&t);
         if i + 1 < self.list.items.len() {
             self.move_by(1)
         } else {
