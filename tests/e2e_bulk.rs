@@ -4,39 +4,21 @@
 
 mod support;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::HashMap;
 use support::*;
 
 /// Every task Alice sees in the unfiltered list: id -> status.
 fn statuses(svc: &Service) -> HashMap<String, String> {
-    let base = svc.sb.base_url();
-    svc.rt.block_on(async {
-        let http = reqwest::Client::new();
-        let mut out = HashMap::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut req = http
-                .get(format!("{base}/api/v1/tasks"))
-                .bearer_auth(KEY)
-                .query(&[("limit", "100")]);
-            if let Some(c) = &cursor {
-                req = req.query(&[("cursor", c)]);
-            }
-            let page: Value = req.send().await.unwrap().json().await.unwrap();
-            for it in page["items"].as_array().unwrap() {
-                out.insert(
-                    it["id"].as_str().unwrap().to_string(),
-                    it["status"].as_str().unwrap().to_string(),
-                );
-            }
-            match page["cursor"].as_str() {
-                Some(c) => cursor = Some(c.to_string()),
-                None => break,
-            }
-        }
-        out
-    })
+    svc.raw_tasks()
+        .iter()
+        .map(|t| {
+            (
+                t["id"].as_str().unwrap().to_string(),
+                t["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }
 
 fn task_of(path: &str) -> String {

@@ -37,30 +37,10 @@ fn list_count(screen: &str) -> usize {
 
 /// Every task Alice can see in the unfiltered list, walked over plain HTTP.
 fn raw_walk(svc: &Service) -> HashSet<String> {
-    let base = svc.sb.base_url();
-    svc.rt.block_on(async {
-        let http = reqwest::Client::new();
-        let mut ids = HashSet::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let mut req = http
-                .get(format!("{base}/api/v1/tasks"))
-                .bearer_auth(KEY)
-                .query(&[("limit", "100")]);
-            if let Some(c) = &cursor {
-                req = req.query(&[("cursor", c)]);
-            }
-            let page: Value = req.send().await.unwrap().json().await.unwrap();
-            for it in page["items"].as_array().unwrap() {
-                ids.insert(it["id"].as_str().unwrap().to_string());
-            }
-            match page["cursor"].as_str() {
-                Some(c) => cursor = Some(c.to_string()),
-                None => break,
-            }
-        }
-        ids
-    })
+    svc.raw_tasks()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 fn quit(tui: &mut Tui) {

@@ -94,6 +94,35 @@ impl Service {
             .join(format!("{task_id}.{kind}.txt"))
     }
 
+    /// Every task Alice sees in the unfiltered list, walked over plain
+    /// HTTP (not through taskdeck), as the service sent them.
+    pub fn raw_tasks(&self) -> Vec<serde_json::Value> {
+        let base = self.sb.base_url();
+        self.rt.block_on(async {
+            let http = reqwest::Client::new();
+            let mut out = Vec::new();
+            let mut cursor: Option<String> = None;
+            loop {
+                let mut req = http
+                    .get(format!("{base}/api/v1/tasks"))
+                    .bearer_auth(KEY)
+                    .query(&[("limit", "100")]);
+                if let Some(c) = &cursor {
+                    req = req.query(&[("cursor", c)]);
+                }
+                let mut page: serde_json::Value = req.send().await.unwrap().json().await.unwrap();
+                if let Some(items) = page["items"].as_array_mut() {
+                    out.append(items);
+                }
+                match page["cursor"].as_str() {
+                    Some(c) => cursor = Some(c.to_string()),
+                    None => break,
+                }
+            }
+            out
+        })
+    }
+
     pub fn task_id(&self, display: &str) -> String {
         self.sb.task_json(display).unwrap()["id"]
             .as_str()
