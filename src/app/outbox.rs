@@ -39,6 +39,33 @@ pub struct OutItem {
     pub pending_ticket: Option<u64>,
 }
 
+/// What the outbox made of an answer.
+pub(super) struct Outboxed {
+    /// Fully handled here; else it is applied as any other answer.
+    pub handled: bool,
+    /// Requests it sends next.
+    pub fx: Vec<Effect>,
+    /// What to say once the answer is applied.
+    pub note: Option<(Level, String)>,
+}
+
+impl Outboxed {
+    fn handled(fx: Vec<Effect>) -> Outboxed {
+        Outboxed {
+            handled: true,
+            fx,
+            note: None,
+        }
+    }
+    fn pass() -> Outboxed {
+        Outboxed {
+            handled: false,
+            fx: vec![],
+            note: None,
+        }
+    }
+}
+
 /// Edits the outbox may hold: those safe to send again.
 pub fn queueable(req: &ApiRequest) -> bool {
     matches!(
@@ -279,15 +306,9 @@ impl State {
 
     /// The outbox's own answers (its checks and sends), and queueable
     /// edits that could not go out. Returns whether the answer was fully
-    /// handled here (else it is applied as any other), and what to send.
-    pub(super) fn outbox_answer(&mut self, r: &ApiResult) -> (bool, Vec<Effect>) {
-        match self.outbox_answer_inner(r) {
-            Some(fx) => (true, fx),
-            None => (false, std::mem::take(&mut self.after_outbox)),
-        }
-    }
-
-    fn outbox_answer_inner(&mut self, r: &ApiResult) -> Option<Vec<Effect>> {
+    /// handled here (else it is applied as any other), what to send, and
+    /// what to say once the answer is applied.
+    pub(super) fn outbox_answer(&mut self, r: &ApiResult) -> Outboxed {
         let ticket = r.ticket;
         // A queueable edit that could not go out (or lost its connection).
         let lost = match &r.result {
@@ -302,12 +323,14 @@ impl State {
             if queueable(&r.req) && !self.sending.contains_key(&ticket) {
                 self.inflight.remove(&ticket);
                 self.queue_write(ticket, r.req.clone(), unknown);
-                return Some(if unknown { self.outbox_pump() } else { vec![] });
+                return Outboxed::handled(if unknown { self.outbox_pump() } else { vec![] });
             }
         }
-        let i = self.outbox.iter().position(
+        let Some(i) = self.outbox.iter().position(
             |i| matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == ticket),
-        )?;
+        ) else {
+            return Outboxed::pass();
+        };
         match (&self.outbox[i].state, &r.result) {
             (OutState::Checking(_), Ok(Reply::Task(t))) => {
                 let item = &self.outbox[i];
@@ -329,7 +352,7 @@ impl State {
                     );
                     self.inflight.remove(&ticket);
                     self.replace_task((**t).clone(), ticket);
-                    return Some(self.outbox_pump());
+                    return Outboxed::handled(self.outbox_pump());
                 }
                 if moved {
                     let why = format!(
@@ -342,7 +365,7 @@ impl State {
                         format!("{why}: {} waits for you (:outbox)", self.outbox[i].what),
                     );
                     // The read itself is applied as any other.
-                    return None;
+                    return Outboxed::pass();
                 }
                 let req = self.outbox[i].req.clone();
                 let fx = self.request(req);
@@ -359,31 +382,31 @@ impl State {
                 self.inflight.remove(&ticket);
                 self.replace_task((**t).clone(), ticket);
                 all.extend(self.outbox_pump());
-                Some(all)
+                Outboxed::handled(all)
             }
             (OutState::Checking(_), Err(e)) => {
                 if e.unreachable()
                     || matches!(e, ApiError::Network { .. } | ApiError::Timeout { .. })
                 {
                     self.outbox[i].state = OutState::Queued;
-                    return None;
+                    return Outboxed::pass();
                 }
                 let why = format!(
                     "reading {} before sending failed: {e}",
                     self.outbox[i].label
                 );
                 self.outbox[i].state = OutState::Waiting(why);
-                None
+                Outboxed::pass()
             }
             (OutState::Checking(_), Ok(_)) => {
                 self.outbox[i].state = OutState::Waiting("unexpected answer".into());
-                None
+                Outboxed::pass()
             }
             (OutState::Sending(_), Ok(_)) => {
                 let item = self.outbox.remove(i);
                 self.local.store(StoreCmd::OutboxRemove(item.seq));
                 let left = self.outbox.len();
-                self.outbox_note = Some((
+                let note = Some((
                     Level::Success,
                     format!(
                         "{}: {} — sent from the outbox{}",
@@ -397,37 +420,41 @@ impl State {
                     ),
                 ));
                 // The answer is applied as any other (after this).
-                let fx = self.outbox_pump();
-                self.after_outbox = fx;
-                None
+                Outboxed {
+                    handled: false,
+                    fx: self.outbox_pump(),
+                    note,
+                }
             }
             (OutState::Sending(_), Err(e)) if e.unreachable() => {
                 self.outbox[i].state = OutState::Queued;
                 self.inflight.remove(&ticket);
-                Some(vec![])
+                Outboxed::handled(vec![])
             }
             (OutState::Sending(_), Err(e)) if e.outcome_unknown() => {
                 self.outbox[i].unknown = true;
                 self.outbox[i].state =
                     OutState::Waiting(format!("sending failed: {e} — outcome unknown"));
-                None
+                Outboxed::pass()
             }
             (OutState::Sending(_), Err(e)) => {
                 let item = self.outbox.remove(i);
                 self.local.store(StoreCmd::OutboxRemove(item.seq));
                 tracing::info!(error = %e, "queued edit refused");
-                self.outbox_note = Some((
+                let note = Some((
                     Level::Error,
                     format!(
                         "{}: {} from the outbox was refused: {e}",
                         item.label, item.what
                     ),
                 ));
-                let fx = self.outbox_pump();
-                self.after_outbox = fx;
-                None
+                Outboxed {
+                    handled: false,
+                    fx: self.outbox_pump(),
+                    note,
+                }
             }
-            (OutState::Queued | OutState::Waiting(_), _) => None,
+            (OutState::Queued | OutState::Waiting(_), _) => Outboxed::pass(),
         }
     }
 

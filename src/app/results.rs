@@ -26,10 +26,10 @@ impl State {
                 | ApiRequest::ReplyComment { .. }
                 | ApiRequest::EditComment { .. }
         );
-        let (handled, outbox_fx) = self.outbox_answer(&r);
-        fx.extend(outbox_fx);
+        let outboxed = self.outbox_answer(&r);
+        fx.extend(outboxed.fx);
         let req = r.req.clone();
-        if handled {
+        if outboxed.handled {
             self.record_after(&req);
             return fx;
         }
@@ -44,7 +44,7 @@ impl State {
                 if self.detail.as_ref().is_some_and(|d| &d.task_id == id)
         );
         fx.extend(self.apply_answer(r));
-        if let Some((level, note)) = self.outbox_note.take() {
+        if let Some((level, note)) = outboxed.note {
             self.say(level, note);
         }
         if let Some(d) = &mut self.detail {

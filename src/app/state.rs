@@ -282,10 +282,6 @@ pub struct State {
     pub offline: Option<super::offline::Offline>,
     /// Edits waiting for the service, in order.
     pub outbox: Vec<super::outbox::OutItem>,
-    /// Sends the outbox starts while an answer is applied.
-    pub after_outbox: Vec<Effect>,
-    /// What the outbox says once the answer it sent is applied.
-    pub outbox_note: Option<(Level, String)>,
     /// The profile in use (shown in the header).
     pub profile: Option<String>,
     /// `:profile NAME`: the loop ends and starts again with that profile.
@@ -353,8 +349,6 @@ impl State {
             local: Default::default(),
             offline: None,
             outbox: Vec::new(),
-            after_outbox: Vec::new(),
-            outbox_note: None,
             profile: None,
             switch_to: None,
             views: Default::default(),
