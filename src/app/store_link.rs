@@ -48,24 +48,29 @@ impl StoreLink {
     fn open(&mut self, user: &str, state: &mut State, rows: bool) {
         let path = crate::store::db_path(&self.dir, user);
         let started = Instant::now();
-        match crate::store::Db::open(&path) {
-            Ok((db, note)) => {
+        // A store that opens but cannot be read is moved aside like one
+        // that does not open.
+        let opened = crate::store::Db::open(&path).and_then(|(db, note)| match db.boot() {
+            Ok(boot) => Ok((db, note, Some(boot))),
+            Err(e) => {
+                drop(db);
+                let note = crate::store::move_aside(&path, &e.to_string());
+                let (db, _) = crate::store::Db::open(&path)?;
+                Ok((db, Some(format!("{note} and a new one started")), None))
+            }
+        });
+        match opened {
+            Ok((db, note, boot)) => {
                 if let Some(n) = note {
                     tracing::warn!("{n}");
                     state.say(Level::Warn, n);
                 }
-                match db.boot() {
-                    Ok(mut boot) => {
-                        if !rows {
-                            boot.rows.clear();
-                            boot.current = None;
-                        }
-                        state.apply_boot(boot);
+                if let Some(mut boot) = boot {
+                    if !rows {
+                        boot.rows.clear();
+                        boot.current = None;
                     }
-                    Err(e) => state.say(
-                        Level::Warn,
-                        format!("the local store could not be read: {e}"),
-                    ),
+                    state.apply_boot(boot);
                 }
                 tracing::info!(
                     path = %path.display(),

@@ -8,6 +8,24 @@ pub struct Db {
     path: PathBuf,
 }
 
+/// Move a database that cannot be used aside (`….corrupt-<time>`, kept
+/// for a look), with its WAL files gone; says what happened, in one line.
+pub fn move_aside(path: &Path, why: &str) -> String {
+    let aside = path.with_extension(format!("sqlite3.corrupt-{}", now_secs()));
+    let moved = std::fs::rename(path, &aside);
+    for ext in ["sqlite3-wal", "sqlite3-shm"] {
+        let _ = std::fs::remove_file(path.with_extension(ext));
+    }
+    let _ = std::fs::remove_file(path);
+    match moved {
+        Ok(()) => format!(
+            "the local store could not be used ({why}); it was moved aside to {}",
+            aside.display()
+        ),
+        Err(m) => format!("the local store could not be used ({why}) nor moved aside ({m})"),
+    }
+}
+
 /// Why a database could not be used as it was, in one line.
 fn describe(e: &rusqlite::Error) -> String {
     crate::text::clean(&e.to_string())
@@ -25,27 +43,26 @@ impl Db {
         match Self::try_open(path) {
             Ok(db) => Ok((db, None)),
             Err(e) => {
-                let aside = path.with_extension(format!("sqlite3.corrupt-{}", now_secs()));
-                let moved = std::fs::rename(path, &aside);
-                for ext in ["sqlite3-wal", "sqlite3-shm"] {
-                    let _ = std::fs::remove_file(path.with_extension(ext));
-                }
-                let note = match moved {
-                    Ok(()) => format!(
-                        "the local store could not be used ({}); it was moved aside to {} and a new one started",
-                        describe(&e),
-                        aside.display()
-                    ),
-                    Err(m) => format!(
-                        "the local store could not be used ({}) nor moved aside ({m}); a new one started",
-                        describe(&e)
-                    ),
-                };
-                let _ = std::fs::remove_file(path);
+                let note = move_aside(path, &describe(&e));
                 let db = Self::try_open(path)
                     .map_err(|e| format!("cannot create the local store: {}", describe(&e)))?;
-                Ok((db, Some(note)))
+                Ok((db, Some(format!("{note} and a new one started"))))
             }
+        }
+    }
+
+    /// A full read of the database's pages (`PRAGMA quick_check`): damage
+    /// deeper than the header shows here. Slow on a large store, so the
+    /// store's thread runs it, never the start.
+    pub fn check(&self) -> Result<(), String> {
+        let check: String = self
+            .conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(|e| describe(&e))?;
+        if check == "ok" {
+            Ok(())
+        } else {
+            Err(crate::text::clean(&check))
         }
     }
 
@@ -64,14 +81,8 @@ impl Db {
         }
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_millis(1500))?;
-        // A page that is not a database, or damage, shows here.
-        let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
-        if check != "ok" {
-            return Err(rusqlite::Error::SqliteFailure(
-                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
-                Some(check),
-            ));
-        }
+        // A file that is not a database, or a lock held by another
+        // process, fails here; deeper damage shows in `check`.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         let mut db = Db {

@@ -11,7 +11,7 @@
 mod db;
 pub mod worker;
 
-pub use db::{read_directory, Db};
+pub use db::{move_aside, read_directory, Db};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

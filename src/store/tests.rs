@@ -307,3 +307,48 @@ fn the_thread_writes_in_order_and_answers_reads() {
     }
     t.finish();
 }
+
+#[test]
+fn damage_past_the_header_is_found_by_the_thread_and_moved_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    {
+        let (mut db, _) = Db::open(&path).unwrap();
+        let many: Vec<StoredTask> = (0..400)
+            .map(|i| task(&format!("t{i}"), i, &"a long title ".repeat(20), "u", true))
+            .collect();
+        db.put_tasks(&many, 1).unwrap();
+        db.conn
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .unwrap();
+    }
+    // Scribble over pages in the middle of the file (not the header).
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() / 2;
+    for b in &mut bytes[mid..mid + 8192] {
+        *b = 0xA5;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    // The open (cheap, at start) does not read every page…
+    let (db, note) = Db::open(&path).unwrap();
+    assert!(note.is_none());
+    // …the store's thread does, says so once and moves the file aside.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let t = worker::StoreThread::start(db, 100, move |a| {
+        let _ = tx.send(a);
+    });
+    match rx.recv().unwrap() {
+        worker::StoreAnswer::Failed(m) => assert!(m.contains("moved aside"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    t.finish();
+    assert!(!path.exists(), "the damaged file is no longer in the way");
+    let aside = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
+    assert!(aside);
+    // The next start makes a new one.
+    let (db, _) = Db::open(&path).unwrap();
+    assert_eq!(db.task_count().unwrap(), 0);
+}

@@ -84,7 +84,20 @@ impl StoreThread {
         let handle = std::thread::Builder::new()
             .name("taskdeck-store".into())
             .spawn(move || {
+                // Damage the open did not see: moved aside, and this
+                // session goes on without a store (the next start makes
+                // a new one).
                 let mut failed = false;
+                if !db.path().as_os_str().is_empty() {
+                    if let Err(why) = db.check() {
+                        let note = move_aside(db.path(), &why);
+                        tracing::warn!("{note}");
+                        answer(StoreAnswer::Failed(format!(
+                            "{note}; this session goes on without it"
+                        )));
+                        failed = true;
+                    }
+                }
                 let mut writes = 0usize;
                 while let Ok(cmd) = rx.recv() {
                     if failed {
@@ -111,7 +124,9 @@ impl StoreThread {
                         }
                     }
                 }
-                let _ = db.evict(max_tasks);
+                if !failed {
+                    let _ = db.evict(max_tasks);
+                }
             })
             .expect("spawn the store thread");
         StoreThread {
