@@ -17,6 +17,7 @@ mod navigation;
 mod outbox;
 mod prefetch;
 mod props;
+mod refresh;
 mod review;
 mod undo;
 pub(crate) mod views;
