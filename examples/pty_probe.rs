@@ -14,9 +14,16 @@
 //!                                      next task's latest comment on screen,
 //!                                      requests per move, connections,
 //!                                      `:open #N` of a task not loaded
+//! pty_probe refresh BIN                list requests and CPU per periodic
+//!                                      refresh, one page / every task loaded
+//! pty_probe walk-floor BIN [LIMIT]     `tasks --all --json` vs a one-process
+//!                                      keep-alive walk of the same pages
 //!
 //! The service address and key come from the environment (TASKDECK_BASE_URL,
 //! TASKDECK_API_KEY); the script sets them.
+
+#[path = "probe/refresh.rs"]
+mod refresh;
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, PtySize};
 use std::io::{Read, Write};
@@ -646,7 +653,7 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk BIN [RUNS]";
+    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk|refresh|walk-floor BIN [RUNS]";
     let (Some(cmd), Some(bin)) = (args.get(1), args.get(2)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -662,6 +669,10 @@ fn main() {
             Duration::from_millis(args.get(4).and_then(|r| r.parse().ok()).unwrap_or(500)),
         ),
         "stored-start" => stored_start(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7)),
+        "refresh" => refresh::refresh(bin),
+        "walk-floor" => {
+            refresh::walk_floor(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(100))
+        }
         _ => {
             eprintln!("{usage}");
             std::process::exit(2);
