@@ -8,9 +8,9 @@ mod api_common;
 
 use api_common::*;
 use std::net::SocketAddr;
-use taskdeck::sandbox::Faults;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use taskdeck::sandbox::Faults;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
