@@ -12,7 +12,8 @@
 //!                                      every request takes 150 ms (behind a
 //!                                      proxy counting connections): key →
 //!                                      next task's latest comment on screen,
-//!                                      requests per move, connections,
+//!                                      requests per move, connections
+//!                                      (and how many of them HTTP/2),
 //!                                      `:open #N` of a task not loaded
 //! pty_probe refresh BIN                list requests and CPU per periodic
 //!                                      refresh, one page / every task loaded
@@ -441,18 +442,31 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
         }))
         .unwrap();
     // A proxy in front of it: every connection taskdeck opens is counted.
+    // Those that open with the HTTP/2 preface (`PRI`) are counted apart.
     let conns = Arc::new(AtomicU64::new(0));
+    let h2_conns = Arc::new(AtomicU64::new(0));
     let listener = rt
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let proxy = format!("http://{}", listener.local_addr().unwrap());
-    let (target, counted) = (sb.addr, conns.clone());
+    let (target, counted, h2_counted) = (sb.addr, conns.clone(), h2_conns.clone());
     rt.spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
         while let Ok((mut inbound, _)) = listener.accept().await {
             counted.fetch_add(1, Ordering::SeqCst);
+            let h2_counted = h2_counted.clone();
             tokio::spawn(async move {
+                let mut head = [0u8; 3];
+                if inbound.read_exact(&mut head).await.is_err() {
+                    return;
+                }
+                if &head == b"PRI" {
+                    h2_counted.fetch_add(1, Ordering::SeqCst);
+                }
                 if let Ok(mut out) = tokio::net::TcpStream::connect(target).await {
-                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                    if out.write_all(&head).await.is_ok() {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                    }
                 }
             });
         }
@@ -648,6 +662,7 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
     println!("open_id_to_comments_ms={:.1}", median(&mut id_ms));
     println!("open_id_to_comments_max_ms={max:.1}");
     println!("session_connections={}", conns.load(Ordering::SeqCst));
+    println!("session_connections_h2={}", h2_conns.load(Ordering::SeqCst));
     p.finish();
 }
 

@@ -3,12 +3,14 @@
 //! each, are in `endpoints/` by subject.
 
 use super::error::{message_from_body, ApiError};
+use super::protocol::{Attempt, Decision, Mode, Next, Protocol, Route};
 use crate::text::excerpt;
 use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The API key. It has no `Display`, its `Debug` is redacted, and it is only
@@ -51,6 +53,9 @@ pub struct ClientConfig {
     /// `limit` sent on every page of a comment or thread listing (a service
     /// that answers with a bare array ignores it).
     pub listing_limit: u32,
+    /// `http2` in the config file: `false` speaks HTTP/1.1 only, over http
+    /// and https alike (see [`super::protocol`]).
+    pub http2: bool,
 }
 
 impl ClientConfig {
@@ -66,6 +71,7 @@ impl ClientConfig {
             backoff_base: Duration::from_millis(250),
             retry_after_cap: Duration::from_secs(10),
             listing_limit: super::listing::LISTING_LIMIT,
+            http2: true,
         }
     }
 }
@@ -80,7 +86,13 @@ pub(super) enum On404 {
 
 #[derive(Clone)]
 pub struct Client {
+    /// HTTP/1.1 over http; over https whatever ALPN negotiates.
     http: reqwest::Client,
+    /// HTTP/2 with prior knowledge, over plain http only (and not with
+    /// `http2 = false`).
+    h2c: Option<reqwest::Client>,
+    /// Shared by the clones: one decision per session.
+    decision: Arc<Decision>,
     base: reqwest::Url,
     pub(super) cfg: ClientConfig,
 }
@@ -89,6 +101,7 @@ impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Client")
             .field("base", &self.base.as_str())
+            .field("protocol", &self.protocol())
             .finish()
     }
 }
@@ -112,30 +125,51 @@ impl Client {
             .map_err(|_| "the API key contains characters not allowed in a header".to_string())?;
         auth.set_sensitive(true);
         headers.insert(AUTHORIZATION, auth);
-        // Never carry the key to another origin: stop at a cross-origin redirect.
-        let policy = reqwest::redirect::Policy::custom(|attempt| {
-            let same = attempt
-                .previous()
-                .first()
-                .is_some_and(|first| first.origin() == attempt.url().origin());
-            if !same {
-                attempt.stop()
-            } else if attempt.previous().len() > 5 {
-                attempt.error("too many redirects")
-            } else {
-                attempt.follow()
-            }
-        });
-        let http = reqwest::Client::builder()
-            .default_headers(headers)
-            .user_agent(concat!("taskdeck/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(cfg.connect_timeout)
-            .read_timeout(cfg.read_timeout)
-            .timeout(cfg.total_timeout)
-            .redirect(policy)
-            .build()
-            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        Ok(Client { http, base, cfg })
+        let probe = base.scheme() == "http" && cfg.http2;
+        let build = |b: reqwest::ClientBuilder| {
+            b.default_headers(headers.clone())
+                .user_agent(concat!("taskdeck/", env!("CARGO_PKG_VERSION")))
+                .connect_timeout(cfg.connect_timeout)
+                .read_timeout(cfg.read_timeout)
+                .timeout(cfg.total_timeout)
+                .redirect(same_origin_redirects())
+                // An h2 connection dropped silently (NAT, a suspended
+                // laptop, SSH) is noticed by its unanswered ping, not by the
+                // next request waiting out its timeout.
+                .http2_keep_alive_interval(Duration::from_secs(30))
+                .http2_keep_alive_timeout(Duration::from_secs(10))
+                .http2_keep_alive_while_idle(true)
+                .build()
+                .map_err(|e| format!("cannot build the HTTP client: {e}"))
+        };
+        // HTTP/1.1 keep-alive connections are dropped after 90 s idle (before
+        // most services drop them, so a reused one is rarely half closed).
+        let main = reqwest::Client::builder().pool_idle_timeout(Duration::from_secs(90));
+        let main = if cfg.http2 { main } else { main.http1_only() };
+        let http = build(main)?;
+        // The pinged h2 connection is kept for a pause in reading.
+        let h2c = probe
+            .then(|| {
+                build(
+                    reqwest::Client::builder()
+                        .http2_prior_knowledge()
+                        .pool_idle_timeout(Duration::from_secs(300)),
+                )
+            })
+            .transpose()?;
+        let mode = if probe { Mode::Probe } else { Mode::Fixed };
+        Ok(Client {
+            http,
+            h2c,
+            decision: Arc::new(Decision::new(mode)),
+            base,
+            cfg,
+        })
+    }
+
+    /// The HTTP version the session speaks, once a request was answered.
+    pub fn protocol(&self) -> Protocol {
+        self.decision.known()
     }
 
     pub fn base_url(&self) -> &str {
@@ -211,6 +245,8 @@ impl Client {
         }
     }
 
+    /// One attempt (see [`super::protocol`] for the route it takes): the
+    /// status, the body and a Retry-After.
     async fn send_once(
         &self,
         method: Method,
@@ -218,14 +254,36 @@ impl Client {
         query: &[(&str, String)],
         body: Option<&Value>,
     ) -> Result<(StatusCode, String, Option<Duration>), ApiError> {
-        let mut req = self.http.request(method, self.url(path));
-        if !query.is_empty() {
-            req = req.query(query);
-        }
-        if let Some(b) = body {
-            req = req.json(b);
-        }
-        let mut resp = req.send().await.map_err(|e| transport(&e, path))?;
+        let is_get = method == Method::GET;
+        let resp = match (self.decision.route(is_get), &self.h2c) {
+            (Route::H2c, Some(h2c)) => {
+                let first = self.start(h2c, method.clone(), path, query, body).await;
+                let attempt = match &first {
+                    Ok(_) => Attempt::Answered,
+                    Err(e) if e.is_connect() => Attempt::ConnectFailed,
+                    Err(_) => Attempt::Failed,
+                };
+                match self.decision.after_h2c(attempt) {
+                    // A write is never sent twice (and never goes over a
+                    // guess: this is a GET).
+                    Next::FallBack if is_get => {
+                        tracing::debug!(path, error = ?first.err().map(|e| e.to_string()), "h2c attempt failed; once more over HTTP/1.1");
+                        let again = self.start(&self.http, method, path, query, body).await;
+                        self.decision.after_fallback(again.is_ok());
+                        again
+                    }
+                    _ => first,
+                }
+            }
+            _ => {
+                let resp = self.start(&self.http, method, path, query, body).await;
+                if let Ok(r) = &resp {
+                    self.decision.answered_in(Protocol::of(r.version()));
+                }
+                resp
+            }
+        };
+        let mut resp = resp.map_err(|e| transport(&e, path))?;
         let status = resp.status();
         let retry_after = resp
             .headers()
@@ -255,6 +313,25 @@ impl Client {
         }
         let text = String::from_utf8_lossy(&buf).into_owned();
         Ok((status, text, retry_after))
+    }
+
+    /// Send the request over `http`; the response head.
+    async fn start(
+        &self,
+        http: &reqwest::Client,
+        method: Method,
+        path: &str,
+        query: &[(&str, String)],
+        body: Option<&Value>,
+    ) -> Result<reqwest::Response, reqwest::Error> {
+        let mut req = http.request(method, self.url(path));
+        if !query.is_empty() {
+            req = req.query(query);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        req.send().await
     }
 
     pub(super) async fn call(
@@ -309,6 +386,23 @@ impl Client {
         let text = self.call(method, path, query, body, on404).await?;
         decode(&text)
     }
+}
+
+/// Never carry the key to another origin: stop at a cross-origin redirect.
+fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        if !same {
+            attempt.stop()
+        } else if attempt.previous().len() > 5 {
+            attempt.error("too many redirects")
+        } else {
+            attempt.follow()
+        }
+    })
 }
 
 /// Percent-escape one path segment (ids come from the service or the user).

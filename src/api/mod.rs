@@ -5,10 +5,12 @@ mod endpoints;
 mod error;
 mod listing;
 pub mod models;
+mod protocol;
 mod request;
 
 pub use client::{ApiKey, Client, ClientConfig};
 pub use endpoints::{RawPage, TaskPage};
 pub use error::{message_from_body, ApiError};
 pub use models::*;
+pub use protocol::Protocol;
 pub use request::*;

@@ -130,6 +130,9 @@ pub struct SandboxArgs {
     /// Add tasks with unknown enum values, unknown fields and an unreadable item.
     #[arg(long)]
     pub quirks: bool,
+    /// Serve HTTP/1.1 only (by default HTTP/2 with prior knowledge is served too).
+    #[arg(long)]
+    pub http1_only: bool,
 }
 
 /// The service's task statuses (the values `--status` takes).

@@ -95,6 +95,7 @@ async fn dispatch(cli: Cli) -> Outcome {
                 opts.faults = f;
             }
             opts.quirks = a.quirks;
+            opts.http1_only = a.http1_only;
             crate::sandbox::run_cli(a.addr, opts)
                 .await
                 .map_err(|e| Failure::failed(format!("sandbox on {} failed: {e}", a.addr)))?;
@@ -161,7 +162,9 @@ fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
         (_, None) => return Err(not_configured(&c, "API key")),
     };
     tracing::info!(key_source = %c.key_source(), profile = ?profile, "configuration loaded");
-    let client = Client::new(ClientConfig::new(base, key)).map_err(Failure::usage)?;
+    let mut cfg = ClientConfig::new(base, key);
+    cfg.http2 = c.settings.http2;
+    let client = Client::new(cfg).map_err(Failure::usage)?;
     tracing::info!(base = client.base_url(), "connecting");
     Ok((client, c))
 }
@@ -208,11 +211,9 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
     let base = sandbox.base_url();
     tracing::info!(%base, "demo sandbox started");
     settings.base_url = Some(base.clone());
-    let client = Client::new(ClientConfig::new(
-        base,
-        crate::api::ApiKey::new(key.key.clone()),
-    ))
-    .map_err(Failure::failed)?;
+    let mut cfg = ClientConfig::new(base, crate::api::ApiKey::new(key.key.clone()));
+    cfg.http2 = settings.http2;
+    let client = Client::new(cfg).map_err(Failure::failed)?;
     crate::app::run(
         client,
         settings,

@@ -58,6 +58,8 @@ pub struct Settings {
     pub cache: bool,
     /// `prefetch`: fetch the tabs of the tasks around the cursor.
     pub prefetch: bool,
+    /// `http2`: HTTP/2 where the service offers it (`false`: HTTP/1.1 only).
+    pub http2: bool,
     /// `[[views]]`: saved views (a name like a built-in one replaces it).
     pub views: Vec<ViewEntry>,
     /// `[[commands]]`: custom commands.
@@ -78,6 +80,7 @@ impl Default for Settings {
             time_zone: None,
             cache: true,
             prefetch: true,
+            http2: true,
             views: Vec::new(),
             commands: Vec::new(),
         }
@@ -351,6 +354,17 @@ api_key_command = "echo  work-key "
         assert_eq!(c.settings.theme, "dark");
         assert_eq!(c.settings.page_size, 50);
         assert_eq!(c.settings.warnings.len(), c.diagnostics.len());
+    }
+
+    #[test]
+    fn http2_is_on_unless_set_false() {
+        assert!(from_str("", None).settings.http2);
+        let c = from_str("http2 = false\n", None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert!(!c.settings.http2);
+        let c = from_str("http2 = \"no\"\n", None);
+        assert!(c.settings.http2);
+        assert_eq!(errors(&c)[0].0, Some(1), "{:?}", c.diagnostics);
     }
 
     #[test]

@@ -199,10 +199,11 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             }
                         }
                     }
-                    "mouse" | "cache" | "prefetch" => match v.get_ref().as_bool() {
+                    "mouse" | "cache" | "prefetch" | "http2" => match v.get_ref().as_bool() {
                         Some(b) => match key {
                             "mouse" => settings.mouse = b,
                             "cache" => settings.cache = b,
+                            "http2" => settings.http2 = b,
                             _ => settings.prefetch = b,
                         },
                         None => p.error(

@@ -35,6 +35,9 @@ pub struct SandboxOptions {
     /// and list comments and thread messages in the envelope shape
     /// ([`ListingShape::Envelope`]) instead of a bare array.
     pub quirks: bool,
+    /// Serve HTTP/1.1 only, like many services over plain http (by
+    /// default HTTP/2 with prior knowledge is served too).
+    pub http1_only: bool,
 }
 
 impl Default for SandboxOptions {
@@ -43,6 +46,7 @@ impl Default for SandboxOptions {
             tasks: 300,
             faults: Faults::default(),
             quirks: false,
+            http1_only: false,
         }
     }
 }
@@ -127,11 +131,17 @@ impl Sandbox {
             keys,
         });
         let app = routes::router(shared.clone());
-        tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
-                tracing::error!("sandbox server stopped: {e}");
-            }
-        });
+        if opts.http1_only {
+            tokio::spawn(serve_http1(listener, app));
+        } else {
+            // axum's server tells HTTP/2 (its preface) from HTTP/1.1 by the
+            // first bytes of each connection.
+            tokio::spawn(async move {
+                if let Err(e) = axum::serve(listener, app).await {
+                    tracing::error!("sandbox server stopped: {e}");
+                }
+            });
+        }
         Ok(Sandbox {
             addr,
             keys: demo_keys.into_iter().map(|(k, _)| k).collect(),
@@ -187,6 +197,31 @@ impl Sandbox {
             store.task_index(&uuid::Uuid::from_str(id).ok()?)?
         };
         Some(store.render_task(idx, true))
+    }
+}
+
+/// Serve `app` over HTTP/1.1 only: a connection that opens with the HTTP/2
+/// preface is closed unanswered (hyper's HTTP/1.1 server does that).
+async fn serve_http1(listener: tokio::net::TcpListener, app: axum::Router) {
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                tracing::error!("sandbox server: accept failed: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            if let Err(e) = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, service)
+                .await
+            {
+                tracing::trace!("sandbox connection ended: {e}");
+            }
+        });
     }
 }
 
