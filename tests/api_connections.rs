@@ -264,3 +264,49 @@ async fn a_sandbox_down_at_first_then_back_is_read_over_one_http2_connection() {
     assert_eq!(conns.iter().filter(|k| **k == "h2").count(), 1, "{conns:?}");
     assert_eq!(count(&sb, "PATCH"), 1);
 }
+
+/// A service that neither answers nor closes on the HTTP/2 preface (it
+/// holds such a connection open in silence) but speaks HTTP/1.1: the first
+/// read does not wait out its timeout; it goes once more over HTTP/1.1
+/// after `H2C_PROBE_WAIT`, and the session stays on HTTP/1.1.
+#[tokio::test]
+async fn a_service_silent_on_the_http2_preface_is_read_over_http1() {
+    let (sb, _) = start(false).await;
+    let target = sb.addr;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut head = [0u8; 3];
+                if inbound.read_exact(&mut head).await.is_err() {
+                    return;
+                }
+                if &head == b"PRI" {
+                    // Silence, the connection held open.
+                    tokio::time::sleep(Duration::from_secs(600)).await;
+                    drop(inbound);
+                    return;
+                }
+                let Ok(mut out) = TcpStream::connect(target).await else {
+                    return;
+                };
+                if out.write_all(&head).await.is_ok() {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                }
+            });
+        }
+    });
+    let mut cfg = ClientConfig::new(url.as_str(), ApiKey::new("demo-alice-acme"));
+    // Far longer than the guard below, as is the h2 ping's 40 s: only the
+    // probe's own wait can end the h2c attempt in time.
+    cfg.read_timeout = Duration::from_secs(300);
+    cfg.total_timeout = Duration::from_secs(300);
+    let c = Client::new(cfg).unwrap();
+    let me = tokio::time::timeout(Duration::from_secs(20), c.me())
+        .await
+        .expect("the first read is not held by the silent HTTP/2 attempt");
+    assert_eq!(me.unwrap().user_name.raw(), "Alice Martin");
+    assert_eq!(c.protocol(), Protocol::Http1);
+    c.list_tasks(&TaskQuery::default(), 20, None).await.unwrap();
+}

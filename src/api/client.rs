@@ -13,6 +13,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// How long the first read of a session waits for an answer over HTTP/2
+/// with prior knowledge before it is sent again over HTTP/1.1.
+pub const H2C_PROBE_WAIT: Duration = Duration::from_secs(3);
+
 /// The API key. It has no `Display`, its `Debug` is redacted, and it is only
 /// ever read to build the (sensitive-marked) Authorization header.
 #[derive(Clone, PartialEq, Eq)]
@@ -257,22 +261,41 @@ impl Client {
         let is_get = method == Method::GET;
         let resp = match (self.decision.route(is_get), &self.h2c) {
             (Route::H2c, Some(h2c)) => {
-                let first = self.start(h2c, method.clone(), path, query, body).await;
+                // While nothing is decided, an h2c attempt with no answer
+                // after H2C_PROBE_WAIT counts as refused: a service that
+                // neither answers nor closes on the HTTP/2 preface must not
+                // hold the first read for its whole timeout.
+                let probing = self.decision.known() == Protocol::Undecided;
+                let sent = self.start(h2c, method.clone(), path, query, body);
+                let first = if probing {
+                    tokio::time::timeout(H2C_PROBE_WAIT, sent).await.ok()
+                } else {
+                    Some(sent.await)
+                };
                 let attempt = match &first {
-                    Ok(_) => Attempt::Answered,
-                    Err(e) if e.is_connect() => Attempt::ConnectFailed,
-                    Err(_) => Attempt::Failed,
+                    Some(Ok(_)) => Attempt::Answered,
+                    Some(Err(e)) if e.is_connect() => Attempt::ConnectFailed,
+                    _ => Attempt::Failed,
                 };
                 match self.decision.after_h2c(attempt) {
                     // A write is never sent twice (and never goes over a
                     // guess: this is a GET).
                     Next::FallBack if is_get => {
-                        tracing::debug!(path, error = ?first.err().map(|e| e.to_string()), "h2c attempt failed; once more over HTTP/1.1");
+                        let why = match &first {
+                            Some(Err(e)) => e.to_string(),
+                            _ => format!("no answer in {H2C_PROBE_WAIT:?}"),
+                        };
+                        tracing::debug!(path, error = %why, "h2c attempt failed; once more over HTTP/1.1");
                         let again = self.start(&self.http, method, path, query, body).await;
                         self.decision.after_fallback(again.is_ok());
-                        again
+                        again.map_err(|e| transport(&e, path))
                     }
-                    _ => first,
+                    _ => match first {
+                        Some(r) => r.map_err(|e| transport(&e, path)),
+                        None => Err(ApiError::Timeout {
+                            what: format!("waiting for /{}", path.trim_start_matches('/')),
+                        }),
+                    },
                 }
             }
             _ => {
@@ -280,10 +303,10 @@ impl Client {
                 if let Ok(r) = &resp {
                     self.decision.answered_in(Protocol::of(r.version()));
                 }
-                resp
+                resp.map_err(|e| transport(&e, path))
             }
         };
-        let mut resp = resp.map_err(|e| transport(&e, path))?;
+        let mut resp = resp?;
         let status = resp.status();
         let retry_after = resp
             .headers()
