@@ -27,6 +27,7 @@ pub mod layout;
 pub mod marks;
 pub mod names;
 pub mod navigation;
+pub mod numbers;
 pub mod offline;
 pub mod outbox;
 pub mod panes;
