@@ -121,6 +121,8 @@ while IFS='=' read -r k v; do R[$k]=$v; done < <(TASKDECK_BASE_URL="$SLOW5_URL" 
 
 echo "== 7. over a 150 ms link: the walk, requests per move, connections, :open" >&2
 while IFS='=' read -r k v; do R[$k]=$v; done < <("$PROBE" slow-walk "$(realpath "$BIN")" 50 500)
+echo "== 7f. over the same link: :open #N of tasks listed in an earlier session" >&2
+while IFS='=' read -r k v; do R[$k]=$v; done < <("$PROBE" known-number "$(realpath "$BIN")" 7)
 
 size=$(stat -c %s "$BIN")
 R[binary_bytes]=$size
@@ -142,6 +144,7 @@ cat <<TABLE
 | 7c | connections opened: the walk / the session | ${R[walk_connections]} / ${R[session_connections]} | one | $(ok "${R[session_connections]} <= 1") |
 | 7d | \`:open UUID\` of a task not loaded → its comments (median / max of 5) | ${R[open_id_to_comments_ms]} / ${R[open_id_to_comments_max_ms]} ms | ≤ 400 ms | $(ok "${R[open_id_to_comments_max_ms]} <= 400") |
 | 7e | \`:open #N\` of a task not loaded → its comments (median / max of 5) | ${R[open_to_comments_ms]} / ${R[open_to_comments_max_ms]} ms | ≤ 400 ms | $(ok "${R[open_to_comments_max_ms]} <= 400") |
+| 7f | \`:open #N\` of a task listed in an earlier session (the store's number index), not loaded → its comments (median / max of 7) | ${R[known_open_to_comments_ms]} / ${R[known_open_to_comments_max_ms]} ms, ${R[known_open_list_requests]} list requests | ≤ 400 ms | $(ok "${R[known_open_to_comments_max_ms]} <= 400") |
 | – | release binary size | $(( size / 1024 )) KiB ($size B) | reported | |
 TABLE
 echo
