@@ -18,17 +18,23 @@
 //!                                      tasks listed in an earlier session
 //!                                      (the store's number index), not
 //!                                      loaded in this one
+//! pty_probe refresh BIN                list requests and CPU per periodic
+//!                                      refresh, one page / every task loaded
+//! pty_probe walk-floor BIN [LIMIT]     `tasks --all --json` vs a one-process
+//!                                      keep-alive walk of the same pages
 //!
 //! The service address and key come from the environment (TASKDECK_BASE_URL,
 //! TASKDECK_API_KEY); the script sets them.
+
+#[path = "probe/known_number.rs"]
+mod known_number;
+#[path = "probe/refresh.rs"]
+mod refresh;
 
 use portable_pty::{native_pty_system, Child, CommandBuilder, PtySize};
 use std::io::{Read, Write};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-#[path = "probe/known_number.rs"]
-mod known_number;
 
 struct Probe {
     child: Box<dyn Child + Send + Sync>,
@@ -672,8 +678,7 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage =
-        "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk|known-number BIN [RUNS]";
+    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk|known-number|refresh|walk-floor BIN [RUNS]";
     let (Some(cmd), Some(bin)) = (args.get(1), args.get(2)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -692,6 +697,10 @@ fn main() {
             known_number::known_number(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7))
         }
         "stored-start" => stored_start(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7)),
+        "refresh" => refresh::refresh(bin),
+        "walk-floor" => {
+            refresh::walk_floor(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(100))
+        }
         _ => {
             eprintln!("{usage}");
             std::process::exit(2);

@@ -177,10 +177,16 @@ impl State {
             l.store(StoreCmd::PutTasks(vec![stored(t, true)]));
         };
         match (&r.req, &r.result) {
-            (ApiRequest::ListPage { .. }, Ok(Reply::Page(p))) => {
+            (ApiRequest::ListPage { .. } | ApiRequest::RefreshPage { .. }, Ok(Reply::Page(p))) => {
                 // A view is stored with its first rows only (what a start
                 // shows): a walk of 10,000 tasks does not write them all.
-                let rows: Vec<StoredTask> = if self.list.items.len() < VIEW_ROWS_STORED {
+                let first_rows = match &r.req {
+                    ApiRequest::RefreshPage { page, limit, .. } => {
+                        page * (*limit as usize) < VIEW_ROWS_STORED
+                    }
+                    _ => self.list.items.len() < VIEW_ROWS_STORED,
+                };
+                let rows: Vec<StoredTask> = if first_rows {
                     p.items
                         .iter()
                         .filter_map(TaskItem::task)
@@ -301,12 +307,21 @@ impl State {
 
     /// After an answer was applied: the view's rows and the directory.
     pub(super) fn record_after(&mut self, req: &ApiRequest) {
-        if let ApiRequest::ListPage { gen, .. } = req {
-            // Pages past the stored rows do not change what is stored.
-            let grows_stored = self.list.items.len() <= VIEW_ROWS_STORED + self.page_size as usize;
-            if *gen == self.list.gen && !self.list.replacing && grows_stored {
+        match req {
+            ApiRequest::ListPage { gen, .. } => {
+                // Pages past the stored rows do not change what is stored.
+                let grows_stored =
+                    self.list.items.len() <= VIEW_ROWS_STORED + self.page_size as usize;
+                if *gen == self.list.gen && !self.list.replacing && grows_stored {
+                    self.store_view();
+                }
+            }
+            ApiRequest::RefreshPage {
+                gen, page, limit, ..
+            } if *gen == self.list.gen && page * (*limit as usize) < VIEW_ROWS_STORED => {
                 self.store_view();
             }
+            _ => {}
         }
         if self.directory.changes != self.local.dir_written {
             self.local.dir_written = self.directory.changes;

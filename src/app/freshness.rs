@@ -5,7 +5,13 @@ use super::state::*;
 use crate::api::*;
 
 impl State {
-    pub(super) fn apply_page(&mut self, ticket: u64, first: bool, page: TaskPage) -> Vec<Effect> {
+    pub(super) fn apply_page(
+        &mut self,
+        ticket: u64,
+        asked: Option<String>,
+        page: TaskPage,
+    ) -> Vec<Effect> {
+        let first = asked.is_none();
         let keep_id = self
             .list
             .keep_selected
@@ -39,6 +45,9 @@ impl State {
         }
         if first {
             self.list.before_refresh = None;
+            // A new walk: its pages are counted afresh.
+            self.list.pages.clear();
+            self.list.page_of.clear();
         }
         if first && self.list.replacing {
             self.list.items.clear();
@@ -61,6 +70,7 @@ impl State {
         }
         // The same task never shows twice in one list.
         incoming.retain(|i| i.id().is_none_or(|id| self.list.position(id).is_none()));
+        self.list.note_page(asked, &incoming);
         self.list.items.extend(incoming);
         self.list.cursor = page.cursor;
         self.list.end_reached = self.list.cursor.is_none();

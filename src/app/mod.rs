@@ -24,6 +24,7 @@ pub mod history;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod list_refresh;
 pub mod marks;
 pub mod names;
 pub mod navigation;

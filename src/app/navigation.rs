@@ -83,15 +83,19 @@ impl State {
         vec![self.request(req)]
     }
 
-    /// Fetch the next page when the selection nears the end of what is loaded.
+    /// Fetch the next page when the selection nears the end of what is
+    /// loaded; pages that came into view unchecked for a refresh period
+    /// are asked again (`list_refresh.rs`).
     pub fn fetch_ahead(&mut self) -> Vec<Effect> {
         let l = &self.list;
         let near_end =
             l.selected + (self.page_size as usize / 2).max(self.list_height) >= l.items.len();
-        if l.loading || l.end_reached || l.cursor.is_none() || !near_end {
-            return vec![];
+        let mut fx = Vec::new();
+        if !(l.loading || l.end_reached || l.cursor.is_none() || !near_end) {
+            fx.push(self.next_page());
         }
-        vec![self.next_page()]
+        fx.extend(self.refresh_in_view());
+        fx
     }
 
     /// Ask for the page after the loaded ones (same walk, same limit).

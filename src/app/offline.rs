@@ -178,6 +178,15 @@ impl State {
                 }
                 true
             }
+            ApiRequest::RefreshPage { gen, page, .. } => {
+                // The rows stay; the page is asked again once back.
+                if *gen == self.list.gen {
+                    if let Some(p) = self.list.pages.get_mut(*page) {
+                        p.asking = false;
+                    }
+                }
+                true
+            }
             ApiRequest::FindByNumber { number, .. } => {
                 let n = *number;
                 self.local

@@ -171,6 +171,24 @@ pub struct TaskList {
     pub cached_at: Option<i64>,
     /// The rows are the store's matches for the search being typed.
     pub local_search: bool,
+    /// The pages of this walk as the service answered them: the cursor
+    /// that asks for each again and when it was last answered (the
+    /// periodic refresh asks again only the pages in view and the first,
+    /// see `list_refresh.rs`).
+    pub pages: Vec<PageMark>,
+    /// Row id -> the page (index in `pages`) whose last answer listed it.
+    /// A row without one was not listed by its page's last answer: it
+    /// stays, marked not recently checked, until `r` walks the list anew.
+    pub page_of: HashMap<String, usize>,
+}
+
+/// One page of the list's walk (see `TaskList::pages`).
+#[derive(Clone, Debug)]
+pub struct PageMark {
+    pub cursor: Option<String>,
+    pub checked: std::time::Instant,
+    /// Asked again, the answer not in yet.
+    pub asking: bool,
 }
 
 impl TaskList {
@@ -179,5 +197,24 @@ impl TaskList {
     }
     pub fn position(&self, id: &str) -> Option<usize> {
         self.items.iter().position(|i| i.id() == Some(id))
+    }
+
+    /// The first row shown in `rows` lines so that the cursor is in view;
+    /// at the last row, also the line under it (loading…, an error, the
+    /// end of the list). The list pane draws with it; the refresh uses it
+    /// to know which pages are in view.
+    pub fn first_shown(&self, rows: usize) -> usize {
+        let must_see = if self.selected + 1 >= self.items.len() {
+            self.selected + 1
+        } else {
+            self.selected
+        };
+        let mut offset = self.offset;
+        if self.selected < offset {
+            offset = self.selected;
+        } else if must_see >= offset + rows {
+            offset = must_see + 1 - rows;
+        }
+        offset.min((self.items.len() + 1).saturating_sub(rows))
     }
 }

@@ -252,7 +252,7 @@ impl State {
                 && !self.list.loading
                 && self.offline.is_none()
             {
-                fx.extend(self.reload_list(true));
+                fx.extend(self.periodic_refresh(now));
             }
         }
         if !self.inflight.is_empty() {

@@ -13,6 +13,16 @@ pub enum ApiRequest {
         limit: u32,
         cursor: Option<String>,
     },
+    /// One page of the walk asked again (the periodic refresh and rows
+    /// coming into view, see `list_refresh.rs`): `page` indexes
+    /// `TaskList::pages`, `cursor` is what asked for it the first time.
+    RefreshPage {
+        gen: u64,
+        page: usize,
+        query: TaskQuery,
+        limit: u32,
+        cursor: Option<String>,
+    },
     FindByNumber {
         number: i64,
         limit: u32,
@@ -123,6 +133,7 @@ impl ApiRequest {
         match self {
             R::Me
             | R::ListPage { .. }
+            | R::RefreshPage { .. }
             | R::FindByNumber { .. }
             | R::GetTask { .. }
             | R::Subtasks { .. }
@@ -164,6 +175,9 @@ impl ApiRequest {
         match self {
             ApiRequest::Me => "identity".into(),
             ApiRequest::ListPage { .. } => "task list".into(),
+            ApiRequest::RefreshPage { page, .. } => {
+                format!("checking page {} of the list", page + 1)
+            }
             ApiRequest::FindByNumber { number, .. } => format!("finding #{number}"),
             ApiRequest::GetTask { .. } => "loading task".into(),
             ApiRequest::Patch { patch, .. } => {

@@ -158,7 +158,10 @@ impl State {
             (ApiRequest::ListPage { gen, .. }, _) if gen != self.list.gen => vec![],
             (ApiRequest::ListPage { cursor, .. }, Ok(Reply::Page(page))) => {
                 self.cleared("list");
-                self.apply_page(ticket, cursor.is_none(), page)
+                self.apply_page(ticket, cursor, page)
+            }
+            (ApiRequest::RefreshPage { gen, page, .. }, result) => {
+                self.on_refreshed_page(ticket, gen, page, result)
             }
             (ApiRequest::ListPage { cursor, .. }, Err(e)) => {
                 self.list_walk_failed(cursor.is_none());

@@ -86,6 +86,12 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
             limit,
             cursor,
             ..
+        }
+        | ApiRequest::RefreshPage {
+            query,
+            limit,
+            cursor,
+            ..
         } => Reply::Page(c.list_tasks(query, *limit, cursor.as_deref()).await?),
         ApiRequest::FindByNumber { number, limit } => find_by_number(c, *number, *limit).await?,
         ApiRequest::GetTask { id } => Reply::Task(Box::new(c.get_task(id).await?)),

@@ -78,23 +78,6 @@ pub fn title_line(s: &State) -> String {
     crate::text::clean(&parts.join(" | "))
 }
 
-/// The first row to show so that the cursor is in view; at the last row,
-/// also the row under it (loading…, an error, or the end of the list).
-pub fn scroll_offset(l: &TaskList, rows: usize) -> usize {
-    let must_see = if l.selected + 1 >= l.items.len() {
-        l.selected + 1
-    } else {
-        l.selected
-    };
-    let mut offset = l.offset;
-    if l.selected < offset {
-        offset = l.selected;
-    } else if must_see >= offset + rows {
-        offset = must_see + 1 - rows;
-    }
-    offset.min((l.items.len() + 1).saturating_sub(rows))
-}
-
 /// Draw the list; returns (visible rows, first row shown) for the state.
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usize) {
     let focused = s.focus == Focus::List;
@@ -106,7 +89,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usiz
     }
     let width = inner.width as usize;
     let rows = inner.height as usize - 1;
-    let offset = scroll_offset(&s.list, rows);
+    let offset = s.list.first_shown(rows);
 
     let wide = width >= 100;
     // The title always keeps room: narrow lists drop the priority column.
@@ -208,12 +191,16 @@ fn task_row<'a>(
     // Changed on the service since the last refresh, or since the user
     // last opened it.
     let changed = s.list.changed.contains(t.id.as_str()) || s.changed_since_seen(t);
-    let mark = if pending {
-        "…"
+    let (mark, mark_style) = if pending {
+        ("…", theme.pending)
     } else if changed {
-        "*"
+        ("*", theme.pending)
+    } else if s.row_unchecked(t.id.as_str(), std::time::Instant::now()) {
+        // Its page was not asked again for a while (a long list's rows
+        // far from the screen): asked when it comes into view.
+        ("·", theme.dim)
     } else {
-        " "
+        (" ", theme.pending)
     };
     let failed = s.marks.error(t.id.as_str());
     let marked = match (s.marks.is_empty(), s.marks.contains(t.id.as_str()), failed) {
@@ -227,7 +214,7 @@ fn task_row<'a>(
         None => ("-".into(), false),
     };
     let mut spans = vec![
-        Span::styled(mark, theme.pending),
+        Span::styled(mark, mark_style),
         Span::styled(
             format!("{marked} "),
             theme.accent.add_modifier(Modifier::BOLD),

@@ -44,6 +44,14 @@ pub const POPUP_HELP: &[&str] = &[
     "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
 ];
 
+/// What the marks on the list's rows say.
+pub const ROW_MARKS: &[&str] = &[
+    "…  a change to this task is being sent",
+    "*  changed on the service since the last refresh, or since you last opened it (:changed lists them)",
+    "·  not checked by a recent refresh (a long list's rows far from the screen): asked again when it comes into view; r reloads every row",
+    "●  marked for a bulk edit (! its last bulk edit failed)",
+];
+
 /// The help screen's rows, from the effective keymap, the views, the
 /// custom commands and the palette commands. Typing filters fuzzily: the
 /// best matches first.
@@ -113,6 +121,9 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
     }
     for l in POPUP_HELP {
         rows.push(("In popups".into(), format!("  {l}")));
+    }
+    for l in ROW_MARKS {
+        rows.push(("Marks on the list's rows".into(), format!("  {l}")));
     }
     if !filter.trim().is_empty() {
         let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();

@@ -18,6 +18,7 @@ mod numbers;
 mod outbox;
 mod prefetch;
 mod props;
+mod refresh;
 mod review;
 mod undo;
 pub(crate) mod views;

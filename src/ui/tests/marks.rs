@@ -93,3 +93,26 @@ fn the_bulk_confirmation_and_the_history_at_80x24_and_120x40() {
         settings.bind(|| snap(&format!("history_{w}x{h}"), &b));
     }
 }
+
+#[test]
+fn rows_not_recently_checked_read_with_a_dot() {
+    let mut s = scene();
+    let row_of = |t: &str, n: &str| {
+        t.lines()
+            .find(|l| l.contains(n) && l.starts_with('┃'))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("{n} in\n{t}"))
+    };
+    let before = text(&render(&mut s, 120, 40, &Theme::dark()));
+    let label = s.list.items[2].task().unwrap().label();
+    assert!(!row_of(&before, &label).contains('·'), "checked just now");
+    // The page that listed it was answered long ago.
+    let id = s.list.items[2].id().unwrap().to_string();
+    s.list.page_of.remove(&id);
+    let after = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(row_of(&after, &label).starts_with("┃·"), "{after}");
+    // The help screen says what the dot means.
+    assert!(crate::ui::help_lines(&s, "")
+        .iter()
+        .any(|l| l.contains("·  not checked by a recent refresh")));
+}
