@@ -15,6 +15,10 @@
 //!                                      requests per move, connections
 //!                                      (and how many of them HTTP/2),
 //!                                      `:open #N` of a task not loaded
+//! pty_probe known-number BIN [OPENS]   `:open #N` over the same link of
+//!                                      tasks listed in an earlier session
+//!                                      (the store's number index), not
+//!                                      loaded in this one
 //! pty_probe refresh BIN                list requests and CPU per periodic
 //!                                      refresh, one page / every task loaded
 //! pty_probe walk-floor BIN [LIMIT]     `tasks --all --json` vs a one-process
@@ -23,6 +27,8 @@
 //! The service address and key come from the environment (TASKDECK_BASE_URL,
 //! TASKDECK_API_KEY); the script sets them.
 
+#[path = "probe/known_number.rs"]
+mod known_number;
 #[path = "probe/refresh.rs"]
 mod refresh;
 
@@ -472,13 +478,14 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
         }
     });
     // What each task's newest comment says (the walk's order: the first
-    // pages of the default list, 50 a page as taskdeck asks).
+    // pages of the default list, 50 a page as taskdeck asks; 12 pages, for
+    // the `:open #N` targets on 5 pages of the search's walk below).
     let client = Client::new(ClientConfig::new(sb.base_url(), ApiKey::new(KEY))).unwrap();
     let (order, ids, latest) = rt.block_on(async {
         let mut order = Vec::new();
         let mut ids = Vec::new();
         let mut cursor: Option<String> = None;
-        for _ in 0..8 {
+        for _ in 0..12 {
             let page = client
                 .list_tasks(&TaskQuery::default(), 50, cursor.as_deref())
                 .await
@@ -585,10 +592,56 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
     // the task, its comments, its thread and its subtasks, once.
     println!("walk_requests_minimum={}", 4 * moves);
     println!("walk_connections={walk_conns}");
-    // `:open #N` of a task far down the list (not loaded).
+    // `:open #N` of a task far down the list, not loaded, nor known to the
+    // store: every row a search-and-walk reads goes into the store's number
+    // index (`known-number` measures those), so each target is on a later
+    // page of that walk (100 rows a page) than the one before — its rows
+    // were never read — and whose newest comment is not on screen before
+    // (a task without comments would read as shown at once).
     let mut open_ms = Vec::new();
-    // Targets far down the list whose newest comment is not on screen
-    // before (a task without comments would read as shown at once).
+    let mut walked = 0;
+    for page in 1..=5usize {
+        let i = (page * 100..page * 100 + 100)
+            .filter(|i| *i > moves + AHEAD_ROWS + 50 && *i < order.len())
+            .find(|i| {
+                let w = &latest[&order[*i]];
+                w != "no comments yet" && !p.parser.screen().contents().contains(w.as_str())
+            })
+            .expect("a target on every page");
+        sb.clear_requests();
+        let want = order[i].clone();
+        let shown = latest[&want].clone();
+        let sent = Instant::now();
+        p.send(&format!(":open {want}\r"));
+        let done = p.wait_for(Duration::from_secs(10), |s| {
+            let text = s.contents();
+            text.contains(shown.as_str()) && !text.contains("loading comments")
+        });
+        match done {
+            Some(at) => open_ms.push((at - sent).as_secs_f64() * 1000.0),
+            None => {
+                eprintln!("{want} never shown:\n{}", p.rows().join("\n"));
+                std::process::exit(1);
+            }
+        }
+        // It was looked for on the service (not known): the walk went.
+        walked += usize::from(sb.requests().iter().any(|r| {
+            let q = r.query.as_deref().unwrap_or("");
+            r.path.ends_with("/api/v1/tasks") && q.contains("limit=100") && !q.contains("query=")
+        }));
+        if std::env::var_os("PROBE_DEBUG").is_some() {
+            for r in sb.requests() {
+                eprintln!("{} {} {:?}", r.method, r.path, r.query);
+            }
+        }
+        p.settle(Duration::from_millis(500), Duration::from_secs(3));
+    }
+    let max = open_ms.iter().cloned().fold(0.0, f64::max);
+    println!("open_samples_ms={open_ms:?}");
+    println!("open_to_comments_ms={:.1}", median(&mut open_ms));
+    println!("open_to_comments_max_ms={max:.1}");
+    println!("open_walked={walked}");
+    // Targets far down the list for `:open UUID`.
     let targets: Vec<usize> = (0..order.len())
         .rev()
         .filter(|i| *i > moves + AHEAD_ROWS + 50 && latest[&order[*i]] != "no comments yet")
@@ -609,34 +662,6 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
             return i;
         }
     };
-    for _ in 0..5 {
-        sb.clear_requests();
-        let want = order[next_target(&p)].clone();
-        let shown = latest[&want].clone();
-        let sent = Instant::now();
-        p.send(&format!(":open {want}\r"));
-        let done = p.wait_for(Duration::from_secs(10), |s| {
-            let text = s.contents();
-            text.contains(shown.as_str()) && !text.contains("loading comments")
-        });
-        match done {
-            Some(at) => open_ms.push((at - sent).as_secs_f64() * 1000.0),
-            None => {
-                eprintln!("{want} never shown:\n{}", p.rows().join("\n"));
-                std::process::exit(1);
-            }
-        }
-        if std::env::var_os("PROBE_DEBUG").is_some() {
-            for r in sb.requests() {
-                eprintln!("{} {} {:?}", r.method, r.path, r.query);
-            }
-        }
-        p.settle(Duration::from_millis(500), Duration::from_secs(3));
-    }
-    let max = open_ms.iter().cloned().fold(0.0, f64::max);
-    println!("open_samples_ms={open_ms:?}");
-    println!("open_to_comments_ms={:.1}", median(&mut open_ms));
-    println!("open_to_comments_max_ms={max:.1}");
     // `:open UUID` of a task not loaded (a link, another tool's output).
     let mut id_ms = Vec::new();
     for _ in 0..5 {
@@ -668,7 +693,7 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk|refresh|walk-floor BIN [RUNS]";
+    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk|known-number|refresh|walk-floor BIN [RUNS]";
     let (Some(cmd), Some(bin)) = (args.get(1), args.get(2)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -683,6 +708,9 @@ fn main() {
             args.get(3).and_then(|r| r.parse().ok()).unwrap_or(50),
             Duration::from_millis(args.get(4).and_then(|r| r.parse().ok()).unwrap_or(500)),
         ),
+        "known-number" => {
+            known_number::known_number(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7))
+        }
         "stored-start" => stored_start(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7)),
         "refresh" => refresh::refresh(bin),
         "walk-floor" => {

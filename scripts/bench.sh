@@ -127,6 +127,8 @@ while IFS='=' read -r k v; do R[$k]=$v; done < <(TASKDECK_BASE_URL="$SLOW5_URL" 
 
 echo "== 7. over a 150 ms link: the walk, requests per move, connections, :open" >&2
 while IFS='=' read -r k v; do R[$k]=$v; done < <("$PROBE" slow-walk "$(realpath "$BIN")" 50 500)
+echo "== 7f. over the same link: :open #N of tasks listed in an earlier session" >&2
+while IFS='=' read -r k v; do R[$k]=$v; done < <("$PROBE" known-number "$(realpath "$BIN")" 7)
 
 echo "== 8. requests per periodic refresh, one page / every task loaded" >&2
 while IFS='=' read -r k v; do R[$k]=$v; done < <("$PROBE" refresh "$(realpath "$BIN")")
@@ -152,6 +154,7 @@ cat <<TABLE
 | 7c | connections opened: the walk / the session | ${R[walk_connections]} / ${R[session_connections]} | one | $(ok "${R[session_connections]} <= 1") |
 | 7d | \`:open UUID\` of a task not loaded → its comments (median / max of 5) | ${R[open_id_to_comments_ms]} / ${R[open_id_to_comments_max_ms]} ms | ≤ 400 ms | $(ok "${R[open_id_to_comments_max_ms]} <= 400") |
 | 7e | \`:open #N\` of a task not loaded → its comments (median / max of 5) | ${R[open_to_comments_ms]} / ${R[open_to_comments_max_ms]} ms | ≤ 400 ms | $(ok "${R[open_to_comments_max_ms]} <= 400") |
+| 7f | \`:open #N\` of a task listed in an earlier session (the store's number index), not loaded → its comments (median / max of 7) | ${R[known_open_to_comments_ms]} / ${R[known_open_to_comments_max_ms]} ms, ${R[known_open_list_requests]} list requests | ≤ 400 ms | $(ok "${R[known_open_to_comments_max_ms]} <= 400") |
 | 8 | list requests per periodic refresh (every ${R[refresh_period_s]} s, over 5 periods): one page / ${R[refresh_rows_all]} rows loaded | ${R[refresh_requests_one_page]} / ${R[refresh_requests_all]} (taskdeck CPU ${R[refresh_cpu_ms_one_page]} / ${R[refresh_cpu_ms_all]} ms a period) | the same | $(ok "${R[refresh_requests_all]} <= max(${R[refresh_requests_one_page]}, 1.0)") |
 | – | release binary size | $(( size / 1024 )) KiB ($size B) | reported | |
 TABLE

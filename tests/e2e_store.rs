@@ -3,8 +3,10 @@
 //! service away, reading goes on under an OFFLINE mark and an edit waits in
 //! the outbox until the service is back, then goes exactly once; a task
 //! another user changed between sessions is marked; the database is
-//! private and holds no key. No assertion depends on how fast anything is:
-//! the service is stalled or down for longer than any wait.
+//! private and holds no key; `:open #N` of a task listed in an earlier
+//! session opens it by id, without searching or walking the list. No
+//! assertion depends on how fast anything is: the service is stalled or
+//! down for longer than any wait.
 
 mod support;
 
@@ -265,4 +267,64 @@ fn the_cli_resolves_a_name_through_the_stored_directory() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(svc.requests().is_empty());
+}
+
+#[test]
+fn open_number_of_a_task_listed_in_an_earlier_session_opens_it_by_id_without_a_walk() {
+    // More rows than a view keeps in the store (1,000): a task near the
+    // end is known only to the number index.
+    let svc = Service::start(SandboxOptions {
+        tasks: 2200,
+        ..Default::default()
+    });
+    let home = Home::new();
+    let all = svc.raw_tasks();
+    assert!(all.len() > 1060, "{} tasks listed", all.len());
+    let label_of = |t: &serde_json::Value| t["display_id"].as_str().unwrap().to_string();
+    // Not one the cursor came near (read ahead, stored whole).
+    let target = &all[all.len() - 10];
+    let label = label_of(target);
+    let id = target["id"].as_str().unwrap().to_string();
+    let title = target["title"].as_str().unwrap().to_string();
+    // First session: the list is walked to its end (`G`), then the first
+    // row is made current again (`g`), and the session ends.
+    let mut tui = launch_ready(&svc, &home);
+    tui.send("G");
+    let end = label_of(all.last().unwrap());
+    tui.wait_until("the last row", WAIT, |s| s.contains(&format!("> {end} ")));
+    tui.send("g");
+    let first = label_of(&all[0]);
+    tui.wait_until("the first row", WAIT, |s| {
+        s.contains(&format!("> {first} "))
+    });
+    quit(&mut tui);
+    // Second session: `:open #N` of it.
+    let mut tui = launch_ready(&svc, &home);
+    svc.sb.clear_requests();
+    tui.send(&format!(":open {label}\r"));
+    let title: String = title.chars().take(20).collect();
+    tui.wait_until("its detail", WAIT, |s| {
+        s.contains(&format!("▶ {label} ")) && s.contains(&title)
+    });
+    // No search nor walk for it: those ask the list with `query=` or 100
+    // rows a page (`FindByNumber`); the list's own pages (50 a page,
+    // refilling the stored rows) may go on meanwhile.
+    let looked_for = || -> Vec<_> {
+        svc.requests_matching("GET", "/api/v1/tasks")
+            .into_iter()
+            .filter(|r| {
+                let q = r.query.as_deref().unwrap_or("");
+                q.contains("query=") || q.contains("limit=100")
+            })
+            .collect()
+    };
+    let by_id = || svc.requests_matching("GET", &format!("/api/v1/tasks/{id}"));
+    tui.wait_until("the task read by its id (or looked for)", WAIT, |_| {
+        !by_id().is_empty() || !looked_for().is_empty()
+    });
+    assert!(looked_for().is_empty(), "{:?}", looked_for());
+    assert_eq!(by_id().len(), 1, "{:?}", by_id());
+    let screen = tui.screen();
+    assert!(!screen.contains("looking for it"), "{screen}");
+    quit(&mut tui);
 }

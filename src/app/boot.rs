@@ -28,7 +28,11 @@ impl State {
                 }
                 vec![]
             }
-            StoreAnswer::Number(n, id) => self.on_stored_number(n, id),
+            StoreAnswer::Number {
+                number,
+                first,
+                found,
+            } => self.on_stored_number(number, first, found),
             StoreAnswer::Search { gen, rows } => {
                 self.on_local_search(gen, rows);
                 vec![]
@@ -38,12 +42,16 @@ impl State {
                 self.local.on = false;
                 self.local.out.clear();
                 self.say(Level::Warn, msg);
-                vec![]
+                // A number asked of the store is asked of the service.
+                match self.number_waiting() {
+                    Some(n) => self.on_stored_number(n, true, None),
+                    None => vec![],
+                }
             }
         }
     }
 
-    fn learn_stored(&mut self, id: &str, d: &StoredDetail) {
+    pub(super) fn learn_stored(&mut self, id: &str, d: &StoredDetail) {
         let task = d.task.as_ref().and_then(from_stored);
         let mut k = self.local.known.remove(id).unwrap_or_default();
         if k.task.is_none() {
@@ -140,29 +148,18 @@ impl State {
         self.local.on = on;
         self.outbox.clear();
         self.pending.retain(|p| p.ticket != 0);
+        // A number asked of the other store is asked of this one.
+        if let Some(number) = self.number_waiting() {
+            self.local
+                .store(crate::store::worker::StoreCmd::FindNumber {
+                    number,
+                    first: true,
+                });
+        }
     }
 }
 
 impl State {
-    /// `:open #N` offline: the store's answer.
-    pub(super) fn on_stored_number(&mut self, n: i64, id: Option<String>) -> Vec<Effect> {
-        let placeholder = format!("#{n}");
-        if self.detail.as_ref().map(|d| d.task_id.as_str()) != Some(placeholder.as_str()) {
-            return vec![];
-        }
-        match id {
-            Some(id) => self.show(id, None),
-            None => {
-                if let Some(d) = &mut self.detail {
-                    d.error = Some(format!(
-                        "#{n} is not stored, and the service cannot be reached"
-                    ));
-                }
-                vec![]
-            }
-        }
-    }
-
     /// The store's matches for the search being typed: shown until the
     /// service's answer replaces them.
     pub(super) fn on_local_search(&mut self, gen: u64, rows: Vec<crate::store::StoredTask>) {

@@ -163,6 +163,7 @@ impl State {
     pub(super) fn record(&mut self, r: &ApiResult) {
         let now = now_secs();
         let gen = self.local.gen;
+        self.index_answer(&r.result);
         let full = |t: &Task, l: &mut Local| {
             let k = l.known_mut(t.id.as_str());
             let newer = k.task.as_ref().is_none_or(|old| {
@@ -210,7 +211,7 @@ impl State {
                     self.local.store(StoreCmd::PutTasks(rows));
                 }
             }
-            (_, Ok(Reply::Task(t))) => {
+            (_, Ok(Reply::Task(t) | Reply::Found(Some(t), _))) => {
                 full(t, &mut self.local);
                 if !matches!(
                     r.req,

@@ -503,29 +503,9 @@ impl State {
                 self.focus = Focus::Detail;
                 fx
             }
-            None if self.detail.as_ref().map(|d| d.task_id.as_str())
-                == Some(format!("#{number}").as_str())
-                && self.detail.as_ref().is_some_and(|d| d.error.is_none()) =>
-            {
-                // Already being looked for: one search is enough.
-                self.focus = Focus::Detail;
-                vec![]
-            }
-            None => {
-                // Navigate now: the detail shows that #N is being looked for,
-                // and no action can land on the previously current task.
-                let fx = self.jump_to(format!("#{number}"), None);
-                if let Some(d) = self.detail.as_mut() {
-                    // Looking again after a failure: the old error goes.
-                    d.error = None;
-                }
-                self.focus = Focus::Detail;
-                self.say(Level::Info, format!("looking for #{number}…"));
-                let limit = 100;
-                let mut fx = fx;
-                fx.push(self.request(ApiRequest::FindByNumber { number, limit }));
-                fx
-            }
+            // Not a row: what is known of the number, else the service
+            // (`numbers.rs`).
+            None => self.open_number(number),
         })
     }
 }

@@ -28,6 +28,7 @@ pub mod list_refresh;
 pub mod marks;
 pub mod names;
 pub mod navigation;
+pub mod numbers;
 pub mod offline;
 pub mod outbox;
 pub mod panes;

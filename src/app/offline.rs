@@ -190,7 +190,10 @@ impl State {
             ApiRequest::FindByNumber { number, .. } => {
                 let n = *number;
                 self.local
-                    .store(crate::store::worker::StoreCmd::FindNumber(n));
+                    .store(crate::store::worker::StoreCmd::FindNumber {
+                        number: n,
+                        first: false,
+                    });
                 self.local.on
             }
             ApiRequest::GetTask { id } => shown(id, &|d| d.task.is_some()),

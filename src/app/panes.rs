@@ -103,6 +103,9 @@ pub struct Detail {
     /// What the user had seen of this task when it became current: new
     /// comments and messages are marked against it.
     pub seen_before: Option<crate::store::Seen>,
+    /// Opened by `:open #N` through the number index: checked against the
+    /// service's answer; its label and title head the detail meanwhile.
+    pub by_number: Option<super::numbers::ByNumber>,
 }
 
 impl Detail {
@@ -126,6 +129,7 @@ impl Detail {
             stale: Default::default(),
             cached_at: None,
             seen_before: None,
+            by_number: None,
         }
     }
 }

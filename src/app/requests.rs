@@ -217,6 +217,9 @@ pub enum Reply {
     Me(Identity),
     Page(TaskPage),
     Task(Box<Task>),
+    /// `FindByNumber`: the task (`None`: not found), and every row seen
+    /// on the way (for the number index).
+    Found(Option<Box<Task>>, Vec<crate::store::Numbered>),
     Deleted,
     Items(Vec<TaskItem>),
     Comments(Vec<Comment>),

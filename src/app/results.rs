@@ -170,39 +170,21 @@ impl State {
                 self.say_about("list", Level::Error, msg);
                 vec![]
             }
-            (ApiRequest::FindByNumber { number, .. }, Ok(Reply::Task(t))) => {
-                let placeholder = format!("#{number}");
-                if self.detail.as_ref().map(|d| d.task_id.as_str()) != Some(placeholder.as_str()) {
-                    // The user moved on meanwhile.
-                    return vec![];
-                }
-                // The placeholder the user navigated to becomes the task
-                // (a newer copy already known wins: `show` takes the row).
-                let id = t.id.as_str().to_string();
-                let task = if self.is_stale(&t, ticket) {
-                    None
-                } else {
-                    self.note_version(&t, ticket);
-                    Some(*t)
-                };
-                let fx = self.show(id, task);
-                self.say(Level::Info, format!("opened #{number}"));
-                fx
+            (ApiRequest::FindByNumber { number, .. }, result) => {
+                self.on_found(ticket, number, result)
             }
             (ApiRequest::GetTask { id }, Ok(Reply::Task(t))) => {
+                if let Some(fx) = self.number_check(&id, Ok(&t)) {
+                    return fx;
+                }
                 self.cleared(&id);
                 self.replace_task(*t, ticket);
                 vec![]
             }
-            (ApiRequest::FindByNumber { number, .. }, Err(e)) => {
-                let placeholder = format!("#{number}");
-                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == placeholder) {
-                    d.error = Some(e.to_string());
-                }
-                self.say(Level::Error, format!("finding #{number} failed: {e}"));
-                vec![]
-            }
             (ApiRequest::GetTask { id }, Err(e)) => {
+                if let Some(fx) = self.number_check(&id, Err(&e)) {
+                    return fx;
+                }
                 if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
                     d.error = Some(e.to_string());
                 }

@@ -93,9 +93,7 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
             cursor,
             ..
         } => Reply::Page(c.list_tasks(query, *limit, cursor.as_deref()).await?),
-        ApiRequest::FindByNumber { number, limit } => {
-            Reply::Task(Box::new(find_by_number(c, *number, *limit).await?))
-        }
+        ApiRequest::FindByNumber { number, limit } => find_by_number(c, *number, *limit).await?,
         ApiRequest::GetTask { id } => Reply::Task(Box::new(c.get_task(id).await?)),
         ApiRequest::Patch { id, patch } => Reply::Task(Box::new(c.patch_task(id, patch).await?)),
         ApiRequest::Delete { id } => {
@@ -176,27 +174,35 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
 /// number (as `#N` and as `N`) and a walk of the list (bounded) run at
 /// once, the first to find it wins — over a slow link the search no longer
 /// delays the walk by two round trips when the service does not search
-/// numbers.
-async fn find_by_number(c: &Client, number: i64, limit: u32) -> Result<Task, ApiError> {
+/// numbers. Every row read on the way is in the answer, for the number
+/// index (`numbers.rs`).
+async fn find_by_number(c: &Client, number: i64, limit: u32) -> Result<Reply, ApiError> {
     use futures::future::FutureExt;
     use futures::stream::{FuturesUnordered, StreamExt};
+    let seen = std::sync::Mutex::new(Vec::new());
     let ways: FuturesUnordered<_> = [Some(format!("#{number}")), Some(number.to_string()), None]
         .into_iter()
-        .map(|query| find_in(c, number, limit, query).boxed())
+        .map(|query| find_in(c, number, limit, query, &seen).boxed())
         .collect();
     let mut ways = ways;
     let mut failed = None;
+    let mut found = None;
     while let Some(r) = ways.next().await {
         match r {
-            Ok(Some(t)) => return Ok(t),
+            Ok(Some(t)) => {
+                found = Some(Box::new(t));
+                break;
+            }
             Ok(None) => {}
             Err(e) => failed = Some(e),
         }
     }
-    Err(failed.unwrap_or_else(|| ApiError::NotFound {
-        what: format!("task #{number}"),
-        message: "not among the tasks you can see in lists (archived and draft tasks open by id: :open UUID)".into(),
-    }))
+    drop(ways);
+    let seen = seen.into_inner().unwrap_or_default();
+    match (found, failed) {
+        (None, Some(e)) => Err(e),
+        (found, _) => Ok(Reply::Found(found, seen)),
+    }
 }
 
 /// One way of looking for `#number`: the pages of `query` (a search: 3
@@ -206,6 +212,7 @@ async fn find_in(
     number: i64,
     limit: u32,
     query: Option<String>,
+    seen: &std::sync::Mutex<Vec<crate::store::Numbered>>,
 ) -> Result<Option<Task>, ApiError> {
     let matches =
         |t: &Task| t.task_number == Some(number) || t.display_id.raw() == format!("#{number}");
@@ -217,6 +224,10 @@ async fn find_in(
     let mut cursor: Option<String> = None;
     for _ in 0..pages {
         let page = c.list_tasks(&q, limit, cursor.as_deref()).await?;
+        if let Ok(mut seen) = seen.lock() {
+            let rows = page.items.iter().filter_map(|i| i.task());
+            seen.extend(rows.filter_map(super::numbers::numbered));
+        }
         if let Some(t) = page
             .items
             .iter()

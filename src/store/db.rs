@@ -117,55 +117,6 @@ impl Db {
         &self.path
     }
 
-    fn migrate(&mut self) -> rusqlite::Result<()> {
-        let version: i64 = self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if version > SCHEMA_VERSION {
-            return Err(rusqlite::Error::SqliteFailure(
-                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
-                Some(format!(
-                    "schema version {version} is newer than this taskdeck's ({SCHEMA_VERSION})"
-                )),
-            ));
-        }
-        let tx = self.conn.transaction()?;
-        if version < 1 {
-            tx.execute_batch(
-                "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                 CREATE TABLE tasks(
-                    id TEXT PRIMARY KEY,
-                    number INTEGER,
-                    title TEXT NOT NULL DEFAULT '',
-                    updated_at TEXT,
-                    json TEXT NOT NULL,
-                    full INTEGER NOT NULL DEFAULT 0,
-                    fetched_at INTEGER NOT NULL,
-                    opened_at INTEGER);
-                 CREATE INDEX tasks_number ON tasks(number);
-                 CREATE TABLE tabs(
-                    task_id TEXT NOT NULL, tab TEXT NOT NULL, json TEXT NOT NULL,
-                    fetched_at INTEGER NOT NULL, PRIMARY KEY(task_id, tab));
-                 CREATE TABLE views(key TEXT PRIMARY KEY, ids TEXT NOT NULL, saved_at INTEGER NOT NULL);
-                 CREATE TABLE seen(
-                    task_id TEXT PRIMARY KEY, updated_at TEXT, comment_ids TEXT,
-                    message_ids TEXT, at INTEGER NOT NULL);
-                 CREATE TABLE recent(
-                    task_id TEXT PRIMARY KEY, label TEXT NOT NULL, title TEXT NOT NULL,
-                    action TEXT NOT NULL, at INTEGER NOT NULL);
-                 CREATE TABLE people(id TEXT PRIMARY KEY, team INTEGER NOT NULL, name TEXT NOT NULL,
-                    email TEXT NOT NULL, tasks TEXT NOT NULL);
-                 CREATE TABLE outbox(
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL,
-                    label TEXT NOT NULL, what TEXT NOT NULL, request TEXT NOT NULL,
-                    base_updated_at TEXT, created_at INTEGER NOT NULL);
-                 CREATE VIRTUAL TABLE tasks_fts USING fts5(id UNINDEXED, text, tokenize='unicode61');",
-            )?;
-        }
-        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        tx.commit()
-    }
-
     pub fn get_meta(&self, key: &str) -> Option<String> {
         self.conn
             .query_row("SELECT value FROM meta WHERE key=?1", [key], |r| r.get(0))
@@ -308,17 +259,6 @@ impl Db {
             fetched_at,
             tabs,
         })
-    }
-
-    /// A task by its number (`#12`), if stored.
-    pub fn find_number(&self, number: i64) -> rusqlite::Result<Option<String>> {
-        self.conn
-            .query_row(
-                "SELECT id FROM tasks WHERE number=?1 ORDER BY fetched_at DESC LIMIT 1",
-                [number],
-                |r| r.get(0),
-            )
-            .optional()
     }
 
     pub fn opened(&self, id: &str, now: i64) -> rusqlite::Result<()> {

@@ -1,23 +1,27 @@
 //! The local store: one SQLite database per service and user, in the XDG
 //! cache folder (mode 0600). It keeps what the service answered (tasks, the
-//! rows of each view, the tabs of every task seen), the directory of people
-//! and teams, what the user last saw of each task, the tasks recently
-//! opened or acted on, and the outbox of edits made while the service was
-//! unreachable. Never the API key, nor anything derived from it.
+//! rows of each view, the tabs of every task seen), which task each number
+//! names (`numbers`), the directory of people and teams, what the user last
+//! saw of each task, the tasks recently opened or acted on, and the outbox
+//! of edits made while the service was unreachable. Never the API key, nor
+//! anything derived from it.
 //!
 //! [`Db`] is the synchronous layer (used by the store thread, the CLI and
 //! tests); [`worker`] runs it off the UI loop.
 
 mod db;
+mod numbers;
+mod schema;
 pub mod worker;
 
 pub use db::{move_aside, read_directory, Db};
+pub use numbers::{Numbered, NUMBERS_MAX};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes; older databases are migrated.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// At most this many tasks are kept; old, unopened ones go first.
 pub const DEFAULT_MAX_TASKS: usize = 5000;

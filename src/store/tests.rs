@@ -40,7 +40,10 @@ fn tasks_views_and_tabs_round_trip() {
     assert_eq!(d.task.unwrap().title, "Alpha");
     assert_eq!(d.tabs.len(), 1);
     assert_eq!(d.tabs[0].json, "[2]");
-    assert_eq!(db.find_number(2).unwrap().as_deref(), Some("b"));
+    assert_eq!(
+        db.find_number(2).unwrap().map(|r| r.id).as_deref(),
+        Some("b")
+    );
 }
 
 #[test]
@@ -300,9 +303,23 @@ fn the_thread_writes_in_order_and_answers_reads() {
     t.send(worker::StoreCmd::PutTasks(vec![task(
         "a", 7, "Alpha", "u", true,
     )]));
-    t.send(worker::StoreCmd::FindNumber(7));
+    t.send(worker::StoreCmd::FindNumber {
+        number: 7,
+        first: true,
+    });
     match rx.recv().unwrap() {
-        worker::StoreAnswer::Number(7, Some(id)) => assert_eq!(id, "a"),
+        worker::StoreAnswer::Number {
+            number: 7,
+            first: true,
+            found: Some(f),
+        } => {
+            assert_eq!(f.row.id, "a");
+            assert_eq!(
+                f.detail.task.unwrap().title,
+                "Alpha",
+                "what is stored of it"
+            );
+        }
         other => panic!("{other:?}"),
     }
     t.finish();
@@ -351,4 +368,133 @@ fn damage_past_the_header_is_found_by_the_thread_and_moved_aside() {
     // The next start makes a new one.
     let (db, _) = Db::open(&path).unwrap();
     assert_eq!(db.task_count().unwrap(), 0);
+}
+
+fn numbered(n: i64, id: &str) -> Numbered {
+    Numbered {
+        number: n,
+        display_id: format!("#{n}"),
+        id: id.into(),
+        title: format!("Task {n}"),
+    }
+}
+
+#[test]
+fn the_number_index_records_every_row_of_a_page_and_follows_moves() {
+    let mut db = Db::in_memory().unwrap();
+    let page: Vec<Numbered> = (1..=100).map(|n| numbered(n, &format!("t{n}"))).collect();
+    db.put_numbers(&page, 10).unwrap();
+    assert_eq!(db.number_count().unwrap(), 100);
+    assert_eq!(db.task_count().unwrap(), 0, "no task row is written for it");
+    let r = db.find_number(77).unwrap().unwrap();
+    assert_eq!((r.id.as_str(), r.title.as_str()), ("t77", "Task 77"));
+    assert!(db.find_number(101).unwrap().is_none());
+    // Renumbered: the old number no longer names it.
+    db.put_numbers(&[numbered(500, "t77")], 11).unwrap();
+    assert!(db.find_number(77).unwrap().is_none());
+    assert_eq!(db.find_number(500).unwrap().unwrap().id, "t77");
+    // A number given to another task names that one.
+    db.put_numbers(&[numbered(500, "other")], 12).unwrap();
+    assert_eq!(db.find_number(500).unwrap().unwrap().id, "other");
+    db.forget_number(500, "not-it").unwrap();
+    assert!(
+        db.find_number(500).unwrap().is_some(),
+        "only that pair goes"
+    );
+    db.forget_number(500, "other").unwrap();
+    assert!(db.find_number(500).unwrap().is_none());
+}
+
+#[test]
+fn the_number_index_is_bounded_and_the_longest_unseen_go_first() {
+    let mut db = Db::in_memory().unwrap();
+    for (at, range) in [(1, 1..=40), (2, 41..=80), (3, 81..=120)] {
+        let rows: Vec<Numbered> = range.map(|n| numbered(n, &format!("t{n}"))).collect();
+        db.put_numbers(&rows, at).unwrap();
+    }
+    // #5 seen again since: it stays.
+    db.put_numbers(&[numbered(5, "t5")], 4).unwrap();
+    assert_eq!(db.evict_numbers(100).unwrap(), 20);
+    assert_eq!(db.number_count().unwrap(), 100);
+    assert!(db.find_number(5).unwrap().is_some());
+    assert!(db.find_number(1).unwrap().is_none());
+    assert!(db.find_number(21).unwrap().is_none());
+    assert!(db.find_number(22).unwrap().is_some());
+    assert_eq!(db.evict_numbers(100).unwrap(), 0);
+}
+
+/// The schema of version 1 (the first release of the store), as it made
+/// files: an older store must upgrade in place.
+const SCHEMA_V1: &str = "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+ CREATE TABLE tasks(id TEXT PRIMARY KEY, number INTEGER, title TEXT NOT NULL DEFAULT '',
+    updated_at TEXT, json TEXT NOT NULL, full INTEGER NOT NULL DEFAULT 0,
+    fetched_at INTEGER NOT NULL, opened_at INTEGER);
+ CREATE INDEX tasks_number ON tasks(number);
+ CREATE TABLE tabs(task_id TEXT NOT NULL, tab TEXT NOT NULL, json TEXT NOT NULL,
+    fetched_at INTEGER NOT NULL, PRIMARY KEY(task_id, tab));
+ CREATE TABLE views(key TEXT PRIMARY KEY, ids TEXT NOT NULL, saved_at INTEGER NOT NULL);
+ CREATE TABLE seen(task_id TEXT PRIMARY KEY, updated_at TEXT, comment_ids TEXT,
+    message_ids TEXT, at INTEGER NOT NULL);
+ CREATE TABLE recent(task_id TEXT PRIMARY KEY, label TEXT NOT NULL, title TEXT NOT NULL,
+    action TEXT NOT NULL, at INTEGER NOT NULL);
+ CREATE TABLE people(id TEXT PRIMARY KEY, team INTEGER NOT NULL, name TEXT NOT NULL,
+    email TEXT NOT NULL, tasks TEXT NOT NULL);
+ CREATE TABLE outbox(seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL,
+    label TEXT NOT NULL, what TEXT NOT NULL, request TEXT NOT NULL,
+    base_updated_at TEXT, created_at INTEGER NOT NULL);
+ CREATE VIRTUAL TABLE tasks_fts USING fts5(id UNINDEXED, text, tokenize='unicode61');
+ PRAGMA user_version = 1;";
+
+#[test]
+fn a_version_1_store_upgrades_in_place_and_its_tasks_are_numbered() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    {
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(SCHEMA_V1).unwrap();
+        c.execute(
+            "INSERT INTO tasks(id,number,title,json,fetched_at) VALUES(?1,?2,?3,?4,?5)",
+            rusqlite::params![
+                "a",
+                12,
+                "Alpha",
+                serde_json::json!({"id": "a", "display_id": "T-12", "title": "Alpha"}).to_string(),
+                5
+            ],
+        )
+        .unwrap();
+        c.execute(
+            "INSERT INTO tasks(id,number,title,json,fetched_at) VALUES('b',13,'Beta','not json',6)",
+            [],
+        )
+        .unwrap();
+        c.execute(
+            "INSERT INTO outbox(seq,task_id,label,what,request,created_at)
+             VALUES(1,'a','#12','status → completed','{}',7)",
+            [],
+        )
+        .unwrap();
+    }
+    let (mut db, note) = Db::open(&path).unwrap();
+    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
+    let version: i64 = db
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    // What v1 kept is all there…
+    assert_eq!(db.get_task("a").unwrap().unwrap().0.title, "Alpha");
+    assert_eq!(db.outbox().unwrap().len(), 1);
+    // …and its tasks are in the index from the start.
+    let a = db.find_number(12).unwrap().unwrap();
+    assert_eq!((a.id.as_str(), a.display_id.as_str()), ("a", "T-12"));
+    let b = db.find_number(13).unwrap().unwrap();
+    assert_eq!((b.id.as_str(), b.display_id.as_str()), ("b", "#13"));
+    assert_eq!(db.number_count().unwrap(), 2);
+    db.put_numbers(&[numbered(14, "c")], 8).unwrap();
+    drop(db);
+    // Opened again: nothing is migrated twice.
+    let (db, note) = Db::open(&path).unwrap();
+    assert!(note.is_none());
+    assert_eq!(db.number_count().unwrap(), 3);
 }

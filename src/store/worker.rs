@@ -9,6 +9,13 @@ use std::sync::mpsc;
 #[derive(Clone, Debug, PartialEq)]
 pub enum StoreCmd {
     PutTasks(Vec<StoredTask>),
+    /// Rows seen, for the number index.
+    PutNumbers(Vec<Numbered>),
+    /// `number` no longer names task `id`.
+    ForgetNumber {
+        number: i64,
+        id: String,
+    },
     PutView {
         key: String,
         /// The view as JSON (filters, search), restored at the next start.
@@ -41,8 +48,13 @@ pub enum StoreCmd {
     OutboxRemove(i64),
     /// Read everything stored about a task.
     LoadTask(String),
-    /// Find a task by number.
-    FindNumber(i64),
+    /// Find a task by number (the index, else the stored tasks), with
+    /// what is stored of it. `first`: asked before the service (`:open #N`
+    /// online); else the service could not be reached.
+    FindNumber {
+        number: i64,
+        first: bool,
+    },
     Search {
         gen: u64,
         query: String,
@@ -54,7 +66,11 @@ pub enum StoreCmd {
 #[derive(Clone, Debug)]
 pub enum StoreAnswer {
     Task(String, Box<StoredDetail>),
-    Number(i64, Option<String>),
+    Number {
+        number: i64,
+        first: bool,
+        found: Option<Box<FoundNumber>>,
+    },
     Search {
         gen: u64,
         rows: Vec<StoredTask>,
@@ -67,6 +83,16 @@ pub enum StoreAnswer {
     Failed(String),
     Flushed,
 }
+
+/// A number the store knows: the task it names and what is stored of it.
+#[derive(Clone, Debug)]
+pub struct FoundNumber {
+    pub row: Numbered,
+    pub detail: StoredDetail,
+}
+
+/// Trim the number index after this many rows were written.
+const NUMBERS_TRIM_EVERY: usize = 5000;
 
 /// The handle the loop keeps.
 pub struct StoreThread {
@@ -99,12 +125,24 @@ impl StoreThread {
                     }
                 }
                 let mut writes = 0usize;
+                let mut numbered = 0usize;
                 while let Ok(cmd) = rx.recv() {
                     if failed {
-                        if let StoreCmd::Flush = cmd {
-                            answer(StoreAnswer::Flushed);
+                        // Questions are still answered (nothing known), so
+                        // that nobody waits for an answer that never comes.
+                        match cmd {
+                            StoreCmd::Flush => answer(StoreAnswer::Flushed),
+                            StoreCmd::FindNumber { number, first } => answer(StoreAnswer::Number {
+                                number,
+                                first,
+                                found: None,
+                            }),
+                            _ => {}
                         }
                         continue;
+                    }
+                    if let StoreCmd::PutNumbers(rows) = &cmd {
+                        numbered += rows.len();
                     }
                     match run(&mut db, cmd, &answer) {
                         Ok(wrote) => writes += usize::from(wrote),
@@ -117,6 +155,12 @@ impl StoreThread {
                             failed = true;
                         }
                     }
+                    if numbered >= NUMBERS_TRIM_EVERY {
+                        numbered = 0;
+                        if let Err(e) = db.evict_numbers(NUMBERS_MAX) {
+                            tracing::warn!(error = %e, "local store number trim failed");
+                        }
+                    }
                     if writes >= 500 {
                         writes = 0;
                         if let Err(e) = db.evict(max_tasks) {
@@ -126,6 +170,7 @@ impl StoreThread {
                 }
                 if !failed {
                     let _ = db.evict(max_tasks);
+                    let _ = db.evict_numbers(NUMBERS_MAX);
                 }
             })
             .expect("spawn the store thread");
@@ -155,6 +200,8 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
     let now = now_secs();
     match cmd {
         StoreCmd::PutTasks(t) => db.put_tasks(&t, now)?,
+        StoreCmd::PutNumbers(rows) => db.put_numbers(&rows, now)?,
+        StoreCmd::ForgetNumber { number, id } => db.forget_number(number, &id)?,
         StoreCmd::PutView { key, view, ids } => {
             db.put_view(&key, &ids, now)?;
             db.set_meta("last_view", &view)?;
@@ -193,8 +240,19 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             answer(StoreAnswer::Task(id, Box::new(d)));
             return Ok(false);
         }
-        StoreCmd::FindNumber(n) => {
-            answer(StoreAnswer::Number(n, db.find_number(n)?));
+        StoreCmd::FindNumber { number, first } => {
+            let found = match db.find_number(number)? {
+                Some(row) => {
+                    let detail = db.get_detail(&row.id)?;
+                    Some(Box::new(FoundNumber { row, detail }))
+                }
+                None => None,
+            };
+            answer(StoreAnswer::Number {
+                number,
+                first,
+                found,
+            });
             return Ok(false);
         }
         StoreCmd::Search { gen, query } => {

@@ -14,6 +14,7 @@ mod list;
 mod local;
 mod names;
 mod navigation;
+mod numbers;
 mod outbox;
 mod prefetch;
 mod props;

@@ -29,7 +29,11 @@ fn opening_by_number_navigates_at_once_and_nothing_lands_on_the_old_row() {
     s.on_key(key('c'));
     assert!(!matches!(s.overlay, Overlay::Compose(_)));
     assert!(s.status.as_ref().unwrap().1.contains("still loading"));
-    answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(77)))));
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Found(Some(Box::new(task(77))), vec![])),
+    );
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(77));
     s.on_key(key('c'));
     match &s.overlay {
@@ -43,7 +47,11 @@ fn a_late_answer_for_a_task_the_user_left_is_ignored() {
     let mut s = loaded(2);
     let fx = palette(&mut s, "open #77");
     palette(&mut s, "open #2");
-    answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(77)))));
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Found(Some(Box::new(task(77))), vec![])),
+    );
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
 }
 

@@ -62,7 +62,9 @@ fn reply_for(r: &ApiRequest) -> Result<Reply, ApiError> {
         ApiRequest::GetTask { id } | ApiRequest::Patch { id, .. } => {
             Ok(Reply::Task(Box::new(task(n_of(id)))))
         }
-        ApiRequest::FindByNumber { number, .. } => Ok(Reply::Task(Box::new(task(*number)))),
+        ApiRequest::FindByNumber { number, .. } => {
+            Ok(Reply::Found(Some(Box::new(task(*number))), vec![]))
+        }
         ApiRequest::ListPage { .. } => Ok(Reply::Page(TaskPage {
             items: (1..=5).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
             cursor: None,

@@ -33,6 +33,12 @@ pub fn header(s: &State) -> String {
         }
         None if d.task_id.starts_with('#') => format!("{} (looking for it…)", d.task_id),
         None if d.task_id.is_empty() => "unreadable item".into(),
+        // Opened through the number index: its label and title as last
+        // seen, until the task arrives.
+        None if d.by_number.is_some() => {
+            let b = d.by_number.as_ref().expect("checked");
+            format!("{} {}", b.label, Untrusted::new(&b.title).line())
+        }
         None => short_id(&d.task_id),
     };
     let mut out = label;

@@ -1,0 +1,74 @@
+//! The schema and its migrations: `PRAGMA user_version` says which this
+//! file has; each step below brings an older file up to the next, in place
+//! and in one transaction (a file newer than this build is refused, and
+//! moved aside by the caller).
+
+use super::*;
+
+impl Db {
+    pub(super) fn migrate(&mut self) -> rusqlite::Result<()> {
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > SCHEMA_VERSION {
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
+                Some(format!(
+                    "schema version {version} is newer than this taskdeck's ({SCHEMA_VERSION})"
+                )),
+            ));
+        }
+        let tx = self.conn.transaction()?;
+        if version < 1 {
+            tx.execute_batch(
+                "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 CREATE TABLE tasks(
+                    id TEXT PRIMARY KEY,
+                    number INTEGER,
+                    title TEXT NOT NULL DEFAULT '',
+                    updated_at TEXT,
+                    json TEXT NOT NULL,
+                    full INTEGER NOT NULL DEFAULT 0,
+                    fetched_at INTEGER NOT NULL,
+                    opened_at INTEGER);
+                 CREATE INDEX tasks_number ON tasks(number);
+                 CREATE TABLE tabs(
+                    task_id TEXT NOT NULL, tab TEXT NOT NULL, json TEXT NOT NULL,
+                    fetched_at INTEGER NOT NULL, PRIMARY KEY(task_id, tab));
+                 CREATE TABLE views(key TEXT PRIMARY KEY, ids TEXT NOT NULL, saved_at INTEGER NOT NULL);
+                 CREATE TABLE seen(
+                    task_id TEXT PRIMARY KEY, updated_at TEXT, comment_ids TEXT,
+                    message_ids TEXT, at INTEGER NOT NULL);
+                 CREATE TABLE recent(
+                    task_id TEXT PRIMARY KEY, label TEXT NOT NULL, title TEXT NOT NULL,
+                    action TEXT NOT NULL, at INTEGER NOT NULL);
+                 CREATE TABLE people(id TEXT PRIMARY KEY, team INTEGER NOT NULL, name TEXT NOT NULL,
+                    email TEXT NOT NULL, tasks TEXT NOT NULL);
+                 CREATE TABLE outbox(
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL,
+                    label TEXT NOT NULL, what TEXT NOT NULL, request TEXT NOT NULL,
+                    base_updated_at TEXT, created_at INTEGER NOT NULL);
+                 CREATE VIRTUAL TABLE tasks_fts USING fts5(id UNINDEXED, text, tokenize='unicode61');",
+            )?;
+        }
+        if version < 2 {
+            // v2: the number index (`numbers.rs`), started from the tasks
+            // already stored so that an upgraded store knows them at once.
+            tx.execute_batch(
+                "CREATE TABLE numbers(
+                    number INTEGER PRIMARY KEY, display_id TEXT NOT NULL, id TEXT NOT NULL,
+                    title TEXT NOT NULL, seen_at INTEGER NOT NULL);
+                 CREATE INDEX numbers_id ON numbers(id);
+                 CREATE INDEX numbers_seen ON numbers(seen_at);
+                 INSERT OR REPLACE INTO numbers(number, display_id, id, title, seen_at)
+                    SELECT number,
+                      coalesce(CASE WHEN json_valid(json)
+                        THEN json_extract(json, '$.display_id') END, '#' || number),
+                      id, title, fetched_at
+                    FROM tasks WHERE number IS NOT NULL ORDER BY fetched_at;",
+            )?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()
+    }
+}
