@@ -562,9 +562,14 @@ pub fn launch_ready(svc: &Service, home: &Home) -> Tui {
     tui
 }
 
-/// `:open #n`, until the detail shows it focused.
+/// `:open #n`, until the detail shows it focused and found (not the
+/// `#n (looking for it…)` shown while it is looked for: a key pressed then
+/// has no task to act on).
 #[allow(dead_code)]
 pub fn open_number(tui: &Tui, n: u32) {
     tui.send(&format!(":open #{n}\r"));
-    tui.wait_for(&format!("▶ #{n} "), WAIT);
+    let title = format!("▶ #{n} ");
+    tui.wait_until(&format!("#{n} found and shown"), WAIT, |s| {
+        s.contains(&title) && !s.contains("looking for it")
+    });
 }
