@@ -429,13 +429,10 @@ fn selected_number(s: &vt100::Screen) -> Option<String> {
 /// Rows the walk may have loaded beyond the cursor (the page fetched ahead).
 const AHEAD_ROWS: usize = 50;
 
-fn slow_walk(bin: &str, moves: usize, pace: Duration) {
-    use std::collections::HashMap;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::Arc;
-    use taskdeck::api::{ApiKey, Client, ClientConfig, TaskQuery};
+/// A sandbox seeded with `tasks` on 127.0.0.1, in this process, with the
+/// runtime that serves it (its request log and faults at hand).
+fn local_sandbox(tasks: usize) -> (tokio::runtime::Runtime, taskdeck::sandbox::Sandbox) {
     use taskdeck::sandbox::{Sandbox, SandboxOptions};
-    const KEY: &str = "demo-alice-acme";
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -443,10 +440,20 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
         .unwrap();
     let sb = rt
         .block_on(Sandbox::start_local(SandboxOptions {
-            tasks: 2000,
+            tasks,
             ..Default::default()
         }))
         .unwrap();
+    (rt, sb)
+}
+
+fn slow_walk(bin: &str, moves: usize, pace: Duration) {
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    use taskdeck::api::{ApiKey, Client, ClientConfig, TaskQuery};
+    const KEY: &str = "demo-alice-acme";
+    let (rt, sb) = local_sandbox(2000);
     // A proxy in front of it: every connection taskdeck opens is counted.
     // Those that open with the HTTP/2 preface (`PRI`) are counted apart.
     let conns = Arc::new(AtomicU64::new(0));

@@ -18,19 +18,8 @@ const LOADED_ROWS: usize = 1000 + 50;
 
 pub fn known_number(bin: &str, opens: usize) {
     use taskdeck::api::{ApiKey, Client, ClientConfig, TaskQuery};
-    use taskdeck::sandbox::{Sandbox, SandboxOptions};
     const KEY: &str = "demo-alice-acme";
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let sb = rt
-        .block_on(Sandbox::start_local(SandboxOptions {
-            tasks: 3000,
-            ..Default::default()
-        }))
-        .unwrap();
+    let (rt, sb) = super::local_sandbox(3000);
     let client = Client::new(ClientConfig::new(sb.base_url(), ApiKey::new(KEY))).unwrap();
     // The list's order, and the newest comment of the rows past those the
     // second session loads — but for those the first session's cursor

@@ -9,7 +9,7 @@
 
 use super::{first_frame_complete, median, proc_status, Probe};
 use std::time::{Duration, Instant};
-use taskdeck::sandbox::{Sandbox, SandboxOptions};
+use taskdeck::sandbox::Sandbox;
 
 const KEY: &str = "demo-alice-acme";
 const PERIOD: Duration = Duration::from_secs(2);
@@ -44,17 +44,8 @@ fn window(sb: &Sandbox, p: &mut Probe) -> (f64, f64) {
 }
 
 pub fn refresh(bin: &str) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let sb = rt
-        .block_on(Sandbox::start_local(SandboxOptions {
-            tasks: 19_400,
-            ..Default::default()
-        }))
-        .unwrap();
+    // The runtime serves the sandbox: kept to the end.
+    let (_rt, sb) = super::local_sandbox(19_400);
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("config.toml");
     std::fs::write(
