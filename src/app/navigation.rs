@@ -72,6 +72,9 @@ impl State {
             l.selected = 0;
             l.offset = 0;
             l.changed.clear();
+            // The old walk's pages are not this walk's: never asked again.
+            l.pages.clear();
+            l.page_of.clear();
         }
         self.last_refresh = Instant::now();
         let req = ApiRequest::ListPage {

@@ -267,3 +267,22 @@ fn an_answer_for_an_older_walk_changes_nothing() {
     answer(&mut s, &fx, page([99], None));
     assert!(s.list.position(&tid(99)).is_none());
 }
+
+#[test]
+fn after_a_new_walk_failed_the_old_walks_pages_are_never_asked_again() {
+    let mut s = walked(3, 20);
+    // Another view; its first page fails.
+    let fx = s.on_key(key('2'));
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(ApiError::Status {
+            status: 500,
+            message: "boom".into(),
+        }),
+    );
+    // The periodic refresh walks the view anew: no page of the old walk
+    // (another query's cursor) is asked under the new one.
+    assert_eq!(list_reqs(&tick(&mut s, 1)), vec![(None, None)]);
+}
