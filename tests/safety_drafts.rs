@@ -326,7 +326,8 @@ fn the_terminal_going_away_while_the_editor_is_open_is_a_clean_hang_up() {
     let mut tui = HangupTui::spawn(&home, &env, COLS, ROWS);
     tui.wait_for("Alice Martin", WAIT);
     tui.send(":open #2\r");
-    tui.wait_for("▶ #2 ", WAIT);
+    // Found and shown (not `#2 (looking for it…)`): `c` has a task to act on.
+    tui.wait_for("▶ #2 Confirm", WAIT);
     tui.send("c");
     tui.wait_for("Internal comment", WAIT);
     tui.send("before the hang-up");
