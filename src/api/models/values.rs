@@ -165,6 +165,26 @@ impl Json {
     }
 }
 
+impl Json {
+    /// The value without keeping a parsed tree: what was parsed already,
+    /// else a parse for the caller alone. For reading every task of a
+    /// list (the directory, the store) where keeping ten thousand trees
+    /// would cost megabytes.
+    pub fn value(&self) -> std::borrow::Cow<'_, Value> {
+        use std::borrow::Cow;
+        match (&self.raw, self.parsed.get()) {
+            (None, _) => Cow::Borrowed(&NULL),
+            (Some(_), Some(v)) => Cow::Borrowed(v),
+            (Some(raw), None) => Cow::Owned(serde_json::from_str(raw).unwrap_or(Value::Null)),
+        }
+    }
+
+    /// A tree is kept (the field was shown).
+    pub fn is_parsed(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+}
+
 impl PartialEq for Json {
     fn eq(&self, other: &Json) -> bool {
         self.raw == other.raw
@@ -185,7 +205,8 @@ impl std::ops::Deref for Json {
 
 impl Serialize for Json {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (**self).serialize(s)
+        // Storing a task does not leave a tree behind in it.
+        self.value().serialize(s)
     }
 }
 
@@ -219,5 +240,19 @@ mod tests {
             assert!(t.assigned_agent.is_null());
         }
         assert_eq!(serde_json::to_value(&a).unwrap()["matter"]["n"][1], 2);
+    }
+
+    #[test]
+    fn reading_an_open_shape_for_the_store_or_the_directory_keeps_no_tree() {
+        let v = serde_json::json!({"id": "x", "matter": {"name": "M-1"}, "shared_teams": [{"id": "t"}]});
+        let t: Task = serde_json::from_str(&v.to_string()).unwrap();
+        assert_eq!(t.shared_teams.value()[0]["id"], "t");
+        let json = serde_json::to_string(&t).unwrap();
+        assert!(json.contains(r#""matter":{"name":"M-1"}"#), "{json}");
+        assert!(!t.matter.is_parsed() && !t.shared_teams.is_parsed());
+        // Shown: parsed once and kept, and read from then on.
+        assert_eq!(t.matter["name"], "M-1");
+        assert!(t.matter.is_parsed());
+        assert!(matches!(t.matter.value(), std::borrow::Cow::Borrowed(_)));
     }
 }
