@@ -27,7 +27,9 @@ pub struct Local {
     pub on: bool,
     /// Commands for the store's thread, drained by the loop.
     pub out: Vec<StoreCmd>,
-    pub known: HashMap<String, Known>,
+    /// Boxed: most entries are rows (a version and little else), and the
+    /// table (up to KNOWN_MAX entries, 4,096 buckets) stays small.
+    pub known: HashMap<String, Box<Known>>,
     /// What the user last saw of each task.
     pub seen: HashMap<String, Seen>,
     /// Newest first.
@@ -464,7 +466,7 @@ pub fn known_task<'a>(s: &'a State, id: &str) -> Option<&'a Task> {
                 .filter_map(TaskItem::task)
                 .find(|t| t.id == id)
         })
-        .or_else(|| s.local.known.get(id).and_then(Known::copy))
+        .or_else(|| s.local.known.get(id).and_then(|k| k.copy()))
 }
 
 impl State {

@@ -130,7 +130,7 @@ impl State {
         self.local
             .known
             .values()
-            .filter_map(super::known::Known::copy)
+            .filter_map(|k| k.copy())
             .find(|t| has_number(t, number))
             .and_then(numbered)
     }
