@@ -344,6 +344,18 @@ fn rss(bin: &str) {
     println!("rss_load_seconds={:.1}", started.elapsed().as_secs_f64());
     println!("rss_hwm_kb={}", proc_status(pid, "VmHWM:").unwrap_or(0));
     println!("rss_now_kb={}", proc_status(pid, "VmRSS:").unwrap_or(0));
+    // For attributing it: the process's mappings at that moment, and a
+    // clean exit (`q`) for tools that report at exit (heaptrack).
+    if let Ok(path) = std::env::var("PROBE_SMAPS") {
+        let _ = std::fs::copy(format!("/proc/{pid}/smaps"), path);
+    }
+    if std::env::var_os("PROBE_QUIT").is_some() {
+        p.send("q");
+        let until = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < until && matches!(p.child.try_wait(), Ok(None)) {
+            p.settle(Duration::from_millis(100), Duration::from_millis(200));
+        }
+    }
     p.finish();
 }
 

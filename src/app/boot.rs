@@ -54,8 +54,8 @@ impl State {
     pub(super) fn learn_stored(&mut self, id: &str, d: &StoredDetail) {
         let task = d.task.as_ref().and_then(from_stored);
         let mut k = self.local.known.remove(id).unwrap_or_default();
-        if k.task.is_none() {
-            k.task = task;
+        if let (false, Some(t)) = (k.has_task(), task) {
+            k.task = super::known::Newest::Here(Box::new(t));
         }
         for t in &d.tabs {
             match t.tab.as_str() {
@@ -118,7 +118,7 @@ impl State {
         if let Some(cur) = boot.current {
             let id = cur.task.as_ref().map(|t| t.id.clone()).unwrap_or_default();
             self.learn_stored(&id, &cur);
-            let task = self.local.known.get(&id).and_then(|k| k.task.clone());
+            let task = self.known_copy(&id).cloned();
             let mut d = Detail::new(id.clone(), task);
             if let Some(i) = self.list.position(&id) {
                 d.origin = Origin::List;
@@ -177,8 +177,9 @@ impl State {
             .filter_map(super::cache::from_stored)
             .map(|t| TaskItem::Task(Box::new(t)))
             .collect();
+        let gone = std::mem::replace(&mut self.list.items, items);
+        self.rows_leave(gone);
         let l = &mut self.list;
-        l.items = items;
         l.local_search = true;
         l.cached_at = None;
         l.selected = 0;

@@ -13,53 +13,13 @@ use crate::store::worker::StoreCmd;
 use crate::store::{DirEntry, Recent, Seen, StoredTask};
 use std::collections::{BTreeSet, HashMap};
 
+pub use super::known::{Fetched, Known, Newest};
+
 /// At most this many tasks are known in memory (the store keeps more).
 const KNOWN_MAX: usize = 2000;
 
 /// The rows of a view the store keeps (and a start shows).
 pub const VIEW_ROWS_STORED: usize = 1000;
-
-/// Everything known of one task, from answers or the store.
-#[derive(Clone, Debug, Default)]
-pub struct Known {
-    pub task: Option<Task>,
-    pub comments: Option<Vec<Comment>>,
-    pub thread: Option<Vec<RequesterMessage>>,
-    pub subtasks: Option<Vec<TaskItem>>,
-    pub sharing: Option<SharingState>,
-    /// When the newest of these was fetched (seconds since the epoch).
-    pub at: i64,
-    /// Which answers came from the service this session (`task`,
-    /// `comments`, `thread`, `subtasks`, `sharing`), and for which version
-    /// of the task: see [`Known::fresh`].
-    pub fetched: HashMap<&'static str, Fetched>,
-}
-
-/// A tab as fetched: the task's `updated_at` then, and the refresh
-/// generation (`Local::gen`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Fetched {
-    pub updated_at: Option<String>,
-    pub gen: u64,
-}
-
-impl Known {
-    /// `tab` was answered by the service for the version of the task known
-    /// now, and the user has not refreshed since: shown as it is and not
-    /// asked again. (What the store kept is never fresh: it is shown and
-    /// asked again once per look.)
-    pub fn fresh(&self, tab: &str, gen: u64) -> bool {
-        let now = self.task.as_ref().and_then(|t| t.updated_at.as_ref());
-        self.fetched
-            .get(tab)
-            .is_some_and(|f| f.gen == gen && f.updated_at.as_ref() == now)
-    }
-
-    fn note_fetched(&mut self, tab: &'static str, gen: u64) {
-        let updated_at = self.task.as_ref().and_then(|t| t.updated_at.clone());
-        self.fetched.insert(tab, Fetched { updated_at, gen });
-    }
-}
 
 #[derive(Default)]
 pub struct Local {
@@ -67,7 +27,9 @@ pub struct Local {
     pub on: bool,
     /// Commands for the store's thread, drained by the loop.
     pub out: Vec<StoreCmd>,
-    pub known: HashMap<String, Known>,
+    /// Boxed: most entries are rows (a version and little else), and the
+    /// table (up to KNOWN_MAX entries, 4,096 buckets) stays small.
+    pub known: HashMap<String, Box<Known>>,
     /// What the user last saw of each task.
     pub seen: HashMap<String, Seen>,
     /// Newest first.
@@ -166,11 +128,10 @@ impl State {
         self.index_answer(&r.result);
         let full = |t: &Task, l: &mut Local| {
             let k = l.known_mut(t.id.as_str());
-            let newer = k.task.as_ref().is_none_or(|old| {
-                super::freshness::newer_or_same(old.updated_at.as_deref(), t.updated_at.as_deref())
-            });
+            let newer = !k.has_task()
+                || super::freshness::newer_or_same(k.version(), t.updated_at.as_deref());
             if newer {
-                k.task = Some(t.clone());
+                k.task = Newest::Here(Box::new(t.clone()));
                 k.at = now;
                 k.note_fetched("task", gen);
             }
@@ -197,13 +158,25 @@ impl State {
                 };
                 // Each row is the version its known tabs are checked
                 // against (see `Known::fresh`); memory keeps at most
-                // KNOWN_MAX tasks.
+                // KNOWN_MAX tasks. A row of this walk is held by the list
+                // (only its version is noted here); the rows of a walk
+                // left behind never reach the list and are kept here.
+                let in_list = match &r.req {
+                    ApiRequest::ListPage { gen, .. } | ApiRequest::RefreshPage { gen, .. } => {
+                        *gen == self.list.gen
+                    }
+                    _ => false,
+                };
                 for t in p.items.iter().filter_map(TaskItem::task) {
                     let k = self.local.known_mut(t.id.as_str());
-                    if k.task.as_ref().is_none_or(|old| {
-                        super::freshness::newer(old.updated_at.as_deref(), t.updated_at.as_deref())
-                    }) {
-                        k.task = Some(t.clone());
+                    if !k.has_task()
+                        || super::freshness::newer(k.version(), t.updated_at.as_deref())
+                    {
+                        k.task = if in_list {
+                            Newest::Row(t.updated_at.clone())
+                        } else {
+                            Newest::Here(Box::new(t.clone()))
+                        };
                     }
                     k.at = now;
                 }
@@ -407,7 +380,14 @@ impl State {
         let gen = self.local.gen;
         let fresh = |tab: &str| k.fresh(tab, gen);
         if d.task.is_none() {
-            d.task = k.task.clone();
+            d.task = match &k.task {
+                Newest::Unknown => None,
+                Newest::Here(t) => Some((**t).clone()),
+                Newest::Row(_) => self
+                    .list
+                    .position(&id)
+                    .and_then(|i| self.list.items[i].task().cloned()),
+            };
             if d.task.is_some() && !fresh("task") {
                 d.stale.insert("task");
             }
@@ -415,7 +395,7 @@ impl State {
             // The full task answered for this version (a prefetch) over
             // the list's row of the same version.
             let same = |a: &Task, b: &Task| a.updated_at == b.updated_at;
-            if let (Some(full), Some(row)) = (&k.task, &d.task) {
+            if let (Some(full), Some(row)) = (k.copy(), &d.task) {
                 if same(full, row) {
                     d.task = Some(full.clone());
                 }
@@ -486,7 +466,7 @@ pub fn known_task<'a>(s: &'a State, id: &str) -> Option<&'a Task> {
                 .filter_map(TaskItem::task)
                 .find(|t| t.id == id)
         })
-        .or_else(|| s.local.known.get(id).and_then(|k| k.task.as_ref()))
+        .or_else(|| s.local.known.get(id).and_then(|k| k.copy()))
 }
 
 impl State {

@@ -166,8 +166,9 @@ impl Directory {
         if let Some(team) = &t.team {
             self.learn_team(team.id.as_str(), team.name.raw(), task);
         }
-        for v in [&*t.assigned_team, &*t.shared_teams] {
-            self.learn_teams_json(v, task);
+        // Read without keeping a parsed tree in every task of the list.
+        for v in [t.assigned_team.value(), t.shared_teams.value()] {
+            self.learn_teams_json(&v, task);
         }
     }
 

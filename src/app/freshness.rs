@@ -50,7 +50,8 @@ impl State {
             self.list.page_of.clear();
         }
         if first && self.list.replacing {
-            self.list.items.clear();
+            let gone = std::mem::take(&mut self.list.items);
+            self.rows_leave(gone);
             self.list.replacing = false;
             self.list.changed.clear();
             self.list.cached_at = None;

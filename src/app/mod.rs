@@ -23,6 +23,7 @@ pub mod fuzzy;
 pub mod history;
 pub mod input;
 pub mod keymap;
+pub mod known;
 pub mod layout;
 pub mod list_refresh;
 pub mod marks;

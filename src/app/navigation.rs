@@ -67,8 +67,10 @@ impl State {
             // The store's matches for a search stay until the service's
             // first page replaces them.
             if !l.local_search {
-                l.items.clear();
+                let gone = std::mem::take(&mut l.items);
+                self.rows_leave(gone);
             }
+            let l = &mut self.list;
             l.selected = 0;
             l.offset = 0;
             l.changed.clear();

@@ -126,10 +126,11 @@ impl State {
     /// A task known in memory (an earlier view, a subtask, an answer)
     /// with that number.
     fn known_number(&self, number: i64) -> Option<Numbered> {
+        // (A row of the list is looked for among the rows, before.)
         self.local
             .known
             .values()
-            .filter_map(|k| k.task.as_ref())
+            .filter_map(|k| k.copy())
             .find(|t| has_number(t, number))
             .and_then(numbered)
     }
@@ -209,7 +210,7 @@ impl State {
             .known
             .get(&id)
             .filter(|k| k.fresh("task", gen))
-            .and_then(|k| k.task.as_ref())
+            .and_then(|_| self.known_copy(&id))
             .map(|t| has_number(t, number));
         match fresh {
             // Answered by the service this session, for this version.

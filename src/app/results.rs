@@ -257,7 +257,8 @@ impl State {
             (ApiRequest::Delete { id }, Ok(_)) => {
                 let label = self.label_of(&id);
                 if let Some(i) = self.list.position(&id) {
-                    self.list.items.remove(i);
+                    let gone = self.list.items.remove(i);
+                    self.rows_leave([gone]);
                     // The cursor stays on the row it was on.
                     if i < self.list.selected {
                         self.list.selected -= 1;

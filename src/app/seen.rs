@@ -44,10 +44,7 @@ impl State {
             return;
         }
         let task = self
-            .local
-            .known
-            .get(id)
-            .and_then(|k| k.task.as_ref())
+            .known_copy(id)
             .or_else(|| self.current_task().filter(|t| t.id == id));
         let (label, title) = match task {
             Some(t) => (t.label(), t.title.line().into_owned()),

@@ -246,6 +246,9 @@ fn man() -> Outcome {
 /// Log to `state_dir()/taskdeck.log` (never the terminal), with registered
 /// secrets scrubbed from every line. Without a usable state dir, logging is
 /// off.
+/// Log lines waiting for the writing thread, at most.
+const LOG_LINES_QUEUED: usize = 8192;
+
 fn init_logging(level: Option<&str>) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     use tracing_appender::rolling::{RollingFileAppender, Rotation};
     let dir = config::state_dir();
@@ -255,7 +258,13 @@ fn init_logging(level: Option<&str>) -> Option<tracing_appender::non_blocking::W
         .filename_prefix("taskdeck.log")
         .build(&dir)
         .ok()?;
-    let (writer, guard) = tracing_appender::non_blocking(appender);
+    // The queue to the writing thread is allocated whole at start: the
+    // default of 128,000 lines takes 4 MB. The thread writes as lines come;
+    // a burst beyond this many lines unwritten is dropped (as before, only
+    // later).
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_LINES_QUEUED)
+        .finish(appender);
     let filter = tracing_subscriber::EnvFilter::try_new(level.unwrap_or("info"))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     tracing_subscriber::fmt()

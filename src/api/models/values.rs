@@ -4,7 +4,9 @@
 use crate::text::Untrusted;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// An id from the service. Shared like short untrusted strings (the same
 /// person's id on every task is stored once); `Display` is sanitised, and
@@ -96,26 +98,89 @@ impl From<String> for Id {
     }
 }
 
-/// Fields the client does not know, kept as received. Nearly always empty,
-/// so it costs one pointer until there is something to keep.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Extra(Option<Box<Map<String, Value>>>);
+/// Fields the client does not know, kept as received: their compact JSON
+/// text, parsed when read (the open task) and kept then. Empty, it costs
+/// one pointer; the same few fields on every task of a list (a service
+/// sending `"parent_task_id": null`) are stored once, like short strings.
+#[derive(Clone, Default)]
+pub struct Extra(Option<Arc<ExtraFields>>);
+
+struct ExtraFields {
+    text: Box<str>,
+    parsed: OnceLock<Map<String, Value>>,
+}
+
+/// Texts of unknown fields up to this length are shared.
+const EXTRA_SHARED_MAX: usize = 64;
 
 impl Extra {
+    fn from_map(m: Map<String, Value>) -> Extra {
+        if m.is_empty() {
+            return Extra(None);
+        }
+        let text = serde_json::to_string(&m).unwrap_or_default();
+        if text.len() > EXTRA_SHARED_MAX {
+            return Extra(Some(Arc::new(ExtraFields {
+                text: text.into(),
+                parsed: OnceLock::new(),
+            })));
+        }
+        type Pool = Mutex<HashMap<Box<str>, Arc<ExtraFields>>>;
+        static POOL: OnceLock<Pool> = OnceLock::new();
+        let mut pool = POOL
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let shared = pool.entry(text.as_str().into()).or_insert_with(|| {
+            Arc::new(ExtraFields {
+                text: text.into(),
+                parsed: OnceLock::from(m),
+            })
+        });
+        Extra(Some(shared.clone()))
+    }
+
+    /// The fields, parsed once and kept.
+    fn map(&self) -> Option<&Map<String, Value>> {
+        let f = self.0.as_ref()?;
+        Some(
+            f.parsed
+                .get_or_init(|| serde_json::from_str(&f.text).unwrap_or_default()),
+        )
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.0.as_ref().is_none_or(|m| m.is_empty())
+        self.0.is_none()
     }
     pub fn get(&self, k: &str) -> Option<&Value> {
-        self.0.as_ref().and_then(|m| m.get(k))
+        self.map().and_then(|m| m.get(k))
     }
     pub fn contains_key(&self, k: &str) -> bool {
         self.get(k).is_some()
     }
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.0.iter().flat_map(|m| m.iter())
+        self.map().into_iter().flat_map(|m| m.iter())
     }
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |m| m.len())
+        self.map().map_or(0, |m| m.len())
+    }
+}
+
+impl PartialEq for Extra {
+    fn eq(&self, other: &Extra) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) if a.text != b.text => self.map() == other.map(),
+            (a, b) => a.is_some() == b.is_some(),
+        }
+    }
+}
+
+impl fmt::Debug for Extra {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            None => f.write_str("Extra({})"),
+            Some(x) => write!(f, "Extra({})", x.text),
+        }
     }
 }
 
@@ -129,8 +194,20 @@ impl std::ops::Index<&str> for Extra {
 impl Serialize for Extra {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(self.len()))?;
-        for (k, v) in self.iter() {
+        // Storing a task does not leave a parsed map behind in it.
+        let parsed;
+        let map = match &self.0 {
+            None => None,
+            Some(f) => match f.parsed.get() {
+                Some(m) => Some(m),
+                None => {
+                    parsed = serde_json::from_str::<Map<String, Value>>(&f.text).ok();
+                    parsed.as_ref()
+                }
+            },
+        };
+        let mut m = s.serialize_map(map.map(|m| m.len()))?;
+        for (k, v) in map.into_iter().flatten() {
             m.serialize_entry(k, v)?;
         }
         m.end()
@@ -139,8 +216,7 @@ impl Serialize for Extra {
 
 impl<'de> Deserialize<'de> for Extra {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let m = Map::<String, Value>::deserialize(d)?;
-        Ok(Extra((!m.is_empty()).then(|| Box::new(m))))
+        Ok(Extra::from_map(Map::<String, Value>::deserialize(d)?))
     }
 }
 
@@ -165,6 +241,26 @@ impl Json {
     }
 }
 
+impl Json {
+    /// The value without keeping a parsed tree: what was parsed already,
+    /// else a parse for the caller alone. For reading every task of a
+    /// list (the directory, the store) where keeping ten thousand trees
+    /// would cost megabytes.
+    pub fn value(&self) -> std::borrow::Cow<'_, Value> {
+        use std::borrow::Cow;
+        match (&self.raw, self.parsed.get()) {
+            (None, _) => Cow::Borrowed(&NULL),
+            (Some(_), Some(v)) => Cow::Borrowed(v),
+            (Some(raw), None) => Cow::Owned(serde_json::from_str(raw).unwrap_or(Value::Null)),
+        }
+    }
+
+    /// A tree is kept (the field was shown).
+    pub fn is_parsed(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+}
+
 impl PartialEq for Json {
     fn eq(&self, other: &Json) -> bool {
         self.raw == other.raw
@@ -185,7 +281,8 @@ impl std::ops::Deref for Json {
 
 impl Serialize for Json {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (**self).serialize(s)
+        // Storing a task does not leave a tree behind in it.
+        self.value().serialize(s)
     }
 }
 
@@ -219,5 +316,63 @@ mod tests {
             assert!(t.assigned_agent.is_null());
         }
         assert_eq!(serde_json::to_value(&a).unwrap()["matter"]["n"][1], 2);
+    }
+
+    #[test]
+    fn unknown_fields_are_kept_as_received_and_the_same_few_are_stored_once() {
+        let a: Task = serde_json::from_str(r#"{"id":"a","parent_task_id":null}"#).unwrap();
+        let b: Task = serde_json::from_str(r#"{"id":"b","parent_task_id":null}"#).unwrap();
+        let (Some(x), Some(y)) = (&a.extra.0, &b.extra.0) else {
+            panic!("kept: {:?}", a.extra)
+        };
+        assert!(std::sync::Arc::ptr_eq(x, y), "one copy for every task");
+        assert_eq!(a.extra, b.extra);
+        assert!(a.extra.contains_key("parent_task_id") && a.extra.len() == 1);
+        assert!(a.parent_id().is_none());
+        let back = serde_json::to_value(&a).unwrap();
+        assert!(
+            back.as_object().unwrap().contains_key("parent_task_id"),
+            "{back}"
+        );
+        // Larger ones are kept per task, parsed only when read.
+        let long = "x".repeat(80);
+        let json = format!(r#"{{"id":"c","parent_task_id":"p-1","x_note":"{long}","x_n":[1,2]}}"#);
+        let c: Task = serde_json::from_str(&json).unwrap();
+        let c2: Task = serde_json::from_str(&json).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(
+            c.extra.0.as_ref().unwrap(),
+            c2.extra.0.as_ref().unwrap()
+        ));
+        let stored = serde_json::to_string(&c).unwrap();
+        assert!(
+            stored.ends_with(&format!(
+                r#""parent_task_id":"p-1","x_note":"{long}","x_n":[1,2]}}"#
+            )),
+            "{stored}"
+        );
+        assert!(
+            c.extra.0.as_ref().unwrap().parsed.get().is_none(),
+            "storing parses for itself"
+        );
+        assert_eq!(c.parent_id().as_deref(), Some("p-1"));
+        assert_eq!(c.extra["x_n"][1], 2);
+        assert_eq!(c, c2, "parsed or not, the same fields");
+        let none: Task = serde_json::from_str(r#"{"id":"d"}"#).unwrap();
+        assert!(none.extra.is_empty() && none.extra.0.is_none());
+        assert_ne!(none.extra, a.extra);
+    }
+
+    #[test]
+    fn reading_an_open_shape_for_the_store_or_the_directory_keeps_no_tree() {
+        let v = serde_json::json!({"id": "x", "matter": {"name": "M-1"}, "shared_teams": [{"id": "t"}]});
+        let t: Task = serde_json::from_str(&v.to_string()).unwrap();
+        assert_eq!(t.shared_teams.value()[0]["id"], "t");
+        let json = serde_json::to_string(&t).unwrap();
+        assert!(json.contains(r#""matter":{"name":"M-1"}"#), "{json}");
+        assert!(!t.matter.is_parsed() && !t.shared_teams.is_parsed());
+        // Shown: parsed once and kept, and read from then on.
+        assert_eq!(t.matter["name"], "M-1");
+        assert!(t.matter.is_parsed());
+        assert!(matches!(t.matter.value(), std::borrow::Cow::Borrowed(_)));
     }
 }

@@ -10,6 +10,7 @@ mod compose;
 mod custom;
 mod edits;
 mod keys;
+mod known;
 mod list;
 mod local;
 mod names;

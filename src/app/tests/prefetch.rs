@@ -204,7 +204,7 @@ fn an_answer_for_a_task_the_user_left_fills_its_cache_without_touching_the_scree
     // Task 4's answers come while task 2 is current.
     answer_all(&mut s, &plan, "late");
     let k = &s.local.known[&tid(4)];
-    assert_eq!(k.task.as_ref().unwrap().title.raw(), "late full 4");
+    assert_eq!(k.copy().unwrap().title.raw(), "late full 4");
     assert_eq!(
         k.comments.as_ref().unwrap()[0].content.raw(),
         "late comment 4",

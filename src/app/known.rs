@@ -1,0 +1,117 @@
+//! What is known of one task in memory (`Local::known`, see `cache.rs`).
+//!
+//! A row of the list is not copied here: the list holds it. Its entry
+//! keeps only the row's version ([`Newest::Row`]), which is what the
+//! answers kept for the task (comments, thread…) are checked against
+//! ([`Known::fresh`]). When the row leaves the list (a new walk, a
+//! deletion) while it is the newest copy known, it moves here
+//! ([`State::rows_leave`]), so what was seen in an earlier view still
+//! opens at once.
+
+use super::state::*;
+use crate::api::*;
+use std::collections::HashMap;
+
+/// Where the newest copy of a task known is.
+#[derive(Clone, Debug, Default)]
+pub enum Newest {
+    #[default]
+    Unknown,
+    /// Kept here: answered in full, read from the store, or a row that
+    /// left the list.
+    Here(Box<Task>),
+    /// A row of the list (of this `updated_at`): the list holds it.
+    Row(Option<String>),
+}
+
+/// Everything known of one task, from answers or the store.
+#[derive(Clone, Debug, Default)]
+pub struct Known {
+    pub task: Newest,
+    pub comments: Option<Vec<Comment>>,
+    pub thread: Option<Vec<RequesterMessage>>,
+    pub subtasks: Option<Vec<TaskItem>>,
+    pub sharing: Option<SharingState>,
+    /// When the newest of these was fetched (seconds since the epoch).
+    pub at: i64,
+    /// Which answers came from the service this session (`task`,
+    /// `comments`, `thread`, `subtasks`, `sharing`), and for which version
+    /// of the task: see [`Known::fresh`].
+    pub fetched: HashMap<&'static str, Fetched>,
+}
+
+/// A tab as fetched: the task's `updated_at` then, and the refresh
+/// generation (`Local::gen`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fetched {
+    pub updated_at: Option<String>,
+    pub gen: u64,
+}
+
+impl Known {
+    /// `tab` was answered by the service for the version of the task known
+    /// now, and the user has not refreshed since: shown as it is and not
+    /// asked again. (What the store kept is never fresh: it is shown and
+    /// asked again once per look.)
+    pub fn fresh(&self, tab: &str, gen: u64) -> bool {
+        let now = self.version();
+        self.fetched
+            .get(tab)
+            .is_some_and(|f| f.gen == gen && f.updated_at.as_deref() == now)
+    }
+
+    pub(super) fn note_fetched(&mut self, tab: &'static str, gen: u64) {
+        let updated_at = self.version().map(str::to_string);
+        self.fetched.insert(tab, Fetched { updated_at, gen });
+    }
+
+    /// The `updated_at` of the newest copy known.
+    pub fn version(&self) -> Option<&str> {
+        match &self.task {
+            Newest::Unknown => None,
+            Newest::Here(t) => t.updated_at.as_deref(),
+            Newest::Row(v) => v.as_deref(),
+        }
+    }
+
+    /// A copy of the task is known (here or as a row of the list).
+    pub fn has_task(&self) -> bool {
+        !matches!(self.task, Newest::Unknown)
+    }
+
+    /// The copy kept here (not a row of the list).
+    pub fn copy(&self) -> Option<&Task> {
+        match &self.task {
+            Newest::Here(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl State {
+    /// The newest copy of task `id` known in memory: kept, or its row in
+    /// the list.
+    pub fn known_copy(&self, id: &str) -> Option<&Task> {
+        match &self.local.known.get(id)?.task {
+            Newest::Unknown => None,
+            Newest::Here(t) => Some(t),
+            Newest::Row(_) => self
+                .list
+                .position(id)
+                .and_then(|i| self.list.items[i].task()),
+        }
+    }
+
+    /// Rows leave the list: a task whose newest copy known was its row
+    /// keeps it here (moved, not copied).
+    pub(super) fn rows_leave(&mut self, rows: impl IntoIterator<Item = TaskItem>) {
+        for item in rows {
+            let TaskItem::Task(t) = item else { continue };
+            if let Some(k) = self.local.known.get_mut(t.id.as_str()) {
+                if matches!(&k.task, Newest::Row(v) if *v == t.updated_at) {
+                    k.task = Newest::Here(t);
+                }
+            }
+        }
+    }
+}
