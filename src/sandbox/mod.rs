@@ -136,6 +136,16 @@ impl Sandbox {
         } else {
             // axum's server tells HTTP/2 (its preface) from HTTP/1.1 by the
             // first bytes of each connection.
+            // TCP_NODELAY: an HTTP/2 answer goes out as several frames;
+            // with Nagle each waited for the client's delayed ACK (~40 ms a
+            // request: a 10,000-task walk took 7 s over HTTP/2 against
+            // 2.5 s over HTTP/1.1).
+            use axum::serve::ListenerExt;
+            let listener = listener.tap_io(|tcp| {
+                if let Err(e) = tcp.set_nodelay(true) {
+                    tracing::trace!("TCP_NODELAY not set: {e}");
+                }
+            });
             tokio::spawn(async move {
                 if let Err(e) = axum::serve(listener, app).await {
                     tracing::error!("sandbox server stopped: {e}");
@@ -212,6 +222,7 @@ async fn serve_http1(listener: tokio::net::TcpListener, app: axum::Router) {
                 continue;
             }
         };
+        let _ = stream.set_nodelay(true);
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
             let io = hyper_util::rt::TokioIo::new(stream);
