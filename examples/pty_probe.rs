@@ -309,22 +309,28 @@ fn proc_status(pid: u32, key: &str) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
-fn rss(bin: &str) {
-    let mut p = Probe::spawn(bin, 50, 200);
-    p.wait_for(Duration::from_secs(20), first_frame_complete)
-        .expect("first frame");
+/// `G` until the list title says `(all)`: every row loaded.
+fn load_all(p: &mut Probe) {
     let started = Instant::now();
     let all_loaded = |s: &vt100::Screen| s.contents().contains("(all)");
     loop {
         p.send("G");
         if p.wait_for(Duration::from_millis(40), all_loaded).is_some() {
-            break;
+            return;
         }
         if started.elapsed() > Duration::from_secs(300) {
             eprintln!("the list never said (all):\n{}", p.rows().join("\n"));
             std::process::exit(1);
         }
     }
+}
+
+fn rss(bin: &str) {
+    let mut p = Probe::spawn(bin, 50, 200);
+    p.wait_for(Duration::from_secs(20), first_frame_complete)
+        .expect("first frame");
+    let started = Instant::now();
+    load_all(&mut p);
     p.settle(Duration::from_millis(500), Duration::from_secs(5));
     let title = p
         .rows()

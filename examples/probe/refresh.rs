@@ -67,18 +67,7 @@ pub fn refresh(bin: &str) {
     p.settle(Duration::from_millis(500), Duration::from_secs(3));
     let (one_reqs, one_cpu) = window(&sb, &mut p);
     // Every task loaded.
-    let started = Instant::now();
-    let all_loaded = |s: &vt100::Screen| s.contents().contains("(all)");
-    loop {
-        p.send("G");
-        if p.wait_for(Duration::from_millis(40), all_loaded).is_some() {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(300) {
-            eprintln!("the list never said (all):\n{}", p.rows().join("\n"));
-            std::process::exit(1);
-        }
-    }
+    super::load_all(&mut p);
     let loaded: usize = p
         .rows()
         .into_iter()
