@@ -309,6 +309,24 @@ fn proc_status(pid: u32, key: &str) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
+/// `:open TARGET`, and the milliseconds until `shown` (its newest
+/// comment) is on screen with nothing loading; exits if it never is.
+fn open_timed(p: &mut Probe, target: &str, shown: &str) -> f64 {
+    let sent = Instant::now();
+    p.send(&format!(":open {target}\r"));
+    let done = p.wait_for(Duration::from_secs(10), |s| {
+        let text = s.contents();
+        text.contains(shown) && !text.contains("loading comments")
+    });
+    match done {
+        Some(at) => (at - sent).as_secs_f64() * 1000.0,
+        None => {
+            eprintln!("{target} never shown:\n{}", p.rows().join("\n"));
+            std::process::exit(1);
+        }
+    }
+}
+
 /// `G` until the list title says `(all)`: every row loaded.
 fn load_all(p: &mut Probe) {
     let started = Instant::now();
@@ -636,19 +654,7 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
         sb.clear_requests();
         let want = order[i].clone();
         let shown = latest[&want].clone();
-        let sent = Instant::now();
-        p.send(&format!(":open {want}\r"));
-        let done = p.wait_for(Duration::from_secs(10), |s| {
-            let text = s.contents();
-            text.contains(shown.as_str()) && !text.contains("loading comments")
-        });
-        match done {
-            Some(at) => open_ms.push((at - sent).as_secs_f64() * 1000.0),
-            None => {
-                eprintln!("{want} never shown:\n{}", p.rows().join("\n"));
-                std::process::exit(1);
-            }
-        }
+        open_ms.push(open_timed(&mut p, &want, &shown));
         // It was looked for on the service (not known): the walk went.
         walked += usize::from(sb.requests().iter().any(|r| {
             let q = r.query.as_deref().unwrap_or("");
@@ -692,19 +698,7 @@ fn slow_walk(bin: &str, moves: usize, pace: Duration) {
     for _ in 0..5 {
         let i = next_target(&p);
         let shown = latest[&order[i]].clone();
-        let sent = Instant::now();
-        p.send(&format!(":open {}\r", ids[i]));
-        let done = p.wait_for(Duration::from_secs(10), |s| {
-            let text = s.contents();
-            text.contains(shown.as_str()) && !text.contains("loading comments")
-        });
-        match done {
-            Some(at) => id_ms.push((at - sent).as_secs_f64() * 1000.0),
-            None => {
-                eprintln!("{} never shown:\n{}", ids[i], p.rows().join("\n"));
-                std::process::exit(1);
-            }
-        }
+        id_ms.push(open_timed(&mut p, &ids[i], &shown));
         p.settle(Duration::from_millis(500), Duration::from_secs(3));
     }
     let max = id_ms.iter().cloned().fold(0.0, f64::max);

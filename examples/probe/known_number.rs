@@ -108,19 +108,7 @@ pub fn known_number(bin: &str, opens: usize) {
             }
         };
         sb.clear_requests();
-        let sent = Instant::now();
-        p.send(&format!(":open {want}\r"));
-        let done = p.wait_for(Duration::from_secs(10), |s| {
-            let text = s.contents();
-            text.contains(shown.as_str()) && !text.contains("loading comments")
-        });
-        match done {
-            Some(at) => ms.push((at - sent).as_secs_f64() * 1000.0),
-            None => {
-                eprintln!("{want} never shown:\n{}", p.rows().join("\n"));
-                std::process::exit(1);
-            }
-        }
+        ms.push(super::open_timed(&mut p, &want, &shown));
         p.settle(Duration::from_millis(500), Duration::from_secs(3));
         looked_for += sb
             .requests()
