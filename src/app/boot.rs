@@ -37,11 +37,25 @@ impl State {
                 self.on_local_search(gen, rows);
                 vec![]
             }
-            StoreAnswer::OutboxAdded { .. } | StoreAnswer::Flushed => vec![],
+            StoreAnswer::OutboxAdded { local, .. } => {
+                self.outbox_kept(local);
+                vec![]
+            }
+            StoreAnswer::OutboxNotKept { local, why } => {
+                self.outbox_not_kept(local, &why);
+                vec![]
+            }
+            StoreAnswer::Flushed => vec![],
+            StoreAnswer::SetAside(note) => {
+                self.say(Level::Warn, note);
+                vec![]
+            }
             StoreAnswer::Failed(msg) => {
                 self.local.on = false;
                 self.local.out.clear();
-                self.say(Level::Warn, msg);
+                self.say(Level::Warn, msg.clone());
+                // Said after: the edits lost are what matters most.
+                self.outbox_store_failed(&msg);
                 // A number asked of the store is asked of the service.
                 match self.number_waiting() {
                     Some(n) => self.on_stored_number(n, true, None),
@@ -93,6 +107,15 @@ impl State {
         }
         self.local.dir_written = self.directory.changes;
         self.outbox_from_store(boot.outbox);
+        if boot.outbox_elsewhere > 0 {
+            self.say(
+                Level::Info,
+                format!(
+                    "{} in the store belong to another taskdeck running now (or another user): not sent from here",
+                    super::results::plural(boot.outbox_elsewhere, "queued edit", "queued edits")
+                ),
+            );
+        }
         if let Some(v) = boot
             .view
             .as_deref()

@@ -47,13 +47,20 @@ pub enum JobState {
     Failed(String),
     Unknown(String),
     Skipped(String),
+    /// The service could not be reached: its edit waits in the outbox,
+    /// sent (after a check) when the service is back.
+    Queued,
 }
 
 impl JobState {
     pub fn finished(&self) -> bool {
         matches!(
             self,
-            JobState::Done | JobState::Failed(_) | JobState::Unknown(_) | JobState::Skipped(_)
+            JobState::Done
+                | JobState::Failed(_)
+                | JobState::Unknown(_)
+                | JobState::Skipped(_)
+                | JobState::Queued
         )
     }
 }
@@ -83,6 +90,8 @@ pub struct Job {
     pub ours: Option<Task>,
     pub changed: Option<String>,
     pub state: JobState,
+    /// A change of it went to the outbox (offline).
+    pub queued: bool,
 }
 
 impl Job {
@@ -104,6 +113,7 @@ impl Job {
             ours: None,
             changed: None,
             state: JobState::Waiting,
+            queued: false,
         }
     }
 
@@ -418,14 +428,39 @@ impl State {
 
     /// An answer to one of the engine's requests (`Engine::owns`).
     pub fn engine_answer(&mut self, r: ApiResult) -> Vec<Effect> {
+        let base = self.edit_bases.remove(&r.ticket);
         let Some((run_id, ji)) = self.engine.tickets.remove(&r.ticket) else {
             return vec![];
         };
         self.inflight.remove(&r.ticket);
-        self.pending.retain(|p| p.ticket != r.ticket);
         let Some(ri) = self.engine.runs.iter().position(|x| x.id == run_id) else {
+            self.pending.retain(|p| p.ticket != r.ticket);
             return vec![];
         };
+        let run = &self.engine.runs[ri];
+        let offline = matches!(&r.result, Err(e) if e.unreachable());
+        if offline
+            && run.kind == RunKind::Apply
+            && run.phase == Phase::Applying
+            && super::outbox::queueable(&r.req)
+        {
+            // Queued like a single edit (its pending mark stays until it is
+            // sent); the summary says which tasks wait in the outbox.
+            self.queue_write(r.ticket, r.req.clone(), false, base, true);
+            let job = &mut self.engine.runs[ri].jobs[ji];
+            job.queued = true;
+            job.next += 1;
+            job.step = Step::Send;
+            job.state = if job.next >= job.changes.len() {
+                JobState::Queued
+            } else {
+                JobState::Waiting
+            };
+            let mut fx = self.settle(ri);
+            fx.extend(self.pump());
+            return fx;
+        }
+        self.pending.retain(|p| p.ticket != r.ticket);
         let mut fx = match self.engine.runs[ri].phase {
             Phase::Checking => {
                 self.checked(ri, ji, r);
@@ -520,7 +555,9 @@ impl State {
             }
         }
         let job = &mut self.engine.runs[ri].jobs[ji];
-        job.state = if job.next >= job.changes.len() {
+        job.state = if job.next >= job.changes.len() && job.queued {
+            JobState::Queued
+        } else if job.next >= job.changes.len() {
             JobState::Done
         } else {
             JobState::Waiting

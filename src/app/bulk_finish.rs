@@ -147,6 +147,7 @@ impl State {
         let failed = run.count(|s| matches!(s, JobState::Failed(_)));
         let unknown = run.count(|s| matches!(s, JobState::Unknown(_)));
         let skipped = run.count(|s| matches!(s, JobState::Skipped(_)));
+        let queued = run.count(|s| *s == JobState::Queued);
         self.engine.last = Some(RunStats {
             title: run.title.clone(),
             tasks: run.jobs.len(),
@@ -182,6 +183,7 @@ impl State {
                             JobState::Failed(e) => RecState::Failed(e.clone()),
                             JobState::Unknown(e) => RecState::Unknown(e.clone()),
                             JobState::Skipped(w) => RecState::Skipped(w.clone()),
+                            JobState::Queued => RecState::Skipped(QUEUED.into()),
                             _ => RecState::Failed("not sent".into()),
                         },
                         error: None,
@@ -258,7 +260,9 @@ impl State {
             RunKind::Redo => "redone — ",
         };
         let bad = failed + unknown;
-        let text = if run.jobs.len() == 1 && done == 1 {
+        let text = if run.jobs.len() == 1 && queued == 1 {
+            format!("{prefix}{}: {}", run.jobs[0].label, QUEUED)
+        } else if run.jobs.len() == 1 && done == 1 {
             let j = &run.jobs[0];
             let words: Vec<String> = j.sent.iter().map(|c| self.change_words(c)).collect();
             format!("{prefix}{}: {}", j.label, words.join(", "))
@@ -272,6 +276,15 @@ impl State {
             }
             if skipped > 0 {
                 parts.push(format!("{skipped} skipped"));
+            }
+            if queued > 0 {
+                let which: Vec<&str> = run
+                    .jobs
+                    .iter()
+                    .filter(|j| j.state == JobState::Queued)
+                    .map(|j| j.label.as_str())
+                    .collect();
+                parts.push(format!("{queued} {QUEUED} ({})", which.join(", ")));
             }
             let mut text = format!("{} — {}", run.title, parts.join(", "));
             if let Some(j) = run.jobs.iter().find(|j| j.error().is_some()) {
@@ -288,12 +301,17 @@ impl State {
         };
         let level = if bad > 0 {
             Level::Error
+        } else if queued > 0 {
+            Level::Warn
         } else {
             Level::Success
         };
         self.say(level, text);
     }
 }
+
+/// A task whose edit waits in the outbox, in words.
+const QUEUED: &str = "queued — offline; sent when the service is back (:outbox)";
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();

@@ -32,6 +32,8 @@ pub mod navigation;
 pub mod numbers;
 pub mod offline;
 pub mod outbox;
+mod outbox_keep;
+mod outbox_stored;
 pub mod panes;
 mod quit;
 pub use quit::{quit_lines, WritesInFlight};
@@ -300,6 +302,16 @@ pub async fn run(
     let kept = state.save_drafts_now();
     store.drain(&mut state);
     store.finish();
+    // The store's last answers: whether the edits queued last were kept.
+    while let Ok(m) = rx.try_recv() {
+        if let Msg::Store(a) = m {
+            state.on_store(a);
+        }
+    }
+    // A queued edit neither sent nor kept is lost: never a silent exit 0.
+    if exit_code == 0 && !state.outbox_lost().is_empty() {
+        exit_code = EXIT_EDITS_LOST;
+    }
     drop(input);
     terminal::restore();
     // ratatui's `Drop` shows the cursor again (restore did) and, when the
@@ -317,6 +329,10 @@ pub async fn run(
         switch_to: state.switch_to.take(),
     })
 }
+
+/// The exit status when queued edits were neither sent nor kept (named
+/// on stderr).
+pub const EXIT_EDITS_LOST: i32 = 1;
 
 /// The exit status of a hang-up (128 + SIGHUP), unless a signal already
 /// set one.

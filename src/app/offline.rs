@@ -152,6 +152,15 @@ impl State {
                 format!("no profile {name:?} (profiles: {})", names.join(", "))
             });
         }
+        let lost = self.outbox_lost().len();
+        if lost > 0 {
+            return Err(format!(
+                "{} not kept by the store: switching would lose {} — wait for the service, or cancel {} in :outbox",
+                super::results::plural(lost, "queued edit is", "queued edits are"),
+                if lost == 1 { "it" } else { "them" },
+                if lost == 1 { "it" } else { "them" },
+            ));
+        }
         self.switch_to = Some(name.to_string());
         self.quit = true;
         Ok(vec![])

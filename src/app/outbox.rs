@@ -12,6 +12,9 @@ use crate::api::*;
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;
 
+use super::outbox_stored::already_applied;
+pub use super::outbox_stored::{from_stored, to_stored};
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum OutState {
     Queued,
@@ -37,6 +40,25 @@ pub struct OutItem {
     pub unknown: bool,
     /// The pending marks of the edit (shown until it is sent).
     pub pending_ticket: Option<u64>,
+    /// The user who made it: it is only ever sent for that user.
+    pub user_id: Option<String>,
+    /// Whether the store holds it (what quitting says depends on it).
+    pub kept: Kept,
+    /// The version the check before sending found and accepted (it was
+    /// the one the edit was made against): the next queued edit of the
+    /// task made against it is checked against our answer instead.
+    pub checked: Option<String>,
+}
+
+/// Whether a queued edit is in the store (it survives a quit) or only in
+/// memory.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kept {
+    /// Written to the store's thread, not confirmed yet.
+    Writing,
+    Kept,
+    /// The store could not keep it (why): it is lost at quit.
+    Not(String),
 }
 
 /// What the outbox made of an answer.
@@ -83,91 +105,6 @@ pub fn is_read(req: &ApiRequest) -> bool {
     req.written_task().is_none()
 }
 
-/// The store's JSON form of a queueable edit.
-pub fn to_stored(req: &ApiRequest) -> Option<String> {
-    use serde_json::json;
-    let v = match req {
-        ApiRequest::Patch { id, patch } => {
-            json!({"kind": "patch", "id": id, "body": patch.to_json()})
-        }
-        ApiRequest::PutSharing { id, update } => {
-            json!({"kind": "sharing", "id": id, "body": serde_json::to_value(update).ok()?})
-        }
-        ApiRequest::UpdateLink {
-            id,
-            kind,
-            item,
-            update,
-        } => {
-            json!({"kind": "link", "id": id, "type": kind.as_wire(), "item": item, "body": update.to_json()})
-        }
-        ApiRequest::RemoveLink { id, kind, item } => {
-            json!({"kind": "unlink", "id": id, "type": kind.as_wire(), "item": item})
-        }
-        ApiRequest::Detach { id, file_id } => json!({"kind": "detach", "id": id, "file": file_id}),
-        _ => return None,
-    };
-    Some(v.to_string())
-}
-
-/// A stored edit read back (`None`: not one this build knows).
-pub fn from_stored(s: &str) -> Option<ApiRequest> {
-    let v: serde_json::Value = serde_json::from_str(s).ok()?;
-    let id = v["id"].as_str()?.to_string();
-    let kind = || LinkType::parse(v["type"].as_str().unwrap_or(""));
-    Some(match v["kind"].as_str()? {
-        "patch" => ApiRequest::Patch {
-            id,
-            patch: TaskPatch::from_json(&v["body"])?,
-        },
-        "sharing" => ApiRequest::PutSharing {
-            id,
-            update: serde_json::from_value(v["body"].clone()).ok()?,
-        },
-        "link" => ApiRequest::UpdateLink {
-            id,
-            kind: kind(),
-            item: v["item"].as_str()?.to_string(),
-            update: LinkUpdate::from_json(&v["body"])?,
-        },
-        "unlink" => ApiRequest::RemoveLink {
-            id,
-            kind: kind(),
-            item: v["item"].as_str()?.to_string(),
-        },
-        "detach" => ApiRequest::Detach {
-            id,
-            file_id: v["file"].as_str()?.to_string(),
-        },
-        _ => return None,
-    })
-}
-
-/// The task already holds what the PATCH sets (the first attempt landed).
-fn already_applied(req: &ApiRequest, t: &Task) -> bool {
-    let ApiRequest::Patch { patch, .. } = req else {
-        return false;
-    };
-    let body = patch.to_json();
-    let Some(m) = body.as_object() else {
-        return false;
-    };
-    let task = serde_json::to_value(t).unwrap_or_default();
-    !m.is_empty()
-        && m.iter().all(|(k, v)| match k.as_str() {
-            "assigned_to" => match v {
-                serde_json::Value::Null => t.assigned_to.is_none(),
-                v => t
-                    .assigned_to
-                    .as_ref()
-                    .is_some_and(|p| Some(p.id.as_str()) == v.as_str()),
-            },
-            "status" | "priority" | "title" | "tags" | "archived" | "draft" | "description"
-            | "additional_context" => task.get(k) == Some(v),
-            _ => false,
-        })
-}
-
 impl State {
     /// The outbox is reading this task before sending an edit of it.
     pub fn outbox_checking(&self, id: &str) -> bool {
@@ -177,7 +114,19 @@ impl State {
     }
     /// A queueable edit made while offline (or whose connection failed):
     /// into the outbox. Its pending marks stay until it is sent.
-    pub(super) fn queue_write(&mut self, ticket: u64, req: ApiRequest, unknown: bool) {
+    ///
+    /// `base`: the version of the task shown when the edit was made
+    /// (`State::edit_bases`, recorded when the request was made): the
+    /// check before sending compares with it, never with a copy that
+    /// arrived since. `quiet`: a bulk edit says it in its summary.
+    pub(super) fn queue_write(
+        &mut self,
+        ticket: u64,
+        req: ApiRequest,
+        unknown: bool,
+        base: Option<Option<String>>,
+        quiet: bool,
+    ) {
         let Some(stored) = to_stored(&req) else {
             return;
         };
@@ -201,7 +150,7 @@ impl State {
             fields.join(", ")
         });
         let label = self.label_of(&id);
-        let base = super::cache::known_task(self, &id).and_then(|t| t.updated_at.clone());
+        let base = base.unwrap_or_else(|| self.shown_version(&id));
         let seq = self
             .outbox
             .iter()
@@ -232,14 +181,29 @@ impl State {
             state: OutState::Queued,
             unknown,
             pending_ticket: Some(ticket),
+            user_id: self.my_user(),
+            kept: if self.local.on {
+                Kept::Writing
+            } else {
+                Kept::Not(NO_STORE.into())
+            },
+            checked: None,
         });
+        if quiet {
+            return;
+        }
         let n = self.outbox.len();
+        let not_kept = if self.local.on {
+            String::new()
+        } else {
+            format!(" — NOT KEPT ({NO_STORE}): lost if you quit before the service is back")
+        };
         self.say(
             Level::Warn,
             if unknown {
-                format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)")
+                format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox){not_kept}")
             } else {
-                format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)")
+                format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox){not_kept}")
             },
         );
     }
@@ -268,6 +232,9 @@ impl State {
                 // Sent before a crash or not, it is checked first anyway.
                 unknown: true,
                 pending_ticket: None,
+                user_id: r.user_id,
+                kept: Kept::Kept,
+                checked: None,
             });
         }
     }
@@ -289,6 +256,7 @@ impl State {
             .filter(|i| matches!(i.state, OutState::Waiting(_)))
             .map(|i| i.task_id.clone())
             .collect();
+        self.drop_other_users_edits();
         let Some(i) = self
             .outbox
             .iter()
@@ -310,6 +278,7 @@ impl State {
     /// what to say once the answer is applied.
     pub(super) fn outbox_answer(&mut self, r: &ApiResult) -> Outboxed {
         let ticket = r.ticket;
+        let base = self.edit_bases.remove(&ticket);
         // A queueable edit that could not go out (or lost its connection).
         let lost = match &r.result {
             Err(e) if e.unreachable() => Some(false),
@@ -322,7 +291,7 @@ impl State {
         if let (Some(unknown), false) = (lost, from_outbox) {
             if queueable(&r.req) && !self.sending.contains_key(&ticket) {
                 self.inflight.remove(&ticket);
-                self.queue_write(ticket, r.req.clone(), unknown);
+                self.queue_write(ticket, r.req.clone(), unknown, base, false);
                 return Outboxed::handled(if unknown { self.outbox_pump() } else { vec![] });
             }
         }
@@ -367,6 +336,9 @@ impl State {
                     // The read itself is applied as any other.
                     return Outboxed::pass();
                 }
+                // Accepted: the version the edit was made against (or our
+                // previous edit's answer).
+                self.outbox[i].checked = t.updated_at.clone();
                 let req = self.outbox[i].req.clone();
                 let fx = self.request(req);
                 if let Effect::Api { ticket: t2, .. } = &fx {
@@ -402,9 +374,12 @@ impl State {
                 self.outbox[i].state = OutState::Waiting("unexpected answer".into());
                 Outboxed::pass()
             }
-            (OutState::Sending(_), Ok(_)) => {
+            (OutState::Sending(_), Ok(reply)) => {
                 let item = self.outbox.remove(i);
                 self.local.store(StoreCmd::OutboxRemove(item.seq));
+                if let Reply::Task(t) = reply {
+                    self.rebase_after(&item, t.updated_at.as_deref());
+                }
                 let left = self.outbox.len();
                 let note = Some((
                     Level::Success,
@@ -492,6 +467,10 @@ impl State {
             self.outbox[i].state = OutState::Queued;
             return vec![];
         }
+        // Sent over a change by someone else: the next edits of the task
+        // are not checked against its answer (they were not accepted
+        // over that change).
+        self.outbox[i].checked = None;
         let req = self.outbox[i].req.clone();
         let fx = self.request(req);
         if let Effect::Api { ticket, .. } = &fx {
@@ -500,3 +479,6 @@ impl State {
         vec![fx]
     }
 }
+
+/// Why an edit is not kept when there is no store at all.
+pub(super) const NO_STORE: &str = "no local store in use";

@@ -83,6 +83,8 @@ pub fn quit_lines(
     }
     // A bulk edit, undo or redo cut short: the tasks it did not reach.
     out.extend(state.unsent_lines());
+    // Queued edits: lost (not kept by the store) or kept for next time.
+    out.extend(state.outbox_quit_lines());
     let in_flight = |p: &std::path::Path| {
         sends
             .iter()

@@ -282,6 +282,9 @@ pub struct State {
     pub offline: Option<super::offline::Offline>,
     /// Edits waiting for the service, in order.
     pub outbox: Vec<super::outbox::OutItem>,
+    /// Per queueable write in flight: the version of the task shown when
+    /// it was made, the base it is checked against if it is queued.
+    pub edit_bases: HashMap<u64, Option<String>>,
     /// The profile in use (shown in the header).
     pub profile: Option<String>,
     /// `:profile NAME`: the loop ends and starts again with that profile.
@@ -349,6 +352,7 @@ impl State {
             local: Default::default(),
             offline: None,
             outbox: Vec::new(),
+            edit_bases: HashMap::new(),
             profile: None,
             switch_to: None,
             views: Default::default(),
@@ -369,6 +373,15 @@ impl State {
         self.inflight.insert(ticket, (req.describe(), req.slot()));
         // Writes are remembered with the task as it was, for undo.
         self.note_write(ticket, &req);
+        if let Some(id) = req
+            .written_task()
+            .filter(|_| super::outbox::queueable(&req))
+        {
+            // What the user saw when making it: a queued edit is checked
+            // against this, whatever arrives before its answer.
+            let base = self.shown_version(id);
+            self.edit_bases.insert(ticket, base);
+        }
         Effect::Api {
             ticket,
             req: Box::new(req),

@@ -48,15 +48,25 @@ impl StoreLink {
     fn open(&mut self, user: &str, state: &mut State, rows: bool) {
         let path = crate::store::db_path(&self.dir, user);
         let started = Instant::now();
-        // A store that opens but cannot be read is moved aside like one
-        // that does not open.
-        let opened = crate::store::Db::open(&path).and_then(|(db, note)| match db.boot() {
-            Ok(boot) => Ok((db, note, Some(boot))),
-            Err(e) => {
-                drop(db);
-                let note = crate::store::move_aside(&path, &e.to_string());
-                let (db, _) = crate::store::Db::open(&path)?;
-                Ok((db, Some(format!("{note} and a new one started")), None))
+        // A store that opens but SQLite finds damaged when read is set
+        // aside like one that does not open (its outbox carried over); one
+        // held by another process, or failing otherwise, is left alone.
+        let opened = crate::store::Db::open(&path).and_then(|(mut db, note)| {
+            db.set_owner(user);
+            match db.boot() {
+                Ok(boot) => Ok((db, note, Some(boot))),
+                Err(e) if crate::store::trouble(&e) == crate::store::Trouble::Damaged => {
+                    drop(db);
+                    let (mut db, note) = crate::store::Db::set_aside(&path, &e.to_string())?;
+                    db.set_owner(user);
+                    let boot = db.boot().ok();
+                    Ok((db, Some(note), boot))
+                }
+                Err(e) => Err(format!(
+                    "the local store at {} could not be read ({}); left as it is",
+                    path.display(),
+                    crate::text::clean(&e.to_string())
+                )),
             }
         });
         match opened {

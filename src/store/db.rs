@@ -5,117 +5,22 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 pub struct Db {
     pub(super) conn: Connection,
-    path: PathBuf,
-}
-
-/// Move a database that cannot be used aside (`….corrupt-<time>`, kept
-/// for a look), with its WAL files gone; says what happened, in one line.
-pub fn move_aside(path: &Path, why: &str) -> String {
-    let aside = path.with_extension(format!("sqlite3.corrupt-{}", now_secs()));
-    let moved = std::fs::rename(path, &aside);
-    for ext in ["sqlite3-wal", "sqlite3-shm"] {
-        let _ = std::fs::remove_file(path.with_extension(ext));
-    }
-    let _ = std::fs::remove_file(path);
-    match moved {
-        Ok(()) => format!(
-            "the local store could not be used ({why}); it was moved aside to {}",
-            aside.display()
-        ),
-        Err(m) => format!("the local store could not be used ({why}) nor moved aside ({m})"),
-    }
-}
-
-/// Why a database could not be used as it was, in one line.
-fn describe(e: &rusqlite::Error) -> String {
-    crate::text::clean(&e.to_string())
+    pub(super) path: PathBuf,
+    /// This process's name for the outbox rows it has taken for sending
+    /// (`claimed_by`): its pid and start time.
+    pub(super) instance: String,
+    /// The user this store belongs to (the outbox rows it records and
+    /// sends): set by whoever opened it for that user.
+    pub(super) owner: Option<String>,
 }
 
 /// SQLite's page cache, in KiB (a negative `cache_size` counts KiB).
-const PAGE_CACHE_KIB: i64 = -512;
+pub(super) const PAGE_CACHE_KIB: i64 = -512;
 
 impl Db {
-    /// Open (or create) the database at `path`, 0600. A corrupt or locked
-    /// database is moved aside (`….corrupt-<time>`) and a new one is made;
-    /// the message says so, once.
-    pub fn open(path: &Path) -> Result<(Db, Option<String>), String> {
-        if let Some(dir) = path.parent() {
-            crate::config::ensure_private_dir(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        match Self::try_open(path) {
-            Ok(db) => Ok((db, None)),
-            Err(e) => {
-                let note = move_aside(path, &describe(&e));
-                let db = Self::try_open(path)
-                    .map_err(|e| format!("cannot create the local store: {}", describe(&e)))?;
-                Ok((db, Some(format!("{note} and a new one started"))))
-            }
-        }
-    }
-
-    /// A full read of the database's pages (`PRAGMA quick_check`): damage
-    /// deeper than the header shows here. Slow on a large store, so the
-    /// store's thread runs it, never the start.
-    pub fn check(&self) -> Result<(), String> {
-        let check: String = self
-            .conn
-            .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(|e| describe(&e))?;
-        if check == "ok" {
-            Ok(())
-        } else {
-            Err(crate::text::clean(&check))
-        }
-    }
-
-    fn try_open(path: &Path) -> rusqlite::Result<Db> {
-        // Created 0600 before SQLite opens it.
-        if !path.exists() {
-            let mut o = std::fs::OpenOptions::new();
-            o.write(true).create(true).truncate(false);
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::OpenOptionsExt;
-                o.mode(0o600);
-            }
-            o.open(path)
-                .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-        }
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(std::time::Duration::from_millis(1500))?;
-        // A file that is not a database, or a lock held by another
-        // process, fails here; deeper damage shows in `check`.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // SQLite's page cache, per connection: 2 MiB by default, filled by
-        // the number index of a 10,000-task walk and kept for the session.
-        // The file is a few MB and the operating system caches it too.
-        conn.pragma_update(None, "cache_size", PAGE_CACHE_KIB)?;
-        let mut db = Db {
-            conn,
-            path: path.to_path_buf(),
-        };
-        db.migrate()?;
-        // WAL side files are created by SQLite with the database's mode
-        // only on some systems: make sure.
-        #[cfg(unix)]
-        for ext in ["sqlite3", "sqlite3-wal", "sqlite3-shm"] {
-            use std::os::unix::fs::PermissionsExt;
-            let p = path.with_extension(ext);
-            if p.exists() {
-                let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600));
-            }
-        }
-        Ok(db)
-    }
-
     /// An in-memory database (tests, `cache = false` is *no* store at all).
     pub fn in_memory() -> rusqlite::Result<Db> {
-        let mut db = Db {
-            conn: Connection::open_in_memory()?,
-            path: PathBuf::new(),
-        };
+        let mut db = Db::with(Connection::open_in_memory()?, PathBuf::new());
         db.migrate()?;
         Ok(db)
     }
@@ -384,49 +289,6 @@ impl Db {
         rows.collect()
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn outbox_add(
-        &self,
-        seq: i64,
-        task_id: &str,
-        label: &str,
-        what: &str,
-        request: &str,
-        base_updated_at: Option<&str>,
-        now: i64,
-    ) -> rusqlite::Result<i64> {
-        self.conn.execute(
-            "INSERT INTO outbox(seq,task_id,label,what,request,base_updated_at,created_at)
-             VALUES(?1,?2,?3,?4,?5,?6,?7)",
-            params![seq, task_id, label, what, request, base_updated_at, now],
-        )?;
-        Ok(seq)
-    }
-
-    pub fn outbox_remove(&self, seq: i64) -> rusqlite::Result<()> {
-        self.conn
-            .execute("DELETE FROM outbox WHERE seq=?1", [seq])?;
-        Ok(())
-    }
-
-    pub fn outbox(&self) -> rusqlite::Result<Vec<OutboxRow>> {
-        let mut st = self.conn.prepare(
-            "SELECT seq,task_id,label,what,request,base_updated_at,created_at FROM outbox ORDER BY seq",
-        )?;
-        let rows = st.query_map([], |r| {
-            Ok(OutboxRow {
-                seq: r.get(0)?,
-                task_id: r.get(1)?,
-                label: r.get(2)?,
-                what: r.get(3)?,
-                request: r.get(4)?,
-                base_updated_at: r.get(5)?,
-                created_at: r.get(6)?,
-            })
-        })?;
-        rows.collect()
-    }
-
     /// Stored tasks matching `query` (every word, as a prefix), best first.
     pub fn search(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<StoredTask>> {
         let words: Vec<String> = query
@@ -480,7 +342,10 @@ impl Db {
     /// Everything the first frame needs: the last view and its rows, the
     /// last current task, the directory, what was seen, the recent tasks
     /// and the outbox.
+    /// The outbox rows come back taken for this process (`outbox_take`):
+    /// those another taskdeck holds, or another user made, are counted.
     pub fn boot(&self) -> rusqlite::Result<Boot> {
+        let (outbox, outbox_elsewhere) = self.outbox_take(now_secs())?;
         let view = self.get_meta("last_view");
         let (rows, rows_saved_at) = match self.get_meta("last_view_key") {
             Some(k) => self.get_view(&k)?.unwrap_or_default(),
@@ -498,7 +363,8 @@ impl Db {
             directory: self.directory()?,
             seen: self.all_seen()?,
             recent: self.recent()?,
-            outbox: self.outbox()?,
+            outbox,
+            outbox_elsewhere,
         })
     }
 }
@@ -513,10 +379,7 @@ pub fn read_directory(path: &Path) -> Vec<DirEntry> {
     else {
         return vec![];
     };
-    let db = Db {
-        conn,
-        path: path.to_path_buf(),
-    };
+    let db = Db::with(conn, path.to_path_buf());
     db.directory().unwrap_or_default()
 }
 

@@ -11,17 +11,20 @@
 
 mod db;
 mod numbers;
+mod open;
+pub mod outbox;
 mod schema;
 pub mod worker;
 
-pub use db::{move_aside, read_directory, Db};
+pub use db::{read_directory, Db};
 pub use numbers::{Numbered, NUMBERS_MAX};
+pub use open::{move_aside, trouble, Trouble, OPEN_WAIT};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes; older databases are migrated.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// At most this many tasks are kept; old, unopened ones go first.
 pub const DEFAULT_MAX_TASKS: usize = 5000;
@@ -103,9 +106,14 @@ pub struct OutboxRow {
     pub what: String,
     /// The request, in the store's JSON form (`app::outbox`).
     pub request: String,
-    /// The task's `updated_at` when the edit was made.
+    /// The version it is checked against before sending: the task's
+    /// `updated_at` the user saw when making it, or what the service
+    /// answered to the previous queued edit of the task (ours).
     pub base_updated_at: Option<String>,
     pub created_at: i64,
+    /// The user who made it (`None`: recorded before rows named their
+    /// user; then the store's user, stores being per user).
+    pub user_id: Option<String>,
 }
 
 /// A person or team of the directory, as stored.
@@ -145,7 +153,11 @@ pub struct Boot {
     pub directory: Vec<DirEntry>,
     pub seen: HashMap<String, Seen>,
     pub recent: Vec<Recent>,
+    /// The outbox rows this process took for sending (`outbox_take`).
     pub outbox: Vec<OutboxRow>,
+    /// Rows left to others: held by another taskdeck running now, or made
+    /// by another user.
+    pub outbox_elsewhere: usize,
 }
 
 pub fn now_secs() -> i64 {

@@ -18,6 +18,11 @@ impl Db {
                 )),
             ));
         }
+        if version == SCHEMA_VERSION {
+            // Nothing to write: opening a store another process is
+            // writing to never waits on its lock here.
+            return Ok(());
+        }
         let tx = self.conn.transaction()?;
         if version < 1 {
             tx.execute_batch(
@@ -66,6 +71,16 @@ impl Db {
                         THEN json_extract(json, '$.display_id') END, '#' || number),
                       id, title, fetched_at
                     FROM tasks WHERE number IS NOT NULL ORDER BY fetched_at;",
+            )?;
+        }
+        if version < 3 {
+            // v3: who made a queued edit (`user_id`) and which process
+            // took it for sending (`claimed_by`, `claimed_at`; see
+            // `outbox.rs`).
+            tx.execute_batch(
+                "ALTER TABLE outbox ADD COLUMN user_id TEXT;
+                 ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+                 ALTER TABLE outbox ADD COLUMN claimed_at INTEGER;",
             )?;
         }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;

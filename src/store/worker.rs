@@ -46,6 +46,12 @@ pub enum StoreCmd {
         created_at: i64,
     },
     OutboxRemove(i64),
+    /// The previous queued edit of the task (ours) was answered with this
+    /// version: the next is checked against it.
+    OutboxRebase {
+        seq: i64,
+        base: Option<String>,
+    },
     /// Read everything stored about a task.
     LoadTask(String),
     /// Find a task by number (the index, else the stored tasks), with
@@ -79,8 +85,16 @@ pub enum StoreAnswer {
         local: u64,
         seq: i64,
     },
+    /// A queued edit could not be written (why): it is not kept.
+    OutboxNotKept {
+        local: u64,
+        why: String,
+    },
     /// A write failed: said once, then the store is left alone.
     Failed(String),
+    /// The store was found damaged and set aside; a new one (with the
+    /// queued edits carried over) is used from now on. Said once.
+    SetAside(String),
     Flushed,
 }
 
@@ -110,27 +124,67 @@ impl StoreThread {
         let handle = std::thread::Builder::new()
             .name("taskdeck-store".into())
             .spawn(move || {
-                // Damage the open did not see: moved aside, and this
-                // session goes on without a store (the next start makes
-                // a new one).
-                let mut failed = false;
+                // Damage the open did not see: set aside, its queued edits
+                // carried over to a new store, which this session goes on
+                // with (without a store if even that fails).
+                let mut failed = None;
                 if !db.path().as_os_str().is_empty() {
                     if let Err(why) = db.check() {
-                        let note = move_aside(db.path(), &why);
-                        tracing::warn!("{note}");
-                        answer(StoreAnswer::Failed(format!(
-                            "{note}; this session goes on without it"
-                        )));
-                        failed = true;
+                        let path = db.path().to_path_buf();
+                        let owner = db.owner.clone();
+                        drop(db);
+                        match Db::set_aside(&path, &why) {
+                            Ok((mut new, note)) => {
+                                tracing::warn!("{note}");
+                                if let Some(o) = owner {
+                                    new.set_owner(&o);
+                                }
+                                // The carried rows are this process's.
+                                if let Err(e) = new.outbox_take(now_secs()) {
+                                    tracing::warn!(error = %e, "cannot take the carried outbox");
+                                }
+                                db = new;
+                                answer(StoreAnswer::SetAside(note));
+                            }
+                            Err(note) => {
+                                tracing::warn!("{note}");
+                                let note = format!("{note}; this session goes on without it");
+                                answer(StoreAnswer::Failed(note.clone()));
+                                failed = Some(note);
+                                db = Db::in_memory().expect("an in-memory database");
+                            }
+                        }
                     }
                 }
                 let mut writes = 0usize;
                 let mut numbered = 0usize;
-                while let Ok(cmd) = rx.recv() {
-                    if failed {
+                let keep = std::time::Duration::from_secs(super::outbox::CLAIM_KEEP_SECS);
+                let mut kept_at = std::time::Instant::now();
+                loop {
+                    let cmd = match rx.recv_timeout(keep) {
+                        Ok(cmd) => Some(cmd),
+                        Err(mpsc::RecvTimeoutError::Timeout) => None,
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    };
+                    if failed.is_none() && kept_at.elapsed() >= keep {
+                        // Alive: the rows taken stay this process's.
+                        kept_at = std::time::Instant::now();
+                        if let Err(e) = db.outbox_keep_claims(now_secs()) {
+                            tracing::warn!(error = %e, "cannot keep the outbox claims");
+                        }
+                    }
+                    let Some(cmd) = cmd else { continue };
+                    if let Some(why) = &failed {
                         // Questions are still answered (nothing known), so
-                        // that nobody waits for an answer that never comes.
+                        // that nobody waits for an answer that never comes;
+                        // a queued edit hears it is not kept.
                         match cmd {
+                            StoreCmd::OutboxAdd { local, .. } => {
+                                answer(StoreAnswer::OutboxNotKept {
+                                    local,
+                                    why: why.clone(),
+                                })
+                            }
                             StoreCmd::Flush => answer(StoreAnswer::Flushed),
                             StoreCmd::FindNumber { number, first } => answer(StoreAnswer::Number {
                                 number,
@@ -148,11 +202,11 @@ impl StoreThread {
                         Ok(wrote) => writes += usize::from(wrote),
                         Err(e) => {
                             tracing::warn!(error = %e, "local store write failed");
+                            let why = crate::text::clean(&e.to_string());
                             answer(StoreAnswer::Failed(format!(
-                                "the local store failed ({}); this session goes on without it",
-                                crate::text::clean(&e.to_string())
+                                "the local store failed ({why}); this session goes on without it"
                             )));
-                            failed = true;
+                            failed = Some(format!("the local store failed: {why}"));
                         }
                     }
                     if numbered >= NUMBERS_TRIM_EVERY {
@@ -168,9 +222,13 @@ impl StoreThread {
                         }
                     }
                 }
-                if !failed {
+                if failed.is_none() {
                     let _ = db.evict(max_tasks);
                     let _ = db.evict_numbers(NUMBERS_MAX);
+                    // The rows not sent are free for the next start.
+                    if let Err(e) = db.outbox_release() {
+                        tracing::warn!(error = %e, "cannot give the outbox claims back");
+                    }
                 }
             })
             .expect("spawn the store thread");
@@ -223,7 +281,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             base_updated_at,
             created_at,
         } => {
-            db.outbox_add(
+            let added = db.outbox_add(
                 seq,
                 &task_id,
                 &label,
@@ -231,10 +289,19 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
                 &request,
                 base_updated_at.as_deref(),
                 created_at,
-            )?;
+            );
+            if let Err(e) = added {
+                // Said for the edit itself, then as any failed write.
+                answer(StoreAnswer::OutboxNotKept {
+                    local,
+                    why: crate::text::clean(&e.to_string()),
+                });
+                return Err(e);
+            }
             answer(StoreAnswer::OutboxAdded { local, seq });
         }
         StoreCmd::OutboxRemove(seq) => db.outbox_remove(seq)?,
+        StoreCmd::OutboxRebase { seq, base } => db.outbox_rebase(seq, base.as_deref())?,
         StoreCmd::LoadTask(id) => {
             let d = db.get_detail(&id)?;
             answer(StoreAnswer::Task(id, Box::new(d)));

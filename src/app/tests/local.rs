@@ -63,6 +63,7 @@ fn booted(n: i64) -> State {
         .collect(),
         recent: vec![],
         outbox: vec![],
+        outbox_elsewhere: 0,
     });
     s
 }

@@ -1,0 +1,219 @@
+//! Opening a store, and what is done with one that cannot be used.
+//!
+//! Only a database SQLite itself finds damaged (`SQLITE_CORRUPT`,
+//! `SQLITE_NOTADB`, a failed page check) or one of a newer schema is set
+//! aside (`….corrupt-<time>`), and the edits queued in its outbox are
+//! carried over to the new one first (what can be read of them). A store
+//! another process holds (`SQLITE_BUSY`/`SQLITE_LOCKED`) is waited for;
+//! still held after the wait, this session runs without it and the file
+//! is left exactly as it is. Any other failure (a full disk, a read-only
+//! folder) leaves the file alone too.
+
+use super::outbox::rescue_outbox;
+use super::*;
+use rusqlite::{Connection, ErrorCode};
+use std::time::{Duration, Instant};
+
+/// How long a start waits for a store another process holds.
+pub const OPEN_WAIT: Duration = Duration::from_secs(5);
+
+/// How long one statement waits for another process's lock before it
+/// fails (the store's thread, off the UI loop).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What stands in the way of using a database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trouble {
+    /// Damaged (or of a newer schema): set aside, its outbox carried over.
+    Damaged,
+    /// Held by another process: waited for, never set aside.
+    Busy,
+    /// Anything else (disk full, permissions): left alone.
+    Other,
+}
+
+/// Which kind of trouble an error is.
+pub fn trouble(e: &rusqlite::Error) -> Trouble {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => Trouble::Damaged,
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Trouble::Busy,
+        // A schema newer than this build (see `migrate`).
+        Some(ErrorCode::TypeMismatch) => Trouble::Damaged,
+        _ => Trouble::Other,
+    }
+}
+
+/// Why a database could not be used as it was, in one line.
+pub(super) fn describe(e: &rusqlite::Error) -> String {
+    crate::text::clean(&e.to_string())
+}
+
+/// Move a database that cannot be used aside (`….corrupt-<time>`, kept
+/// for a look), with its WAL files gone; says what happened, in one line.
+/// Callers carry its outbox over first (`Db::set_aside`).
+pub fn move_aside(path: &Path, why: &str) -> String {
+    let aside = path.with_extension(format!("sqlite3.corrupt-{}", now_secs()));
+    let moved = std::fs::rename(path, &aside);
+    for ext in ["sqlite3-wal", "sqlite3-shm"] {
+        let _ = std::fs::remove_file(path.with_extension(ext));
+    }
+    let _ = std::fs::remove_file(path);
+    match moved {
+        Ok(()) => format!(
+            "the local store could not be used ({why}); it was moved aside to {}",
+            aside.display()
+        ),
+        Err(m) => format!("the local store could not be used ({why}) nor moved aside ({m})"),
+    }
+}
+
+impl Db {
+    pub(super) fn with(conn: Connection, path: PathBuf) -> Db {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        Db {
+            conn,
+            path,
+            instance: format!("{}-{nanos}", std::process::id()),
+            owner: None,
+        }
+    }
+
+    /// Open (or create) the database at `path`, 0600, waiting up to
+    /// `OPEN_WAIT` for another process holding it. A damaged database is
+    /// set aside with its outbox carried over, and a new one is made; the
+    /// message says so, once.
+    pub fn open(path: &Path) -> Result<(Db, Option<String>), String> {
+        Self::open_waiting(path, OPEN_WAIT)
+    }
+
+    pub fn open_waiting(path: &Path, wait: Duration) -> Result<(Db, Option<String>), String> {
+        if let Some(dir) = path.parent() {
+            crate::config::ensure_private_dir(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let until = Instant::now() + wait;
+        loop {
+            let e = match Self::try_open(path, wait) {
+                Ok(db) => return Ok((db, None)),
+                Err(e) => e,
+            };
+            match trouble(&e) {
+                Trouble::Damaged => {
+                    let (db, note) = Self::set_aside(path, &describe(&e))?;
+                    return Ok((db, Some(note)));
+                }
+                Trouble::Busy if Instant::now() < until => {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Trouble::Busy => return Err(busy_words(path)),
+                Trouble::Other => {
+                    return Err(format!(
+                        "the local store at {} cannot be used: {} (left as it is)",
+                        path.display(),
+                        describe(&e)
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Set a damaged database aside and start a new one, carrying its
+    /// queued edits over (those that can be read); the note says so.
+    /// The caller's connection to it, if any, is closed first.
+    pub fn set_aside(path: &Path, why: &str) -> Result<(Db, String), String> {
+        let rescued = rescue_outbox(path);
+        let note = move_aside(path, why);
+        let mut db = Self::try_open(path, OPEN_WAIT)
+            .map_err(|e| format!("{note}; cannot create a new one: {}", describe(&e)))?;
+        let carried = match db.outbox_put_rows(&rescued) {
+            Ok(()) if rescued.is_empty() => String::new(),
+            Ok(()) => format!(
+                "; {} carried over",
+                match rescued.len() {
+                    1 => "1 queued edit".to_string(),
+                    n => format!("{n} queued edits"),
+                }
+            ),
+            Err(e) => format!(
+                "; its {} queued edit(s) could not be carried over ({})",
+                rescued.len(),
+                describe(&e)
+            ),
+        };
+        Ok((db, format!("{note} and a new one started{carried}")))
+    }
+
+    /// A full read of the database's pages (`PRAGMA quick_check`): damage
+    /// deeper than the header shows here. Slow on a large store, so the
+    /// store's thread runs it, never the start. `Err` only for damage;
+    /// a check that could not run (busy) is not a verdict.
+    pub fn check(&self) -> Result<(), String> {
+        let check: String = match self.conn.query_row("PRAGMA quick_check", [], |r| r.get(0)) {
+            Ok(c) => c,
+            Err(e) if trouble(&e) == Trouble::Damaged => return Err(describe(&e)),
+            Err(e) => {
+                tracing::warn!(error = %e, "the store's page check could not run");
+                return Ok(());
+            }
+        };
+        if check == "ok" {
+            Ok(())
+        } else {
+            Err(crate::text::clean(&check))
+        }
+    }
+
+    fn try_open(path: &Path, busy: Duration) -> rusqlite::Result<Db> {
+        // Created 0600 before SQLite opens it.
+        if !path.exists() {
+            let mut o = std::fs::OpenOptions::new();
+            o.write(true).create(true).truncate(false);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                o.mode(0o600);
+            }
+            o.open(path)
+                .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        }
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(busy.min(BUSY_TIMEOUT))?;
+        // A file that is not a database fails here; deeper damage shows
+        // in `check`. A lock held by another process fails here too, and
+        // is waited for by the caller.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // SQLite's page cache, per connection: 2 MiB by default, filled by
+        // the number index of a 10,000-task walk and kept for the session.
+        // The file is a few MB and the operating system caches it too.
+        conn.pragma_update(None, "cache_size", super::db::PAGE_CACHE_KIB)?;
+        let mut db = Db::with(conn, path.to_path_buf());
+        db.migrate()?;
+        // From here on statements wait long for another process's lock:
+        // the store's thread is off the UI loop.
+        db.conn.busy_timeout(BUSY_TIMEOUT)?;
+        // WAL side files are created by SQLite with the database's mode
+        // only on some systems: make sure.
+        #[cfg(unix)]
+        for ext in ["sqlite3", "sqlite3-wal", "sqlite3-shm"] {
+            use std::os::unix::fs::PermissionsExt;
+            let p = path.with_extension(ext);
+            if p.exists() {
+                let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600));
+            }
+        }
+        Ok(db)
+    }
+}
+
+/// A store still held by another process after the wait.
+pub fn busy_words(path: &Path) -> String {
+    format!(
+        "the local store at {} is held by another program (another taskdeck?) — waited {} s; this session runs without it and leaves it as it is",
+        path.display(),
+        OPEN_WAIT.as_secs()
+    )
+}

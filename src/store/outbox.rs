@@ -1,0 +1,181 @@
+//! The outbox in the store: edits waiting for the service, in order.
+//!
+//! Exactly once across processes: a row is sent only by the process that
+//! took it (`claimed_by`), and taking is a single `UPDATE` (one write
+//! transaction), so two taskdecks started together never both hold a
+//! row. A process takes the free rows of its user when it opens the store
+//! (`boot`), its new rows are its own, it keeps its claims alive while it
+//! runs (`outbox_keep_claims`) and gives them back when it stops; a claim
+//! not kept alive for `CLAIM_STALE_SECS` (a process that died) is taken
+//! by the next start. A row records the user who made it (`user_id`) and
+//! is only ever taken for that user.
+
+use super::*;
+use rusqlite::params;
+
+/// A claim not kept alive for this long belongs to a process that is gone.
+pub const CLAIM_STALE_SECS: i64 = 300;
+
+/// How often a running process says its claims are alive.
+pub const CLAIM_KEEP_SECS: u64 = 60;
+
+impl Db {
+    /// The user whose store this is: the rows it writes record that user,
+    /// and only that user's rows are taken.
+    pub fn set_owner(&mut self, user: &str) {
+        self.owner = Some(user.to_string());
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn outbox_add(
+        &self,
+        seq: i64,
+        task_id: &str,
+        label: &str,
+        what: &str,
+        request: &str,
+        base_updated_at: Option<&str>,
+        now: i64,
+    ) -> rusqlite::Result<i64> {
+        // Made here: this process's own row from the start.
+        self.conn.execute(
+            "INSERT INTO outbox(seq,task_id,label,what,request,base_updated_at,created_at,
+                user_id,claimed_by,claimed_at)
+             VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?7)",
+            params![
+                seq,
+                task_id,
+                label,
+                what,
+                request,
+                base_updated_at,
+                now,
+                self.owner,
+                self.instance
+            ],
+        )?;
+        Ok(seq)
+    }
+
+    pub fn outbox_remove(&self, seq: i64) -> rusqlite::Result<()> {
+        self.conn
+            .execute("DELETE FROM outbox WHERE seq=?1", [seq])?;
+        Ok(())
+    }
+
+    /// The version a queued edit is checked against moved: the previous
+    /// edit of its task (ours) was answered with `base`.
+    pub fn outbox_rebase(&self, seq: i64, base: Option<&str>) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET base_updated_at=?2 WHERE seq=?1",
+            params![seq, base],
+        )?;
+        Ok(())
+    }
+
+    /// Every row, in order, whoever holds it.
+    pub fn outbox(&self) -> rusqlite::Result<Vec<OutboxRow>> {
+        let mut st = self.conn.prepare("SELECT * FROM outbox ORDER BY seq")?;
+        let rows = st.query_map([], outbox_row)?;
+        rows.collect()
+    }
+
+    /// Take the rows this process may send: free ones, its own, and those
+    /// of a process gone quiet, of this store's user (a row recorded
+    /// before rows named their user is this store's: stores are per
+    /// user). One `UPDATE`, so one transaction: another process taking at
+    /// the same moment gets the others. Returns the rows taken, in order,
+    /// and how many are left to others (held elsewhere, another user's).
+    pub fn outbox_take(&self, now: i64) -> rusqlite::Result<(Vec<OutboxRow>, usize)> {
+        self.conn.execute(
+            "UPDATE outbox SET claimed_by=?1, claimed_at=?2
+             WHERE (claimed_by IS NULL OR claimed_by=?1 OR claimed_at IS NULL OR claimed_at < ?2 - ?3)
+               AND (user_id IS NULL OR ?4 IS NULL OR user_id = ?4)",
+            params![self.instance, now, CLAIM_STALE_SECS, self.owner],
+        )?;
+        let mut st = self
+            .conn
+            .prepare("SELECT * FROM outbox WHERE claimed_by=?1 ORDER BY seq")?;
+        let mine = st
+            .query_map([&self.instance], outbox_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let all: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))?;
+        let elsewhere = (all as usize).saturating_sub(mine.len());
+        Ok((mine, elsewhere))
+    }
+
+    /// This process is alive: its claims stay its own.
+    pub fn outbox_keep_claims(&self, now: i64) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET claimed_at=?2 WHERE claimed_by=?1",
+            params![self.instance, now],
+        )?;
+        Ok(())
+    }
+
+    /// This process stops: its rows are free for the next start.
+    pub fn outbox_release(&self) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET claimed_by=NULL, claimed_at=NULL WHERE claimed_by=?1",
+            [&self.instance],
+        )?;
+        Ok(())
+    }
+
+    /// Rows carried over from a store set aside: written as they were,
+    /// free to be taken.
+    pub(super) fn outbox_put_rows(&mut self, rows: &[OutboxRow]) -> rusqlite::Result<()> {
+        let tx = self.conn.transaction()?;
+        for r in rows {
+            tx.execute(
+                "INSERT OR IGNORE INTO outbox(seq,task_id,label,what,request,base_updated_at,
+                    created_at,user_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+                params![
+                    r.seq,
+                    r.task_id,
+                    r.label,
+                    r.what,
+                    r.request,
+                    r.base_updated_at,
+                    r.created_at,
+                    r.user_id
+                ],
+            )?;
+        }
+        tx.commit()
+    }
+}
+
+/// A row by column name: a store of an older schema (no `user_id`) reads
+/// too, which matters when rows are rescued from a damaged one.
+fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
+    Ok(OutboxRow {
+        seq: r.get("seq")?,
+        task_id: r.get("task_id")?,
+        label: r.get("label")?,
+        what: r.get("what")?,
+        request: r.get("request")?,
+        base_updated_at: r.get("base_updated_at")?,
+        created_at: r.get("created_at")?,
+        user_id: r.get("user_id").unwrap_or(None),
+    })
+}
+
+/// What can be read of the outbox of a database about to be set aside:
+/// row by row, stopping at the first that cannot be read (the rest is
+/// damaged). Read-only; nothing when the file does not open.
+pub(super) fn rescue_outbox(path: &Path) -> Vec<OutboxRow> {
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let Ok(conn) = rusqlite::Connection::open_with_flags(path, flags) else {
+        return vec![];
+    };
+    let Ok(mut st) = conn.prepare("SELECT * FROM outbox ORDER BY seq") else {
+        return vec![];
+    };
+    let Ok(rows) = st.query_map([], outbox_row) else {
+        return vec![];
+    };
+    rows.map_while(Result::ok).collect()
+}
