@@ -169,3 +169,5 @@ pub fn now_secs() -> i64 {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_outbox;

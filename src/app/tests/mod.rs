@@ -17,6 +17,7 @@ mod names;
 mod navigation;
 mod numbers;
 mod outbox;
+mod outbox_order;
 mod prefetch;
 mod props;
 mod refresh;

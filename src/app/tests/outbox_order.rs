@@ -1,0 +1,395 @@
+//! The outbox, issue 22 (points 5, 8–10): queued edits of one task go out
+//! in order, each checked against our previous answer; only someone
+//! else's change holds one; the check compares with the version the edit
+//! was made against; bulk edits made offline queue per task; an edit the
+//! store could not keep says so, and quitting names it.
+
+use super::bulk::{mark_rows, n_of, patched};
+use super::local::{unreachable, with_store};
+use super::*;
+use crate::app::outbox::{Kept, OutState};
+use crate::store::worker::{StoreAnswer, StoreCmd};
+
+fn go_offline(s: &mut State) {
+    let fx = s.refresh();
+    answer_where(
+        s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(unreachable()),
+    );
+    assert!(s.offline.is_some());
+}
+
+/// The probe answers: back online; the effects that follow.
+fn back_online(s: &mut State) -> Vec<Effect> {
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    answer(
+        s,
+        &probe,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    )
+}
+
+fn version(t: &Task, at: &str) -> Task {
+    let mut t = t.clone();
+    t.updated_at = Some(at.into());
+    t
+}
+
+fn is_get(r: &ApiRequest, n: i64) -> bool {
+    matches!(r, ApiRequest::GetTask { id } if *id == tid(n))
+}
+
+/// The service's task 1 after a PATCH: the body applied, a new version.
+fn after_patch(fx: &[Effect], before: &Task, at: &str) -> (Task, Value) {
+    let (_, body) = only_patch(&fx.iter().filter(|e| matches!(e, Effect::Api { req, .. } if matches!(**req, ApiRequest::Patch { .. }))).cloned().collect::<Vec<_>>());
+    let mut v = serde_json::to_value(before).unwrap();
+    for (k, val) in body.as_object().unwrap() {
+        v[k] = val.clone();
+    }
+    v["updated_at"] = json!(at);
+    (serde_json::from_value(v).unwrap(), body)
+}
+
+#[test]
+fn three_offline_edits_of_one_task_all_go_out_in_order_after_reconnecting() {
+    let mut s = with_store(loaded(2));
+    go_offline(&mut s);
+    for cmd in ["priority low", "status completed", "title Renamed offline"] {
+        let fx = palette(&mut s, cmd);
+        answer(&mut s, &fx, Err(unreachable()));
+    }
+    assert_eq!(s.outbox.len(), 3);
+    let mut fx = back_online(&mut s);
+    let mut service = task(1);
+    let mut sent = Vec::new();
+    for (i, at) in [
+        "2026-11-02T10:00:01Z",
+        "2026-11-02T10:00:02Z",
+        "2026-11-02T10:00:03Z",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // Each is checked first: the service holds our previous answer.
+        let check = s
+            .outbox
+            .iter()
+            .position(|i| matches!(i.state, OutState::Checking(_)));
+        assert_eq!(check, Some(0), "edit {i} is read first: {:?}", reqs(&fx));
+        fx = answer_where(
+            &mut s,
+            &fx,
+            |r| is_get(r, 1),
+            Ok(Reply::Task(Box::new(service.clone()))),
+        );
+        let (next, body) = after_patch(&fx, &service, at);
+        sent.push(body);
+        service = next;
+        fx = answer_where(
+            &mut s,
+            &fx,
+            |r| matches!(r, ApiRequest::Patch { .. }),
+            Ok(Reply::Task(Box::new(service.clone()))),
+        );
+    }
+    assert_eq!(
+        sent,
+        vec![
+            json!({"priority": "low"}),
+            json!({"status": "completed"}),
+            json!({"title": "Renamed offline"})
+        ],
+        "in the order made"
+    );
+    assert!(
+        s.outbox.is_empty(),
+        "{:?}",
+        s.outbox.iter().map(|i| &i.state).collect::<Vec<_>>()
+    );
+    assert!(!reqs(&fx)
+        .iter()
+        .any(|r| matches!(r, ApiRequest::Patch { .. })));
+    // The next base is kept in the store too (a crash keeps the chain).
+    assert!(s.local.out.iter().any(
+        |c| matches!(c, StoreCmd::OutboxRebase { base: Some(b), .. } if b == "2026-11-02T10:00:01Z")
+    ));
+}
+
+#[test]
+fn a_later_queued_edit_still_waits_for_someone_elses_change_after_ours() {
+    let mut s = loaded(2);
+    go_offline(&mut s);
+    for cmd in ["priority low", "status completed"] {
+        let fx = palette(&mut s, cmd);
+        answer(&mut s, &fx, Err(unreachable()));
+    }
+    let fx = back_online(&mut s);
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(task(1)))),
+    );
+    let (ours, _) = after_patch(&fx, &task(1), "2026-11-02T10:00:01Z");
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Patch { .. }),
+        Ok(Reply::Task(Box::new(ours.clone()))),
+    );
+    // Someone else changed it after our first edit.
+    let mut theirs = version(&ours, "2026-11-02T10:05:00Z");
+    theirs.status = Status::WaitingOnExternal;
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(theirs))),
+    );
+    assert!(!reqs(&fx)
+        .iter()
+        .any(|r| matches!(r, ApiRequest::Patch { .. })));
+    assert_eq!(s.outbox.len(), 1);
+    assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
+}
+
+#[test]
+fn an_edit_sent_anyway_over_someone_elses_change_does_not_carry_the_next_one() {
+    let mut s = loaded(2);
+    go_offline(&mut s);
+    for cmd in ["priority low", "status completed"] {
+        let fx = palette(&mut s, cmd);
+        answer(&mut s, &fx, Err(unreachable()));
+    }
+    let fx = back_online(&mut s);
+    let mut theirs = version(&task(1), "2026-11-02T09:00:00Z");
+    theirs.priority = Priority::Urgent;
+    answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(theirs.clone()))),
+    );
+    assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
+    let seq = s.outbox[0].seq;
+    let fx = s.outbox_send_anyway(seq);
+    let (ours, _) = after_patch(&fx, &theirs, "2026-11-02T10:00:01Z");
+    let fx = answer(&mut s, &fx, Ok(Reply::Task(Box::new(ours.clone()))));
+    // The second was made against the version before their change: it
+    // was never accepted over it, so it waits too.
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(ours))),
+    );
+    assert!(!reqs(&fx)
+        .iter()
+        .any(|r| matches!(r, ApiRequest::Patch { .. })));
+    assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
+}
+
+// Issue 22, point 9: the base was taken when the edit's failure came back,
+// from whatever copy had arrived meanwhile (here a refresh showing another
+// person's change), so the check compared the service with itself and the
+// queued edit overwrote that change.
+#[test]
+fn a_queued_edit_is_checked_against_the_version_it_was_made_on_not_a_copy_that_arrived_since() {
+    let mut s = loaded(2);
+    let edit = palette(&mut s, "priority low");
+    assert_eq!(only_patch(&edit).1, json!({"priority": "low"}));
+    // While the PATCH is out, the refresh (`refresh_secs`) of the task
+    // shown brings someone else's change.
+    let mut theirs = version(&task(1), "2026-11-02T10:05:00Z");
+    theirs.priority = Priority::Urgent;
+    let fx = s.refresh();
+    assert!(reqs(&fx).iter().any(|r| is_get(r, 1)), "{:?}", reqs(&fx));
+    answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(theirs.clone()))),
+    );
+    assert_eq!(
+        s.detail
+            .as_ref()
+            .and_then(|d| d.task.as_ref())
+            .unwrap()
+            .priority,
+        Priority::Urgent,
+        "shown"
+    );
+    // The PATCH's connection drops: outcome unknown, read back first.
+    let fx = answer(
+        &mut s,
+        &edit,
+        Err(ApiError::Network {
+            message: "connection closed before message completed".into(),
+        }),
+    );
+    assert_eq!(s.outbox.len(), 1);
+    assert_eq!(
+        s.outbox[0].base_updated_at.as_deref(),
+        Some("2026-11-01T10:00:00Z"),
+        "the version shown when the edit was made"
+    );
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(theirs))),
+    );
+    assert!(
+        !reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::Patch { .. })),
+        "never sent over their change: {:?}",
+        reqs(&fx)
+    );
+    assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
+}
+
+#[test]
+fn a_bulk_edit_made_offline_queues_each_task_and_says_so_per_task() {
+    let mut s = with_store(loaded(4));
+    go_offline(&mut s);
+    mark_rows(&mut s, 3);
+    palette(&mut s, "status completed");
+    let mut queue: std::collections::VecDeque<Effect> = s.on_key(key('y')).into();
+    // Offline: the worker answers every request "unreachable" at once.
+    while let Some(e) = queue.pop_front() {
+        if let Effect::Api { ticket, req } = e {
+            queue.extend(s.on_api(ApiResult {
+                ticket,
+                req: *req,
+                result: Err(unreachable()),
+            }));
+        }
+    }
+    assert_eq!(s.outbox.len(), 3, "one queued edit per task");
+    assert!(s.outbox.iter().all(|i| i.what == "status → completed"));
+    let (level, text, _) = s.status.clone().unwrap();
+    assert_eq!(level, Level::Warn, "{text}");
+    assert!(text.contains("3 queued"), "{text}");
+    assert!(text.contains("#1, #2, #3"), "{text}");
+    assert!(!text.contains("failed"), "{text}");
+    for n in 1..=3 {
+        assert!(
+            s.pending_for(&tid(n), "status").is_some(),
+            "the mark stays until sent"
+        );
+    }
+    // Back: each goes out after its check.
+    let mut fx = back_online(&mut s);
+    let mut sent = 0;
+    while let Some(Effect::Api { ticket, req }) = fx.iter().find(|e| matches!(e, Effect::Api { req, .. } if matches!(**req, ApiRequest::GetTask { .. } | ApiRequest::Patch { .. }))).cloned() {
+        if matches!(*req, ApiRequest::Patch { .. }) {
+            sent += 1;
+        }
+        let result = patched(&req, |id| task(n_of(id)));
+        fx = s.on_api(ApiResult { ticket, req: *req, result });
+    }
+    assert_eq!(sent, 3);
+    assert!(s.outbox.is_empty());
+}
+
+#[test]
+fn an_edit_the_store_could_not_keep_says_so_and_quitting_names_it() {
+    let mut s = with_store(loaded(2));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let seq = s.outbox[0].seq;
+    assert_eq!(s.outbox[0].kept, Kept::Writing);
+    s.on_store(StoreAnswer::OutboxNotKept {
+        local: seq as u64,
+        why: "database or disk is full".into(),
+    });
+    let (level, text, _) = s.status.clone().unwrap();
+    assert_eq!(level, Level::Error);
+    assert!(
+        text.contains("could NOT be kept (database or disk is full)"),
+        "{text}"
+    );
+    assert_eq!(s.outbox_lost().len(), 1);
+    let lines = crate::app::quit_lines(&s, &Default::default(), None);
+    assert!(
+        lines.iter().any(|l| l.contains("NOT kept")
+            && l.contains("#1 priority → low")
+            && l.contains("full")),
+        "{lines:?}"
+    );
+    // A profile switch would lose it too: refused.
+    assert!(s.outbox_lost().len() == 1);
+}
+
+#[test]
+fn an_edit_the_store_kept_is_named_at_quit_as_kept_and_is_not_lost() {
+    let mut s = with_store(loaded(2));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let seq = s.outbox[0].seq;
+    s.on_store(StoreAnswer::OutboxAdded {
+        local: seq as u64,
+        seq,
+    });
+    assert!(s.outbox_lost().is_empty());
+    let lines = crate::app::quit_lines(&s, &Default::default(), None);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("kept in the local store") && l.contains("#1 priority → low")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn edits_queued_when_the_store_failed_are_not_kept_and_say_so() {
+    let mut s = with_store(loaded(2));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    s.on_store(StoreAnswer::Failed(
+        "the local store failed (database or disk is full); this session goes on without it".into(),
+    ));
+    assert!(matches!(s.outbox[0].kept, Kept::Not(_)));
+    // Without a store, a new edit says at once that it is not kept.
+    let fx = palette(&mut s, "status completed");
+    answer(&mut s, &fx, Err(unreachable()));
+    let text = s.status.clone().unwrap().1;
+    assert!(text.contains("NOT KEPT"), "{text}");
+    assert_eq!(s.outbox_lost().len(), 2);
+}
+
+#[test]
+fn an_edit_made_by_another_user_is_never_sent_with_this_key() {
+    let mut s = loaded(2);
+    let stored = crate::app::outbox::to_stored(&ApiRequest::Patch {
+        id: tid(1),
+        patch: TaskPatch {
+            priority: Some(Priority::Low),
+            ..Default::default()
+        },
+    })
+    .unwrap();
+    s.outbox_from_store(vec![crate::store::OutboxRow {
+        seq: 1,
+        task_id: tid(1),
+        label: "#1".into(),
+        what: "priority → low".into(),
+        request: stored,
+        base_updated_at: Some("2026-11-01T10:00:00Z".into()),
+        created_at: 1,
+        user_id: Some("u-alice".into()),
+    }]);
+    let fx = s.outbox_pump();
+    assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
+    assert!(s.outbox.is_empty());
+    assert!(s.status.clone().unwrap().1.contains("another user"));
+}
