@@ -328,3 +328,36 @@ fn open_number_of_a_task_listed_in_an_earlier_session_opens_it_by_id_without_a_w
     assert!(!screen.contains("looking for it"), "{screen}");
     quit(&mut tui);
 }
+
+// Issue 22, point 5: an offline edit the store cannot keep was reported
+// as queued and quitting exited 0, the edit lost without a word. The
+// store here cannot be opened at all (a folder stands where the database
+// was: as a disk refusing every write, whoever runs the test).
+#[test]
+fn an_edit_the_store_cannot_keep_is_said_and_quitting_exits_non_zero_naming_it() {
+    let svc = Service::small();
+    let home = Home::new();
+    first_session(&svc, &home);
+    let db = store_files(&home)
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "sqlite3"))
+        .expect("the store");
+    for f in store_files(&home) {
+        std::fs::remove_file(f).unwrap();
+    }
+    std::fs::create_dir(&db).unwrap();
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 160, 40);
+    tui.wait_for("(more below)", WAIT);
+    tui.wait_for("without a local store", WAIT);
+    // The service goes away; the edit cannot be sent, and queues.
+    svc.set_faults("down=1");
+    tui.send(":status completed\r");
+    tui.wait_for("NOT KEPT", WAIT);
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    let out = String::from_utf8_lossy(&tui.raw()).to_string();
+    assert_eq!(st.exit_code(), 1, "never a silent exit 0: {out}");
+    assert!(out.contains("NOT sent and NOT kept"), "{out}");
+    assert!(out.contains("status → completed"), "named: {out}");
+    assert!(db.is_dir(), "what stood there is left as it is");
+}

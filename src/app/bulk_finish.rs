@@ -284,7 +284,12 @@ impl State {
                     .filter(|j| j.state == JobState::Queued)
                     .map(|j| j.label.as_str())
                     .collect();
-                parts.push(format!("{queued} {QUEUED} ({})", which.join(", ")));
+                let kept = if self.local.on {
+                    ""
+                } else {
+                    " — NOT KEPT (no local store): lost if you quit before the service is back"
+                };
+                parts.push(format!("{queued} {QUEUED} ({}){kept}", which.join(", ")));
             }
             let mut text = format!("{} — {}", run.title, parts.join(", "));
             if let Some(j) = run.jobs.iter().find(|j| j.error().is_some()) {

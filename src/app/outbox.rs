@@ -193,19 +193,14 @@ impl State {
             return;
         }
         let n = self.outbox.len();
-        let not_kept = if self.local.on {
-            String::new()
-        } else {
-            format!(" — NOT KEPT ({NO_STORE}): lost if you quit before the service is back")
+        // Not kept comes first: the line may be cut at the screen's edge.
+        let text = match (unknown, self.local.on) {
+            (true, true) => format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
+            (false, true) => format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)"),
+            (false, false) => format!("{label}: {what} NOT KEPT ({NO_STORE}): queued in memory only, sent if the service is back before you quit ({n} in the outbox, :outbox)"),
+            (true, false) => format!("{label}: {what} NOT KEPT ({NO_STORE}): the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
         };
-        self.say(
-            Level::Warn,
-            if unknown {
-                format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox){not_kept}")
-            } else {
-                format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox){not_kept}")
-            },
-        );
+        self.say(Level::Warn, text);
     }
 
     pub(super) fn outbox_from_store(&mut self, rows: Vec<OutboxRow>) {
