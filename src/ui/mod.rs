@@ -430,6 +430,20 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             format!("  outbox {}", s.outbox.len()),
             theme.warn.add_modifier(Modifier::BOLD),
         ));
+        // Edits the store could not keep: lost at quit, so always in view.
+        let lost = s
+            .outbox
+            .iter()
+            .filter(|i| matches!(i.kept, crate::app::outbox::Kept::Not(_)))
+            .count();
+        if lost > 0 {
+            spans.push(Span::styled(
+                format!(" ({lost} NOT KEPT)"),
+                theme
+                    .error
+                    .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            ));
+        }
     }
     let n = s.inflight.len();
     if n > 0 {

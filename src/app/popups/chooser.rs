@@ -107,6 +107,12 @@ impl State {
                         OutState::Sending(_) => "sending…".to_string(),
                         OutState::Waiting(why) => format!("WAITS FOR YOU: {why}"),
                     };
+                    let state = match &i.kept {
+                        crate::app::outbox::Kept::Not(why) => {
+                            format!("{state}, NOT KEPT ({why}): lost if you quit")
+                        }
+                        _ => state,
+                    };
                     (
                         i.seq.to_string(),
                         format!(
