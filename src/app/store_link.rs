@@ -63,9 +63,9 @@ impl StoreLink {
                     Ok((db, Some(note), boot))
                 }
                 Err(e) => Err(format!(
-                    "the local store at {} could not be read ({}); left as it is",
-                    path.display(),
-                    crate::text::clean(&e.to_string())
+                    "the local store could not be read: {}; left as it is ({})",
+                    crate::text::clean(&e.to_string()),
+                    path.display()
                 )),
             }
         });

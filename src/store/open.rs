@@ -111,9 +111,9 @@ impl Db {
                 Trouble::Busy => return Err(busy_words(path)),
                 Trouble::Other => {
                     return Err(format!(
-                        "the local store at {} cannot be used: {} (left as it is)",
-                        path.display(),
-                        describe(&e)
+                        "the local store cannot be used: {}; left as it is ({})",
+                        describe(&e),
+                        path.display()
                     ))
                 }
             }
@@ -209,11 +209,12 @@ impl Db {
     }
 }
 
-/// A store still held by another process after the wait.
+/// A store still held by another process after the wait: the words that
+/// matter first (a status line is cut at the screen's edge), the path last.
 pub fn busy_words(path: &Path) -> String {
     format!(
-        "the local store at {} is held by another program (another taskdeck?) — waited {} s; this session runs without it and leaves it as it is",
-        path.display(),
-        OPEN_WAIT.as_secs()
+        "the local store is held by another program (another taskdeck?): waited {} s; this session runs without it and leaves it as it is ({})",
+        OPEN_WAIT.as_secs(),
+        path.display()
     )
 }

@@ -1,0 +1,120 @@
+//! The outbox with the real binary (issue 22): a store another program
+//! holds is waited for and never moved aside, its queued edit intact; two
+//! taskdecks started together send a leftover queued edit once. No
+//! assertion depends on how fast anything is.
+
+mod support;
+
+use support::*;
+
+/// The store files in `home` (the database and its WAL).
+fn store_files(home: &Home) -> Vec<std::path::PathBuf> {
+    home.files()
+        .into_iter()
+        .filter(|p| p.starts_with(home.cache()) && p.to_string_lossy().contains(".sqlite3"))
+        .collect()
+}
+
+fn the_db(home: &Home) -> std::path::PathBuf {
+    store_files(home)
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "sqlite3"))
+        .expect("the store")
+}
+
+fn quit(tui: &mut Tui) {
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 0, "q exits with 0");
+}
+
+/// A first session queues `:status completed` of the current task while
+/// the service is down, and quits (the edit kept in the store). Returns
+/// the task's display id.
+fn leave_a_queued_edit(svc: &Service, home: &Home) -> String {
+    let mut tui = launch_ready(svc, home);
+    let screen = tui.screen();
+    let current = screen
+        .lines()
+        .find_map(|l| l.strip_prefix("┃> #"))
+        .and_then(|r| r.split_whitespace().next())
+        .map(|n| format!("#{n}"))
+        .expect("a current row");
+    svc.set_faults("down=1");
+    tui.send(":status completed\r");
+    tui.wait_for("outbox 1", WAIT);
+    quit(&mut tui);
+    let raw = String::from_utf8_lossy(&tui.raw()).to_string();
+    assert!(raw.contains("kept in the local store"), "{raw}");
+    svc.set_faults("");
+    current
+}
+
+fn outbox_rows(db: &std::path::Path) -> i64 {
+    let c = rusqlite::Connection::open(db).unwrap();
+    c.query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))
+        .unwrap()
+}
+
+fn set_aside(home: &Home) -> usize {
+    home.files()
+        .iter()
+        .filter(|p| p.to_string_lossy().contains("corrupt"))
+        .count()
+}
+
+// Issue 22, point 6: a store held busy for more than ~1.5 s was treated as
+// damaged: moved aside, its WAL deleted, the queued edit lost.
+#[test]
+fn a_store_another_program_holds_is_waited_for_and_never_moved_aside() {
+    let svc = Service::small();
+    let home = Home::new();
+    leave_a_queued_edit(&svc, &home);
+    let db = the_db(&home);
+    assert_eq!(outbox_rows(&db), 1);
+    let locker = rusqlite::Connection::open(&db).unwrap();
+    locker
+        .execute_batch("PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;")
+        .unwrap();
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 160, 40);
+    tui.wait_for(
+        "held by another program",
+        std::time::Duration::from_secs(30),
+    );
+    // The session goes on with the service.
+    tui.wait_for("(more below)", WAIT);
+    quit(&mut tui);
+    assert_eq!(set_aside(&home), 0, "nothing moved aside");
+    locker.execute_batch("COMMIT;").unwrap();
+    drop(locker);
+    assert_eq!(outbox_rows(&db), 1, "the queued edit is still there");
+}
+
+// Issue 22, point 7: two instances started together sent a leftover
+// queued edit twice. Each takes the edits it sends in one transaction.
+#[test]
+fn two_taskdecks_started_together_send_a_leftover_queued_edit_once() {
+    let svc = Service::small();
+    let home = Home::new();
+    let current = leave_a_queued_edit(&svc, &home);
+    let id = svc.task_id(&current);
+    svc.sb.clear_requests();
+    let mut a = Tui::spawn(&home, &[], &svc.env(), 160, 40);
+    let mut b = Tui::spawn(&home, &[], &svc.env(), 160, 40);
+    for t in [&a, &b] {
+        t.wait_for("(more below)", WAIT);
+    }
+    // One of them sends it.
+    a.wait_until("the PATCH", std::time::Duration::from_secs(30), |_| {
+        !svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"))
+            .is_empty()
+    });
+    for t in [&a, &b] {
+        t.wait_until("the outbox settled", WAIT, |s| !s.contains("outbox 1"));
+    }
+    quit(&mut a);
+    quit(&mut b);
+    let patches = svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"));
+    assert_eq!(patches.len(), 1, "{patches:?}");
+    assert_eq!(outbox_rows(&the_db(&home)), 0);
+}
