@@ -298,9 +298,14 @@ impl State {
         match (&self.outbox[i].state, &r.result) {
             (OutState::Checking(_), Ok(Reply::Task(t))) => {
                 let item = &self.outbox[i];
-                let moved = item.base_updated_at.is_some()
-                    && t.updated_at.is_some()
-                    && item.base_updated_at != t.updated_at;
+                // An edit whose version is not known (the task was not
+                // shown with one) cannot be told from someone else's
+                // change: it waits for the user rather than overwrite.
+                let moved = match (&item.base_updated_at, &t.updated_at) {
+                    (Some(base), Some(now)) => base != now,
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                };
                 if item.unknown && already_applied(&item.req, t) {
                     let item = self.outbox.remove(i);
                     self.local.store(StoreCmd::OutboxRemove(item.seq));
@@ -319,10 +324,17 @@ impl State {
                     return Outboxed::handled(self.outbox_pump());
                 }
                 if moved {
-                    let why = format!(
-                        "{} changed on the service since this edit was made",
-                        item.label
-                    );
+                    let why = if item.base_updated_at.is_some() {
+                        format!(
+                            "{} changed on the service since this edit was made",
+                            item.label
+                        )
+                    } else {
+                        format!(
+                            "the version of {} this edit was made against is not known",
+                            item.label
+                        )
+                    };
                     self.outbox[i].state = OutState::Waiting(why.clone());
                     self.say(
                         Level::Warn,

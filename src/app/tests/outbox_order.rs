@@ -393,3 +393,40 @@ fn an_edit_made_by_another_user_is_never_sent_with_this_key() {
     assert!(s.outbox.is_empty());
     assert!(s.status.clone().unwrap().1.contains("another user"));
 }
+
+#[test]
+fn an_edit_whose_base_version_is_not_known_waits_rather_than_overwrite() {
+    let mut s = loaded(2);
+    let stored = crate::app::outbox::to_stored(&ApiRequest::Patch {
+        id: tid(1),
+        patch: TaskPatch {
+            priority: Some(Priority::Low),
+            ..Default::default()
+        },
+    })
+    .unwrap();
+    s.outbox_from_store(vec![crate::store::OutboxRow {
+        seq: 1,
+        task_id: tid(1),
+        label: "#1".into(),
+        what: "priority → low".into(),
+        request: stored,
+        base_updated_at: None,
+        created_at: 1,
+        user_id: None,
+    }]);
+    let fx = s.outbox_pump();
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(task(1)))),
+    );
+    assert!(!reqs(&fx)
+        .iter()
+        .any(|r| matches!(r, ApiRequest::Patch { .. })));
+    match &s.outbox[0].state {
+        OutState::Waiting(why) => assert!(why.contains("not known"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
