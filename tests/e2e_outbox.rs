@@ -118,3 +118,34 @@ fn two_taskdecks_started_together_send_a_leftover_queued_edit_once() {
     assert_eq!(patches.len(), 1, "{patches:?}");
     assert_eq!(outbox_rows(&the_db(&home)), 0);
 }
+
+// Issue 22, point 5, as the acceptance run does it: the store's disk
+// refuses every write (here SQLite cannot make its shared-memory file,
+// which it meets as on a full disk, whoever runs the test) and the
+// service is away. What is stored is still read; the edit says NOT KEPT;
+// quitting names it and exits non-zero.
+#[test]
+fn offline_on_a_store_that_cannot_be_written_an_edit_is_not_kept_and_quitting_exits_1() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    quit(&mut tui);
+    let db = the_db(&home);
+    for f in store_files(&home).iter().filter(|f| **f != db) {
+        std::fs::remove_file(f).unwrap();
+    }
+    std::fs::create_dir(db.with_extension("sqlite3-shm")).unwrap();
+    svc.set_faults("down=1");
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 160, 40);
+    tui.wait_for("OFFLINE", WAIT);
+    tui.wait_for("cached ", WAIT);
+    tui.send(":status completed\r");
+    tui.wait_for("1 NOT KEPT", WAIT);
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    let out = String::from_utf8_lossy(&tui.raw()).to_string();
+    assert_eq!(st.exit_code(), 1, "never a silent exit 0: {out}");
+    assert!(out.contains("NOT sent and NOT kept"), "{out}");
+    assert!(out.contains("status → completed"), "named: {out}");
+    assert_eq!(set_aside(&home), 0, "nothing moved aside");
+}

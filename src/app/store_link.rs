@@ -48,27 +48,7 @@ impl StoreLink {
     fn open(&mut self, user: &str, state: &mut State, rows: bool) {
         let path = crate::store::db_path(&self.dir, user);
         let started = Instant::now();
-        // A store that opens but SQLite finds damaged when read is set
-        // aside like one that does not open (its outbox carried over); one
-        // held by another process, or failing otherwise, is left alone.
-        let opened = crate::store::Db::open(&path).and_then(|(mut db, note)| {
-            db.set_owner(user);
-            match db.boot() {
-                Ok(boot) => Ok((db, note, Some(boot))),
-                Err(e) if crate::store::trouble(&e) == crate::store::Trouble::Damaged => {
-                    drop(db);
-                    let (mut db, note) = crate::store::Db::set_aside(&path, &e.to_string())?;
-                    db.set_owner(user);
-                    let boot = db.boot().ok();
-                    Ok((db, Some(note), boot))
-                }
-                Err(e) => Err(format!(
-                    "the local store could not be read: {}; left as it is ({})",
-                    crate::text::clean(&e.to_string()),
-                    path.display()
-                )),
-            }
-        });
+        let opened = crate::store::Db::open_for(&path, user);
         match opened {
             Ok((db, note, boot)) => {
                 if let Some(n) = note {

@@ -12,6 +12,9 @@ pub struct Db {
     /// The user this store belongs to (the outbox rows it records and
     /// sends): set by whoever opened it for that user.
     pub(super) owner: Option<String>,
+    /// Opened read-only (why: it could not be written): reads are
+    /// answered, nothing is written, queued edits are not kept.
+    pub(super) read_only: Option<String>,
 }
 
 /// SQLite's page cache, in KiB (a negative `cache_size` counts KiB).
@@ -345,7 +348,12 @@ impl Db {
     /// The outbox rows come back taken for this process (`outbox_take`):
     /// those another taskdeck holds, or another user made, are counted.
     pub fn boot(&self) -> rusqlite::Result<Boot> {
-        let (outbox, outbox_elsewhere) = self.outbox_take(now_secs())?;
+        let (outbox, outbox_elsewhere) = match self.read_only {
+            // Nothing can be taken (claimed) in a store that cannot be
+            // written: its queued edits wait for a later start.
+            Some(_) => (vec![], self.outbox()?.len()),
+            None => self.outbox_take(now_secs())?,
+        };
         let view = self.get_meta("last_view");
         let (rows, rows_saved_at) = match self.get_meta("last_view_key") {
             Some(k) => self.get_view(&k)?.unwrap_or_default(),

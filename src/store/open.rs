@@ -78,6 +78,7 @@ impl Db {
             path,
             instance: format!("{}-{nanos}", std::process::id()),
             owner: None,
+            read_only: None,
         }
     }
 
@@ -110,14 +111,79 @@ impl Db {
                 }
                 Trouble::Busy => return Err(busy_words(path)),
                 Trouble::Other => {
+                    // It cannot be written (a full disk, a read-only
+                    // folder): read what it holds, keep nothing.
+                    let why = describe(&e);
+                    if let Some(db) = Self::open_read_only(path, &why) {
+                        return Ok((db, Some(read_only_words(path, &why))));
+                    }
                     return Err(format!(
-                        "the local store cannot be used: {}; left as it is ({})",
-                        describe(&e),
+                        "the local store cannot be used: {why}; left as it is ({})",
                         path.display()
-                    ))
+                    ));
                 }
             }
         }
+    }
+
+    /// Open the store of `user` and read what the first frame needs
+    /// (`boot`, which takes the queued edits this process will send). A
+    /// store SQLite finds damaged when read is set aside like one that
+    /// does not open (its outbox carried over); one that opens but cannot
+    /// be written (a full disk) is read read-only, keeping nothing; one
+    /// held by another process is left alone.
+    pub fn open_for(path: &Path, user: &str) -> Result<(Db, Option<String>, Option<Boot>), String> {
+        let (mut db, note) = Self::open(path)?;
+        db.set_owner(user);
+        let e = match db.boot() {
+            Ok(boot) => return Ok((db, note, Some(boot))),
+            Err(e) => e,
+        };
+        drop(db);
+        let why = describe(&e);
+        let (mut db, note) = match trouble(&e) {
+            Trouble::Damaged => Self::set_aside(path, &why)?,
+            Trouble::Busy => return Err(busy_words(path)),
+            Trouble::Other => match Self::open_read_only(path, &why) {
+                Some(db) => (db, read_only_words(path, &why)),
+                None => {
+                    return Err(format!(
+                        "the local store could not be read: {why}; left as it is ({})",
+                        path.display()
+                    ))
+                }
+            },
+        };
+        db.set_owner(user);
+        let boot = db.boot().ok();
+        Ok((db, Some(note), boot))
+    }
+
+    /// The store as it is on disk, read-only and without locks or WAL
+    /// (`immutable`: nothing can be written next to it): `None` unless it
+    /// is of this build's schema.
+    fn open_read_only(path: &Path, why: &str) -> Option<Db> {
+        use rusqlite::OpenFlags;
+        if !path.is_file() {
+            return None;
+        }
+        let uri = format!("file:{}?immutable=1", path.display());
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(uri, flags).ok()?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .ok()?;
+        if version != SCHEMA_VERSION {
+            return None;
+        }
+        let mut db = Db::with(conn, path.to_path_buf());
+        db.read_only = Some(format!("the local store is read-only this session: {why}"));
+        Some(db)
+    }
+
+    /// Why nothing is written (opened read-only), if so.
+    pub fn read_only(&self) -> Option<&str> {
+        self.read_only.as_deref()
     }
 
     /// Set a damaged database aside and start a new one, carrying its
@@ -215,6 +281,14 @@ pub fn busy_words(path: &Path) -> String {
     format!(
         "the local store is held by another program (another taskdeck?): waited {} s; this session runs without it and leaves it as it is ({})",
         OPEN_WAIT.as_secs(),
+        path.display()
+    )
+}
+
+/// A store opened read-only because it cannot be written.
+fn read_only_words(path: &Path, why: &str) -> String {
+    format!(
+        "the local store cannot be written ({why}): opened read-only — nothing is kept this session; edits made offline are NOT KEPT ({})",
         path.display()
     )
 }

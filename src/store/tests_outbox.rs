@@ -6,6 +6,17 @@
 use super::*;
 use rusqlite::Connection;
 
+fn task(id: &str, n: i64, title: &str) -> StoredTask {
+    StoredTask {
+        id: id.into(),
+        number: Some(n),
+        title: title.into(),
+        updated_at: Some("2026-01-01T00:00:00Z".into()),
+        json: serde_json::json!({"id": id, "task_number": n, "title": title}).to_string(),
+        full: true,
+    }
+}
+
 /// Files next to the store named `….corrupt-<time>` (set aside).
 fn set_aside_files(dir: &std::path::Path) -> usize {
     std::fs::read_dir(dir)
@@ -231,4 +242,68 @@ fn an_outbox_write_the_disk_refuses_is_said_not_kept() {
     }
     assert!(heard);
     t.finish();
+}
+
+#[test]
+fn a_store_that_cannot_be_written_opens_read_only_and_keeps_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    {
+        let (mut db, _) = Db::open(&path).unwrap();
+        db.put_tasks(&[task("a", 1, "Alpha")], 1).unwrap();
+        db.outbox_add(1, "a", "#1", "priority → low", "{}", None, 5)
+            .unwrap();
+        db.outbox_release().unwrap();
+    }
+    // SQLite cannot make its shared-memory file next to it (as on a full
+    // disk, whoever runs the test).
+    std::fs::create_dir(path.with_extension("sqlite3-shm")).unwrap();
+    let (db, note, boot) = Db::open_for(&path, "alice").unwrap();
+    let note = note.unwrap();
+    assert!(note.contains("opened read-only"), "{note}");
+    assert!(note.contains("NOT KEPT"), "{note}");
+    assert!(db.read_only().is_some());
+    assert_eq!(set_aside_files(dir.path()), 0, "nothing moved aside");
+    let boot = boot.unwrap();
+    assert_eq!(boot.rows.len() + boot.directory.len(), 0);
+    assert!(
+        boot.outbox.is_empty(),
+        "nothing taken: it cannot be claimed"
+    );
+    assert_eq!(boot.outbox_elsewhere, 1);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let t = worker::StoreThread::start(db, 100, move |a| {
+        let _ = tx.send(a);
+    });
+    t.send(worker::StoreCmd::PutTasks(vec![task("b", 2, "Beta")]));
+    t.send(worker::StoreCmd::OutboxAdd {
+        local: 9,
+        seq: 9,
+        task_id: "a".into(),
+        label: "#1".into(),
+        what: "status → completed".into(),
+        request: "{}".into(),
+        base_updated_at: None,
+        created_at: 1,
+    });
+    match rx.recv().unwrap() {
+        worker::StoreAnswer::OutboxNotKept { local: 9, why } => {
+            assert!(why.contains("read-only"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Reads are still answered.
+    t.send(worker::StoreCmd::LoadTask("a".into()));
+    match rx.recv().unwrap() {
+        worker::StoreAnswer::Task(id, d) => {
+            assert_eq!(id, "a");
+            assert_eq!(d.task.unwrap().title, "Alpha");
+        }
+        other => panic!("{other:?}"),
+    }
+    t.finish();
+    std::fs::remove_dir(path.with_extension("sqlite3-shm")).unwrap();
+    let (db, _) = Db::open(&path).unwrap();
+    assert_eq!(db.outbox().unwrap().len(), 1, "left as it was");
+    assert!(db.get_task("b").unwrap().is_none(), "nothing written");
 }

@@ -69,6 +69,19 @@ pub enum StoreCmd {
     Flush,
 }
 
+impl StoreCmd {
+    /// Whether it writes (else it only asks).
+    pub fn writes(&self) -> bool {
+        !matches!(
+            self,
+            StoreCmd::LoadTask(_)
+                | StoreCmd::FindNumber { .. }
+                | StoreCmd::Search { .. }
+                | StoreCmd::Flush
+        )
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum StoreAnswer {
     Task(String, Box<StoredDetail>),
@@ -128,7 +141,7 @@ impl StoreThread {
                 // carried over to a new store, which this session goes on
                 // with (without a store if even that fails).
                 let mut failed = None;
-                if !db.path().as_os_str().is_empty() {
+                if !db.path().as_os_str().is_empty() && db.read_only.is_none() {
                     if let Err(why) = db.check() {
                         let path = db.path().to_path_buf();
                         let owner = db.owner.clone();
@@ -166,7 +179,7 @@ impl StoreThread {
                         Err(mpsc::RecvTimeoutError::Timeout) => None,
                         Err(mpsc::RecvTimeoutError::Disconnected) => break,
                     };
-                    if failed.is_none() && kept_at.elapsed() >= keep {
+                    if failed.is_none() && db.read_only.is_none() && kept_at.elapsed() >= keep {
                         // Alive: the rows taken stay this process's.
                         kept_at = std::time::Instant::now();
                         if let Err(e) = db.outbox_keep_claims(now_secs()) {
@@ -192,6 +205,17 @@ impl StoreThread {
                                 found: None,
                             }),
                             _ => {}
+                        }
+                        continue;
+                    }
+                    if let (Some(why), true) = (&db.read_only, cmd.writes()) {
+                        // Read-only: reads are answered, writes skipped; a
+                        // queued edit hears it is not kept.
+                        if let StoreCmd::OutboxAdd { local, .. } = cmd {
+                            answer(StoreAnswer::OutboxNotKept {
+                                local,
+                                why: why.clone(),
+                            });
                         }
                         continue;
                     }
@@ -222,7 +246,7 @@ impl StoreThread {
                         }
                     }
                 }
-                if failed.is_none() {
+                if failed.is_none() && db.read_only.is_none() {
                     let _ = db.evict(max_tasks);
                     let _ = db.evict_numbers(NUMBERS_MAX);
                     // The rows not sent are free for the next start.
