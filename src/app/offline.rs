@@ -144,14 +144,7 @@ impl State {
         if self.profile.as_deref() == Some(name) {
             return Err(format!("profile {name:?} is the one in use"));
         }
-        let names = crate::config::profile_names();
-        if !names.iter().any(|n| n == name) {
-            return Err(if names.is_empty() {
-                format!("no profile {name:?}: the config file defines none ([profiles.NAME])")
-            } else {
-                format!("no profile {name:?} (profiles: {})", names.join(", "))
-            });
-        }
+        // Edits held only in memory would be lost with this session.
         let lost = self.outbox_lost().len();
         if lost > 0 {
             return Err(format!(
@@ -160,6 +153,14 @@ impl State {
                 if lost == 1 { "it" } else { "them" },
                 if lost == 1 { "it" } else { "them" },
             ));
+        }
+        let names = crate::config::profile_names();
+        if !names.iter().any(|n| n == name) {
+            return Err(if names.is_empty() {
+                format!("no profile {name:?}: the config file defines none ([profiles.NAME])")
+            } else {
+                format!("no profile {name:?} (profiles: {})", names.join(", "))
+            });
         }
         self.switch_to = Some(name.to_string());
         self.quit = true;

@@ -4,8 +4,13 @@
 //! the sharing replacement, a link's role or context, removing a link or a
 //! file) are queued in the outbox (and the store) and sent in order once
 //! the service is back — each after reading the task: if it changed on the
-//! service since the edit was made, the edit waits for the user. Comments
-//! and requester replies are never queued: they stay drafts.
+//! service since the version the edit was made against (recorded when the
+//! edit was made, `State::edit_bases`), the edit waits for the user. The
+//! service's answer to our own queued edit becomes the version the next
+//! queued edit of the task is checked against (`rebase_after`), so only a
+//! change by someone else holds one. An edit is sent only for the user who
+//! made it; whether the store kept it is tracked (`outbox_keep.rs`).
+//! Comments and requester replies are never queued: they stay drafts.
 
 use super::state::*;
 use crate::api::*;

@@ -325,7 +325,9 @@ fn an_edit_the_store_could_not_keep_says_so_and_quitting_names_it() {
         "{lines:?}"
     );
     // A profile switch would lose it too: refused.
-    assert!(s.outbox_lost().len() == 1);
+    let e = s.switch_profile("work").unwrap_err();
+    assert!(e.contains("1 queued edit is not kept"), "{e}");
+    assert!(!s.quit);
 }
 
 #[test]
