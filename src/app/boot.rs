@@ -46,6 +46,20 @@ impl State {
                 vec![]
             }
             StoreAnswer::Flushed => vec![],
+            StoreAnswer::Taken(rows) => {
+                let n = rows.len();
+                self.outbox_from_store(rows);
+                // In the order made, whoever queued them.
+                self.outbox.sort_by_key(|i| i.seq);
+                self.say(
+                    Level::Info,
+                    format!(
+                        "{} left by a taskdeck that stopped: sent from here (:outbox)",
+                        super::results::plural(n, "queued edit", "queued edits")
+                    ),
+                );
+                self.outbox_pump()
+            }
             StoreAnswer::SetAside(note) => {
                 self.say(Level::Warn, note);
                 vec![]

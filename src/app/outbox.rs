@@ -210,6 +210,9 @@ impl State {
 
     pub(super) fn outbox_from_store(&mut self, rows: Vec<OutboxRow>) {
         for r in rows {
+            if self.outbox.iter().any(|i| i.seq == r.seq) {
+                continue;
+            }
             let Some(req) = from_stored(&r.request) else {
                 self.say(
                     Level::Warn,

@@ -7,7 +7,7 @@ pub struct Db {
     pub(super) conn: Connection,
     pub(super) path: PathBuf,
     /// This process's name for the outbox rows it has taken for sending
-    /// (`claimed_by`): its pid and start time.
+    /// (`claimed_by`): host, pid and when it was opened.
     pub(super) instance: String,
     /// The user this store belongs to (the outbox rows it records and
     /// sends): set by whoever opened it for that user.

@@ -69,14 +69,10 @@ pub fn move_aside(path: &Path, why: &str) -> String {
 
 impl Db {
     pub(super) fn with(conn: Connection, path: PathBuf) -> Db {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
         Db {
             conn,
             path,
-            instance: format!("{}-{nanos}", std::process::id()),
+            instance: super::outbox::instance_name(),
             owner: None,
             read_only: None,
         }

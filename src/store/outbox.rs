@@ -87,6 +87,7 @@ impl Db {
     /// the same moment gets the others. Returns the rows taken, in order,
     /// and how many are left to others (held elsewhere, another user's).
     pub fn outbox_take(&self, now: i64) -> rusqlite::Result<(Vec<OutboxRow>, usize)> {
+        self.free_claims_of_the_dead()?;
         self.conn.execute(
             "UPDATE outbox SET claimed_by=?1, claimed_at=?2
              WHERE (claimed_by IS NULL OR claimed_by=?1 OR claimed_at IS NULL OR claimed_at < ?2 - ?3)
@@ -104,6 +105,44 @@ impl Db {
             .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))?;
         let elsewhere = (all as usize).saturating_sub(mine.len());
         Ok((mine, elsewhere))
+    }
+
+    /// Take what became free while running (a taskdeck that stopped, or
+    /// died): only the rows this process did not hold already, so that a
+    /// row it sent (or dropped) is never handed back.
+    pub fn outbox_take_new(&self, now: i64) -> rusqlite::Result<Vec<OutboxRow>> {
+        let held: std::collections::HashSet<i64> = {
+            let mut st = self
+                .conn
+                .prepare("SELECT seq FROM outbox WHERE claimed_by=?1")?;
+            let rows = st.query_map([&self.instance], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let (mine, _) = self.outbox_take(now)?;
+        Ok(mine
+            .into_iter()
+            .filter(|r| !held.contains(&r.seq))
+            .collect())
+    }
+
+    /// Claims of a process of this host that no longer runs are let go at
+    /// once (not after `CLAIM_STALE_SECS`): a crash does not hold queued
+    /// edits back from the next start.
+    fn free_claims_of_the_dead(&self) -> rusqlite::Result<()> {
+        let claims: Vec<String> = {
+            let mut st = self.conn.prepare(
+                "SELECT DISTINCT claimed_by FROM outbox WHERE claimed_by IS NOT NULL AND claimed_by != ?1",
+            )?;
+            let rows = st.query_map([&self.instance], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for c in claims.iter().filter(|c| claimant_gone(c)) {
+            self.conn.execute(
+                "UPDATE outbox SET claimed_by=NULL, claimed_at=NULL WHERE claimed_by=?1",
+                [c],
+            )?;
+        }
+        Ok(())
     }
 
     /// This process is alive: its claims stay its own.
@@ -146,6 +185,45 @@ impl Db {
         }
         tx.commit()
     }
+}
+
+/// This process's name for its claims: host, pid and the time the store
+/// was opened (`host:pid:nanos`).
+pub(super) fn instance_name() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("{}:{}:{nanos}", host_name(), std::process::id())
+}
+
+fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer outlives the call and its length is given.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if rc != 0 {
+        return String::new();
+    }
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).replace(':', "_")
+}
+
+/// A claim by another process of this host that is not running any more.
+/// Another host's (a shared home folder) is only ever judged by time.
+fn claimant_gone(claim: &str) -> bool {
+    let mut parts = claim.rsplitn(3, ':');
+    let (Some(_nanos), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let Ok(pid) = pid.parse::<i32>() else {
+        return false;
+    };
+    if host != host_name() || pid <= 0 || pid as u32 == std::process::id() {
+        return false;
+    }
+    // SAFETY: signal 0 only asks whether the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
 }
 
 /// A row by column name: a store of an older schema (no `user_id`) reads

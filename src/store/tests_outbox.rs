@@ -307,3 +307,49 @@ fn a_store_that_cannot_be_written_opens_read_only_and_keeps_nothing() {
     assert_eq!(db.outbox().unwrap().len(), 1, "left as it was");
     assert!(db.get_task("b").unwrap().is_none(), "nothing written");
 }
+
+#[test]
+fn the_claim_of_a_process_that_died_is_let_go_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let db = file_db(&path, "alice");
+    let now = now_secs();
+    db.outbox_add(1, "t", "#1", "a", "{}", None, now).unwrap();
+    // Held, a moment ago, by a process of this host that is gone now.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let claim = db.instance.rsplitn(3, ':').nth(2).unwrap().to_string();
+    db.conn
+        .execute(
+            "UPDATE outbox SET claimed_by=?1, claimed_at=?2",
+            rusqlite::params![format!("{claim}:{dead}:1"), now],
+        )
+        .unwrap();
+    let next = file_db(&path, "alice");
+    let (got, left) = next.outbox_take(now).unwrap();
+    assert_eq!((got.len(), left), (1, 0), "taken without waiting");
+    // A live one's (this process, another store handle) is not.
+    let other = file_db(&path, "alice");
+    assert!(other.outbox_take(now).unwrap().0.is_empty());
+}
+
+#[test]
+fn a_running_taskdeck_takes_only_the_edits_it_did_not_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let a = file_db(&path, "alice");
+    let b = file_db(&path, "alice");
+    let now = now_secs();
+    a.outbox_add(1, "t", "#1", "a", "{}", None, now).unwrap();
+    b.outbox_add(2, "t", "#1", "b", "{}", None, now).unwrap();
+    assert!(
+        b.outbox_take_new(now_secs()).unwrap().is_empty(),
+        "its own are not new"
+    );
+    // A stops with its edit unsent: B picks it up while running.
+    a.outbox_release().unwrap();
+    let got = b.outbox_take_new(now_secs()).unwrap();
+    assert_eq!(got.iter().map(|r| r.seq).collect::<Vec<_>>(), vec![1]);
+    assert!(b.outbox_take_new(now_secs()).unwrap().is_empty());
+}

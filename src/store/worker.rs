@@ -105,6 +105,9 @@ pub enum StoreAnswer {
     },
     /// A write failed: said once, then the store is left alone.
     Failed(String),
+    /// Queued edits another taskdeck left (it stopped or died), taken by
+    /// this one to send.
+    Taken(Vec<OutboxRow>),
     /// The store was found damaged and set aside; a new one (with the
     /// queued edits carried over) is used from now on. Said once.
     SetAside(String),
@@ -184,6 +187,12 @@ impl StoreThread {
                         kept_at = std::time::Instant::now();
                         if let Err(e) = db.outbox_keep_claims(now_secs()) {
                             tracing::warn!(error = %e, "cannot keep the outbox claims");
+                        }
+                        // Edits another taskdeck left (it stopped or died).
+                        match db.outbox_take_new(now_secs()) {
+                            Ok(rows) if !rows.is_empty() => answer(StoreAnswer::Taken(rows)),
+                            Ok(_) => {}
+                            Err(e) => tracing::warn!(error = %e, "cannot take the outbox"),
                         }
                     }
                     let Some(cmd) = cmd else { continue };

@@ -432,3 +432,44 @@ fn an_edit_whose_base_version_is_not_known_waits_rather_than_overwrite() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn edits_another_taskdeck_left_are_taken_in_order_once_and_sent() {
+    let mut s = loaded(2);
+    let row = |seq: i64, what: &str, patch: TaskPatch| crate::store::OutboxRow {
+        seq,
+        task_id: tid(1),
+        label: "#1".into(),
+        what: what.into(),
+        request: crate::app::outbox::to_stored(&ApiRequest::Patch { id: tid(1), patch }).unwrap(),
+        base_updated_at: Some("2026-11-01T10:00:00Z".into()),
+        created_at: 1,
+        user_id: Some("u-me".into()),
+    };
+    let low = || TaskPatch {
+        priority: Some(Priority::Low),
+        ..Default::default()
+    };
+    s.outbox_from_store(vec![row(5, "priority → low", low())]);
+    let fx = s.on_store(StoreAnswer::Taken(vec![
+        row(
+            3,
+            "status → completed",
+            TaskPatch {
+                status: Some(Status::Completed),
+                ..Default::default()
+            },
+        ),
+        row(5, "priority → low", low()),
+    ]));
+    assert_eq!(
+        s.outbox.iter().map(|i| i.seq).collect::<Vec<_>>(),
+        vec![3, 5],
+        "once each, in order"
+    );
+    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
+    assert!(
+        matches!(s.outbox[0].state, OutState::Checking(_)),
+        "the earliest first"
+    );
+}
