@@ -68,6 +68,9 @@ pub struct LaunchInfo {
     pub demo: bool,
     /// The profile in use (shown in the header; `:profile` switches).
     pub profile: Option<String>,
+    /// The API key's fingerprint in this service's store folder: which
+    /// user's store may open before the service answers (`None`: none).
+    pub key_print: Option<crate::store::identity::KeyPrint>,
 }
 
 /// How a run ended.
@@ -133,9 +136,11 @@ pub async fn run(
     state.profile = launch.profile.clone();
     // Drafts belong to the service and to the user: the user's folder is
     // used once the service has said who the user is.
-    let drafts_dir = crate::config::state_dir()
-        .join("drafts")
-        .join(drafts::service_key(client.base_url(), launch.demo));
+    let drafts_dir = crate::store::identity::service_folder(
+        &crate::config::state_dir().join("drafts"),
+        client.base_url(),
+        launch.demo,
+    );
     state.drafts = drafts::Drafts::per_user(drafts_dir);
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
@@ -148,10 +153,11 @@ pub async fn run(
     // the last current task are on screen at once.
     let mut store = StoreLink::new(
         crate::store::service_dir(client.base_url(), launch.demo),
+        launch.key_print.clone(),
         settings.cache,
         tx.clone(),
     );
-    store.open_last(&mut state);
+    store.open_for_key(&mut state);
     let mut worker = worker::Worker::new(client, tx.clone());
 
     let mut term = terminal::setup(settings.mouse)?;
@@ -245,6 +251,9 @@ pub async fn run(
                     effects.extend(state.on_api(*r));
                     if me {
                         store.bind(&mut state);
+                        // The store of the user the service named, with
+                        // its outbox: sent with this key, which is theirs.
+                        effects.extend(state.outbox_pump());
                     }
                     dirty = true;
                 }

@@ -275,7 +275,17 @@ impl State {
     /// Send the next queued edit (one at a time, in order; an edit waiting
     /// for the user holds back the later ones of its task only).
     pub fn outbox_pump(&mut self) -> Vec<Effect> {
-        if self.offline.is_some()
+        // Only with the identity confirmed: this session's `GET /me` named
+        // the user whose store holds the edits (a queued edit is sent with
+        // a key of the user who made it, never another's).
+        let confirmed = self.me.as_ref().is_some_and(|me| {
+            self.local
+                .user
+                .as_ref()
+                .is_none_or(|u| *u == me.user_id)
+        });
+        if !confirmed
+            || self.offline.is_some()
             || self
                 .outbox
                 .iter()

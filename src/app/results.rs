@@ -147,7 +147,9 @@ impl State {
                 );
                 self.me = Some(me);
                 self.me_error = None;
-                vec![]
+                // The identity is confirmed: the outbox may send (it waits
+                // for this, see `outbox_pump`).
+                self.outbox_pump()
             }
             (ApiRequest::Me, Err(e)) => {
                 let msg = format!("identity lookup failed: {e}");

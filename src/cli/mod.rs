@@ -102,18 +102,18 @@ async fn dispatch(cli: Cli) -> Outcome {
             Ok(EXIT_OK)
         }
         Some(Command::Me { json }) => {
-            let (client, _) = connect(profile)?;
-            commands::me(&client, json).await
+            let c = connect(profile, false)?;
+            commands::me(&c.client, json).await
         }
         Some(Command::Tasks(a)) => {
             // Bad filter values are reported before the configuration is used.
             let q = commands::task_query(&a, chrono::Utc::now())?;
-            let (client, _) = connect(profile)?;
-            commands::tasks(&client, &a, q).await
+            let c = connect(profile, false)?;
+            commands::tasks(&c.client, c.store.as_deref(), &a, q).await
         }
         Some(Command::ValidateLayout { file, json }) => {
-            let (client, _) = connect(profile)?;
-            commands::validate_layout(&client, &file, json).await
+            let c = connect(profile, false)?;
+            commands::validate_layout(&c.client, &file, json).await
         }
         // Handled before the runtime starts.
         Some(
@@ -139,7 +139,12 @@ fn not_configured(c: &Config, missing: &str) -> Failure {
 }
 
 /// Load the configuration and build a client, or explain what is missing.
-fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
+///
+/// Also the local store of the user this key was last seen to belong to
+/// on this service (what the CLI completes names with), if any.
+/// With `tui`, the key's fingerprint in the service's store folder (made
+/// there if need be) instead: which user's store the TUI may open.
+fn connect(profile: Option<&str>, tui: bool) -> Result<Connected, Failure> {
     let c = config::load(profile);
     if let Some(fatal) = c.fatal() {
         return Err(Failure::usage(fatal));
@@ -162,24 +167,45 @@ fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
         (_, None) => return Err(not_configured(&c, "API key")),
     };
     tracing::info!(key_source = %c.key_source(), profile = ?profile, "configuration loaded");
+    let (mut store, mut key_print) = (None, None);
+    if c.settings.cache && tui {
+        let dir = crate::store::service_dir(&base, false);
+        key_print = crate::store::identity::KeyPrint::of(&dir, key.expose());
+    } else if c.settings.cache {
+        let dir = crate::store::existing_service_dir(&base);
+        store = crate::store::db_path_for_key(&dir, key.expose());
+    }
     let mut cfg = ClientConfig::new(base, key);
     cfg.http2 = c.settings.http2;
     let client = Client::new(cfg).map_err(Failure::usage)?;
     tracing::info!(base = client.base_url(), "connecting");
-    Ok((client, c))
+    Ok(Connected {
+        client,
+        config: c,
+        store,
+        key_print,
+    })
+}
+
+struct Connected {
+    client: Client,
+    config: Config,
+    store: Option<std::path::PathBuf>,
+    key_print: Option<crate::store::identity::KeyPrint>,
 }
 
 async fn tui(profile: Option<&str>) -> Outcome {
     let mut profile = profile.map(str::to_string);
     loop {
         // Without configuration this fails at once (exit 2) with instructions.
-        let (client, c) = connect(profile.as_deref())?;
+        let c = connect(profile.as_deref(), true)?;
         let end = crate::app::run(
-            client,
-            c.settings,
+            c.client,
+            c.config.settings,
             LaunchInfo {
                 demo: false,
                 profile: profile.clone(),
+                key_print: c.key_print,
             },
         )
         .await
@@ -211,6 +237,9 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
     let base = sandbox.base_url();
     tracing::info!(%base, "demo sandbox started");
     settings.base_url = Some(base.clone());
+    let key_print = settings.cache.then(|| {
+        crate::store::identity::KeyPrint::of(&crate::store::service_dir(&base, true), &key.key)
+    });
     let mut cfg = ClientConfig::new(base, crate::api::ApiKey::new(key.key.clone()));
     cfg.http2 = settings.http2;
     let client = Client::new(cfg).map_err(Failure::failed)?;
@@ -220,6 +249,7 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
         LaunchInfo {
             demo: true,
             profile: None,
+            key_print: key_print.flatten(),
         },
     )
     .await
@@ -291,11 +321,9 @@ fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
                 say("taskdeck: no base URL configured: that is the folder of every store");
                 return Ok(EXIT_OK);
             };
-            let path = match crate::store::last_user(&dir) {
-                Some(u) => crate::store::db_path(&dir, &u),
-                None => dir.clone(),
-            };
-            emit(&format!("{}\n", path.display()))?;
+            // The service's folder: one database per user inside (which
+            // one is this key's is known only with the key).
+            emit(&format!("{}\n", dir.display()))?;
             if !c.settings.cache {
                 say("taskdeck: `cache = false` in the config: nothing is written there");
             }

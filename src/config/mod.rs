@@ -357,6 +357,23 @@ api_key_command = "echo  work-key "
     }
 
     #[test]
+    fn a_base_url_with_credentials_is_refused_and_not_kept() {
+        let c = from_str(
+            "base_url = \"https://bob:hunter2-pass@work.example/api\"\n\n[profiles.p]\nbase_url = \"https://bob@other.example\"\n",
+            Some("p"),
+        );
+        let e = errors(&c);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!(e[0], (Some(1), crate::api::CREDENTIALS_IN_URL.to_string()));
+        assert_eq!(e[1].0, Some(4));
+        let all = format!("{:?} {:?}", c.diagnostics, c.settings.warnings);
+        assert!(!all.contains("hunter2") && !all.contains("bob"), "{all}");
+        if std::env::var_os(ENV_BASE_URL).is_none() {
+            assert_eq!(c.settings.base_url, None, "nothing of it is used");
+        }
+    }
+
+    #[test]
     fn http2_is_on_unless_set_false() {
         assert!(from_str("", None).settings.http2);
         let c = from_str("http2 = false\n", None);
