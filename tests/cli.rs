@@ -647,3 +647,25 @@ async fn a_name_or_email_where_an_id_is_wanted_exits_2_before_sending() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_tui_without_a_terminal_says_ssh_t_and_exits_2() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    sb.clear_requests();
+    // stdout is a pipe here, as with `ssh host taskdeck` (no `-t`).
+    for args in [&[][..], &["demo"]] {
+        let o = env.run(args).await;
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("needs a terminal") && err.contains("ssh -t"),
+            "{err}"
+        );
+        assert_eq!(
+            err.lines().next().map(|l| l.starts_with("taskdeck: ")),
+            Some(true)
+        );
+    }
+    assert!(sb.requests().is_empty(), "nothing was sent");
+}

@@ -93,7 +93,8 @@ fn an_edit_queued_offline_is_sent_with_the_key_of_the_user_who_made_it() {
     let before = svc.sb.task_json(&bobs).unwrap()["priority"].clone();
     let wanted = if before == "low" { "high" } else { "low" };
     tui.send(&format!(":priority {wanted}\r"));
-    tui.wait_for("queued", WAIT);
+    tui.wait_for("outbox 1", WAIT);
+    tui.wait_for(&format!("priority → {wanted} queued"), WAIT);
     tui.signal(libc::SIGTERM);
     tui.wait_exit(WAIT);
 
