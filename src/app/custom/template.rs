@@ -429,6 +429,8 @@ mod tests {
             "echo a\\ {id}",
             "echo a#{id}",
             "printf '%s\\n' {id} >> ~/ids.txt",
+            // The README's example.
+            "printf \"%s %s: %s\\n\" \"$(date +%F)\" {display_id} \"$TASKDECK_TITLE\" >> ~/journal.txt",
         ] {
             assert!(Template::parse(run, false).is_ok(), "{run:?}");
         }
