@@ -7,9 +7,10 @@
 //! replaced by its value only when that value is plain ([`is_plain`]:
 //! letters, digits, `_ - #`), checked every time the command runs; a value
 //! that is not refuses the run. So what the shell reads as code is what the
-//! config file says, plus words that cannot hold code, whatever the command
-//! does with them (`sh -c {id}`, `eval`, `ssh`: no list of such commands is
-//! needed, and none is kept). The free-text placeholders of old configs
+//! config file says, plus words that hold no operator, quote, expansion or
+//! space, whatever the command does with them (`sh -c {id}`, `eval`, `ssh`:
+//! at most one bare word, no list of such commands is needed, and none is
+//! kept). The free-text placeholders of old configs
 //! (`{title}`…) are refused with what to write instead
 //! (`"$TASKDECK_TITLE"`), and the command is left out.
 //!
