@@ -389,7 +389,7 @@ async fn config_check_reports_views_and_commands() {
          \n\
          [[commands]]\n\
          description = \"Quoted\"\n\
-         run = \"echo '{title}'\"\n\
+         run = \"echo '{id}'\"\n\
          \n\
          [[commands]]\n\
          description = \"Fine\"\n\
