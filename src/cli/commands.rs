@@ -336,6 +336,9 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     let mut out = String::new();
     if !c.file_exists {
         out.push_str(&format!("{path}: no config file (defaults apply)\n"));
+        if c.settings.base_url.is_none() {
+            out.push_str("nothing configured: `taskdeck config init` asks for the service and the key and writes the file\n");
+        }
     }
     let mut errors = 0;
     let mut warnings = 0;

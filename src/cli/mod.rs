@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod init;
 pub mod query;
 pub mod table;
 
@@ -101,6 +102,9 @@ async fn dispatch(cli: Cli) -> Outcome {
                 .map_err(|e| Failure::failed(format!("sandbox on {} failed: {e}", a.addr)))?;
             Ok(EXIT_OK)
         }
+        Some(Command::Config {
+            command: ConfigCommand::Init,
+        }) => init::run(profile).await,
         Some(Command::Me { json }) => {
             let c = connect(profile, false)?;
             commands::me(&c.client, json).await
@@ -131,7 +135,7 @@ fn not_configured(c: &Config, missing: &str) -> Failure {
         "Set TASKDECK_BASE_URL and TASKDECK_API_KEY, or write {}:\n\n\
          \x20   base_url = \"https://tasks.example.com\"\n\
          \x20   api_key_command = \"pass show work/tasks\"   # prints the key\n\n\
-         (`taskdeck config check` checks that file.)\n\
+         (`taskdeck config init` asks and writes it; `taskdeck config check` checks it.)\n\
          To try taskdeck without a service: taskdeck demo",
         c.path.display()
     ));
@@ -201,6 +205,7 @@ struct Connected {
 
 async fn tui(profile: Option<&str>) -> Outcome {
     let mut profile = profile.map(str::to_string);
+    offer_init(profile.as_deref()).await?;
     loop {
         // Without configuration this fails at once (exit 2) with instructions.
         let c = connect(profile.as_deref(), true)?;
@@ -224,6 +229,28 @@ async fn tui(profile: Option<&str>) -> Outcome {
             None => return Ok(end.code),
         }
     }
+}
+
+/// Nothing configured at all, in a terminal: offer `config init` rather
+/// than an error (answering no gives the usual instructions).
+async fn offer_init(profile: Option<&str>) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    let c = config::load(profile);
+    let nothing = !c.file_exists
+        && c.settings.base_url.is_none()
+        && matches!(c.key_source(), config::KeySource::None);
+    if !nothing || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return Ok(());
+    }
+    eprint!("taskdeck is not configured yet. Set it up now? [Y/n] ");
+    let mut line = String::new();
+    if std::io::stdin().read_line(&mut line).is_err() {
+        return Ok(());
+    }
+    if matches!(line.trim(), "" | "y" | "Y" | "yes") {
+        init::run(profile).await?;
+    }
+    Ok(())
 }
 
 /// What decides whether the TUI can run here.
@@ -321,12 +348,50 @@ fn completions(shell: clap_complete::Shell) -> Outcome {
 }
 
 fn man() -> Outcome {
-    let mut buf = Vec::new();
-    clap_mangen::Man::new(Cli::command())
-        .render(&mut buf)
-        .map_err(|e| Failure::failed(format!("cannot render the man page: {e}")))?;
-    emit(&String::from_utf8_lossy(&buf))?;
+    emit(&man_page().map_err(|e| Failure::failed(format!("cannot render the man page: {e}")))?)?;
     Ok(EXIT_OK)
+}
+
+/// One page, `taskdeck(1)`: clap_mangen's sections, but its list of
+/// subcommands names a page for each (`taskdeck-me(1)`…) that does not
+/// exist; here each command is described in place instead.
+fn man_page() -> std::io::Result<String> {
+    let cmd = Cli::command();
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut buf = Vec::new();
+    man.render_title(&mut buf)?;
+    man.render_name_section(&mut buf)?;
+    man.render_synopsis_section(&mut buf)?;
+    man.render_description_section(&mut buf)?;
+    man.render_options_section(&mut buf)?;
+    let roff = |s: &str| s.replace('\\', "\\\\").replace('-', "\\-");
+    buf.extend_from_slice(b".SH COMMANDS\n");
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        buf.extend_from_slice(
+            format!(
+                ".TP\n\\fBtaskdeck {}\\fR\n{}\n",
+                roff(sub.get_name()),
+                roff(&about)
+            )
+            .as_bytes(),
+        );
+        for inner in sub.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let about = inner.get_about().map(|a| a.to_string()).unwrap_or_default();
+            buf.extend_from_slice(
+                format!(
+                    ".TP\n\\fBtaskdeck {} {}\\fR\n{}\n",
+                    roff(sub.get_name()),
+                    roff(inner.get_name()),
+                    roff(&about)
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    man.render_extra_section(&mut buf)?;
+    man.render_version_section(&mut buf)?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
 /// Log to `state_dir()/taskdeck.log` (never the terminal), with registered
@@ -426,6 +491,15 @@ mod tests {
             controlling,
             term: term.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn the_man_page_names_no_page_that_does_not_exist() {
+        let page = man_page().unwrap();
+        assert!(!page.contains("(1)"), "{page}");
+        assert!(page.contains("taskdeck config init"), "{page}");
+        assert!(page.contains(".SH COMMANDS"), "{page}");
+        assert!(page.contains(".SH OPTIONS"), "{page}");
     }
 
     #[test]
