@@ -179,6 +179,7 @@ pub async fn run(
         mouse: settings.mouse,
         writes: &mut writes,
         hangup: false,
+        copy_command: settings.copy_command.clone(),
     };
     for fx in start_fx {
         run_effect(fx, &mut state, &mut ctx, &mut term, &input);
@@ -292,6 +293,7 @@ pub async fn run(
             mouse: settings.mouse,
             writes: &mut writes,
             hangup: false,
+            copy_command: settings.copy_command.clone(),
         };
         ctx.worker.offline = state.offline.is_some();
         for fx in effects {
@@ -343,6 +345,8 @@ struct EffectCtx<'a> {
     writes: &'a mut WritesInFlight,
     /// The terminal went away during an effect (a write, a resume).
     hangup: bool,
+    /// `copy_command` from the config: copying goes through it.
+    copy_command: Option<String>,
 }
 
 fn run_effect(
@@ -371,24 +375,51 @@ fn run_effect(
                 state.say(Level::Error, format!("not copied: {why}"));
                 return;
             }
+            let shown = crate::text::clean(&text);
+            if let Some(cmd) = &ctx.copy_command {
+                match clipboard::copy_with_command(&text, cmd) {
+                    Ok(tool) => state.say(Level::Success, format!("copied {shown} ({tool})")),
+                    Err(e) => state.say(Level::Error, format!("not copied: {e}")),
+                }
+                return;
+            }
             if let Ok(tool) = clipboard::copy_native(&text) {
-                state.say(
-                    Level::Success,
-                    format!("copied {} ({tool})", crate::text::clean(&text)),
-                );
+                state.say(Level::Success, format!("copied {shown} ({tool})"));
                 return;
             }
+            let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+            let tmux = in_tmux && clipboard::copy_to_tmux(&text).is_ok();
             if text.len() > terminal::OSC52_MAX {
-                state.say(Level::Error, "too large to copy through the terminal");
+                if tmux {
+                    state.say(
+                        Level::Success,
+                        format!("copied {shown} into tmux's paste buffer"),
+                    );
+                } else {
+                    state.say(Level::Error, "too large to copy through the terminal");
+                }
                 return;
             }
-            let seq = terminal::osc52(&text, std::env::var_os("TMUX").is_some());
+            let in_screen = !in_tmux && std::env::var_os("STY").is_some_and(|v| !v.is_empty());
+            let seq = terminal::osc52(&text, in_tmux, in_screen);
             use std::io::Write;
             let mut out = std::io::stdout();
             match out.write_all(seq.as_bytes()).and_then(|_| out.flush()) {
+                // Only what is known: tmux took it; the terminal was sent a
+                // sequence it may ignore.
+                Ok(()) if tmux => state.say(
+                    Level::Success,
+                    format!(
+                        "copied {shown} into tmux's paste buffer (prefix ] pastes); \
+                         also offered to the terminal's clipboard (OSC 52)"
+                    ),
+                ),
                 Ok(()) => state.say(
                     Level::Success,
-                    format!("copied {} (OSC 52 clipboard)", crate::text::clean(&text)),
+                    format!(
+                        "offered {shown} to the terminal's clipboard (OSC 52) — if it does \
+                         not arrive, set copy_command in the config"
+                    ),
                 ),
                 Err(e) if terminal::is_hangup(&e) => ctx.hangup = true,
                 Err(_) => state.say(Level::Error, "could not write to the terminal to copy"),

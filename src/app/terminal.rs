@@ -238,13 +238,16 @@ impl Drop for InputThread {
 /// default `external` passes it on); the passthrough-wrapped copy follows for
 /// setups with `allow-passthrough on` — tmux drops whichever it does not use.
 /// Registered secrets (the API key) are scrubbed first.
-pub fn osc52(text: &str, in_tmux: bool) -> String {
+pub fn osc52(text: &str, in_tmux: bool, in_screen: bool) -> String {
     use base64::Engine;
     let text = crate::secret::scrub(text);
     let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
     let seq = format!("\x1b]52;c;{b64}\x07");
     if in_tmux {
         format!("{seq}\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b"))
+    } else if in_screen {
+        // GNU screen passes a DCS string through to the outer terminal.
+        format!("\x1bP{seq}\x1b\\")
     } else {
         seq
     }
@@ -272,7 +275,7 @@ mod tests {
     fn osc52_never_carries_a_secret() {
         use base64::Engine;
         crate::secret::register("osc52-secret-key");
-        let seq = osc52("id osc52-secret-key", false);
+        let seq = osc52("id osc52-secret-key", false, false);
         let b64 = seq
             .strip_prefix("\x1b]52;c;")
             .and_then(|s| s.strip_suffix('\x07'))
@@ -293,10 +296,12 @@ mod tests {
 
     #[test]
     fn osc52_bytes() {
-        assert_eq!(osc52("#12", false), "\x1b]52;c;IzEy\x07");
+        assert_eq!(osc52("#12", false, false), "\x1b]52;c;IzEy\x07");
         assert_eq!(
-            osc52("#12", true),
+            osc52("#12", true, false),
             "\x1b]52;c;IzEy\x07\x1bPtmux;\x1b\x1b]52;c;IzEy\x07\x1b\\"
         );
+        // Through GNU screen: a DCS string it passes on.
+        assert_eq!(osc52("#12", false, true), "\x1bP\x1b]52;c;IzEy\x07\x1b\\");
     }
 }

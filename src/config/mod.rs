@@ -37,6 +37,9 @@ pub const ENV_API_KEY: &str = "TASKDECK_API_KEY";
 pub struct Settings {
     /// Base URL of the service, e.g. `https://tasks.example.com`.
     pub base_url: Option<String>,
+    /// `copy_command`: copying pipes the text into it (`sh -c`), before
+    /// any other way (`wl-copy`, `xclip -sel clip`, `pbcopy`).
+    pub copy_command: Option<String>,
     /// Page size for the task list (1..=100).
     pub page_size: u32,
     /// Periodic refresh of the list, in seconds (0 = off).
@@ -70,6 +73,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             base_url: None,
+            copy_command: None,
             page_size: 50,
             refresh_secs: 60,
             theme: "dark".into(),

@@ -180,6 +180,15 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             settings.page_size = n as u32;
                         }
                     }
+                    "copy_command" => {
+                        if let Some(s) = p.string(key, v) {
+                            if s.trim().is_empty() {
+                                p.error(v.span().start, "`copy_command` is empty".into());
+                            } else {
+                                settings.copy_command = Some(s.trim().to_string());
+                            }
+                        }
+                    }
                     "api_key_command_timeout_secs" => {
                         if let Some(n) = p.integer(key, v, 1, KEY_COMMAND_TIMEOUT_MAX_SECS) {
                             key_command_timeout = Duration::from_secs(n as u64);
@@ -406,6 +415,7 @@ const TOP_KEYS: &[&str] = &[
     "api_key",
     "api_key_command",
     "api_key_command_timeout_secs",
+    "copy_command",
     "page_size",
     "refresh_secs",
     "theme",
