@@ -15,7 +15,9 @@ mod save;
 
 pub use entries::{builtin_views, name_key, CommandEntry, ViewEntry};
 use key_command::KEY_COMMAND_TIMEOUT_MAX_SECS;
-pub use key_command::{run_key_command, run_key_command_within, KeyError, KEY_COMMAND_TIMEOUT};
+pub use key_command::{
+    run_key_command, run_key_command_within, KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
+};
 pub use parse::from_str;
 pub use paths::{config_path, ensure_private_dir, state_dir, write_private_file};
 pub use save::save_view;
