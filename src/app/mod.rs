@@ -398,7 +398,10 @@ fn run_effect(
                         .to_string(),
                 )
             } else {
-                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))
+                // A regular file of a bounded size: a FIFO or a device would
+                // hang or fill the TUI.
+                crate::config::read_regular_file(std::path::Path::new(&path), 32 * 1024 * 1024)
+                    .map_err(|e| format!("cannot read {path}: {e}"))
             };
             match read.and_then(|s| {
                 serde_json::from_str::<serde_json::Value>(&s)
