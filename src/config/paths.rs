@@ -48,25 +48,46 @@ pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
 /// Write a file only its owner can read (0600 on unix; its folder 0700),
 /// atomically: a temporary file, synced, then renamed into place. Drafts,
 /// editor files, and any config file taskdeck writes go through here.
+///
+/// Nothing planted in the folder is ever written through: the temporary
+/// file has a fresh random name and is created exclusively without
+/// following a symlink (an existing file or link of that name fails and
+/// another name is tried), and the rename replaces whatever `path` is — a
+/// symlink there is replaced, its target left as it was.
 pub fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     if let Some(parent) = path.parent() {
         ensure_private_dir(parent)?;
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    {
+    let mut attempts = 0;
+    let (tmp, mut f) = loop {
+        let tmp = path.with_extension(format!(
+            "tmp{}-{:08x}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
         let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
+        o.write(true).create_new(true);
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
+            o.mode(0o600).custom_flags(libc::O_NOFOLLOW);
         }
-        let mut f = o.open(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
+        match o.open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempts < 8 => {
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let written = f.write_all(contents).and_then(|()| f.sync_all());
+    drop(f);
+    let done = written.and_then(|()| std::fs::rename(&tmp, path));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path)
+    done
 }
 
 /// The most a config file may hold: far more than any real one, small
@@ -151,6 +172,29 @@ fn file_kind(meta: &std::fs::Metadata) -> &'static str {
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn private_writes_never_follow_a_planted_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let folder = dir.path().join("drafts");
+        ensure_private_dir(&folder).unwrap();
+        let path = folder.join("task.comment.txt");
+        // Links planted at the file itself and at the old, predictable
+        // temporary names (`tmp<pid>`), all pointing at the victim.
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        let old_tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &old_tmp).unwrap();
+        write_private_file(&path, b"draft text").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        assert!(meta.is_file(), "the link was replaced by a file");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "draft text");
+        // Nothing but the file and the planted link is left behind.
+        let names: Vec<_> = std::fs::read_dir(&folder).unwrap().collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
 
     #[test]
     fn a_config_path_that_is_not_a_regular_file_is_refused_at_once() {
