@@ -9,6 +9,7 @@ pub mod bulk_commands;
 mod bulk_finish;
 pub mod cache;
 pub mod changes;
+pub mod clamped;
 pub mod clipboard;
 pub mod command;
 pub mod commands;
@@ -189,7 +190,13 @@ pub async fn run(
             let wait = FRAME.saturating_sub(last_draw.elapsed());
             if wait.is_zero() {
                 let mut metrics = crate::ui::Metrics::default();
-                if let Err(e) = term.draw(|f| metrics = crate::ui::render(f, &state, &theme)) {
+                let clamped_from = term.backend().clamped_from();
+                if let Err(e) = term.draw(|f| {
+                    metrics = crate::ui::render(f, &state, &theme);
+                    if let Some(real) = clamped_from {
+                        clamped::draw_notice(f, real);
+                    }
+                }) {
                     // The terminal is gone (EIO/EOF): a hang-up.
                     tracing::warn!(error = %e, "cannot draw; saving drafts and leaving");
                     exit_code = hangup_code(exit_code);

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once, OnceLock};
 use std::time::Duration;
 
-pub type Term = Terminal<CrosstermBackend<Stdout>>;
+/// The terminal, its reported size bounded ([`super::clamped`]).
+pub type Term = Terminal<super::clamped::Clamped<CrosstermBackend<Stdout>>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -33,7 +34,9 @@ pub fn setup(mouse: bool) -> io::Result<Term> {
     if mouse {
         execute!(out, EnableMouseCapture)?;
     }
-    Terminal::new(CrosstermBackend::new(io::stdout()))
+    Terminal::new(super::clamped::Clamped::new(CrosstermBackend::new(
+        io::stdout(),
+    )))
 }
 
 /// Raw mode off, mouse and bracketed paste off, alternate screen left,
