@@ -356,6 +356,14 @@ fn run_effect(
             ctx.worker.spawn(ticket, req)
         }
         Effect::Quit => state.quit = true,
+        Effect::Suspend => {
+            input.pause();
+            if let Err(e) = terminal::suspend(term, ctx.mouse) {
+                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+                ctx.hangup = true;
+            }
+            input.resume();
+        }
         Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => {
             let path = crate::config::state_dir().join("taskdeck.log");
@@ -482,14 +490,36 @@ fn run_effect(
     }
 }
 
+/// Every signal whose default action ends the process and that can be
+/// caught and is not a fault of the program itself (SIGABRT has a handler
+/// of its own; SIGSEGV and the like cannot be survived). Each one leaves the
+/// terminal restored and drafts saved, and exits with 128 + the signal.
+const TERMINATING: &[i32] = &[
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGXFSZ,
+    libc::SIGIO,
+    #[cfg(target_os = "linux")]
+    libc::SIGPWR,
+    #[cfg(target_os = "linux")]
+    libc::SIGSTKFLT,
+];
+
 fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
     let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
     if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
         tracing::warn!(error = %e, "cannot watch for SIGHUP");
     }
     use futures::StreamExt;
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    match signal_hook_tokio::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]) {
+    match signal_hook_tokio::Signals::new(TERMINATING) {
         Ok(mut signals) => {
             tokio::spawn(async move {
                 while let Some(sig) = signals.next().await {

@@ -158,6 +158,21 @@ pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
     term.clear()
 }
 
+/// ctrl-z: give the terminal back as it was found, stop the way the
+/// terminal's own ctrl-z would (SIGTSTP to our process group, which the
+/// shell sees as a stopped job), and once continued (`fg`, SIGCONT) take
+/// it again and clear it, so that the next frame is drawn whole.
+pub fn suspend(term: &mut Term, mouse: bool) -> io::Result<()> {
+    restore();
+    tracing::info!("suspended (ctrl-z)");
+    // SAFETY: kill(2) on our own process group. It returns once we are
+    // continued (a process in an orphaned group is not stopped: it returns
+    // at once and the screen is simply taken again).
+    unsafe { libc::kill(0, libc::SIGTSTP) };
+    tracing::info!("continued");
+    resume(term, mouse)
+}
+
 /// Restore the terminal before any panic message is printed.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
