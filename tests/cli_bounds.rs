@@ -24,10 +24,15 @@ async fn a_config_path_that_is_a_fifo_or_dev_zero_is_refused_at_once() {
             let started = Instant::now();
             let o = env.run(args).await;
             let text = format!("{}{}", stdout(&o), stderr(&o));
-            assert!(started.elapsed() < Duration::from_secs(20), "{args:?}: {text}");
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{args:?}: {text}"
+            );
             assert_ne!(o.status.code(), Some(0), "{args:?}: {text}");
             assert!(
-                text.contains(&format!("cannot read the file: not a regular file ({kind})")),
+                text.contains(&format!(
+                    "cannot read the file: not a regular file ({kind})"
+                )),
                 "{args:?}: {text}"
             );
         }

@@ -91,7 +91,10 @@ fn ctrl_z_suspends_and_fg_redraws() {
     let before = tui.raw();
     let left = before.windows(8).rposition(|w| w == b"\x1b[?1049l");
     let entered = before.windows(8).rposition(|w| w == b"\x1b[?1049h");
-    assert!(left > entered, "the alternate screen was left before stopping");
+    assert!(
+        left > entered,
+        "the alternate screen was left before stopping"
+    );
     if let Some(flags) = tui.local_flags() {
         assert_ne!(flags & libc::ICANON, 0, "canonical mode while stopped");
     }

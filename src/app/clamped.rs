@@ -171,7 +171,8 @@ mod tests {
         let real = backend.clamped_from().expect("clamped");
         assert_eq!(real, Size::new(65535, 65535));
         let mut term = Terminal::new(backend).unwrap();
-        let state = crate::app::new_state("test".into(), &crate::config::Settings::default(), false);
+        let state =
+            crate::app::new_state("test".into(), &crate::config::Settings::default(), false);
         let theme = crate::ui::Theme::dark();
         let mut area = Rect::default();
         term.draw(|f| {

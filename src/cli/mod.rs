@@ -90,14 +90,16 @@ async fn within(
     what: &str,
     command: impl std::future::Future<Output = Outcome>,
 ) -> Outcome {
-    tokio::time::timeout(limit, command).await.unwrap_or_else(|_| {
-        tracing::warn!(what, secs = limit.as_secs(), "command timed out");
-        Err(Failure::failed(format!(
-            "{what}: timed out: no complete answer from the service within {} s \
+    tokio::time::timeout(limit, command)
+        .await
+        .unwrap_or_else(|_| {
+            tracing::warn!(what, secs = limit.as_secs(), "command timed out");
+            Err(Failure::failed(format!(
+                "{what}: timed out: no complete answer from the service within {} s \
              (--timeout or TASKDECK_TIMEOUT sets the limit)",
-            limit.as_secs()
-        )))
-    })
+                limit.as_secs()
+            )))
+        })
 }
 
 async fn dispatch(cli: Cli) -> Outcome {

@@ -98,10 +98,7 @@ pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyE
     let group = child.id() as libc::pid_t;
     // The group holds the terminal from here (both sides set it, whichever
     // runs first); dropping this gives it back to taskdeck.
-    let _terminal = foreground.map(|ours| {
-        take_terminal(group);
-        ours
-    });
+    let _terminal = foreground.inspect(|_| take_terminal(group));
     let stop = |child: &mut std::process::Child| {
         // SAFETY: kill(2) on the group this function created.
         unsafe { libc::kill(-group, libc::SIGKILL) };

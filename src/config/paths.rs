@@ -221,7 +221,10 @@ mod tests {
         std::fs::write(&ok, "a = 1\n").unwrap();
         let link = dir.path().join("link.toml");
         std::os::unix::fs::symlink(&ok, &link).unwrap();
-        assert_eq!(read_regular_file(&link, CONFIG_MAX_BYTES).unwrap(), "a = 1\n");
+        assert_eq!(
+            read_regular_file(&link, CONFIG_MAX_BYTES).unwrap(),
+            "a = 1\n"
+        );
         let missing = read_regular_file(&dir.path().join("none"), CONFIG_MAX_BYTES);
         assert_eq!(missing.unwrap_err().kind(), std::io::ErrorKind::NotFound);
     }

@@ -54,9 +54,9 @@ fn answer(
             Err(err.clone())
         } else {
             Ok(match &inner {
-                ApiRequest::GetTask { id } => Reply::Task(Box::new(task(
-                    id[id.len() - 12..].parse().unwrap(),
-                ))),
+                ApiRequest::GetTask { id } => {
+                    Reply::Task(Box::new(task(id[id.len() - 12..].parse().unwrap())))
+                }
                 ApiRequest::Comments { .. } => Reply::Comments(vec![]),
                 ApiRequest::Thread { .. } => Reply::Messages(vec![]),
                 ApiRequest::Subtasks { .. } => Reply::Items(vec![]),

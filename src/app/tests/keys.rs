@@ -143,7 +143,8 @@ fn ctrl_z_suspends_everywhere_and_is_in_the_help() {
     assert!(matches!(s.overlay, Overlay::Palette(_)));
     let help = crate::ui::help_lines(&s, "suspend");
     assert!(
-        help.iter().any(|l| l.contains("ctrl-z") && l.contains("suspend")),
+        help.iter()
+            .any(|l| l.contains("ctrl-z") && l.contains("suspend")),
         "{help:?}"
     );
 }
