@@ -9,6 +9,7 @@ pub mod bulk_commands;
 mod bulk_finish;
 pub mod cache;
 pub mod changes;
+pub mod clamped;
 pub mod clipboard;
 pub mod command;
 pub mod commands;
@@ -196,7 +197,13 @@ pub async fn run(
             let wait = FRAME.saturating_sub(last_draw.elapsed());
             if wait.is_zero() {
                 let mut metrics = crate::ui::Metrics::default();
-                if let Err(e) = term.draw(|f| metrics = crate::ui::render(f, &state, &theme)) {
+                let clamped_from = term.backend().clamped_from();
+                if let Err(e) = term.draw(|f| {
+                    metrics = crate::ui::render(f, &state, &theme);
+                    if let Some(real) = clamped_from {
+                        clamped::draw_notice(f, real);
+                    }
+                }) {
                     // The terminal is gone (EIO/EOF): a hang-up.
                     tracing::warn!(error = %e, "cannot draw; saving drafts and leaving");
                     exit_code = hangup_code(exit_code);
@@ -362,6 +369,14 @@ fn run_effect(
             ctx.worker.spawn(ticket, req)
         }
         Effect::Quit => state.quit = true,
+        Effect::Suspend => {
+            input.pause();
+            if let Err(e) = terminal::suspend(term, ctx.mouse) {
+                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+                ctx.hangup = true;
+            }
+            input.resume();
+        }
         Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => {
             let path = crate::config::state_dir().join("taskdeck.log");
@@ -438,7 +453,10 @@ fn run_effect(
                         .to_string(),
                 )
             } else {
-                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))
+                // A regular file of a bounded size: a FIFO or a device would
+                // hang or fill the TUI.
+                crate::config::read_regular_file(std::path::Path::new(&path), 32 * 1024 * 1024)
+                    .map_err(|e| format!("cannot read {path}: {e}"))
             };
             match read.and_then(|s| {
                 serde_json::from_str::<serde_json::Value>(&s)
@@ -512,14 +530,36 @@ fn run_effect(
     }
 }
 
+/// Every signal whose default action ends the process and that can be
+/// caught and is not a fault of the program itself (SIGABRT has a handler
+/// of its own; SIGSEGV and the like cannot be survived). Each one leaves the
+/// terminal restored and drafts saved, and exits with 128 + the signal.
+const TERMINATING: &[i32] = &[
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGXFSZ,
+    libc::SIGIO,
+    #[cfg(target_os = "linux")]
+    libc::SIGPWR,
+    #[cfg(target_os = "linux")]
+    libc::SIGSTKFLT,
+];
+
 fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
     let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
     if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
         tracing::warn!(error = %e, "cannot watch for SIGHUP");
     }
     use futures::StreamExt;
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    match signal_hook_tokio::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]) {
+    match signal_hook_tokio::Signals::new(TERMINATING) {
         Ok(mut signals) => {
             tokio::spawn(async move {
                 while let Some(sig) = signals.next().await {

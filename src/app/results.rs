@@ -3,6 +3,9 @@
 use super::state::*;
 use crate::api::*;
 
+/// What a task answering 404 is: deleted, or its sharing changed.
+pub const GONE: &str = "gone, or no longer visible to you";
+
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
         if let ApiRequest::Prefetch(inner) = r.req {
@@ -12,6 +15,8 @@ impl State {
         // says is kept (memory, the store).
         let mut fx = self.connectivity(&r);
         self.record(&r);
+        // A read that failed waits before prefetch asks again.
+        self.note_read(&r.req, &r.result);
         // Bulk edits, undo and redo handle their own answers.
         if self.engine.owns(r.ticket) {
             fx.extend(self.engine_answer(r));
@@ -186,6 +191,15 @@ impl State {
             (ApiRequest::GetTask { id }, Err(e)) => {
                 if let Some(fx) = self.number_check(&id, Err(&e)) {
                     return fx;
+                }
+                if matches!(e, ApiError::NotFound { .. }) {
+                    // Said once: it is not read again until a refresh.
+                    if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                        d.error = Some(GONE.into());
+                    }
+                    let label = self.label_of(&id);
+                    self.say_about(&id, Level::Warn, format!("{label}: {GONE}"));
+                    return vec![];
                 }
                 if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
                     d.error = Some(e.to_string());

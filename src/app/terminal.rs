@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once, OnceLock};
 use std::time::Duration;
 
-pub type Term = Terminal<CrosstermBackend<Stdout>>;
+/// The terminal, its reported size bounded ([`super::clamped`]).
+pub type Term = Terminal<super::clamped::Clamped<CrosstermBackend<Stdout>>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -33,7 +34,9 @@ pub fn setup(mouse: bool) -> io::Result<Term> {
     if mouse {
         execute!(out, EnableMouseCapture)?;
     }
-    Terminal::new(CrosstermBackend::new(io::stdout()))
+    Terminal::new(super::clamped::Clamped::new(CrosstermBackend::new(
+        io::stdout(),
+    )))
 }
 
 /// Raw mode off, mouse and bracketed paste off, alternate screen left,
@@ -153,6 +156,21 @@ pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
         execute!(io::stdout(), EnableMouseCapture)?;
     }
     term.clear()
+}
+
+/// ctrl-z: give the terminal back as it was found, stop the way the
+/// terminal's own ctrl-z would (SIGTSTP to our process group, which the
+/// shell sees as a stopped job), and once continued (`fg`, SIGCONT) take
+/// it again and clear it, so that the next frame is drawn whole.
+pub fn suspend(term: &mut Term, mouse: bool) -> io::Result<()> {
+    restore();
+    tracing::info!("suspended (ctrl-z)");
+    // SAFETY: kill(2) on our own process group. It returns once we are
+    // continued (a process in an orphaned group is not stopped: it returns
+    // at once and the screen is simply taken again).
+    unsafe { libc::kill(0, libc::SIGTSTP) };
+    tracing::info!("continued");
+    resume(term, mouse)
 }
 
 /// Restore the terminal before any panic message is printed.

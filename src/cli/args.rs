@@ -34,6 +34,18 @@ pub struct Cli {
     )]
     pub log_level: Option<String>,
 
+    /// Seconds `me`, `tasks` and `validate-layout` may take in all, retries
+    /// and every page included (1-3600).
+    #[arg(
+        long,
+        global = true,
+        env = "TASKDECK_TIMEOUT",
+        value_name = "SECS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..=3600)
+    )]
+    pub timeout: u64,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -82,8 +82,30 @@ fn finish(outcome: Outcome) -> i32 {
     }
 }
 
+/// Run one scriptable command against the service within `limit`, all of
+/// it: every request, retry and page. The client's own time-outs bound one
+/// request; retries and pages add up, so a service that trickles its answers
+/// would otherwise hold a script for minutes.
+async fn within(
+    limit: Duration,
+    what: &str,
+    command: impl std::future::Future<Output = Outcome>,
+) -> Outcome {
+    tokio::time::timeout(limit, command)
+        .await
+        .unwrap_or_else(|_| {
+            tracing::warn!(what, secs = limit.as_secs(), "command timed out");
+            Err(Failure::failed(format!(
+                "{what}: timed out: no complete answer from the service within {} s \
+             (--timeout or TASKDECK_TIMEOUT sets the limit)",
+                limit.as_secs()
+            )))
+        })
+}
+
 async fn dispatch(cli: Cli) -> Outcome {
     let profile = cli.profile.as_deref();
+    let limit = Duration::from_secs(cli.timeout);
     match cli.command {
         None => tui(profile).await,
         Some(Command::Demo { tasks }) => demo(profile, tasks).await,
@@ -107,17 +129,27 @@ async fn dispatch(cli: Cli) -> Outcome {
         }) => init::run(profile).await,
         Some(Command::Me { json }) => {
             let c = connect(profile, false)?;
-            commands::me(&c.client, json).await
+            within(limit, "me", commands::me(&c.client, json)).await
         }
         Some(Command::Tasks(a)) => {
             // Bad filter values are reported before the configuration is used.
             let q = commands::task_query(&a, chrono::Utc::now())?;
             let c = connect(profile, false)?;
-            commands::tasks(&c.client, c.store.as_deref(), &a, q).await
+            within(
+                limit,
+                "tasks",
+                commands::tasks(&c.client, c.store.as_deref(), &a, q),
+            )
+            .await
         }
         Some(Command::ValidateLayout { file, json }) => {
             let c = connect(profile, false)?;
-            commands::validate_layout(&c.client, &file, json).await
+            within(
+                limit,
+                "validate-layout",
+                commands::validate_layout(&c.client, &file, json),
+            )
+            .await
         }
         // Handled before the runtime starts.
         Some(

@@ -15,9 +15,14 @@ mod save;
 
 pub use entries::{builtin_views, name_key, CommandEntry, ViewEntry};
 use key_command::KEY_COMMAND_TIMEOUT_MAX_SECS;
-pub use key_command::{run_key_command, run_key_command_within, KeyError, KEY_COMMAND_TIMEOUT};
+pub use key_command::{
+    run_key_command, run_key_command_within, KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
+};
 pub use parse::from_str;
-pub use paths::{config_path, ensure_private_dir, state_dir, write_private_file};
+pub use paths::{
+    config_path, ensure_private_dir, read_regular_file, state_dir, write_private_file,
+    CONFIG_MAX_BYTES,
+};
 pub use save::save_view;
 
 use crate::api::ApiKey;
@@ -229,7 +234,7 @@ fn env_nonempty(name: &str) -> Option<String> {
 /// Never fails: problems are in `diagnostics`.
 pub fn load(profile: Option<&str>) -> Config {
     let path = config_path();
-    let text = match std::fs::read_to_string(&path) {
+    let text = match read_regular_file(&path, CONFIG_MAX_BYTES) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
@@ -283,7 +288,7 @@ pub fn profile_names() -> Vec<String> {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES
         .get_or_init(|| {
-            let Ok(text) = std::fs::read_to_string(config_path()) else {
+            let Ok(text) = read_regular_file(&config_path(), CONFIG_MAX_BYTES) else {
                 return vec![];
             };
             let Ok(v) = text.parse::<toml::Table>() else {

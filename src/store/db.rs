@@ -26,6 +26,23 @@ pub fn move_aside(path: &Path, why: &str) -> String {
     }
 }
 
+/// A store whose database or WAL files are symlinks is not opened: SQLite
+/// would write through them to wherever they point (planted by someone
+/// else, or a copy of another user's store). Says which and why.
+fn refuse_links(path: &Path) -> Result<(), String> {
+    for ext in ["sqlite3", "sqlite3-wal", "sqlite3-shm"] {
+        let p = path.with_extension(ext);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "the local store {} is a symbolic link; it is not opened, so that nothing is \
+                 written where the link points (remove the link to start a new store)",
+                p.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Why a database could not be used as it was, in one line.
 fn describe(e: &rusqlite::Error) -> String {
     crate::text::clean(&e.to_string())
@@ -39,6 +56,7 @@ impl Db {
     /// database is moved aside (`….corrupt-<time>`) and a new one is made;
     /// the message says so, once.
     pub fn open(path: &Path) -> Result<(Db, Option<String>), String> {
+        refuse_links(path)?;
         if let Some(dir) = path.parent() {
             crate::config::ensure_private_dir(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -77,7 +95,8 @@ impl Db {
             #[cfg(unix)]
             {
                 use std::os::unix::fs::OpenOptionsExt;
-                o.mode(0o600);
+                // A dangling link planted since the check is not followed.
+                o.mode(0o600).custom_flags(libc::O_NOFOLLOW);
             }
             o.open(path)
                 .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
@@ -542,4 +561,31 @@ fn search_text(t: &StoredTask) -> String {
         }
     }
     s
+}
+
+#[cfg(all(test, unix))]
+mod link_tests {
+    use super::*;
+
+    #[test]
+    fn a_store_path_that_is_a_symlink_is_refused_and_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        for ext in ["sqlite3", "sqlite3-wal", "sqlite3-shm"] {
+            let path = dir.path().join(format!("store-{ext}")).join("u.sqlite3");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(&victim, path.with_extension(ext)).unwrap();
+            let e = Db::open(&path).err().expect("refused");
+            assert!(e.contains("is a symbolic link"), "{e}");
+            assert!(e.contains(&format!("u.{ext}")), "names the link: {e}");
+            assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        }
+        // A dangling link: nothing is created where it points.
+        let path = dir.path().join("dangling.sqlite3");
+        let target = dir.path().join("elsewhere.sqlite3");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        assert!(Db::open(&path).is_err());
+        assert!(!target.exists(), "the link was followed");
+    }
 }

@@ -2,6 +2,7 @@
 //! requests emitted and the resulting state. Helpers here, tests by
 //! subject in the files below.
 
+mod backoff;
 pub(crate) mod board;
 mod bulk;
 mod changes;
