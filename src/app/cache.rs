@@ -331,6 +331,11 @@ impl State {
             "view": self.view.map(|_| self.view_title()),
             "filters": self.filters,
             "search": self.search,
+            // The words behind the filters and when each was read: a
+            // view saved after a restart keeps its relative dates.
+            "words": self.views.words.iter().zip(&self.views.words_at)
+                .map(|(w, at)| serde_json::json!([w, at.to_rfc3339()]))
+                .collect::<Vec<_>>(),
         })
         .to_string()
     }
