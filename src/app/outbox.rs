@@ -193,7 +193,14 @@ impl State {
             .pending
             .iter()
             .filter(|p| p.ticket == ticket)
-            .map(|p| format!("{} → {}", p.field.replace('_', " "), p.value))
+            .map(|p| {
+                let v = if p.field == "complete_by" && p.value != "none" {
+                    super::dates::when(Some(&p.value))
+                } else {
+                    p.value.clone()
+                };
+                format!("{} → {v}", p.field.replace('_', " "))
+            })
             .collect();
         let what = crate::text::clean(&if fields.is_empty() {
             req.describe()

@@ -559,7 +559,8 @@ fn done_text(p: &Pending) -> String {
         ("archived", _) => "restored".into(),
         ("draft", _) => "draft accepted".into(),
         ("complete_by", "none") => "due date cleared".into(),
-        ("complete_by", due) => format!("due → {due}"),
+        // Local time, as everywhere else on screen.
+        ("complete_by", due) => format!("due → {}", super::dates::when(Some(due))),
         ("assigned_to", "nobody") => "unassigned".into(),
         ("assigned_to", who) => format!("assigned to {who}"),
         ("description" | "additional_context", "none") => {
