@@ -473,6 +473,13 @@ impl State {
                 vec![]
             }
             (ApiRequest::PutSharing { id, update }, Ok(Reply::Sharing(s))) => {
+                if self
+                    .sharing_sent
+                    .as_ref()
+                    .is_some_and(|(t, _)| *t == ticket)
+                {
+                    self.sharing_sent = None;
+                }
                 // Say so when the service kept someone the change left out
                 // (e.g. the creator or the assignee).
                 let kept: Vec<String> = s
@@ -518,8 +525,18 @@ impl State {
                 fx
             }
             (ApiRequest::PutSharing { id, update }, Err(e)) => {
+                let editor = self
+                    .sharing_sent
+                    .take_if(|(t, _)| *t == ticket)
+                    .map(|(_, ed)| ed);
                 if !self.sharing_refused(id, update, &e) {
                     self.say(Level::Error, format!("saving sharing failed: {e}"));
+                    // The editor comes back with the edits and the reason
+                    // (unless another popup opened meanwhile).
+                    if let (Some(mut ed), true) = (editor, matches!(self.overlay, Overlay::None)) {
+                        ed.note = Some(e.to_string());
+                        self.overlay = Overlay::Sharing(ed);
+                    }
                 } else {
                     self.say(Level::Warn, format!("{e} — pick one"));
                 }
