@@ -389,7 +389,7 @@ async fn config_check_reports_views_and_commands() {
          \n\
          [[commands]]\n\
          description = \"Quoted\"\n\
-         run = \"echo '{title}'\"\n\
+         run = \"echo '{id}'\"\n\
          \n\
          [[commands]]\n\
          description = \"Fine\"\n\
@@ -646,4 +646,100 @@ async fn a_name_or_email_where_an_id_is_wanted_exits_2_before_sending() {
             "nothing listed"
         );
     }
+}
+
+#[tokio::test]
+async fn the_tui_without_a_terminal_says_ssh_t_and_exits_2() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    sb.clear_requests();
+    // stdout is a pipe here, as with `ssh host taskdeck` (no `-t`).
+    for args in [&[][..], &["demo"]] {
+        let o = env.run(args).await;
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("needs a terminal") && err.contains("ssh -t"),
+            "{err}"
+        );
+        assert_eq!(
+            err.lines().next().map(|l| l.starts_with("taskdeck: ")),
+            Some(true)
+        );
+    }
+    assert!(sb.requests().is_empty(), "nothing was sent");
+}
+
+#[tokio::test]
+async fn config_init_fed_its_answers_writes_a_working_private_config() {
+    let sb = sandbox(false).await;
+    let env = Env::new();
+    let path = env.write_config("# kept: my own note\ntheme = \"light\"\n");
+    let answers = format!(
+        "{}/api/v1\n1\nprintf %s {}\n",
+        sb.base_url(),
+        sb.keys[0].key
+    );
+    let o = env
+        .run_with_stdin(&["config", "init"], Some(&answers))
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("adds /api/v1 itself"), "{err}");
+    assert!(err.contains("connected: Alice Martin"), "{err}");
+    assert!(err.contains("Acme"), "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("# kept: my own note"), "{text}");
+    assert!(text.contains("theme = \"light\""), "{text}");
+    assert!(
+        text.contains(&format!(
+            "base_url = \"{}\"",
+            sb.base_url().trim_end_matches('/')
+        )),
+        "{text}"
+    );
+    assert!(text.contains("api_key_command = \"printf %s "), "{text}");
+    assert!(
+        !text.contains("api_key ="),
+        "the key is not in the file: {text}"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    // `taskdeck me` uses it.
+    let o = env.run(&["me"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Alice Martin"));
+
+    // No answers: nothing written, a clear line.
+    let bare = Env::new();
+    let o = bare.run_with_stdin(&["config", "init"], Some("")).await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing written"), "{}", stderr(&o));
+    assert!(!bare.dir.path().join("config.toml").exists());
+}
+
+#[tokio::test]
+async fn config_check_suggests_keys_hints_api_v1_and_points_to_init() {
+    let env = Env::new();
+    let o = env.run(&["config", "check"]).await;
+    assert!(
+        stdout(&o).contains("nothing configured: `taskdeck config init`"),
+        "{}",
+        stdout(&o)
+    );
+    let path = env.write_config("base_url = \"https://h.example/api/v1\"\npage_sise = 20\n");
+    let o = env.run(&["config", "check"]).await;
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "{}:2: error: unknown key `page_sise` — did you mean `page_size`?",
+            path.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(":1: warning: `base_url` ends with /api/v1"),
+        "{out}"
+    );
 }

@@ -354,3 +354,17 @@ fn j_then_x_archives_the_row_under_the_cursor() {
     tui.send("q");
     tui.wait_exit(WAIT);
 }
+
+#[test]
+fn term_dumb_is_refused_with_one_line_and_exit_2() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut env = svc.env();
+    env.push(("TERM".into(), "dumb".into()));
+    let mut tui = Tui::spawn(&home, &[], &env, 100, 30);
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 2);
+    let screen = tui.screen();
+    assert!(screen.contains("TERM=dumb"), "{screen}");
+    assert!(svc.requests().is_empty(), "nothing was sent");
+}

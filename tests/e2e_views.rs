@@ -201,3 +201,70 @@ fn the_board_shows_a_column_per_status_and_l_sends_one_patch_with_the_next_statu
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
+
+/// Issue 22, point 17, with the real binary: a task whose title is shell
+/// code. A command written for earlier versions (`'sh' -c {title}`) is left
+/// out with a warning saying what to write instead, and runs nothing; the
+/// title reaches a command as `$TASKDECK_TITLE`, exactly, as data.
+#[test]
+fn a_hostile_title_reaches_a_custom_command_only_as_data() {
+    let svc = Service::small();
+    let home = Home::new();
+    let marker = home.root().join("pwned");
+    let out = home.root().join("title.txt");
+    let cfg = home.root().join("config.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            r#"[[commands]]
+name = "sh-title"
+description = "Old style"
+run = "'sh' -c {{title}}"
+
+[[commands]]
+name = "note"
+description = "Note the title"
+run = 'printf %s "$TASKDECK_TITLE" > {out}'
+"#,
+            out = out.display()
+        ),
+    )
+    .unwrap();
+    let mut env = svc.env();
+    env.push(("TASKDECK_CONFIG".into(), cfg.display().to_string()));
+    let tui = Tui::spawn(&home, &[], &env, COLS, ROWS);
+    tui.wait_for("\"sh-title\" is disabled", WAIT);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let number = cursor_row(&tui.screen());
+    let id = svc.task_id(&number);
+    let title = format!(
+        "$(touch {}); touch {} '\"",
+        marker.display(),
+        marker.display()
+    );
+    let status = svc.rt.block_on(async {
+        reqwest::Client::new()
+            .patch(format!("{}/api/v1/tasks/{id}", svc.sb.base_url()))
+            .bearer_auth(KEY)
+            .json(&serde_json::json!({ "title": title }))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    });
+    assert!(status.is_success(), "{status}");
+    tui.send("r");
+    tui.wait_for("$(touch", WAIT);
+    assert_eq!(cursor_row(&tui.screen()), number);
+
+    tui.send(":run sh-title\r");
+    tui.wait_for("no custom command \"sh-title\"", WAIT);
+    tui.send(":run note\r");
+    tui.wait_for(&format!("note on {number}: done"), WAIT);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), title);
+    assert!(!marker.exists(), "the title ran");
+    let mut tui = tui;
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}

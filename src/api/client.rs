@@ -42,6 +42,27 @@ impl fmt::Debug for ApiKey {
     }
 }
 
+/// Why a base URL with a user name or password is refused (never naming
+/// them).
+pub const CREDENTIALS_IN_URL: &str = "the base URL carries a user name or password \
+     (`https://user:password@host/…`): remove them — the key goes in api_key or \
+     api_key_command, and nothing of the URL's credentials is used or kept";
+
+/// `s` without what stands between `://` and an `@` in its authority: an
+/// unparsable URL is shown in errors without its credentials.
+fn without_userinfo(s: &str) -> String {
+    let Some(start) = s.find("://").map(|i| i + 3) else {
+        return s.to_string();
+    };
+    let auth_end = s[start..]
+        .find(['/', '?', '#'])
+        .map_or(s.len(), |i| start + i);
+    match s[start..auth_end].rfind('@') {
+        Some(at) => format!("{}…@{}", &s[..start], &s[start + at + 1..]),
+        None => s.to_string(),
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
     pub base_url: String,
@@ -112,8 +133,15 @@ impl fmt::Debug for Client {
 
 impl Client {
     pub fn new(cfg: ClientConfig) -> Result<Client, String> {
-        let mut base = reqwest::Url::parse(cfg.base_url.trim())
-            .map_err(|e| format!("base URL {:?} is not a URL: {e}", cfg.base_url))?;
+        let mut base = reqwest::Url::parse(cfg.base_url.trim()).map_err(|e| {
+            format!(
+                "base URL {:?} is not a URL: {e}",
+                without_userinfo(&cfg.base_url)
+            )
+        })?;
+        if !base.username().is_empty() || base.password().is_some() {
+            return Err(CREDENTIALS_IN_URL.to_string());
+        }
         if !matches!(base.scheme(), "http" | "https") {
             return Err(format!(
                 "base URL must be http or https, not {}",
@@ -540,5 +568,26 @@ mod tests {
         assert_eq!(format!("{k:?}"), "ApiKey(<redacted>)");
         let c = Client::new(ClientConfig::new("http://127.0.0.1:9", k)).unwrap();
         assert!(!format!("{c:?}").contains("sekrit"));
+    }
+
+    #[test]
+    fn a_base_url_with_credentials_is_refused_without_naming_them() {
+        for url in [
+            "https://bob:hunter2-pass@tasks.example/api",
+            "https://bob@tasks.example/",
+            "http://:hunter2-pass@127.0.0.1:9",
+        ] {
+            let e = Client::new(ClientConfig::new(url, ApiKey::new("key-123456"))).unwrap_err();
+            assert_eq!(e, CREDENTIALS_IN_URL, "{url}");
+            assert!(!e.contains("hunter2") && !e.contains("bob"), "{e}");
+        }
+        // Not a URL: shown, but not its credentials.
+        let e = Client::new(ClientConfig::new(
+            "https://bob:hunter2-pass@[bad/x",
+            ApiKey::new("key-123456"),
+        ))
+        .unwrap_err();
+        assert!(!e.contains("hunter2") && !e.contains("bob"), "{e}");
+        assert!(e.contains("https://…@[bad/x"), "{e}");
     }
 }

@@ -8,7 +8,7 @@ pub mod models;
 mod protocol;
 mod request;
 
-pub use client::{ApiKey, Client, ClientConfig};
+pub use client::{ApiKey, Client, ClientConfig, CREDENTIALS_IN_URL};
 pub use endpoints::{RawPage, TaskPage};
 pub use error::{message_from_body, ApiError};
 pub use models::*;

@@ -140,6 +140,17 @@ impl State {
             }
             self.search = v["search"].as_str().unwrap_or("").to_string();
             self.restore_view(v["view"].as_str());
+            let words = v["words"].as_array().cloned().unwrap_or_default();
+            for pair in &words {
+                let word = pair[0].as_str();
+                let at = pair[1]
+                    .as_str()
+                    .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+                if let (Some(w), Some(at)) = (word, at) {
+                    self.views.words.push(w.to_string());
+                    self.views.words_at.push(at.with_timezone(&chrono::Utc));
+                }
+            }
         }
         let rows: Vec<TaskItem> = boot
             .rows

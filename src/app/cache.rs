@@ -25,6 +25,10 @@ pub const VIEW_ROWS_STORED: usize = 1000;
 pub struct Local {
     /// A store is in use (`cache = false` or no store: nothing is queued).
     pub on: bool,
+    /// The user whose store is open (the one the key was last seen to
+    /// belong to, then the one `GET /me` names); `None`: nothing of anyone
+    /// is open (a key never seen, or no store).
+    pub user: Option<String>,
     /// Commands for the store's thread, drained by the loop.
     pub out: Vec<StoreCmd>,
     /// Boxed: most entries are rows (a version and little else), and the
@@ -327,6 +331,11 @@ impl State {
             "view": self.view.map(|_| self.view_title()),
             "filters": self.filters,
             "search": self.search,
+            // The words behind the filters and when each was read: a
+            // view saved after a restart keeps its relative dates.
+            "words": self.views.words.iter().zip(&self.views.words_at)
+                .map(|(w, at)| serde_json::json!([w, at.to_rfc3339()]))
+                .collect::<Vec<_>>(),
         })
         .to_string()
     }

@@ -238,7 +238,7 @@ impl Change {
                         _ => "unassigned".into(),
                     },
                     "complete_by" => match &p.complete_by {
-                        Field::Set(d) => format!("due → {d}"),
+                        Field::Set(d) => format!("due → {}", super::dates::when(Some(d))),
                         _ => "due date cleared".into(),
                     },
                     "tags" => match &p.tags {

@@ -1,6 +1,10 @@
-//! Copying: the system clipboard when there is one (a local desktop
-//! session), else OSC 52 through the terminal, which works over SSH and in
-//! tmux.
+//! Copying, in this order: `copy_command` from the config when set; the
+//! system clipboard when there is one (a local desktop session); inside
+//! tmux, tmux's own paste buffer (`tmux load-buffer -w -`, which tmux also
+//! hands to the outer terminal when its `set-clipboard` allows); and OSC 52
+//! through the terminal, which works over SSH where the terminal allows
+//! it. What the message says is only what taskdeck knows: a command that
+//! succeeded, or a sequence written that the terminal may have ignored.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -64,6 +68,49 @@ pub fn copy_native(text: &str) -> Result<&'static str, String> {
     }
 }
 
+/// Copy with the configured `copy_command` (run with `sh -c`, the text on
+/// its standard input); returns its first word for the message.
+pub fn copy_with_command(text: &str, command: &str) -> Result<String, String> {
+    let first = crate::text::clean(command.split_whitespace().next().unwrap_or(command));
+    let text = crate::secret::scrub(text);
+    pipe_to(Command::new("sh").arg("-c").arg(command), &text)
+        .map_err(|e| format!("copy_command `{first}` failed: {e}"))?;
+    Ok(first)
+}
+
+/// Inside tmux: put the text in tmux's paste buffer (`-w` also asks tmux
+/// to set the outer terminal's clipboard; tmux before 3.2 lacks it).
+pub fn copy_to_tmux(text: &str) -> Result<(), String> {
+    let text = crate::secret::scrub(text);
+    pipe_to(Command::new("tmux").args(["load-buffer", "-w", "-"]), &text)
+        .or_else(|_| pipe_to(Command::new("tmux").args(["load-buffer", "-"]), &text))
+}
+
+/// Run `cmd` with `text` on its standard input; its output is dropped.
+fn pipe_to(cmd: &mut Command, text: &str) -> Result<(), String> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(match status.code() {
+            Some(127) => "not found".to_string(),
+            Some(c) => format!("exit status {c}"),
+            None => "stopped by a signal".to_string(),
+        })
+    }
+}
+
 /// Copy only what an id can be: the text is pasted into shells, where a
 /// line break or a `;` in a value from the service would run what follows.
 /// A task's id is a uuid; its display id is `#` and digits, or a short word
@@ -124,6 +171,17 @@ mod tests {
         assert!(copyable_id("#1\n touch x")
             .unwrap_err()
             .contains("line break"));
+    }
+
+    #[test]
+    fn copy_command_gets_the_text_on_its_input_and_a_failure_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("clip");
+        let cmd = format!("cat > '{}'", out.display());
+        assert_eq!(copy_with_command("#12", &cmd).unwrap(), "cat");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "#12");
+        let e = copy_with_command("#12", "no-such-copier-xyz --sel").unwrap_err();
+        assert_eq!(e, "copy_command `no-such-copier-xyz` failed: not found");
     }
 
     #[test]

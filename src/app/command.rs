@@ -292,7 +292,10 @@ pub const COMMANDS: &[Spec] = &[
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),
     spec!("parent", "", "open the parent of the current subtask", true, Nothing, |a| none(a, Command::Parent)),
-    spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| Ok(Command::Filter(a.to_string()))),
+    spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| {
+        // Nothing typed is not "no filters": that is `filter clear`.
+        Ok(Command::Filter(needs(a, "conditions such as status=in_progress assigned=me (or `filter clear` to clear them)")?.to_string()))
+    }),
     spec!("view", "NAME | save NAME", "switch to a view (no name: the views with their counts); save NAME keeps the current filters as a view in the config file", false, Views, parse_view),
     spec!("board", "", "the board: the view's tasks in one column per status (again: the list)", false, Nothing, |a| none(a, Command::Board)),
     spec!("run", "NAME", "run a custom command ([[commands]] in the config) on the current task", true, CustomCommands, |a| Ok(Command::Run(needs(a, "the name of a custom command ([[commands]] in the config)")?.to_string()))),

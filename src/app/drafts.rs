@@ -18,56 +18,9 @@
 
 use std::path::{Path, PathBuf};
 
-/// The drafts folder of one service: drafts written against one service
-/// are never offered (or sent) against another. The demo's sandbox moves
-/// port at every start, so it has one folder of its own.
-pub fn service_key(base_url: &str, demo: bool) -> String {
-    if demo {
-        return "demo".into();
-    }
-    let host = reqwest::Url::parse(base_url)
-        .ok()
-        .map(|u| match (u.host_str(), u.port()) {
-            (Some(h), Some(p)) => format!("{h}_{p}"),
-            (Some(h), None) => h.to_string(),
-            _ => "service".into(),
-        })
-        .unwrap_or_else(|| "service".into());
-    let key: String = host
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    // Never a bare "." or "..": this is a folder name.
-    if key.chars().all(|c| c == '.') {
-        "service".into()
-    } else {
-        key
-    }
-}
-
-/// The folder name of one user within a service's drafts folder. User ids
-/// are usually uuids; anything else is made safe, and a hash of the exact
-/// id keeps two ids that read alike apart.
-pub fn user_key(user_id: &str) -> String {
-    let safe = safe_name(user_id);
-    if !safe.is_empty() && safe == user_id && safe.len() <= 64 {
-        return format!("user-{safe}");
-    }
-    // FNV-1a: stable across versions and platforms (not a secret).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in user_id.as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    let short: String = safe.chars().take(40).collect();
-    format!("user-{short}-{h:016x}")
-}
+// Folder names are the store's: one service is its whole base URL, one
+// user the id `GET /me` answered.
+pub use crate::store::identity::{service_key, user_key};
 
 /// A send of a draft that the service has not answered yet.
 #[derive(Clone, Debug, PartialEq)]
@@ -318,13 +271,24 @@ mod tests {
 
     #[test]
     fn one_folder_per_service() {
+        use crate::store::identity::legacy_service_key;
+        // Readable: host and port first (the folder name earlier versions
+        // used, now followed by a hash of the whole base URL).
         assert_eq!(
-            service_key("http://127.0.0.1:8080/", false),
+            legacy_service_key("http://127.0.0.1:8080/"),
             "127.0.0.1_8080"
         );
         assert_eq!(
-            service_key("https://tasks.example.com/api", false),
+            legacy_service_key("https://tasks.example.com/api"),
             "tasks.example.com"
+        );
+        assert!(service_key("http://127.0.0.1:8080/", false).starts_with("127.0.0.1_8080-"));
+        assert!(
+            service_key("https://tasks.example.com/api", false).starts_with("tasks.example.com-")
+        );
+        assert_ne!(
+            service_key("https://tasks.example.com/api", false),
+            service_key("https://tasks.example.com/other", false)
         );
         assert_eq!(service_key("http://127.0.0.1:9/", true), "demo");
     }

@@ -65,16 +65,40 @@ pub(super) fn edit_in_editor(
         .and_then(wait_for_editor);
     let result = match status {
         Ok(s) if s.success() => std::fs::read_to_string(&path).map_err(|e| e.to_string()),
-        Ok(s) => Err(format!(
-            "{editor} exited with {s}; your text is in {}",
-            path.display()
-        )),
+        Ok(s) => Err(editor_failed(&editor, s.code(), &path)),
         Err(e) => Err(format!("cannot start {editor}: {e}")),
     };
     if result.is_ok() {
         let _ = std::fs::remove_file(&path);
     }
     result
+}
+
+/// Why the editor gave nothing back, in one line: the shell's 127 and 126
+/// (no such command, not executable) say what to set, naming the editor's
+/// first word; the text stays in its file either way.
+fn editor_failed(editor: &str, code: Option<i32>, path: &std::path::Path) -> String {
+    let first = editor.split_whitespace().next().unwrap_or(editor);
+    let first = crate::text::clean(first);
+    match code {
+        Some(127) => format!(
+            "editor \"{first}\" not found — set $VISUAL or $EDITOR; your text is kept in {}",
+            path.display()
+        ),
+        Some(126) => format!(
+            "editor \"{first}\" cannot be run (not executable) — set $VISUAL or $EDITOR; \
+             your text is kept in {}",
+            path.display()
+        ),
+        Some(c) => format!(
+            "editor \"{first}\" exited with status {c}; your text is kept in {}",
+            path.display()
+        ),
+        None => format!(
+            "editor \"{first}\" was stopped by a signal; your text is kept in {}",
+            path.display()
+        ),
+    }
 }
 
 /// Set when SIGHUP arrives (also while the loop waits for the editor).
@@ -105,5 +129,40 @@ pub(super) fn wait_for_editor(
             }
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_editor_is_named_with_what_to_set() {
+        let p = std::path::Path::new("/tmp/x/message.md");
+        let m = editor_failed("vim-nope --wait", Some(127), p);
+        assert_eq!(
+            m,
+            "editor \"vim-nope\" not found — set $VISUAL or $EDITOR; your text is kept in /tmp/x/message.md"
+        );
+        assert!(!m.contains("127") && !m.contains("--wait"));
+        assert!(editor_failed("ed", Some(126), p).contains("not executable"));
+        assert!(editor_failed("ed", Some(1), p).contains("exited with status 1"));
+    }
+
+    #[test]
+    fn a_missing_editor_keeps_the_text_in_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.md");
+        std::env::set_var("VISUAL", "taskdeck-no-such-editor-xyz");
+        let r = edit_in_editor("my words", &EditorTarget::Compose, Some(file.clone()));
+        std::env::remove_var("VISUAL");
+        let e = r.unwrap_err();
+        assert!(
+            e.starts_with(
+                "editor \"taskdeck-no-such-editor-xyz\" not found — set $VISUAL or $EDITOR"
+            ),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "my words\n");
     }
 }

@@ -25,6 +25,7 @@ actions! {
     Help = "help": "show this help (type to filter)",
     Palette = "palette": "command palette",
     Quit = "quit": "quit",
+    Suspend = "suspend": "suspend to the shell (fg brings taskdeck back)",
     Refresh = "refresh": "refresh the list and the open task",
     Search = "search": "free-text search",
     Filter = "filter": "edit the filters",

@@ -9,6 +9,7 @@ pub mod bulk_commands;
 mod bulk_finish;
 pub mod cache;
 pub mod changes;
+pub mod clamped;
 pub mod clipboard;
 pub mod command;
 pub mod commands;
@@ -70,6 +71,9 @@ pub struct LaunchInfo {
     pub demo: bool,
     /// The profile in use (shown in the header; `:profile` switches).
     pub profile: Option<String>,
+    /// The API key's fingerprint in this service's store folder: which
+    /// user's store may open before the service answers (`None`: none).
+    pub key_print: Option<crate::store::identity::KeyPrint>,
 }
 
 /// How a run ended.
@@ -135,9 +139,11 @@ pub async fn run(
     state.profile = launch.profile.clone();
     // Drafts belong to the service and to the user: the user's folder is
     // used once the service has said who the user is.
-    let drafts_dir = crate::config::state_dir()
-        .join("drafts")
-        .join(drafts::service_key(client.base_url(), launch.demo));
+    let drafts_dir = crate::store::identity::service_folder(
+        &crate::config::state_dir().join("drafts"),
+        client.base_url(),
+        launch.demo,
+    );
     state.drafts = drafts::Drafts::per_user(drafts_dir);
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
@@ -150,10 +156,11 @@ pub async fn run(
     // the last current task are on screen at once.
     let mut store = StoreLink::new(
         crate::store::service_dir(client.base_url(), launch.demo),
+        launch.key_print.clone(),
         settings.cache,
         tx.clone(),
     );
-    store.open_last(&mut state);
+    store.open_for_key(&mut state);
     let mut worker = worker::Worker::new(client, tx.clone());
 
     let mut term = terminal::setup(settings.mouse)?;
@@ -175,6 +182,7 @@ pub async fn run(
         mouse: settings.mouse,
         writes: &mut writes,
         hangup: false,
+        copy_command: settings.copy_command.clone(),
     };
     for fx in start_fx {
         run_effect(fx, &mut state, &mut ctx, &mut term, &input);
@@ -191,7 +199,13 @@ pub async fn run(
             let wait = FRAME.saturating_sub(last_draw.elapsed());
             if wait.is_zero() {
                 let mut metrics = crate::ui::Metrics::default();
-                if let Err(e) = term.draw(|f| metrics = crate::ui::render(f, &state, &theme)) {
+                let clamped_from = term.backend().clamped_from();
+                if let Err(e) = term.draw(|f| {
+                    metrics = crate::ui::render(f, &state, &theme);
+                    if let Some(real) = clamped_from {
+                        clamped::draw_notice(f, real);
+                    }
+                }) {
                     // The terminal is gone (EIO/EOF): a hang-up.
                     tracing::warn!(error = %e, "cannot draw; saving drafts and leaving");
                     exit_code = hangup_code(exit_code);
@@ -247,6 +261,9 @@ pub async fn run(
                     effects.extend(state.on_api(*r));
                     if me {
                         store.bind(&mut state);
+                        // The store of the user the service named, with
+                        // its outbox: sent with this key, which is theirs.
+                        effects.extend(state.outbox_pump());
                     }
                     dirty = true;
                 }
@@ -285,6 +302,7 @@ pub async fn run(
             mouse: settings.mouse,
             writes: &mut writes,
             hangup: false,
+            copy_command: settings.copy_command.clone(),
         };
         ctx.worker.offline = state.offline.is_some();
         for fx in effects {
@@ -350,6 +368,8 @@ struct EffectCtx<'a> {
     writes: &'a mut WritesInFlight,
     /// The terminal went away during an effect (a write, a resume).
     hangup: bool,
+    /// `copy_command` from the config: copying goes through it.
+    copy_command: Option<String>,
 }
 
 fn run_effect(
@@ -365,6 +385,14 @@ fn run_effect(
             ctx.worker.spawn(ticket, req)
         }
         Effect::Quit => state.quit = true,
+        Effect::Suspend => {
+            input.pause();
+            if let Err(e) = terminal::suspend(term, ctx.mouse) {
+                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+                ctx.hangup = true;
+            }
+            input.resume();
+        }
         Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => {
             let path = crate::config::state_dir().join("taskdeck.log");
@@ -378,24 +406,51 @@ fn run_effect(
                 state.say(Level::Error, format!("not copied: {why}"));
                 return;
             }
+            let shown = crate::text::clean(&text);
+            if let Some(cmd) = &ctx.copy_command {
+                match clipboard::copy_with_command(&text, cmd) {
+                    Ok(tool) => state.say(Level::Success, format!("copied {shown} ({tool})")),
+                    Err(e) => state.say(Level::Error, format!("not copied: {e}")),
+                }
+                return;
+            }
             if let Ok(tool) = clipboard::copy_native(&text) {
-                state.say(
-                    Level::Success,
-                    format!("copied {} ({tool})", crate::text::clean(&text)),
-                );
+                state.say(Level::Success, format!("copied {shown} ({tool})"));
                 return;
             }
+            let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+            let tmux = in_tmux && clipboard::copy_to_tmux(&text).is_ok();
             if text.len() > terminal::OSC52_MAX {
-                state.say(Level::Error, "too large to copy through the terminal");
+                if tmux {
+                    state.say(
+                        Level::Success,
+                        format!("copied {shown} into tmux's paste buffer"),
+                    );
+                } else {
+                    state.say(Level::Error, "too large to copy through the terminal");
+                }
                 return;
             }
-            let seq = terminal::osc52(&text, std::env::var_os("TMUX").is_some());
+            let in_screen = !in_tmux && std::env::var_os("STY").is_some_and(|v| !v.is_empty());
+            let seq = terminal::osc52(&text, in_tmux, in_screen);
             use std::io::Write;
             let mut out = std::io::stdout();
             match out.write_all(seq.as_bytes()).and_then(|_| out.flush()) {
+                // Only what is known: tmux took it; the terminal was sent a
+                // sequence it may ignore.
+                Ok(()) if tmux => state.say(
+                    Level::Success,
+                    format!(
+                        "copied {shown} into tmux's paste buffer (prefix ] pastes); \
+                         also offered to the terminal's clipboard (OSC 52)"
+                    ),
+                ),
                 Ok(()) => state.say(
                     Level::Success,
-                    format!("copied {} (OSC 52 clipboard)", crate::text::clean(&text)),
+                    format!(
+                        "offered {shown} to the terminal's clipboard (OSC 52) — if it does \
+                         not arrive, set copy_command in the config"
+                    ),
                 ),
                 Err(e) if terminal::is_hangup(&e) => ctx.hangup = true,
                 Err(_) => state.say(Level::Error, "could not write to the terminal to copy"),
@@ -414,7 +469,10 @@ fn run_effect(
                         .to_string(),
                 )
             } else {
-                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))
+                // A regular file of a bounded size: a FIFO or a device would
+                // hang or fill the TUI.
+                crate::config::read_regular_file(std::path::Path::new(&path), 32 * 1024 * 1024)
+                    .map_err(|e| format!("cannot read {path}: {e}"))
             };
             match read.and_then(|s| {
                 serde_json::from_str::<serde_json::Value>(&s)
@@ -488,14 +546,36 @@ fn run_effect(
     }
 }
 
+/// Every signal whose default action ends the process and that can be
+/// caught and is not a fault of the program itself (SIGABRT has a handler
+/// of its own; SIGSEGV and the like cannot be survived). Each one leaves the
+/// terminal restored and drafts saved, and exits with 128 + the signal.
+const TERMINATING: &[i32] = &[
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGXFSZ,
+    libc::SIGIO,
+    #[cfg(target_os = "linux")]
+    libc::SIGPWR,
+    #[cfg(target_os = "linux")]
+    libc::SIGSTKFLT,
+];
+
 fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
     let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
     if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
         tracing::warn!(error = %e, "cannot watch for SIGHUP");
     }
     use futures::StreamExt;
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    match signal_hook_tokio::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]) {
+    match signal_hook_tokio::Signals::new(TERMINATING) {
         Ok(mut signals) => {
             tokio::spawn(async move {
                 while let Some(sig) = signals.next().await {

@@ -541,6 +541,7 @@ impl State {
         };
         self.views.words =
             super::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
+        self.views.words_at = vec![chrono::Utc::now(); self.views.words.len()];
         self.views.base = Some(q.clone());
         self.filters = q;
         self.view = Some(i);

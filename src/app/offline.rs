@@ -66,9 +66,16 @@ impl State {
             probing: None,
             why: crate::text::clean(&why),
         });
+        let nothing = self.local.on && self.local.user.is_none() && self.me.is_none();
         self.say(
             Level::Warn,
-            "OFFLINE: the service cannot be reached — showing what is stored; edits are queued; retrying",
+            if nothing {
+                // A key never seen on this service: nothing of anyone else's
+                // is shown (or queued) under it.
+                "OFFLINE — nothing stored for this key yet: the service cannot be reached; retrying"
+            } else {
+                "OFFLINE: the service cannot be reached — showing what is stored; edits are queued; retrying"
+            },
         );
     }
 

@@ -147,7 +147,14 @@ impl State {
             .pending
             .iter()
             .filter(|p| p.ticket == ticket)
-            .map(|p| format!("{} → {}", p.field.replace('_', " "), p.value))
+            .map(|p| {
+                let v = if p.field == "complete_by" && p.value != "none" {
+                    super::dates::when(Some(&p.value))
+                } else {
+                    p.value.clone()
+                };
+                format!("{} → {v}", p.field.replace('_', " "))
+            })
             .collect();
         let what = crate::text::clean(&if fields.is_empty() {
             req.describe()
@@ -245,7 +252,15 @@ impl State {
     /// Send the next queued edit (one at a time, in order; an edit waiting
     /// for the user holds back the later ones of its task only).
     pub fn outbox_pump(&mut self) -> Vec<Effect> {
-        if self.offline.is_some()
+        // Only with the identity confirmed: this session's `GET /me` named
+        // the user whose store holds the edits (a queued edit is sent with
+        // a key of the user who made it, never another's).
+        let confirmed = self
+            .me
+            .as_ref()
+            .is_some_and(|me| self.local.user.as_ref().is_none_or(|u| *u == me.user_id));
+        if !confirmed
+            || self.offline.is_some()
             || self
                 .outbox
                 .iter()

@@ -15,10 +15,15 @@
 //!   refreshes ([`super::cache::Known::fresh`]).
 //! - Never a write, never while offline, and `prefetch = false` turns it
 //!   off.
+//! - A read that failed is not asked again at once: the plan runs after
+//!   every batch, up to ~30 times a second. It waits 1 s, then 2, 4… up to
+//!   a minute; a 404 (the task is gone, or no longer visible to this user)
+//!   is not asked again until the user refreshes.
 
 use super::state::*;
 use crate::api::*;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 /// Prefetches in flight at most (the current task's tabs aside).
 pub const BUDGET: usize = 4;
@@ -36,6 +41,45 @@ pub struct Prefetch {
     /// thread (`NotAvailable`): not asked again this session.
     pub no_comments: bool,
     pub no_thread: bool,
+    /// Reads that failed, by task id and tab: held back until
+    /// [`Failed::due`].
+    pub failed: HashMap<(String, &'static str), Failed>,
+}
+
+/// A read of one tab of one task that failed, and when to try it again.
+#[derive(Debug, Clone)]
+pub struct Failed {
+    /// Failures in a row.
+    pub times: u32,
+    /// A 404 (or a feature that is off): not asked again until a refresh.
+    pub gone: bool,
+    /// When the failure was noted: by the first plan after the answer, so
+    /// that the wait is measured on the loop's clock.
+    pub at: Option<Instant>,
+    /// The refresh generation it failed in: a refresh asks again.
+    pub gen: u64,
+}
+
+/// The longest wait before a failed read is tried again.
+const RETRY_MAX: Duration = Duration::from_secs(60);
+
+impl Failed {
+    /// The wait after `times` failures in a row: 1 s, doubling to a minute.
+    pub fn wait(times: u32) -> Duration {
+        Duration::from_secs(1 << times.saturating_sub(1).min(6)).min(RETRY_MAX)
+    }
+
+    /// May the read be asked again at `now` in refresh generation `gen`?
+    fn due(&self, now: Instant, gen: u64) -> bool {
+        if self.gen != gen {
+            return true;
+        }
+        match self.at {
+            _ if self.gone => false,
+            Some(at) => now >= at + Failed::wait(self.times),
+            None => false,
+        }
+    }
 }
 
 impl Default for Prefetch {
@@ -45,6 +89,7 @@ impl Default for Prefetch {
             inflight: HashMap::new(),
             no_comments: false,
             no_thread: false,
+            failed: HashMap::new(),
         }
     }
 }
@@ -154,6 +199,27 @@ impl State {
     /// what the window lacks, nearest first. Called by the loop after
     /// every batch (navigation, answers, ticks).
     pub fn plan_prefetch(&mut self) -> Vec<Effect> {
+        self.plan_prefetch_at(Instant::now())
+    }
+
+    /// [`State::plan_prefetch`] at `now` (the loop's clock; tests pass
+    /// their own).
+    pub fn plan_prefetch_at(&mut self, now: Instant) -> Vec<Effect> {
+        let gen = self.local.gen;
+        // Failures answered since the last plan are dated now; those of an
+        // earlier refresh generation are forgotten (a refresh asks again).
+        self.prefetch.failed.retain(|_, f| f.gen == gen);
+        for f in self.prefetch.failed.values_mut() {
+            f.at.get_or_insert(now);
+        }
+        // Back on a task that answered 404: the detail says so again,
+        // without asking.
+        if let Some(d) = self.detail.as_mut().filter(|d| d.error.is_none()) {
+            let key = (d.task_id.clone(), "task");
+            if self.prefetch.failed.get(&key).is_some_and(|f| f.gone) {
+                d.error = Some(super::results::GONE.into());
+            }
+        }
         let mut fx = Vec::new();
         if !self.prefetch.on || self.offline.is_some() {
             return self.cancel_prefetches(|_| true);
@@ -164,7 +230,6 @@ impl State {
         let user_busy = !self.inflight.is_empty();
         let current = self.detail.as_ref().map(|d| d.task_id.clone());
         let tabs = self.prefetch_tabs();
-        let gen = self.local.gen;
         for id in &window {
             let is_current = current.as_deref() == Some(id.as_str());
             if !is_current && (user_busy || self.prefetch.inflight.len() >= BUDGET) {
@@ -173,6 +238,11 @@ impl State {
             for &tab in &tabs {
                 if self.prefetch.has(id, tab)
                     || self.local.known.get(id).is_some_and(|k| k.fresh(tab, gen))
+                    || self
+                        .prefetch
+                        .failed
+                        .get(&(id.clone(), tab))
+                        .is_some_and(|f| !f.due(now, gen))
                     || (is_current && self.current_has(tab))
                 {
                     continue;
@@ -190,6 +260,36 @@ impl State {
             }
         }
         fx
+    }
+
+    /// Keep track of a read that failed (to wait before asking again) or
+    /// succeeded (the wait is over).
+    pub(super) fn note_read(&mut self, req: &ApiRequest, result: &Result<Reply, ApiError>) {
+        let Some((id, tab)) = tab_of(req) else { return };
+        let key = (id.to_string(), tab);
+        match result {
+            Ok(_) => {
+                self.prefetch.failed.remove(&key);
+            }
+            // Known already: that tab is not asked for this session.
+            Err(ApiError::NotAvailable { .. }) => {}
+            Err(e) => {
+                let gen = self.local.gen;
+                let f = self.prefetch.failed.entry(key).or_insert(Failed {
+                    times: 0,
+                    gone: false,
+                    at: None,
+                    gen,
+                });
+                f.times += 1;
+                f.gone = matches!(
+                    e,
+                    ApiError::NotFound { .. } | ApiError::FeatureDisabled { .. }
+                );
+                f.at = None;
+                f.gen = gen;
+            }
+        }
     }
 
     /// Cancel the prefetches in flight whose task `gone` says.
@@ -254,6 +354,7 @@ impl State {
             return self.on_api(r);
         }
         let fx = self.connectivity(&r);
+        self.note_read(&r.req, &r.result);
         if r.result.is_ok() {
             self.record(&r);
         }

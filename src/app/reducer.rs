@@ -46,6 +46,11 @@ impl State {
     }
 
     pub fn on_key(&mut self, ev: KeyEvent) -> Vec<Effect> {
+        // Suspending works everywhere, popups and the composer included, as
+        // ctrl-z does in any terminal program; what is open stays open.
+        if self.keymap.lookup(&[Context::Global], &ev) == Some(Action::Suspend) {
+            return vec![Effect::Suspend];
+        }
         if !matches!(self.overlay, Overlay::None) {
             return self.overlay_key(ev);
         }
@@ -64,6 +69,7 @@ impl State {
             Action::Help => Command::Help,
             Action::Palette => return self.open_palette(""),
             Action::Quit => Command::Quit,
+            Action::Suspend => return vec![Effect::Suspend],
             Action::Refresh => Command::Refresh,
             Action::Search => {
                 self.overlay = Overlay::Search(super::input::LineInput::with(&self.search));

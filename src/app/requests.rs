@@ -245,6 +245,8 @@ pub enum Effect {
         req: Box<ApiRequest>,
     },
     Quit,
+    /// Give the terminal back and stop (ctrl-z); `fg` continues and redraws.
+    Suspend,
     /// Open `$EDITOR` on `initial`; the result comes back as `editor_done`.
     Editor {
         target: EditorTarget,

@@ -3,6 +3,9 @@
 use super::state::*;
 use crate::api::*;
 
+/// What a task answering 404 is: deleted, or its sharing changed.
+pub const GONE: &str = "gone, or no longer visible to you";
+
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
         if let ApiRequest::Prefetch(inner) = r.req {
@@ -12,6 +15,8 @@ impl State {
         // says is kept (memory, the store).
         let mut fx = self.connectivity(&r);
         self.record(&r);
+        // A read that failed waits before prefetch asks again.
+        self.note_read(&r.req, &r.result);
         // Bulk edits, undo and redo handle their own answers.
         if self.engine.owns(r.ticket) {
             fx.extend(self.engine_answer(r));
@@ -147,7 +152,9 @@ impl State {
                 );
                 self.me = Some(me);
                 self.me_error = None;
-                vec![]
+                // The identity is confirmed: the outbox may send (it waits
+                // for this, see `outbox_pump`).
+                self.outbox_pump()
             }
             (ApiRequest::Me, Err(e)) => {
                 let msg = format!("identity lookup failed: {e}");
@@ -184,6 +191,15 @@ impl State {
             (ApiRequest::GetTask { id }, Err(e)) => {
                 if let Some(fx) = self.number_check(&id, Err(&e)) {
                     return fx;
+                }
+                if matches!(e, ApiError::NotFound { .. }) {
+                    // Said once: it is not read again until a refresh.
+                    if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                        d.error = Some(GONE.into());
+                    }
+                    let label = self.label_of(&id);
+                    self.say_about(&id, Level::Warn, format!("{label}: {GONE}"));
+                    return vec![];
                 }
                 if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
                     d.error = Some(e.to_string());
@@ -457,6 +473,13 @@ impl State {
                 vec![]
             }
             (ApiRequest::PutSharing { id, update }, Ok(Reply::Sharing(s))) => {
+                if self
+                    .sharing_sent
+                    .as_ref()
+                    .is_some_and(|(t, _)| *t == ticket)
+                {
+                    self.sharing_sent = None;
+                }
                 // Say so when the service kept someone the change left out
                 // (e.g. the creator or the assignee).
                 let kept: Vec<String> = s
@@ -502,8 +525,18 @@ impl State {
                 fx
             }
             (ApiRequest::PutSharing { id, update }, Err(e)) => {
+                let editor = self
+                    .sharing_sent
+                    .take_if(|(t, _)| *t == ticket)
+                    .map(|(_, ed)| ed);
                 if !self.sharing_refused(id, update, &e) {
                     self.say(Level::Error, format!("saving sharing failed: {e}"));
+                    // The editor comes back with the edits and the reason
+                    // (unless another popup opened meanwhile).
+                    if let (Some(mut ed), true) = (editor, matches!(self.overlay, Overlay::None)) {
+                        ed.note = Some(e.to_string());
+                        self.overlay = Overlay::Sharing(ed);
+                    }
                 } else {
                     self.say(Level::Warn, format!("{e} — pick one"));
                 }
@@ -543,7 +576,8 @@ fn done_text(p: &Pending) -> String {
         ("archived", _) => "restored".into(),
         ("draft", _) => "draft accepted".into(),
         ("complete_by", "none") => "due date cleared".into(),
-        ("complete_by", due) => format!("due → {due}"),
+        // Local time, as everywhere else on screen.
+        ("complete_by", due) => format!("due → {}", super::dates::when(Some(due))),
         ("assigned_to", "nobody") => "unassigned".into(),
         ("assigned_to", who) => format!("assigned to {who}"),
         ("description" | "additional_context", "none") => {

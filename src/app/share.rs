@@ -60,6 +60,20 @@ impl State {
         let Some((team, reference)) = hit else {
             return false;
         };
+        // Picking adds someone: one already in the update is not offered
+        // (choosing them would replace the new row with an existing one).
+        let present: Vec<&str> = if team {
+            update.teams.iter().map(|t| t.team_id.as_str()).collect()
+        } else {
+            update.users.iter().map(|u| u.user_id.as_str()).collect()
+        };
+        let candidates: Vec<(String, String)> = candidates
+            .into_iter()
+            .filter(|(id, _)| !present.contains(&id.as_str()))
+            .collect();
+        if candidates.is_empty() {
+            return false;
+        }
         self.overlay = Overlay::Picker(Picker {
             reference,
             team,

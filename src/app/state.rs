@@ -246,6 +246,9 @@ pub struct State {
     /// height), so scrolling stops at the end of the content.
     pub detail_view: (usize, usize),
     pub overlay: Overlay,
+    /// The sharing editor whose PUT is in flight (its ticket): a refusal
+    /// brings it back with its edits and the reason.
+    pub sharing_sent: Option<(u64, Box<super::popups::sharing::SharingEditor>)>,
     /// Requests in flight: ticket -> (what, slot).
     pub inflight: BTreeMap<u64, (String, Option<&'static str>)>,
     pub pending: Vec<Pending>,
@@ -332,6 +335,7 @@ impl State {
             versions: HashMap::new(),
             detail_view: (0, 0),
             overlay: Overlay::None,
+            sharing_sent: None,
             inflight: BTreeMap::new(),
             pending: Vec::new(),
             messages: VecDeque::new(),

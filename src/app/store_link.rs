@@ -1,9 +1,16 @@
 //! The loop's side of the local store: which database is open (the
 //! service's, for the user the service says you are), its thread, and the
 //! commands the reducer queued for it.
+//!
+//! Before the service answers, only the store of the user this key was
+//! last seen to belong to opens (`store::identity`): a key never seen
+//! opens nothing, so another user's list, tasks and outbox are never
+//! shown, nor used, under it.
 
+use super::outbox::{to_stored, OutItem};
 use super::state::{Level, State};
 use super::Msg;
+use crate::store::worker::StoreCmd;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
@@ -11,6 +18,9 @@ use tokio::sync::mpsc;
 /// thread, and the commands the reducer queued.
 pub(super) struct StoreLink {
     dir: std::path::PathBuf,
+    /// The key's fingerprint in this service's folder (`None`: it could
+    /// not be made, and the key counts as never seen).
+    key: Option<crate::store::identity::KeyPrint>,
     enabled: bool,
     user: Option<String>,
     thread: Option<crate::store::worker::StoreThread>,
@@ -20,11 +30,13 @@ pub(super) struct StoreLink {
 impl StoreLink {
     pub(super) fn new(
         dir: std::path::PathBuf,
+        key: Option<crate::store::identity::KeyPrint>,
         enabled: bool,
         tx: mpsc::UnboundedSender<Msg>,
     ) -> Self {
         StoreLink {
             dir,
+            key,
             enabled,
             user: None,
             thread: None,
@@ -32,15 +44,20 @@ impl StoreLink {
         }
     }
 
-    /// Open the store of the user last seen on this service.
-    pub(super) fn open_last(&mut self, state: &mut State) {
+    /// Open the store of the user this key was last seen to belong to;
+    /// nothing for a key never seen.
+    pub(super) fn open_for_key(&mut self, state: &mut State) {
         if !self.enabled {
             return;
         }
         // What is learnt before the service says who the user is waits
         // for that user's store.
         state.local.on = true;
-        if let Some(user) = crate::store::last_user(&self.dir) {
+        let user = self
+            .key
+            .as_ref()
+            .and_then(|k| crate::store::identity::user_for(&self.dir, k));
+        if let Some(user) = user {
             self.open(&user, state, true);
         }
     }
@@ -76,6 +93,7 @@ impl StoreLink {
                     },
                 ));
                 state.local.on = true;
+                state.local.user = Some(user.to_string());
                 self.user = Some(user.to_string());
             }
             Err(e) => {
@@ -100,15 +118,41 @@ impl StoreLink {
         if self.user.as_deref() == Some(me.as_str()) {
             return;
         }
-        if let Err(e) = crate::store::set_last_user(&self.dir, &me) {
-            tracing::warn!(error = %e, "cannot remember the last user");
+        if let Some(k) = &self.key {
+            if let Err(e) = crate::store::identity::remember(&self.dir, k, &me) {
+                tracing::warn!(error = %e, "cannot remember whose key this is");
+            }
         }
+        // Edits made in this session before the service answered belong
+        // to this key's user, whichever store was open then.
+        let mine = carried_edits(state);
         if self.user.is_some() {
-            // Another user's store was open: nothing of it stays.
+            // Another user's store was open (the key now belongs to someone
+            // else): nothing of it stays, and this session's edits leave
+            // its outbox, never to be sent with that user's key.
             if let Some(t) = self.thread.take() {
+                for cmd in std::mem::take(&mut state.local.out) {
+                    if !matches!(cmd, StoreCmd::OutboxAdd { .. }) {
+                        t.send(cmd);
+                    }
+                }
+                for (seq, _) in &mine {
+                    t.send(StoreCmd::OutboxRemove(*seq));
+                }
                 t.finish();
             }
             state.forget_local();
+            state.outbox.extend(mine.into_iter().map(|(_, item)| {
+                let mut item = *item;
+                if let Some(cmd) = item_to_store(&item) {
+                    state.local.out.push(cmd);
+                }
+                item.pending_ticket = None;
+                // This key's user made it; kept once the new store says so.
+                item.user_id = Some(me.clone());
+                item.kept = super::outbox::Kept::Writing;
+                item
+            }));
         }
         let pending = std::mem::take(&mut state.local.out);
         self.open(&me, state, false);
@@ -142,4 +186,28 @@ impl StoreLink {
             t.finish();
         }
     }
+}
+
+/// The outbox's edits made in this session (not read from a store).
+fn carried_edits(state: &State) -> Vec<(i64, Box<OutItem>)> {
+    state
+        .outbox
+        .iter()
+        .filter(|i| i.pending_ticket.is_some())
+        .map(|i| (i.seq, Box::new(i.clone())))
+        .collect()
+}
+
+/// The store's command that keeps `item`.
+fn item_to_store(item: &OutItem) -> Option<StoreCmd> {
+    Some(StoreCmd::OutboxAdd {
+        local: item.seq as u64,
+        seq: item.seq,
+        task_id: item.task_id.clone(),
+        label: item.label.clone(),
+        what: item.what.clone(),
+        request: to_stored(&item.req)?,
+        base_updated_at: item.base_updated_at.clone(),
+        created_at: item.created_at,
+    })
 }

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once, OnceLock};
 use std::time::Duration;
 
-pub type Term = Terminal<CrosstermBackend<Stdout>>;
+/// The terminal, its reported size bounded ([`super::clamped`]).
+pub type Term = Terminal<super::clamped::Clamped<CrosstermBackend<Stdout>>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -33,7 +34,9 @@ pub fn setup(mouse: bool) -> io::Result<Term> {
     if mouse {
         execute!(out, EnableMouseCapture)?;
     }
-    Terminal::new(CrosstermBackend::new(io::stdout()))
+    Terminal::new(super::clamped::Clamped::new(CrosstermBackend::new(
+        io::stdout(),
+    )))
 }
 
 /// Raw mode off, mouse and bracketed paste off, alternate screen left,
@@ -155,6 +158,21 @@ pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
     term.clear()
 }
 
+/// ctrl-z: give the terminal back as it was found, stop the way the
+/// terminal's own ctrl-z would (SIGTSTP to our process group, which the
+/// shell sees as a stopped job), and once continued (`fg`, SIGCONT) take
+/// it again and clear it, so that the next frame is drawn whole.
+pub fn suspend(term: &mut Term, mouse: bool) -> io::Result<()> {
+    restore();
+    tracing::info!("suspended (ctrl-z)");
+    // SAFETY: kill(2) on our own process group. It returns once we are
+    // continued (a process in an orphaned group is not stopped: it returns
+    // at once and the screen is simply taken again).
+    unsafe { libc::kill(0, libc::SIGTSTP) };
+    tracing::info!("continued");
+    resume(term, mouse)
+}
+
 /// Restore the terminal before any panic message is printed.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
@@ -238,13 +256,16 @@ impl Drop for InputThread {
 /// default `external` passes it on); the passthrough-wrapped copy follows for
 /// setups with `allow-passthrough on` — tmux drops whichever it does not use.
 /// Registered secrets (the API key) are scrubbed first.
-pub fn osc52(text: &str, in_tmux: bool) -> String {
+pub fn osc52(text: &str, in_tmux: bool, in_screen: bool) -> String {
     use base64::Engine;
     let text = crate::secret::scrub(text);
     let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
     let seq = format!("\x1b]52;c;{b64}\x07");
     if in_tmux {
         format!("{seq}\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b"))
+    } else if in_screen {
+        // GNU screen passes a DCS string through to the outer terminal.
+        format!("\x1bP{seq}\x1b\\")
     } else {
         seq
     }
@@ -272,7 +293,7 @@ mod tests {
     fn osc52_never_carries_a_secret() {
         use base64::Engine;
         crate::secret::register("osc52-secret-key");
-        let seq = osc52("id osc52-secret-key", false);
+        let seq = osc52("id osc52-secret-key", false, false);
         let b64 = seq
             .strip_prefix("\x1b]52;c;")
             .and_then(|s| s.strip_suffix('\x07'))
@@ -293,10 +314,12 @@ mod tests {
 
     #[test]
     fn osc52_bytes() {
-        assert_eq!(osc52("#12", false), "\x1b]52;c;IzEy\x07");
+        assert_eq!(osc52("#12", false, false), "\x1b]52;c;IzEy\x07");
         assert_eq!(
-            osc52("#12", true),
+            osc52("#12", true, false),
             "\x1b]52;c;IzEy\x07\x1bPtmux;\x1b\x1b]52;c;IzEy\x07\x1b\\"
         );
+        // Through GNU screen: a DCS string it passes on.
+        assert_eq!(osc52("#12", false, true), "\x1bP\x1b]52;c;IzEy\x07\x1b\\");
     }
 }

@@ -83,6 +83,10 @@ pub struct Views {
     /// The filter words behind the current filters (the view's, then
     /// `:filter`'s): `:view save` keeps their relative dates.
     pub words: Vec<String>,
+    /// When each of `words` was read into the filters: a relative date
+    /// (`to=now`, `+7d`) is known to be behind a filter value by reading it
+    /// again at that time.
+    pub words_at: Vec<chrono::DateTime<chrono::Utc>>,
 }
 
 impl Default for Views {
@@ -120,6 +124,7 @@ impl Views {
             counts: HashMap::new(),
             base: None,
             words: Vec::new(),
+            words_at: Vec::new(),
         }
     }
 
@@ -328,8 +333,15 @@ impl State {
     /// current filters (`clear` forgets them).
     pub fn note_filter_words(&mut self, words: &str) {
         match filter_words(words) {
-            Ok(w) if words.trim() == "clear" || w.is_empty() => self.views.words.clear(),
-            Ok(w) => self.views.words.extend(w),
+            Ok(w) if words.trim() == "clear" || w.is_empty() => {
+                self.views.words.clear();
+                self.views.words_at.clear();
+            }
+            Ok(w) => {
+                let now = chrono::Utc::now();
+                self.views.words_at.extend(w.iter().map(|_| now));
+                self.views.words.extend(w);
+            }
             Err(_) => {}
         }
     }

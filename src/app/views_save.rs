@@ -51,15 +51,24 @@ impl State {
             words.push(format!("tags={}", quote(&q.tags.join(","))?));
         }
         let now = chrono::Utc::now();
+        // A word is kept as typed when it reads as the value, now or when
+        // it was read into the filters (`to=now` an hour ago is still
+        // `to=now`): a relative date stays relative.
         let typed = |keys: [&str; 2], lower: bool, value: &str| -> String {
             self.views
                 .words
                 .iter()
+                .enumerate()
                 .rev()
-                .filter_map(|w| w.split_once('='))
-                .find(|(k, _)| keys.contains(k))
-                .map(|(_, v)| v)
-                .filter(|v| super::dates::parse_bound(v, now, lower).as_deref() == Ok(value))
+                .filter_map(|(i, w)| w.split_once('=').map(|(k, v)| (i, k, v)))
+                .find(|(_, k, _)| keys.contains(k))
+                .filter(|(i, _, v)| {
+                    let at = self.views.words_at.get(*i).copied().unwrap_or(now);
+                    [now, at]
+                        .iter()
+                        .any(|t| super::dates::parse_bound(v, *t, lower).as_deref() == Ok(value))
+                })
+                .map(|(_, _, v)| v)
                 .unwrap_or(value)
                 .to_string()
         };

@@ -34,6 +34,18 @@ pub struct Cli {
     )]
     pub log_level: Option<String>,
 
+    /// Seconds `me`, `tasks` and `validate-layout` may take in all, retries
+    /// and every page included (1-3600).
+    #[arg(
+        long,
+        global = true,
+        env = "TASKDECK_TIMEOUT",
+        value_name = "SECS",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..=3600)
+    )]
+    pub timeout: u64,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -110,6 +122,9 @@ pub enum CacheCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
+    /// Set up the service and the key (asks, tests them with /me, writes
+    /// the file keeping what it holds; answers may be piped in).
+    Init,
     /// Print the path of the config file.
     Path,
     /// Check the config file: unknown keys and bad values, with line numbers.
@@ -145,16 +160,42 @@ pub const STATUS_VALUES: &[&str] = &[
 /// The service's task priorities (the values `--priority` takes).
 pub const PRIORITY_VALUES: &[&str] = &["no_priority", "urgent", "high", "medium", "low"];
 
+/// Values the shell completes, without clap checking them: taskdeck
+/// checks them itself, with its own one-line message (exit 2).
+#[derive(Clone, Copy)]
+pub struct Candidates(pub &'static [&'static str]);
+
+impl clap::builder::TypedValueParser for Candidates {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            self.0.iter().map(|v| clap::builder::PossibleValue::new(*v)),
+        ))
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct TasksArgs {
     /// Free-text search over title, description, context and comments.
     #[arg(long, short = 'q', value_name = "Q")]
     pub query: Option<String>,
     /// Status values, comma-separated (not_started, in_progress, waiting_on_external, completed).
-    #[arg(long, value_delimiter = ',', value_name = "a,b")]
+    #[arg(long, value_delimiter = ',', value_name = "a,b", value_parser = Candidates(STATUS_VALUES))]
     pub status: Vec<String>,
     /// Priority (no_priority, urgent, high, medium, low).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = Candidates(PRIORITY_VALUES))]
     pub priority: Option<String>,
     /// Only tasks assigned to this user id, or `me`.
     #[arg(long, value_name = "ID|me")]

@@ -167,8 +167,15 @@ pub async fn walk_pages(
 /// The most pages `tasks --all` walks (a million tasks at `--limit 100`).
 pub const MAX_PAGES: usize = 10_000;
 
-pub async fn tasks(client: &Client, a: &TasksArgs, mut q: TaskQuery) -> Outcome {
-    let dir = super::query::stored_directory(client.base_url());
+/// `store`: the local store of the user this key belongs to, if any (its
+/// directory completes names).
+pub async fn tasks(
+    client: &Client,
+    store: Option<&std::path::Path>,
+    a: &TasksArgs,
+    mut q: TaskQuery,
+) -> Outcome {
+    let dir = super::query::stored_directory(store);
     super::query::resolve_id_filters(&mut q, &dir)?;
     let is_me = |v: &Option<String>| v.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("me"));
     if is_me(&q.assigned_to) || is_me(&q.involving) {
@@ -329,6 +336,9 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     let mut out = String::new();
     if !c.file_exists {
         out.push_str(&format!("{path}: no config file (defaults apply)\n"));
+        if c.settings.base_url.is_none() {
+            out.push_str("nothing configured: `taskdeck config init` asks for the service and the key and writes the file\n");
+        }
     }
     let mut errors = 0;
     let mut warnings = 0;

@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod init;
 pub mod query;
 pub mod table;
 
@@ -81,8 +82,30 @@ fn finish(outcome: Outcome) -> i32 {
     }
 }
 
+/// Run one scriptable command against the service within `limit`, all of
+/// it: every request, retry and page. The client's own time-outs bound one
+/// request; retries and pages add up, so a service that trickles its answers
+/// would otherwise hold a script for minutes.
+async fn within(
+    limit: Duration,
+    what: &str,
+    command: impl std::future::Future<Output = Outcome>,
+) -> Outcome {
+    tokio::time::timeout(limit, command)
+        .await
+        .unwrap_or_else(|_| {
+            tracing::warn!(what, secs = limit.as_secs(), "command timed out");
+            Err(Failure::failed(format!(
+                "{what}: timed out: no complete answer from the service within {} s \
+             (--timeout or TASKDECK_TIMEOUT sets the limit)",
+                limit.as_secs()
+            )))
+        })
+}
+
 async fn dispatch(cli: Cli) -> Outcome {
     let profile = cli.profile.as_deref();
+    let limit = Duration::from_secs(cli.timeout);
     match cli.command {
         None => tui(profile).await,
         Some(Command::Demo { tasks }) => demo(profile, tasks).await,
@@ -101,19 +124,32 @@ async fn dispatch(cli: Cli) -> Outcome {
                 .map_err(|e| Failure::failed(format!("sandbox on {} failed: {e}", a.addr)))?;
             Ok(EXIT_OK)
         }
+        Some(Command::Config {
+            command: ConfigCommand::Init,
+        }) => init::run(profile).await,
         Some(Command::Me { json }) => {
-            let (client, _) = connect(profile)?;
-            commands::me(&client, json).await
+            let c = connect(profile, false)?;
+            within(limit, "me", commands::me(&c.client, json)).await
         }
         Some(Command::Tasks(a)) => {
             // Bad filter values are reported before the configuration is used.
             let q = commands::task_query(&a, chrono::Utc::now())?;
-            let (client, _) = connect(profile)?;
-            commands::tasks(&client, &a, q).await
+            let c = connect(profile, false)?;
+            within(
+                limit,
+                "tasks",
+                commands::tasks(&c.client, c.store.as_deref(), &a, q),
+            )
+            .await
         }
         Some(Command::ValidateLayout { file, json }) => {
-            let (client, _) = connect(profile)?;
-            commands::validate_layout(&client, &file, json).await
+            let c = connect(profile, false)?;
+            within(
+                limit,
+                "validate-layout",
+                commands::validate_layout(&c.client, &file, json),
+            )
+            .await
         }
         // Handled before the runtime starts.
         Some(
@@ -131,7 +167,7 @@ fn not_configured(c: &Config, missing: &str) -> Failure {
         "Set TASKDECK_BASE_URL and TASKDECK_API_KEY, or write {}:\n\n\
          \x20   base_url = \"https://tasks.example.com\"\n\
          \x20   api_key_command = \"pass show work/tasks\"   # prints the key\n\n\
-         (`taskdeck config check` checks that file.)\n\
+         (`taskdeck config init` asks and writes it; `taskdeck config check` checks it.)\n\
          To try taskdeck without a service: taskdeck demo",
         c.path.display()
     ));
@@ -139,7 +175,12 @@ fn not_configured(c: &Config, missing: &str) -> Failure {
 }
 
 /// Load the configuration and build a client, or explain what is missing.
-fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
+///
+/// Also the local store of the user this key was last seen to belong to
+/// on this service (what the CLI completes names with), if any.
+/// With `tui`, the key's fingerprint in the service's store folder (made
+/// there if need be) instead: which user's store the TUI may open.
+fn connect(profile: Option<&str>, tui: bool) -> Result<Connected, Failure> {
     let c = config::load(profile);
     if let Some(fatal) = c.fatal() {
         return Err(Failure::usage(fatal));
@@ -152,6 +193,11 @@ fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
         };
         say(&format!("taskdeck: {sev}: {}: {d}", c.path.display()));
     }
+    // The TUI without a terminal fails here, before the key command asks
+    // for anything; without a base URL the instructions come first.
+    if tui && c.settings.base_url.is_some() {
+        terminal_ready(&TerminalFacts::now())?;
+    }
     let key = c
         .api_key()
         .map_err(|e| Failure::usage(format!("cannot get the API key: {e}")))?;
@@ -162,24 +208,46 @@ fn connect(profile: Option<&str>) -> Result<(Client, Config), Failure> {
         (_, None) => return Err(not_configured(&c, "API key")),
     };
     tracing::info!(key_source = %c.key_source(), profile = ?profile, "configuration loaded");
+    let (mut store, mut key_print) = (None, None);
+    if c.settings.cache && tui {
+        let dir = crate::store::service_dir(&base, false);
+        key_print = crate::store::identity::KeyPrint::of(&dir, key.expose());
+    } else if c.settings.cache {
+        let dir = crate::store::existing_service_dir(&base);
+        store = crate::store::db_path_for_key(&dir, key.expose());
+    }
     let mut cfg = ClientConfig::new(base, key);
     cfg.http2 = c.settings.http2;
     let client = Client::new(cfg).map_err(Failure::usage)?;
     tracing::info!(base = client.base_url(), "connecting");
-    Ok((client, c))
+    Ok(Connected {
+        client,
+        config: c,
+        store,
+        key_print,
+    })
+}
+
+struct Connected {
+    client: Client,
+    config: Config,
+    store: Option<std::path::PathBuf>,
+    key_print: Option<crate::store::identity::KeyPrint>,
 }
 
 async fn tui(profile: Option<&str>) -> Outcome {
     let mut profile = profile.map(str::to_string);
+    offer_init(profile.as_deref()).await?;
     loop {
         // Without configuration this fails at once (exit 2) with instructions.
-        let (client, c) = connect(profile.as_deref())?;
+        let c = connect(profile.as_deref(), true)?;
         let end = crate::app::run(
-            client,
-            c.settings,
+            c.client,
+            c.config.settings,
             LaunchInfo {
                 demo: false,
                 profile: profile.clone(),
+                key_print: c.key_print,
             },
         )
         .await
@@ -195,7 +263,80 @@ async fn tui(profile: Option<&str>) -> Outcome {
     }
 }
 
+/// Nothing configured at all, in a terminal: offer `config init` rather
+/// than an error (answering no gives the usual instructions).
+async fn offer_init(profile: Option<&str>) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    let c = config::load(profile);
+    let nothing = !c.file_exists
+        && c.settings.base_url.is_none()
+        && matches!(c.key_source(), config::KeySource::None);
+    if !nothing || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return Ok(());
+    }
+    eprint!("taskdeck is not configured yet. Set it up now? [Y/n] ");
+    let mut line = String::new();
+    if std::io::stdin().read_line(&mut line).is_err() {
+        return Ok(());
+    }
+    if matches!(line.trim(), "" | "y" | "Y" | "yes") {
+        init::run(profile).await?;
+    }
+    Ok(())
+}
+
+/// What decides whether the TUI can run here.
+struct TerminalFacts {
+    stdout_tty: bool,
+    /// `/dev/tty` opens: the process has a controlling terminal (`ssh host
+    /// cmd` without `-t` has none).
+    controlling: bool,
+    term: Option<String>,
+}
+
+impl TerminalFacts {
+    fn now() -> TerminalFacts {
+        use std::io::IsTerminal;
+        TerminalFacts {
+            stdout_tty: std::io::stdout().is_terminal(),
+            controlling: std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open("/dev/tty")
+                .is_ok(),
+            term: std::env::var("TERM").ok(),
+        }
+    }
+}
+
+/// The TUI needs a terminal that can draw: one line and exit 2 otherwise.
+fn terminal_ready(f: &TerminalFacts) -> Result<(), Failure> {
+    if !f.stdout_tty || !f.controlling {
+        let mut e = Failure::usage(
+            "the TUI needs a terminal, and none is attached (over SSH, run `ssh -t host taskdeck`)",
+        );
+        e.hint = Some(
+            "Without a terminal, the scriptable commands work: taskdeck me, taskdeck tasks --json …"
+                .into(),
+        );
+        return Err(e);
+    }
+    if f.term.as_deref().map(str::trim) == Some("dumb") {
+        let mut e = Failure::usage(
+            "TERM=dumb: this terminal cannot draw the TUI (it moves the cursor and uses colour)",
+        );
+        e.hint = Some(
+            "Run it in a terminal such as xterm-256color (TERM=xterm-256color), or use the \
+             scriptable commands: taskdeck me, taskdeck tasks --json …"
+                .into(),
+        );
+        return Err(e);
+    }
+    Ok(())
+}
+
 async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
+    terminal_ready(&TerminalFacts::now())?;
     // Only the look-and-feel settings are used; connection settings are not.
     let mut settings = config::load(profile).settings;
     let mut opts = SandboxOptions::default();
@@ -211,6 +352,9 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
     let base = sandbox.base_url();
     tracing::info!(%base, "demo sandbox started");
     settings.base_url = Some(base.clone());
+    let key_print = settings.cache.then(|| {
+        crate::store::identity::KeyPrint::of(&crate::store::service_dir(&base, true), &key.key)
+    });
     let mut cfg = ClientConfig::new(base, crate::api::ApiKey::new(key.key.clone()));
     cfg.http2 = settings.http2;
     let client = Client::new(cfg).map_err(Failure::failed)?;
@@ -220,6 +364,7 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
         LaunchInfo {
             demo: true,
             profile: None,
+            key_print: key_print.flatten(),
         },
     )
     .await
@@ -235,12 +380,50 @@ fn completions(shell: clap_complete::Shell) -> Outcome {
 }
 
 fn man() -> Outcome {
-    let mut buf = Vec::new();
-    clap_mangen::Man::new(Cli::command())
-        .render(&mut buf)
-        .map_err(|e| Failure::failed(format!("cannot render the man page: {e}")))?;
-    emit(&String::from_utf8_lossy(&buf))?;
+    emit(&man_page().map_err(|e| Failure::failed(format!("cannot render the man page: {e}")))?)?;
     Ok(EXIT_OK)
+}
+
+/// One page, `taskdeck(1)`: clap_mangen's sections, but its list of
+/// subcommands names a page for each (`taskdeck-me(1)`…) that does not
+/// exist; here each command is described in place instead.
+fn man_page() -> std::io::Result<String> {
+    let cmd = Cli::command();
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut buf = Vec::new();
+    man.render_title(&mut buf)?;
+    man.render_name_section(&mut buf)?;
+    man.render_synopsis_section(&mut buf)?;
+    man.render_description_section(&mut buf)?;
+    man.render_options_section(&mut buf)?;
+    let roff = |s: &str| s.replace('\\', "\\\\").replace('-', "\\-");
+    buf.extend_from_slice(b".SH COMMANDS\n");
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        buf.extend_from_slice(
+            format!(
+                ".TP\n\\fBtaskdeck {}\\fR\n{}\n",
+                roff(sub.get_name()),
+                roff(&about)
+            )
+            .as_bytes(),
+        );
+        for inner in sub.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let about = inner.get_about().map(|a| a.to_string()).unwrap_or_default();
+            buf.extend_from_slice(
+                format!(
+                    ".TP\n\\fBtaskdeck {} {}\\fR\n{}\n",
+                    roff(sub.get_name()),
+                    roff(inner.get_name()),
+                    roff(&about)
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    man.render_extra_section(&mut buf)?;
+    man.render_version_section(&mut buf)?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
 /// Log to `state_dir()/taskdeck.log` (never the terminal), with registered
@@ -291,11 +474,9 @@ fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
                 say("taskdeck: no base URL configured: that is the folder of every store");
                 return Ok(EXIT_OK);
             };
-            let path = match crate::store::last_user(&dir) {
-                Some(u) => crate::store::db_path(&dir, &u),
-                None => dir.clone(),
-            };
-            emit(&format!("{}\n", path.display()))?;
+            // The service's folder: one database per user inside (which
+            // one is this key's is known only with the key).
+            emit(&format!("{}\n", dir.display()))?;
             if !c.settings.cache {
                 say("taskdeck: `cache = false` in the config: nothing is written there");
             }
@@ -329,5 +510,41 @@ fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
                 ))),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(stdout_tty: bool, controlling: bool, term: Option<&str>) -> TerminalFacts {
+        TerminalFacts {
+            stdout_tty,
+            controlling,
+            term: term.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn the_man_page_names_no_page_that_does_not_exist() {
+        let page = man_page().unwrap();
+        assert!(!page.contains("(1)"), "{page}");
+        assert!(page.contains("taskdeck config init"), "{page}");
+        assert!(page.contains(".SH COMMANDS"), "{page}");
+        assert!(page.contains(".SH OPTIONS"), "{page}");
+    }
+
+    #[test]
+    fn the_tui_refuses_no_terminal_and_term_dumb_with_one_line() {
+        assert!(terminal_ready(&facts(true, true, Some("xterm-256color"))).is_ok());
+        assert!(terminal_ready(&facts(true, true, None)).is_ok());
+        for f in [facts(false, true, None), facts(true, false, Some("xterm"))] {
+            let e = terminal_ready(&f).unwrap_err();
+            assert_eq!(e.code, commands::EXIT_USAGE);
+            assert!(e.message.contains("ssh -t"), "{}", e.message);
+        }
+        let e = terminal_ready(&facts(true, true, Some("dumb"))).unwrap_err();
+        assert_eq!(e.code, commands::EXIT_USAGE);
+        assert!(e.message.starts_with("TERM=dumb"), "{}", e.message);
     }
 }

@@ -126,15 +126,14 @@ pub fn resolve_id_filters(
     check_id_filters(q)
 }
 
-/// The directory of the local store of this service's last user (empty
-/// when there is none).
-pub fn stored_directory(base_url: &str) -> crate::app::directory::Directory {
+/// The directory of a local store (empty when there is none): the store
+/// of the user the key belongs to, never another user's.
+pub fn stored_directory(store: Option<&std::path::Path>) -> crate::app::directory::Directory {
     let mut d = crate::app::directory::Directory::default();
-    let dir = crate::store::service_dir(base_url, false);
-    let Some(user) = crate::store::last_user(&dir) else {
+    let Some(path) = store else {
         return d;
     };
-    for e in crate::store::read_directory(&crate::store::db_path(&dir, &user)) {
+    for e in crate::store::read_directory(path) {
         if e.team {
             d.learn_team(&e.id, &e.name, None);
         } else {

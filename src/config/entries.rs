@@ -4,7 +4,7 @@
 
 use super::parse::Parser;
 use super::*;
-use crate::app::custom::template::Template;
+use crate::app::custom::template::{Refused, Template};
 
 /// A saved view: a name, the filter as `:filter` words (kept as written,
 /// so `to=today` is read again each time the view is chosen), and an
@@ -253,13 +253,27 @@ pub(super) fn parse_commands(
             p.error(at, "a command needs `run` (the shell command)".into());
             continue;
         }
-        if let Err(e) = Template::parse(&c.run, c.once).map(|(_, warnings)| {
-            for w in warnings {
-                p.warn(run_at, format!("command `run`: {w}"));
+        match Template::parse(&c.run, c.once) {
+            Ok((_, warnings)) => {
+                for w in warnings {
+                    p.warn(run_at, format!("command `run`: {w}"));
+                }
             }
-        }) {
-            p.error(run_at, format!("command `run`: {e}"));
-            continue;
+            // An old config's `{title}`: the rest of the file still works,
+            // this command is left out until it says "$TASKDECK_TITLE".
+            Err(Refused::Moved(m)) => {
+                let name = if c.name.is_empty() {
+                    slug(&c.description)
+                } else {
+                    c.name.clone()
+                };
+                p.warn(run_at, format!("command {name:?} is disabled: {m}"));
+                continue;
+            }
+            Err(Refused::Bad(e)) => {
+                p.error(run_at, format!("command `run`: {e}"));
+                continue;
+            }
         }
         if c.name.is_empty() {
             c.name = slug(&c.description);
@@ -352,7 +366,7 @@ filter = "to=+3d"
 
 [[commands]]
 description = "Quoted"
-run = "echo '{title}'"
+run = "echo '{id}'"
 
 [[commands]]
 run = "echo {id}"
@@ -400,6 +414,62 @@ run = "echo {titel} {id}"
         // Not an array of tables.
         let c = from_str("views = 3\n", None);
         assert!(errors(&c)[0].1.contains("[[views]]"));
+    }
+
+    /// `{title}` and the like put service text into a command line: an old
+    /// config is told what to write instead, as a warning (the rest of the
+    /// file works) with its line, and the command is left out.
+    #[test]
+    fn a_free_text_placeholder_disables_the_command_with_what_to_write() {
+        let src = r#"[[commands]]
+description = "Log the title"
+run = "echo {title} >> ~/titles.txt"
+
+[[commands]]
+name = "mail"
+description = "Mail the assignee"
+run = "mail {assignee_email} < /dev/null"
+
+[[commands]]
+description = "Fine"
+run = "echo {id} {status}"
+"#;
+        let c = from_str(src, None);
+        assert!(errors(&c).is_empty(), "{:?}", c.diagnostics);
+        let warned: Vec<(Option<usize>, &str)> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(warned.len(), 2, "{warned:?}");
+        assert_eq!(warned[0].0, Some(3));
+        assert!(
+            warned[0]
+                .1
+                .starts_with("command \"log-the-title\" is disabled: ")
+                && warned[0]
+                    .1
+                    .contains("use \"$TASKDECK_TITLE\" in the command instead of {title}"),
+            "{}",
+            warned[0].1
+        );
+        assert_eq!(warned[1].0, Some(8));
+        assert!(
+            warned[1].1.starts_with("command \"mail\" is disabled: ")
+                && warned[1].1.contains(
+                    "use \"$TASKDECK_ASSIGNEE_EMAIL\" in the command instead of {assignee_email}"
+                ),
+            "{}",
+            warned[1].1
+        );
+        let names: Vec<&str> = c
+            .settings
+            .commands
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(names, vec!["fine"]);
     }
 
     #[test]

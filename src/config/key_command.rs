@@ -1,5 +1,5 @@
-//! `api_key_command`: running it, bounded in time, without ever showing
-//! its output.
+//! `api_key_command`: running it, bounded in time and in output, without
+//! ever showing its output.
 
 use crate::api::ApiKey;
 use std::io::Read;
@@ -10,8 +10,13 @@ use std::time::{Duration, Instant};
 pub const KEY_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest `api_key_command_timeout_secs`.
 pub(super) const KEY_COMMAND_TIMEOUT_MAX_SECS: i64 = 600;
+/// The most output `api_key_command` may print: a key is a line, and a
+/// command printing without end must not take the memory with it.
+pub const KEY_COMMAND_OUTPUT_MAX: usize = 64 * 1024;
 
-/// Failure to obtain the API key.
+/// Failure to obtain the API key. Every variant names only the command's
+/// first word: the rest of the command may hold anything (a path, a
+/// passphrase given inline).
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
     #[error("api_key_command `{command}` could not be started: {reason}")]
@@ -28,6 +33,12 @@ pub enum KeyError {
         command: String,
         limit: Duration,
     },
+    #[error(
+        "api_key_command `{command}` printed more than {} KiB and was stopped \
+         (a key is one short line; its output is not shown)",
+        KEY_COMMAND_OUTPUT_MAX / 1024
+    )]
+    TooMuchOutput { command: String },
     #[error("api_key_command `{command}` printed no key")]
     Empty { command: String },
     #[error("api_key_command `{command}` printed something that is not UTF-8 text")]
@@ -39,69 +50,115 @@ pub fn run_key_command(cmd: &str) -> Result<ApiKey, KeyError> {
     run_key_command_within(cmd, KEY_COMMAND_TIMEOUT)
 }
 
+/// What the thread reading the command's stdout found.
+enum Output {
+    /// Everything up to end of file, at most [`KEY_COMMAND_OUTPUT_MAX`].
+    Done(Vec<u8>),
+    /// More than [`KEY_COMMAND_OUTPUT_MAX`]: reading stopped there.
+    TooMuch,
+}
+
 /// Run `api_key_command` with `sh -c`; its trimmed stdout is the key. Its
-/// output is never shown, even on failure. Everything — the command and the
-/// reading of its output (a background process it started may hold the
-/// pipe open) — must be done within `limit`; after that the command is
-/// killed and the error names its first word and the limit.
+/// output is never shown, even on failure; its stderr and stdin are the
+/// terminal's, so a passphrase prompt shows and can be answered (it runs
+/// before the screen is taken). Everything — the command and the reading
+/// of its output (a background process it started may hold the pipe open)
+/// — must be done within `limit`, and the output may be at most
+/// [`KEY_COMMAND_OUTPUT_MAX`]; otherwise the command's whole process group
+/// (whatever it started too) is killed and the error names its first word.
 pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyError> {
+    use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-    let command = crate::text::clean(cmd);
+    let command = first_word(cmd);
     let deadline = Instant::now() + limit;
-    let timed_out = || KeyError::TimedOut {
-        command: first_word(cmd),
-        limit,
-    };
-    let mut child = Command::new("sh")
-        .arg("-c")
+    let foreground = Foreground::ours();
+    let mut c = Command::new("sh");
+    c.arg("-c")
         .arg(cmd)
         .stdin(Stdio::inherit())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| KeyError::Spawn {
-            command: command.clone(),
-            reason: e.to_string(),
-        })?;
+        .stderr(Stdio::inherit())
+        // Its own process group, so that a time-out stops everything it
+        // started, not only the shell.
+        .process_group(0);
+    if foreground.is_some() {
+        // SAFETY: between fork and exec only async-signal-safe calls:
+        // sigprocmask, tcsetpgrp and getpid.
+        unsafe {
+            c.pre_exec(|| {
+                take_terminal(libc::getpid());
+                Ok(())
+            });
+        }
+    }
+    let mut child = c.spawn().map_err(|e| KeyError::Spawn {
+        command: command.clone(),
+        reason: e.to_string(),
+    })?;
+    let group = child.id() as libc::pid_t;
+    // The group holds the terminal from here (both sides set it, whichever
+    // runs first); dropping this gives it back to taskdeck.
+    let _terminal = foreground.inspect(|_| take_terminal(group));
+    let stop = |child: &mut std::process::Child| {
+        // SAFETY: kill(2) on the group this function created.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+        let _ = child.wait();
+    };
     let mut out = child.stdout.take();
-    let mut err = child.stderr.take();
-    // Both pipes are read on threads of their own that are never joined:
-    // the output arrives on a channel, so waiting for it is bounded too.
+    // The pipe is read on a thread of its own that is never joined: the
+    // output arrives on a channel, so waiting for it is bounded too.
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut buf = Vec::new();
-        if let Some(o) = out.as_mut() {
-            let _ = o.read_to_end(&mut buf);
+        if let Some(o) = out.take() {
+            // One byte past the cap tells "too much" from "exactly the cap".
+            let _ = o
+                .take(KEY_COMMAND_OUTPUT_MAX as u64 + 1)
+                .read_to_end(&mut buf);
         }
-        let _ = tx.send(buf);
+        let _ = tx.send(if buf.len() > KEY_COMMAND_OUTPUT_MAX {
+            Output::TooMuch
+        } else {
+            Output::Done(buf)
+        });
     });
-    // Drain stderr so the command never blocks on a full pipe; discard it.
-    std::thread::spawn(move || {
-        if let Some(e) = err.as_mut() {
-            let _ = std::io::copy(e, &mut std::io::sink());
-        }
-    });
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(timed_out());
+    let mut stdout = None;
+    let mut status = None;
+    loop {
+        match rx.try_recv() {
+            Ok(Output::TooMuch) => {
+                stop(&mut child);
+                return Err(KeyError::TooMuchOutput { command });
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => {
-                let _ = child.kill();
-                return Err(KeyError::Spawn {
-                    command,
-                    reason: e.to_string(),
-                });
+            Ok(Output::Done(buf)) => stdout = Some(buf),
+            Err(_) => {}
+        }
+        if status.is_none() {
+            match child.try_wait() {
+                Ok(s) => status = s,
+                Err(e) => {
+                    stop(&mut child);
+                    return Err(KeyError::Spawn {
+                        command,
+                        reason: e.to_string(),
+                    });
+                }
             }
         }
+        if let (Some(_), Some(_)) = (&stdout, &status) {
+            break;
+        }
+        if Instant::now() >= deadline {
+            // Also when the shell is gone but something it started holds
+            // the output open: the whole group goes.
+            stop(&mut child);
+            return Err(KeyError::TimedOut { command, limit });
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let (Some(stdout), Some(status)) = (stdout, status) else {
+        unreachable!("the loop ends with both")
     };
-    let stdout = rx
-        .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        .map_err(|_| timed_out())?;
     if !status.success() {
         return Err(KeyError::Failed {
             command,
@@ -116,6 +173,43 @@ pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyE
         return Err(KeyError::Empty { command });
     }
     Ok(key)
+}
+
+/// taskdeck's own process group while it is the terminal's foreground one:
+/// the key command's group is made the foreground for the time it runs
+/// (otherwise reading a passphrase from the terminal would stop it with
+/// SIGTTIN), and dropping this gives the terminal back.
+struct Foreground(libc::pid_t);
+
+impl Foreground {
+    fn ours() -> Option<Self> {
+        // SAFETY: plain queries on fd 0 and our own process.
+        let (fg, ours) = unsafe { (libc::tcgetpgrp(0), libc::getpgrp()) };
+        (fg > 0 && fg == ours).then_some(Foreground(ours))
+    }
+}
+
+impl Drop for Foreground {
+    fn drop(&mut self) {
+        take_terminal(self.0);
+    }
+}
+
+/// Make `group` the foreground process group of the terminal on fd 0. A
+/// process that is not in the foreground may do this only with SIGTTOU
+/// blocked (else it is stopped), so it is blocked around the call.
+fn take_terminal(group: libc::pid_t) {
+    // SAFETY: async-signal-safe calls only (also used between fork and
+    // exec); the signal mask is restored as it was.
+    unsafe {
+        let mut block: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut block);
+        libc::sigaddset(&mut block, libc::SIGTTOU);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &block, &mut old);
+        libc::tcsetpgrp(0, group);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    }
 }
 
 /// The program a shell command runs (its first word that is not a variable
@@ -179,5 +273,77 @@ mod tests {
 
         assert_eq!(first_word("  FOO=bar  pass show x"), "pass");
         assert_eq!(shown_duration(Duration::from_secs(30)), "30 s");
+    }
+
+    #[test]
+    fn a_huge_key_command_output_is_refused_with_bounded_memory() {
+        // 100 MB of output: reading stops one byte past the 64 KiB cap and
+        // the command is killed, so this is quick and holds at most 64 KiB.
+        for cmd in ["head -c 100000000 /dev/zero # secret-arg", "yes secret-arg"] {
+            let started = Instant::now();
+            let e = run_key_command_within(cmd, Duration::from_secs(20)).unwrap_err();
+            assert!(matches!(e, KeyError::TooMuchOutput { .. }), "{e:?}");
+            assert!(started.elapsed() < Duration::from_secs(10), "{e}");
+            let s = e.to_string();
+            assert!(s.contains("more than 64 KiB"), "{s}");
+            assert!(!s.contains("secret-arg"), "only the first word: {s}");
+        }
+        // Exactly the cap is still a (long) key.
+        let cmd = format!("head -c {KEY_COMMAND_OUTPUT_MAX} /dev/zero | tr '\\0' k");
+        let key = run_key_command_within(&cmd, Duration::from_secs(20)).unwrap();
+        assert_eq!(key.expose().len(), KEY_COMMAND_OUTPUT_MAX);
+    }
+
+    /// Whether a process is gone (or a zombie no one has reaped yet).
+    fn gone(pid: i32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn a_time_out_stops_everything_the_key_command_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let cmd = format!(
+            "sh -c 'sleep 100 & echo $! > {}; sleep 100'",
+            pidfile.display()
+        );
+        let e = run_key_command_within(&cmd, Duration::from_millis(500)).unwrap_err();
+        assert!(matches!(e, KeyError::TimedOut { .. }), "{e:?}");
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SIGKILL is delivered at once; reaping by init may take a moment.
+        let started = Instant::now();
+        while !gone(pid) && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(gone(pid), "the grandchild {pid} still runs");
+    }
+
+    #[test]
+    fn key_command_errors_name_only_the_first_word() {
+        let cases = [
+            "false --passphrase=secret-arg",
+            "printf '' secret-arg",
+            "printf '\\377' secret-arg",
+            "FOO=secret-arg /nonexistent/prog secret-arg",
+        ];
+        for cmd in cases {
+            let s = run_key_command(cmd).unwrap_err().to_string();
+            assert!(!s.contains("secret-arg"), "{cmd}: {s}");
+            assert!(s.starts_with("api_key_command `"), "{s}");
+        }
+        let s = run_key_command("false --passphrase=secret-arg")
+            .unwrap_err()
+            .to_string();
+        assert!(s.starts_with("api_key_command `false` failed"), "{s}");
     }
 }

@@ -15,9 +15,14 @@ mod save;
 
 pub use entries::{builtin_views, name_key, CommandEntry, ViewEntry};
 use key_command::KEY_COMMAND_TIMEOUT_MAX_SECS;
-pub use key_command::{run_key_command, run_key_command_within, KeyError, KEY_COMMAND_TIMEOUT};
+pub use key_command::{
+    run_key_command, run_key_command_within, KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
+};
 pub use parse::from_str;
-pub use paths::{config_path, ensure_private_dir, state_dir, write_private_file};
+pub use paths::{
+    config_path, ensure_private_dir, read_regular_file, state_dir, write_private_file,
+    CONFIG_MAX_BYTES,
+};
 pub use save::save_view;
 
 use crate::api::ApiKey;
@@ -37,6 +42,9 @@ pub const ENV_API_KEY: &str = "TASKDECK_API_KEY";
 pub struct Settings {
     /// Base URL of the service, e.g. `https://tasks.example.com`.
     pub base_url: Option<String>,
+    /// `copy_command`: copying pipes the text into it (`sh -c`), before
+    /// any other way (`wl-copy`, `xclip -sel clip`, `pbcopy`).
+    pub copy_command: Option<String>,
     /// Page size for the task list (1..=100).
     pub page_size: u32,
     /// Periodic refresh of the list, in seconds (0 = off).
@@ -70,6 +78,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             base_url: None,
+            copy_command: None,
             page_size: 50,
             refresh_secs: 60,
             theme: "dark".into(),
@@ -225,7 +234,7 @@ fn env_nonempty(name: &str) -> Option<String> {
 /// Never fails: problems are in `diagnostics`.
 pub fn load(profile: Option<&str>) -> Config {
     let path = config_path();
-    let text = match std::fs::read_to_string(&path) {
+    let text = match read_regular_file(&path, CONFIG_MAX_BYTES) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
@@ -279,7 +288,7 @@ pub fn profile_names() -> Vec<String> {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES
         .get_or_init(|| {
-            let Ok(text) = std::fs::read_to_string(config_path()) else {
+            let Ok(text) = read_regular_file(&config_path(), CONFIG_MAX_BYTES) else {
                 return vec![];
             };
             let Ok(v) = text.parse::<toml::Table>() else {
@@ -354,6 +363,23 @@ api_key_command = "echo  work-key "
         assert_eq!(c.settings.theme, "dark");
         assert_eq!(c.settings.page_size, 50);
         assert_eq!(c.settings.warnings.len(), c.diagnostics.len());
+    }
+
+    #[test]
+    fn a_base_url_with_credentials_is_refused_and_not_kept() {
+        let c = from_str(
+            "base_url = \"https://bob:hunter2-pass@work.example/api\"\n\n[profiles.p]\nbase_url = \"https://bob@other.example\"\n",
+            Some("p"),
+        );
+        let e = errors(&c);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!(e[0], (Some(1), crate::api::CREDENTIALS_IN_URL.to_string()));
+        assert_eq!(e[1].0, Some(4));
+        let all = format!("{:?} {:?}", c.diagnostics, c.settings.warnings);
+        assert!(!all.contains("hunter2") && !all.contains("bob"), "{all}");
+        if std::env::var_os(ENV_BASE_URL).is_none() {
+            assert_eq!(c.settings.base_url, None, "nothing of it is used");
+        }
     }
 
     #[test]

@@ -94,7 +94,21 @@ impl<'a> Parser<'a> {
             "base_url" => {
                 if let Some(s) = self.string(key, v) {
                     match reqwest::Url::parse(s.trim()) {
+                        // Credentials in the URL would replace the key
+                        // (HTTP basic auth) and be written wherever the
+                        // URL is: refused, and nothing of them is kept.
+                        Ok(u) if !u.username().is_empty() || u.password().is_some() => {
+                            self.error(v.span().start, crate::api::CREDENTIALS_IN_URL.into())
+                        }
                         Ok(u) if matches!(u.scheme(), "http" | "https") => {
+                            if u.path().trim_end_matches('/').ends_with("/api/v1") {
+                                self.warn(
+                                    v.span().start,
+                                    "`base_url` ends with /api/v1, which taskdeck adds itself: \
+                                     write the URL without it"
+                                        .into(),
+                                );
+                            }
                             conn.base_url = Some(s.trim().to_string())
                         }
                         Ok(u) => self.error(
@@ -164,6 +178,15 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                     "page_size" => {
                         if let Some(n) = p.integer(key, v, 1, 100) {
                             settings.page_size = n as u32;
+                        }
+                    }
+                    "copy_command" => {
+                        if let Some(s) = p.string(key, v) {
+                            if s.trim().is_empty() {
+                                p.error(v.span().start, "`copy_command` is empty".into());
+                            } else {
+                                settings.copy_command = Some(s.trim().to_string());
+                            }
                         }
                     }
                     "api_key_command_timeout_secs" => {
@@ -237,9 +260,11 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                                         p.error(
                                             k2.span().start,
                                             format!(
-                                                "unknown key `{}` in profile `{name}` (profiles \
-                                                 take base_url, api_key, api_key_command)",
-                                                crate::text::clean(key2)
+                                                "unknown key `{}` in profile `{name}`{} (profiles \
+                                                 take {})",
+                                                crate::text::clean(key2),
+                                                did_you_mean(key2, CONN_KEYS),
+                                                CONN_KEYS.join(", ")
                                             ),
                                         );
                                     }
@@ -260,7 +285,14 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                         }
                         None => p.error(at, "`profiles` must be a table".into()),
                     },
-                    other => p.error(at, format!("unknown key `{}`", crate::text::clean(other))),
+                    other => p.error(
+                        at,
+                        format!(
+                            "unknown key `{}`{}",
+                            crate::text::clean(other),
+                            did_you_mean(other, TOP_KEYS)
+                        ),
+                    ),
                 }
             }
             if top.api_key.is_some() && top.api_key_command.is_some() {
@@ -374,5 +406,96 @@ fn parse_keys(
                 ),
             }
         }
+    }
+}
+
+/// The keys of the file's top level (for "did you mean").
+const TOP_KEYS: &[&str] = &[
+    "base_url",
+    "api_key",
+    "api_key_command",
+    "api_key_command_timeout_secs",
+    "copy_command",
+    "page_size",
+    "refresh_secs",
+    "theme",
+    "time_zone",
+    "mouse",
+    "cache",
+    "prefetch",
+    "http2",
+    "keys",
+    "views",
+    "commands",
+    "profiles",
+];
+
+/// The keys a profile takes.
+const CONN_KEYS: &[&str] = &["base_url", "api_key", "api_key_command"];
+
+/// ` — did you mean `x`?` for the known key nearest to `typed`, when it is
+/// near enough to be a slip (a third of its letters at most); else nothing.
+fn did_you_mean(typed: &str, known: &[&str]) -> String {
+    let typed_l = typed.to_ascii_lowercase().replace('-', "_");
+    let best = known
+        .iter()
+        .map(|k| (edit_distance(&typed_l, k), *k))
+        .min_by_key(|(d, _)| *d);
+    match best {
+        Some((d, k)) if d <= (k.len() / 3).max(1) => format!(" — did you mean `{k}`?"),
+        _ => String::new(),
+    }
+}
+
+/// Levenshtein distance over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod did_you_mean_tests {
+    use super::*;
+
+    #[test]
+    fn a_slip_gets_the_nearest_key_and_a_stranger_gets_nothing() {
+        assert_eq!(
+            did_you_mean("base-url", TOP_KEYS),
+            " — did you mean `base_url`?"
+        );
+        assert_eq!(
+            did_you_mean("refresh_sec", TOP_KEYS),
+            " — did you mean `refresh_secs`?"
+        );
+        assert_eq!(did_you_mean("them", TOP_KEYS), " — did you mean `theme`?");
+        assert_eq!(did_you_mean("colour", TOP_KEYS), "");
+        assert_eq!(
+            did_you_mean("apikey", CONN_KEYS),
+            " — did you mean `api_key`?"
+        );
+        let c = from_str(
+            "refrsh_secs = 5\nbase_url = \"https://h.example/api/v1/\"\n",
+            None,
+        );
+        let msgs: Vec<String> = c.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert!(
+            msgs.iter()
+                .any(|m| m == "unknown key `refrsh_secs` — did you mean `refresh_secs`?"),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter().any(|m| m.contains("ends with /api/v1")),
+            "{msgs:?}"
+        );
     }
 }

@@ -48,23 +48,184 @@ pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
 /// Write a file only its owner can read (0600 on unix; its folder 0700),
 /// atomically: a temporary file, synced, then renamed into place. Drafts,
 /// editor files, and any config file taskdeck writes go through here.
+///
+/// Nothing planted in the folder is ever written through: the temporary
+/// file has a fresh random name and is created exclusively without
+/// following a symlink (an existing file or link of that name fails and
+/// another name is tried), and the rename replaces whatever `path` is — a
+/// symlink there is replaced, its target left as it was.
 pub fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     if let Some(parent) = path.parent() {
         ensure_private_dir(parent)?;
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    {
+    let mut attempts = 0;
+    let (tmp, mut f) = loop {
+        let tmp = path.with_extension(format!(
+            "tmp{}-{:08x}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
         let mut o = std::fs::OpenOptions::new();
-        o.write(true).create(true).truncate(true);
+        o.write(true).create_new(true);
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            o.mode(0o600);
+            o.mode(0o600).custom_flags(libc::O_NOFOLLOW);
         }
-        let mut f = o.open(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
+        match o.open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempts < 8 => {
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let written = f.write_all(contents).and_then(|()| f.sync_all());
+    drop(f);
+    let done = written.and_then(|()| std::fs::rename(&tmp, path));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path)
+    done
+}
+
+/// The most a config file may hold: far more than any real one, small
+/// enough that a wrong path (a log, a disk image) cannot take the memory.
+pub const CONFIG_MAX_BYTES: u64 = 1024 * 1024;
+
+/// Read `path` as text if it is a regular file of at most `cap` bytes.
+/// Anything else — a FIFO (which would block until a writer comes), a
+/// device such as `/dev/zero` (which never ends), a directory — is refused
+/// at once with an error naming what it is. A symlink to a regular file is
+/// followed. `NotFound` stays `NotFound`.
+pub fn read_regular_file(path: &Path, cap: u64) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Opening a FIFO for reading blocks until it has a writer; without
+        // blocking it opens at once and is refused below.
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = o.open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("not a regular file ({})", file_kind(&meta)),
+        ));
+    }
+    if meta.len() > cap {
+        return Err(too_large(cap));
+    }
+    let mut bytes = Vec::new();
+    // The file may grow after the check: reading stops one byte past the cap.
+    f.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large(cap));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text".to_string()))
+}
+
+fn too_large(cap: u64) -> std::io::Error {
+    let shown = if cap % (1024 * 1024) == 0 {
+        format!("{} MiB", cap / (1024 * 1024))
+    } else {
+        format!("{cap} bytes")
+    };
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("larger than {shown}"),
+    )
+}
+
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn private_writes_never_follow_a_planted_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let folder = dir.path().join("drafts");
+        ensure_private_dir(&folder).unwrap();
+        let path = folder.join("task.comment.txt");
+        // Links planted at the file itself and at the old, predictable
+        // temporary names (`tmp<pid>`), all pointing at the victim.
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        let old_tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &old_tmp).unwrap();
+        write_private_file(&path, b"draft text").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        assert!(meta.is_file(), "the link was replaced by a file");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "draft text");
+        // Nothing but the file and the planted link is left behind.
+        let names: Vec<_> = std::fs::read_dir(&folder).unwrap().collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn a_config_path_that_is_not_a_regular_file_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.toml");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo on a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let started = Instant::now();
+        let e = read_regular_file(&fifo, CONFIG_MAX_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), "not a regular file (a FIFO)");
+        let e = read_regular_file(Path::new("/dev/zero"), CONFIG_MAX_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), "not a regular file (a character device)");
+        let e = read_regular_file(dir.path(), CONFIG_MAX_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), "not a regular file (a directory)");
+        assert!(started.elapsed() < Duration::from_secs(5));
+
+        let big = dir.path().join("big.toml");
+        std::fs::write(&big, vec![b'#'; CONFIG_MAX_BYTES as usize + 1]).unwrap();
+        let e = read_regular_file(&big, CONFIG_MAX_BYTES).unwrap_err();
+        assert_eq!(e.to_string(), "larger than 1 MiB");
+
+        let ok = dir.path().join("ok.toml");
+        std::fs::write(&ok, "a = 1\n").unwrap();
+        let link = dir.path().join("link.toml");
+        std::os::unix::fs::symlink(&ok, &link).unwrap();
+        assert_eq!(
+            read_regular_file(&link, CONFIG_MAX_BYTES).unwrap(),
+            "a = 1\n"
+        );
+        let missing = read_regular_file(&dir.path().join("none"), CONFIG_MAX_BYTES);
+        assert_eq!(missing.unwrap_err().kind(), std::io::ErrorKind::NotFound);
+    }
 }

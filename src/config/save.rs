@@ -2,7 +2,7 @@
 //! everything else kept as written — comments, order, layout (toml_edit);
 //! the file is written 0600, write-then-rename.
 
-use super::{name_key, write_private_file};
+use super::{name_key, read_regular_file, write_private_file, CONFIG_MAX_BYTES};
 use std::path::{Path, PathBuf};
 use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
 
@@ -12,7 +12,7 @@ use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
 /// followed (its target is written). Returns the path written.
 pub fn save_view(path: &Path, name: &str, filter: &str) -> Result<PathBuf, String> {
     let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let text = match std::fs::read_to_string(&real) {
+    let text = match read_regular_file(&real, CONFIG_MAX_BYTES) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("cannot read {}: {e}", real.display())),

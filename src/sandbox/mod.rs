@@ -68,6 +68,9 @@ pub struct RecordedRequest {
     pub path: String,
     pub query: Option<String>,
     pub body: Option<serde_json::Value>,
+    /// Who the request's key acts as (the demo user's e-mail), if a known
+    /// key: tests check that an edit is sent as the user who made it.
+    pub caller: Option<String>,
 }
 
 /// State shared by the server tasks and the [`Sandbox`] handle.
@@ -78,6 +81,8 @@ pub(crate) struct Shared {
     pub(crate) listing: Mutex<ListingShape>,
     pub(crate) counter: AtomicU64,
     pub(crate) keys: HashMap<String, usize>,
+    /// Each demo key's user e-mail (for [`RecordedRequest::caller`]).
+    pub(crate) callers: HashMap<String, String>,
 }
 
 pub(crate) type AppState = Arc<Shared>;
@@ -129,6 +134,10 @@ impl Sandbox {
             }),
             counter: AtomicU64::new(0),
             keys,
+            callers: demo_keys
+                .iter()
+                .map(|(k, _)| (k.key.clone(), k.user_email.clone()))
+                .collect(),
         });
         let app = routes::router(shared.clone());
         if opts.http1_only {

@@ -414,3 +414,30 @@ fn search_text(t: &StoredTask) -> String {
     }
     s
 }
+
+#[cfg(all(test, unix))]
+mod link_tests {
+    use super::*;
+
+    #[test]
+    fn a_store_path_that_is_a_symlink_is_refused_and_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        for ext in ["sqlite3", "sqlite3-wal", "sqlite3-shm"] {
+            let path = dir.path().join(format!("store-{ext}")).join("u.sqlite3");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(&victim, path.with_extension(ext)).unwrap();
+            let e = Db::open(&path).err().expect("refused");
+            assert!(e.contains("is a symbolic link"), "{e}");
+            assert!(e.contains(&format!("u.{ext}")), "names the link: {e}");
+            assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        }
+        // A dangling link: nothing is created where it points.
+        let path = dir.path().join("dangling.sqlite3");
+        let target = dir.path().join("elsewhere.sqlite3");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        assert!(Db::open(&path).is_err());
+        assert!(!target.exists(), "the link was followed");
+    }
+}

@@ -10,6 +10,7 @@
 //! tests); [`worker`] runs it off the UI loop.
 
 mod db;
+pub mod identity;
 mod numbers;
 mod open;
 pub mod outbox;
@@ -42,26 +43,29 @@ pub fn cache_root() -> PathBuf {
         .join("taskdeck")
 }
 
-/// The folder of one service's stores (one database per user inside).
+/// The folder of one service's stores (one database per user inside):
+/// one service is its whole base URL ([`identity::service_key`]).
 pub fn service_dir(base_url: &str, demo: bool) -> PathBuf {
-    cache_root().join(crate::app::drafts::service_key(base_url, demo))
+    identity::service_folder(&cache_root(), base_url, demo)
+}
+
+/// The folder of one service's stores, as it is (nothing is made or
+/// taken over): what the scriptable commands read.
+pub fn existing_service_dir(base_url: &str) -> PathBuf {
+    cache_root().join(identity::service_key(base_url, false))
 }
 
 /// The database of one user of a service.
 pub fn db_path(service_dir: &Path, user_id: &str) -> PathBuf {
-    service_dir.join(format!("{}.sqlite3", crate::app::drafts::user_key(user_id)))
+    service_dir.join(format!("{}.sqlite3", identity::user_key(user_id)))
 }
 
-/// The user whose store a start opens before the service says who the
-/// user is: the last one seen on this service.
-pub fn last_user(service_dir: &Path) -> Option<String> {
-    let s = std::fs::read_to_string(service_dir.join("last-user")).ok()?;
-    let s = s.trim();
-    (!s.is_empty() && s.len() < 512).then(|| s.to_string())
-}
-
-pub fn set_last_user(service_dir: &Path, user_id: &str) -> std::io::Result<()> {
-    crate::config::write_private_file(&service_dir.join("last-user"), user_id.as_bytes())
+/// The database of the user `key` was last seen to belong to on this
+/// service; `None` for a key never seen (nothing of anyone is opened).
+pub fn db_path_for_key(service_dir: &Path, key: &str) -> Option<PathBuf> {
+    let print = identity::KeyPrint::existing(service_dir, key)?;
+    let user = identity::user_for(service_dir, &print)?;
+    Some(db_path(service_dir, &user))
 }
 
 /// A task as stored: its JSON as the service sent it (re-serialised).

@@ -43,6 +43,23 @@ pub fn trouble(e: &rusqlite::Error) -> Trouble {
     }
 }
 
+/// A store whose database or WAL files are symlinks is not opened: SQLite
+/// would write through them to wherever they point (planted by someone
+/// else, or a copy of another user's store). Says which and why.
+fn refuse_links(path: &Path) -> Result<(), String> {
+    for ext in ["sqlite3", "sqlite3-wal", "sqlite3-shm"] {
+        let p = path.with_extension(ext);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "the local store {} is a symbolic link; it is not opened, so that nothing is \
+                 written where the link points (remove the link to start a new store)",
+                p.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Why a database could not be used as it was, in one line.
 pub(super) fn describe(e: &rusqlite::Error) -> String {
     crate::text::clean(&e.to_string())
@@ -87,6 +104,7 @@ impl Db {
     }
 
     pub fn open_waiting(path: &Path, wait: Duration) -> Result<(Db, Option<String>), String> {
+        refuse_links(path)?;
         if let Some(dir) = path.parent() {
             crate::config::ensure_private_dir(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -236,7 +254,8 @@ impl Db {
             #[cfg(unix)]
             {
                 use std::os::unix::fs::OpenOptionsExt;
-                o.mode(0o600);
+                // A dangling link planted since the check is not followed.
+                o.mode(0o600).custom_flags(libc::O_NOFOLLOW);
             }
             o.open(path)
                 .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;

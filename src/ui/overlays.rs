@@ -367,6 +367,12 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 ));
             }
             ls.push(Line::raw(""));
+            if let Some(n) = &ed.note {
+                ls.push(Line::styled(
+                    format!("not saved: {}", crate::text::clean(n)),
+                    theme.error,
+                ));
+            }
             match &ed.adding {
                 Some((kind, input)) => ls.push(Line::raw(format!(
                     "add {}: {}_   (id, e-mail or name, then optional read|write; Enter adds)",

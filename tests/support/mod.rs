@@ -215,6 +215,19 @@ impl Tui {
         cols: u16,
         rows: u16,
     ) -> Tui {
+        let program = env!("CARGO_BIN_EXE_taskdeck");
+        Tui::spawn_program(home, program, args, extra, cols, rows)
+    }
+
+    /// Start `program ARGS` (a shell that starts taskdeck, say) the same way.
+    pub fn spawn_program(
+        home: &Home,
+        program: &str,
+        args: &[&str],
+        extra: &[(String, String)],
+        cols: u16,
+        rows: u16,
+    ) -> Tui {
         let pty = portable_pty::native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -224,7 +237,7 @@ impl Tui {
                 pixel_height: 0,
             })
             .unwrap();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_taskdeck"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.env_clear();
         for (k, v) in home.env().iter().chain(extra.iter()) {

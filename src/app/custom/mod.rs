@@ -1,17 +1,21 @@
 //! Custom commands: `[[commands]]` in the config file, each a shell command
-//! with placeholders (`{id}`, `{title}`…) run for the command's targets —
-//! the current task, or the marked tasks (see `State::command_targets`) —
-//! by its key, by `:run NAME` or from the palette. The output comes back in
-//! a text overlay; a failure shows its exit status and stderr.
+//! run for the command's targets — the current task, or the marked tasks
+//! (see `State::command_targets`) — by its key, by `:run NAME` or from the
+//! palette. The task's values reach it as `TASKDECK_*` environment
+//! variables (`vars`); only identifiers may also be placeholders (`{id}`,
+//! `template`). The output comes back in a text overlay; a failure shows
+//! its exit status and stderr.
 
 pub mod run;
 pub mod template;
+pub mod vars;
 
 use super::keymap::Key;
 use super::state::*;
 use crate::config::CommandEntry;
 use std::time::Duration;
-use template::{Template, Vars};
+use template::Template;
+use vars::Vars;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CustomCommand {
@@ -40,6 +44,9 @@ impl Custom {
         let commands = entries
             .iter()
             .filter_map(|e| {
+                // A template the parser refused (a free-text placeholder
+                // of an old config included) was already left out with
+                // its message; this is the same check.
                 let (template, _) = Template::parse(&e.run, e.once).ok()?;
                 Some(CustomCommand {
                     name: e.name.clone(),
@@ -125,19 +132,34 @@ impl State {
             labels.push(t.label());
             vars.push(Vars::of(&t));
         }
+        // Every run is checked before any starts: a value that cannot go
+        // into the command line stops the whole command, not half of it.
         let runs = if c.once {
+            let script = c
+                .template
+                .render(&vars)
+                .map_err(|e| format!("{} not run: {e}", c.name))?;
             vec![run::Run {
                 label: labels.join(" "),
-                script: c.template.render(&vars),
+                script,
+                env: vars::env(&vars, true),
             }]
         } else {
             vars.iter()
                 .zip(&labels)
-                .map(|(v, l)| run::Run {
-                    label: l.clone(),
-                    script: c.template.render(std::slice::from_ref(v)),
+                .map(|(v, l)| {
+                    let one = std::slice::from_ref(v);
+                    let script = c
+                        .template
+                        .render(one)
+                        .map_err(|e| format!("{} not run on {l}: {e}", c.name))?;
+                    Ok(run::Run {
+                        label: l.clone(),
+                        script,
+                        env: vars::env(one, false),
+                    })
                 })
-                .collect()
+                .collect::<Result<Vec<_>, String>>()?
         };
         if !c.interactive {
             self.say(

@@ -23,7 +23,17 @@ impl State {
         ev: KeyEvent,
     ) -> Vec<Effect> {
         match self.keymap.lookup(&[Context::Confirm], &ev) {
-            Some(Action::Yes) => self.confirmed(on_yes),
+            Some(Action::Yes) => {
+                let fx = self.confirmed(on_yes);
+                // The editor's copy waits for the answer: a refused save
+                // brings it back with its edits.
+                if let (Some(b), Some(Effect::Api { ticket, req })) = (back_to, fx.first()) {
+                    if let (Overlay::Sharing(ed), ApiRequest::PutSharing { .. }) = (*b, &**req) {
+                        self.sharing_sent = Some((*ticket, ed));
+                    }
+                }
+                fx
+            }
             Some(Action::No | Action::Close) => {
                 match back_to {
                     Some(b) => {

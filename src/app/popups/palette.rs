@@ -10,6 +10,9 @@ use crossterm::event::KeyEvent;
 pub struct Palette {
     pub input: LineInput,
     pub selected: usize,
+    /// The user moved through the suggestions since the text last changed:
+    /// Enter runs the one chosen.
+    pub chose: bool,
     /// The current task when the palette opened: (id, label).
     pub target: Option<(String, String)>,
 }
@@ -119,6 +122,7 @@ impl Palette {
         Palette {
             input: LineInput::with(prefill),
             selected: 0,
+            chose: false,
             target,
         }
     }
@@ -140,10 +144,18 @@ impl Palette {
             Some(Action::Run) => {
                 // The highlighted suggestion is what runs; a bare command
                 // name that needs an argument is completed instead.
+                // A name matching several people or teams runs as typed, so
+                // that the picker asks which (the first suggestion is not an
+                // answer) — unless the user chose one.
+                let typed = self.input.text.trim().to_string();
+                if !self.chose && completions.len() > 1 && names_argument(&typed) {
+                    return PaletteOutcome::Run(typed);
+                }
                 return match highlighted {
                     Some(c) if !c.contains(' ') && takes_args(&c) => {
                         self.input = LineInput::with(&format!("{c} "));
                         self.selected = 0;
+                        self.chose = false;
                         PaletteOutcome::Stay
                     }
                     Some(c) => PaletteOutcome::Run(c),
@@ -152,19 +164,26 @@ impl Palette {
             }
             Some(Action::Complete) => {
                 if let Some(c) = highlighted {
-                    let space = if takes_args(&c) && !c.contains(' ') {
+                    // A completed word ends with a space where more may
+                    // follow: a command's arguments, a link type's id.
+                    let space = if (takes_args(&c) && !c.contains(' ')) || more_follows(&c) {
                         " "
                     } else {
                         ""
                     };
                     self.input = LineInput::with(&format!("{c}{space}"));
                     self.selected = 0;
+                    self.chose = false;
                 }
             }
             Some(Action::Down) => {
-                self.selected = (self.selected + 1).min(completions.len().saturating_sub(1))
+                self.selected = (self.selected + 1).min(completions.len().saturating_sub(1));
+                self.chose = true;
             }
-            Some(Action::Up) => self.selected = self.selected.saturating_sub(1),
+            Some(Action::Up) => {
+                self.selected = self.selected.saturating_sub(1);
+                self.chose = true;
+            }
             // ctrl-u clears the argument, not the command word that a key
             // like `e` or `s` put there; again, the whole line.
             Some(Action::ClearArgument) if command_word_len(&self.input.text) > 0 => {
@@ -187,10 +206,32 @@ impl Palette {
             _ => {
                 if self.input.handle(ev) {
                     self.selected = 0;
+                    self.chose = false;
                 }
             }
         }
         PaletteOutcome::Stay
+    }
+}
+
+/// `assign dana`, `team ops`, `share add …`: an argument that names people
+/// or teams, typed in full (not a bare command word).
+fn names_argument(typed: &str) -> bool {
+    match typed.split_once(' ') {
+        Some((cmd, arg)) if !arg.trim().is_empty() => command::spec(cmd)
+            .is_some_and(|s| matches!(s.complete, Complete::People | Complete::Teams)),
+        _ => false,
+    }
+}
+
+/// A completion after which another word is expected (`link task `).
+fn more_follows(completion: &str) -> bool {
+    match completion.split_once(' ') {
+        Some((cmd, arg)) => {
+            command::spec(cmd).is_some_and(|s| matches!(s.complete, Complete::LinkTypes))
+                && !arg.contains(' ')
+        }
+        None => false,
     }
 }
 
@@ -239,5 +280,60 @@ mod tests {
         assert_eq!(complete("append", &src)[0], "run log-id");
         assert_eq!(complete("", &src).len(), COMMANDS.len() + 1);
         assert_eq!(src.describe("run log-id"), Some("Append the id to a file"));
+    }
+
+    fn key(code: crossterm::event::KeyCode) -> KeyEvent {
+        KeyEvent::new(code, crossterm::event::KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn enter_on_a_name_matching_several_runs_it_as_typed_so_the_picker_asks() {
+        use crossterm::event::KeyCode;
+        let src = Sources {
+            people: vec![
+                "Dana Alpha <dana.a@acme.test>".to_string(),
+                "Dana Beta <dana.b@acme.test>".to_string(),
+            ],
+            ..Default::default()
+        };
+        let mut p = Palette::new("assign dana", None);
+        let out = p.on_key(&key(KeyCode::Enter), Some(Action::Run), &src);
+        assert_eq!(
+            out,
+            PaletteOutcome::Run("assign dana".into()),
+            "not the first Dana"
+        );
+        // Chosen with the arrows: that one runs.
+        let mut p = Palette::new("assign dana", None);
+        p.on_key(&key(KeyCode::Down), Some(Action::Down), &src);
+        let out = p.on_key(&key(KeyCode::Enter), Some(Action::Run), &src);
+        assert_eq!(
+            out,
+            PaletteOutcome::Run("assign Dana Beta <dana.b@acme.test>".into())
+        );
+        // One match: it runs.
+        let mut p = Palette::new("assign dana.b", None);
+        let out = p.on_key(&key(KeyCode::Enter), Some(Action::Run), &src);
+        assert_eq!(
+            out,
+            PaletteOutcome::Run("assign Dana Beta <dana.b@acme.test>".into())
+        );
+    }
+
+    #[test]
+    fn a_partial_filter_completes_and_a_bare_filter_never_clears() {
+        use crossterm::event::KeyCode;
+        let none = Sources::default();
+        let mut p = Palette::new("fil", None);
+        let out = p.on_key(&key(KeyCode::Enter), Some(Action::Run), &none);
+        assert_eq!(out, PaletteOutcome::Stay);
+        assert_eq!(p.input.text, "filter ", "completed, waiting for conditions");
+        let e = command::Command::parse("filter").unwrap_err();
+        assert!(e.contains("filter clear"), "{e}");
+        assert!(command::Command::parse("filter clear").is_ok());
+        // Tab: a link type is followed by a space, for its id.
+        let mut p = Palette::new("link ta", None);
+        p.on_key(&key(KeyCode::Tab), Some(Action::Complete), &none);
+        assert_eq!(p.input.text, "link task ");
     }
 }

@@ -35,6 +35,8 @@ pub struct SharingEditor {
     /// People and teams taskdeck has seen: a name or an e-mail typed here
     /// that names exactly one of them is sent as its id.
     pub directory: crate::app::directory::Directory,
+    /// Why the last save was refused (the editor came back with its edits).
+    pub note: Option<String>,
 }
 
 impl SharingEditor {
@@ -72,6 +74,7 @@ impl SharingEditor {
             cursor: 0,
             adding: None,
             directory: Default::default(),
+            note: None,
         }
     }
 
@@ -174,13 +177,20 @@ impl SharingEditor {
             }
         }
         if let Some(me) = me {
-            let had = self.original.users.iter().any(|u| u.id == me);
+            let mine = self.original.users.iter().find(|u| u.id == me);
             let keeps = self.users.iter().any(|g| g.reference == me);
-            if had && !keeps && self.visibility != Visibility::Customer {
-                out.push(
-                    "!! YOU WILL LOSE ACCESS TO THIS TASK (unless one of your teams keeps it)"
+            if let (Some(u), false) = (mine, keeps || self.visibility == Visibility::Customer) {
+                // What the result will say, said beforehand: the service
+                // may keep the creator's or the assignee's access.
+                let role = u.role.as_ref().map(|r| r.line().into_owned());
+                out.push(match role.as_deref() {
+                    Some(r @ ("creator" | "assignee")) => format!(
+                        "!! YOU WILL LOSE ACCESS TO THIS TASK unless the service keeps the \
+                         task's {r} (you; it may) or one of your teams keeps it"
+                    ),
+                    _ => "!! YOU WILL LOSE ACCESS TO THIS TASK (unless one of your teams keeps it)"
                         .into(),
-                );
+                });
             }
         }
         if out.is_empty() {

@@ -343,3 +343,156 @@ fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
         _ => panic!("back in the editor expected"),
     }
 }
+
+/// The editor on a task shared with me (the assignee) and Bob.
+fn sharing_editor_open(s: &mut State, users: Value) {
+    let fx = open_tab(s, Tab::Sharing);
+    let state: SharingState = serde_json::from_value(json!({
+        "visibility": "private", "users": users, "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(state)),
+    );
+    s.on_key(key('S'));
+    assert!(matches!(s.overlay, Overlay::Sharing(_)));
+}
+
+#[test]
+fn a_refused_sharing_save_brings_the_editor_back_with_its_edits_and_the_reason() {
+    let mut s = loaded(1);
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
+    );
+    s.on_key(key('a'));
+    type_str(&mut s, "bob@acme.test");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter)); // review
+    let fx = s.on_key(key('y'));
+    assert_eq!(reqs(&fx).len(), 1);
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "visibility rules forbid this".into(),
+            body: json!({"error": "visibility rules forbid this"}),
+        }),
+    );
+    match &s.overlay {
+        Overlay::Sharing(ed) => {
+            assert!(
+                ed.users.iter().any(|g| g.reference == "u-bob"),
+                "the edits are kept"
+            );
+            assert!(
+                ed.note
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains("visibility rules forbid this"),
+                "{:?}",
+                ed.note
+            );
+        }
+        _ => panic!("the editor is back"),
+    }
+    assert_eq!(s.status.as_ref().unwrap().0, Level::Error);
+}
+
+#[test]
+fn picking_a_same_name_person_adds_them_beside_the_one_already_there() {
+    let mut s = loaded(1);
+    sharing_editor_open(
+        &mut s,
+        json!([
+            {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"},
+            {"id": "u-sam1", "name": "Sam Taylor", "email": "sam.taylor@acme.test", "access_level": "read"}
+        ]),
+    );
+    s.on_key(key('a'));
+    type_str(&mut s, "Sam Taylor");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter));
+    let fx = s.on_key(key('y'));
+    let body = json!({"error": "ambiguous", "candidates": [
+        {"id": "u-sam1", "name": "Sam Taylor", "email": "sam.taylor@acme.test"},
+        {"id": "u-sam2", "name": "Sam Taylor", "email": "samuel.taylor@acme.test"}]});
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "ambiguous".into(),
+            body,
+        }),
+    );
+    match &s.overlay {
+        Overlay::Picker(p) => assert_eq!(
+            p.candidates
+                .iter()
+                .map(|(id, _)| id.as_str())
+                .collect::<Vec<_>>(),
+            vec!["u-sam2"],
+            "the Sam already there is not offered"
+        ),
+        _ => panic!("picker expected"),
+    }
+    let fx = s.on_key(code(KeyCode::Enter));
+    match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { update, .. }] => {
+            let ids: Vec<&str> = update.users.iter().map(|u| u.user_id.as_str()).collect();
+            assert!(
+                ids.contains(&"u-sam1") && ids.contains(&"u-sam2"),
+                "{ids:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_sharing_preview_and_result_agree_when_the_service_keeps_the_assignee() {
+    let mut s = loaded(1);
+    sharing_editor_open(
+        &mut s,
+        json!([
+            {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"},
+            {"id": "u-bob", "name": "Bob", "email": "bob@acme.test", "access_level": "read"}
+        ]),
+    );
+    s.on_key(key('j'));
+    s.on_key(key('d')); // remove me
+    s.on_key(code(KeyCode::Enter));
+    let lines = match &s.overlay {
+        Overlay::Confirm { lines, .. } => lines.join("\n"),
+        _ => panic!("preview expected"),
+    };
+    assert!(
+        lines.contains("unless the service keeps the task's assignee (you; it may)"),
+        "{lines}"
+    );
+    let fx = s.on_key(key('y'));
+    // The service keeps the assignee, as the preview said it may.
+    let kept: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [
+            {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"},
+            {"id": "u-bob", "name": "Bob", "email": "bob@acme.test", "access_level": "read"}
+        ],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::PutSharing { .. }),
+        Ok(Reply::Sharing(kept)),
+    );
+    let (_, text, _) = s.status.clone().unwrap();
+    assert!(
+        text.contains("the service kept access for Me Myself (assignee)"),
+        "{text}"
+    );
+}

@@ -274,3 +274,22 @@ fn a_patch_with_an_unknown_outcome_is_read_back_never_resent() {
     assert!(reqs(&fx).is_empty());
     assert!(s.status.as_ref().unwrap().1.contains("failed"));
 }
+
+#[test]
+fn the_result_of_a_due_edit_reads_in_local_time() {
+    let ny = crate::app::dates::resolve_zone("America/New_York").unwrap();
+    crate::app::dates::with_zone(ny, || {
+        let mut s = loaded(1);
+        let fx = palette(&mut s, "due 2026-12-01T09:00");
+        assert_eq!(
+            only_patch(&fx).1,
+            json!({"complete_by": "2026-12-01T14:00:00Z"})
+        );
+        let mut t = task(1);
+        t.complete_by = Some("2026-12-01T14:00:00Z".into());
+        answer(&mut s, &fx, Ok(Reply::Task(Box::new(t))));
+        let (_, text, _) = s.status.clone().unwrap();
+        assert!(text.contains("due → 2026-12-01 09:00 EST"), "{text}");
+        assert!(!text.contains("14:00:00Z"), "{text}");
+    });
+}

@@ -130,3 +130,21 @@ fn popup_keys_are_remappable_and_listed_in_help() {
         .iter()
         .any(|l| l.contains("ctrl-j") && l.contains("move down")));
 }
+
+#[test]
+fn ctrl_z_suspends_everywhere_and_is_in_the_help() {
+    let mut s = loaded(3);
+    assert_eq!(s.on_key(ctrl('z')), vec![Effect::Suspend]);
+    // With a popup open too (the palette):
+    // it stays open for when taskdeck is continued.
+    s.on_key(key(':'));
+    assert!(matches!(s.overlay, Overlay::Palette(_)));
+    assert_eq!(s.on_key(ctrl('z')), vec![Effect::Suspend]);
+    assert!(matches!(s.overlay, Overlay::Palette(_)));
+    let help = crate::ui::help_lines(&s, "suspend");
+    assert!(
+        help.iter()
+            .any(|l| l.contains("ctrl-z") && l.contains("suspend")),
+        "{help:?}"
+    );
+}

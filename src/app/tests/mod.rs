@@ -2,6 +2,7 @@
 //! requests emitted and the resulting state. Helpers here, tests by
 //! subject in the files below.
 
+mod backoff;
 pub(crate) mod board;
 mod bulk;
 mod changes;
@@ -107,6 +108,11 @@ pub fn loaded(n: i64) -> State {
 
 /// `loaded`, with `settings` (views, custom commands, keys).
 pub fn loaded_with(settings: &Settings, n: i64) -> State {
+    loaded_with_tasks(settings, (1..=n).map(task).collect())
+}
+
+/// `loaded_with`, with these tasks (hostile text, odd values).
+pub fn loaded_with_tasks(settings: &Settings, tasks: Vec<Task>) -> State {
     let mut s = crate::app::new_state("svc.test".into(), settings, false);
     let fx = s.start();
     let t_me = ticket_of(&fx);
@@ -127,7 +133,10 @@ pub fn loaded_with(settings: &Settings, n: i64) -> State {
         ticket: t_me + 1,
         req: page_req,
         result: Ok(Reply::Page(TaskPage {
-            items: (1..=n).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            items: tasks
+                .into_iter()
+                .map(|t| TaskItem::Task(Box::new(t)))
+                .collect(),
             cursor: None,
         })),
     });

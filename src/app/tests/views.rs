@@ -390,3 +390,30 @@ fn help_and_the_palette_list_the_views() {
     let c = crate::app::popups::palette::complete("view due to", &s.palette_sources());
     assert_eq!(c[0], "view Due today");
 }
+
+#[test]
+fn view_save_keeps_relative_dates_relative_later_and_after_a_restart() {
+    let saved = |s: &mut State, name: &str| match &palette(s, &format!("view save {name}"))[..] {
+        [Effect::SaveView { filter, .. }] => filter.clone(),
+        other => panic!("{other:?}"),
+    };
+    let mut s = loaded(1);
+    palette(&mut s, "filter to=now");
+    // An hour later: the filter holds what `now` read an hour ago.
+    let hour_ago = chrono::Utc::now() - chrono::Duration::hours(1);
+    s.views.words_at = vec![hour_ago];
+    s.filters.complete_by_to =
+        Some(crate::app::dates::parse_bound("now", hour_ago, false).unwrap());
+    assert_eq!(saved(&mut s, "Until now"), "to=now");
+
+    // A restart: the next start restores the words with the filters.
+    palette(&mut s, "filter to=+7d");
+    let json = s.view_json();
+    let mut t = loaded(1);
+    t.apply_boot(crate::store::Boot {
+        view: Some(json),
+        ..Default::default()
+    });
+    assert_eq!(t.filters.complete_by_to, s.filters.complete_by_to);
+    assert_eq!(saved(&mut t, "Week"), "to=+7d");
+}

@@ -1,0 +1,356 @@
+//! `taskdeck config init`: the first setup. Asks for the base URL and how
+//! to get the key, tests them with `GET /me` (who, which organisation),
+//! then writes the config file — keeping whatever it already holds
+//! (comments, other keys, other profiles), mode 0600.
+//!
+//! Questions are read line by line from standard input, so the answers
+//! can also be piped in (`printf '%s\n' URL 1 'pass show work/tasks' |
+//! taskdeck config init`).
+
+use super::commands::{emit, Failure, Outcome, EXIT_OK};
+use crate::api::{ApiKey, Client, ClientConfig};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use toml_edit::{value, DocumentMut, Item, Table};
+
+/// How the key is given.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyAnswer {
+    /// `api_key_command`: a command that prints the key.
+    Command(String),
+    /// `$TASKDECK_API_KEY`, set by the user (nothing written).
+    Env,
+    /// `api_key` in the file.
+    InFile(String),
+}
+
+/// A base URL as typed, made usable: trimmed, http or https, no
+/// credentials; a final `/api/v1` (taskdeck adds it itself) is taken off,
+/// and the note says so.
+pub fn base_url_answer(typed: &str) -> Result<(String, Option<String>), String> {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return Err("a base URL is needed (e.g. https://tasks.example.com)".into());
+    }
+    let with_scheme = if typed.contains("://") {
+        typed.to_string()
+    } else {
+        format!("https://{typed}")
+    };
+    let url = reqwest::Url::parse(&with_scheme).map_err(|e| format!("not a URL: {e}"))?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(crate::api::CREDENTIALS_IN_URL.into());
+    }
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("must be http or https, not {}", url.scheme()));
+    }
+    let mut base = with_scheme.trim_end_matches('/').to_string();
+    let mut note = None;
+    if let Some(stripped) = base.strip_suffix("/api/v1") {
+        base = stripped.to_string();
+        note = Some(format!(
+            "taskdeck adds /api/v1 itself: the base URL is {base}"
+        ));
+    }
+    if url.scheme() == "http" && note.is_none() {
+        note = Some("plain http: the key travels unencrypted; prefer https".into());
+    }
+    Ok((base, note))
+}
+
+/// The config text with the answers set (in `[profiles.NAME]` with a
+/// profile): everything else in `text` — comments, keys, other profiles —
+/// kept as it was.
+pub fn write_answers(
+    text: &str,
+    profile: Option<&str>,
+    base: &str,
+    key: &KeyAnswer,
+) -> Result<String, String> {
+    let mut doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        format!(
+            "the config file is not valid TOML, nothing written: {}",
+            e.to_string().lines().next().unwrap_or_default()
+        )
+    })?;
+    let table: &mut Table = match profile {
+        None => doc.as_table_mut(),
+        Some(name) => {
+            let profiles = doc
+                .entry("profiles")
+                .or_insert(Item::Table(Table::new()))
+                .as_table_mut()
+                .ok_or("`profiles` in the config file is not a table, nothing written")?;
+            profiles.set_implicit(true);
+            profiles
+                .entry(name)
+                .or_insert(Item::Table(Table::new()))
+                .as_table_mut()
+                .ok_or_else(|| format!("profile `{name}` is not a table, nothing written"))?
+        }
+    };
+    table["base_url"] = value(base);
+    match key {
+        KeyAnswer::Command(c) => {
+            table.remove("api_key");
+            table["api_key_command"] = value(c.as_str());
+        }
+        KeyAnswer::InFile(k) => {
+            table.remove("api_key_command");
+            table["api_key"] = value(k.as_str());
+        }
+        KeyAnswer::Env => {}
+    }
+    Ok(doc.to_string())
+}
+
+/// Answers read from `input`, questions written to standard error.
+struct Asker<R> {
+    input: R,
+}
+
+impl<R: BufRead> Asker<R> {
+    fn ask(&mut self, question: &str) -> Result<String, Failure> {
+        eprint!("{question}");
+        let mut line = String::new();
+        let n = self
+            .input
+            .read_line(&mut line)
+            .map_err(|e| Failure::failed(format!("cannot read the answer: {e}")))?;
+        if n == 0 {
+            return Err(Failure::usage("no answer (end of input): nothing written"));
+        }
+        Ok(line.trim_end_matches(['\n', '\r']).to_string())
+    }
+}
+
+/// Hide what is typed while the key is read from a terminal.
+struct NoEcho(Option<libc::termios>);
+
+impl NoEcho {
+    fn start() -> NoEcho {
+        use std::io::IsTerminal;
+        if !std::io::stdin().is_terminal() {
+            return NoEcho(None);
+        }
+        // SAFETY: tcgetattr/tcsetattr on stdin with a zeroed, then filled,
+        // termios; the old settings are put back on drop.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(0, &mut t) != 0 {
+                return NoEcho(None);
+            }
+            let old = t;
+            t.c_lflag &= !libc::ECHO;
+            libc::tcsetattr(0, libc::TCSANOW, &t);
+            NoEcho(Some(old))
+        }
+    }
+}
+
+impl Drop for NoEcho {
+    fn drop(&mut self) {
+        if let Some(old) = self.0 {
+            // SAFETY: the settings read in `start`.
+            unsafe {
+                libc::tcsetattr(0, libc::TCSANOW, &old);
+            }
+            eprintln!();
+        }
+    }
+}
+
+/// `taskdeck [--profile NAME] config init`.
+pub async fn run(profile: Option<&str>) -> Outcome {
+    let stdin = std::io::stdin();
+    let mut a = Asker {
+        input: stdin.lock(),
+    };
+    let path = crate::config::config_path();
+    eprintln!(
+        "Setting up taskdeck{} — the answers go to {}",
+        profile
+            .map(|p| format!(" (profile {})", crate::text::clean(p)))
+            .unwrap_or_default(),
+        path.display()
+    );
+    let (base, note) = loop {
+        let typed = a.ask("Base URL of the task service (e.g. https://tasks.example.com): ")?;
+        match base_url_answer(&typed) {
+            Ok(b) => break b,
+            Err(e) => eprintln!("  {e}"),
+        }
+    };
+    if let Some(n) = note {
+        eprintln!("  {n}");
+    }
+    eprintln!(
+        "How should taskdeck get the API key?\n  \
+         1) a command that prints it (recommended), e.g.\n       \
+         pass show work/tasks\n       \
+         op read op://Work/Tasks/api-key\n       \
+         security find-generic-password -s tasks -w\n  \
+         2) the environment variable {} (you set it; nothing is written)\n  \
+         3) in the config file itself (mode 0600)",
+        crate::config::ENV_API_KEY
+    );
+    let key = loop {
+        let choice = a.ask("Choice [1]: ")?;
+        match choice.trim() {
+            "" | "1" => {
+                let c = a.ask("Command that prints the key: ")?;
+                if c.trim().is_empty() {
+                    eprintln!("  a command is needed");
+                    continue;
+                }
+                break KeyAnswer::Command(c.trim().to_string());
+            }
+            "2" => break KeyAnswer::Env,
+            "3" => {
+                let k = {
+                    let _hidden = NoEcho::start();
+                    a.ask("API key (not shown): ")?
+                };
+                if k.trim().is_empty() {
+                    eprintln!("  the key is empty");
+                    continue;
+                }
+                break KeyAnswer::InFile(k.trim().to_string());
+            }
+            other => eprintln!("  1, 2 or 3, not {:?}", crate::text::clean(other)),
+        }
+    };
+    let write = match test_answers(&base, &key).await {
+        Ok(who) => {
+            eprintln!("  {who}");
+            true
+        }
+        Err(e) => {
+            eprintln!("  the test failed: {e}");
+            let yes = a.ask("Write the config anyway? [y/N]: ")?;
+            matches!(yes.trim(), "y" | "Y" | "yes")
+        }
+    };
+    if !write {
+        return Err(Failure::failed("nothing written"));
+    }
+    let written = write_file(&path, profile, &base, &key)?;
+    emit(&format!(
+        "wrote {}\nstart with: taskdeck{}\n",
+        written.display(),
+        profile
+            .map(|p| format!(" --profile {}", crate::text::clean(p)))
+            .unwrap_or_default()
+    ))?;
+    Ok(EXIT_OK)
+}
+
+/// `GET /me` with the answers: who and which organisation, in one line.
+async fn test_answers(base: &str, key: &KeyAnswer) -> Result<String, String> {
+    let key = match key {
+        KeyAnswer::Command(c) => {
+            crate::config::run_key_command(c).map_err(|e| format!("the key command: {e}"))?
+        }
+        KeyAnswer::InFile(k) => ApiKey::new(k.as_str()),
+        KeyAnswer::Env => match std::env::var(crate::config::ENV_API_KEY) {
+            Ok(k) if !k.trim().is_empty() => ApiKey::new(k),
+            _ => {
+                return Err(format!(
+                    "${} is not set in this shell, so the key could not be tested",
+                    crate::config::ENV_API_KEY
+                ))
+            }
+        },
+    };
+    crate::secret::register(key.expose());
+    let client = Client::new(ClientConfig::new(base, key))?;
+    let me = client.me().await.map_err(|e| e.to_string())?;
+    Ok(format!(
+        "connected: {} <{}> at {}",
+        me.user_name, me.user_email, me.customer_name
+    ))
+}
+
+fn write_file(
+    path: &Path,
+    profile: Option<&str>,
+    base: &str,
+    key: &KeyAnswer,
+) -> Result<PathBuf, Failure> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(Failure::failed(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let out = write_answers(&text, profile, base, key).map_err(Failure::failed)?;
+    crate::config::write_private_file(path, out.as_bytes())
+        .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;
+    Ok(path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_base_url_ending_in_api_v1_is_taken_as_the_service_and_said() {
+        let (b, n) = base_url_answer(" https://tasks.example.com/api/v1/ ").unwrap();
+        assert_eq!(b, "https://tasks.example.com");
+        assert!(n.unwrap().contains("adds /api/v1 itself"));
+        let (b, n) = base_url_answer("tasks.example.com/team").unwrap();
+        assert_eq!(b, "https://tasks.example.com/team");
+        assert_eq!(n, None);
+        assert!(base_url_answer("ftp://x").is_err());
+        assert!(base_url_answer("").is_err());
+        let e = base_url_answer("https://u:secret-pw@h.example").unwrap_err();
+        assert!(!e.contains("secret-pw"));
+    }
+
+    #[test]
+    fn answers_keep_comments_other_keys_and_profiles() {
+        let text = "# my settings\ntheme = \"light\"   # I like it\napi_key = \"old\"\n\n[profiles.work]\nbase_url = \"https://work.example\"\n";
+        let out = write_answers(
+            text,
+            None,
+            "https://tasks.example.com",
+            &KeyAnswer::Command("pass show tasks".into()),
+        )
+        .unwrap();
+        assert!(out.contains("# my settings"), "{out}");
+        assert!(out.contains("theme = \"light\"   # I like it"), "{out}");
+        assert!(
+            out.contains("base_url = \"https://tasks.example.com\""),
+            "{out}"
+        );
+        assert!(
+            out.contains("api_key_command = \"pass show tasks\""),
+            "{out}"
+        );
+        assert!(
+            !out.contains("api_key = \"old\""),
+            "the old key goes: {out}"
+        );
+        assert!(
+            out.contains("[profiles.work]\nbase_url = \"https://work.example\""),
+            "{out}"
+        );
+        let c = crate::config::from_str(&out, None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+
+        let out = write_answers(text, Some("home"), "https://h.example", &KeyAnswer::Env).unwrap();
+        assert!(
+            out.contains("api_key = \"old\""),
+            "top level untouched: {out}"
+        );
+        let c = crate::config::from_str(&out, Some("home"));
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        if std::env::var_os(crate::config::ENV_BASE_URL).is_none() {
+            assert_eq!(c.settings.base_url.as_deref(), Some("https://h.example"));
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! Right person, right service: with the real binary in a pseudo-terminal,
+//! a start opens only the store of the user its key belongs to. Bob,
+//! starting while the service is away after Alice worked, sees nothing of
+//! Alice's; an edit Bob queues offline is sent with Bob's key, never with
+//! Alice's. No assertion depends on how fast anything is: the service is
+//! down for longer than any wait.
+
+mod support;
+
+use support::*;
+
+const BOB: &str = "demo-bob-acme";
+
+fn env_with_key(svc: &Service, key: &str) -> Vec<(String, String)> {
+    svc.env()
+        .into_iter()
+        .map(|(k, v)| {
+            if k == "TASKDECK_API_KEY" {
+                (k, key.to_string())
+            } else {
+                (k, v)
+            }
+        })
+        .collect()
+}
+
+/// A session as `key`'s user (named `name` in the header): the list loads,
+/// `j` makes the second row current and its detail shows; quit. Returns
+/// the current task's label.
+fn session(svc: &Service, home: &Home, key: &str, name: &str) -> String {
+    let tui = Tui::spawn(home, &[], &env_with_key(svc, key), 120, 40);
+    tui.wait_for(name, WAIT);
+    tui.wait_until("the first page", WAIT, |s| {
+        s.contains("(more below)") || s.contains("(all)")
+    });
+    tui.send("j");
+    let screen = tui.screen();
+    let second = screen
+        .lines()
+        .filter_map(|l| l.strip_prefix("┃> #").or_else(|| l.strip_prefix("┃  #")))
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .map(|n| format!("#{n}"))
+        .expect("a second row");
+    tui.wait_for(&format!("┌{second} "), WAIT);
+    let mut tui = tui;
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 0, "q exits with 0");
+    second
+}
+
+#[test]
+fn a_key_never_seen_opens_nothing_of_the_last_user_offline() {
+    let svc = Service::small();
+    let home = Home::new();
+    let alices = session(&svc, &home, KEY, "Alice Martin");
+    svc.set_faults("down=1");
+    let mut tui = Tui::spawn(&home, &[], &env_with_key(&svc, BOB), 120, 40);
+    tui.wait_for("nothing stored for this key yet", WAIT);
+    let screen = tui.screen();
+    assert!(
+        !screen.contains(&format!("{alices} ")),
+        "Alice's current task is not shown to Bob: {screen}"
+    );
+    assert!(!screen.contains("Alice Martin"), "{screen}");
+    assert!(!screen.contains("cached "), "no stored rows: {screen}");
+    tui.signal(libc::SIGTERM);
+    tui.wait_exit(WAIT);
+}
+
+#[test]
+fn an_edit_queued_offline_is_sent_with_the_key_of_the_user_who_made_it() {
+    let svc = Service::small();
+    let home = Home::new();
+    let bobs = session(&svc, &home, BOB, "Bob Okafor");
+    // Alice is the last user on this service.
+    session(&svc, &home, KEY, "Alice Martin");
+    let id = svc.task_id(&bobs);
+    let patches = |who: &str| {
+        svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"))
+            .into_iter()
+            .filter(|r| r.caller.as_deref() == Some(who))
+            .count()
+    };
+
+    // Bob, offline: his own stored task is current; the edit is queued.
+    svc.set_faults("down=1");
+    let mut tui = Tui::spawn(&home, &[], &env_with_key(&svc, BOB), 120, 40);
+    tui.wait_for("OFFLINE", WAIT);
+    tui.wait_for(&format!("┌{bobs} "), WAIT);
+    let before = svc.sb.task_json(&bobs).unwrap()["priority"].clone();
+    let wanted = if before == "low" { "high" } else { "low" };
+    tui.send(&format!(":priority {wanted}\r"));
+    tui.wait_for("outbox 1", WAIT);
+    tui.wait_for(&format!("priority → {wanted} queued"), WAIT);
+    tui.signal(libc::SIGTERM);
+    tui.wait_exit(WAIT);
+
+    // Alice, online: nothing of Bob's outbox is hers to send.
+    svc.set_faults("");
+    let mut tui = Tui::spawn(&home, &[], &env_with_key(&svc, KEY), 120, 40);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| {
+        s.contains("(more below)") || s.contains("(all)")
+    });
+    tui.send("r");
+    tui.wait_until("the reload", WAIT, |s| s.contains("(more below)"));
+    assert_eq!(patches("alice@acme.test"), 0, "never with Alice's key");
+    assert_eq!(patches("bob@acme.test"), 0);
+    tui.send("q");
+    tui.wait_exit(WAIT);
+
+    // Bob, online: his edit goes, with his key, once.
+    let mut tui = Tui::spawn(&home, &[], &env_with_key(&svc, BOB), 120, 40);
+    tui.wait_for("Bob Okafor", WAIT);
+    tui.wait_until("Bob's edit", WAIT, |_| patches("bob@acme.test") == 1);
+    assert_eq!(patches("alice@acme.test"), 0);
+    assert_eq!(svc.sb.task_json(&bobs).unwrap()["priority"], wanted);
+    tui.signal(libc::SIGTERM);
+    tui.wait_exit(WAIT);
+}
