@@ -191,6 +191,7 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
         Overlay::Palette(taskdeck::app::popups::palette::Palette {
             input: LineInput::with("assign "),
             selected: 0,
+            chose: false,
             target: Some((id_of(s), hostile.get(62))),
         }),
         Overlay::Search(LineInput::with(&hostile.get(60))),
