@@ -3,6 +3,7 @@
 mod client;
 mod endpoints;
 mod error;
+mod failure;
 mod listing;
 pub mod models;
 mod protocol;
