@@ -144,9 +144,9 @@ pub(super) fn classify(e: &reqwest::Error, route: &Route) -> Option<ApiError> {
     };
     let cause = if has("dns error") || has("failed to lookup address") {
         match &route.proxy {
-            Some(_) => format!("cannot reach {to}: its name was not found — check the proxy setting or your network"),
+            Some(_) => format!("{to}: its name was not found — check the proxy setting or your network"),
             None => format!(
-                "cannot reach {host}: the name was not found — check base_url's host name, or your network (DNS, VPN)"
+                "{host}: the name was not found — check base_url's host name, or your network (DNS, VPN)"
             ),
         }
     } else if let Some(kind) = all
@@ -161,20 +161,20 @@ pub(super) fn classify(e: &reqwest::Error, route: &Route) -> Option<ApiError> {
                 "{to} refused the connection — is the service running there? (check base_url's port)"
             ),
             io::ErrorKind::TimedOut => format!(
-                "cannot reach {to}: no answer (timed out connecting) — check the network, a firewall or the proxy"
+                "{to}: no answer (timed out connecting) — check the network, a firewall or the proxy"
             ),
             io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted => {
                 format!("{to} dropped the connection as it opened — check the network or the proxy")
             }
             io::ErrorKind::HostUnreachable | io::ErrorKind::NetworkUnreachable => {
-                format!("cannot reach {to}: no route to it — check the network (VPN?)")
+                format!("{to}: no route to it — check the network (VPN?)")
             }
-            _ => format!("cannot reach {to}: the connection failed ({kind})"),
+            _ => format!("{to}: the connection failed ({kind})"),
         }
     } else if e.is_timeout() || has("timed out") {
-        format!("cannot reach {to}: no answer (timed out connecting) — check the network, a firewall or the proxy")
+        format!("{to}: no answer (timed out connecting) — check the network, a firewall or the proxy")
     } else {
-        format!("cannot reach {to}: the connection failed{}", route.via())
+        format!("{to}: the connection failed{}", route.via())
     };
     Some(ApiError::Unreachable { message: cause })
 }
@@ -188,7 +188,7 @@ pub(super) fn proxy_refused(proxy: &str, status: u16, host: &str) -> String {
     };
     format!(
         "the proxy {proxy} refused the request to {host}: {what} — give the proxy's user and \
-         password in the proxy variable (HTTPS_PROXY=http://user:password@proxy:port), or set \
+         password in the proxy variable (e.g. HTTPS_PROXY=http://user:password@proxy:port), or set \
          NO_PROXY if {host} should not go through it"
     )
 }
@@ -205,7 +205,7 @@ fn tls(e: &rustls::Error, host: &str) -> String {
             CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
                 let when = match c {
                     CertificateError::ExpiredContext { not_after, .. } => {
-                        format!(" on {}", date(not_after.as_secs()))
+                        format!(" (on {})", date(not_after.as_secs()))
                     }
                     _ => String::new(),
                 };
@@ -224,8 +224,11 @@ fn tls(e: &rustls::Error, host: &str) -> String {
                     CertificateError::NotValidForNameContext { presented, .. }
                         if !presented.is_empty() =>
                     {
-                        let shown: Vec<String> =
-                            presented.iter().take(3).map(|n| crate::text::clean(n)).collect();
+                        let shown: Vec<String> = presented
+                            .iter()
+                            .take(3)
+                            .map(|n| crate::text::clean(bare_name(n)))
+                            .collect();
                         format!(" ({})", shown.join(", "))
                     }
                     _ => String::new(),
@@ -258,6 +261,14 @@ fn tls(e: &rustls::Error, host: &str) -> String {
     }
 }
 
+/// `other.example` from the `DnsName("other.example")` rustls presents.
+fn bare_name(n: &str) -> &str {
+    match (n.find("(\""), n.rfind("\")")) {
+        (Some(a), Some(b)) if a + 2 <= b => &n[a + 2..b],
+        _ => n,
+    }
+}
+
 /// A day from Unix seconds, for an expiry date.
 fn date(secs: u64) -> String {
     chrono::DateTime::from_timestamp(secs as i64, 0)
@@ -287,6 +298,8 @@ mod tests {
             "h",
         );
         assert!(m.contains("has expired"), "{m}");
+        assert_eq!(bare_name("DnsName(\"other.example\")"), "other.example");
+        assert_eq!(bare_name("10.0.0.1"), "10.0.0.1");
         for m in [m, proxy_refused("http://p:3128", 407, "h")] {
             assert!(!m.contains('\n'), "{m}");
         }
