@@ -219,7 +219,10 @@ async fn default_plain_http_sends_no_http2_preface() {
     rename(&c, &id, "Renamed over HTTP/1.1").await;
     assert_eq!(c.protocol(), Protocol::Http1);
     let conns = proxy.conns();
-    assert!(!conns.is_empty() && conns.iter().all(|k| *k == "h1"), "{conns:?}");
+    assert!(
+        !conns.is_empty() && conns.iter().all(|k| *k == "h1"),
+        "{conns:?}"
+    );
     assert_eq!(count(&sb, "PATCH"), 1);
 }
 

@@ -88,9 +88,19 @@ async fn an_untrusted_certificate_is_named_not_offline_and_not_retried() {
     assert!(!e.unreachable() && e.is_setup(), "{e:?}");
     let m = e.to_string();
     assert!(m.starts_with(&format!("{host}: ")), "{m}");
-    assert!(m.contains("certificate is not trusted") && m.contains("ca_file"), "{m}");
-    assert!(!m.contains('\n') && !m.to_lowercase().contains("invalid peer"), "{m}");
-    assert_eq!(front.conns.load(Ordering::SeqCst), 1, "a TLS failure is not retried");
+    assert!(
+        m.contains("certificate is not trusted") && m.contains("ca_file"),
+        "{m}"
+    );
+    assert!(
+        !m.contains('\n') && !m.to_lowercase().contains("invalid peer"),
+        "{m}"
+    );
+    assert_eq!(
+        front.conns.load(Ordering::SeqCst),
+        1,
+        "a TLS failure is not retried"
+    );
 }
 
 #[tokio::test]
@@ -113,7 +123,8 @@ async fn an_expired_or_misnamed_certificate_says_so() {
         .await
         .unwrap_err();
     assert!(
-        e.to_string().contains("certificate has expired (on 2021-01-01)"),
+        e.to_string()
+            .contains("certificate has expired (on 2021-01-01)"),
         "{e}"
     );
     let other = tls_front(sb.addr, "other.pem").await;
@@ -134,14 +145,20 @@ async fn a_ca_file_that_is_missing_or_not_pem_is_named() {
         c
     })
     .unwrap_err();
-    assert!(e.contains("ca_file /nonexistent/ca.pem: cannot read it"), "{e}");
+    assert!(
+        e.contains("ca_file /nonexistent/ca.pem: cannot read it"),
+        "{e}"
+    );
     let e = Client::new({
         let mut c = ClientConfig::new("https://127.0.0.1:9", ApiKey::new("k-123456"));
         c.ca_file = Some(tls_file("README.md"));
         c
     })
     .unwrap_err();
-    assert!(e.contains("no certificate in it") || e.contains("not PEM"), "{e}");
+    assert!(
+        e.contains("no certificate in it") || e.contains("not PEM"),
+        "{e}"
+    );
 }
 
 #[tokio::test]
@@ -242,7 +259,11 @@ async fn a_proxy_refusing_exits_5_not_4_and_says_proxy() {
     let sb = sandbox(false).await;
     for (status, base, var) in [
         // A plain-http service: the proxy answers the request itself.
-        ("407 Proxy Authentication Required", sb.base_url(), "HTTP_PROXY"),
+        (
+            "407 Proxy Authentication Required",
+            sb.base_url(),
+            "HTTP_PROXY",
+        ),
         ("401 Unauthorized", sb.base_url(), "HTTP_PROXY"),
         // An https service: the proxy refuses the CONNECT.
         (

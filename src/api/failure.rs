@@ -33,9 +33,7 @@ impl Route {
             .as_str()
             .parse::<hyper::Uri>()
             .ok()
-            .and_then(|u| {
-                hyper_util::client::proxy::matcher::Matcher::from_system().intercept(&u)
-            })
+            .and_then(|u| hyper_util::client::proxy::matcher::Matcher::from_system().intercept(&u))
             .map(|i| {
                 let u = i.uri();
                 let scheme = u.scheme_str().unwrap_or("http");
@@ -172,7 +170,9 @@ pub(super) fn classify(e: &reqwest::Error, route: &Route) -> Option<ApiError> {
             _ => format!("{to}: the connection failed ({kind})"),
         }
     } else if e.is_timeout() || has("timed out") {
-        format!("{to}: no answer (timed out connecting) — check the network, a firewall or the proxy")
+        format!(
+            "{to}: no answer (timed out connecting) — check the network, a firewall or the proxy"
+        )
     } else {
         format!("{to}: the connection failed{}", route.via())
     };
@@ -292,7 +292,10 @@ mod tests {
         let t = found.expect("the TLS error is reached through io::Error");
         let m = tls(&t, "tasks.example");
         assert!(m.starts_with("tasks.example: "), "{m}");
-        assert!(m.contains("certificate is not trusted") && m.contains("ca_file"), "{m}");
+        assert!(
+            m.contains("certificate is not trusted") && m.contains("ca_file"),
+            "{m}"
+        );
         let m = tls(
             &rustls::Error::InvalidCertificate(CertificateError::Expired),
             "h",

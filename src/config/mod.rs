@@ -406,7 +406,11 @@ api_key_command = "echo  work-key "
         let home = dirs::home_dir().unwrap_or_default();
         assert_eq!(c.settings.ca_file, Some(home.join("w.pem")));
         let c = from_str("http2 = \"sometimes\"\n", None);
-        assert!(c.diagnostics[0].message.contains("\"always\""), "{:?}", c.diagnostics);
+        assert!(
+            c.diagnostics[0].message.contains("\"always\""),
+            "{:?}",
+            c.diagnostics
+        );
     }
 
     #[test]

@@ -24,7 +24,9 @@ fn a_certificate_refused_is_shown_and_not_offline() {
     assert!(s.offline.is_none(), "not OFFLINE");
     let shown = format!("{:?} {:?}", s.list.error, s.status);
     assert!(shown.contains("certificate is not trusted"), "{shown}");
-    assert!(s.offline_tick(Instant::now() + Duration::from_secs(60)).is_empty());
+    assert!(s
+        .offline_tick(Instant::now() + Duration::from_secs(60))
+        .is_empty());
 }
 
 #[test]
