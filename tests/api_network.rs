@@ -183,6 +183,26 @@ async fn refused_and_name_not_found_are_named_in_plain_words() {
     );
 }
 
+#[tokio::test]
+async fn a_connection_dropped_before_the_answer_is_named_without_the_url() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            let mut b = [0u8; 64];
+            let _ = s.read(&mut b).await;
+            drop(s);
+        }
+    });
+    let mut cfg = ClientConfig::new(format!("http://{addr}"), ApiKey::new("k-123456"));
+    cfg.get_retries = 0;
+    let e = Client::new(cfg).unwrap().me().await.unwrap_err();
+    assert!(matches!(e, ApiError::Network { .. }), "{e:?}");
+    let m = e.to_string();
+    assert!(m.contains(&format!("the connection to {addr} was")), "{m}");
+    assert!(!m.contains("/api/v1/me") && !m.contains("for url"), "{m}");
+}
+
 /// The CLI: an untrusted certificate is one line and exit 5; with
 /// `ca_file` in the config the same service works.
 #[tokio::test]

@@ -410,8 +410,9 @@ impl Client {
                 what: format!("waiting for /{}", path.trim_start_matches('/')),
             }
         } else {
-            // reqwest's messages name the URL, never the headers.
-            ApiError::Network { message: raw }
+            ApiError::Network {
+                message: failure::lost(e, &self.via),
+            }
         }
     }
 

@@ -179,6 +179,42 @@ pub(super) fn classify(e: &reqwest::Error, route: &Route) -> Option<ApiError> {
     Some(ApiError::Unreachable { message: cause })
 }
 
+/// A connection that failed after it was made (dropped, reset, an HTTP/2
+/// error), in words: the host and the cause, never the URL or a library's
+/// type names.
+pub(super) fn lost(e: &reqwest::Error, route: &Route) -> String {
+    let all = errors(e);
+    let to = &route.host;
+    let via = route.via();
+    let kind = all
+        .iter()
+        .find_map(|s| s.downcast_ref::<io::Error>().map(io::Error::kind));
+    let text: Vec<String> = all.iter().map(|s| s.to_string()).collect();
+    let has = |needle: &str| text.iter().any(|t| t.contains(needle));
+    match kind {
+        Some(io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted) => {
+            format!("the connection to {to}{via} was reset")
+        }
+        _ if matches!(
+            kind,
+            Some(io::ErrorKind::BrokenPipe | io::ErrorKind::UnexpectedEof)
+        ) || has("connection closed")
+            || has("before message completed") =>
+        {
+            format!("the connection to {to}{via} was closed before the answer came")
+        }
+        _ => {
+            // The innermost cause is the most specific (an HTTP/2 reset's
+            // reason, a body's decoding); the outer ones repeat the URL.
+            let cause = text.last().map(String::as_str).unwrap_or("failed");
+            format!(
+                "the connection to {to}{via} failed: {}",
+                crate::text::clean(cause)
+            )
+        }
+    }
+}
+
 /// The proxy's refusal of our request, by its status.
 pub(super) fn proxy_refused(proxy: &str, status: u16, host: &str) -> String {
     let what = match status {
