@@ -92,13 +92,19 @@ async fn an_untrusted_certificate_is_named_not_offline_and_not_retried() {
         m.contains("certificate is not trusted") && m.contains("ca_file"),
         "{m}"
     );
+    // Who it is for and who issued it, read from the certificate.
+    assert!(
+        m.contains(r#"it is for "localhost", issued by "Taskdeck Test CA" (Taskdeck Test)"#),
+        "{m}"
+    );
     assert!(
         !m.contains('\n') && !m.to_lowercase().contains("invalid peer"),
         "{m}"
     );
+    // The request's, and one that only read the certificate: not retried.
     assert_eq!(
         front.conns.load(Ordering::SeqCst),
-        1,
+        2,
         "a TLS failure is not retried"
     );
 }

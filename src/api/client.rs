@@ -335,10 +335,10 @@ impl Client {
                         tracing::debug!(path, error = %why, "h2c attempt failed; once more over HTTP/1.1");
                         let again = self.start(&self.http, method, path, query, body).await;
                         self.decision.after_fallback(again.is_ok());
-                        again.map_err(|e| self.transport(&e, path))
+                        self.answered(again, path).await
                     }
                     _ => match first {
-                        Some(r) => r.map_err(|e| self.transport(&e, path)),
+                        Some(r) => self.answered(r, path).await,
                         None => Err(ApiError::Timeout {
                             what: format!("waiting for /{}", path.trim_start_matches('/')),
                         }),
@@ -350,7 +350,7 @@ impl Client {
                 if let Ok(r) = &resp {
                     self.decision.answered_in(Protocol::of(r.version()));
                 }
-                resp.map_err(|e| self.transport(&e, path))
+                self.answered(resp, path).await
             }
         };
         let mut resp = resp?;
@@ -385,7 +385,7 @@ impl Client {
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    let mut err = self.transport(&e, path);
+                    let mut err = self.transport(&e, path).await;
                     if let ApiError::Network { message } = &mut err {
                         *message = format!("connection lost while reading the answer: {message}");
                     }
@@ -397,12 +397,33 @@ impl Client {
         Ok((status, text, retry_after))
     }
 
+    /// The response head, or its failure as an [`ApiError`].
+    async fn answered(
+        &self,
+        r: Result<reqwest::Response, reqwest::Error>,
+        path: &str,
+    ) -> Result<reqwest::Response, ApiError> {
+        match r {
+            Ok(resp) => Ok(resp),
+            Err(e) => Err(self.transport(&e, path).await),
+        }
+    }
+
     /// A transport failure as an [`ApiError`]: named in plain words where
     /// it can be (see [`failure`]); the raw chain goes to the log only.
-    fn transport(&self, e: &reqwest::Error, path: &str) -> ApiError {
+    async fn transport(&self, e: &reqwest::Error, path: &str) -> ApiError {
         let raw = failure::chain(e);
         tracing::debug!(path, error = %raw, "transport failure");
-        if let Some(named) = failure::classify(e, &self.via) {
+        // Through a proxy the service is not ours to dial directly.
+        let names = match (failure::unknown_issuer(e), &self.via.proxy) {
+            (true, None) => {
+                let host = self.base.host_str().unwrap_or_default();
+                let port = self.base.port_or_known_default().unwrap_or(443);
+                super::peek::certificate_names(host, port, self.cfg.connect_timeout).await
+            }
+            _ => None,
+        };
+        if let Some(named) = failure::classify(e, &self.via, names.as_ref()) {
             return named;
         }
         if e.is_timeout() {

@@ -8,6 +8,7 @@
 //! never retried, never "offline".
 
 use super::error::ApiError;
+use super::peek::Names;
 use rustls::CertificateError;
 use std::error::Error as StdError;
 use std::io;
@@ -81,15 +82,34 @@ fn errors<'a>(e: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'stati
     out
 }
 
+/// Whether TLS refused the certificate as issued by an authority it does
+/// not know: then who it is for and who issued it are worth reading
+/// ([`super::peek`]) to name them.
+pub(super) fn unknown_issuer(e: &reqwest::Error) -> bool {
+    errors(e).iter().any(|s| {
+        matches!(
+            s.downcast_ref::<rustls::Error>(),
+            Some(rustls::Error::InvalidCertificate(
+                CertificateError::UnknownIssuer
+            ))
+        )
+    })
+}
+
 /// What a failed attempt to reach the service was, if it is one we can
 /// name; `None` for anything else (the caller keeps its own reading).
-pub(super) fn classify(e: &reqwest::Error, route: &Route) -> Option<ApiError> {
+/// `names`: the subject and issuer of the certificate, when read.
+pub(super) fn classify(
+    e: &reqwest::Error,
+    route: &Route,
+    names: Option<&Names>,
+) -> Option<ApiError> {
     let all = errors(e);
     let host = &route.host;
     for s in &all {
         if let Some(t) = s.downcast_ref::<rustls::Error>() {
             return Some(ApiError::Tls {
-                message: tls(t, host),
+                message: tls(t, host, names),
             });
         }
     }
@@ -230,12 +250,20 @@ pub(super) fn proxy_refused(proxy: &str, status: u16, host: &str) -> String {
 }
 
 /// A TLS failure, by what the library says of the certificate.
-fn tls(e: &rustls::Error, host: &str) -> String {
+fn tls(e: &rustls::Error, host: &str, names: Option<&Names>) -> String {
     let cert = |why: &str, todo: &str| format!("{host}: the service's certificate {why} — {todo}");
     match e {
         rustls::Error::InvalidCertificate(c) => match c {
             CertificateError::UnknownIssuer => cert(
-                "is not trusted (issued by an authority this system does not know)",
+                &match names {
+                    Some(n) => format!(
+                        "is not trusted: it is for {}, issued by {}, an authority this system \
+                         does not know",
+                        n.subject, n.issuer
+                    ),
+                    None => "is not trusted (issued by an authority this system does not know)"
+                        .into(),
+                },
                 "if your organisation has its own CA, set ca_file to its certificate (PEM)",
             ),
             CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
@@ -326,7 +354,7 @@ mod tests {
             .into_iter()
             .find_map(|s| s.downcast_ref::<rustls::Error>().cloned());
         let t = found.expect("the TLS error is reached through io::Error");
-        let m = tls(&t, "tasks.example");
+        let m = tls(&t, "tasks.example", None);
         assert!(m.starts_with("tasks.example: "), "{m}");
         assert!(
             m.contains("certificate is not trusted") && m.contains("ca_file"),
@@ -335,6 +363,7 @@ mod tests {
         let m = tls(
             &rustls::Error::InvalidCertificate(CertificateError::Expired),
             "h",
+            None,
         );
         assert!(m.contains("has expired"), "{m}");
         assert_eq!(bare_name("DnsName(\"other.example\")"), "other.example");

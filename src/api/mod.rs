@@ -6,6 +6,7 @@ mod error;
 mod failure;
 mod listing;
 pub mod models;
+mod peek;
 mod protocol;
 mod request;
 
