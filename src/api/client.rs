@@ -130,8 +130,8 @@ pub struct Client {
     /// Shared by the clones: one decision per session.
     decision: Arc<Decision>,
     /// The host and proxy that transport failures name.
-    via: Arc<Via>,
-    base: reqwest::Url,
+    pub(super) via: Arc<Via>,
+    pub(super) base: reqwest::Url,
     pub(super) cfg: ClientConfig,
 }
 
@@ -172,7 +172,7 @@ impl Client {
         headers.insert(AUTHORIZATION, auth);
         let probe = base.scheme() == "http" && cfg.http2 && cfg.h2c;
         let roots = match &cfg.ca_file {
-            Some(path) => ca_certificates(path)?,
+            Some(path) => super::tls::ca_certificates(path)?,
             None => Vec::new(),
         };
         let build = |b: reqwest::ClientBuilder| {
@@ -397,46 +397,6 @@ impl Client {
         Ok((status, text, retry_after))
     }
 
-    /// The response head, or its failure as an [`ApiError`].
-    async fn answered(
-        &self,
-        r: Result<reqwest::Response, reqwest::Error>,
-        path: &str,
-    ) -> Result<reqwest::Response, ApiError> {
-        match r {
-            Ok(resp) => Ok(resp),
-            Err(e) => Err(self.transport(&e, path).await),
-        }
-    }
-
-    /// A transport failure as an [`ApiError`]: named in plain words where
-    /// it can be (see [`failure`]); the raw chain goes to the log only.
-    async fn transport(&self, e: &reqwest::Error, path: &str) -> ApiError {
-        let raw = failure::chain(e);
-        tracing::debug!(path, error = %raw, "transport failure");
-        // Through a proxy the service is not ours to dial directly.
-        let names = match (failure::unknown_issuer(e), &self.via.proxy) {
-            (true, None) => {
-                let host = self.base.host_str().unwrap_or_default();
-                let port = self.base.port_or_known_default().unwrap_or(443);
-                super::peek::certificate_names(host, port, self.cfg.connect_timeout).await
-            }
-            _ => None,
-        };
-        if let Some(named) = failure::classify(e, &self.via, names.as_ref()) {
-            return named;
-        }
-        if e.is_timeout() {
-            ApiError::Timeout {
-                what: format!("waiting for /{}", path.trim_start_matches('/')),
-            }
-        } else {
-            ApiError::Network {
-                message: failure::lost(e, &self.via),
-            }
-        }
-    }
-
     /// Send the request over `http`; the response head.
     async fn start(
         &self,
@@ -525,21 +485,6 @@ fn same_origin_redirects() -> reqwest::redirect::Policy {
             attempt.follow()
         }
     })
-}
-
-/// The certificates of a `ca_file` (PEM, one or several), or why not.
-fn ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
-    let shown = path.display();
-    let pem = std::fs::read(path).map_err(|e| format!("ca_file {shown}: cannot read it: {e}"))?;
-    let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|_| {
-        format!("ca_file {shown}: not PEM certificates (-----BEGIN CERTIFICATE-----)")
-    })?;
-    if certs.is_empty() {
-        return Err(format!(
-            "ca_file {shown}: no certificate in it (expected -----BEGIN CERTIFICATE-----)"
-        ));
-    }
-    Ok(certs)
 }
 
 /// Percent-escape one path segment (ids come from the service or the user).

@@ -6,9 +6,9 @@ mod error;
 mod failure;
 mod listing;
 pub mod models;
-mod peek;
 mod protocol;
 mod request;
+mod tls;
 
 pub use client::{ApiKey, Client, ClientConfig, CREDENTIALS_IN_URL};
 pub use endpoints::{RawPage, TaskPage};

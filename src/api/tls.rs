@@ -1,4 +1,5 @@
-//! Who a certificate refused by TLS is for and who issued it, to name them
+//! TLS settings and diagnosis: the certificates of a `ca_file`, and who a
+//! certificate refused by TLS is for and who issued it, to name them
 //! in the error (the TLS library's error carries neither). A second
 //! handshake is started whose verifier keeps the certificate the service
 //! presents and then aborts: nothing is ever sent over it, and no
@@ -93,6 +94,21 @@ impl ServerCertVerifier for Keeper {
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.schemes.clone()
     }
+}
+
+/// The certificates of a `ca_file` (PEM, one or several), or why not.
+pub(super) fn ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
+    let shown = path.display();
+    let pem = std::fs::read(path).map_err(|e| format!("ca_file {shown}: cannot read it: {e}"))?;
+    let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|_| {
+        format!("ca_file {shown}: not PEM certificates (-----BEGIN CERTIFICATE-----)")
+    })?;
+    if certs.is_empty() {
+        return Err(format!(
+            "ca_file {shown}: no certificate in it (expected -----BEGIN CERTIFICATE-----)"
+        ));
+    }
+    Ok(certs)
 }
 
 /// One DER element: its tag, its contents, and what follows it.
