@@ -1,6 +1,8 @@
-//! Connections: one HTTP/2 connection carries a session over plain http
-//! where the service speaks it (prior knowledge), HTTP/1.1 keep-alive where
-//! it does not, and a service away at first decides nothing. A proxy in
+//! Connections: with `http2 = "always"`, one HTTP/2 connection carries a
+//! session over plain http where the service speaks it (prior knowledge),
+//! HTTP/1.1 keep-alive where it does not, and a service away at first
+//! decides nothing; by default plain http is HTTP/1.1 and never sends the
+//! HTTP/2 preface. A proxy in
 //! front of the sandbox counts the connections the client opens and tells
 //! them apart by their first bytes (the HTTP/2 preface starts `PRI`).
 
@@ -68,9 +70,11 @@ impl Proxy {
     }
 }
 
+/// A client with `http2 = "always"`: the h2c probe these tests are about.
 fn client(url: &str) -> Client {
     let mut cfg = ClientConfig::new(url, ApiKey::new("demo-alice-acme"));
     cfg.backoff_base = Duration::from_millis(1);
+    cfg.h2c = true;
     Client::new(cfg).unwrap()
 }
 
@@ -201,6 +205,27 @@ async fn http2_false_speaks_http1_only() {
     assert!(conns.iter().all(|k| *k == "h1"), "{conns:?}");
 }
 
+/// By default (`http2` true, not "always") plain http is HTTP/1.1: no
+/// HTTP/2 preface reaches the service (or a proxy that would not know it),
+/// even from a service that speaks HTTP/2; writes go once.
+#[tokio::test]
+async fn default_plain_http_sends_no_http2_preface() {
+    let (sb, proxy) = start(false).await;
+    let id = task_two(&sb).await;
+    let mut cfg = ClientConfig::new(proxy.url.as_str(), ApiKey::new("demo-alice-acme"));
+    cfg.backoff_base = Duration::from_millis(1);
+    let c = Client::new(cfg).unwrap();
+    ten_reads(&c, &id).await;
+    rename(&c, &id, "Renamed over HTTP/1.1").await;
+    assert_eq!(c.protocol(), Protocol::Http1);
+    let conns = proxy.conns();
+    assert!(
+        !conns.is_empty() && conns.iter().all(|k| *k == "h1"),
+        "{conns:?}"
+    );
+    assert_eq!(count(&sb, "PATCH"), 1);
+}
+
 #[tokio::test]
 async fn a_service_refusing_connections_at_first_decides_nothing() {
     let sb = sandbox(false).await;
@@ -298,6 +323,7 @@ async fn a_service_silent_on_the_http2_preface_is_read_over_http1() {
         }
     });
     let mut cfg = ClientConfig::new(url.as_str(), ApiKey::new("demo-alice-acme"));
+    cfg.h2c = true;
     // Far longer than the guard below, as is the h2 ping's 40 s: only the
     // probe's own wait can end the h2c attempt in time.
     cfg.read_timeout = Duration::from_secs(300);

@@ -3,13 +3,15 @@
 //! each, are in `endpoints/` by subject.
 
 use super::error::{message_from_body, ApiError};
+use super::failure::{self, Route as Via};
 use super::protocol::{Attempt, Decision, Mode, Next, Protocol, Route};
 use crate::text::excerpt;
-use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, RETRY_AFTER};
+use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, PROXY_AUTHENTICATE, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -81,6 +83,13 @@ pub struct ClientConfig {
     /// `http2` in the config file: `false` speaks HTTP/1.1 only, over http
     /// and https alike (see [`super::protocol`]).
     pub http2: bool,
+    /// `http2 = "always"`: over plain http too, HTTP/2 with prior knowledge
+    /// (h2c), probed at the first read. Off: plain http is HTTP/1.1, since
+    /// nothing negotiates there and a proxy may not know the preface.
+    pub h2c: bool,
+    /// `ca_file`: PEM certificates (one or several) trusted besides the
+    /// system's roots, for a service behind an organisation's own CA.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl ClientConfig {
@@ -97,6 +106,8 @@ impl ClientConfig {
             retry_after_cap: Duration::from_secs(10),
             listing_limit: super::listing::LISTING_LIMIT,
             http2: true,
+            h2c: false,
+            ca_file: None,
         }
     }
 }
@@ -113,12 +124,14 @@ pub(super) enum On404 {
 pub struct Client {
     /// HTTP/1.1 over http; over https whatever ALPN negotiates.
     http: reqwest::Client,
-    /// HTTP/2 with prior knowledge, over plain http only (and not with
-    /// `http2 = false`).
+    /// HTTP/2 with prior knowledge, over plain http with `http2 = "always"`
+    /// only.
     h2c: Option<reqwest::Client>,
     /// Shared by the clones: one decision per session.
     decision: Arc<Decision>,
-    base: reqwest::Url,
+    /// The host and proxy that transport failures name.
+    pub(super) via: Arc<Via>,
+    pub(super) base: reqwest::Url,
     pub(super) cfg: ClientConfig,
 }
 
@@ -157,9 +170,14 @@ impl Client {
             .map_err(|_| "the API key contains characters not allowed in a header".to_string())?;
         auth.set_sensitive(true);
         headers.insert(AUTHORIZATION, auth);
-        let probe = base.scheme() == "http" && cfg.http2;
+        let probe = base.scheme() == "http" && cfg.http2 && cfg.h2c;
+        let roots = match &cfg.ca_file {
+            Some(path) => super::tls::ca_certificates(path)?,
+            None => Vec::new(),
+        };
         let build = |b: reqwest::ClientBuilder| {
             b.default_headers(headers.clone())
+                .tls_certs_merge(roots.clone())
                 .user_agent(concat!("taskdeck/", env!("CARGO_PKG_VERSION")))
                 .connect_timeout(cfg.connect_timeout)
                 .read_timeout(cfg.read_timeout)
@@ -194,6 +212,7 @@ impl Client {
             http,
             h2c,
             decision: Arc::new(Decision::new(mode)),
+            via: Arc::new(Via::of(&base)),
             base,
             cfg,
         })
@@ -316,10 +335,10 @@ impl Client {
                         tracing::debug!(path, error = %why, "h2c attempt failed; once more over HTTP/1.1");
                         let again = self.start(&self.http, method, path, query, body).await;
                         self.decision.after_fallback(again.is_ok());
-                        again.map_err(|e| transport(&e, path))
+                        self.answered(again, path).await
                     }
                     _ => match first {
-                        Some(r) => r.map_err(|e| transport(&e, path)),
+                        Some(r) => self.answered(r, path).await,
                         None => Err(ApiError::Timeout {
                             what: format!("waiting for /{}", path.trim_start_matches('/')),
                         }),
@@ -331,11 +350,23 @@ impl Client {
                 if let Ok(r) = &resp {
                     self.decision.answered_in(Protocol::of(r.version()));
                 }
-                resp.map_err(|e| transport(&e, path))
+                self.answered(resp, path).await
             }
         };
         let mut resp = resp?;
         let status = resp.status();
+        // 407 is only ever a proxy's; a 401 with Proxy-Authenticate is a
+        // proxy asking for itself. Neither is the service refusing the key.
+        if status == StatusCode::PROXY_AUTHENTICATION_REQUIRED
+            || (status == StatusCode::UNAUTHORIZED
+                && resp.headers().contains_key(PROXY_AUTHENTICATE))
+        {
+            let proxy = self.via.proxy.as_deref().unwrap_or("in between");
+            return Err(ApiError::Proxy {
+                status: Some(status.as_u16()),
+                message: failure::proxy_refused(proxy, status.as_u16(), &self.via.host),
+            });
+        }
         let retry_after = resp
             .headers()
             .get(RETRY_AFTER)
@@ -354,7 +385,7 @@ impl Client {
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    let mut err = transport(&e, path);
+                    let mut err = self.transport(&e, path).await;
                     if let ApiError::Network { message } = &mut err {
                         *message = format!("connection lost while reading the answer: {message}");
                     }
@@ -475,38 +506,6 @@ pub(super) fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
         message: e.to_string(),
         excerpt: excerpt(text, 120),
     })
-}
-
-fn transport(e: &reqwest::Error, path: &str) -> ApiError {
-    // reqwest's messages name the URL, never the headers.
-    let what = format!("waiting for /{}", path.trim_start_matches('/'));
-    if e.is_connect() {
-        // Refused, no route, no name, a connect timeout: nothing was sent.
-        let mut msg = String::new();
-        let mut src = std::error::Error::source(e);
-        while let Some(s) = src {
-            if !msg.is_empty() {
-                msg.push_str(": ");
-            }
-            msg.push_str(&s.to_string());
-            src = s.source();
-        }
-        if msg.is_empty() {
-            msg = e.to_string();
-        }
-        ApiError::Unreachable { message: msg }
-    } else if e.is_timeout() {
-        ApiError::Timeout { what }
-    } else {
-        let mut msg = e.to_string();
-        let mut src = std::error::Error::source(e);
-        while let Some(s) = src {
-            msg.push_str(": ");
-            msg.push_str(&s.to_string());
-            src = s.source();
-        }
-        ApiError::Network { message: msg }
-    }
 }
 
 fn parse_retry_after(v: &str) -> Option<Duration> {

@@ -56,6 +56,18 @@ pub enum ApiError {
     Unreachable {
         message: String,
     },
+    /// TLS refused the connection: the service's certificate is not
+    /// trusted, expired or for another name, or the handshake failed. A
+    /// setting to fix, not the network down: never retried, not offline.
+    Tls {
+        message: String,
+    },
+    /// A proxy refused the request or the tunnel (407, a 401 of its own, a
+    /// refused CONNECT, a SOCKS failure): not the service refusing the key.
+    Proxy {
+        status: Option<u16>,
+        message: String,
+    },
     /// The body could not be read as the expected JSON.
     Decode {
         message: String,
@@ -70,6 +82,11 @@ impl ApiError {
     /// The service could not be reached at all: the request was not sent.
     pub fn unreachable(&self) -> bool {
         matches!(self, ApiError::Unreachable { .. })
+    }
+    /// A TLS or proxy failure: how this computer reaches the service is
+    /// misconfigured (a CA, a proxy's credentials); waiting will not help.
+    pub fn is_setup(&self) -> bool {
+        matches!(self, ApiError::Tls { .. } | ApiError::Proxy { .. })
     }
     pub fn is_auth(&self) -> bool {
         matches!(self, ApiError::Unauthorized { .. })
@@ -143,6 +160,9 @@ impl fmt::Display for ApiError {
             ApiError::Network { message } => write!(f, "network error: {}", clean(message)),
             ApiError::Unreachable { message } => {
                 write!(f, "the service cannot be reached: {}", clean(message))
+            }
+            ApiError::Tls { message } | ApiError::Proxy { message, .. } => {
+                f.write_str(&clean(message))
             }
             ApiError::Decode { message, excerpt } => write!(
                 f,

@@ -3,10 +3,12 @@
 mod client;
 mod endpoints;
 mod error;
+mod failure;
 mod listing;
 pub mod models;
 mod protocol;
 mod request;
+mod tls;
 
 pub use client::{ApiKey, Client, ClientConfig, CREDENTIALS_IN_URL};
 pub use endpoints::{RawPage, TaskPage};

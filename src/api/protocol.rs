@@ -2,8 +2,11 @@
 //! request goes.
 //!
 //! Over `https` TLS (ALPN) picks HTTP/2 when the service offers it: one
-//! client, nothing to decide here. Over plain `http` nothing negotiates, so
-//! the session finds out by trying: a GET goes over HTTP/2 with prior
+//! client, nothing to decide here. Over plain `http` nothing negotiates:
+//! the session speaks HTTP/1.1 ([`Mode::Fixed`]), since trying HTTP/2
+//! blindly costs a round trip at every start and sends `PRI *` to proxies
+//! that may not know it. Only with `http2 = "always"` ([`Mode::Probe`]) does
+//! the session find out by trying: a GET goes over HTTP/2 with prior
 //! knowledge (h2c); an answer (a response head, whatever its status) proves
 //! h2 works and the session keeps to its one connection. An h2c attempt that
 //! fails before any answer, other than by failing to connect (which says
@@ -53,9 +56,11 @@ impl Protocol {
 /// How the session picks its protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Mode {
-    /// Plain http: try h2c, fall back to HTTP/1.1 (see the module doc).
+    /// Plain http with `http2 = "always"`: try h2c, fall back to HTTP/1.1
+    /// (see the module doc).
     Probe,
-    /// https (ALPN decides per connection) or `http2 = false`: one client;
+    /// https (ALPN decides per connection), plain http (HTTP/1.1) or
+    /// `http2 = false`: one client;
     /// the first answer's version is only recorded.
     Fixed,
 }

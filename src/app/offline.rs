@@ -33,6 +33,12 @@ impl State {
         }
         match &r.result {
             Ok(_) => self.back_online(),
+            // A certificate or proxy refused: a setting to fix, shown as
+            // the request's error; neither offline nor probed for again.
+            Err(e) if e.is_setup() => {
+                self.offline = None;
+                vec![]
+            }
             Err(e)
                 if e.unreachable()
                     || (is_read(&r.req) && matches!(e, ApiError::Network { .. })) =>

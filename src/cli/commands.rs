@@ -18,6 +18,9 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAILED: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_AUTH: i32 = 4;
+/// How this computer reaches the service is misconfigured: a certificate
+/// not trusted (ca_file), a proxy refusing or failing. Not the key.
+pub const EXIT_CONNECTION: i32 = 5;
 
 /// A failed command: its exit code and the one line for stderr (without
 /// the `taskdeck: ` prefix).
@@ -44,11 +47,19 @@ impl Failure {
             hint: None,
         }
     }
-    /// `what failed: why`, exit 4 for a refused key, else 1.
+    /// `what failed: why`, exit 4 for a refused key, 5 for a TLS or proxy
+    /// failure (a setting to fix on this side), else 1.
     pub fn api(what: &str, e: &ApiError) -> Self {
         tracing::warn!(error = %e, "{what} failed");
+        let code = if e.is_auth() {
+            EXIT_AUTH
+        } else if e.is_setup() {
+            EXIT_CONNECTION
+        } else {
+            EXIT_FAILED
+        };
         Failure {
-            code: if e.is_auth() { EXIT_AUTH } else { EXIT_FAILED },
+            code,
             message: format!("{what} failed: {e}"),
             hint: None,
         }

@@ -218,6 +218,8 @@ fn connect(profile: Option<&str>, tui: bool) -> Result<Connected, Failure> {
     }
     let mut cfg = ClientConfig::new(base, key);
     cfg.http2 = c.settings.http2;
+    cfg.h2c = c.settings.http2_always;
+    cfg.ca_file = c.settings.ca_file.clone();
     let client = Client::new(cfg).map_err(Failure::usage)?;
     tracing::info!(base = client.base_url(), "connecting");
     Ok(Connected {
@@ -357,6 +359,7 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
     });
     let mut cfg = ClientConfig::new(base, crate::api::ApiKey::new(key.key.clone()));
     cfg.http2 = settings.http2;
+    cfg.h2c = settings.http2_always;
     let client = Client::new(cfg).map_err(Failure::failed)?;
     crate::app::run(
         client,

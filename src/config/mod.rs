@@ -68,6 +68,11 @@ pub struct Settings {
     pub prefetch: bool,
     /// `http2`: HTTP/2 where the service offers it (`false`: HTTP/1.1 only).
     pub http2: bool,
+    /// `http2 = "always"`: HTTP/2 with prior knowledge over plain http too.
+    pub http2_always: bool,
+    /// `ca_file` (top level or the profile's): PEM certificates trusted
+    /// besides the system's roots.
+    pub ca_file: Option<PathBuf>,
     /// `[[views]]`: saved views (a name like a built-in one replaces it).
     pub views: Vec<ViewEntry>,
     /// `[[commands]]`: custom commands.
@@ -90,6 +95,8 @@ impl Default for Settings {
             cache: true,
             prefetch: true,
             http2: true,
+            http2_always: false,
+            ca_file: None,
             views: Vec::new(),
             commands: Vec::new(),
         }
@@ -391,6 +398,28 @@ api_key_command = "echo  work-key "
         let c = from_str("http2 = \"no\"\n", None);
         assert!(c.settings.http2);
         assert_eq!(errors(&c)[0].0, Some(1), "{:?}", c.diagnostics);
+    }
+
+    #[test]
+    fn http2_always_and_ca_file_at_either_level() {
+        let c = from_str("http2 = \"always\"\nca_file = \"/etc/ca.pem\"\n", None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert!(c.settings.http2 && c.settings.http2_always);
+        assert_eq!(c.settings.ca_file, Some(PathBuf::from("/etc/ca.pem")));
+        assert!(!from_str("", None).settings.http2_always);
+        let c = from_str(
+            "ca_file = \"/top.pem\"\n[profiles.w]\nca_file = \"~/w.pem\"\n",
+            Some("w"),
+        );
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        let home = dirs::home_dir().unwrap_or_default();
+        assert_eq!(c.settings.ca_file, Some(home.join("w.pem")));
+        let c = from_str("http2 = \"sometimes\"\n", None);
+        assert!(
+            c.diagnostics[0].message.contains("\"always\""),
+            "{:?}",
+            c.diagnostics
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ struct Conn {
     base_url: Option<String>,
     api_key: Option<String>,
     api_key_command: Option<String>,
+    ca_file: Option<PathBuf>,
 }
 
 pub(super) struct Parser<'a> {
@@ -139,6 +140,15 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
+            "ca_file" => {
+                if let Some(s) = self.string(key, v) {
+                    if s.trim().is_empty() {
+                        self.error(v.span().start, "`ca_file` is empty".into());
+                    } else {
+                        conn.ca_file = Some(expand_home(s.trim()));
+                    }
+                }
+            }
             _ => return false,
         }
         true
@@ -222,17 +232,23 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             }
                         }
                     }
+                    // HTTP/2 with prior knowledge over plain http too.
+                    "http2" if v.get_ref().as_str() == Some("always") => {
+                        settings.http2 = true;
+                        settings.http2_always = true;
+                    }
                     "mouse" | "cache" | "prefetch" | "http2" => match v.get_ref().as_bool() {
                         Some(b) => match key {
                             "mouse" => settings.mouse = b,
                             "cache" => settings.cache = b,
-                            "http2" => settings.http2 = b,
+                            "http2" => (settings.http2, settings.http2_always) = (b, false),
                             _ => settings.prefetch = b,
                         },
                         None => p.error(
                             v.span().start,
                             format!(
-                                "`{key}` must be true or false, not {}",
+                                "`{key}` must be true or false{}, not {}",
+                                if key == "http2" { " or \"always\"" } else { "" },
                                 v.get_ref().type_str()
                             ),
                         ),
@@ -344,6 +360,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
     settings.base_url = env_nonempty(ENV_BASE_URL)
         .or(prof.base_url)
         .or(top.base_url);
+    settings.ca_file = prof.ca_file.or(top.ca_file);
 
     // Report in file order (tables iterate in key order).
     p.diags.sort_by_key(|d| d.line.unwrap_or(usize::MAX));
@@ -409,12 +426,21 @@ fn parse_keys(
     }
 }
 
+/// A path as written in the config file, `~/` being the home directory.
+fn expand_home(s: &str) -> PathBuf {
+    match (s.strip_prefix("~/"), dirs::home_dir()) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => PathBuf::from(s),
+    }
+}
+
 /// The keys of the file's top level (for "did you mean").
 const TOP_KEYS: &[&str] = &[
     "base_url",
     "api_key",
     "api_key_command",
     "api_key_command_timeout_secs",
+    "ca_file",
     "copy_command",
     "page_size",
     "refresh_secs",
@@ -431,7 +457,7 @@ const TOP_KEYS: &[&str] = &[
 ];
 
 /// The keys a profile takes.
-const CONN_KEYS: &[&str] = &["base_url", "api_key", "api_key_command"];
+const CONN_KEYS: &[&str] = &["base_url", "api_key", "api_key_command", "ca_file"];
 
 /// ` — did you mean `x`?` for the known key nearest to `typed`, when it is
 /// near enough to be a slip (a third of its letters at most); else nothing.

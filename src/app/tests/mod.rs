@@ -8,6 +8,7 @@ mod bulk;
 mod changes;
 mod collab;
 mod compose;
+mod connection;
 mod custom;
 mod edits;
 mod keys;
