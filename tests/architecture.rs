@@ -1082,3 +1082,24 @@ fn a_new_cycle_fails_naming_its_modules_and_a_paid_debt_asks_to_be_struck_off() 
         "{errors:?}"
     );
 }
+
+/// The README's palette list is written by hand (ARCHITECTURE.md's recipe
+/// for a palette command says to add it there): every command is in it.
+#[test]
+fn readme_lists_every_palette_command() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("### Palette commands")
+        .expect("README has a palette section");
+    let section = &readme[start..];
+    let section = &section[..section[4..].find("\n### ").map_or(section.len(), |i| i + 4)];
+    let missing: Vec<&str> = taskdeck::app::command::COMMANDS
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| !section.contains(&format!("`:{n}")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README's palette commands lack {missing:?}"
+    );
+}
