@@ -192,6 +192,7 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
             input: LineInput::with("assign "),
             selected: 0,
             target: Some((id_of(s), hostile.get(62))),
+            chose: false,
         }),
         Overlay::Search(LineInput::with(&hostile.get(60))),
         Overlay::Confirm {
