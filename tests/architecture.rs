@@ -1,0 +1,467 @@
+//! The arrows between modules, read from the code (issue 23, ARCHITECTURE.md).
+//!
+//! Reads every non-test `src/**/*.rs` file, builds the module graph from the
+//! paths the code names (`crate::…`, `super::…`, `self::…`, a child module's
+//! own name, brace groups of `use` lines expanded, comments and strings
+//! skipped, `#[cfg(test)]` items and test-only files left out), and checks:
+//!
+//! - the layers that hold today and must never regress (`api`, `store`,
+//!   `sandbox`, `text` and `secret` import nothing from `app`, `ui`, `cli`;
+//!   `config` nothing from `ui`, `cli`; `ui` nothing from `cli`; no module
+//!   outside `app` joins a cycle with `app` modules — config and store are
+//!   in one today, listed as debts);
+//! - three ratchets, lists of today's debts that may only shrink: the module
+//!   cycles, the arrows from `config` up into `app`, and the files that glob
+//!   import the state. Something new fails naming it; something gone fails
+//!   asking that it be struck off the list, so the list stays exact.
+//!
+//! `ARCH_REPORT=1 cargo test --test architecture -- --nocapture` prints the
+//! graph's cycles and the arrows between top-level modules.
+
+mod arch;
+
+use arch::source::{parse, strip_tests, tokens};
+use arch::{cycles, graph_of, list, top, Graph};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Today's module cycles (strongly connected components), each a debt of
+/// issue 23 to be removed. This list may only shrink: a module may leave a
+/// cycle, never join one; a cycle may split, never merge or appear.
+const KNOWN_CYCLES: &[&[&str]] = &[
+    // The big one: `State` (app/state.rs) names a type from nearly every
+    // feature file, and those files extend `State` back. config and store
+    // are in it because `config::parse`/`config::entries` call up into
+    // `app::dates`/`app::fields`/`app::keymap`/`app::custom::template`,
+    // `app::dates` loads the config itself, and store uses config's
+    // private-file helpers.
+    &[
+        "app::board",
+        "app::bulk",
+        "app::bulk_commands",
+        "app::cache",
+        "app::changes",
+        "app::command",
+        "app::custom",
+        "app::custom::run",
+        "app::dates",
+        "app::drafts",
+        "app::editor",
+        "app::fields",
+        "app::freshness",
+        "app::history",
+        "app::known",
+        "app::marks",
+        "app::numbers",
+        "app::offline",
+        "app::outbox",
+        "app::panes",
+        "app::popups::chooser",
+        "app::popups::filter_form",
+        "app::popups::palette",
+        "app::popups::switcher",
+        "app::popups::text",
+        "app::prefetch",
+        "app::requests",
+        "app::results",
+        "app::seen",
+        "app::state",
+        "app::views",
+        "config",
+        "config::entries",
+        "config::parse",
+        "config::paths",
+        "config::save",
+        "store",
+        "store::db",
+        "store::identity",
+        "store::numbers",
+        "store::worker",
+    ],
+    // ui/mod.rs defines `Theme` and helpers its children import, and
+    // calls them; ui::detail the same with `Cx`.
+    &[
+        "ui",
+        "ui::board",
+        "ui::detail",
+        "ui::detail::comments",
+        "ui::detail::files",
+        "ui::detail::links",
+        "ui::detail::overview",
+        "ui::detail::requester",
+        "ui::detail::sharing",
+        "ui::detail::subtasks",
+        "ui::list",
+        "ui::markdown",
+        "ui::overlays",
+    ],
+    // sandbox::routes holds shared helpers and wires the router (collab,
+    // list, sharing import it back); sandbox::seed defines `Ctx` and calls
+    // the children that import it; sandbox/mod.rs is used by its parts.
+    &[
+        "sandbox",
+        "sandbox::collab",
+        "sandbox::faults",
+        "sandbox::fixtures",
+        "sandbox::list",
+        "sandbox::listing",
+        "sandbox::quirks",
+        "sandbox::random",
+        "sandbox::routes",
+        "sandbox::seed",
+        "sandbox::sharing",
+        "sandbox::store",
+    ],
+    // api/models/mod.rs defines the enums its children import, and
+    // re-exports them.
+    &[
+        "api::models",
+        "api::models::conversation",
+        "api::models::people",
+        "api::models::task",
+    ],
+    // The loop (app/mod.rs) and the worker and store link it starts, which
+    // import `Msg` back.
+    &["app", "app::store_link", "app::worker"],
+    // `LISTING_LIMIT` and the client's helpers.
+    &["api::client", "api::listing"],
+    // `Failure`.
+    &["cli::commands", "cli::query"],
+];
+
+/// Today's arrows from `config` up into `app` (config validates through the
+/// TUI's words): debts of issue 23, to move into a module below both. May
+/// only shrink.
+const KNOWN_CONFIG_UP: &[(&str, &str)] = &[
+    ("config::entries", "app::custom::template"),
+    ("config::entries", "app::fields"),
+    ("config::entries", "app::keymap"),
+    ("config::parse", "app::dates"),
+];
+
+/// Files that glob import the state today (`use …state::*`), which hides
+/// their dependencies in review: debts of issue 23. May only shrink.
+const KNOWN_STATE_GLOBS: &[&str] = &[
+    "app/board.rs",
+    "app/boot.rs",
+    "app/bulk.rs",
+    "app/bulk_commands.rs",
+    "app/bulk_finish.rs",
+    "app/cache.rs",
+    "app/commands.rs",
+    "app/custom/mod.rs",
+    "app/editor.rs",
+    "app/freshness.rs",
+    "app/history.rs",
+    "app/known.rs",
+    "app/list_refresh.rs",
+    "app/marks.rs",
+    "app/names.rs",
+    "app/navigation.rs",
+    "app/numbers.rs",
+    "app/offline.rs",
+    "app/outbox.rs",
+    "app/popups/chooser.rs",
+    "app/popups/compose.rs",
+    "app/popups/confirm.rs",
+    "app/popups/help.rs",
+    "app/popups/mod.rs",
+    "app/popups/search.rs",
+    "app/popups/switcher.rs",
+    "app/popups/text.rs",
+    "app/prefetch.rs",
+    "app/reducer.rs",
+    "app/results.rs",
+    "app/seen.rs",
+    "app/sends.rs",
+    "app/share.rs",
+    "app/views.rs",
+    "app/views_save.rs",
+    "ui/board.rs",
+    "ui/detail/mod.rs",
+    "ui/list.rs",
+    "ui/mod.rs",
+    "ui/overlays.rs",
+];
+
+/// Top-level modules and what each must never import.
+const FORBIDDEN: &[(&str, &[&str])] = &[
+    ("api", &["app", "ui", "cli"]),
+    ("store", &["app", "ui", "cli"]),
+    ("sandbox", &["app", "ui", "cli"]),
+    ("config", &["ui", "cli"]),
+    ("text", &["app", "ui", "cli"]),
+    ("secret", &["app", "ui", "cli"]),
+    ("ui", &["cli"]),
+];
+
+// ---------------------------------------------------------------- rules
+
+/// Every broken rule, in words.
+fn check(
+    g: &Graph,
+    known_cycles: &[&[&str]],
+    known_up: &[(&str, &str)],
+    known_globs: &[&str],
+) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (from, to) in g
+        .edges
+        .iter()
+        .flat_map(|(f, ts)| ts.iter().map(move |t| (f, t)))
+    {
+        for (layer, banned) in FORBIDDEN {
+            if top(from) == *layer && banned.contains(&top(to)) {
+                errors.push(format!(
+                    "`{from}` imports `{to}`: {layer} must not import {}",
+                    banned.join(", ")
+                ));
+            }
+        }
+        if top(from) == "config"
+            && top(to) == "app"
+            && !known_up.contains(&(from.as_str(), to.as_str()))
+        {
+            errors.push(format!(
+                "new upward arrow `{from}` → `{to}`: config must not learn more of app (move the shared words below both)"
+            ));
+        }
+    }
+    for (from, to) in known_up {
+        if !g.edges.get(*from).is_some_and(|t| t.contains(*to)) {
+            errors.push(format!(
+                "`{from}` → `{to}` is gone: strike it off KNOWN_CONFIG_UP"
+            ));
+        }
+    }
+    let found = cycles(&g.edges);
+    for c in &found {
+        let apps = c.iter().filter(|m| top(m) == "app").count();
+        // Today config and store are (known debts); nothing else may join.
+        let outside: BTreeSet<String> = c
+            .iter()
+            .filter(|m| top(m) != "app" && !known_cycles.iter().any(|k| k.contains(&m.as_str())))
+            .cloned()
+            .collect();
+        if apps > 0 && !outside.is_empty() {
+            errors.push(format!(
+                "{} in a cycle with app modules: {}",
+                list(&outside),
+                list(c)
+            ));
+        }
+        let known = known_cycles
+            .iter()
+            .find(|k| c.iter().all(|m| k.contains(&m.as_str())));
+        if known.is_none() {
+            errors.push(format!("new module cycle: {}", list(c)));
+        }
+    }
+    let in_cycles: BTreeSet<&str> = found.iter().flatten().map(String::as_str).collect();
+    let stale: Vec<&str> = known_cycles
+        .iter()
+        .flat_map(|k| k.iter().copied())
+        .filter(|m| !in_cycles.contains(m))
+        .collect();
+    if !stale.is_empty() {
+        errors.push(format!(
+            "no longer in a cycle (well done): {}; strike them off KNOWN_CYCLES",
+            stale.join(", ")
+        ));
+    }
+    for f in &g.state_globs {
+        if !known_globs.contains(&f.as_str()) {
+            errors.push(format!(
+                "{f}: new glob import of the state; name what the file uses"
+            ));
+        }
+    }
+    for f in known_globs {
+        if !g.state_globs.contains(*f) {
+            errors.push(format!(
+                "{f} no longer globs the state: strike it off KNOWN_STATE_GLOBS"
+            ));
+        }
+    }
+    errors
+}
+
+fn report(g: &Graph) {
+    let mut up: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for (f, ts) in &g.edges {
+        for t in ts {
+            if top(f) != top(t) {
+                *up.entry((top(f), top(t))).or_default() += 1;
+            }
+        }
+    }
+    println!("arrows between top-level modules (count of module pairs):");
+    for ((f, t), n) in up {
+        println!("  {f} -> {t}: {n}");
+    }
+    println!("cycles:");
+    for c in cycles(&g.edges) {
+        println!("  {}: {}", c.len(), list(&c));
+    }
+    if let Ok(want) = std::env::var("ARCH_REPORT") {
+        for (f, ts) in g
+            .edges
+            .iter()
+            .filter(|(f, _)| want.split(',').any(|w| f.starts_with(w)))
+        {
+            println!("  {f} -> {}", list(ts));
+        }
+    }
+    println!("config -> app:");
+    for (f, ts) in &g.edges {
+        for t in ts.iter().filter(|t| top(f) == "config" && top(t) == "app") {
+            println!("  (\"{f}\", \"{t}\"),");
+        }
+    }
+    println!("state globs:");
+    for f in &g.state_globs {
+        println!("  \"{f}\",");
+    }
+}
+
+#[test]
+fn module_arrows_hold_and_debts_only_shrink() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let g = graph_of(&src);
+    if std::env::var_os("ARCH_REPORT").is_some() {
+        report(&g);
+    }
+    assert!(
+        g.edges.len() > 50,
+        "found only {} modules under {}",
+        g.edges.len(),
+        src.display()
+    );
+    let errors = check(&g, KNOWN_CYCLES, KNOWN_CONFIG_UP, KNOWN_STATE_GLOBS);
+    assert!(
+        errors.is_empty(),
+        "the module arrows (see ARCHITECTURE.md):\n  {}",
+        errors.join("\n  ")
+    );
+}
+
+// ------------------------------------------------- the analyser's own tests
+
+fn paths_in(src: &str) -> Vec<String> {
+    let (t, _) = strip_tests(&tokens(src));
+    parse(&t)
+        .names
+        .iter()
+        .map(|n| n.segs.join("::") + if n.glob { "::*" } else { "" })
+        .collect()
+}
+
+#[test]
+fn use_trees_expand_and_comments_strings_and_test_items_are_skipped() {
+    let src = r##"
+        use crate::{a::b, c::{self, d as e, f::*}};
+        pub(crate) use super::g;
+        // crate::in_comment::x
+        /* crate::in_block /* nested */ crate::still_comment */
+        const S: &str = "crate::in_string"; const R: &str = r#"crate::raw"#;
+        fn f<'a>(x: &'a str) -> char { let _ = h::i(); '"' }
+        #[cfg(test)]
+        mod tests { use crate::only_tests; }
+        #[cfg(test)]
+        use crate::test_import;
+        #[cfg(not(test))]
+        fn real() { crate::j::k(); }
+    "##;
+    assert_eq!(
+        paths_in(src),
+        [
+            "crate::a::b",
+            "crate::c",
+            "crate::c::d",
+            "crate::c::f::*",
+            "super::g",
+            "h::i",
+            "crate::j::k"
+        ]
+    );
+    let (_, test_mods) = strip_tests(&tokens("#[cfg(test)]\npub(crate) mod tests;\nmod real;"));
+    assert_eq!(test_mods, ["tests"]);
+}
+
+fn graph(edges: &[(&str, &str)]) -> Graph {
+    let mut g = Graph {
+        edges: BTreeMap::new(),
+        state_globs: BTreeSet::new(),
+    };
+    for (f, t) in edges {
+        g.edges
+            .entry(f.to_string())
+            .or_default()
+            .insert(t.to_string());
+        g.edges.entry(t.to_string()).or_default();
+    }
+    g
+}
+
+#[test]
+fn a_new_cycle_fails_naming_its_modules_and_a_paid_debt_asks_to_be_struck_off() {
+    let known: &[&[&str]] = &[&["app::a", "app::b", "app::gone"]];
+    let g = graph(&[
+        ("app::a", "app::b"),
+        ("app::b", "app::a"),
+        ("app::c", "app::d"),
+        ("app::d", "app::c"),
+    ]);
+    let errors = check(&g, known, &[], &[]);
+    assert!(
+        errors.contains(&"new module cycle: app::c, app::d".to_string()),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("app::gone") && e.contains("KNOWN_CYCLES")),
+        "{errors:?}"
+    );
+    assert_eq!(errors.len(), 2, "{errors:?}");
+
+    let g = graph(&[("api::x", "app::a"), ("store", "ui"), ("app::a", "api::x")]);
+    let errors = check(&g, &[], &[], &[]);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("`api::x` imports `app::a`")),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.starts_with("`store` imports `ui`")),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("api::x in a cycle with app modules")),
+        "{errors:?}"
+    );
+}
+
+/// The README's palette list is written by hand (ARCHITECTURE.md's recipe
+/// for a palette command says to add it there): every command is in it.
+#[test]
+fn readme_lists_every_palette_command() {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("### Palette commands")
+        .expect("README has a palette section");
+    let section = &readme[start..];
+    let section = &section[..section[4..].find("\n### ").map_or(section.len(), |i| i + 4)];
+    let missing: Vec<&str> = taskdeck::app::command::COMMANDS
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| !section.contains(&format!("`:{n}")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README's palette commands lack {missing:?}"
+    );
+}
