@@ -3,7 +3,7 @@
 //! edit it is, and the version each is checked against.
 
 use super::outbox::{Kept, OutItem, OutState};
-use super::state::*;
+use super::state::{Level, State};
 use crate::store::worker::StoreCmd;
 
 impl State {
