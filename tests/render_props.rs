@@ -193,7 +193,6 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
             selected: 0,
             chose: false,
             target: Some((id_of(s), hostile.get(62))),
-            chose: false,
         }),
         Overlay::Search(LineInput::with(&hostile.get(60))),
         Overlay::Confirm {
