@@ -436,6 +436,17 @@ impl State {
                 self.inflight.remove(&ticket);
                 Outboxed::handled(vec![])
             }
+            // Never reached the service, and not the edit's fault: a
+            // certificate or a proxy refused the connection, or the key was
+            // refused. The edit stays, waiting for the user (`:outbox`
+            // sends it again once that is mended), instead of being dropped
+            // as if the service had refused it.
+            (OutState::Sending(_), Err(e)) if e.is_setup() || e.is_auth() => {
+                let why = format!("could not be sent: {e}");
+                self.outbox[i].state = OutState::Waiting(why);
+                self.inflight.remove(&ticket);
+                Outboxed::pass()
+            }
             (OutState::Sending(_), Err(e)) if e.outcome_unknown() => {
                 self.outbox[i].unknown = true;
                 self.outbox[i].state =

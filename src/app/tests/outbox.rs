@@ -286,3 +286,51 @@ fn every_queueable_edit_survives_the_store_round_trip() {
     })
     .is_none());
 }
+
+#[test]
+fn a_queued_edit_a_certificate_proxy_or_key_refusal_stops_is_kept_waiting_not_dropped() {
+    for err in [
+        ApiError::Tls {
+            message: "svc.test: certificate not trusted".into(),
+        },
+        ApiError::Unauthorized {
+            message: "bad key".into(),
+        },
+    ] {
+        let mut s = with_store(loaded(3));
+        go_offline(&mut s);
+        let fx = palette(&mut s, "status completed");
+        answer(&mut s, &fx, Err(unreachable()));
+        let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+        let fx = answer(
+            &mut s,
+            &probe,
+            Ok(Reply::Me(Identity {
+                user_id: "u-me".into(),
+                ..Default::default()
+            })),
+        );
+        let fx = answer_where(
+            &mut s,
+            &fx,
+            |r| matches!(r, ApiRequest::GetTask { id } if *id == tid(1)),
+            Ok(Reply::Task(Box::new(task(1)))),
+        );
+        assert_eq!(only_patch(&fx).0, tid(1));
+        s.local.out.clear();
+        answer(&mut s, &fx, Err(err.clone()));
+        assert_eq!(s.outbox.len(), 1, "{err:?}: the edit is kept");
+        assert!(
+            matches!(&s.outbox[0].state, OutState::Waiting(why) if why.contains("could not be sent")),
+            "{:?}",
+            s.outbox[0].state
+        );
+        assert!(
+            !s.local
+                .out
+                .iter()
+                .any(|c| matches!(c, StoreCmd::OutboxRemove(_))),
+            "not removed from the store"
+        );
+    }
+}
