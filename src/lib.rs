@@ -4,6 +4,7 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod domain;
 pub mod sandbox;
 pub mod secret;
 pub mod store;

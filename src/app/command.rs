@@ -121,13 +121,7 @@ pub struct Spec {
     pub parse: fn(&str) -> Result<Command, String>,
 }
 
-pub const STATUS_VALUES: &[&str] = &[
-    "not_started",
-    "in_progress",
-    "waiting_on_external",
-    "completed",
-];
-pub const PRIORITY_VALUES: &[&str] = &["urgent", "high", "medium", "low", "no_priority"];
+pub use crate::domain::filters::{PRIORITY_VALUES, STATUS_VALUES};
 pub const ROLE_VALUES: &[&str] = &["reference", "subject", "output"];
 pub const LINK_TYPES: &[&str] = &["chat", "review", "report", "task"];
 const DUE_WORDS: &[&str] = &["today", "tomorrow", "+1d", "+3d", "+1w", "none"];

@@ -105,6 +105,7 @@ async fn within(
 
 async fn dispatch(cli: Cli) -> Outcome {
     let profile = cli.profile.as_deref();
+    apply_time_zone(profile);
     let limit = Duration::from_secs(cli.timeout);
     match cli.command {
         None => tui(profile).await,
@@ -262,6 +263,19 @@ async fn tui(profile: Option<&str>) -> Outcome {
             }
             None => return Ok(end.code),
         }
+    }
+}
+
+/// `time_zone` from the config file, for everything this process reads or
+/// shows (before any date is); a bad name is reported by the config's own
+/// checks, and the default (`TZ`, else the system's) applies.
+fn apply_time_zone(profile: Option<&str>) {
+    let configured = config::load(profile).settings.time_zone;
+    if let Some(tz) = configured
+        .as_deref()
+        .and_then(|n| crate::domain::dates::resolve_zone(n).ok())
+    {
+        crate::domain::dates::set_zone(tz);
     }
 }
 

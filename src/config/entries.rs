@@ -4,7 +4,7 @@
 
 use super::parse::Parser;
 use super::*;
-use crate::app::custom::template::{Refused, Template};
+use crate::domain::custom::template::{Refused, Template};
 
 /// A saved view: a name, the filter as `:filter` words (kept as written,
 /// so `to=today` is read again each time the view is chosen), and an
@@ -101,7 +101,7 @@ fn tables<'a, 'i>(
 /// A key as the keymap writes it, checked.
 fn key(p: &mut Parser<'_>, what: &str, v: &Spanned<DeValue<'_>>) -> Option<String> {
     let s = p.string(what, v)?;
-    match crate::app::keymap::Key::parse(&s) {
+    match crate::domain::keymap::Key::parse(&s) {
         Ok(k) => Some(k.label()),
         Err(e) => {
             p.error(v.span().start, format!("`{what}`: {e}"));
@@ -125,7 +125,7 @@ pub(super) fn parse_views(p: &mut Parser<'_>, v: &Spanned<DeValue<'_>>, out: &mu
                     // Checked as `:filter` reads it (`me` is anyone here:
                     // who you are is known only when the view is chosen;
                     // the zone, which this file may set, is not needed).
-                    Some(f) => match crate::app::fields::check_filters(&f) {
+                    Some(f) => match crate::domain::filters::check_filters(&f) {
                         Ok(()) => filter = Some(f.trim().to_string()),
                         Err(e) => {
                             p.error(val.span().start, format!("view `filter`: {e}"));

@@ -226,7 +226,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                     }
                     "time_zone" => {
                         if let Some(s) = p.string(key, v) {
-                            match crate::app::dates::resolve_zone(&s) {
+                            match crate::domain::dates::resolve_zone(&s) {
                                 Ok(_) => settings.time_zone = Some(s.trim().to_string()),
                                 Err(e) => p.error(v.span().start, format!("`time_zone`: {e}")),
                             }

@@ -7,8 +7,7 @@
 //! its exit status and stderr.
 
 pub mod run;
-pub mod template;
-pub mod vars;
+pub use crate::domain::custom::{template, vars};
 
 use super::keymap::Key;
 use super::state::*;

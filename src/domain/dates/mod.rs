@@ -5,8 +5,8 @@
 //! in the morning here) and sent as UTC; everything shown is local, with the
 //! zone named where a clock time is shown (`2026-11-30 09:00 EST`).
 //!
-//! The zone is process-wide: `time_zone` in the config file, else `TZ`,
-//! else the system's (see [`zone`]). Unit tests run in UTC unless a test
+//! The zone is process-wide: `time_zone` in the config file (applied at
+//! start, [`set_zone`]), else `TZ`, else the system's (see [`zone`]). Unit tests run in UTC unless a test
 //! picks a zone with [`with_zone`], so they read the same on every machine.
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Utc};
@@ -37,8 +37,9 @@ pub fn with_zone<R>(tz: TimeZone, f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The user's time zone. Set once with [`set_zone`]; otherwise found on
-/// first use: `time_zone` in the config file, else `TZ`, else the system's.
+/// The user's time zone. Set once at start with [`set_zone`] (the command
+/// line does it from `time_zone` in the config file); otherwise `TZ`, else
+/// the system's.
 pub fn zone() -> TimeZone {
     #[cfg(test)]
     {
@@ -48,14 +49,7 @@ pub fn zone() -> TimeZone {
         TimeZone::UTC
     }
     #[cfg(not(test))]
-    ZONE.get_or_init(|| {
-        let configured = crate::config::load(None).settings.time_zone;
-        configured
-            .as_deref()
-            .and_then(|name| resolve_zone(name).ok())
-            .unwrap_or_else(TimeZone::system)
-    })
-    .clone()
+    ZONE.get_or_init(TimeZone::system).clone()
 }
 
 /// Fix the zone for the rest of the process (before any date is read or

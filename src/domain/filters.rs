@@ -1,0 +1,210 @@
+//! Filters and tags as words: `:filter status=a,b to=+7d` (and a view's
+//! `filter = …` in the config file) read into a `TaskQuery`; `a,b` or
+//! `+a -b` read into tags. People stay as typed here (`me`, a name): the
+//! app resolves them through its directory.
+
+use super::dates;
+use crate::api::TaskQuery;
+
+/// The service's task statuses and priorities, as filter and command words.
+pub const STATUS_VALUES: &[&str] = &[
+    "not_started",
+    "in_progress",
+    "waiting_on_external",
+    "completed",
+];
+pub const PRIORITY_VALUES: &[&str] = &["urgent", "high", "medium", "low", "no_priority"];
+
+pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> {
+    parse_filters_in(args, me, None)
+}
+
+/// Check filter words without reading them in the user's zone (the config
+/// file is checked before the zone is known: it may name it).
+pub fn check_filters(args: &str) -> Result<(), String> {
+    parse_filters_in(args, Some("me"), Some(&jiff::tz::TimeZone::UTC)).map(|_| ())
+}
+
+fn parse_filters_in(
+    args: &str,
+    me: Option<&str>,
+    tz: Option<&jiff::tz::TimeZone>,
+) -> Result<TaskQuery, String> {
+    let bound = |v: &str, lower: bool| match tz {
+        Some(tz) => dates::parse_bound_in(v, chrono::Utc::now(), lower, tz),
+        None => dates::parse_bound(v, chrono::Utc::now(), lower),
+    };
+    let mut q = TaskQuery::default();
+    if args.trim() == "clear" || args.trim().is_empty() {
+        return Ok(q);
+    }
+    let resolve_me = |v: &str| -> Result<String, String> {
+        if v == "me" {
+            me.map(str::to_string)
+                .ok_or_else(|| "who you are is not known yet".to_string())
+        } else {
+            Ok(v.to_string())
+        }
+    };
+    for word in filter_words(args)? {
+        let (k, v) = word
+            .split_once('=')
+            .ok_or_else(|| format!("{word:?}: filters are key=value, e.g. status=in_progress"))?;
+        let list = |v: &str| {
+            v.split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        match k {
+            "status" => {
+                q.status = list(v);
+                if let Some(bad) = q.status.iter().find(|s| !STATUS_VALUES.contains(&s.as_str())) {
+                    return Err(format!("unknown status {bad:?} (use {})", STATUS_VALUES.join(", ")));
+                }
+            }
+            "priority" => {
+                if !PRIORITY_VALUES.contains(&v) {
+                    return Err(format!("unknown priority {v:?} (use {})", PRIORITY_VALUES.join(", ")));
+                }
+                q.priority = Some(v.into())
+            }
+            "assigned" | "assigned_to" | "assignee" => q.assigned_to = Some(resolve_me(v)?),
+            "involving" => q.involving = Some(resolve_me(v)?),
+            "team" | "team_id" => q.team_id = Some(v.into()),
+            "tags" => q.tags = list(v),
+            "from" | "due_from" => q.complete_by_from = Some(bound(v, true)?),
+            "to" | "due_to" => q.complete_by_to = Some(bound(v, false)?),
+            "query" | "q" => q.query = Some(v.into()),
+            other => return Err(format!("unknown filter {other:?} (status, priority, assigned, involving, team, tags, from, to, query)")),
+        }
+    }
+    Ok(q)
+}
+
+/// Filter text as words: whitespace separates them, and double quotes
+/// keep spaces in a value (`query="annual return"`, `team="Corporate Law"`).
+pub fn filter_words(args: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut started = false;
+    for c in args.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(format!("{args:?}: a quote is not closed"));
+    }
+    if started {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// `over`'s filters on top of `base`: every filter `over` names replaces
+/// the same filter of `base` (a quick view plus `:filter status=…`).
+pub fn merge(base: &TaskQuery, over: &TaskQuery) -> TaskQuery {
+    let pick = |a: &Option<String>, b: &Option<String>| b.clone().or_else(|| a.clone());
+    let list = |a: &Vec<String>, b: &Vec<String>| if b.is_empty() { a.clone() } else { b.clone() };
+    TaskQuery {
+        query: pick(&base.query, &over.query),
+        status: list(&base.status, &over.status),
+        priority: pick(&base.priority, &over.priority),
+        assigned_to: pick(&base.assigned_to, &over.assigned_to),
+        involving: pick(&base.involving, &over.involving),
+        team_id: pick(&base.team_id, &over.team_id),
+        tags: list(&base.tags, &over.tags),
+        complete_by_from: pick(&base.complete_by_from, &over.complete_by_from),
+        complete_by_to: pick(&base.complete_by_to, &over.complete_by_to),
+    }
+}
+
+/// `a,b` replaces; `+a -b` adds and removes. A mix of the two forms is an
+/// error (it could mean either).
+pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
+    let words: Vec<&str> = arg
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let signed = words
+        .iter()
+        .filter(|w| w.starts_with('+') || w.starts_with('-'))
+        .count();
+    if signed > 0 && signed < words.len() {
+        return Err(
+            "mixes the two forms: a,b replaces the tags; +a -b adds and removes (nothing sent)"
+                .into(),
+        );
+    }
+    if signed > 0 {
+        let mut tags = current.to_vec();
+        for w in words {
+            let (op, tag) = w.split_at(1);
+            if tag.is_empty() {
+                continue;
+            }
+            if op == "+" && !tags.iter().any(|t| t == tag) {
+                tags.push(tag.to_string());
+            } else if op == "-" {
+                tags.retain(|t| t != tag);
+            }
+        }
+        Ok(tags)
+    } else {
+        let mut tags: Vec<String> = Vec::new();
+        for w in words {
+            if !tags.iter().any(|t| t == w) {
+                tags.push(w.to_string());
+            }
+        }
+        Ok(tags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_values_keep_their_spaces() {
+        assert_eq!(
+            filter_words(r#"status=completed query="annual return"  team="Corporate Law""#)
+                .unwrap(),
+            vec![
+                "status=completed",
+                "query=annual return",
+                "team=Corporate Law"
+            ]
+        );
+        assert!(filter_words("query=\"open").is_err());
+        let q = parse_filters(r#"query="two words" to=today"#, None).unwrap();
+        assert_eq!(q.query.as_deref(), Some("two words"));
+        assert!(q.complete_by_to.is_some());
+    }
+
+    #[test]
+    fn tags_replace_add_remove() {
+        let cur = vec!["a".to_string(), "b".to_string()];
+        assert_eq!(edit_tags(&cur, "x,y").unwrap(), vec!["x", "y"]);
+        assert_eq!(edit_tags(&cur, "+c -a").unwrap(), vec!["b", "c"]);
+        assert_eq!(edit_tags(&cur, "").unwrap(), Vec::<String>::new());
+        assert!(edit_tags(&cur, "x +a -b")
+            .unwrap_err()
+            .contains("nothing sent"));
+    }
+}
