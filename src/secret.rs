@@ -59,7 +59,11 @@ pub fn register(secret: &str) {
     ANY.store(true, Ordering::Release);
 }
 
-fn percent_encode(s: &str) -> String {
+/// Percent-encoding of every byte but RFC 3986's unreserved ones: the form
+/// a secret takes when echoed inside a URL, and the client's path segments
+/// (`api::client::seg`). The one encoder of the crate; it lives here, the
+/// lowest module, since `secret` may import nothing.
+pub fn percent_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {

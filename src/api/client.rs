@@ -489,16 +489,7 @@ fn same_origin_redirects() -> reqwest::redirect::Policy {
 
 /// Percent-escape one path segment (ids come from the service or the user).
 pub(super) fn seg(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
+    crate::secret::percent_encode(s)
 }
 
 pub(super) fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {

@@ -160,33 +160,14 @@ impl State {
             }
             Command::Tags(arg) => {
                 let arg = if arg == "none" { "" } else { arg.as_str() };
-                let words: Vec<&str> = arg
-                    .split(|c: char| c == ',' || c.is_whitespace())
-                    .filter(|s| !s.is_empty())
-                    .collect();
-                let signed = words
-                    .iter()
-                    .any(|w| w.starts_with('+') || w.starts_with('-'));
-                // Checks the form (a mix is refused) whatever the tags.
-                super::fields::edit_tags(&[], arg)?;
-                if signed {
-                    let pick = |sign: char| -> Vec<String> {
-                        words
-                            .iter()
-                            .filter_map(|w| w.strip_prefix(sign))
-                            .filter(|t| !t.is_empty())
-                            .map(str::to_string)
-                            .collect()
-                    };
-                    Ok(Some(Change::Tags {
-                        add: pick('+'),
-                        remove: pick('-'),
-                    }))
-                } else {
-                    patch(TaskPatch {
-                        tags: Some(super::fields::edit_tags(&[], arg)?),
+                match crate::domain::filters::tag_edit(arg)? {
+                    crate::domain::filters::TagEdit::AddRemove { add, remove } => {
+                        Ok(Some(Change::Tags { add, remove }))
+                    }
+                    crate::domain::filters::TagEdit::Replace(tags) => patch(TaskPatch {
+                        tags: Some(tags),
                         ..d()
-                    })
+                    }),
                 }
             }
             Command::Agent(f) => patch(TaskPatch {

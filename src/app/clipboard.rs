@@ -94,14 +94,15 @@ fn pipe_to(cmd: &mut Command, text: &str) -> Result<(), String> {
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| e.to_string())?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(text.as_bytes())
-            .map_err(|e| e.to_string())?;
-    }
+    // A command that ended without reading (not found, say) closes the
+    // pipe: its exit status says why, not the broken pipe.
+    let written = match child.stdin.take() {
+        Some(mut stdin) => stdin.write_all(text.as_bytes()),
+        None => Ok(()),
+    };
     let status = child.wait().map_err(|e| e.to_string())?;
     if status.success() {
-        Ok(())
+        written.map_err(|e| e.to_string())
     } else {
         Err(match status.code() {
             Some(127) => "not found".to_string(),

@@ -134,9 +134,20 @@ pub fn merge(base: &TaskQuery, over: &TaskQuery) -> TaskQuery {
     }
 }
 
-/// `a,b` replaces; `+a -b` adds and removes. A mix of the two forms is an
-/// error (it could mean either).
-pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
+/// What a tags argument asks: `a,b` replaces the tags; `+a -b` adds and
+/// removes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TagEdit {
+    Replace(Vec<String>),
+    AddRemove {
+        add: Vec<String>,
+        remove: Vec<String>,
+    },
+}
+
+/// Read a tags argument. A mix of the two forms is an error (it could
+/// mean either); a tag named twice counts once.
+pub fn tag_edit(arg: &str) -> Result<TagEdit, String> {
     let words: Vec<&str> = arg
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|s| !s.is_empty())
@@ -151,29 +162,40 @@ pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
                 .into(),
         );
     }
+    let unique = |it: &mut dyn Iterator<Item = &str>| {
+        let mut out: Vec<String> = Vec::new();
+        for t in it {
+            if !t.is_empty() && !out.iter().any(|o| o == t) {
+                out.push(t.to_string());
+            }
+        }
+        out
+    };
     if signed > 0 {
-        let mut tags = current.to_vec();
-        for w in words {
-            let (op, tag) = w.split_at(1);
-            if tag.is_empty() {
-                continue;
-            }
-            if op == "+" && !tags.iter().any(|t| t == tag) {
-                tags.push(tag.to_string());
-            } else if op == "-" {
-                tags.retain(|t| t != tag);
-            }
-        }
-        Ok(tags)
+        Ok(TagEdit::AddRemove {
+            add: unique(&mut words.iter().filter_map(|w| w.strip_prefix('+'))),
+            remove: unique(&mut words.iter().filter_map(|w| w.strip_prefix('-'))),
+        })
     } else {
-        let mut tags: Vec<String> = Vec::new();
-        for w in words {
-            if !tags.iter().any(|t| t == w) {
-                tags.push(w.to_string());
-            }
-        }
-        Ok(tags)
+        Ok(TagEdit::Replace(unique(&mut words.iter().copied())))
     }
+}
+
+/// The tags after `arg` (see [`tag_edit`]) applied to `current`.
+pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
+    Ok(match tag_edit(arg)? {
+        TagEdit::Replace(tags) => tags,
+        TagEdit::AddRemove { add, remove } => {
+            let mut tags = current.to_vec();
+            for t in add {
+                if !tags.contains(&t) {
+                    tags.push(t);
+                }
+            }
+            tags.retain(|t| !remove.contains(t));
+            tags
+        }
+    })
 }
 
 #[cfg(test)]
@@ -206,5 +228,22 @@ mod tests {
         assert!(edit_tags(&cur, "x +a -b")
             .unwrap_err()
             .contains("nothing sent"));
+    }
+
+    #[test]
+    fn one_reading_of_a_tags_argument_for_single_and_bulk_edits() {
+        assert_eq!(
+            tag_edit("+a -b +a").unwrap(),
+            TagEdit::AddRemove {
+                add: vec!["a".into()],
+                remove: vec!["b".into()]
+            }
+        );
+        assert_eq!(
+            tag_edit("x, y x").unwrap(),
+            TagEdit::Replace(vec!["x".into(), "y".into()])
+        );
+        assert_eq!(tag_edit("").unwrap(), TagEdit::Replace(vec![]));
+        assert!(tag_edit("x +a").is_err());
     }
 }

@@ -91,15 +91,6 @@ impl Custom {
 }
 
 impl State {
-    /// A task this session has loaded (the current one, or a list row).
-    pub fn loaded_task(&self, id: &str) -> Option<&crate::api::Task> {
-        self.current_task().filter(|t| t.id == id).or_else(|| {
-            self.list
-                .position(id)
-                .and_then(|i| self.list.items[i].task())
-        })
-    }
-
     /// `:run NAME` (or its key): the command for its targets, off the UI
     /// loop (or with the terminal, for an interactive one).
     pub fn run_custom(&mut self, name: &str) -> Result<Vec<Effect>, String> {

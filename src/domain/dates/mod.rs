@@ -77,11 +77,6 @@ pub fn resolve_zone(name: &str) -> Result<TimeZone, String> {
     }
 }
 
-/// The zone's name for people: `America/New_York`, `UTC`.
-pub fn zone_name(tz: &TimeZone) -> String {
-    tz.iana_name().unwrap_or("local time").to_string()
-}
-
 /// UTC under any of its names (`UTC`, `Etc/UTC`, `Zulu`, `GMT`…).
 fn is_utc(tz: &TimeZone) -> bool {
     if tz.to_fixed_offset().is_ok_and(|o| o.seconds() == 0) {
