@@ -111,17 +111,7 @@ pub(super) fn subtasks_from(json: &str) -> Option<Vec<TaskItem>> {
     Some(raw.iter().map(|r| TaskItem::from_json(r.get())).collect())
 }
 
-/// "3m ago", "2h ago", "yesterday".
-pub fn age(secs: i64, now: i64) -> String {
-    let d = (now - secs).max(0);
-    match d {
-        0..=59 => "just now".into(),
-        60..=3599 => format!("{}m ago", d / 60),
-        3600..=86_399 => format!("{}h ago", d / 3600),
-        86_400..=172_799 => "yesterday".into(),
-        _ => format!("{}d ago", d / 86_400),
-    }
-}
+pub use crate::domain::words::age;
 
 impl State {
     /// An answer arrives: what it says is known (and stored), whatever

@@ -20,7 +20,7 @@ pub mod drafts;
 mod editor;
 pub mod fields;
 pub mod freshness;
-pub mod fuzzy;
+pub use crate::domain::fuzzy;
 pub mod history;
 pub mod input;
 pub use crate::domain::keymap;

@@ -591,10 +591,7 @@ fn done_text(p: &Pending) -> String {
     }
 }
 
-/// `1 file`, `3 files`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::domain::words::{delivery_text, plural};
 
 /// A linked item's display name, quoted.
 fn link_name(t: &Task, item: &str) -> String {
@@ -603,14 +600,4 @@ fn link_name(t: &Task, item: &str) -> String {
         .find(|l| l.id == item)
         .map(|l| format!("{:?}", l.display_name.line()))
         .unwrap_or_default()
-}
-
-/// How a requester reply's delivery reads: never "sent" unless the service
-/// said `sent`.
-pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
-    match s {
-        Some(DeliveryStatus::Sent) => "Sent",
-        Some(DeliveryStatus::Draft) => "DRAFT — staged in the mailbox owner's drafts, not sent",
-        Some(DeliveryStatus::Other(_)) | None => "delivery status unknown — NOT confirmed as sent",
-    }
 }

@@ -1,10 +1,12 @@
 //! The words shared by config, cli, app and ui: dates as people say them,
-//! keys and the actions they bind, filter words, and custom-command
-//! templates. Below all of them: it imports nothing of `app`, `ui`, `cli`
+//! keys and the actions they bind, filter words, custom-command
+//! templates, fuzzy ranking, and small words (`3 files`, `2h ago`). Below all of them: it imports nothing of `app`, `ui`, `cli`
 //! or `config` (the config file applies the time zone at start, through
 //! [`dates::set_zone`]).
 
 pub mod custom;
 pub mod dates;
 pub mod filters;
+pub mod fuzzy;
 pub mod keymap;
+pub mod words;

@@ -56,8 +56,8 @@ pub fn title_line(s: &State) -> String {
     }
     let count = s.list.items.len();
     if let Some(at) = s.list.cached_at {
-        let now = crate::app::cache::now_secs();
-        parts.push(format!("cached {}", crate::app::cache::age(at, now)));
+        let now = crate::store::now_secs();
+        parts.push(format!("cached {}", crate::domain::words::age(at, now)));
     }
     if s.list.local_search {
         parts.push("stored matches, searching the service…".into());

@@ -418,7 +418,7 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         spans.push(Span::styled(
             format!(
                 " OFFLINE since {}{retry} ",
-                crate::app::dates::local_time(o.since)
+                crate::domain::dates::local_time(o.since)
             ),
             theme
                 .error

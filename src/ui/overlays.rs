@@ -127,7 +127,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
     }
     if !filter.trim().is_empty() {
         let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
-        return crate::app::fuzzy::rank(filter, &texts)
+        return crate::domain::fuzzy::rank(filter, &texts)
             .into_iter()
             .map(|i| rows[i].1.clone())
             .collect();
@@ -184,7 +184,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let title = match &p.target {
                 _ if !s.marks.is_empty() => format!(
                     "Command — {} marked (Tab completes, Enter runs, Esc cancels)",
-                    crate::app::results::plural(s.marks.len(), "task", "tasks")
+                    crate::domain::words::plural(s.marks.len(), "task", "tasks")
                 ),
                 Some((_, label)) => format!(
                     "Command — current task {} (Tab completes, Enter runs, Esc cancels)",

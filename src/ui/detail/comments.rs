@@ -39,7 +39,7 @@ pub(super) fn comments<'a>(t: &Task, d: &Detail, cx: &Cx<'_>) -> (Vec<Line<'a>>,
             .created_at
             .as_deref()
             .and_then(parse_timestamp)
-            .map(crate::app::dates::local_time)
+            .map(crate::domain::dates::local_time)
             .unwrap_or_default();
         let mut head = format!(
             "{indent}{} {}  {when}",

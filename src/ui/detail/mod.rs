@@ -54,8 +54,8 @@ pub fn header(s: &State) -> String {
         }
     }
     if let Some(at) = d.cached_at {
-        let now = crate::app::cache::now_secs();
-        out.push_str(&format!(" — stored {}", crate::app::cache::age(at, now)));
+        let now = crate::store::now_secs();
+        out.push_str(&format!(" — stored {}", crate::domain::words::age(at, now)));
     }
     crate::text::clean(&out)
 }
@@ -253,7 +253,7 @@ fn field_line<'a>(
 /// One style for every timestamp: the local time with its zone,
 /// `2026-11-22 09:05 EST`.
 fn when(ts: Option<&str>) -> String {
-    crate::app::dates::when(ts)
+    crate::domain::dates::when(ts)
 }
 
 fn section<'a>(title: &str, pending: bool, theme: &Theme) -> Line<'a> {

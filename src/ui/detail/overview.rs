@@ -55,10 +55,10 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     let due = match (t.due(), &t.complete_by) {
         (Some(d), _) => {
             // A completed task is not late, whatever its date.
-            let (rel, late) = crate::app::dates::due_text(d, now, t.status == Status::Completed);
+            let (rel, late) = crate::domain::dates::due_text(d, now, t.status == Status::Completed);
             let rel = rel.trim_start_matches('!').to_string();
             (
-                format!("{} ({rel})", crate::app::dates::local_time(d)),
+                format!("{} ({rel})", crate::domain::dates::local_time(d)),
                 late,
             )
         }

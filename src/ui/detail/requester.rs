@@ -2,7 +2,7 @@
 
 use super::files::attached;
 use super::*;
-use crate::app::results::delivery_text;
+use crate::domain::words::delivery_text;
 
 pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     let (s, theme) = (cx.s, cx.theme);
@@ -59,7 +59,7 @@ pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
             .created_at
             .as_deref()
             .and_then(parse_timestamp)
-            .map(crate::app::dates::local_time)
+            .map(crate::domain::dates::local_time)
             .unwrap_or_default();
         let who = m
             .sender_display_name
