@@ -124,9 +124,6 @@ const KNOWN_CYCLES: &[&[&str]] = &[
     // The loop (app/mod.rs) and the worker and store link it starts, which
     // import `Msg` back.
     &["app", "app::store_link", "app::worker"],
-    // `LISTING_LIMIT` and the client's helpers; `failure` (split out of
-    // the client in the same stop) extends `Client`, which calls it.
-    &["api::client", "api::failure", "api::listing"],
     // `Failure`.
     &["cli::commands", "cli::query"],
 ];

@@ -65,6 +65,10 @@ fn without_userinfo(s: &str) -> String {
     }
 }
 
+/// Default page size sent on every request of a listing (constant over a
+/// walk: a cursor is tied to the page size it was issued with).
+pub const LISTING_LIMIT: u32 = 100;
+
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
     pub base_url: String,
@@ -104,7 +108,7 @@ impl ClientConfig {
             get_retries: 3,
             backoff_base: Duration::from_millis(250),
             retry_after_cap: Duration::from_secs(10),
-            listing_limit: super::listing::LISTING_LIMIT,
+            listing_limit: LISTING_LIMIT,
             http2: true,
             h2c: false,
             ca_file: None,

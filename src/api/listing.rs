@@ -12,10 +12,6 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 
-/// Default page size sent on every request of a listing (constant over a
-/// walk: a cursor is tied to the page size it was issued with).
-pub const LISTING_LIMIT: u32 = 100;
-
 /// At most this many pages are followed; a longer listing is an error rather
 /// than a silently truncated list.
 pub const LISTING_MAX_PAGES: usize = 200;

@@ -9,6 +9,7 @@ pub mod models;
 mod protocol;
 mod request;
 mod tls;
+mod transport;
 
 pub use client::{ApiKey, Client, ClientConfig, CREDENTIALS_IN_URL};
 pub use endpoints::{RawPage, TaskPage};
