@@ -22,8 +22,31 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     }
 }
 
+/// Clear the area a popup takes, by grapheme width: a wide grapheme (CJK,
+/// a flag or another multi-codepoint emoji) that starts just left of the
+/// popup and spans into it is blanked too. Left there, it would cover the
+/// popup's left border in the terminal (its right half sits in the
+/// border's column, so the border cell is never drawn) and leave
+/// fragments when the popup closes.
+pub(crate) fn clear_area(buf: &mut ratatui::buffer::Buffer, r: Rect) {
+    use unicode_width::UnicodeWidthStr;
+    ratatui::widgets::Widget::render(Clear, r, buf);
+    let edge = buf.area.intersection(r);
+    if edge.is_empty() || edge.x == 0 {
+        return;
+    }
+    for y in edge.top()..edge.bottom() {
+        // The widest grapheme is two cells: only the cell just left can
+        // reach in.
+        let cell = &mut buf[(edge.x - 1, y)];
+        if cell.symbol().width() > 1 {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
 fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
-    f.render_widget(Clear, r);
+    clear_area(f.buffer_mut(), r);
     let b = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focus)
@@ -389,7 +412,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
 fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
     let r = centered(area, 100, area.height.saturating_sub(6).max(10));
     let title = format!("{} — {}", c.kind.title(), crate::text::clean(&c.task_label));
-    f.render_widget(Clear, r);
+    clear_area(f.buffer_mut(), r);
     let b = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focus)
@@ -594,4 +617,52 @@ fn draw_switcher(
     };
     ls.push(note);
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
+}
+
+#[cfg(test)]
+mod grapheme_tests {
+    use super::*;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    /// What the terminal shows after a frame of wide graphemes, then the
+    /// same frame with a bordered popup over it.
+    fn shown_with_popup(text: &str, popup_x: u16) -> ratatui::buffer::Buffer {
+        let mut t = Terminal::new(TestBackend::new(30, 6)).unwrap();
+        let fill = |f: &mut Frame| {
+            let lines: Vec<Line> = (0..6).map(|_| Line::raw(text.to_string())).collect();
+            f.render_widget(Paragraph::new(lines), f.area());
+        };
+        t.draw(fill).unwrap();
+        t.draw(|f| {
+            fill(f);
+            let r = Rect::new(popup_x, 1, 12, 4);
+            clear_area(f.buffer_mut(), r);
+            f.render_widget(Block::default().borders(Borders::ALL), r);
+        })
+        .unwrap();
+        t.backend().buffer().clone()
+    }
+
+    #[test]
+    fn a_wide_grapheme_under_the_popups_edge_leaves_the_border_whole() {
+        // CJK, flags (two regional indicators) and a ZWJ family, each two
+        // cells wide, laid so one starts just left of the popup.
+        for text in [
+            "漢字漢字漢字漢字漢字漢字漢字漢字",
+            "🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷",
+            "👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧",
+        ] {
+            let buf = shown_with_popup(text, 5);
+            for y in 1..5 {
+                let border = buf[(5, y)].symbol();
+                assert!(
+                    matches!(border, "┌" | "│" | "└"),
+                    "{text}: row {y} shows {border:?} where the border is"
+                );
+                use unicode_width::UnicodeWidthStr;
+                assert!(buf[(4, y)].symbol().width() <= 1, "{text}: row {y}");
+            }
+        }
+    }
 }
