@@ -140,6 +140,7 @@ impl Compose {
         let mut editor = ratatui_textarea::TextArea::from(
             text.split('\n').map(str::to_string).collect::<Vec<_>>(),
         );
+        editor.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
         self.editor = editor;

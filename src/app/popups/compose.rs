@@ -133,6 +133,9 @@ impl State {
             Some(text) => TextArea::from(text.lines().map(str::to_string).collect::<Vec<_>>()),
             None => TextArea::default(),
         };
+        // Long lines wrap softly on screen (at 80 columns the start of a
+        // line stays in view); what is sent keeps the lines as typed.
+        editor.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
         // What became of the last send of this draft: in flight (this

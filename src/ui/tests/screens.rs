@@ -187,3 +187,22 @@ fn a_task_looked_for_and_not_found_says_so_in_full() {
         "wrapped, not cut: {t}"
     );
 }
+
+/// At 80×24 a long line in the composer wraps softly: its start stays on
+/// screen beside its end, and the text keeps the line as typed.
+#[test]
+fn the_composer_wraps_a_long_line_softly_at_80x24() {
+    let mut s = scene();
+    s.on_key(key('c'));
+    let line = format!("BEGINNING {} FINISHING", "word ".repeat(30).trim_end());
+    for c in line.chars() {
+        s.on_key(key(c));
+    }
+    let shown = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(shown.contains("BEGINNING"), "{shown}");
+    assert!(shown.contains("FINISHING"), "{shown}");
+    match &s.overlay {
+        Overlay::Compose(c) => assert_eq!(c.text(), line, "sent as typed: one line"),
+        _ => panic!("the composer is open"),
+    }
+}
