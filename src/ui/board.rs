@@ -16,7 +16,7 @@ use ratatui::Frame;
 
 /// Narrower than this a column is not readable: the board scrolls
 /// sideways to keep the cursor's column in view.
-const MIN_COLUMN: u16 = 18;
+const MIN_COLUMN: u16 = 26;
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     let items = &s.list.items;

@@ -37,6 +37,8 @@ fn the_board_at_80x24_and_120x40() {
             assert!(!cell.symbol().chars().any(crate::text::is_dangerous));
         }
         assert!(t.contains("[board]"), "the board's keys in the hint line");
+        // A card's title reads, not eight letters of it.
+        assert!(t.contains("#1 ! Task number 1 "), "{t}");
     }
 }
 
