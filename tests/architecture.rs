@@ -70,15 +70,6 @@ const KNOWN_CYCLES: &[&[&str]] = &[
         "store::open",
         "store::outbox",
     ],
-    // config/mod.rs defines `Settings` and helpers its children use, and
-    // calls them.
-    &[
-        "config",
-        "config::entries",
-        "config::parse",
-        "config::paths",
-        "config::save",
-    ],
     // ui/mod.rs defines `Theme` and helpers its children import, and
     // calls them; ui::detail the same with `Cx`.
     &[

@@ -2,34 +2,11 @@
 //! checked entry by entry (problems are diagnostics with their line; a bad
 //! entry is left out, the others stay).
 
-use super::parse::Parser;
-use super::*;
+use super::reader::Parser;
+use super::settings::*;
 use crate::domain::custom::template::{Refused, Template};
-
-/// A saved view: a name, the filter as `:filter` words (kept as written,
-/// so `to=today` is read again each time the view is chosen), and an
-/// optional key.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ViewEntry {
-    pub name: String,
-    pub filter: String,
-    pub key: Option<String>,
-}
-
-/// A custom command (`[[commands]]`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CommandEntry {
-    /// `:run NAME`; defaults to the description in lower case with dashes.
-    pub name: String,
-    pub key: Option<String>,
-    pub description: String,
-    pub run: String,
-    /// Hands the terminal to the command (the TUI is suspended meanwhile).
-    pub interactive: bool,
-    /// Once for all the targets (`{ids}`) instead of once per task.
-    pub once: bool,
-    pub timeout_secs: u64,
-}
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
 
 pub const COMMAND_TIMEOUT_SECS: u64 = 30;
 pub const COMMAND_TIMEOUT_MAX_SECS: i64 = 3600;
@@ -295,6 +272,7 @@ pub(super) fn parse_commands(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::from_str;
 
     fn errors(c: &Config) -> Vec<(Option<usize>, String)> {
         c.diagnostics

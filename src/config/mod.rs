@@ -11,10 +11,11 @@ mod entries;
 mod key_command;
 mod parse;
 mod paths;
+mod reader;
 mod save;
+mod settings;
 
-pub use entries::{builtin_views, name_key, CommandEntry, ViewEntry};
-use key_command::KEY_COMMAND_TIMEOUT_MAX_SECS;
+pub use entries::{builtin_views, name_key};
 pub use key_command::{
     run_key_command, run_key_command_within, KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
 };
@@ -24,218 +25,9 @@ pub use paths::{
     CONFIG_MAX_BYTES,
 };
 pub use save::save_view;
+pub use settings::*;
 
-use crate::api::ApiKey;
-use std::collections::BTreeMap;
-use std::fmt;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-use toml::de::{DeTable, DeValue};
-use toml::Spanned;
-
-pub const ENV_CONFIG: &str = "TASKDECK_CONFIG";
-pub const ENV_BASE_URL: &str = "TASKDECK_BASE_URL";
-pub const ENV_API_KEY: &str = "TASKDECK_API_KEY";
-
-/// Effective settings for one run (after profile selection and env overrides).
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Base URL of the service, e.g. `https://tasks.example.com`.
-    pub base_url: Option<String>,
-    /// `copy_command`: copying pipes the text into it (`sh -c`), before
-    /// any other way (`wl-copy`, `xclip -sel clip`, `pbcopy`).
-    pub copy_command: Option<String>,
-    /// Page size for the task list (1..=100).
-    pub page_size: u32,
-    /// Periodic refresh of the list, in seconds (0 = off).
-    pub refresh_secs: u64,
-    /// Theme name: `dark`, `light` or `high-contrast`.
-    pub theme: String,
-    /// Mouse support (off by default so terminal selection keeps working).
-    pub mouse: bool,
-    /// Keymap overrides: context -> (key -> action name).
-    pub keys: BTreeMap<String, BTreeMap<String, String>>,
-    /// Problems found while loading (shown on screen, never fatal).
-    pub warnings: Vec<String>,
-    /// The profile in use, if any.
-    pub profile: Option<String>,
-    /// `time_zone`: an IANA name, `utc` or `system` (checked when loaded);
-    /// `None` means `TZ`, else the system's zone.
-    pub time_zone: Option<String>,
-    /// `cache`: keep a local store (`false`: nothing is written).
-    pub cache: bool,
-    /// `prefetch`: fetch the tabs of the tasks around the cursor.
-    pub prefetch: bool,
-    /// `http2`: HTTP/2 where the service offers it (`false`: HTTP/1.1 only).
-    pub http2: bool,
-    /// `http2 = "always"`: HTTP/2 with prior knowledge over plain http too.
-    pub http2_always: bool,
-    /// `ca_file` (top level or the profile's): PEM certificates trusted
-    /// besides the system's roots.
-    pub ca_file: Option<PathBuf>,
-    /// `[[views]]`: saved views (a name like a built-in one replaces it).
-    pub views: Vec<ViewEntry>,
-    /// `[[commands]]`: custom commands.
-    pub commands: Vec<CommandEntry>,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            base_url: None,
-            copy_command: None,
-            page_size: 50,
-            refresh_secs: 60,
-            theme: "dark".into(),
-            mouse: false,
-            keys: BTreeMap::new(),
-            warnings: Vec::new(),
-            profile: None,
-            time_zone: None,
-            cache: true,
-            prefetch: true,
-            http2: true,
-            http2_always: false,
-            ca_file: None,
-            views: Vec::new(),
-            commands: Vec::new(),
-        }
-    }
-}
-
-pub const THEMES: &[&str] = &["dark", "light", "high-contrast"];
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One problem in the configuration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub severity: Severity,
-    /// 1-based line in the config file, when the problem is in the file.
-    pub line: Option<usize>,
-    pub message: String,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(l) => write!(f, "config line {l}: {}", self.message),
-            None => write!(f, "config: {}", self.message),
-        }
-    }
-}
-
-/// 1-based lines of the `[keys.CONTEXT]` tables and of each key in them,
-/// so that problems found later (e.g. by the keymap) can point at the file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct KeyLines {
-    /// Context name -> line of its table header (or first mention).
-    pub contexts: BTreeMap<String, usize>,
-    /// (context, key) -> line of the key.
-    pub keys: BTreeMap<(String, String), usize>,
-}
-
-impl KeyLines {
-    pub fn context(&self, ctx: &str) -> Option<usize> {
-        self.contexts.get(ctx).copied()
-    }
-    pub fn key(&self, ctx: &str, key: &str) -> Option<usize> {
-        self.keys.get(&(ctx.to_string(), key.to_string())).copied()
-    }
-}
-
-/// Where the API key would come from (nothing is run or read to know this).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KeySource {
-    None,
-    Env,
-    /// `api_key` in the file (top level or the profile).
-    File,
-    /// `api_key_command` (top level or the profile).
-    Command(String),
-}
-
-impl fmt::Display for KeySource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            KeySource::None => f.write_str("not configured"),
-            KeySource::Env => write!(f, "from ${ENV_API_KEY}"),
-            KeySource::File => f.write_str("from api_key in the config file"),
-            KeySource::Command(c) => write!(f, "from api_key_command `{}`", crate::text::clean(c)),
-        }
-    }
-}
-
-/// Everything loaded from the config file and the environment.
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub path: PathBuf,
-    pub file_exists: bool,
-    pub settings: Settings,
-    pub diagnostics: Vec<Diagnostic>,
-    /// The file could not be used at all (unreadable or not TOML).
-    pub file_unusable: bool,
-    /// `--profile` named a profile the file does not define.
-    pub unknown_profile: bool,
-    /// Where the `[keys.CONTEXT]` tables and their keys are in the file.
-    pub key_lines: KeyLines,
-    key_source: KeySource,
-    file_key: Option<ApiKey>,
-    env_key: Option<ApiKey>,
-    /// How long `api_key_command` may run.
-    pub key_command_timeout: Duration,
-}
-
-impl Config {
-    pub fn key_source(&self) -> &KeySource {
-        &self.key_source
-    }
-
-    /// Errors that make the configuration unusable for talking to a service.
-    pub fn fatal(&self) -> Option<String> {
-        let pick = |want: fn(&Diagnostic) -> bool| {
-            self.diagnostics
-                .iter()
-                .find(|d| d.severity == Severity::Error && want(d))
-                .map(|d| format!("{}: {d}", self.path.display()))
-        };
-        if self.file_unusable {
-            pick(|_| true)
-        } else if self.unknown_profile {
-            pick(|d| d.line.is_none() && d.message.starts_with("profile `"))
-        } else {
-            None
-        }
-    }
-
-    /// The API key: from the environment, the file, or by running
-    /// `api_key_command`. `Ok(None)` when none is configured. The key is
-    /// registered with [`crate::secret`], so that no string leaving the
-    /// program (screen, errors, stdout/stderr, log file, clipboard) holds it.
-    pub fn api_key(&self) -> Result<Option<ApiKey>, KeyError> {
-        let key = match &self.key_source {
-            KeySource::None => None,
-            KeySource::Env => self.env_key.clone(),
-            KeySource::File => self.file_key.clone(),
-            KeySource::Command(cmd) => Some(run_key_command_within(cmd, self.key_command_timeout)?),
-        };
-        if let Some(k) = &key {
-            crate::secret::register(k.expose());
-        }
-        Ok(key)
-    }
-}
-
-fn env_nonempty(name: &str) -> Option<String> {
-    std::env::var(name)
-        .ok()
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-}
+use std::path::Path;
 
 /// Load the configuration from [`config_path`] and the environment.
 /// Never fails: problems are in `diagnostics`.
@@ -312,6 +104,8 @@ pub fn profile_names() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
+    use std::time::Duration;
 
     fn errors(c: &Config) -> Vec<(Option<usize>, String)> {
         c.diagnostics

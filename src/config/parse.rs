@@ -1,7 +1,15 @@
 //! The config file's parser: every key checked, problems as diagnostics
 //! with their line, never a failure.
 
-use super::*;
+use super::key_command::{KEY_COMMAND_TIMEOUT, KEY_COMMAND_TIMEOUT_MAX_SECS};
+use super::reader::Parser;
+use super::settings::*;
+use crate::api::ApiKey;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
 
 /// Connection keys, as found at one level (top or profile).
 #[derive(Default)]
@@ -12,83 +20,7 @@ struct Conn {
     ca_file: Option<PathBuf>,
 }
 
-pub(super) struct Parser<'a> {
-    src: &'a str,
-    pub(super) diags: Vec<Diagnostic>,
-}
-
-impl<'a> Parser<'a> {
-    pub(super) fn new(src: &'a str) -> Parser<'a> {
-        Parser {
-            src,
-            diags: Vec::new(),
-        }
-    }
-    fn line(&self, offset: usize) -> usize {
-        let end = offset.min(self.src.len());
-        self.src.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1
-    }
-    pub(super) fn error(&mut self, offset: usize, message: String) {
-        let line = Some(self.line(offset));
-        self.diags.push(Diagnostic {
-            severity: Severity::Error,
-            line,
-            message,
-        });
-    }
-    pub(super) fn warn(&mut self, offset: usize, message: String) {
-        let line = Some(self.line(offset));
-        self.diags.push(Diagnostic {
-            severity: Severity::Warning,
-            line,
-            message,
-        });
-    }
-
-    pub(super) fn string(&mut self, key: &str, v: &Spanned<DeValue<'_>>) -> Option<String> {
-        match v.get_ref().as_str() {
-            Some(s) => Some(s.to_string()),
-            None => {
-                self.error(
-                    v.span().start,
-                    format!("`{key}` must be a string, not {}", v.get_ref().type_str()),
-                );
-                None
-            }
-        }
-    }
-
-    pub(super) fn integer(
-        &mut self,
-        key: &str,
-        v: &Spanned<DeValue<'_>>,
-        min: i64,
-        max: i64,
-    ) -> Option<i64> {
-        let n = v
-            .get_ref()
-            .as_integer()
-            .and_then(|i| i64::from_str_radix(i.as_str(), i.radix()).ok());
-        match n {
-            Some(n) if (min..=max).contains(&n) => Some(n),
-            _ => {
-                let shown = match v.get_ref() {
-                    DeValue::Integer(i) => i.to_string(),
-                    other => other.type_str().to_string(),
-                };
-                self.error(
-                    v.span().start,
-                    format!("`{key}` must be an integer from {min} to {max}, not {shown}"),
-                );
-                None
-            }
-        }
-    }
-
+impl Parser<'_> {
     /// A connection key at either level; returns true when `key` is one.
     fn conn_key(&mut self, conn: &mut Conn, key: &str, v: &Spanned<DeValue<'_>>) -> bool {
         match key {
@@ -158,10 +90,7 @@ impl<'a> Parser<'a> {
 /// Parse config text (as if read from the config file) and apply the
 /// environment. `path` is left empty.
 pub fn from_str(src: &str, profile: Option<&str>) -> Config {
-    let mut p = Parser {
-        src,
-        diags: Vec::new(),
-    };
+    let mut p = Parser::new(src);
     let mut settings = Settings::default();
     let mut top = Conn::default();
     let mut prof = Conn::default();
