@@ -274,13 +274,18 @@ mod tests {
         use crate::store::identity::legacy_service_key;
         // Readable: host and port first (the folder name earlier versions
         // used, now followed by a hash of the whole base URL).
-        assert_eq!(legacy_service_key("http://127.0.0.1:8080/"), "127.0.0.1_8080");
+        assert_eq!(
+            legacy_service_key("http://127.0.0.1:8080/"),
+            "127.0.0.1_8080"
+        );
         assert_eq!(
             legacy_service_key("https://tasks.example.com/api"),
             "tasks.example.com"
         );
         assert!(service_key("http://127.0.0.1:8080/", false).starts_with("127.0.0.1_8080-"));
-        assert!(service_key("https://tasks.example.com/api", false).starts_with("tasks.example.com-"));
+        assert!(
+            service_key("https://tasks.example.com/api", false).starts_with("tasks.example.com-")
+        );
         assert_ne!(
             service_key("https://tasks.example.com/api", false),
             service_key("https://tasks.example.com/other", false)

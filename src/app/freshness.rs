@@ -95,6 +95,7 @@ impl State {
         }
         let followed_bottom = self.list.to_bottom && self.list.keep_selected.is_none();
         if followed_bottom {
+            self.settle.carried();
             self.list.selected = self.list.items.len().saturating_sub(1);
             self.list.to_bottom = !self.list.end_reached;
         }

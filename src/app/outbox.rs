@@ -278,12 +278,10 @@ impl State {
         // Only with the identity confirmed: this session's `GET /me` named
         // the user whose store holds the edits (a queued edit is sent with
         // a key of the user who made it, never another's).
-        let confirmed = self.me.as_ref().is_some_and(|me| {
-            self.local
-                .user
-                .as_ref()
-                .is_none_or(|u| *u == me.user_id)
-        });
+        let confirmed = self
+            .me
+            .as_ref()
+            .is_some_and(|me| self.local.user.as_ref().is_none_or(|u| *u == me.user_id));
         if !confirmed
             || self.offline.is_some()
             || self

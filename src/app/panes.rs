@@ -106,6 +106,10 @@ pub struct Detail {
     /// Opened by `:open #N` through the number index: checked against the
     /// service's answer; its label and title head the detail meanwhile.
     pub by_number: Option<super::numbers::ByNumber>,
+    /// Became current while the cursor passed rows: shown from what is
+    /// known, not read, not opened (recent) nor seen until the cursor
+    /// rests on it (`settle.rs`).
+    pub passing: bool,
 }
 
 impl Detail {
@@ -130,6 +134,7 @@ impl Detail {
             cached_at: None,
             seen_before: None,
             by_number: None,
+            passing: false,
         }
     }
 }

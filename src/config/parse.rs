@@ -97,8 +97,9 @@ impl<'a> Parser<'a> {
                         // Credentials in the URL would replace the key
                         // (HTTP basic auth) and be written wherever the
                         // URL is: refused, and nothing of them is kept.
-                        Ok(u) if !u.username().is_empty() || u.password().is_some() => self
-                            .error(v.span().start, crate::api::CREDENTIALS_IN_URL.into()),
+                        Ok(u) if !u.username().is_empty() || u.password().is_some() => {
+                            self.error(v.span().start, crate::api::CREDENTIALS_IN_URL.into())
+                        }
                         Ok(u) if matches!(u.scheme(), "http" | "https") => {
                             conn.base_url = Some(s.trim().to_string())
                         }

@@ -21,6 +21,7 @@ mod prefetch;
 mod props;
 mod refresh;
 mod review;
+mod settle;
 mod undo;
 pub(crate) mod views;
 
