@@ -4,6 +4,7 @@
 pub mod args;
 pub mod commands;
 pub mod query;
+pub mod stream;
 pub mod table;
 
 use crate::api::{Client, ClientConfig};
