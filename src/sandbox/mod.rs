@@ -5,6 +5,7 @@
 mod collab;
 mod faults;
 mod fixtures;
+mod index;
 mod layout;
 mod list;
 mod listing;

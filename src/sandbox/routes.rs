@@ -496,7 +496,7 @@ async fn patch_task(
     let idx = s.visible_task(&id, u)?;
     let mut t = s.tasks[idx].clone();
     apply_patch(&s, &mut t, u, &b)?;
-    s.tasks[idx] = t;
+    s.set_task(idx, t);
     Ok(Json(s.render_task(idx, true)))
 }
 
@@ -508,7 +508,7 @@ async fn delete_task(
     let mut s = st.store.lock().unwrap();
     let idx = s.visible_task(&id, u)?;
     let tid = s.tasks[idx].id;
-    s.tasks[idx].deleted = true;
+    s.delete_task(idx);
     for t in s.tasks.iter_mut().filter(|t| t.parent == Some(tid)) {
         t.parent = None;
     }

@@ -278,6 +278,8 @@ pub(crate) struct Store {
     pub matters: Vec<Named>,
     pub tasks: Vec<Task>,
     pub index: HashMap<Uuid, usize>,
+    /// Per organisation, its live tasks in list order (`index.rs`).
+    pub lists: HashMap<usize, std::collections::BTreeMap<super::index::ListKey, usize>>,
     pub next_number: u64,
 }
 
@@ -485,6 +487,7 @@ impl Store {
         let idx = self.tasks.len();
         self.index.insert(t.id, idx);
         self.tasks.push(t);
+        self.list_insert(idx);
         idx
     }
 }
