@@ -241,6 +241,7 @@ impl State {
         items.extend(kept);
         items.extend(after);
         l.items = items;
+        l.reindex();
         // The last page asked again says where the walk goes on.
         if k + 1 == l.pages.len() && !l.loading {
             l.cursor = page.cursor;

@@ -68,6 +68,7 @@ impl State {
             // first page replaces them.
             if !l.local_search {
                 let gone = std::mem::take(&mut l.items);
+                l.reindex();
                 self.rows_leave(gone);
             }
             let l = &mut self.list;

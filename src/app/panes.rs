@@ -185,6 +185,19 @@ pub struct TaskList {
     /// A row without one was not listed by its page's last answer: it
     /// stays, marked not recently checked, until `r` walks the list anew.
     pub page_of: HashMap<String, usize>,
+    /// Row id -> its place in `items`, so that finding a row does not walk
+    /// the list (see [`TaskList::position`]).
+    pub rows: RowIndex,
+}
+
+/// Where each row of `TaskList::items` is, by id. The code that changes
+/// `items` keeps it ([`TaskList::reindex`], [`TaskList::extend_rows`]); a
+/// list it does not cover (rows pushed by a test) is searched row by row.
+#[derive(Clone, Debug, Default)]
+pub struct RowIndex {
+    at: HashMap<String, usize>,
+    /// How many rows it covers.
+    len: usize,
 }
 
 /// One page of the list's walk (see `TaskList::pages`).
@@ -200,8 +213,46 @@ impl TaskList {
     pub fn selected_id(&self) -> Option<&str> {
         self.items.get(self.selected).and_then(|i| i.id())
     }
+    /// The row of task `id`: by the index when it covers the list (an
+    /// entry it holds is checked), else row by row.
     pub fn position(&self, id: &str) -> Option<usize> {
+        if self.rows.len == self.items.len() {
+            match self.rows.at.get(id) {
+                None => return None,
+                Some(&i) if self.items.get(i).and_then(TaskItem::id) == Some(id) => return Some(i),
+                Some(_) => {}
+            }
+        }
         self.items.iter().position(|i| i.id() == Some(id))
+    }
+
+    /// Index every row again (after `items` was replaced or a row left).
+    pub fn reindex(&mut self) {
+        self.rows.at.clear();
+        for (i, item) in self.items.iter().enumerate() {
+            if let Some(id) = item.id() {
+                self.rows.at.entry(id.to_string()).or_insert(i);
+            }
+        }
+        self.rows.len = self.items.len();
+    }
+
+    /// Append rows, indexing only them.
+    pub fn extend_rows(&mut self, rows: Vec<TaskItem>) {
+        if self.rows.len != self.items.len() {
+            self.items.extend(rows);
+            return self.reindex();
+        }
+        for item in rows {
+            if let Some(id) = item.id() {
+                self.rows
+                    .at
+                    .entry(id.to_string())
+                    .or_insert(self.items.len());
+            }
+            self.items.push(item);
+        }
+        self.rows.len = self.items.len();
     }
 
     /// The first row shown in `rows` lines so that the cursor is in view;
