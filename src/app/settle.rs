@@ -63,7 +63,7 @@ impl State {
             self.settle.since = Some(now);
             return vec![];
         }
-        if !self.settle.due().is_some_and(|due| now >= due) {
+        if self.settle.due().is_none_or(|due| now < due) {
             return vec![];
         }
         self.settle.since = None;
