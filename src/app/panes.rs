@@ -237,6 +237,38 @@ impl TaskList {
         self.rows.len = self.items.len();
     }
 
+    /// Every row is where the index says (tests).
+    pub fn index_exact(&self) -> bool {
+        self.index_covers()
+            && self
+                .items
+                .iter()
+                .enumerate()
+                .all(|(i, item)| item.id().is_none_or(|id| self.rows.at.get(id) == Some(&i)))
+    }
+
+    /// The index covers every row (see [`TaskList::reindex_range`]).
+    pub fn index_covers(&self) -> bool {
+        self.rows.len == self.items.len()
+    }
+
+    /// Index the rows in `range` again after they changed places, the
+    /// index covering the list before the change and no row having left it
+    /// (an entry of a row that did is checked on use).
+    pub fn reindex_range(&mut self, range: std::ops::Range<usize>) {
+        self.rows.len = self.items.len();
+        for i in range {
+            if let Some(id) = self.items.get(i).and_then(TaskItem::id) {
+                match self.rows.at.get_mut(id) {
+                    Some(at) => *at = i,
+                    None => {
+                        self.rows.at.insert(id.to_string(), i);
+                    }
+                }
+            }
+        }
+    }
+
     /// Append rows, indexing only them.
     pub fn extend_rows(&mut self, rows: Vec<TaskItem>) {
         if self.rows.len != self.items.len() {
