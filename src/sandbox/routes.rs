@@ -255,7 +255,12 @@ async fn subtasks(
     let s = st.store.lock().unwrap();
     let idx = s.visible_task(&id, u)?;
     let pid = s.tasks[idx].id;
-    let mut subs: Vec<usize> = (0..s.tasks.len())
+    let mut subs: Vec<usize> = s
+        .children
+        .get(&pid)
+        .into_iter()
+        .flatten()
+        .copied()
         .filter(|&i| {
             let t = &s.tasks[i];
             t.parent == Some(pid) && !t.archived && !t.draft && s.visible(t, u)
@@ -509,8 +514,10 @@ async fn delete_task(
     let idx = s.visible_task(&id, u)?;
     let tid = s.tasks[idx].id;
     s.delete_task(idx);
-    for t in s.tasks.iter_mut().filter(|t| t.parent == Some(tid)) {
-        t.parent = None;
+    for i in s.children.remove(&tid).unwrap_or_default() {
+        if s.tasks[i].parent == Some(tid) {
+            s.tasks[i].parent = None;
+        }
     }
     Ok(StatusCode::NO_CONTENT)
 }
