@@ -193,11 +193,22 @@ pub struct TaskList {
 /// Where each row of `TaskList::items` is, by id. The code that changes
 /// `items` keeps it ([`TaskList::reindex`], [`TaskList::extend_rows`]); a
 /// list it does not cover (rows pushed by a test) is searched row by row.
+/// It holds a 64-bit hash of each id, not the id (16 bytes a row, not a
+/// second copy of every id); the row an entry names is checked on use, so
+/// two ids with one hash cost a search, never a wrong answer.
 #[derive(Clone, Debug, Default)]
 pub struct RowIndex {
-    at: HashMap<String, usize>,
+    at: HashMap<u64, usize>,
+    hasher: std::hash::RandomState,
     /// How many rows it covers.
     len: usize,
+}
+
+impl RowIndex {
+    fn key(&self, id: &str) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(id)
+    }
 }
 
 /// One page of the list's walk (see `TaskList::pages`).
@@ -217,7 +228,7 @@ impl TaskList {
     /// entry it holds is checked), else row by row.
     pub fn position(&self, id: &str) -> Option<usize> {
         if self.rows.len == self.items.len() {
-            match self.rows.at.get(id) {
+            match self.rows.at.get(&self.rows.key(id)) {
                 None => return None,
                 Some(&i) if self.items.get(i).and_then(TaskItem::id) == Some(id) => return Some(i),
                 Some(_) => {}
@@ -231,7 +242,8 @@ impl TaskList {
         self.rows.at.clear();
         for (i, item) in self.items.iter().enumerate() {
             if let Some(id) = item.id() {
-                self.rows.at.entry(id.to_string()).or_insert(i);
+                let k = self.rows.key(id);
+                self.rows.at.entry(k).or_insert(i);
             }
         }
         self.rows.len = self.items.len();
@@ -240,11 +252,10 @@ impl TaskList {
     /// Every row is where the index says (tests).
     pub fn index_exact(&self) -> bool {
         self.index_covers()
-            && self
-                .items
-                .iter()
-                .enumerate()
-                .all(|(i, item)| item.id().is_none_or(|id| self.rows.at.get(id) == Some(&i)))
+            && self.items.iter().enumerate().all(|(i, item)| {
+                item.id()
+                    .is_none_or(|id| self.rows.at.get(&self.rows.key(id)) == Some(&i))
+            })
     }
 
     /// The index covers every row (see [`TaskList::reindex_range`]).
@@ -259,12 +270,8 @@ impl TaskList {
         self.rows.len = self.items.len();
         for i in range {
             if let Some(id) = self.items.get(i).and_then(TaskItem::id) {
-                match self.rows.at.get_mut(id) {
-                    Some(at) => *at = i,
-                    None => {
-                        self.rows.at.insert(id.to_string(), i);
-                    }
-                }
+                let k = self.rows.key(id);
+                self.rows.at.insert(k, i);
             }
         }
     }
@@ -277,10 +284,8 @@ impl TaskList {
         }
         for item in rows {
             if let Some(id) = item.id() {
-                self.rows
-                    .at
-                    .entry(id.to_string())
-                    .or_insert(self.items.len());
+                let k = self.rows.key(id);
+                self.rows.at.entry(k).or_insert(self.items.len());
             }
             self.items.push(item);
         }
