@@ -743,3 +743,99 @@ async fn config_check_suggests_keys_hints_api_v1_and_points_to_init() {
         "{out}"
     );
 }
+
+/// Today's `tasks --all --json` output for `items`: one array of the items
+/// exactly as received.
+fn whole_array(items: &[Box<serde_json::value::RawValue>]) -> String {
+    let joined: Vec<&str> = items.iter().map(|i| i.get()).collect();
+    taskdeck::text::escape_json_controls(&format!("[{}]\n", joined.join(","))).into_owned()
+}
+
+#[tokio::test]
+async fn tasks_all_streams_the_same_output_and_asks_the_largest_page() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 4_000,
+        quirks: true,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let client = taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
+        sb.base_url(),
+        taskdeck::api::ApiKey::new(sb.keys[0].key.clone()),
+    ))
+    .unwrap();
+    let (items, more) =
+        taskdeck::cli::commands::walk_pages(&client, &Default::default(), 100, true, 1_000)
+            .await
+            .unwrap();
+    assert!(!more);
+    assert!(
+        items.len() > 2 * taskdeck::cli::stream::HOLD_ITEMS,
+        "long enough to be written page by page: {}",
+        items.len()
+    );
+    let list_limits = |sb: &Sandbox| -> Vec<String> {
+        sb.requests()
+            .into_iter()
+            .filter(|r| r.method == "GET" && r.path == "/api/v1/tasks")
+            .map(|r| {
+                let q = r.query.clone().unwrap_or_default();
+                q.split('&')
+                    .find(|p| p.starts_with("limit="))
+                    .unwrap_or("none")
+                    .to_string()
+            })
+            .collect()
+    };
+
+    // JSON: byte for byte what the whole walk printed at once.
+    sb.clear_requests();
+    let o = env.run(&["tasks", "--all", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), whole_array(&items));
+    let parsed: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(parsed.len(), items.len());
+    let limits = list_limits(&sb);
+    assert_eq!(limits.len(), items.len().div_ceil(100));
+    assert!(limits.iter().all(|l| l == "limit=100"), "{limits:?}");
+
+    // The table: a header and one line per task in the walk's order, none
+    // wider than the output.
+    let o = env.run(&["tasks", "--all"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), items.len() + 1);
+    assert!(lines[0].starts_with("ID "), "{}", lines[0]);
+    for (line, item) in lines[1..].iter().zip(&items) {
+        assert!(unicode_width(line) <= 100, "too wide: {line}");
+        let v: Value = serde_json::from_str(item.get()).unwrap();
+        let readable = !line.contains("(unreadable item: ");
+        if let Some(d) = v["display_id"].as_str().filter(|_| readable) {
+            assert!(line.starts_with(&format!("{d} ")), "{line} for {d}");
+        }
+    }
+
+    // One page and --limit keep their sizes.
+    sb.clear_requests();
+    let o = env.run(&["tasks", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(list_limits(&sb), vec!["limit=20"]);
+    sb.clear_requests();
+    let o = env
+        .run(&["tasks", "--all", "--limit", "250", "--json"])
+        .await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = env
+        .run(&["tasks", "--all", "--limit", "90", "--json"])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        whole_array(&items),
+        "the same list at any page size"
+    );
+    assert!(list_limits(&sb).iter().all(|l| l == "limit=90"));
+}

@@ -348,3 +348,88 @@ async fn fifty_thousand_tasks_seed_and_list() {
     assert!(!v["items"].as_array().unwrap().is_empty());
     assert!(t.elapsed().as_secs() < 10, "listing took {:?}", t.elapsed());
 }
+
+/// Where a listed task sorts: priority, due (nulls last), newest, id.
+fn sort_key(t: &serde_json::Value) -> (usize, bool, String, std::cmp::Reverse<String>, String) {
+    let s = |k: &str| t[k].as_str().unwrap_or_default().to_string();
+    (
+        rank(t["priority"].as_str().unwrap()),
+        t["complete_by"].is_null(),
+        s("complete_by"),
+        std::cmp::Reverse(s("created_at")),
+        s("id"),
+    )
+}
+
+#[tokio::test]
+async fn edits_creations_and_deletions_keep_the_list_in_order() {
+    let sb = start().await;
+    let before = walk(&sb, ALICE, "", 100).await;
+    let last = before.last().unwrap()["id"].as_str().unwrap().to_string();
+    let gone = before[3]["id"].as_str().unwrap().to_string();
+    // The last row becomes urgent and due soon; another is deleted; one is
+    // created.
+    let (st, _) = call(
+        &sb,
+        ALICE,
+        Method::PATCH,
+        &format!("/api/v1/tasks/{last}"),
+        Some(json!({"priority": "urgent", "complete_by": "2020-01-01T00:00:00Z"})),
+    )
+    .await;
+    assert_eq!(st, 200);
+    let (st, _) = call(
+        &sb,
+        ALICE,
+        Method::DELETE,
+        &format!("/api/v1/tasks/{gone}"),
+        None,
+    )
+    .await;
+    assert_eq!(st, 204);
+    let (st, new) = call(
+        &sb,
+        ALICE,
+        Method::POST,
+        "/api/v1/tasks",
+        Some(json!({"title": "Fresh one", "priority": "medium"})),
+    )
+    .await;
+    assert_eq!(st, 201, "{new}");
+    for limit in [7, 100] {
+        let after = walk(&sb, ALICE, "", limit).await;
+        assert_eq!(after.len(), before.len());
+        for w in after.windows(2) {
+            assert!(sort_key(&w[0]) < sort_key(&w[1]), "{} then {}", w[0], w[1]);
+        }
+        let ids: Vec<&str> = after.iter().map(|t| t["id"].as_str().unwrap()).collect();
+        assert_eq!(ids[0], last, "the edited task moved to the top");
+        assert!(!ids.contains(&gone.as_str()));
+        assert!(ids.contains(&new["id"].as_str().unwrap()));
+    }
+}
+
+#[tokio::test]
+async fn a_walk_goes_on_after_its_last_row_when_a_task_is_added_above() {
+    let sb = start().await;
+    let all = displays(&walk(&sb, ALICE, "", 100).await);
+    let (_, p1) = get(&sb, ALICE, "/api/v1/tasks?limit=10").await;
+    assert_eq!(displays(p1["items"].as_array().unwrap()), all[0..10]);
+    let c = p1["cursor"].as_str().unwrap();
+    // A task that sorts first arrives between the pages.
+    let (st, _) = call(
+        &sb,
+        ALICE,
+        Method::POST,
+        "/api/v1/tasks",
+        Some(json!({"title": "Top", "priority": "urgent", "complete_by": "2020-01-01"})),
+    )
+    .await;
+    assert_eq!(st, 201);
+    let (_, p2) = get(&sb, ALICE, &format!("/api/v1/tasks?limit=10&cursor={c}")).await;
+    assert_eq!(
+        displays(p2["items"].as_array().unwrap()),
+        all[10..20],
+        "no row repeated: the cursor seeks after the row it ended on"
+    );
+}

@@ -136,3 +136,29 @@ async fn create_subtasks_and_delete_draft() {
         404
     );
 }
+
+#[tokio::test]
+async fn a_deleted_subtask_leaves_its_parents_listing_and_a_deleted_parent_its_children() {
+    let sb = start().await;
+    let parent = id_of(&sb, "#6");
+    let child = id_of(&sb, "#8");
+    let path = |id: &str| format!("/api/v1/tasks/{id}");
+    assert_eq!(
+        call(&sb, ALICE, Method::DELETE, &path(&child), None)
+            .await
+            .0,
+        204
+    );
+    let (_, subs) = get(&sb, ALICE, &format!("{}/subtasks", path(&parent))).await;
+    assert_eq!(displays(subs.as_array().unwrap()), vec!["#7", "#9"]);
+    let kept = id_of(&sb, "#7");
+    assert_eq!(
+        call(&sb, ALICE, Method::DELETE, &path(&parent), None)
+            .await
+            .0,
+        204
+    );
+    let (st, t) = get(&sb, ALICE, &path(&kept)).await;
+    assert_eq!(st, 200);
+    assert!(t["parent_task_id"].is_null(), "{t}");
+}

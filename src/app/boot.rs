@@ -160,6 +160,7 @@ impl State {
             .collect();
         if !rows.is_empty() {
             self.list.items = rows;
+            self.list.reindex();
             self.list.cached_at = Some(boot.rows_saved_at);
             self.list.end_reached = true;
         }
@@ -185,6 +186,7 @@ impl State {
     pub fn forget_local(&mut self) {
         if self.list.cached_at.is_some() {
             self.list.items.clear();
+            self.list.reindex();
             self.list.cached_at = None;
             self.list.selected = 0;
         }
@@ -226,6 +228,7 @@ impl State {
             .map(|t| TaskItem::Task(Box::new(t)))
             .collect();
         let gone = std::mem::replace(&mut self.list.items, items);
+        self.list.reindex();
         self.rows_leave(gone);
         let l = &mut self.list;
         l.local_search = true;

@@ -51,6 +51,7 @@ impl State {
         }
         if first && self.list.replacing {
             let gone = std::mem::take(&mut self.list.items);
+            self.list.reindex();
             self.rows_leave(gone);
             self.list.replacing = false;
             self.list.changed.clear();
@@ -72,7 +73,7 @@ impl State {
         // The same task never shows twice in one list.
         incoming.retain(|i| i.id().is_none_or(|id| self.list.position(id).is_none()));
         self.list.note_page(asked, &incoming);
-        self.list.items.extend(incoming);
+        self.list.extend_rows(incoming);
         self.list.cursor = page.cursor;
         self.list.end_reached = self.list.cursor.is_none();
         self.list.loading = false;
@@ -95,6 +96,7 @@ impl State {
         }
         let followed_bottom = self.list.to_bottom && self.list.keep_selected.is_none();
         if followed_bottom {
+            self.settle.carried();
             self.list.selected = self.list.items.len().saturating_sub(1);
             self.list.to_bottom = !self.list.end_reached;
         }

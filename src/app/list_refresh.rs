@@ -216,8 +216,15 @@ impl State {
         let mut before = Vec::with_capacity(start);
         let mut kept = Vec::new();
         let mut after = Vec::with_capacity(l.items.len().saturating_sub(end));
+        // The first row whose place changes (rows moved in from elsewhere
+        // shift those after them): the index is redone from there only.
+        let mut first_moved = None;
+        let covered = l.index_covers();
         for (i, item) in std::mem::take(&mut l.items).into_iter().enumerate() {
             if listed_here(&item) {
+                if !(start..end).contains(&i) {
+                    first_moved.get_or_insert(i);
+                }
                 continue;
             }
             if i < start {
@@ -236,11 +243,19 @@ impl State {
         for id in &here {
             l.page_of.insert(id.clone(), k);
         }
+        let block = rows.len() + kept.len();
         let mut items = before;
         items.extend(rows);
         items.extend(kept);
         items.extend(after);
         l.items = items;
+        // No row leaves the list here: only the places that changed are
+        // indexed again (the block alone when it kept its size).
+        match first_moved {
+            _ if !covered => l.reindex(),
+            None if block == end - start => l.reindex_range(start..end),
+            moved => l.reindex_range(moved.unwrap_or(start).min(start)..l.items.len()),
+        }
         // The last page asked again says where the walk goes on.
         if k + 1 == l.pages.len() && !l.loading {
             l.cursor = page.cursor;

@@ -45,6 +45,7 @@ pub mod requests;
 pub mod results;
 pub mod seen;
 mod sends;
+pub mod settle;
 pub mod share;
 pub mod state;
 mod store_link;
@@ -227,9 +228,14 @@ pub async fn run(
         } else {
             Duration::from_secs(3600)
         };
+        // A cursor that stops is read once it rests, not at the next tick.
+        let settle_in = state.settle.due().map_or(Duration::from_secs(3600), |t| {
+            t.saturating_duration_since(Instant::now())
+        });
         let first = tokio::select! {
             m = rx.recv() => m,
             _ = ticker.tick() => None,
+            _ = tokio::time::sleep(settle_in) => None,
             _ = tokio::time::sleep(redraw_in) => { continue; }
         };
         let mut batch: Vec<Msg> = first.into_iter().collect();

@@ -68,6 +68,7 @@ impl State {
             // first page replaces them.
             if !l.local_search {
                 let gone = std::mem::take(&mut l.items);
+                l.reindex();
                 self.rows_leave(gone);
             }
             let l = &mut self.list;
@@ -168,6 +169,7 @@ impl State {
         // the (inactive) cursor, and the task left goes into history.
         let cur = self.list.selected as i64;
         self.list.selected = (cur.saturating_add(delta)).clamp(0, n as i64 - 1) as usize;
+        self.settle.key_move(Instant::now());
         self.keep_moved_selection();
         let mut fx = self.follow_cursor();
         fx.extend(self.fetch_ahead());
@@ -180,6 +182,7 @@ impl State {
             return vec![];
         }
         self.list.selected = i;
+        self.settle.key_move(Instant::now());
         self.keep_moved_selection();
         self.focus = Focus::List;
         let mut fx = self.follow_cursor();
@@ -226,8 +229,9 @@ impl State {
                 self.remember(left);
             }
         }
+        let passing = self.settle.passing;
         match item {
-            TaskItem::Task(t) => self.show(t.id.as_str().to_string(), Some(*t)),
+            TaskItem::Task(t) => self.show_as(t.id.as_str().to_string(), Some(*t), passing),
             TaskItem::Unreadable {
                 id: Some(id),
                 reason,
@@ -237,7 +241,7 @@ impl State {
                     Level::Warn,
                     format!("this item could not be read ({reason}); loading it by id"),
                 );
-                self.show(id, None)
+                self.show_as(id, None, passing)
             }
             TaskItem::Unreadable { reason, .. } => {
                 let mut d = Detail::new(String::new(), None);
@@ -279,6 +283,12 @@ impl State {
     /// row of the list the cursor moves onto it; else it is marked as
     /// opened from elsewhere.
     pub fn show(&mut self, id: String, task: Option<Task>) -> Vec<Effect> {
+        self.show_as(id, task, false)
+    }
+
+    /// `show`; `passing`: the cursor only passes the row (`settle.rs`), so
+    /// it is shown from what is known and neither read nor opened yet.
+    fn show_as(&mut self, id: String, task: Option<Task>, passing: bool) -> Vec<Effect> {
         let in_list = self.list.position(&id);
         if let Some(i) = in_list {
             self.list.selected = i;
@@ -297,9 +307,13 @@ impl State {
         } else {
             Origin::Elsewhere
         };
+        d.passing = passing;
         self.detail = Some(d);
         self.fill_from_known();
         self.rebuild_comment_tree();
+        if passing {
+            return vec![];
+        }
         self.look_at_current();
         let mut fx = Vec::new();
         let known = known || self.detail.as_ref().is_some_and(|d| d.task.is_some());
@@ -343,7 +357,9 @@ impl State {
     pub fn open(&mut self) -> Vec<Effect> {
         match self.focus {
             Focus::List => {
-                let fx = self.follow_cursor();
+                let mut fx = self.follow_cursor();
+                // Enter opens a task passed on the way at once.
+                fx.extend(self.open_passed());
                 if self.detail.is_some() {
                     self.focus = Focus::Detail;
                 }

@@ -106,6 +106,10 @@ pub struct Detail {
     /// Opened by `:open #N` through the number index: checked against the
     /// service's answer; its label and title head the detail meanwhile.
     pub by_number: Option<super::numbers::ByNumber>,
+    /// Became current while the cursor passed rows: shown from what is
+    /// known, not read, not opened (recent) nor seen until the cursor
+    /// rests on it (`settle.rs`).
+    pub passing: bool,
 }
 
 impl Detail {
@@ -130,6 +134,7 @@ impl Detail {
             cached_at: None,
             seen_before: None,
             by_number: None,
+            passing: false,
         }
     }
 }
@@ -180,6 +185,30 @@ pub struct TaskList {
     /// A row without one was not listed by its page's last answer: it
     /// stays, marked not recently checked, until `r` walks the list anew.
     pub page_of: HashMap<String, usize>,
+    /// Row id -> its place in `items`, so that finding a row does not walk
+    /// the list (see [`TaskList::position`]).
+    pub rows: RowIndex,
+}
+
+/// Where each row of `TaskList::items` is, by id. The code that changes
+/// `items` keeps it ([`TaskList::reindex`], [`TaskList::extend_rows`]); a
+/// list it does not cover (rows pushed by a test) is searched row by row.
+/// It holds a 64-bit hash of each id, not the id (16 bytes a row, not a
+/// second copy of every id); the row an entry names is checked on use, so
+/// two ids with one hash cost a search, never a wrong answer.
+#[derive(Clone, Debug, Default)]
+pub struct RowIndex {
+    at: HashMap<u64, usize>,
+    hasher: std::hash::RandomState,
+    /// How many rows it covers.
+    len: usize,
+}
+
+impl RowIndex {
+    fn key(&self, id: &str) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(id)
+    }
 }
 
 /// One page of the list's walk (see `TaskList::pages`).
@@ -195,8 +224,72 @@ impl TaskList {
     pub fn selected_id(&self) -> Option<&str> {
         self.items.get(self.selected).and_then(|i| i.id())
     }
+    /// The row of task `id`: by the index when it covers the list (an
+    /// entry it holds is checked), else row by row.
     pub fn position(&self, id: &str) -> Option<usize> {
+        if self.rows.len == self.items.len() {
+            match self.rows.at.get(&self.rows.key(id)) {
+                None => return None,
+                Some(&i) if self.items.get(i).and_then(TaskItem::id) == Some(id) => return Some(i),
+                Some(_) => {}
+            }
+        }
         self.items.iter().position(|i| i.id() == Some(id))
+    }
+
+    /// Index every row again (after `items` was replaced or a row left).
+    pub fn reindex(&mut self) {
+        self.rows.at.clear();
+        for (i, item) in self.items.iter().enumerate() {
+            if let Some(id) = item.id() {
+                let k = self.rows.key(id);
+                self.rows.at.entry(k).or_insert(i);
+            }
+        }
+        self.rows.len = self.items.len();
+    }
+
+    /// Every row is where the index says (tests).
+    pub fn index_exact(&self) -> bool {
+        self.index_covers()
+            && self.items.iter().enumerate().all(|(i, item)| {
+                item.id()
+                    .is_none_or(|id| self.rows.at.get(&self.rows.key(id)) == Some(&i))
+            })
+    }
+
+    /// The index covers every row (see [`TaskList::reindex_range`]).
+    pub fn index_covers(&self) -> bool {
+        self.rows.len == self.items.len()
+    }
+
+    /// Index the rows in `range` again after they changed places, the
+    /// index covering the list before the change and no row having left it
+    /// (an entry of a row that did is checked on use).
+    pub fn reindex_range(&mut self, range: std::ops::Range<usize>) {
+        self.rows.len = self.items.len();
+        for i in range {
+            if let Some(id) = self.items.get(i).and_then(TaskItem::id) {
+                let k = self.rows.key(id);
+                self.rows.at.insert(k, i);
+            }
+        }
+    }
+
+    /// Append rows, indexing only them.
+    pub fn extend_rows(&mut self, rows: Vec<TaskItem>) {
+        if self.rows.len != self.items.len() {
+            self.items.extend(rows);
+            return self.reindex();
+        }
+        for item in rows {
+            if let Some(id) = item.id() {
+                let k = self.rows.key(id);
+                self.rows.at.entry(k).or_insert(self.items.len());
+            }
+            self.items.push(item);
+        }
+        self.rows.len = self.items.len();
     }
 
     /// The first row shown in `rows` lines so that the cursor is in view;

@@ -226,6 +226,10 @@ impl State {
         }
         let window = self.prefetch_window();
         fx.extend(self.cancel_prefetches(|id| !window.iter().any(|w| w == id)));
+        // Rows passed in transit are read once the cursor rests on one.
+        if self.settle.passing {
+            return fx;
+        }
         // The user's reads go first: neighbours wait until they are answered.
         let user_busy = !self.inflight.is_empty();
         let current = self.detail.as_ref().map(|d| d.task_id.clone());

@@ -93,6 +93,11 @@ impl State {
             Action::HalfPageUp => return self.move_by(-self.half_page()),
             Action::Top => return self.move_by(i64::MIN / 2),
             Action::Bottom => {
+                if self.focus == Focus::List && !self.list.end_reached {
+                    // The cursor follows the pages to come: every row it
+                    // lands on until the end is passed, not opened.
+                    self.settle.carried();
+                }
                 let fx = self.move_by(i64::MAX / 2);
                 // Keep going to the bottom as the following pages arrive.
                 self.list.to_bottom = self.focus == Focus::List && !self.list.end_reached;
@@ -245,8 +250,8 @@ impl State {
 
     /// Time-based work: debounced search, periodic refresh, spinners.
     pub fn on_tick(&mut self, now: Instant) -> (Vec<Effect>, bool) {
-        let mut fx = Vec::new();
-        let mut dirty = false;
+        let mut fx = self.settle_tick(now);
+        let mut dirty = !fx.is_empty();
         if self.search_due.is_some_and(|t| now >= t) {
             self.search_due = None;
             fx.extend(self.reload_list(false));

@@ -274,6 +274,7 @@ impl State {
                 let label = self.label_of(&id);
                 if let Some(i) = self.list.position(&id) {
                     let gone = self.list.items.remove(i);
+                    self.list.reindex();
                     self.rows_leave([gone]);
                     // The cursor stays on the row it was on.
                     if i < self.list.selected {

@@ -86,7 +86,10 @@ impl State {
 
     /// Record what the detail shows of the current task as seen.
     pub fn mark_seen(&mut self) {
-        let Some(d) = &self.detail else { return };
+        // A task the cursor only passed is not seen (`settle.rs`).
+        let Some(d) = self.detail.as_ref().filter(|d| !d.passing) else {
+            return;
+        };
         let id = d.task_id.clone();
         if uuid::Uuid::parse_str(&id).is_err() {
             return;

@@ -301,6 +301,8 @@ pub struct State {
     pub board: Option<super::board::Board>,
     /// Reads of the tasks around the cursor before they are asked for.
     pub prefetch: super::prefetch::Prefetch,
+    /// Whether the list cursor rests or passes rows (see `settle.rs`).
+    pub settle: super::settle::Settle,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -364,6 +366,7 @@ impl State {
             custom: Default::default(),
             board: None,
             prefetch: Default::default(),
+            settle: Default::default(),
         }
     }
 

@@ -219,16 +219,25 @@ pub struct TasksArgs {
     /// date or word means the end of that local day, 23:59:59).
     #[arg(long, value_name = "DATE")]
     pub due_to: Option<String>,
-    /// Page size, 1 to 100 (kept identical on every page).
-    #[arg(long, value_name = "N", default_value_t = 20,
+    /// Page size, 1 to 100 (kept identical on every page); default 20,
+    /// and 100 with --all.
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub limit: u32,
+    pub limit: Option<u32>,
     /// Walk every page with the cursor.
     #[arg(long)]
     pub all: bool,
     /// Print one JSON array of the items exactly as received.
     #[arg(long)]
     pub json: bool,
+}
+
+impl TasksArgs {
+    /// The page size asked for: `--limit`, else the largest page for a
+    /// walk of every page (fewer round trips) and 20 for one page.
+    pub fn page_size(&self) -> u32 {
+        self.limit.unwrap_or(if self.all { 100 } else { 20 })
+    }
 }
 
 fn parse_faults(s: &str) -> Result<Faults, String> {
@@ -258,10 +267,18 @@ mod tests {
         match c.command {
             Some(Command::Tasks(t)) => {
                 assert_eq!(t.status, vec!["a", "b"]);
-                assert_eq!(t.limit, 37);
+                assert_eq!(t.limit, Some(37));
+                assert_eq!(t.page_size(), 37);
             }
             other => panic!("{other:?}"),
         }
+        let page = |args: &[&str]| match Cli::try_parse_from(args).unwrap().command {
+            Some(Command::Tasks(t)) => t.page_size(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(page(&["taskdeck", "tasks"]), 20);
+        assert_eq!(page(&["taskdeck", "tasks", "--all"]), 100);
+        assert_eq!(page(&["taskdeck", "tasks", "--all", "--limit", "37"]), 37);
         for bad in ["0", "101", "x"] {
             let e = Cli::try_parse_from(["taskdeck", "tasks", "--limit", bad]).unwrap_err();
             assert_eq!(e.exit_code(), 2);

@@ -2,8 +2,7 @@
 
 use super::args::TasksArgs;
 pub use super::query::{check_id_filters, due_filter, task_query};
-use super::table;
-use crate::api::{ApiError, Client, TaskItem, TaskQuery};
+use crate::api::{ApiError, Client, TaskQuery};
 use crate::app::keymap::Keymap;
 use crate::config::{self, Config, Severity};
 use crate::text::{clean, sanitize};
@@ -68,6 +67,9 @@ impl Failure {
 
 pub type Outcome = Result<i32, Failure>;
 
+/// Stdout was closed by its reader: a walk writing page by page stops.
+pub static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Write to stdout; a closed pipe (`| head`) ends the output quietly.
 /// Registered secrets (the API key) are scrubbed from everything written,
 /// `--json` included: a service that echoes the key in a task must not put
@@ -77,7 +79,10 @@ pub fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            STDOUT_GONE.store(true, std::sync::atomic::Ordering::Relaxed);
+            Ok(())
+        }
         Err(e) => Err(Failure::failed(format!("cannot write the output: {e}"))),
     }
 }
@@ -97,7 +102,7 @@ fn pretty(v: &Value) -> String {
 /// parser), and the bytes can never act on a terminal, whether stdout is
 /// one now or the output is `cat`ed to one later; deciding by `isatty`
 /// would leave the second case open.
-fn emit_json(json: &str) -> Result<(), Failure> {
+pub(super) fn emit_json(json: &str) -> Result<(), Failure> {
     emit(&crate::text::escape_json_controls(json))
 }
 
@@ -139,6 +144,27 @@ pub async fn walk_pages(
     max_pages: usize,
 ) -> Result<(Vec<Box<RawValue>>, bool), Failure> {
     let mut items = Vec::new();
+    let (_, more) = walk_pages_with(client, q, limit, all, max_pages, |page| {
+        items.extend(page);
+        Ok(true)
+    })
+    .await?;
+    Ok((items, more))
+}
+
+/// [`walk_pages`], handing each page's items to `each` as it arrives
+/// instead of holding them (`each` says whether to go on: a reader that
+/// went away needs no more pages): returns how many items and whether
+/// more are available.
+pub async fn walk_pages_with(
+    client: &Client,
+    q: &TaskQuery,
+    limit: u32,
+    all: bool,
+    max_pages: usize,
+    mut each: impl FnMut(Vec<Box<RawValue>>) -> Result<bool, Failure>,
+) -> Result<(usize, bool), Failure> {
+    let mut count = 0usize;
     let mut used: HashSet<String> = HashSet::new();
     let mut cursor: Option<String> = None;
     let mut pages = 0usize;
@@ -148,10 +174,13 @@ pub async fn walk_pages(
             .await
             .map_err(|e| Failure::api("listing tasks", &e))?;
         pages += 1;
-        items.extend(page.items);
+        count += page.items.len();
+        if !each(page.items)? {
+            return Ok((count, false));
+        }
         match page.cursor {
-            Some(_) if !all => return Ok((items, true)),
-            None => return Ok((items, false)),
+            Some(_) if !all => return Ok((count, true)),
+            None => return Ok((count, false)),
             Some(next) if used.contains(&next) => {
                 tracing::warn!(pages, "the service repeated a cursor");
                 return Err(Failure::failed(format!(
@@ -164,7 +193,7 @@ pub async fn walk_pages(
                 return Err(Failure::failed(format!(
                     "listing tasks failed: stopped after {pages} pages ({}) and the \
                      service still sends a cursor; narrow the query or raise --limit",
-                    crate::app::results::plural(items.len(), "task", "tasks")
+                    crate::app::results::plural(count, "task", "tasks")
                 )));
             }
             Some(next) => {
@@ -206,39 +235,21 @@ pub async fn tasks(
         }
     }
 
-    let (items, more) = walk_pages(client, &q, a.limit, a.all, MAX_PAGES).await?;
-    tracing::info!(count = items.len(), all = a.all, "listed tasks");
-
-    if a.json {
-        // Each item exactly as received: lossless, unknown fields kept.
-        let mut out =
-            String::with_capacity(items.iter().map(|i| i.get().len() + 1).sum::<usize>() + 3);
-        out.push('[');
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(item.get());
-        }
-        out.push_str("]\n");
-        emit_json(&out)?;
-        return Ok(EXIT_OK);
-    }
-
-    let parsed: Vec<TaskItem> = items.iter().map(|r| TaskItem::from_json(r.get())).collect();
-    let lines = table::render(
-        &parsed,
-        table::output_width(),
-        table::use_colour(),
-        chrono::Utc::now(),
-    );
-    let mut text = lines.join("\n");
-    text.push('\n');
-    emit(&text)?;
-    if more {
+    let mut out = super::stream::TaskOutput::new(a.json);
+    let walked = walk_pages_with(client, &q, a.page_size(), a.all, MAX_PAGES, |page| {
+        out.page(page)
+    })
+    .await;
+    // A walk that fails before any output started prints nothing; one that
+    // fails later leaves what was written (a JSON array left open: never
+    // mistaken for the whole list) and exits as before.
+    let (count, more) = walked?;
+    out.finish()?;
+    tracing::info!(count, all = a.all, "listed tasks");
+    if more && !a.json {
         say(&format!(
             "taskdeck: {} shown; more are available (use --all)",
-            crate::app::results::plural(parsed.len(), "task", "tasks")
+            crate::app::results::plural(count, "task", "tasks")
         ));
     }
     Ok(EXIT_OK)

@@ -5,6 +5,7 @@ pub mod args;
 pub mod commands;
 pub mod init;
 pub mod query;
+pub mod stream;
 pub mod table;
 
 use crate::api::{Client, ClientConfig};

@@ -172,81 +172,117 @@ const MIN_TITLE: usize = 10;
 /// Render the table as lines (no trailing newline), at most `width` columns
 /// wide (unless even the minimum layout does not fit).
 pub fn render(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>) -> Vec<String> {
-    let rows: Vec<Row> = items.iter().map(|i| row(i, now)).collect();
-    let mut widths = [0usize; 7];
-    for (i, h) in HEADERS.iter().enumerate() {
-        widths[i] = h.width();
-    }
-    for r in &rows {
-        for i in 0..7 {
-            widths[i] = widths[i].max(r.cells[i].width().min(CAPS[i]));
-        }
-    }
-    // Fit: shrink tags (down to nothing), assignee, status and priority
-    // before the title drops below its minimum.
-    let fixed = |w: &[usize; 7]| -> usize {
-        w.iter()
-            .enumerate()
-            .filter(|(i, _)| *i != TITLE)
-            .map(|(_, w)| *w)
-            .sum::<usize>()
-            + GAP.len() * 6
-    };
-    let want_title = widths[TITLE].min((width * 2 / 5).max(MIN_TITLE));
-    for (col, floor) in [(6usize, 0usize), (4, 8), (2, 7), (1, 4)] {
-        let over = (fixed(&widths) + want_title).saturating_sub(width);
-        if over > 0 {
-            widths[col] = widths[col].saturating_sub(over).max(floor);
-        }
-    }
-    let room = width.saturating_sub(fixed(&widths)).max(MIN_TITLE);
-    widths[TITLE] = widths[TITLE].min(room).max(HEADERS[TITLE].len());
-
-    let paint = |s: String, tone: Tone| -> String {
-        if !colour || tone == Tone::Plain || s.trim().is_empty() {
-            return s;
-        }
-        let code = match tone {
-            Tone::Alert => RED,
-            Tone::Warn => YELLOW,
-            Tone::Dim => DIM,
-            Tone::Plain => "",
-        };
-        format!("{code}{s}{RESET}")
-    };
-
-    let mut out = Vec::with_capacity(rows.len() + 1);
-    let header: Vec<String> = (0..7).map(|i| pad(HEADERS[i], widths[i])).collect();
-    let header = header.join(GAP).trim_end().to_string();
-    out.push(if colour {
-        format!("{BOLD}{header}{RESET}")
-    } else {
-        header
-    });
-    for r in rows {
-        let line = if let Some(reason) = &r.unreadable {
-            let rest = width.saturating_sub(widths[0] + GAP.len()).max(MIN_TITLE);
-            format!(
-                "{}{GAP}{}",
-                pad(&r.cells[0], widths[0]),
-                paint(truncate(reason, rest), Tone::Dim)
-            )
-        } else {
-            let cells: Vec<String> = (0..7)
-                .map(|i| {
-                    let text = if i == 6 {
-                        truncate(&r.cells[i], widths[i])
-                    } else {
-                        pad(&r.cells[i], widths[i])
-                    };
-                    paint(text, r.tones[i])
-                })
-                .collect();
-            cells.join(GAP)
-        };
-        out.push(line.trim_end().to_string());
-    }
+    let layout = Layout::fit(items, width, colour, now);
+    let mut out = Vec::with_capacity(items.len() + 1);
+    out.push(layout.header());
+    out.extend(layout.lines(items));
     out
+}
+
+/// The column widths of a table, fitted to some rows: a table written as
+/// its pages arrive keeps the widths of its first rows, and later rows are
+/// cut to them like any cell too wide for its column.
+pub struct Layout {
+    widths: [usize; 7],
+    width: usize,
+    colour: bool,
+    now: DateTime<Utc>,
+}
+
+impl Layout {
+    /// Widths that fit `items` in `width` columns.
+    pub fn fit(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>) -> Layout {
+        let mut widths = [0usize; 7];
+        for (i, h) in HEADERS.iter().enumerate() {
+            widths[i] = h.width();
+        }
+        for r in items.iter().map(|i| row(i, now)) {
+            for i in 0..7 {
+                widths[i] = widths[i].max(r.cells[i].width().min(CAPS[i]));
+            }
+        }
+        // Fit: shrink tags (down to nothing), assignee, status and priority
+        // before the title drops below its minimum.
+        let fixed = |w: &[usize; 7]| -> usize {
+            w.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != TITLE)
+                .map(|(_, w)| *w)
+                .sum::<usize>()
+                + GAP.len() * 6
+        };
+        let want_title = widths[TITLE].min((width * 2 / 5).max(MIN_TITLE));
+        for (col, floor) in [(6usize, 0usize), (4, 8), (2, 7), (1, 4)] {
+            let over = (fixed(&widths) + want_title).saturating_sub(width);
+            if over > 0 {
+                widths[col] = widths[col].saturating_sub(over).max(floor);
+            }
+        }
+        let room = width.saturating_sub(fixed(&widths)).max(MIN_TITLE);
+        widths[TITLE] = widths[TITLE].min(room).max(HEADERS[TITLE].len());
+        Layout {
+            widths,
+            width,
+            colour,
+            now,
+        }
+    }
+
+    /// The header line.
+    pub fn header(&self) -> String {
+        let header: Vec<String> = (0..7).map(|i| pad(HEADERS[i], self.widths[i])).collect();
+        let header = header.join(GAP).trim_end().to_string();
+        if self.colour {
+            format!("{BOLD}{header}{RESET}")
+        } else {
+            header
+        }
+    }
+
+    /// One line per item.
+    pub fn lines(&self, items: &[TaskItem]) -> Vec<String> {
+        let widths = &self.widths;
+        let paint = |s: String, tone: Tone| -> String {
+            if !self.colour || tone == Tone::Plain || s.trim().is_empty() {
+                return s;
+            }
+            let code = match tone {
+                Tone::Alert => RED,
+                Tone::Warn => YELLOW,
+                Tone::Dim => DIM,
+                Tone::Plain => "",
+            };
+            format!("{code}{s}{RESET}")
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for r in items.iter().map(|i| row(i, self.now)) {
+            let line = if let Some(reason) = &r.unreadable {
+                let rest = self
+                    .width
+                    .saturating_sub(widths[0] + GAP.len())
+                    .max(MIN_TITLE);
+                format!(
+                    "{}{GAP}{}",
+                    pad(&r.cells[0], widths[0]),
+                    paint(truncate(reason, rest), Tone::Dim)
+                )
+            } else {
+                let cells: Vec<String> = (0..7)
+                    .map(|i| {
+                        let text = if i == 6 {
+                            truncate(&r.cells[i], widths[i])
+                        } else {
+                            pad(&r.cells[i], widths[i])
+                        };
+                        paint(text, r.tones[i])
+                    })
+                    .collect();
+                cells.join(GAP)
+            };
+            out.push(line.trim_end().to_string());
+        }
+        out
+    }
 }
 
 #[cfg(test)]

@@ -405,7 +405,7 @@ pub(crate) async fn add_links(
         }
     }
     t.updated_at = bump(t.updated_at);
-    s.tasks[idx] = t;
+    s.set_task(idx, t);
     Ok(Json(s.render_task(idx, true)))
 }
 

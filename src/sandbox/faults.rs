@@ -129,13 +129,17 @@ pub(crate) async fn middleware(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .and_then(|k| state.callers.get(k.trim()).cloned());
-    state.log.lock().unwrap().push(RecordedRequest {
-        method: parts.method.to_string(),
-        path: parts.uri.path().to_string(),
-        query: parts.uri.query().map(str::to_string),
-        body: parsed,
-        caller,
-    });
+    super::record(
+        &mut state.log.lock().unwrap(),
+        RecordedRequest {
+            method: parts.method.to_string(),
+            path: parts.uri.path().to_string(),
+            query: parts.uri.query().map(str::to_string),
+            body: parsed,
+            caller,
+        },
+        super::LOG_KEPT,
+    );
     let n = state.counter.fetch_add(1, Ordering::SeqCst) + 1;
     let faults = state.faults.lock().unwrap().clone();
     if faults.delay_ms > 0 {

@@ -1,6 +1,7 @@
 //! `GET /api/v1/tasks`: filters, ordering and page-number cursors.
 
 use std::collections::HashMap;
+use std::ops::Bound;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -9,6 +10,7 @@ use base64::Engine;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
+use super::index::{ListCursor, ListKey};
 use super::routes::{parse_uuid, Caller};
 use super::store::*;
 use super::AppState;
@@ -28,21 +30,6 @@ fn decode_cursor(c: &str) -> Option<u64> {
         .ok()
 }
 
-/// Sort key of the task list: priority, due date (nulls last), newest first, id.
-pub(crate) fn order(s: &Store, a: usize, b: usize) -> std::cmp::Ordering {
-    let (x, y) = (&s.tasks[a], &s.tasks[b]);
-    priority_rank(&x.priority)
-        .cmp(&priority_rank(&y.priority))
-        .then_with(|| match (x.complete_by, y.complete_by) {
-            (Some(p), Some(q)) => p.cmp(&q),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => std::cmp::Ordering::Equal,
-        })
-        .then_with(|| y.created_at.cmp(&x.created_at))
-        .then_with(|| x.id.cmp(&y.id))
-}
-
 pub(crate) async fn list_tasks(
     State(st): State<AppState>,
     Caller(u): Caller,
@@ -50,7 +37,7 @@ pub(crate) async fn list_tasks(
 ) -> ApiResult<Json<Value>> {
     let Query(q) = q.map_err(|e| ApiError::bad(format!("invalid query string: {e}")))?;
     let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
-    let (limit, page) = paging(&q)?;
+    let (limit, ListCursor { page, after }) = list_paging(&q)?;
     let list = |k: &str| -> Vec<String> {
         get(k)
             .map(|v| {
@@ -102,70 +89,110 @@ pub(crate) async fn list_tasks(
 
     let s = st.store.lock().unwrap();
     let user_id_of = |i: usize| s.users[i].id;
-    let mut hits: Vec<usize> = (0..s.tasks.len())
-        .filter(|&i| {
-            let t = &s.tasks[i];
-            if t.archived || t.draft || !s.visible(t, u) {
+    let matches = |i: usize| -> bool {
+        let t = &s.tasks[i];
+        if t.archived || t.draft || !s.visible(t, u) {
+            return false;
+        }
+        if !statuses.is_empty() && !statuses.contains(&t.status) {
+            return false;
+        }
+        if priority.as_ref().is_some_and(|p| *p != t.priority) {
+            return false;
+        }
+        if let Some(a) = assigned_to {
+            if t.assignee.map(user_id_of) != Some(a) {
                 return false;
             }
-            if !statuses.is_empty() && !statuses.contains(&t.status) {
-                return false;
-            }
-            if priority.as_ref().is_some_and(|p| *p != t.priority) {
-                return false;
-            }
-            if let Some(a) = assigned_to {
-                if t.assignee.map(user_id_of) != Some(a) {
-                    return false;
-                }
-            }
-            if let Some(p) = involving {
-                if !(user_id_of(t.creator) == p
-                    || t.assignee.map(user_id_of) == Some(p)
-                    || t.involved.iter().any(|x| user_id_of(x.user) == p))
-                {
-                    return false;
-                }
-            }
-            if team_id.is_some_and(|id| s.teams[t.team].id != id) {
-                return false;
-            }
-            if !tags
-                .iter()
-                .all(|tag| t.tags.iter().any(|x| x.to_lowercase() == *tag))
+        }
+        if let Some(p) = involving {
+            if !(user_id_of(t.creator) == p
+                || t.assignee.map(user_id_of) == Some(p)
+                || t.involved.iter().any(|x| user_id_of(x.user) == p))
             {
                 return false;
             }
-            if from.is_some() || to.is_some() {
-                let Some(due) = t.complete_by else {
-                    return false;
-                };
-                if from.is_some_and(|f| due < f) || to.is_some_and(|x| due > x) {
-                    return false;
-                }
+        }
+        if team_id.is_some_and(|id| s.teams[t.team].id != id) {
+            return false;
+        }
+        if !tags
+            .iter()
+            .all(|tag| t.tags.iter().any(|x| x.to_lowercase() == *tag))
+        {
+            return false;
+        }
+        if from.is_some() || to.is_some() {
+            let Some(due) = t.complete_by else {
+                return false;
+            };
+            if from.is_some_and(|f| due < f) || to.is_some_and(|x| due > x) {
+                return false;
             }
-            if let Some(q) = &query {
-                if !t.search.contains(q.as_str()) {
-                    return false;
-                }
+        }
+        if let Some(q) = &query {
+            if !t.search.contains(q.as_str()) {
+                return false;
             }
-            true
-        })
+        }
+        true
+    };
+    let empty = Default::default();
+    let list = s.org_list(s.users[u].org).unwrap_or(&empty);
+    let offset = page.saturating_mul(limit);
+    // Seek from where the cursor's page ended; with another limit than
+    // it was issued with, count from there (the spec's skip or repeat).
+    let (from_key, skip) = match after {
+        None => (Bound::Unbounded, offset),
+        Some((ended, key)) if offset >= ended => (Bound::Excluded(key), offset - ended),
+        Some((ended, key)) => {
+            let back = (ended - offset) as usize;
+            let start = list
+                .range(..=key)
+                .rev()
+                .filter(|(_, &i)| matches(i))
+                .nth(back - 1)
+                .map(|(k, _)| *k);
+            (start.map_or(Bound::Unbounded, Bound::Included), 0)
+        }
+    };
+    let rows: Vec<(&ListKey, usize)> = list
+        .range((from_key, Bound::Unbounded))
+        .filter(|(_, &i)| matches(i))
+        .skip(usize::try_from(skip).unwrap_or(usize::MAX))
+        .take(limit as usize + 1)
+        .map(|(k, &i)| (k, i))
         .collect();
-    hits.sort_unstable_by(|a, b| order(&s, *a, *b));
-    let (range, cursor) = page_range(hits.len(), limit, page);
-    let items: Vec<Value> = hits[range]
-        .iter()
-        .map(|i| s.render_task(*i, false))
-        .collect();
+    let more = rows.len() > limit as usize;
+    let rows = &rows[..rows.len().min(limit as usize)];
+    let cursor = match rows.last() {
+        Some((last, _)) if more => Value::String(ListCursor::encode(page + 1, limit, last)),
+        _ => Value::Null,
+    };
+    let items: Vec<Value> = rows.iter().map(|(_, i)| s.render_task(*i, false)).collect();
     Ok(Json(json!({"items": items, "cursor": cursor})))
 }
 
-/// `limit` (1–100, default 20) and the page number of `cursor` (default 0)
-/// of a paged listing; 400 for bad values.
-pub(crate) fn paging(q: &HashMap<String, String>) -> ApiResult<(u64, u64)> {
+/// `limit` and the cursor of the task list (see [`ListCursor`]); 400 for
+/// bad values.
+fn list_paging(q: &HashMap<String, String>) -> ApiResult<(u64, ListCursor)> {
+    let limit = limit_of(q)?;
+    let cursor = match q.get("cursor").map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        None => ListCursor {
+            page: 0,
+            after: None,
+        },
+        Some(c) => {
+            ListCursor::decode(c).ok_or_else(|| ApiError::bad(format!("invalid cursor {c:?}")))?
+        }
+    };
+    Ok((limit, cursor))
+}
+
+/// `limit`: 1–100, default 20; 400 for bad values.
+fn limit_of(q: &HashMap<String, String>) -> ApiResult<u64> {
     let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
-    let limit = match get("limit") {
+    Ok(match get("limit") {
         None => 20,
         Some(l) => match l.parse::<i64>() {
             Ok(n) if (1..=100).contains(&n) => n as u64,
@@ -175,7 +202,14 @@ pub(crate) fn paging(q: &HashMap<String, String>) -> ApiResult<(u64, u64)> {
                 )))
             }
         },
-    };
+    })
+}
+
+/// `limit` (1–100, default 20) and the page number of `cursor` (default 0)
+/// of a paged listing; 400 for bad values.
+pub(crate) fn paging(q: &HashMap<String, String>) -> ApiResult<(u64, u64)> {
+    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let limit = limit_of(q)?;
     let page = match get("cursor") {
         None => 0,
         Some(c) => {

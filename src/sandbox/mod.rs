@@ -5,6 +5,7 @@
 mod collab;
 mod faults;
 mod fixtures;
+mod index;
 mod layout;
 mod list;
 mod listing;
@@ -15,7 +16,7 @@ mod seed;
 mod sharing;
 mod store;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::str::FromStr;
 use std::sync::atomic::AtomicU64;
@@ -73,10 +74,23 @@ pub struct RecordedRequest {
     pub caller: Option<String>,
 }
 
+/// Requests kept in the sandbox's record ([`Sandbox::requests`]).
+pub const LOG_KEPT: usize = 100_000;
+
+/// Record `r`, keeping the last `kept` requests.
+pub(crate) fn record(log: &mut VecDeque<RecordedRequest>, r: RecordedRequest, kept: usize) {
+    while log.len() >= kept.max(1) {
+        log.pop_front();
+    }
+    log.push_back(r);
+}
+
 /// State shared by the server tasks and the [`Sandbox`] handle.
 pub(crate) struct Shared {
     pub(crate) store: Mutex<store::Store>,
-    pub(crate) log: Mutex<Vec<RecordedRequest>>,
+    /// The last [`LOG_KEPT`] requests (the oldest go first): a sandbox
+    /// serving for days keeps a bounded record.
+    pub(crate) log: Mutex<VecDeque<RecordedRequest>>,
     pub(crate) faults: Mutex<Faults>,
     pub(crate) listing: Mutex<ListingShape>,
     pub(crate) counter: AtomicU64,
@@ -125,7 +139,7 @@ impl Sandbox {
             .collect::<HashMap<_, _>>();
         let shared = Arc::new(Shared {
             store: Mutex::new(store),
-            log: Mutex::new(Vec::new()),
+            log: Mutex::new(VecDeque::new()),
             faults: Mutex::new(opts.faults),
             listing: Mutex::new(if opts.quirks {
                 ListingShape::Envelope
@@ -177,9 +191,17 @@ impl Sandbox {
         }
     }
 
-    /// Every request received so far, in order.
+    /// The requests received so far, in order (the last [`LOG_KEPT`]).
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.shared.log.lock().unwrap().clone()
+        self.shared.log.lock().unwrap().iter().cloned().collect()
+    }
+
+    /// How many requests were received since the start, whatever the
+    /// record kept or [`Sandbox::clear_requests`] forgot.
+    pub fn requests_received(&self) -> u64 {
+        self.shared
+            .counter
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Forget the recorded requests.
@@ -287,4 +309,30 @@ pub async fn run_cli(addr: SocketAddr, opts: SandboxOptions) -> std::io::Result<
     println!("Press Ctrl-C to stop.");
     tokio::signal::ctrl_c().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(n: usize) -> RecordedRequest {
+        RecordedRequest {
+            method: "GET".into(),
+            path: format!("/{n}"),
+            query: None,
+            body: None,
+            caller: None,
+        }
+    }
+
+    #[test]
+    fn the_request_record_keeps_the_last_ones() {
+        let mut log = VecDeque::new();
+        for n in 0..25 {
+            record(&mut log, req(n), 10);
+        }
+        assert_eq!(log.len(), 10);
+        assert_eq!(log.front().unwrap().path, "/15");
+        assert_eq!(log.back().unwrap().path, "/24");
+    }
 }

@@ -255,7 +255,12 @@ async fn subtasks(
     let s = st.store.lock().unwrap();
     let idx = s.visible_task(&id, u)?;
     let pid = s.tasks[idx].id;
-    let mut subs: Vec<usize> = (0..s.tasks.len())
+    let mut subs: Vec<usize> = s
+        .children
+        .get(&pid)
+        .into_iter()
+        .flatten()
+        .copied()
         .filter(|&i| {
             let t = &s.tasks[i];
             t.parent == Some(pid) && !t.archived && !t.draft && s.visible(t, u)
@@ -496,7 +501,7 @@ async fn patch_task(
     let idx = s.visible_task(&id, u)?;
     let mut t = s.tasks[idx].clone();
     apply_patch(&s, &mut t, u, &b)?;
-    s.tasks[idx] = t;
+    s.set_task(idx, t);
     Ok(Json(s.render_task(idx, true)))
 }
 
@@ -508,9 +513,11 @@ async fn delete_task(
     let mut s = st.store.lock().unwrap();
     let idx = s.visible_task(&id, u)?;
     let tid = s.tasks[idx].id;
-    s.tasks[idx].deleted = true;
-    for t in s.tasks.iter_mut().filter(|t| t.parent == Some(tid)) {
-        t.parent = None;
+    s.delete_task(idx);
+    for i in s.children.remove(&tid).unwrap_or_default() {
+        if s.tasks[i].parent == Some(tid) {
+            s.tasks[i].parent = None;
+        }
     }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -278,6 +278,11 @@ pub(crate) struct Store {
     pub matters: Vec<Named>,
     pub tasks: Vec<Task>,
     pub index: HashMap<Uuid, usize>,
+    /// Per organisation, its live tasks in list order (`index.rs`).
+    pub lists: HashMap<usize, std::collections::BTreeMap<super::index::ListKey, usize>>,
+    /// Parent id -> the tasks created under it (a subtask listing reads
+    /// these, not every task; entries are checked on use).
+    pub children: HashMap<Uuid, Vec<usize>>,
     pub next_number: u64,
 }
 
@@ -484,7 +489,11 @@ impl Store {
         t.reindex();
         let idx = self.tasks.len();
         self.index.insert(t.id, idx);
+        if let Some(p) = t.parent {
+            self.children.entry(p).or_default().push(idx);
+        }
         self.tasks.push(t);
+        self.list_insert(idx);
         idx
     }
 }

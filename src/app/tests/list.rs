@@ -378,3 +378,25 @@ fn a_bad_date_stays_in_the_form_with_a_message() {
         _ => panic!("form stays open"),
     }
 }
+
+#[test]
+fn a_row_is_found_by_its_index_and_a_list_the_index_does_not_cover_row_by_row() {
+    let mut l = TaskList::default();
+    let rows = |ns: std::ops::RangeInclusive<i64>| -> Vec<TaskItem> {
+        ns.map(|i| TaskItem::Task(Box::new(task(i)))).collect()
+    };
+    l.extend_rows(rows(1..=50));
+    l.extend_rows(rows(51..=100));
+    assert_eq!(l.position(&tid(73)), Some(72));
+    assert_eq!(l.position(&tid(101)), None);
+    // Rows pushed past the index, or a row replaced in place: still found.
+    l.items.push(TaskItem::Task(Box::new(task(101))));
+    assert_eq!(l.position(&tid(101)), Some(100));
+    l.reindex();
+    l.items.swap(0, 1);
+    assert_eq!(l.position(&tid(1)), Some(1));
+    assert_eq!(l.position(&tid(2)), Some(0));
+    l.extend_rows(rows(102..=102));
+    assert_eq!(l.position(&tid(102)), Some(101));
+    assert_eq!(l.position(&tid(1)), Some(1));
+}

@@ -24,6 +24,7 @@ mod prefetch;
 mod props;
 mod refresh;
 mod review;
+mod settle;
 mod undo;
 pub(crate) mod views;
 

@@ -286,3 +286,30 @@ fn after_a_new_walk_failed_the_old_walks_pages_are_never_asked_again() {
     // (another query's cursor) is asked under the new one.
     assert_eq!(list_reqs(&tick(&mut s, 1)), vec![(None, None)]);
 }
+
+#[test]
+fn a_page_asked_again_keeps_the_row_index_exact_whatever_moved() {
+    let mut s = walked(4, 10);
+    assert!(s.list.index_exact());
+    // (page asked again, what it lists now, the list's order after)
+    let cases: [(usize, Vec<i64>); 4] = [
+        // The same rows: replaced in place.
+        (1, (11..=20).collect()),
+        // A row of page 1 moves here and a new one comes.
+        (2, vec![21, 3, 41, 22, 23, 24, 25, 26, 27, 28, 29, 30]),
+        // A row of the last page moves up to the first.
+        (0, vec![1, 2, 40, 4, 5, 6, 7, 8, 9, 10]),
+        // The last page lists fewer rows: the others stay after them.
+        (3, vec![31, 32]),
+    ];
+    for (k, listed) in cases {
+        let fx = vec![s.refresh_page(k)];
+        answer(&mut s, &fx, page(listed.clone(), None));
+        assert!(s.list.index_exact(), "after page {k} listed {listed:?}");
+        for (i, item) in s.list.items.iter().enumerate() {
+            assert_eq!(s.list.position(item.id().unwrap()), Some(i));
+        }
+        assert_eq!(s.list.position(&tid(999)), None);
+    }
+    assert!(ids(&s).contains(&41));
+}

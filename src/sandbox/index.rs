@@ -1,0 +1,192 @@
+//! The task list's order, kept per organisation: a page is found by
+//! seeking in it, not by filtering and sorting every task of the service.
+//! Each live task is in its organisation's map under its [`ListKey`];
+//! every change of a task goes through [`Store::add_task`],
+//! [`Store::set_task`] or [`Store::delete_task`], which keep the map true.
+
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
+use base64::Engine;
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::store::{priority_rank, Store, Task};
+
+/// Where a task sorts in the list: priority, due date (nulls last), newest
+/// first, id.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct ListKey {
+    priority: u8,
+    no_due: bool,
+    due: DateTime<Utc>,
+    created: Reverse<DateTime<Utc>>,
+    id: Uuid,
+}
+
+impl ListKey {
+    pub fn of(t: &Task) -> ListKey {
+        ListKey {
+            priority: priority_rank(&t.priority),
+            no_due: t.complete_by.is_none(),
+            due: t.complete_by.unwrap_or(DateTime::UNIX_EPOCH),
+            created: Reverse(t.created_at),
+            id: t.id,
+        }
+    }
+
+    fn encode(&self) -> String {
+        let at = |d: &DateTime<Utc>| format!("{}.{}", d.timestamp(), d.timestamp_subsec_nanos());
+        format!(
+            "{}:{}:{}:{}:{}",
+            self.priority,
+            u8::from(self.no_due),
+            at(&self.due),
+            at(&self.created.0),
+            self.id
+        )
+    }
+
+    fn decode(s: &str) -> Option<ListKey> {
+        let at = |s: &str| {
+            let (secs, nanos) = s.split_once('.')?;
+            DateTime::from_timestamp(secs.parse().ok()?, nanos.parse().ok()?)
+        };
+        let mut p = s.splitn(5, ':');
+        Some(ListKey {
+            priority: p.next()?.parse().ok()?,
+            no_due: match p.next()? {
+                "0" => false,
+                "1" => true,
+                _ => return None,
+            },
+            due: at(p.next()?)?,
+            created: Reverse(at(p.next()?)?),
+            id: Uuid::parse_str(p.next()?).ok()?,
+        })
+    }
+}
+
+/// A task list cursor: the page number (offset = page × the limit of the
+/// request, as the spec says), and where the page that issued it ended —
+/// the key of its last row and the offset after it — so the walk seeks.
+#[derive(Debug, PartialEq)]
+pub(crate) struct ListCursor {
+    pub page: u64,
+    pub after: Option<(u64, ListKey)>,
+}
+
+impl ListCursor {
+    pub fn encode(page: u64, issued_limit: u64, last: &ListKey) -> String {
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(format!("page:{page}:{issued_limit}:{}", last.encode()))
+    }
+
+    /// `page:N` (a bare page number) or `page:N:LIMIT:KEY`.
+    pub fn decode(c: &str) -> Option<ListCursor> {
+        let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(c.trim_end_matches('='))
+            .ok()?;
+        let raw = String::from_utf8(raw).ok()?;
+        let rest = raw.strip_prefix("page:")?;
+        let Some((page, rest)) = rest.split_once(':') else {
+            return Some(ListCursor {
+                page: rest.parse().ok()?,
+                after: None,
+            });
+        };
+        let page: u64 = page.parse().ok()?;
+        let (limit, key) = rest.split_once(':')?;
+        let limit: u64 = limit.parse().ok()?;
+        Some(ListCursor {
+            page,
+            after: Some((page.checked_mul(limit)?, ListKey::decode(key)?)),
+        })
+    }
+}
+
+impl Store {
+    /// The organisation's live tasks in list order: key → task index.
+    pub fn org_list(&self, org: usize) -> Option<&BTreeMap<ListKey, usize>> {
+        self.lists.get(&org)
+    }
+
+    pub(crate) fn list_insert(&mut self, idx: usize) {
+        let t = &self.tasks[idx];
+        if !t.deleted {
+            self.lists
+                .entry(t.org)
+                .or_default()
+                .insert(ListKey::of(t), idx);
+        }
+    }
+
+    fn list_remove(&mut self, idx: usize) {
+        let t = &self.tasks[idx];
+        if let Some(l) = self.lists.get_mut(&t.org) {
+            l.remove(&ListKey::of(t));
+        }
+    }
+
+    /// Replace task `idx` (an edit), moving it in its list if its place
+    /// changed.
+    pub fn set_task(&mut self, idx: usize, t: Task) {
+        let moved = ListKey::of(&self.tasks[idx]) != ListKey::of(&t);
+        if moved {
+            self.list_remove(idx);
+        }
+        self.tasks[idx] = t;
+        if moved {
+            self.list_insert(idx);
+        }
+    }
+
+    /// Delete task `idx`: it leaves every list.
+    pub fn delete_task(&mut self, idx: usize) {
+        self.list_remove(idx);
+        self.tasks[idx].deleted = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cursor_reads_back_what_it_says() {
+        let t = Task {
+            id: Uuid::from_u128(7),
+            priority: "high".into(),
+            complete_by: DateTime::from_timestamp(1_800_000_000, 123),
+            created_at: DateTime::from_timestamp(1_700_000_000, 999_999_999).unwrap(),
+            ..Default::default()
+        };
+        let k = ListKey::of(&t);
+        let c = ListCursor::encode(3, 25, &k);
+        assert_eq!(
+            ListCursor::decode(&c),
+            Some(ListCursor {
+                page: 3,
+                after: Some((75, k))
+            })
+        );
+        let bare = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode("page:4");
+        assert_eq!(
+            ListCursor::decode(&bare),
+            Some(ListCursor {
+                page: 4,
+                after: None
+            })
+        );
+        for bad in ["garbage!!", "cGFnZTp4", "cGFnZToxOjI6eA"] {
+            assert_eq!(ListCursor::decode(bad), None, "{bad}");
+        }
+        // Nulls last, newest first, then id.
+        let mut u = t.clone();
+        u.complete_by = None;
+        assert!(ListKey::of(&t) < ListKey::of(&u));
+        let mut older = t.clone();
+        older.created_at = DateTime::from_timestamp(1_600_000_000, 0).unwrap();
+        assert!(ListKey::of(&t) < ListKey::of(&older));
+    }
+}
