@@ -7,7 +7,7 @@
 //! can also be piped in (`printf '%s\n' URL 1 'pass show work/tasks' |
 //! taskdeck config init`).
 
-use super::commands::{emit, Failure, Outcome, EXIT_OK};
+use super::output::{emit, Failure, Outcome, EXIT_OK};
 use crate::api::{ApiKey, Client, ClientConfig};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 pub mod args;
 pub mod commands;
 pub mod init;
+mod output;
 pub mod query;
 pub mod stream;
 pub mod table;

@@ -2,7 +2,7 @@
 //! API's before anything is sent, due bounds in local days, ids not names.
 
 use super::args::{TasksArgs, PRIORITY_VALUES, STATUS_VALUES};
-use super::commands::Failure;
+use super::output::Failure;
 use crate::api::TaskQuery;
 use crate::text::clean;
 use chrono::{DateTime, Utc};

@@ -5,7 +5,7 @@
 //! fails, the table's widths fitted to every row); past that, each page is
 //! written as it comes, the table keeping the widths of the held rows.
 
-use super::commands::{emit, emit_json, Failure, STDOUT_GONE};
+use super::output::{emit, emit_json, Failure, STDOUT_GONE};
 use super::table::{self, Layout};
 use crate::api::TaskItem;
 use serde_json::value::RawValue;
