@@ -1,6 +1,7 @@
 //! Rendering. Panes read the state; they never call the network.
 
 mod board;
+mod clear;
 mod detail;
 pub mod fuzzing;
 mod list;

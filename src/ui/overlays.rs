@@ -1,5 +1,6 @@
 //! Popups: help, palette, search, confirmations, composer, pickers.
 
+use super::clear::clear_area;
 use super::Theme;
 use crate::app::command;
 use crate::app::keymap::Context;
@@ -8,7 +9,7 @@ use crate::app::state::*;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
@@ -19,29 +20,6 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
         y: area.y + (area.height - h) / 2,
         width: w,
         height: h,
-    }
-}
-
-/// Clear the area a popup takes, by grapheme width: a wide grapheme (CJK,
-/// a flag or another multi-codepoint emoji) that starts just left of the
-/// popup and spans into it is blanked too. Left there, it would cover the
-/// popup's left border in the terminal (its right half sits in the
-/// border's column, so the border cell is never drawn) and leave
-/// fragments when the popup closes.
-pub(crate) fn clear_area(buf: &mut ratatui::buffer::Buffer, r: Rect) {
-    use unicode_width::UnicodeWidthStr;
-    ratatui::widgets::Widget::render(Clear, r, buf);
-    let edge = buf.area.intersection(r);
-    if edge.is_empty() || edge.x == 0 {
-        return;
-    }
-    for y in edge.top()..edge.bottom() {
-        // The widest grapheme is two cells: only the cell just left can
-        // reach in.
-        let cell = &mut buf[(edge.x - 1, y)];
-        if cell.symbol().width() > 1 {
-            cell.set_symbol(" ");
-        }
     }
 }
 
@@ -617,52 +595,4 @@ fn draw_switcher(
     };
     ls.push(note);
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
-}
-
-#[cfg(test)]
-mod grapheme_tests {
-    use super::*;
-    use ratatui::backend::TestBackend;
-    use ratatui::Terminal;
-
-    /// What the terminal shows after a frame of wide graphemes, then the
-    /// same frame with a bordered popup over it.
-    fn shown_with_popup(text: &str, popup_x: u16) -> ratatui::buffer::Buffer {
-        let mut t = Terminal::new(TestBackend::new(30, 6)).unwrap();
-        let fill = |f: &mut Frame| {
-            let lines: Vec<Line> = (0..6).map(|_| Line::raw(text.to_string())).collect();
-            f.render_widget(Paragraph::new(lines), f.area());
-        };
-        t.draw(fill).unwrap();
-        t.draw(|f| {
-            fill(f);
-            let r = Rect::new(popup_x, 1, 12, 4);
-            clear_area(f.buffer_mut(), r);
-            f.render_widget(Block::default().borders(Borders::ALL), r);
-        })
-        .unwrap();
-        t.backend().buffer().clone()
-    }
-
-    #[test]
-    fn a_wide_grapheme_under_the_popups_edge_leaves_the_border_whole() {
-        // CJK, flags (two regional indicators) and a ZWJ family, each two
-        // cells wide, laid so one starts just left of the popup.
-        for text in [
-            "漢字漢字漢字漢字漢字漢字漢字漢字",
-            "🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷🇫🇷",
-            "👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧",
-        ] {
-            let buf = shown_with_popup(text, 5);
-            for y in 1..5 {
-                let border = buf[(5, y)].symbol();
-                assert!(
-                    matches!(border, "┌" | "│" | "└"),
-                    "{text}: row {y} shows {border:?} where the border is"
-                );
-                use unicode_width::UnicodeWidthStr;
-                assert!(buf[(4, y)].symbol().width() <= 1, "{text}: row {y}");
-            }
-        }
-    }
 }

@@ -313,6 +313,7 @@ const EVIL: &str = "\u{1b}[2J\u{9b}31m\u{202e}";
 /// Hostile text without brackets (they would change a link's Markdown).
 const EVIL_LINK: &str = "\u{1b}\u{9b}31m\u{202e}";
 
+mod grapheme;
 mod marks;
 mod screens;
 mod text;
