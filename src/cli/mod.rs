@@ -393,9 +393,36 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
 
 fn completions(shell: clap_complete::Shell) -> Outcome {
     let mut buf = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "taskdeck", &mut buf);
+    clap_complete::generate(
+        shell,
+        &mut completion_command(&config::profile_names()),
+        "taskdeck",
+        &mut buf,
+    );
     emit(&String::from_utf8_lossy(&buf))?;
     Ok(EXIT_OK)
+}
+
+/// The command line as the shell completes it: `--profile` offers the
+/// profiles of the config file as it is when the script is made (run
+/// `taskdeck completions` again after adding one).
+fn completion_command(profiles: &[String]) -> clap::Command {
+    let names: Vec<clap::builder::PossibleValue> = profiles
+        .iter()
+        .filter(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
+        .map(|p| clap::builder::PossibleValue::new(p.clone()))
+        .collect();
+    let cmd = Cli::command();
+    if names.is_empty() {
+        return cmd;
+    }
+    cmd.mut_arg("profile", |a| {
+        a.value_parser(clap::builder::PossibleValuesParser::new(names))
+    })
 }
 
 fn man() -> Outcome {
@@ -542,6 +569,31 @@ mod tests {
             controlling,
             term: term.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn completions_offer_statuses_priorities_and_the_configs_profiles() {
+        let mut buf = Vec::new();
+        clap_complete::generate(
+            clap_complete::Shell::Bash,
+            &mut completion_command(&["work".into(), "home".into(), "bad name;rm".into()]),
+            "taskdeck",
+            &mut buf,
+        );
+        let script = String::from_utf8(buf).unwrap();
+        for v in [
+            "in_progress",
+            "waiting_on_external",
+            "no_priority",
+            "work",
+            "home",
+        ] {
+            assert!(script.contains(v), "{v}");
+        }
+        assert!(
+            !script.contains("rm"),
+            "a name that is not plain is left out"
+        );
     }
 
     #[test]
