@@ -12,16 +12,7 @@ use support::*;
 const BOB: &str = "demo-bob-acme";
 
 fn env_with_key(svc: &Service, key: &str) -> Vec<(String, String)> {
-    svc.env()
-        .into_iter()
-        .map(|(k, v)| {
-            if k == "TASKDECK_API_KEY" {
-                (k, key.to_string())
-            } else {
-                (k, v)
-            }
-        })
-        .collect()
+    env_with(svc.env(), "TASKDECK_API_KEY", key)
 }
 
 /// A session as `key`'s user (named `name` in the header): the list loads,
@@ -35,14 +26,7 @@ fn session(svc: &Service, home: &Home, key: &str, name: &str) -> String {
     });
     tui.send("j");
     let screen = tui.screen();
-    let second = screen
-        .lines()
-        .filter_map(|l| l.strip_prefix("┃> #").or_else(|| l.strip_prefix("┃  #")))
-        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .map(|n| format!("#{n}"))
-        .expect("a second row");
+    let second = second_row(&screen);
     tui.wait_for(&format!("┌{second} "), WAIT);
     let mut tui = tui;
     tui.send("q");

@@ -34,12 +34,7 @@ fn quit(tui: &mut Tui) {
 fn leave_a_queued_edit(svc: &Service, home: &Home) -> String {
     let mut tui = launch_ready(svc, home);
     let screen = tui.screen();
-    let current = screen
-        .lines()
-        .find_map(|l| l.strip_prefix("┃> #"))
-        .and_then(|r| r.split_whitespace().next())
-        .map(|n| format!("#{n}"))
-        .expect("a current row");
+    let current = current_row(&screen);
     svc.set_faults("down=1");
     tui.send(":status completed\r");
     tui.wait_for("outbox 1", WAIT);

@@ -74,16 +74,7 @@ async fn forward(
 }
 
 fn env_for(svc: &Service, base: &str) -> Vec<(String, String)> {
-    svc.env()
-        .into_iter()
-        .map(|(k, v)| {
-            if k == "TASKDECK_BASE_URL" {
-                (k, base.to_string())
-            } else {
-                (k, v)
-            }
-        })
-        .collect()
+    env_with(svc.env(), "TASKDECK_BASE_URL", base)
 }
 
 #[test]
@@ -115,12 +106,7 @@ fn two_base_paths_on_one_host_never_share_an_outbox() {
     tui.wait_for("Alice Martin", WAIT);
     tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
     let screen = tui.screen();
-    let current = screen
-        .lines()
-        .find_map(|l| l.strip_prefix("┃> #"))
-        .and_then(|r| r.split_whitespace().next())
-        .map(|n| format!("#{n}"))
-        .expect("a current row");
+    let current = current_row(&screen);
     tui.wait_for(&format!("┌{current} "), WAIT);
     let mut tui = tui;
     tui.send("q");

@@ -34,14 +34,7 @@ fn first_session(svc: &Service, home: &Home) -> String {
     let mut tui = launch_ready(svc, home);
     tui.send("j");
     let screen = tui.screen();
-    let second = screen
-        .lines()
-        .filter_map(|l| l.strip_prefix("┃> #").or_else(|| l.strip_prefix("┃  #")))
-        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .map(|n| format!("#{n}"))
-        .expect("a second row");
+    let second = second_row(&screen);
     tui.wait_for(&format!("┌{second} "), WAIT);
     quit(&mut tui);
     second

@@ -78,12 +78,7 @@ fn y_inside_tmux_puts_the_number_in_tmuxs_buffer_and_says_so() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let screen = server.wait_until("the list", |s| s.contains("(more below)"));
-    let current = screen
-        .lines()
-        .find_map(|l| l.strip_prefix("┃> #"))
-        .and_then(|r| r.split_whitespace().next())
-        .map(|n| format!("#{n}"))
-        .expect("a current row");
+    let current = current_row(&screen);
     server.tmux(&["send-keys", "-t", "t", "y"]);
     server.wait_until("the copy message", |s| s.contains("tmux's paste buffer"));
     let buffer = server.tmux(&["show-buffer"]);

@@ -586,3 +586,35 @@ pub fn open_number(tui: &Tui, n: u32) {
         s.contains(&title) && !s.contains("looking for it")
     });
 }
+
+/// The display id of the list's current row (`#12`), read from a screen.
+#[allow(dead_code)]
+pub fn current_row(screen: &str) -> String {
+    screen
+        .lines()
+        .find_map(|l| l.strip_prefix("┃> #"))
+        .and_then(|r| r.split_whitespace().next())
+        .map(|n| format!("#{n}"))
+        .expect("a current row")
+}
+
+/// The display id of the list's second row, read from a screen.
+#[allow(dead_code)]
+pub fn second_row(screen: &str) -> String {
+    screen
+        .lines()
+        .filter_map(|l| l.strip_prefix("┃> #").or_else(|| l.strip_prefix("┃  #")))
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .map(|n| format!("#{n}"))
+        .expect("a second row")
+}
+
+/// `env` with `name` set to `value` (replacing it, or added).
+#[allow(dead_code)]
+pub fn env_with(env: Vec<(String, String)>, name: &str, value: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = env.into_iter().filter(|(k, _)| k != name).collect();
+    out.push((name.to_string(), value.to_string()));
+    out
+}
