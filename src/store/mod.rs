@@ -3,8 +3,9 @@
 //! rows of each view, the tabs of every task seen), which task each number
 //! names (`numbers`), the directory of people and teams, what the user last
 //! saw of each task, the tasks recently opened or acted on, and the outbox
-//! of edits made while the service was unreachable. Never the API key, nor
-//! anything derived from it.
+//! of edits made while the service was unreachable. Never the API key; the
+//! service folder beside the databases holds only a salted one-way
+//! fingerprint of it, to know whose store a key may open ([`identity`]).
 //!
 //! [`Db`] is the synchronous layer (used by the store thread, the CLI and
 //! tests); [`worker`] runs it off the UI loop.
