@@ -368,3 +368,34 @@ fn term_dumb_is_refused_with_one_line_and_exit_2() {
     assert!(screen.contains("TERM=dumb"), "{screen}");
     assert!(svc.requests().is_empty(), "nothing was sent");
 }
+
+#[test]
+fn a_sixteen_colour_terminal_gets_classic_colour_codes() {
+    let svc = Service::small();
+    for (term, classic) in [("xterm", true), ("xterm-256color", false)] {
+        let home = Home::new();
+        let mut env = svc.env();
+        env.push(("TERM".into(), term.into()));
+        let mut tui = Tui::spawn(&home, &[], &env, 100, 30);
+        tui.wait_until("the first page", WAIT, |s| {
+            s.contains("(more below)") || s.contains("(all)")
+        });
+        tui.send("q");
+        tui.wait_exit(WAIT);
+        let raw = String::from_utf8_lossy(&tui.raw()).into_owned();
+        let coded = raw.contains("38;5;");
+        assert_eq!(
+            !coded, classic,
+            "{term}: 256-colour codes for named colours"
+        );
+        if classic {
+            assert!(
+                (30..38)
+                    .chain(90..98)
+                    .any(|n| raw.contains(&format!("\x1b[{n};"))
+                        || raw.contains(&format!("\x1b[{n}m"))),
+                "{term}: classic codes"
+            );
+        }
+    }
+}

@@ -11,6 +11,7 @@ pub mod cache;
 pub mod changes;
 pub mod clamped;
 pub mod clipboard;
+pub mod colors;
 pub mod command;
 pub mod commands;
 pub mod custom;
@@ -164,7 +165,9 @@ pub async fn run(
     store.open_for_key(&mut state);
     let mut worker = worker::Worker::new(client, tx.clone());
 
-    let mut term = terminal::setup(settings.mouse)?;
+    let env = |k: &str| std::env::var(k).ok();
+    let depth = colors::depth(settings.colors.as_deref(), &env);
+    let mut term = terminal::setup(settings.mouse, depth)?;
     terminal::install_panic_hook();
     let input_tx = tx.clone();
     let input = terminal::InputThread::start(move |ev| {

@@ -9,17 +9,17 @@ use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
-use std::io::{self, Stdout, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Once, OnceLock};
 use std::time::Duration;
 
 /// The terminal, its reported size bounded ([`super::clamped`]).
-pub type Term = Terminal<super::clamped::Clamped<CrosstermBackend<Stdout>>>;
+pub type Term = Terminal<super::clamped::Clamped<CrosstermBackend<super::colors::ColorOut>>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
-pub fn setup(mouse: bool) -> io::Result<Term> {
+pub fn setup(mouse: bool, depth: super::colors::Depth) -> io::Result<Term> {
     remember_original_mode();
     install_abort_handler();
     terminal::enable_raw_mode()?;
@@ -35,7 +35,7 @@ pub fn setup(mouse: bool) -> io::Result<Term> {
         execute!(out, EnableMouseCapture)?;
     }
     Terminal::new(super::clamped::Clamped::new(CrosstermBackend::new(
-        io::stdout(),
+        super::colors::ColorOut::new(depth),
     )))
 }
 

@@ -119,6 +119,22 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             settings.page_size = n as u32;
                         }
                     }
+                    "colors" => {
+                        if let Some(s) = p.string(key, v) {
+                            let depth = s.trim().to_ascii_lowercase();
+                            if ["auto", "truecolor", "24bit", "256", "16"].contains(&depth.as_str())
+                            {
+                                settings.colors = Some(s.trim().to_ascii_lowercase());
+                            } else {
+                                p.error(
+                                    v.span().start,
+                                    format!(
+                                        "`colors` must be auto, truecolor, 256 or 16, not {s:?}"
+                                    ),
+                                );
+                            }
+                        }
+                    }
                     "copy_command" => {
                         if let Some(s) = p.string(key, v) {
                             if s.trim().is_empty() {
@@ -370,6 +386,7 @@ const TOP_KEYS: &[&str] = &[
     "api_key_command",
     "api_key_command_timeout_secs",
     "ca_file",
+    "colors",
     "copy_command",
     "page_size",
     "refresh_secs",

@@ -17,6 +17,9 @@ pub const ENV_API_KEY: &str = "TASKDECK_API_KEY";
 pub struct Settings {
     /// Base URL of the service, e.g. `https://tasks.example.com`.
     pub base_url: Option<String>,
+    /// `colors`: `truecolor`, `256`, `16` or `auto` (`None`: auto, from
+    /// `COLORTERM` and `TERM`).
+    pub colors: Option<String>,
     /// `copy_command`: copying pipes the text into it (`sh -c`), before
     /// any other way (`wl-copy`, `xclip -sel clip`, `pbcopy`).
     pub copy_command: Option<String>,
@@ -59,6 +62,7 @@ impl Default for Settings {
         Settings {
             base_url: None,
             copy_command: None,
+            colors: None,
             page_size: 50,
             refresh_secs: 60,
             theme: "dark".into(),
