@@ -157,7 +157,13 @@ api_key_command = "echo  work-key "
         let e = errors(&c);
         assert_eq!(e[0].0, Some(1), "{e:?}");
         assert!(e[0].1.contains("theme"));
-        assert_eq!(e[1], (Some(2), "unknown key `colour`".to_string()));
+        assert_eq!(
+            e[1],
+            (
+                Some(2),
+                "unknown key `colour` — did you mean `colors`?".to_string()
+            )
+        );
         assert_eq!(e[2].0, Some(3));
         assert_eq!(e[3].0, Some(6));
         assert!(c.unknown_profile);

@@ -450,7 +450,11 @@ mod did_you_mean_tests {
             " — did you mean `refresh_secs`?"
         );
         assert_eq!(did_you_mean("them", TOP_KEYS), " — did you mean `theme`?");
-        assert_eq!(did_you_mean("colour", TOP_KEYS), "");
+        assert_eq!(
+            did_you_mean("colour", TOP_KEYS),
+            " — did you mean `colors`?"
+        );
+        assert_eq!(did_you_mean("wallpaper", TOP_KEYS), "");
         assert_eq!(
             did_you_mean("apikey", CONN_KEYS),
             " — did you mean `api_key`?"
