@@ -399,6 +399,23 @@ impl State {
     /// An error about `about`: cleared from the status line when the same
     /// thing later succeeds (`cleared`).
     pub fn say_about(&mut self, about: &str, level: Level, text: impl Into<String>) {
+        // A background answer (a page, a task read) never covers the
+        // notice of something the user did that failed (a refused edit):
+        // it goes to the messages (ctrl-l) and the notice stays.
+        let action_failed =
+            self.status_about.is_none() && matches!(self.status, Some((Level::Error, _, _)));
+        if action_failed {
+            let text = crate::text::clean(&text.into());
+            self.messages.push_back(Message {
+                at: Utc::now(),
+                level,
+                text,
+            });
+            while self.messages.len() > MAX_MESSAGES {
+                self.messages.pop_front();
+            }
+            return;
+        }
         self.say(level, text);
         self.status_about = Some(about.to_string());
     }

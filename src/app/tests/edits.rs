@@ -293,3 +293,38 @@ fn the_result_of_a_due_edit_reads_in_local_time() {
         assert!(!text.contains("14:00:00Z"), "{text}");
     });
 }
+
+#[test]
+fn a_background_error_never_covers_the_notice_of_a_failed_edit() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "priority is locked".into(),
+            body: Value::Null,
+        }),
+    );
+    let notice = s.status.clone().unwrap().1;
+    assert!(notice.contains("priority is locked"), "{notice}");
+    // A refresh fails meanwhile.
+    let fx = s.refresh();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(ApiError::Status {
+            status: 503,
+            message: "busy".into(),
+        }),
+    );
+    assert_eq!(s.status.clone().unwrap().1, notice, "the notice stays");
+    assert!(
+        s.messages.iter().any(|m| m.text.contains("busy")),
+        "the background error is in the messages"
+    );
+    // The next thing the user does speaks again.
+    palette(&mut s, "nonsense");
+    assert_ne!(s.status.clone().unwrap().1, notice);
+}
