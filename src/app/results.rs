@@ -474,74 +474,10 @@ impl State {
                 vec![]
             }
             (ApiRequest::PutSharing { id, update }, Ok(Reply::Sharing(s))) => {
-                if self
-                    .sharing_sent
-                    .as_ref()
-                    .is_some_and(|(t, _)| *t == ticket)
-                {
-                    self.sharing_sent = None;
-                }
-                // Say so when the service kept someone the change left out
-                // (e.g. the creator or the assignee).
-                let kept: Vec<String> = s
-                    .users
-                    .iter()
-                    .filter(|u| !update.users.iter().any(|x| x.user_id == u.id.as_str()))
-                    .map(|u| match &u.role {
-                        Some(r) => format!("{} ({})", u.name.line(), r.line()),
-                        None => u.name.line().into_owned(),
-                    })
-                    .collect();
-                let me = self.my_id().unwrap_or_default().to_string();
-                let lost =
-                    s.visibility != Visibility::Customer && !s.users.iter().any(|u| u.id == me);
-                if lost {
-                    // Reading the task again would only answer "not found".
-                    self.say(
-                        Level::Warn,
-                        "sharing saved — you no longer have access to this task (unless a team of yours does)",
-                    );
-                    if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
-                        d.sharing = Load::Loaded(s);
-                    }
-                    return vec![];
-                }
-                if kept.is_empty() {
-                    self.say(Level::Success, "sharing saved");
-                } else {
-                    self.say(
-                        Level::Warn,
-                        format!(
-                            "sharing saved; the service kept access for {}",
-                            kept.join(", ")
-                        ),
-                    );
-                }
-                let mut fx = Vec::new();
-                if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
-                    d.sharing = Load::Loaded(s);
-                    // The task's visibility and people follow: reload it.
-                    fx.push(self.request(ApiRequest::GetTask { id }));
-                }
-                fx
+                self.sharing_saved(ticket, id, &update, s)
             }
             (ApiRequest::PutSharing { id, update }, Err(e)) => {
-                let editor = self
-                    .sharing_sent
-                    .take_if(|(t, _)| *t == ticket)
-                    .map(|(_, ed)| ed);
-                if !self.sharing_refused(id, update, &e) {
-                    self.say(Level::Error, format!("saving sharing failed: {e}"));
-                    // The editor comes back with the edits and the reason
-                    // (unless another popup opened meanwhile).
-                    if let (Some(mut ed), true) = (editor, matches!(self.overlay, Overlay::None)) {
-                        ed.note = Some(e.to_string());
-                        self.overlay = Overlay::Sharing(ed);
-                    }
-                } else {
-                    self.say(Level::Warn, format!("{e} — pick one"));
-                }
-                vec![]
+                self.sharing_save_failed(ticket, id, update, &e)
             }
             // Answered to the bulk engine only.
             (ApiRequest::SharingForEdit { .. }, _) => vec![],

@@ -86,4 +86,82 @@ impl State {
         });
         true
     }
+
+    /// The sharing PUT answered: say what the service kept that the change
+    /// left out (the creator, the assignee), or that you lost access.
+    pub(super) fn sharing_saved(
+        &mut self,
+        ticket: u64,
+        id: String,
+        update: &SharingUpdate,
+        s: SharingState,
+    ) -> Vec<Effect> {
+        self.sharing_sent.take_if(|(t, _)| *t == ticket);
+        let kept: Vec<String> = s
+            .users
+            .iter()
+            .filter(|u| !update.users.iter().any(|x| x.user_id == u.id.as_str()))
+            .map(|u| match &u.role {
+                Some(r) => format!("{} ({})", u.name.line(), r.line()),
+                None => u.name.line().into_owned(),
+            })
+            .collect();
+        let me = self.my_id().unwrap_or_default().to_string();
+        let lost = s.visibility != Visibility::Customer && !s.users.iter().any(|u| u.id == me);
+        if lost {
+            // Reading the task again would only answer "not found".
+            self.say(
+                Level::Warn,
+                "sharing saved — you no longer have access to this task (unless a team of yours does)",
+            );
+            if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                d.sharing = Load::Loaded(s);
+            }
+            return vec![];
+        }
+        if kept.is_empty() {
+            self.say(Level::Success, "sharing saved");
+        } else {
+            self.say(
+                Level::Warn,
+                format!(
+                    "sharing saved; the service kept access for {}",
+                    kept.join(", ")
+                ),
+            );
+        }
+        let mut fx = Vec::new();
+        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+            d.sharing = Load::Loaded(s);
+            // The task's visibility and people follow: reload it.
+            fx.push(self.request(ApiRequest::GetTask { id }));
+        }
+        fx
+    }
+
+    /// The sharing PUT was refused: a picker when the service named
+    /// candidates, else the editor back with its edits and the reason.
+    pub(super) fn sharing_save_failed(
+        &mut self,
+        ticket: u64,
+        id: String,
+        update: SharingUpdate,
+        e: &ApiError,
+    ) -> Vec<Effect> {
+        let editor = self
+            .sharing_sent
+            .take_if(|(t, _)| *t == ticket)
+            .map(|(_, ed)| ed);
+        if self.sharing_refused(id, update, e) {
+            self.say(Level::Warn, format!("{e} — pick one"));
+            return vec![];
+        }
+        self.say(Level::Error, format!("saving sharing failed: {e}"));
+        // Unless another popup opened meanwhile.
+        if let (Some(mut ed), true) = (editor, matches!(self.overlay, Overlay::None)) {
+            ed.note = Some(e.to_string());
+            self.overlay = Overlay::Sharing(ed);
+        }
+        vec![]
+    }
 }
