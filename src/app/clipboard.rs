@@ -48,24 +48,9 @@ pub fn copy_native(text: &str) -> Result<&'static str, String> {
     let text = crate::secret::scrub(text);
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     let cmd = native_command(&env, &on_path).ok_or("no system clipboard")?;
-    let mut child = Command::new(cmd[0])
-        .args(&cmd[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(text.as_bytes())
-            .map_err(|e| e.to_string())?;
-    }
-    let status = child.wait().map_err(|e| e.to_string())?;
-    if status.success() {
-        Ok(cmd[0])
-    } else {
-        Err(format!("{} failed", cmd[0]))
-    }
+    pipe_to(Command::new(cmd[0]).args(&cmd[1..]), &text)
+        .map(|()| cmd[0])
+        .map_err(|e| format!("{} failed: {e}", cmd[0]))
 }
 
 /// Copy with the configured `copy_command` (run with `sh -c`, the text on

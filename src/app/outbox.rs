@@ -66,6 +66,23 @@ pub enum Kept {
     Not(String),
 }
 
+impl OutItem {
+    /// The store's command that keeps this edit (`None`: not an edit the
+    /// store can hold).
+    pub fn store_cmd(&self) -> Option<StoreCmd> {
+        Some(StoreCmd::OutboxAdd {
+            local: self.seq as u64,
+            seq: self.seq,
+            task_id: self.task_id.clone(),
+            label: self.label.clone(),
+            what: self.what.clone(),
+            request: to_stored(&self.req)?,
+            base_updated_at: self.base_updated_at.clone(),
+            created_at: self.created_at,
+        })
+    }
+}
+
 /// What the outbox made of an answer.
 pub(super) struct Outboxed {
     /// Fully handled here; else it is applied as any other answer.
@@ -132,9 +149,10 @@ impl State {
         base: Option<Option<String>>,
         quiet: bool,
     ) {
-        let Some(stored) = to_stored(&req) else {
+        // Only an edit the store can hold is queued.
+        if to_stored(&req).is_none() {
             return;
-        };
+        }
         let id = match &req {
             ApiRequest::Patch { id, .. }
             | ApiRequest::PutSharing { id, .. }
@@ -172,17 +190,7 @@ impl State {
             .max(crate::store::now_secs() * 1000)
             + 1;
         let created_at = crate::store::now_secs();
-        self.local.store(StoreCmd::OutboxAdd {
-            local: seq as u64,
-            seq,
-            task_id: id.clone(),
-            label: label.clone(),
-            what: what.clone(),
-            request: stored,
-            base_updated_at: base.clone(),
-            created_at,
-        });
-        self.outbox.push(OutItem {
+        let item = OutItem {
             seq,
             task_id: id,
             label: label.clone(),
@@ -200,7 +208,11 @@ impl State {
                 Kept::Not(NO_STORE.into())
             },
             checked: None,
-        });
+        };
+        if let Some(cmd) = item.store_cmd() {
+            self.local.store(cmd);
+        }
+        self.outbox.push(item);
         if quiet {
             return;
         }

@@ -7,7 +7,7 @@
 //! opens nothing, so another user's list, tasks and outbox are never
 //! shown, nor used, under it.
 
-use super::outbox::{to_stored, OutItem};
+use super::outbox::OutItem;
 use super::state::{Level, State};
 use super::Msg;
 use crate::store::worker::StoreCmd;
@@ -144,7 +144,7 @@ impl StoreLink {
             state.forget_local();
             state.outbox.extend(mine.into_iter().map(|(_, item)| {
                 let mut item = *item;
-                if let Some(cmd) = item_to_store(&item) {
+                if let Some(cmd) = item.store_cmd() {
                     state.local.out.push(cmd);
                 }
                 item.pending_ticket = None;
@@ -196,18 +196,4 @@ fn carried_edits(state: &State) -> Vec<(i64, Box<OutItem>)> {
         .filter(|i| i.pending_ticket.is_some())
         .map(|i| (i.seq, Box::new(i.clone())))
         .collect()
-}
-
-/// The store's command that keeps `item`.
-fn item_to_store(item: &OutItem) -> Option<StoreCmd> {
-    Some(StoreCmd::OutboxAdd {
-        local: item.seq as u64,
-        seq: item.seq,
-        task_id: item.task_id.clone(),
-        label: item.label.clone(),
-        what: item.what.clone(),
-        request: to_stored(&item.req)?,
-        base_updated_at: item.base_updated_at.clone(),
-        created_at: item.created_at,
-    })
 }

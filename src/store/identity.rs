@@ -201,11 +201,14 @@ fn salt(dir: &Path) -> Option<Vec<u8>> {
 
 /// A small regular file's text (never a FIFO, a device or a symlink).
 fn read_small(path: &Path) -> Option<String> {
-    let m = std::fs::symlink_metadata(path).ok()?;
-    if !m.is_file() || m.len() > 64 * 1024 {
+    if std::fs::symlink_metadata(path)
+        .ok()?
+        .file_type()
+        .is_symlink()
+    {
         return None;
     }
-    std::fs::read_to_string(path).ok()
+    crate::config::read_regular_file(path, 64 * 1024).ok()
 }
 
 type Identities = BTreeMap<String, (String, i64)>;
