@@ -12,6 +12,7 @@
 
 mod db;
 pub mod identity;
+mod inbox;
 mod numbers;
 mod open;
 pub mod outbox;
@@ -19,6 +20,7 @@ mod schema;
 pub mod worker;
 
 pub use db::{read_directory, Db};
+pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, OWN_WRITE_HOLD};
 pub use numbers::{Numbered, NUMBERS_MAX};
 pub use open::{move_aside, trouble, Trouble, OPEN_WAIT};
 
@@ -26,7 +28,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes; older databases are migrated.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// At most this many tasks are kept; old, unopened ones go first.
 pub const DEFAULT_MAX_TASKS: usize = 5000;

@@ -83,6 +83,27 @@ impl Db {
                  ALTER TABLE outbox ADD COLUMN claimed_at INTEGER;",
             )?;
         }
+        if version < 4 {
+            // v4: the inbox (`inbox.rs`): what it last knew of each task
+            // involving the user, its items, snoozes, follow-ups, and the
+            // tasks with a write of ours in flight.
+            tx.execute_batch(
+                "CREATE TABLE inbox_base(
+                    task_id TEXT PRIMARY KEY, snap TEXT NOT NULL, version INTEGER NOT NULL,
+                    comment_ids TEXT, since INTEGER NOT NULL);
+                 CREATE TABLE inbox_items(
+                    task_id TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
+                    rank INTEGER NOT NULL, words TEXT NOT NULL, changes TEXT NOT NULL,
+                    label TEXT NOT NULL, title TEXT NOT NULL, target TEXT,
+                    at INTEGER NOT NULL, read_at INTEGER, PRIMARY KEY(task_id, key));
+                 CREATE INDEX inbox_items_at ON inbox_items(at);
+                 CREATE TABLE inbox_marks(
+                    task_id TEXT NOT NULL, kind TEXT NOT NULL, at INTEGER NOT NULL,
+                    since INTEGER NOT NULL, label TEXT NOT NULL, title TEXT NOT NULL,
+                    PRIMARY KEY(task_id, kind));
+                 CREATE TABLE inbox_own(task_id TEXT PRIMARY KEY, at INTEGER NOT NULL);",
+            )?;
+        }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tx.commit()
     }

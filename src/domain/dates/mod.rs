@@ -395,5 +395,8 @@ pub fn when(raw: Option<&str>) -> String {
     }
 }
 
+mod later;
+pub use later::{day_key, parse_later, short_when};
+
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,299 @@
+//! One walk of the inbox: the tasks involving the user, page by page, the
+//! comments of the tasks that need a look, a read of the tasks that left,
+//! then one transaction in the store. Its cost is bounded whatever the
+//! organisation's size (see [`Plan`] and the README's formula):
+//!
+//! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉) comment reads
+//!            + min(G, gone) task reads
+//!
+//! where I is the tasks involving the user, M those that changed since the
+//! last walk, O the open ones (a rotating half each walk, so a comment that
+//! does not move its task's `updated_at` is seen within two walks), C and
+//! G the caps below.
+
+use super::derive::{self, Me};
+use super::snapshot::Snapshot;
+use crate::api::{ApiError, Client, Comment, Task, TaskQuery};
+use crate::store::{Db, InboxBase, InboxItem, MarkKind};
+use chrono::{DateTime, Utc};
+use std::collections::{HashMap, HashSet};
+
+/// How much one walk may ask.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The page size of the walk (the service's largest).
+    pub page: u32,
+    /// At most this many pages (beyond: the walk is partial, said so).
+    pub max_pages: usize,
+    /// C: comment reads per walk at most.
+    pub comment_reads: usize,
+    /// G: reads of tasks that left the walk, per walk at most.
+    pub gone_reads: usize,
+    /// Requests at once.
+    pub concurrency: usize,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan {
+            page: 100,
+            max_pages: 200,
+            comment_reads: 250,
+            gone_reads: 10,
+            concurrency: 4,
+        }
+    }
+}
+
+/// What a walk did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CycleReport {
+    pub pages: usize,
+    pub comment_reads: usize,
+    pub task_reads: usize,
+    pub tasks: usize,
+    pub new_items: usize,
+    /// Every page was read (tasks that left can be told).
+    pub complete: bool,
+    /// The first walk of this store: it learned, nothing was news.
+    pub first: bool,
+    /// Comments could not be read (the service lacks the listing).
+    pub comments_unavailable: bool,
+}
+
+impl CycleReport {
+    pub fn requests(&self) -> usize {
+        self.pages + self.comment_reads + self.task_reads
+    }
+}
+
+/// Why a walk found nothing.
+#[derive(Debug)]
+pub enum CycleError {
+    /// The first page failed.
+    Service(ApiError),
+    /// The store could not be written.
+    Store(String),
+}
+
+impl std::fmt::Display for CycleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CycleError::Service(e) => write!(f, "{e}"),
+            CycleError::Store(e) => write!(f, "the local store: {}", crate::text::clean(e)),
+        }
+    }
+}
+
+/// One walk. An error before the first page is returned; one later leaves
+/// a partial walk (what was read is used; nothing is judged gone).
+pub async fn cycle(
+    client: &Client,
+    db: &mut Db,
+    me: &Me,
+    plan: &Plan,
+    now: DateTime<Utc>,
+) -> Result<CycleReport, CycleError> {
+    let mut report = CycleReport::default();
+    let bases = db.inbox_bases().unwrap_or_default();
+    let first = !db.inbox_started();
+    report.first = first;
+
+    // 1. The walk.
+    let q = TaskQuery {
+        involving: Some(me.id.clone()),
+        ..Default::default()
+    };
+    let mut tasks: Vec<Task> = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut seen = HashSet::new();
+    report.complete = loop {
+        if report.pages >= plan.max_pages {
+            break false;
+        }
+        let page = match client.list_tasks(&q, plan.page, cursor.as_deref()).await {
+            Ok(p) => p,
+            Err(e) if report.pages == 0 => return Err(CycleError::Service(e)),
+            Err(_) => break false,
+        };
+        report.pages += 1;
+        for t in page.items.iter().filter_map(|i| i.task()) {
+            if seen.insert(t.id.to_string()) {
+                tasks.push(t.clone());
+            }
+        }
+        match page.cursor {
+            // A cursor that repeats would loop for ever.
+            Some(c) if cursor.as_deref() != Some(&c) => cursor = Some(c),
+            _ => break true,
+        }
+    };
+    report.tasks = tasks.len();
+    let snaps: Vec<Snapshot> = tasks.iter().map(|t| Snapshot::of(t, me)).collect();
+    let base_snap = |id: &str| -> Option<Snapshot> {
+        bases
+            .get(id)
+            .and_then(|b| serde_json::from_str::<Snapshot>(&b.snap).ok())
+    };
+
+    // 2. Whose comments to read: the tasks that moved, then a rotating
+    // half of the open ones.
+    let mut want: Vec<usize> = Vec::new();
+    if !first {
+        for (i, s) in snaps.iter().enumerate() {
+            if bases
+                .get(&*tasks[i].id)
+                .is_some_and(|b| b.version != s.version())
+            {
+                want.push(i);
+            }
+        }
+        let mut open: Vec<usize> = (0..snaps.len()).filter(|&i| snaps[i].open()).collect();
+        open.sort_by(|&a, &b| tasks[a].id.as_str().cmp(tasks[b].id.as_str()));
+        let half = open.len().div_ceil(2);
+        let offset = db
+            .get_meta("inbox_rotation")
+            .and_then(|s| s.parse::<usize>().ok())
+            .unwrap_or(0);
+        for k in 0..half {
+            let i = open[(offset + k) % open.len()];
+            if !want.contains(&i) {
+                want.push(i);
+            }
+        }
+        if !open.is_empty() {
+            let _ = db.set_meta(
+                "inbox_rotation",
+                &((offset + half) % open.len()).to_string(),
+            );
+        }
+        want.truncate(plan.comment_reads);
+    }
+    let comments = read_comments(client, &tasks, &want, plan.concurrency, &mut report).await;
+
+    // 3. Tasks that left the walk: read a few to say why.
+    let mut gone: Vec<String> = Vec::new();
+    let mut gone_items: Vec<InboxItem> = Vec::new();
+    if report.complete && !first {
+        let left: Vec<&String> = bases.keys().filter(|id| !seen.contains(*id)).collect();
+        for (n, id) in left.into_iter().enumerate() {
+            let Some(base) = base_snap(id) else {
+                gone.push(id.clone());
+                continue;
+            };
+            let read = if n < plan.gone_reads {
+                report.task_reads += 1;
+                match client.get_task(id).await {
+                    Ok(t) => Some(Some(Snapshot::of(&t, me))),
+                    Err(ApiError::NotFound { .. } | ApiError::Forbidden { .. }) => Some(None),
+                    // Unknown: asked again next walk.
+                    Err(_) => continue,
+                }
+            } else {
+                None
+            };
+            gone_items.extend(derive::gone_item(
+                id,
+                &base,
+                read.as_ref().map(|r| r.as_ref()),
+                now,
+            ));
+            gone.push(id.clone());
+        }
+    }
+
+    // 4. What is news, and the new bases.
+    let mut new_bases = Vec::with_capacity(tasks.len());
+    let mut items = gone_items;
+    let now_secs = now.timestamp();
+    for (i, (t, s)) in tasks.iter().zip(&snaps).enumerate() {
+        let id = t.id.as_str();
+        let stored = bases.get(id);
+        let before = base_snap(id);
+        items.extend(derive::task_items(id, before.as_ref(), s, first, now));
+        let since = stored.map_or(now_secs, |b| b.since);
+        let read = comments.get(&i);
+        if let Some(cs) = read {
+            let known = stored.and_then(|b| b.comment_ids.as_deref());
+            items.extend(derive::comment_items(id, s, known, since, cs, me, now));
+        }
+        new_bases.push(InboxBase {
+            task_id: id.to_string(),
+            snap: serde_json::to_string(s).unwrap_or_default(),
+            version: s.version(),
+            comment_ids: read.map(|cs| cs.iter().map(|c| c.id.to_string()).collect()),
+            since,
+        });
+    }
+    report.new_items = db
+        .inbox_commit(&new_bases, &gone, &items, now_secs)
+        .map_err(|e| CycleError::Store(e.to_string()))?;
+
+    // 5. Follow-ups that fell due: news since they were set answers them.
+    report.new_items += follow_ups(db, now).unwrap_or(0);
+    Ok(report)
+}
+
+async fn read_comments(
+    client: &Client,
+    tasks: &[Task],
+    want: &[usize],
+    concurrency: usize,
+    report: &mut CycleReport,
+) -> HashMap<usize, Vec<Comment>> {
+    use futures::StreamExt;
+    let mut out = HashMap::new();
+    let mut reads = futures::stream::iter(want.iter().copied())
+        .map(|i| async move { (i, client.list_comments(&tasks[i].id).await) })
+        .buffer_unordered(concurrency.max(1));
+    while let Some((i, r)) = reads.next().await {
+        report.comment_reads += 1;
+        match r {
+            Ok(cs) => {
+                out.insert(i, cs);
+            }
+            Err(ApiError::NotAvailable { .. }) => {
+                report.comments_unavailable = true;
+                break;
+            }
+            // One task's comments failing leaves what was known of them.
+            Err(_) => {}
+        }
+    }
+    out
+}
+
+/// Follow-ups whose time came: "no answer since …" unless something of
+/// someone else's arrived since it was set. Each is then over.
+pub fn follow_ups(db: &mut Db, now: DateTime<Utc>) -> rusqlite::Result<usize> {
+    let marks = db.inbox_marks()?;
+    let mut n = 0;
+    for m in marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::FollowUp && m.at <= now.timestamp())
+    {
+        if !db.inbox_news_since(&m.task_id, m.since)? {
+            let since = DateTime::from_timestamp(m.since, 0).unwrap_or_default();
+            let words = format!(
+                "no answer since {} (follow-up)",
+                crate::domain::dates::short_when(since, now, true)
+            );
+            let item = InboxItem {
+                task_id: m.task_id.clone(),
+                key: format!("follow-up:{}", m.at),
+                kind: derive::Kind::FollowUp.as_str().into(),
+                rank: derive::Kind::FollowUp.rank(),
+                words,
+                changes: "[]".into(),
+                label: m.label.clone(),
+                title: m.title.clone(),
+                target: None,
+                at: m.at,
+                read_at: None,
+            };
+            n += db.inbox_add(&[item])?;
+        }
+        db.inbox_unmark(&m.task_id, MarkKind::FollowUp)?;
+    }
+    Ok(n)
+}

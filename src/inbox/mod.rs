@@ -1,0 +1,28 @@
+//! The inbox: what needs the user, and why. The service sends no events,
+//! so the inbox is derived from what taskdeck reads: a periodic walk of
+//! the tasks involving the user (`involving=me`, pages of 100) compared
+//! with what the inbox last knew of each (its *base*, in the store), and
+//! the comments of the tasks that need a look. Each change becomes an
+//! item with a reason in words; items are keyed by the change itself, so
+//! a change found twice (two instances, two walks) is one item.
+//!
+//! - [`snapshot`]: the fields of a task the inbox compares.
+//! - [`derive`]: items from a base and what the service has now (pure).
+//! - [`cycle`]: one walk against the service and the store.
+//! - [`rows`]: items grouped one row per task, for the screen and the CLI.
+//!
+//! Below `app`, `ui` and `cli` (they use it); above `api`, `store` and
+//! `domain`.
+
+pub mod cycle;
+pub mod derive;
+pub mod rows;
+pub mod snapshot;
+
+pub use cycle::{cycle, CycleError, CycleReport, Plan};
+pub use derive::{Change, Kind, Me};
+pub use rows::{group, json_items, InboxRow, JsonItem};
+pub use snapshot::Snapshot;
+
+#[cfg(test)]
+mod tests;

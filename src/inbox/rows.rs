@@ -1,0 +1,186 @@
+//! Items grouped one row per task, as the screen and `taskdeck inbox`
+//! show them; and the items as `taskdeck inbox --json` prints them.
+
+use super::derive::{Change, Kind};
+use crate::store::{InboxItem, InboxMark, MarkKind};
+use serde::Serialize;
+
+/// One task in the inbox: why, newest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InboxRow {
+    pub task_id: String,
+    pub label: String,
+    pub title: String,
+    /// The newest item's time (seconds).
+    pub at: i64,
+    /// The reasons, what names the user first.
+    pub reasons: Vec<(Kind, String)>,
+    /// Where opening goes: the first reason's place.
+    pub target: Option<String>,
+    /// A snooze that ended (the row came back saying so).
+    pub snoozed_until: Option<i64>,
+    /// Every item of the row is read (`--all`, or a snooze come back).
+    pub read: bool,
+}
+
+impl InboxRow {
+    pub fn top(&self) -> Option<Kind> {
+        self.reasons.first().map(|(k, _)| *k)
+    }
+    /// The reasons in words, `snoozed until …` first when it came back.
+    pub fn why(&self, now: i64) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(u) = self.snoozed_until {
+            let t = chrono::DateTime::from_timestamp(u, 0).unwrap_or_default();
+            let n = chrono::DateTime::from_timestamp(now, 0).unwrap_or_default();
+            parts.push(format!(
+                "snoozed until {}",
+                crate::domain::dates::short_when(t, n, true)
+            ));
+        }
+        parts.extend(self.reasons.iter().map(|(_, w)| w.clone()));
+        parts.join(" · ")
+    }
+}
+
+/// Rows from items (unread ones, or all) and the marks: a task snoozed
+/// until later is hidden; one whose snooze ended is shown and says so.
+/// Rows that mention the user or answer them come first, then newest
+/// first.
+pub fn group(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<InboxRow> {
+    let snoozed = |id: &str| {
+        marks
+            .iter()
+            .find(|m| m.kind == MarkKind::Snooze && m.task_id == id)
+            .map(|m| m.at)
+    };
+    let mut rows: Vec<InboxRow> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    for i in items {
+        if snoozed(&i.task_id).is_some_and(|until| until > now) {
+            continue;
+        }
+        let kind = Kind::parse(&i.kind).unwrap_or(Kind::Fields);
+        let at = *index.entry(i.task_id.clone()).or_insert_with(|| {
+            rows.push(InboxRow {
+                task_id: i.task_id.clone(),
+                label: i.label.clone(),
+                title: i.title.clone(),
+                at: i.at,
+                reasons: Vec::new(),
+                target: None,
+                snoozed_until: None,
+                read: true,
+            });
+            rows.len() - 1
+        });
+        let row = &mut rows[at];
+        row.at = row.at.max(i.at);
+        row.read &= i.read_at.is_some();
+        // Opening goes where the first reason is (items come newest
+        // first, so the newest of that kind).
+        if row.reasons.iter().all(|(k, _)| kind < *k) {
+            row.target = i.target.clone();
+        }
+        row.reasons.push((kind, i.words.clone()));
+        row.reasons.sort_by_key(|(k, _)| *k);
+    }
+    // Snoozes that ended bring their task back, items or not.
+    for m in marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::Snooze && m.at <= now)
+    {
+        match index.get(&m.task_id) {
+            Some(&i) => rows[i].snoozed_until = Some(m.at),
+            None => rows.push(InboxRow {
+                task_id: m.task_id.clone(),
+                label: m.label.clone(),
+                title: m.title.clone(),
+                at: m.at,
+                reasons: Vec::new(),
+                target: None,
+                snoozed_until: Some(m.at),
+                read: false,
+            }),
+        }
+    }
+    let names_me = |r: &InboxRow| matches!(r.top(), Some(Kind::Mention | Kind::Reply));
+    rows.sort_by(|a, b| {
+        names_me(b)
+            .cmp(&names_me(a))
+            .then(b.at.cmp(&a.at))
+            .then(a.label.cmp(&b.label))
+    });
+    rows
+}
+
+/// An item as `taskdeck inbox --json` prints it: every item, lossless.
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonItem {
+    pub reason: String,
+    pub words: String,
+    pub task: JsonTask,
+    pub changes: Vec<Change>,
+    /// When it happened (the service's time when it says), ISO 8601 UTC.
+    pub at: String,
+    pub read: bool,
+    pub snoozed_until: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct JsonTask {
+    pub id: String,
+    pub display_id: String,
+    pub title: String,
+}
+
+fn iso(secs: i64) -> String {
+    chrono::DateTime::from_timestamp(secs, 0)
+        .unwrap_or_default()
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+}
+
+/// The items of the rows shown (same order), for `--json`.
+pub fn json_items(rows: &[InboxRow], items: &[InboxItem], marks: &[InboxMark]) -> Vec<JsonItem> {
+    let mut out = Vec::new();
+    for r in rows {
+        let until = marks
+            .iter()
+            .find(|m| m.kind == MarkKind::Snooze && m.task_id == r.task_id)
+            .map(|m| iso(m.at));
+        let mut of_row: Vec<&InboxItem> = items.iter().filter(|i| i.task_id == r.task_id).collect();
+        of_row.sort_by_key(|i| (i.rank, -i.at));
+        if of_row.is_empty() {
+            out.push(JsonItem {
+                reason: "snoozed".into(),
+                words: r.why(r.at),
+                task: JsonTask {
+                    id: r.task_id.clone(),
+                    display_id: r.label.clone(),
+                    title: r.title.clone(),
+                },
+                changes: Vec::new(),
+                at: iso(r.at),
+                read: false,
+                snoozed_until: until.clone(),
+            });
+        }
+        for i in of_row {
+            out.push(JsonItem {
+                reason: i.kind.clone(),
+                words: i.words.clone(),
+                task: JsonTask {
+                    id: i.task_id.clone(),
+                    display_id: i.label.clone(),
+                    title: i.title.clone(),
+                },
+                changes: serde_json::from_str(&i.changes).unwrap_or_default(),
+                at: iso(i.at),
+                read: i.read_at.is_some(),
+                snoozed_until: until.clone(),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,78 @@
+//! The fields of a task the inbox compares, as the user last saw them
+//! through the inbox (stored as JSON in the inbox's base).
+
+use super::derive::Me;
+use crate::api::{parse_timestamp, Status, Task};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Snapshot {
+    pub label: String,
+    pub title: String,
+    /// The status's own value (`in_progress`), and its words.
+    pub status: String,
+    pub status_words: String,
+    pub priority: String,
+    pub due: Option<String>,
+    pub assignee_id: Option<String>,
+    pub assignee: Option<String>,
+    pub tags: Vec<String>,
+    pub draft: bool,
+    pub archived: bool,
+    /// The user's place on it: assigned, creator, or among the people it
+    /// is shared with (and with which access).
+    pub mine: bool,
+    pub creator_me: bool,
+    pub shared_me: Option<String>,
+    pub updated_at: Option<String>,
+}
+
+impl Snapshot {
+    pub fn of(t: &Task, me: &Me) -> Snapshot {
+        let assignee = t.assigned_to.as_ref().filter(|p| !p.id.is_empty());
+        let shared_me = t
+            .involved_people
+            .iter()
+            .find(|m| m.id == me.id && m.role.as_ref().is_none_or(|r| r.raw() != "assignee"))
+            .map(|m| {
+                m.access_level
+                    .as_ref()
+                    .map(|a| a.to_string())
+                    .unwrap_or_default()
+            });
+        Snapshot {
+            label: t.label(),
+            title: t.title.line().into_owned(),
+            status: t.status.to_string(),
+            status_words: t.status.label(),
+            priority: t.priority.label(),
+            due: t.complete_by.clone(),
+            assignee_id: assignee.map(|p| p.id.to_string()),
+            assignee: assignee.map(|p| p.label()),
+            tags: t.tags.iter().map(|s| s.line().into_owned()).collect(),
+            draft: t.draft,
+            archived: t.archived,
+            mine: assignee.is_some_and(|p| p.id == me.id),
+            creator_me: t.creator.as_ref().is_some_and(|p| p.id == me.id),
+            shared_me,
+            updated_at: t.updated_at.clone(),
+        }
+    }
+
+    /// Still to be done: neither completed nor archived.
+    pub fn open(&self) -> bool {
+        self.status != Status::Completed.to_string() && !self.archived
+    }
+
+    pub fn version(&self) -> i64 {
+        version(self.updated_at.as_deref())
+    }
+}
+
+/// A task's `updated_at` in milliseconds (0: none, or unreadable).
+pub fn version(updated_at: Option<&str>) -> i64 {
+    updated_at
+        .and_then(parse_timestamp)
+        .map_or(0, |t| t.timestamp_millis())
+}

@@ -1,0 +1,390 @@
+//! Each reason, from a base and what the service has now; the store's
+//! side (snooze, follow-up, once across instances, across a restart).
+
+use super::derive::*;
+use super::*;
+use crate::api::{Comment, Task};
+use crate::store::{Db, InboxBase, InboxMark, MarkKind};
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+const ME: &str = "00000000-0000-4000-8000-00000000000a";
+const BOB: &str = "00000000-0000-4000-8000-00000000000b";
+const T1: &str = "10000000-0000-4000-8000-000000000001";
+
+fn me() -> Me {
+    Me {
+        id: ME.into(),
+        name: "Alice Adams".into(),
+        email: "alice@example.com".into(),
+    }
+}
+
+fn now() -> DateTime<Utc> {
+    crate::api::parse_timestamp("2026-11-25T10:00:00Z").unwrap()
+}
+
+fn task(v: serde_json::Value) -> Task {
+    let mut base = json!({
+        "id": T1, "display_id": "#12", "title": "Quarterly report",
+        "status": "in_progress", "priority": "medium",
+        "assigned_to": {"id": ME, "name": "Alice Adams", "email": "alice@example.com"},
+        "creator": {"id": BOB, "name": "Bob", "email": "bob@example.com"},
+        "complete_by": "2026-11-27T17:00:00Z",
+        "updated_at": "2026-11-25T08:00:00Z",
+        "involved_people": [],
+    });
+    for (k, val) in v.as_object().unwrap() {
+        base[k] = val.clone();
+    }
+    serde_json::from_value(base).unwrap()
+}
+
+fn snap(v: serde_json::Value) -> Snapshot {
+    Snapshot::of(&task(v), &me())
+}
+
+fn kinds(items: &[crate::store::InboxItem]) -> Vec<&str> {
+    items.iter().map(|i| i.kind.as_str()).collect()
+}
+
+#[test]
+fn a_task_newly_assigned_to_me_says_so_and_the_first_walk_only_learns() {
+    let s = snap(json!({}));
+    let items = task_items(T1, None, &s, false, now());
+    assert_eq!(kinds(&items), ["assigned"]);
+    assert_eq!(items[0].words, "assigned to you");
+    assert!(task_items(T1, None, &s, true, now()).is_empty());
+    // Reassigned to me from someone else.
+    let before = snap(json!({"assigned_to": {"id": BOB, "name": "Bob"}}));
+    let after = snap(json!({"updated_at": "2026-11-25T09:00:00Z"}));
+    assert_eq!(
+        kinds(&task_items(T1, Some(&before), &after, false, now())),
+        ["assigned"]
+    );
+}
+
+#[test]
+fn no_longer_assigned_names_the_new_assignee_once() {
+    let before = snap(json!({}));
+    let after = snap(
+        json!({"assigned_to": {"id": BOB, "name": "Bob"}, "updated_at": "2026-11-25T09:00:00Z"}),
+    );
+    let items = task_items(T1, Some(&before), &after, false, now());
+    assert_eq!(kinds(&items), ["unassigned"]);
+    assert_eq!(items[0].words, "no longer assigned to you (now Bob)");
+    // The same version again is nothing new.
+    assert!(task_items(T1, Some(&after), &after, false, now()).is_empty());
+}
+
+#[test]
+fn changed_fields_say_before_and_after_in_words() {
+    let before = snap(json!({"complete_by": "2026-11-27T17:00:00Z"}));
+    let after = snap(json!({
+        "status": "completed", "complete_by": "2026-11-30T17:00:00Z",
+        "updated_at": "2026-11-25T09:30:00Z"
+    }));
+    let items = task_items(T1, Some(&before), &after, false, now());
+    assert_eq!(kinds(&items), ["changed"]);
+    assert_eq!(
+        items[0].words,
+        "status in progress → completed; due Fri → Mon"
+    );
+    let ch: Vec<Change> = serde_json::from_str(&items[0].changes).unwrap();
+    assert_eq!(
+        ch[0],
+        Change {
+            field: "status".into(),
+            before: "in progress".into(),
+            after: "completed".into()
+        }
+    );
+    assert_eq!(items[0].target.as_deref(), Some("field:status"));
+    // The service's time, not ours.
+    assert_eq!(items[0].at, secs(Some("2026-11-25T09:30:00Z")).unwrap());
+    // An older version than the inbox knew is never news.
+    assert!(task_items(T1, Some(&after), &before, false, now()).is_empty());
+}
+
+#[test]
+fn shared_with_me_and_access_removed() {
+    let shared = snap(json!({
+        "assigned_to": {"id": BOB, "name": "Bob"},
+        "involved_people": [{"id": ME, "name": "Alice Adams", "role": "shared", "access_level": "read"}]
+    }));
+    let items = task_items(T1, None, &shared, false, now());
+    assert_eq!(kinds(&items), ["shared"]);
+    assert_eq!(items[0].words, "shared with you (read)");
+    let gone = gone_item(T1, &shared, Some(None), now()).unwrap();
+    assert_eq!(gone.kind, "access_removed");
+    assert!(
+        gone.words.contains("your access was removed"),
+        "{}",
+        gone.words
+    );
+    let archived = snap(json!({"archived": true}));
+    assert_eq!(
+        gone_item(T1, &shared, Some(Some(&archived)), now())
+            .unwrap()
+            .words,
+        "archived"
+    );
+}
+
+#[test]
+fn due_today_and_overdue_come_once_per_local_day() {
+    let today = snap(json!({"complete_by": "2026-11-25T17:00:00Z"}));
+    let items = task_items(T1, Some(&today), &today, false, now());
+    assert_eq!(kinds(&items), ["due"]);
+    assert_eq!(items[0].key, "due:2026-11-25");
+    assert_eq!(items[0].words, "due today 17:00");
+    let late = snap(json!({"complete_by": "2026-11-23T17:00:00Z"}));
+    let items = task_items(T1, Some(&late), &late, false, now());
+    assert_eq!(items[0].words, "overdue: was due Mon 17:00");
+    // Not mine, or done: no reminder.
+    let done = snap(json!({"complete_by": "2026-11-23T17:00:00Z", "status": "completed"}));
+    assert!(task_items(T1, Some(&done), &done, false, now()).is_empty());
+    // Even the first walk reminds.
+    assert_eq!(kinds(&task_items(T1, None, &late, true, now())), ["due"]);
+}
+
+#[test]
+fn a_draft_waits_for_me() {
+    let d = snap(json!({"draft": true, "complete_by": null}));
+    let items = task_items(T1, Some(&d), &d, false, now());
+    assert_eq!(kinds(&items), ["draft"]);
+    assert_eq!(items[0].words, "draft waiting for you to accept or reject");
+}
+
+fn comment(id: &str, author: &str, text: &str, extra: serde_json::Value) -> Comment {
+    let mut v = json!({
+        "id": id, "task_id": T1, "content": text,
+        "author": {"id": author, "name": if author == ME { "Alice Adams" } else { "Bob" }},
+        "created_at": "2026-11-25T09:00:00Z", "mentioned_users": []
+    });
+    for (k, val) in extra.as_object().unwrap() {
+        v[k] = val.clone();
+    }
+    serde_json::from_value(v).unwrap()
+}
+
+#[test]
+fn new_comments_mentions_and_replies_say_so_and_mine_are_never_news() {
+    let s = snap(json!({}));
+    let cs = vec![
+        comment("c1", ME, "my question", json!({})),
+        comment("c2", BOB, "plain note", json!({})),
+        comment("c3", BOB, "answer", json!({"parent_comment_id": "c1"})),
+        comment("c4", BOB, "ping @alice adams please", json!({})),
+        comment("c5", BOB, "by id", json!({"mentioned_users": [{"id": ME}]})),
+        comment(
+            "c6",
+            BOB,
+            "by email",
+            json!({"mentioned_users": ["ALICE@example.com"]}),
+        ),
+        comment("c7", BOB, "@alice adamsx is someone else", json!({})),
+        comment("c8", ME, "my own note", json!({})),
+    ];
+    let known: Vec<String> = vec!["c1".into()];
+    let items = comment_items(T1, &s, Some(&known), 0, &cs, &me(), now());
+    let got: Vec<(&str, &str)> = items
+        .iter()
+        .map(|i| (i.key.as_str(), i.kind.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("comment:c2", "comment"),
+            ("comment:c3", "reply"),
+            ("comment:c4", "mentioned"),
+            ("comment:c5", "mentioned"),
+            ("comment:c6", "mentioned"),
+            ("comment:c7", "comment"),
+        ]
+    );
+    assert_eq!(items[1].words, "Bob replied to your comment: “answer”");
+    assert_eq!(
+        items[2].words,
+        "Bob mentioned you: “ping @alice adams please”"
+    );
+    assert_eq!(items[0].target.as_deref(), Some("comment:c2"));
+    // Never read before: only comments made after the inbox began to
+    // follow the task are news.
+    let since = secs(Some("2026-11-25T09:30:00Z")).unwrap();
+    assert!(comment_items(T1, &s, None, since, &cs, &me(), now()).is_empty());
+    let since = secs(Some("2026-11-25T08:30:00Z")).unwrap();
+    assert_eq!(
+        comment_items(T1, &s, None, since, &cs, &me(), now()).len(),
+        7 - 1
+    );
+}
+
+#[test]
+fn a_row_per_task_mentions_first_then_newest() {
+    let mk = |task: &str, key: &str, kind: Kind, at: i64| crate::store::InboxItem {
+        task_id: task.into(),
+        key: key.into(),
+        kind: kind.as_str().into(),
+        rank: kind.rank(),
+        words: format!("{} words", kind.as_str()),
+        changes: "[]".into(),
+        label: task.into(),
+        title: String::new(),
+        target: Some(key.into()),
+        at,
+        read_at: None,
+    };
+    let items = vec![
+        mk("a", "fields:1", Kind::Fields, 300),
+        mk("b", "comment:x", Kind::Comment, 200),
+        mk("a", "comment:y", Kind::Comment, 250),
+        mk("c", "comment:z", Kind::Mention, 100),
+    ];
+    let rows = group(&items, &[], 400);
+    let order: Vec<&str> = rows.iter().map(|r| r.task_id.as_str()).collect();
+    assert_eq!(order, ["c", "a", "b"]);
+    assert_eq!(rows[1].why(400), "changed words · comment words");
+    assert_eq!(rows[1].target.as_deref(), Some("fields:1"));
+    // Snoozed until later: hidden; once the time came: back, saying so.
+    let mark = |at| InboxMark {
+        task_id: "a".into(),
+        kind: MarkKind::Snooze,
+        at,
+        since: 0,
+        label: "a".into(),
+        title: String::new(),
+    };
+    assert_eq!(group(&items, &[mark(500)], 400).len(), 2);
+    let back = group(&items, &[mark(350)], 400);
+    let a = back.iter().find(|r| r.task_id == "a").unwrap();
+    assert_eq!(a.snoozed_until, Some(350));
+    assert!(a.why(400).starts_with("snoozed until "), "{}", a.why(400));
+}
+
+fn base(s: &Snapshot, since: i64) -> InboxBase {
+    InboxBase {
+        task_id: T1.into(),
+        snap: serde_json::to_string(s).unwrap(),
+        version: s.version(),
+        comment_ids: Some(vec![]),
+        since,
+    }
+}
+
+#[test]
+fn the_same_change_found_by_two_instances_is_one_item() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let (mut a, _) = Db::open(&path).unwrap();
+    let (mut b, _) = Db::open(&path).unwrap();
+    let before = snap(json!({}));
+    a.inbox_commit(&[base(&before, 0)], &[], &[], 1).unwrap();
+    let after = snap(json!({"status": "completed", "updated_at": "2026-11-25T09:00:00Z"}));
+    let items = task_items(T1, Some(&before), &after, false, now());
+    assert_eq!(
+        a.inbox_commit(&[base(&after, 0)], &[], &items, 2).unwrap(),
+        1
+    );
+    assert_eq!(
+        b.inbox_commit(&[base(&after, 0)], &[], &items, 2).unwrap(),
+        0
+    );
+    // An instance that read an older version never moves the base back.
+    b.inbox_commit(&[base(&before, 0)], &[], &[], 3).unwrap();
+    assert_eq!(a.inbox_bases().unwrap()[T1].version, after.version());
+    assert_eq!(a.inbox_items(false).unwrap().len(), 1);
+}
+
+#[test]
+fn a_write_of_ours_in_flight_is_not_news_and_its_answer_becomes_the_base() {
+    let mut db = Db::in_memory().unwrap();
+    let before = snap(json!({}));
+    db.inbox_commit(&[base(&before, 0)], &[], &[], 1).unwrap();
+    db.inbox_own(T1, None, 10).unwrap();
+    let after = snap(json!({"status": "completed", "updated_at": "2026-11-25T09:00:00Z"}));
+    let items = task_items(T1, Some(&before), &after, false, now());
+    assert_eq!(
+        db.inbox_commit(&[base(&after, 0)], &[], &items, 11)
+            .unwrap(),
+        0
+    );
+    db.inbox_own(T1, Some(&base(&after, 0)), 12).unwrap();
+    let stored: Snapshot = serde_json::from_str(&db.inbox_bases().unwrap()[T1].snap).unwrap();
+    assert_eq!(stored, after);
+}
+
+#[test]
+fn snoozes_and_follow_ups_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    {
+        let (db, _) = Db::open(&path).unwrap();
+        for (kind, at) in [(MarkKind::Snooze, 1000), (MarkKind::FollowUp, 2000)] {
+            db.inbox_mark(&InboxMark {
+                task_id: T1.into(),
+                kind,
+                at,
+                since: 500,
+                label: "#12".into(),
+                title: "Quarterly report".into(),
+            })
+            .unwrap();
+        }
+    }
+    let (mut db, _) = Db::open(&path).unwrap();
+    let marks = db.inbox_marks().unwrap();
+    assert_eq!(marks.len(), 2);
+    // Before its time the follow-up waits; after it, with no news, it
+    // enters the inbox saying so, once.
+    let t = |s| DateTime::from_timestamp(s, 0).unwrap();
+    assert_eq!(cycle::follow_ups(&mut db, t(1500)).unwrap(), 0);
+    assert_eq!(cycle::follow_ups(&mut db, t(2500)).unwrap(), 1);
+    assert_eq!(cycle::follow_ups(&mut db, t(2600)).unwrap(), 0);
+    let items = db.inbox_items(false).unwrap();
+    assert_eq!(items[0].kind, "follow-up");
+    assert!(
+        items[0].words.starts_with("no answer since "),
+        "{}",
+        items[0].words
+    );
+    // The snooze that ended brings the task back, saying so.
+    let rows = group(&items, &db.inbox_marks().unwrap(), 2600);
+    assert_eq!(rows[0].snoozed_until, Some(1000));
+    // Marked read: gone, and `u` brings it back.
+    let keys = db.inbox_read(T1, 2700).unwrap();
+    assert!(group(
+        &db.inbox_items(false).unwrap(),
+        &db.inbox_marks().unwrap(),
+        2700
+    )
+    .is_empty());
+    db.inbox_unread(T1, &keys).unwrap();
+    assert_eq!(db.inbox_items(false).unwrap().len(), 1);
+}
+
+#[test]
+fn a_follow_up_answered_by_someone_is_dropped_silently() {
+    let mut db = Db::in_memory().unwrap();
+    db.inbox_mark(&InboxMark {
+        task_id: T1.into(),
+        kind: MarkKind::FollowUp,
+        at: 2000,
+        since: 500,
+        label: "#12".into(),
+        title: String::new(),
+    })
+    .unwrap();
+    let s = snap(json!({}));
+    let c = comment(
+        "c9",
+        BOB,
+        "done",
+        json!({"created_at": "1970-01-01T00:15:00Z"}),
+    );
+    let items = comment_items(T1, &s, Some(&[]), 0, &[c], &me(), now());
+    db.inbox_commit(&[], &[], &items, 900).unwrap();
+    let t = DateTime::from_timestamp(2500, 0).unwrap();
+    assert_eq!(cycle::follow_ups(&mut db, t).unwrap(), 0);
+    assert!(db.inbox_marks().unwrap().is_empty());
+}

@@ -1,0 +1,380 @@
+//! The inbox's tables (what they mean is `crate::inbox`'s business; the
+//! store keeps rows): what the inbox last knew of each task involving the
+//! user (`inbox_base`), its items (`inbox_items`, one per change, keyed so
+//! that the same change found twice — by two instances, or twice by one —
+//! is one row), snoozes and follow-ups (`inbox_marks`), and the tasks a
+//! write of ours is in flight for (`inbox_own`: their changes are ours).
+
+use super::*;
+use rusqlite::params;
+
+/// A task with a write of ours in flight is left alone by the inbox this
+/// long at most (a write that never answered frees it).
+pub const OWN_WRITE_HOLD: i64 = 120;
+
+/// Items kept, newest first (read ones go first when over).
+const ITEMS_KEPT: i64 = 2000;
+
+/// What the inbox last knew of a task.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InboxBase {
+    pub task_id: String,
+    /// The inbox's snapshot of the task (JSON).
+    pub snap: String,
+    /// Its `updated_at` in milliseconds (0: unknown): an older version
+    /// never replaces a newer one.
+    pub version: i64,
+    /// The comment ids known (`None`: never read).
+    pub comment_ids: Option<Vec<String>>,
+    /// When the inbox started following it (seconds): comments made
+    /// after it are new even before the first read.
+    pub since: i64,
+}
+
+/// One change that concerns the user.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InboxItem {
+    pub task_id: String,
+    /// What makes it one change (`comment:<id>`, `fields:<version>`…).
+    pub key: String,
+    pub kind: String,
+    /// Lower comes first in its row (a mention before a field change).
+    pub rank: i64,
+    pub words: String,
+    /// The changed fields (JSON `[{field, before, after}]`).
+    pub changes: String,
+    pub label: String,
+    pub title: String,
+    /// Where opening it goes (a comment id, a field).
+    pub target: Option<String>,
+    pub at: i64,
+    pub read_at: Option<i64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Snooze,
+    FollowUp,
+}
+
+impl MarkKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            MarkKind::Snooze => "snooze",
+            MarkKind::FollowUp => "follow-up",
+        }
+    }
+}
+
+/// A snooze (hidden until `at`) or a follow-up (due at `at`), set at
+/// `since`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InboxMark {
+    pub task_id: String,
+    pub kind: MarkKind,
+    pub at: i64,
+    pub since: i64,
+    pub label: String,
+    pub title: String,
+}
+
+fn item_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InboxItem> {
+    Ok(InboxItem {
+        task_id: r.get(0)?,
+        key: r.get(1)?,
+        kind: r.get(2)?,
+        rank: r.get(3)?,
+        words: r.get(4)?,
+        changes: r.get(5)?,
+        label: r.get(6)?,
+        title: r.get(7)?,
+        target: r.get(8)?,
+        at: r.get(9)?,
+        read_at: r.get(10)?,
+    })
+}
+
+const ITEM_COLS: &str = "task_id,key,kind,rank,words,changes,label,title,target,at,read_at";
+
+impl Db {
+    pub fn inbox_bases(&self) -> rusqlite::Result<HashMap<String, InboxBase>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT task_id,snap,version,comment_ids,since FROM inbox_base")?;
+        let rows = st.query_map([], |r| {
+            let ids: Option<String> = r.get(3)?;
+            Ok(InboxBase {
+                task_id: r.get(0)?,
+                snap: r.get(1)?,
+                version: r.get(2)?,
+                comment_ids: ids.and_then(|s| serde_json::from_str(&s).ok()),
+                since: r.get(4)?,
+            })
+        })?;
+        rows.map(|b| b.map(|b| (b.task_id.clone(), b))).collect()
+    }
+
+    /// Whether the inbox ever finished a walk here (the first one only
+    /// learns what there is).
+    pub fn inbox_started(&self) -> bool {
+        self.get_meta("inbox_started").is_some()
+    }
+
+    /// Write what one walk found, in one transaction: for each task its
+    /// new base and its items. A task whose stored base is newer than
+    /// the one given (another instance, or our own write, got there
+    /// first), or with a write of ours in flight, is skipped whole.
+    /// `gone`: tasks no longer involving the user. Answers the number of
+    /// items that are new.
+    pub fn inbox_commit(
+        &mut self,
+        bases: &[InboxBase],
+        gone: &[String],
+        items: &[InboxItem],
+        now: i64,
+    ) -> rusqlite::Result<usize> {
+        if self.read_only.is_some() {
+            return Ok(0);
+        }
+        let tx = self.conn.transaction()?;
+        let mut added = 0;
+        {
+            let mut held = tx.prepare_cached("SELECT at FROM inbox_own WHERE task_id=?1")?;
+            let mut cur = tx.prepare_cached("SELECT version FROM inbox_base WHERE task_id=?1")?;
+            let mut skipped = std::collections::HashSet::new();
+            let mut up = tx.prepare_cached(
+                "INSERT INTO inbox_base(task_id,snap,version,comment_ids,since) VALUES(?1,?2,?3,?4,?5)
+                 ON CONFLICT(task_id) DO UPDATE SET snap=excluded.snap, version=excluded.version,
+                   comment_ids=coalesce(excluded.comment_ids, inbox_base.comment_ids)",
+            )?;
+            for b in bases {
+                let own: Option<i64> = held
+                    .query_row([&b.task_id], |r| r.get(0))
+                    .map(Some)
+                    .or_else(none_if_no_rows)?;
+                let stored: Option<i64> = cur
+                    .query_row([&b.task_id], |r| r.get(0))
+                    .map(Some)
+                    .or_else(none_if_no_rows)?;
+                let newer_stored = stored.is_some_and(|v| v > b.version);
+                if own.is_some_and(|at| at > now - OWN_WRITE_HOLD) || newer_stored {
+                    skipped.insert(b.task_id.clone());
+                    continue;
+                }
+                let ids = b
+                    .comment_ids
+                    .as_ref()
+                    .map(|v| serde_json::to_string(v).unwrap_or_default());
+                up.execute(params![b.task_id, b.snap, b.version, ids, b.since])?;
+            }
+            let mut del = tx.prepare_cached("DELETE FROM inbox_base WHERE task_id=?1")?;
+            for id in gone {
+                del.execute([id])?;
+            }
+            let mut ins = tx.prepare_cached(
+                "INSERT OR IGNORE INTO inbox_items(task_id,key,kind,rank,words,changes,label,title,target,at)
+                 VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+            )?;
+            for i in items.iter().filter(|i| !skipped.contains(&i.task_id)) {
+                added += ins.execute(params![
+                    i.task_id, i.key, i.kind, i.rank, i.words, i.changes, i.label, i.title,
+                    i.target, i.at
+                ])?;
+            }
+            tx.execute(
+                "DELETE FROM inbox_items WHERE rowid NOT IN
+                   (SELECT rowid FROM inbox_items ORDER BY read_at IS NULL DESC, at DESC LIMIT ?1)",
+                [ITEMS_KEPT],
+            )?;
+            tx.execute(
+                "INSERT INTO meta(key,value) VALUES('inbox_started',?1)
+                 ON CONFLICT(key) DO NOTHING",
+                [now.to_string()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    /// A write of ours to `task_id` went out (`base: None`) or was
+    /// answered with this new base: its changes are not news.
+    pub fn inbox_own(
+        &mut self,
+        task_id: &str,
+        base: Option<&InboxBase>,
+        now: i64,
+    ) -> rusqlite::Result<()> {
+        if self.read_only.is_some() {
+            return Ok(());
+        }
+        match base {
+            None => {
+                self.conn.execute(
+                    "INSERT INTO inbox_own(task_id,at) VALUES(?1,?2)
+                     ON CONFLICT(task_id) DO UPDATE SET at=excluded.at",
+                    params![task_id, now],
+                )?;
+            }
+            Some(b) => {
+                let tx = self.conn.transaction()?;
+                tx.execute("DELETE FROM inbox_own WHERE task_id=?1", [task_id])?;
+                // Only a task the inbox follows, and never back in time.
+                tx.execute(
+                    "UPDATE inbox_base SET snap=?2, version=?3 WHERE task_id=?1 AND version <= ?3",
+                    params![task_id, b.snap, b.version],
+                )?;
+                tx.commit()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A comment of ours on `task_id`: known, so never news.
+    pub fn inbox_own_comment(&self, task_id: &str, comment_id: &str) -> rusqlite::Result<()> {
+        if self.read_only.is_some() {
+            return Ok(());
+        }
+        let ids: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT comment_ids FROM inbox_base WHERE task_id=?1",
+                [task_id],
+                |r| r.get(0),
+            )
+            .map(Some)
+            .or_else(none_if_no_rows)?
+            .flatten();
+        let Some(ids) = ids else { return Ok(()) };
+        let mut ids: Vec<String> = serde_json::from_str(&ids).unwrap_or_default();
+        if !ids.iter().any(|i| i == comment_id) {
+            ids.push(comment_id.to_string());
+        }
+        self.conn.execute(
+            "UPDATE inbox_base SET comment_ids=?2 WHERE task_id=?1",
+            params![task_id, serde_json::to_string(&ids).unwrap_or_default()],
+        )?;
+        Ok(())
+    }
+
+    /// The items, newest first: unread ones only unless `all`.
+    pub fn inbox_items(&self, all: bool) -> rusqlite::Result<Vec<InboxItem>> {
+        let sql = format!(
+            "SELECT {ITEM_COLS} FROM inbox_items {} ORDER BY at DESC, rowid DESC",
+            if all { "" } else { "WHERE read_at IS NULL" }
+        );
+        let mut st = self.conn.prepare(&sql)?;
+        let rows = st.query_map([], item_row)?;
+        rows.collect()
+    }
+
+    /// Add items made outside a walk (a follow-up that fell due).
+    pub fn inbox_add(&self, items: &[InboxItem]) -> rusqlite::Result<usize> {
+        if self.read_only.is_some() {
+            return Ok(0);
+        }
+        let mut n = 0;
+        for i in items {
+            n += self.conn.execute(
+                "INSERT OR IGNORE INTO inbox_items(task_id,key,kind,rank,words,changes,label,title,target,at)
+                 VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+                params![
+                    i.task_id, i.key, i.kind, i.rank, i.words, i.changes, i.label, i.title,
+                    i.target, i.at
+                ],
+            )?;
+        }
+        Ok(n)
+    }
+
+    /// Mark the unread items of a task read; answers their keys (what `u`
+    /// brings back). A snooze that came back is over too.
+    pub fn inbox_read(&mut self, task_id: &str, now: i64) -> rusqlite::Result<Vec<String>> {
+        let tx = self.conn.transaction()?;
+        let keys: Vec<String> = {
+            let mut st =
+                tx.prepare("SELECT key FROM inbox_items WHERE task_id=?1 AND read_at IS NULL")?;
+            let rows = st.query_map([task_id], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        tx.execute(
+            "UPDATE inbox_items SET read_at=?2 WHERE task_id=?1 AND read_at IS NULL",
+            params![task_id, now],
+        )?;
+        tx.execute(
+            "DELETE FROM inbox_marks WHERE task_id=?1 AND kind='snooze' AND at <= ?2",
+            params![task_id, now],
+        )?;
+        tx.commit()?;
+        Ok(keys)
+    }
+
+    /// Bring items back (`u`).
+    pub fn inbox_unread(&self, task_id: &str, keys: &[String]) -> rusqlite::Result<()> {
+        for k in keys {
+            self.conn.execute(
+                "UPDATE inbox_items SET read_at=NULL WHERE task_id=?1 AND key=?2",
+                params![task_id, k],
+            )?;
+        }
+        Ok(())
+    }
+
+    pub fn inbox_mark(&self, m: &InboxMark) -> rusqlite::Result<()> {
+        self.conn.execute(
+            "INSERT INTO inbox_marks(task_id,kind,at,since,label,title) VALUES(?1,?2,?3,?4,?5,?6)
+             ON CONFLICT(task_id,kind) DO UPDATE SET at=excluded.at, since=excluded.since,
+               label=excluded.label, title=excluded.title",
+            params![m.task_id, m.kind.as_str(), m.at, m.since, m.label, m.title],
+        )?;
+        Ok(())
+    }
+
+    pub fn inbox_unmark(&self, task_id: &str, kind: MarkKind) -> rusqlite::Result<bool> {
+        Ok(self.conn.execute(
+            "DELETE FROM inbox_marks WHERE task_id=?1 AND kind=?2",
+            params![task_id, kind.as_str()],
+        )? > 0)
+    }
+
+    /// Snoozes and follow-ups, soonest first.
+    pub fn inbox_marks(&self) -> rusqlite::Result<Vec<InboxMark>> {
+        let mut st = self.conn.prepare(
+            "SELECT task_id,kind,at,since,label,title FROM inbox_marks ORDER BY at, task_id",
+        )?;
+        let rows = st.query_map([], |r| {
+            let kind: String = r.get(1)?;
+            Ok(InboxMark {
+                task_id: r.get(0)?,
+                kind: if kind == "snooze" {
+                    MarkKind::Snooze
+                } else {
+                    MarkKind::FollowUp
+                },
+                at: r.get(2)?,
+                since: r.get(3)?,
+                label: r.get(4)?,
+                title: r.get(5)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// Whether anything other than the user touched the task since `at`:
+    /// an item of a change (not a reminder) found after it.
+    pub fn inbox_news_since(&self, task_id: &str, at: i64) -> rusqlite::Result<bool> {
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM inbox_items WHERE task_id=?1 AND at >= ?2
+               AND kind NOT IN ('due','follow-up','draft')",
+            params![task_id, at],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+}
+
+fn none_if_no_rows<T>(e: rusqlite::Error) -> rusqlite::Result<Option<T>> {
+    match e {
+        rusqlite::Error::QueryReturnedNoRows => Ok(None),
+        e => Err(e),
+    }
+}
