@@ -66,6 +66,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What needs you, and why: tasks assigned to you, comments that
+    /// mention or answer you, fields changed on your tasks (before →
+    /// after), sharing, due dates, drafts, follow-ups. Reads the service
+    /// once (a bounded walk), then prints from the local store the TUI
+    /// shares. Exit 0 (an empty list when nothing needs you); without the
+    /// service, the stored inbox and exit 5.
+    Inbox {
+        /// Every item, lossless: reason, task, changes (field, before,
+        /// after), at.
+        #[arg(long)]
+        json: bool,
+        /// Items already read too.
+        #[arg(long)]
+        all: bool,
+    },
     /// List tasks (one page, or every page with --all).
     Tasks(TasksArgs),
     /// Check an artifact layout (a JSON file holding the layout object, or - for stdin) without saving it.

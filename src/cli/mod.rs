@@ -4,6 +4,7 @@
 pub mod args;
 pub mod commands;
 mod docs;
+mod inbox;
 pub mod init;
 mod output;
 pub mod query;
@@ -131,6 +132,16 @@ async fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Config {
             command: ConfigCommand::Init,
         }) => init::run(profile).await,
+        Some(Command::Inbox { json, all }) => {
+            let c = connect_as(profile, false, true)?;
+            let cache = c.config.settings.cache;
+            within(
+                limit,
+                "inbox",
+                inbox::run(&c.client, cache, c.key_print, json, all),
+            )
+            .await
+        }
         Some(Command::Me { json }) => {
             let c = connect(profile, false)?;
             within(limit, "me", commands::me(&c.client, json)).await
@@ -185,6 +196,12 @@ fn not_configured(c: &Config, missing: &str) -> Failure {
 /// With `tui`, the key's fingerprint in the service's store folder (made
 /// there if need be) instead: which user's store the TUI may open.
 fn connect(profile: Option<&str>, tui: bool) -> Result<Connected, Failure> {
+    connect_as(profile, tui, tui)
+}
+
+/// [`connect`]; `print`: the key's fingerprint is made too (what the TUI
+/// and `taskdeck inbox` open the user's store with).
+fn connect_as(profile: Option<&str>, tui: bool, print: bool) -> Result<Connected, Failure> {
     let c = config::load(profile);
     if let Some(fatal) = c.fatal() {
         return Err(Failure::usage(fatal));
@@ -213,7 +230,7 @@ fn connect(profile: Option<&str>, tui: bool) -> Result<Connected, Failure> {
     };
     tracing::info!(key_source = %c.key_source(), profile = ?profile, "configuration loaded");
     let (mut store, mut key_print) = (None, None);
-    if c.settings.cache && tui {
+    if c.settings.cache && print {
         let dir = crate::store::service_dir(&base, false);
         key_print = crate::store::identity::KeyPrint::of(&dir, key.expose());
     } else if c.settings.cache {

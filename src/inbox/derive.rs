@@ -358,7 +358,8 @@ pub fn comment_items(
         .filter(|c| c.author.id != me.id && !c.id.is_empty())
         .filter(|c| match known {
             Some(ids) => !ids.iter().any(|k| *k == *c.id),
-            None => secs(c.created_at.as_deref()).is_some_and(|t| t > since),
+            // The same second counts: a walk and a comment can share it.
+            None => secs(c.created_at.as_deref()).is_some_and(|t| t >= since),
         })
         .map(|c| {
             let who = c.author.label();

@@ -1,0 +1,115 @@
+//! `taskdeck inbox [--json] [--all]`: one walk of the inbox (see
+//! `crate::inbox`), then what needs the user, from the same store the TUI
+//! uses — so the two agree. Without the service, what was stored is shown
+//! and the exit status says the service was not reached.
+
+use super::output::{emit, emit_json, say, Failure, Outcome, EXIT_CONNECTION, EXIT_OK};
+use crate::api::Client;
+use crate::inbox::{self, Me, Plan};
+use crate::store::{self, Db};
+
+pub async fn run(
+    client: &Client,
+    cache: bool,
+    key_print: Option<store::identity::KeyPrint>,
+    json: bool,
+    all: bool,
+) -> Outcome {
+    if !cache {
+        return Err(Failure::usage(
+            "the inbox is kept in the local store, and `cache = false` in the config turns it off",
+        ));
+    }
+    let base = client.base_url().to_string();
+    let now = chrono::Utc::now();
+    let (db, reached) = match client.me().await {
+        Ok(me) => {
+            let dir = store::service_dir(&base, false);
+            if let Some(print) = &key_print {
+                let _ = store::identity::remember(&dir, print, &me.user_id);
+            }
+            let path = store::db_path(&dir, &me.user_id);
+            let (mut db, note) = Db::open(&path).map_err(Failure::failed)?;
+            if let Some(n) = note {
+                say(&format!("taskdeck: {n}"));
+            }
+            db.set_owner(&me.user_id);
+            let me = Me::of(&me);
+            let r = inbox::cycle(client, &mut db, &me, &Plan::default(), now).await;
+            let reached = match r {
+                Ok(report) => {
+                    if report.first {
+                        say("taskdeck: the inbox has just started following your tasks: changes from now on will show here");
+                    }
+                    if report.comments_unavailable {
+                        say("taskdeck: this service does not list comments: new comments are not in the inbox");
+                    }
+                    Ok(())
+                }
+                Err(inbox::CycleError::Service(e)) => Err(Failure::api("reading the inbox", &e)),
+                Err(e) => return Err(Failure::failed(format!("reading the inbox failed: {e}"))),
+            };
+            (db, reached)
+        }
+        Err(e) => {
+            // Offline: the key's own user's store, if it was ever seen.
+            let failure = Failure::api("reaching the service", &e);
+            if e.is_auth() {
+                return Err(failure);
+            }
+            let dir = store::existing_service_dir(&base);
+            let user = key_print
+                .as_ref()
+                .and_then(|p| store::identity::user_for(&dir, p));
+            let Some(user) = user else {
+                return Err(failure);
+            };
+            let path = store::db_path(&dir, &user);
+            let (db, _) = Db::open(&path).map_err(Failure::failed)?;
+            (db, Err(failure))
+        }
+    };
+    let items = db
+        .inbox_items(all)
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    let marks = db
+        .inbox_marks()
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    let now_s = now.timestamp();
+    let rows = inbox::group(&items, &marks, now_s);
+    let code = match &reached {
+        Ok(()) => EXIT_OK,
+        Err(f) => {
+            say(&format!(
+                "taskdeck: {} — the inbox as stored is shown",
+                f.message
+            ));
+            if f.code == super::output::EXIT_FAILED {
+                EXIT_CONNECTION
+            } else {
+                f.code
+            }
+        }
+    };
+    if json {
+        let out = inbox::json_items(&rows, &items, &marks);
+        let text = serde_json::to_string_pretty(&out).unwrap_or_else(|_| "[]".into());
+        emit_json(&format!("{text}\n"))?;
+        return Ok(code);
+    }
+    if rows.is_empty() {
+        emit("Nothing needs you.\n")?;
+        return Ok(code);
+    }
+    let width = super::table::output_width();
+    let mut text = String::new();
+    for r in &rows {
+        let when = crate::domain::words::age(r.at, now_s);
+        let head = format!("{:<8} {:>8}  ", r.label, when);
+        let line = format!("{head}{} — {}", r.title, r.why(now_s));
+        text.push_str(&super::table::truncate(&crate::text::clean(&line), width));
+        text.push('\n');
+    }
+    emit(&text)?;
+    Ok(code)
+}

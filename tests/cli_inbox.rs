@@ -1,0 +1,158 @@
+//! `taskdeck inbox` against a sandbox: another user assigns Alice a task,
+//! mentions her in a comment (the task's `updated_at` does not move) and
+//! completes a task assigned to her; the next walk lists all three, each
+//! with its reason, and `--json` carries the before → after.
+
+mod cli_env;
+
+use cli_env::*;
+use serde_json::Value;
+use taskdeck::api::{ApiKey, Client, ClientConfig, Field, Status, TaskPatch, TaskQuery};
+use taskdeck::sandbox::{Sandbox, SandboxOptions};
+
+fn client(sb: &Sandbox, key: &str) -> Client {
+    Client::new(ClientConfig::new(
+        sb.base_url(),
+        ApiKey::new(key.to_string()),
+    ))
+    .unwrap()
+}
+
+async fn first_page(c: &Client, q: TaskQuery) -> Vec<taskdeck::api::Task> {
+    c.list_tasks(&q, 100, None)
+        .await
+        .unwrap()
+        .items
+        .iter()
+        .filter_map(|i| i.task().cloned())
+        .collect()
+}
+
+fn items(o: &std::process::Output) -> Vec<Value> {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+#[tokio::test]
+async fn another_users_changes_reach_the_inbox_with_their_reasons() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 200,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let alice_key = &sb.keys[0].key;
+    let env = Env::for_sandbox(&sb, alice_key);
+    let alice = client(&sb, alice_key);
+    let bob = client(&sb, &sb.keys[1].key);
+    let alice_id = alice.me().await.unwrap().user_id;
+    let bob_id = bob.me().await.unwrap().user_id;
+
+    // The first walk learns what there is: only reminders can be news.
+    let first = items(&env.run(&["inbox", "--json"]).await);
+    assert!(
+        first
+            .iter()
+            .all(|i| ["due", "draft"].contains(&i["reason"].as_str().unwrap())),
+        "{first:?}"
+    );
+
+    // Bob: a task of his now Alice's; a mention on a task involving
+    // her; a task of hers completed.
+    let mine = first_page(
+        &alice,
+        TaskQuery {
+            assigned_to: Some(alice_id.clone()),
+            status: vec!["in_progress".into()],
+            ..Default::default()
+        },
+    )
+    .await;
+    let done = mine.first().expect("Alice has a task in progress").clone();
+    let others = first_page(
+        &bob,
+        TaskQuery {
+            assigned_to: Some(bob_id.clone()),
+            ..Default::default()
+        },
+    )
+    .await;
+    let given = others
+        .iter()
+        .find(|t| t.id != done.id)
+        .expect("Bob has a task")
+        .clone();
+    let talked = mine
+        .iter()
+        .find(|t| t.id != done.id && t.id != given.id)
+        .expect("Alice has a second task")
+        .clone();
+    bob.patch_task(
+        &given.id,
+        &TaskPatch {
+            assigned_to: Field::Set(alice_id.clone()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let before = alice.get_task(&talked.id).await.unwrap().updated_at;
+    // By name in the text: the sandbox fills `mentioned_users` only for
+    // an e-mail, so this is the inbox's own reading.
+    let text = format!("@{} can you look at this?", sb.keys[0].user_name);
+    bob.add_comment(&talked.id, &text, &[]).await.unwrap();
+    let after = alice.get_task(&talked.id).await.unwrap().updated_at;
+    assert_eq!(before, after, "the sandbox keeps updated_at on a comment");
+    bob.patch_task(
+        &done.id,
+        &TaskPatch {
+            status: Some(Status::Completed),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+
+    // Within two walks (the comment may wait for its half of the
+    // rotation).
+    let _ = env.run(&["inbox", "--json"]).await;
+    let got = items(&env.run(&["inbox", "--json"]).await);
+    let of = |id: &str| -> Vec<&Value> { got.iter().filter(|i| i["task"]["id"] == id).collect() };
+    let a = of(&given.id);
+    assert_eq!(a.len(), 1, "{got:#?}");
+    assert_eq!(a[0]["reason"], "assigned");
+    let m = of(&talked.id);
+    assert_eq!(m[0]["reason"], "mentioned", "{got:#?}");
+    assert!(m[0]["words"].as_str().unwrap().contains("mentioned you"));
+    let c = of(&done.id);
+    let changed = c
+        .iter()
+        .find(|i| i["reason"] == "changed")
+        .expect("completed one");
+    assert_eq!(
+        changed["changes"][0],
+        serde_json::json!({"field": "status", "before": "in progress", "after": "completed"})
+    );
+    assert!(changed["at"].as_str().unwrap().ends_with('Z'));
+    // Mentions come first.
+    assert_eq!(got[0]["reason"], "mentioned", "{got:#?}");
+
+    // The table says the same in words; a third walk adds nothing.
+    let o = env.run(&["inbox"]).await;
+    let text = stdout(&o);
+    assert!(text.contains("status in progress → completed"), "{text}");
+    assert!(text.contains("assigned to you"), "{text}");
+    let again = items(&env.run(&["inbox", "--json"]).await);
+    assert_eq!(again.len(), got.len());
+
+    // Without the service: what was stored, and exit 5.
+    sb.set_faults(taskdeck::sandbox::Faults {
+        down: true,
+        ..Default::default()
+    });
+    let o = env.run(&["inbox", "--json"]).await;
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    let stored: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stored.len(), got.len());
+    assert!(stderr(&o).contains("the inbox as stored"), "{}", stderr(&o));
+}
