@@ -86,6 +86,14 @@ pub enum Command {
     Changed,
     /// Edits waiting for the service.
     Outbox,
+    /// What needs the user, and why.
+    Inbox,
+    /// Hide the current task's inbox items until a time, as typed.
+    Snooze(String),
+    /// Back in the inbox at a time, as typed, unless someone answers.
+    FollowUp(String),
+    /// The snoozes and follow-ups waiting.
+    Snoozed,
     /// Switch to another configured profile.
     Profile(String),
     Log,
@@ -125,6 +133,7 @@ pub use crate::domain::filters::{PRIORITY_VALUES, STATUS_VALUES};
 pub const ROLE_VALUES: &[&str] = &["reference", "subject", "output"];
 pub const LINK_TYPES: &[&str] = &["chat", "review", "report", "task"];
 const DUE_WORDS: &[&str] = &["today", "tomorrow", "+1d", "+3d", "+1w", "none"];
+const LATER_WORDS: &[&str] = &["1h", "3h", "tomorrow", "mon 9:00", "fri"];
 
 fn none(arg: &str, c: Command) -> Result<Command, String> {
     if arg.is_empty() {
@@ -309,6 +318,10 @@ pub const COMMANDS: &[Spec] = &[
     spec!("recent", "", "tasks you recently opened or acted on (drafts and archived too)", false, Nothing, |a| none(a, Command::Recent)),
     spec!("changed", "", "loaded tasks changed since you last opened them", false, Nothing, |a| none(a, Command::Changed)),
     spec!("outbox", "", "edits waiting for the service (cancel, or send one that waits)", false, Nothing, |a| none(a, Command::Outbox)),
+    spec!("inbox", "", "what needs you, and why: assigned, mentions, replies, changed fields, sharing, due, drafts, follow-ups (i)", false, Nothing, |a| none(a, Command::Inbox)),
+    spec!("snooze", "2h|tomorrow|mon 9:00|2026-12-01", "hide the task in the inbox until then; it comes back saying so", true, Values(LATER_WORDS), |a| Ok(Command::Snooze(needs(a, "when: 2h, tomorrow, mon 9:00, 2026-12-01")?.to_string()))),
+    spec!("follow-up", "fri|2d|mon 9:00", "if nobody else comments on or changes the task by then, it enters the inbox", true, Values(LATER_WORDS), |a| Ok(Command::FollowUp(needs(a, "when: fri, 2d, mon 9:00")?.to_string()))),
+    spec!("snoozed", "", "snoozes and follow-ups waiting (x cancels one)", false, Nothing, |a| none(a, Command::Snoozed)),
     spec!("profile", "NAME", "switch to another profile of the config (its own store, drafts, outbox)", false, Profiles, |a| Ok(Command::Profile(needs(a, "a profile name from the config")?.to_string()))),
     spec!("log", "", "show recent messages", false, Nothing, |a| none(a, Command::Log)),
     spec!("help", "", "show the key bindings", false, Nothing, |a| none(a, Command::Help)),

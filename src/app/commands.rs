@@ -423,6 +423,13 @@ impl State {
                 self.open_chooser(super::popups::chooser::ChooserKind::Outbox);
                 vec![]
             }
+            Command::Inbox => self.open_inbox(),
+            Command::Snooze(when) => self.inbox_mark(crate::store::MarkKind::Snooze, &when)?,
+            Command::FollowUp(when) => self.inbox_mark(crate::store::MarkKind::FollowUp, &when)?,
+            Command::Snoozed => {
+                self.open_chooser(super::popups::chooser::ChooserKind::Snoozed);
+                vec![]
+            }
             Command::Profile(name) => self.switch_profile(&name)?,
             Command::Log => vec![Effect::ShowLog],
             Command::Help => {
@@ -521,6 +528,9 @@ fn shown_field(f: &Field<String>) -> String {
 fn command_name(c: &Command) -> String {
     if matches!(c, Command::ShareAdd(_)) {
         return "share".into();
+    }
+    if matches!(c, Command::FollowUp(_)) {
+        return "follow-up".into();
     }
     let dbg = format!("{c:?}");
     let word: String = dbg.chars().take_while(|ch| ch.is_alphanumeric()).collect();

@@ -23,6 +23,7 @@ pub mod fields;
 pub mod freshness;
 pub use crate::domain::fuzzy;
 pub mod history;
+pub mod inbox;
 pub mod input;
 pub use crate::domain::keymap;
 pub mod known;
@@ -96,6 +97,8 @@ pub enum Msg {
     InputClosed(String),
     /// A custom command finished (see `custom/`).
     CommandDone(Box<custom::run::Done>),
+    /// The inbox as it now stands (see `crate::inbox::link`).
+    Inbox(Box<crate::inbox::InboxUpdate>),
 }
 
 const FRAME: Duration = Duration::from_millis(16);
@@ -163,6 +166,15 @@ pub async fn run(
         tx.clone(),
     );
     store.open_for_key(&mut state);
+    let service_dir = crate::store::service_dir(client.base_url(), launch.demo);
+    let inbox_client = client.clone();
+    let mut inbox: Option<crate::inbox::InboxLink> = None;
+    if !settings.cache {
+        state.inbox.off = Some(
+            "the inbox is kept in the local store, and `cache = false` in the config turns it off"
+                .into(),
+        );
+    }
     let mut worker = worker::Worker::new(client, tx.clone());
 
     let env = |k: &str| std::env::var(k).ok();
@@ -187,6 +199,7 @@ pub async fn run(
         writes: &mut writes,
         hangup: false,
         copy_command: settings.copy_command.clone(),
+        inbox: None,
     };
     for fx in start_fx {
         run_effect(fx, &mut state, &mut ctx, &mut term, &input);
@@ -266,6 +279,10 @@ pub async fn run(
                 Msg::Term(_) => {}
                 Msg::Api(r) => {
                     writes.answered(r.ticket);
+                    if let Some(link) = &inbox {
+                        // A write of ours: its changes are never news.
+                        own_write_answered(link, &r);
+                    }
                     let me = matches!(r.req, state::ApiRequest::Me);
                     effects.extend(state.on_api(*r));
                     if me {
@@ -273,7 +290,16 @@ pub async fn run(
                         // The store of the user the service named, with
                         // its outbox: sent with this key, which is theirs.
                         effects.extend(state.outbox_pump());
+                        if inbox.is_none() && settings.cache {
+                            inbox =
+                                start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
+                            state.inbox.running = inbox.is_some();
+                        }
                     }
+                    dirty = true;
+                }
+                Msg::Inbox(u) => {
+                    state.on_inbox(*u);
                     dirty = true;
                 }
                 Msg::Store(a) => {
@@ -312,6 +338,7 @@ pub async fn run(
             writes: &mut writes,
             hangup: false,
             copy_command: settings.copy_command.clone(),
+            inbox: inbox.as_ref(),
         };
         ctx.worker.offline = state.offline.is_some();
         for fx in effects {
@@ -379,6 +406,44 @@ struct EffectCtx<'a> {
     hangup: bool,
     /// `copy_command` from the config: copying goes through it.
     copy_command: Option<String>,
+    /// The inbox, once it runs.
+    inbox: Option<&'a crate::inbox::InboxLink>,
+}
+
+/// Start the inbox of the user the service named, in their store.
+fn start_inbox(
+    state: &State,
+    client: &Client,
+    service_dir: &std::path::Path,
+    settings: &Settings,
+    tx: &mpsc::UnboundedSender<Msg>,
+) -> Option<crate::inbox::InboxLink> {
+    let me = state.me.as_ref()?;
+    let path = crate::store::db_path(service_dir, &me.user_id);
+    let every =
+        (settings.inbox_refresh_secs > 0).then(|| Duration::from_secs(settings.inbox_refresh_secs));
+    let tx = tx.clone();
+    Some(crate::inbox::InboxLink::start(
+        client.clone(),
+        path,
+        crate::inbox::Me::of(me),
+        every,
+        move |u| tx.send(Msg::Inbox(Box::new(u))).is_ok(),
+    ))
+}
+
+/// A write of ours was answered: the inbox takes the task as it now is
+/// (nothing of it is news), or forgets the write that failed.
+fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
+    use crate::inbox::InboxCmd;
+    let Some(id) = r.req.written_task() else {
+        return;
+    };
+    match &r.result {
+        Ok(state::Reply::Task(t)) => link.send(InboxCmd::Own(t.clone())),
+        Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
+        Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
+    }
 }
 
 fn run_effect(
@@ -391,7 +456,15 @@ fn run_effect(
     match fx {
         Effect::Api { ticket, req } => {
             ctx.writes.started(ticket, &req, state);
+            if let (Some(link), Some(id)) = (ctx.inbox, req.written_task()) {
+                link.send(crate::inbox::InboxCmd::OwnPending(id.to_string()));
+            }
             ctx.worker.spawn(ticket, req)
+        }
+        Effect::Inbox(cmd) => {
+            if let Some(link) = ctx.inbox {
+                link.send(cmd);
+            }
         }
         Effect::Quit => state.quit = true,
         Effect::Suspend => {

@@ -110,6 +110,9 @@ pub struct Detail {
     /// known, not read, not opened (recent) nor seen until the cursor
     /// rests on it (`settle.rs`).
     pub passing: bool,
+    /// Opened from the inbox at this comment: the cursor goes to it once
+    /// the comments are there.
+    pub focus_comment: Option<String>,
 }
 
 impl Detail {
@@ -135,6 +138,7 @@ impl Detail {
             seen_before: None,
             by_number: None,
             passing: false,
+            focus_comment: None,
         }
     }
 }

@@ -166,6 +166,9 @@ impl State {
             Action::MarkAll => return self.mark_all(),
             Action::ClearMarks => return self.clear_marks(),
             Action::Attach => return self.open_palette("attach "),
+            Action::Inbox => Command::Inbox,
+            Action::Snooze => return self.open_palette("snooze "),
+            Action::FollowUp => return self.open_palette("follow-up "),
             // Popup actions: bound in popup contexts only; bound elsewhere
             // by a user, they do nothing.
             Action::Close
@@ -187,6 +190,9 @@ impl State {
             | Action::Toggle
             | Action::PriorityPrev
             | Action::ClearFilters
+            | Action::InboxDone
+            | Action::InboxUndo
+            | Action::InboxAll
             | Action::Apply => {
                 self.say(Level::Warn, format!("{} works in a popup only", a.name()));
                 return vec![];

@@ -273,6 +273,9 @@ pub enum Effect {
     /// Run a custom command (captured off the loop, or with the terminal
     /// when interactive); the result comes back as `custom_done`.
     RunCommand(Box<super::custom::run::Job>),
+    /// Ask the inbox (`crate::inbox::link`); it answers with the inbox as
+    /// it then stands (`on_inbox`).
+    Inbox(crate::inbox::InboxCmd),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -200,6 +200,8 @@ pub enum Overlay {
     Chooser(super::popups::chooser::Chooser),
     /// The view switcher, with counts.
     Views(super::popups::switcher::Switcher),
+    /// The inbox (`i`).
+    Inbox(super::popups::inbox::InboxList),
 }
 
 /// A field edit in flight: shown as a pending mark until answered.
@@ -303,6 +305,8 @@ pub struct State {
     pub prefetch: super::prefetch::Prefetch,
     /// Whether the list cursor rests or passes rows (see `settle.rs`).
     pub settle: super::settle::Settle,
+    /// What needs the user (see `inbox.rs`).
+    pub inbox: super::inbox::InboxView,
 }
 
 pub const MAX_MESSAGES: usize = 200;
@@ -367,6 +371,7 @@ impl State {
             board: None,
             prefetch: Default::default(),
             settle: Default::default(),
+            inbox: Default::default(),
         }
     }
 
@@ -536,6 +541,15 @@ impl State {
             .map(|(depth, c)| (depth, c.clone()))
             .collect();
         if let Some(d) = &mut self.detail {
+            // Opened from the inbox at a comment: the cursor goes to it.
+            if let Some(at) = d
+                .focus_comment
+                .as_ref()
+                .and_then(|id| tree.iter().position(|(_, c)| c.id == *id))
+            {
+                d.cursor = at;
+                d.focus_comment = None;
+            }
             d.tree = tree;
         }
     }

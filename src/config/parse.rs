@@ -154,6 +154,14 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             settings.refresh_secs = n as u64;
                         }
                     }
+                    "inbox_refresh_secs" => {
+                        // At least a minute: each walk costs a bounded but
+                        // real number of requests (README, the inbox).
+                        if let Some(n) = p.integer(key, v, 0, 86_400) {
+                            settings.inbox_refresh_secs =
+                                if n == 0 { 0 } else { (n as u64).max(30) };
+                        }
+                    }
                     "theme" => {
                         if let Some(s) = p.string(key, v) {
                             if THEMES.contains(&s.as_str()) {
@@ -390,6 +398,7 @@ const TOP_KEYS: &[&str] = &[
     "copy_command",
     "page_size",
     "refresh_secs",
+    "inbox_refresh_secs",
     "theme",
     "time_zone",
     "mouse",

@@ -27,6 +27,9 @@ pub struct Settings {
     pub page_size: u32,
     /// Periodic refresh of the list, in seconds (0 = off).
     pub refresh_secs: u64,
+    /// The inbox's walk, every N seconds (0 = only when asked, `r` in the
+    /// inbox); at least 30.
+    pub inbox_refresh_secs: u64,
     /// Theme name: `dark`, `light` or `high-contrast`.
     pub theme: String,
     /// Mouse support (off by default so terminal selection keeps working).
@@ -65,6 +68,7 @@ impl Default for Settings {
             colors: None,
             page_size: 50,
             refresh_secs: 60,
+            inbox_refresh_secs: 120,
             theme: "dark".into(),
             mouse: false,
             keys: BTreeMap::new(),

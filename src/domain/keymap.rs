@@ -82,6 +82,12 @@ actions! {
     MarkRange = "mark_range": "mark every row from the last marked one to the cursor",
     MarkAll = "mark_all": "mark every loaded row of the view",
     ClearMarks = "clear_marks": "clear every mark",
+    Inbox = "inbox": "the inbox: what needs you, and why",
+    Snooze = "snooze": "snooze the task's inbox items until a time (:snooze 2h)",
+    FollowUp = "follow_up": "follow up: back in the inbox if nobody answers by then (:follow-up fri)",
+    InboxDone = "inbox_done": "inbox: mark the task's items done without opening it",
+    InboxUndo = "inbox_undo": "inbox: bring back the items marked done last",
+    InboxAll = "inbox_all": "inbox: show the items already read too (again: unread only)",
     // In popups.
     Close = "close": "close the popup (nothing is sent)",
     Yes = "yes": "yes: do it",
@@ -120,10 +126,11 @@ pub enum Context {
     Filter,
     Board,
     Switcher,
+    Inbox,
 }
 
 impl Context {
-    pub const ALL: [Context; 12] = [
+    pub const ALL: [Context; 13] = [
         Context::Global,
         Context::List,
         Context::Detail,
@@ -136,6 +143,7 @@ impl Context {
         Context::Filter,
         Context::Board,
         Context::Switcher,
+        Context::Inbox,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -151,6 +159,7 @@ impl Context {
             Context::Filter => "filter",
             Context::Board => "board",
             Context::Switcher => "switcher",
+            Context::Inbox => "inbox",
         }
     }
     fn from_name(s: &str) -> Option<Context> {

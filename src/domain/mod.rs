@@ -9,4 +9,5 @@ pub mod dates;
 pub mod filters;
 pub mod fuzzy;
 pub mod keymap;
+pub mod later;
 pub mod words;

@@ -276,7 +276,7 @@ pub fn follow_ups(db: &mut Db, now: DateTime<Utc>) -> rusqlite::Result<usize> {
             let since = DateTime::from_timestamp(m.since, 0).unwrap_or_default();
             let words = format!(
                 "no answer since {} (follow-up)",
-                crate::domain::dates::short_when(since, now, true)
+                crate::domain::later::short_when(since, now, true)
             );
             let item = InboxItem {
                 task_id: m.task_id.clone(),

@@ -1,30 +1,13 @@
 //! Items from what the inbox last knew of a task and what the service has
 //! now. Pure: every reason has a test here.
 
+pub use super::snapshot::Me;
 use super::snapshot::Snapshot;
-use crate::api::{parse_timestamp, Comment, Identity};
-use crate::domain::dates;
+use crate::api::{parse_timestamp, Comment};
+use crate::domain::later;
 use crate::store::InboxItem;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-
-/// Who "me" is: the user the service named (`/me`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Me {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-}
-
-impl Me {
-    pub fn of(i: &Identity) -> Me {
-        Me {
-            id: i.user_id.clone(),
-            name: i.user_name.raw().trim().to_string(),
-            email: i.user_email.raw().trim().to_string(),
-        }
-    }
-}
 
 /// Why an item is in the inbox. The order is the order in a row: what
 /// names the user comes first.
@@ -93,6 +76,9 @@ pub fn secs(raw: Option<&str>) -> Option<i64> {
     raw.and_then(parse_timestamp).map(|t| t.timestamp())
 }
 
+// Every part of an item, named at each call: a struct would only move
+// the same eight names.
+#[allow(clippy::too_many_arguments)]
 fn item(
     task_id: &str,
     snap: &Snapshot,
@@ -120,7 +106,7 @@ fn item(
 
 fn due_words(due: Option<&str>, now: DateTime<Utc>) -> String {
     match due.and_then(parse_timestamp) {
-        Some(t) => dates::short_when(t, now, false),
+        Some(t) => later::short_when(t, now, false),
         None => "none".to_string(),
     }
 }
@@ -261,16 +247,16 @@ pub fn task_items(
         }
     }
     // Reminders: once per local day while it lasts.
-    let day = dates::day_key(now);
+    let day = later::day_key(now);
     if now_snap.mine && now_snap.open() {
         if let Some(due) = now_snap.due.as_deref().and_then(parse_timestamp) {
-            if dates::day_key(due) <= day || due <= now {
+            if later::day_key(due) <= day || due <= now {
                 let words = if due <= now {
-                    format!("overdue: was due {}", dates::short_when(due, now, true))
+                    format!("overdue: was due {}", later::short_when(due, now, true))
                 } else {
                     format!(
                         "due today {}",
-                        dates::short_when(due, now, true).trim_start_matches("today ")
+                        later::short_when(due, now, true).trim_start_matches("today ")
                     )
                 };
                 let mut i = it(

@@ -10,17 +10,20 @@
 //! - [`derive`]: items from a base and what the service has now (pure).
 //! - [`cycle`]: one walk against the service and the store.
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
+//! - [`link`]: the inbox beside a running TUI (its own store connection).
 //!
 //! Below `app`, `ui` and `cli` (they use it); above `api`, `store` and
 //! `domain`.
 
 pub mod cycle;
 pub mod derive;
+pub mod link;
 pub mod rows;
 pub mod snapshot;
 
 pub use cycle::{cycle, CycleError, CycleReport, Plan};
 pub use derive::{Change, Kind, Me};
+pub use link::{InboxCmd, InboxLink, InboxUpdate};
 pub use rows::{group, json_items, InboxRow, JsonItem};
 pub use snapshot::Snapshot;
 

@@ -35,7 +35,7 @@ impl InboxRow {
             let n = chrono::DateTime::from_timestamp(now, 0).unwrap_or_default();
             parts.push(format!(
                 "snoozed until {}",
-                crate::domain::dates::short_when(t, n, true)
+                crate::domain::later::short_when(t, n, true)
             ));
         }
         parts.extend(self.reasons.iter().map(|(_, w)| w.clone()));

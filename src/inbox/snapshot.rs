@@ -1,9 +1,26 @@
 //! The fields of a task the inbox compares, as the user last saw them
 //! through the inbox (stored as JSON in the inbox's base).
 
-use super::derive::Me;
-use crate::api::{parse_timestamp, Status, Task};
+use crate::api::{parse_timestamp, Identity, Status, Task};
 use serde::{Deserialize, Serialize};
+
+/// Who "me" is: the user the service named (`/me`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Me {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+}
+
+impl Me {
+    pub fn of(i: &Identity) -> Me {
+        Me {
+            id: i.user_id.clone(),
+            name: i.user_name.raw().trim().to_string(),
+            email: i.user_email.raw().trim().to_string(),
+        }
+    }
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

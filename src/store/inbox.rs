@@ -229,6 +229,15 @@ impl Db {
         Ok(())
     }
 
+    /// A write of ours failed: nothing of it to wait for.
+    pub fn inbox_own_done(&self, task_id: &str) -> rusqlite::Result<()> {
+        if self.read_only.is_none() {
+            self.conn
+                .execute("DELETE FROM inbox_own WHERE task_id=?1", [task_id])?;
+        }
+        Ok(())
+    }
+
     /// A comment of ours on `task_id`: known, so never news.
     pub fn inbox_own_comment(&self, task_id: &str, comment_id: &str) -> rusqlite::Result<()> {
         if self.read_only.is_some() {

@@ -4,6 +4,7 @@ mod board;
 mod clear;
 mod detail;
 pub mod fuzzing;
+mod inbox;
 mod list;
 pub mod markdown;
 mod overlays;
@@ -292,6 +293,9 @@ pub fn hint_text(s: &State, width: usize) -> String {
             Some("[filter] up/down move  space toggle  left/right priority  ctrl-r clear  enter apply")
         }
         Overlay::Views(_) => Some("[views] j/k move  enter switch  esc close"),
+        Overlay::Inbox(_) => Some(
+            "[inbox] j/k move  enter open  d done  u undo  s snooze  f follow-up  a all  r now  esc close",
+        ),
     };
     if let Some(p) = popup {
         return format!(
@@ -424,6 +428,12 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             theme
                 .error
                 .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+        ));
+    }
+    if s.inbox.count() > 0 {
+        spans.push(Span::styled(
+            format!("  inbox {}", s.inbox.count()),
+            theme.accent.add_modifier(Modifier::BOLD),
         ));
     }
     if !s.outbox.is_empty() {

@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width.saturating_sub(2)).max(10.min(area.width));
     let h = h.min(area.height.saturating_sub(2)).max(3.min(area.height));
     Rect {
@@ -23,7 +23,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     }
 }
 
-fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
+pub(super) fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
     clear_area(f.buffer_mut(), r);
     let b = Block::default()
         .borders(Borders::ALL)
@@ -51,6 +51,7 @@ pub const ROW_MARKS: &[&str] = &[
     "*  changed on the service since the last refresh, or since you last opened it (:changed lists them)",
     "·  not checked by a recent refresh (a long list's rows far from the screen): asked again when it comes into view; r reloads every row",
     "●  marked for a bulk edit (! its last bulk edit failed)",
+    "»  in your inbox: something about it needs you (i lists why)",
 ];
 
 /// The help screen's rows, from the effective keymap, the views, the
@@ -70,6 +71,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         Context::Filter => "In the filter form",
         Context::Board => "On the board (b)",
         Context::Switcher => "In the view switcher (0)",
+        Context::Inbox => "In the inbox (i)",
     };
     // (heading, row): a heading is shown once before its rows.
     let mut rows: Vec<(String, String)> = Vec::new();
@@ -331,6 +333,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             f.render_widget(Paragraph::new(ls), inner);
         }
         Overlay::Views(sw) => draw_switcher(f, area, s, sw, theme),
+        Overlay::Inbox(list) => super::inbox::draw(f, area, s, list, theme),
         Overlay::Sharing(ed) => {
             let r = centered(area, 90, ed.rows() as u16 + 9);
             let inner = popup(

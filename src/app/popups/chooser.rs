@@ -13,6 +13,8 @@ pub enum ChooserKind {
     Recent,
     Changed,
     Outbox,
+    /// `:snoozed`: snoozes and follow-ups waiting.
+    Snoozed,
 }
 
 #[derive(Clone, Debug)]
@@ -38,6 +40,7 @@ impl Chooser {
             ChooserKind::Outbox => {
                 "Outbox: edits waiting for the service (x cancels, Enter sends one that waits)"
             }
+            ChooserKind::Snoozed => "Snoozed and followed up (Enter opens, x cancels)",
         }
     }
     pub fn empty_text(&self) -> &'static str {
@@ -45,6 +48,7 @@ impl Chooser {
             ChooserKind::Recent => "no task opened or acted on yet",
             ChooserKind::Changed => "no loaded task changed since you last opened it",
             ChooserKind::Outbox => "the outbox is empty: nothing waits to be sent",
+            ChooserKind::Snoozed => "nothing snoozed or followed up (:snooze 2h, :follow-up fri)",
         }
     }
 
@@ -61,7 +65,9 @@ impl Chooser {
                 ChooserOutcome::Stay
             }
             Some(Action::Choose) => key().map_or(ChooserOutcome::Stay, ChooserOutcome::Enter),
-            Some(Action::CancelItem) if self.kind == ChooserKind::Outbox => {
+            Some(Action::CancelItem)
+                if matches!(self.kind, ChooserKind::Outbox | ChooserKind::Snoozed) =>
+            {
                 key().map_or(ChooserOutcome::Stay, ChooserOutcome::Cancel)
             }
             _ => ChooserOutcome::Stay,
@@ -124,6 +130,7 @@ impl State {
                     )
                 })
                 .collect(),
+            ChooserKind::Snoozed => self.snoozed_rows(),
         };
         let rows = rows
             .into_iter()
@@ -148,6 +155,13 @@ impl State {
                     self.focus = Focus::Detail;
                     self.jump_to(key, None)
                 }
+                ChooserKind::Snoozed => {
+                    self.focus = Focus::Detail;
+                    let id = key
+                        .split_once(':')
+                        .map_or(key.clone(), |(_, id)| id.to_string());
+                    self.jump_to(id, None)
+                }
                 ChooserKind::Outbox => {
                     let fx = key
                         .parse::<i64>()
@@ -157,6 +171,15 @@ impl State {
                     fx
                 }
             },
+            ChooserOutcome::Cancel(key) if c.kind == ChooserKind::Snoozed => {
+                let fx = self.cancel_mark(&key);
+                let selected = c.selected;
+                self.open_chooser(ChooserKind::Snoozed);
+                if let Overlay::Chooser(n) = &mut self.overlay {
+                    n.selected = selected.min(n.rows.len().saturating_sub(1));
+                }
+                fx
+            }
             ChooserOutcome::Cancel(key) => {
                 if let Ok(seq) = key.parse::<i64>() {
                     self.outbox_cancel(seq);

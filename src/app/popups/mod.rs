@@ -6,6 +6,7 @@ pub mod compose;
 pub mod confirm;
 pub mod filter_form;
 pub mod help;
+pub mod inbox;
 pub mod palette;
 pub mod search;
 pub mod sharing;
@@ -103,6 +104,11 @@ impl State {
                 self.chooser_outcome(c, out)
             }
             Overlay::Views(sw) => self.switcher_key(sw, ev),
+            Overlay::Inbox(mut list) => {
+                let action = self.keymap.lookup(&[Context::Inbox], &ev);
+                let out = list.on_key(action, self.inbox.rows.len());
+                self.inbox_outcome(list, out)
+            }
             Overlay::Filter(mut form) => {
                 match form.on_key(&ev, self.keymap.lookup(&[Context::Filter], &ev)) {
                     filter_form::FormOutcome::Stay => {

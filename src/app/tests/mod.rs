@@ -11,6 +11,7 @@ mod compose;
 mod connection;
 mod custom;
 mod edits;
+mod inbox;
 mod keys;
 mod known;
 mod list;

@@ -90,12 +90,12 @@ fn is_utc(tz: &TimeZone) -> bool {
     )
 }
 
-fn to_jiff(t: DateTime<Utc>) -> Option<jiff::Timestamp> {
+pub(crate) fn to_jiff(t: DateTime<Utc>) -> Option<jiff::Timestamp> {
     jiff::Timestamp::new(t.timestamp(), t.timestamp_subsec_nanos() as i32).ok()
 }
 
 /// The local calendar date of an instant (UTC's when out of range).
-fn local_date(t: DateTime<Utc>, tz: &TimeZone) -> NaiveDate {
+pub(crate) fn local_date(t: DateTime<Utc>, tz: &TimeZone) -> NaiveDate {
     to_jiff(t)
         .map(|ts| tz.to_datetime(ts).date())
         .and_then(|d| NaiveDate::from_ymd_opt(d.year().into(), d.month() as u32, d.day() as u32))
@@ -104,7 +104,7 @@ fn local_date(t: DateTime<Utc>, tz: &TimeZone) -> NaiveDate {
 
 /// A local wall-clock time as an instant. A time skipped by a DST change
 /// moves forward; a repeated one takes the first (the "compatible" rule).
-fn from_local(t: NaiveDateTime, tz: &TimeZone) -> Option<DateTime<Utc>> {
+pub(crate) fn from_local(t: NaiveDateTime, tz: &TimeZone) -> Option<DateTime<Utc>> {
     let year = i16::try_from(t.year()).ok()?;
     let dt = jiff::civil::DateTime::new(
         year,
@@ -394,9 +394,6 @@ pub fn when(raw: Option<&str>) -> String {
         None => "-".into(),
     }
 }
-
-mod later;
-pub use later::{day_key, parse_later, short_when};
 
 #[cfg(test)]
 mod tests;

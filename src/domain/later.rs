@@ -2,7 +2,9 @@
 //! (`2h`, `tomorrow`, `mon 9:00`, `fri`, `2026-12-01 14:00`), and the
 //! short local forms the inbox shows (`Fri`, `Mon 09:00`, `today 14:00`).
 
-use super::*;
+use super::dates::{from_local, local_date, local_time_in, to_jiff, zone, MAX_DAYS_AHEAD};
+use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use jiff::tz::TimeZone;
 
 /// The clock time a day without one means (the start of a working day).
 const MORNING: (u32, u32) = (9, 0);

@@ -1,0 +1,241 @@
+//! The inbox in the TUI: what the inbox task (`crate::inbox::link`) last
+//! sent, the popup's outcomes, `:snooze`, `:follow-up` and `:snoozed`.
+//! Everything that changes the inbox travels as `Effect::Inbox`; the
+//! answer is the inbox as it then stands (`on_inbox`).
+
+use super::popups::inbox::{InboxList, InboxOutcome};
+use super::state::{Effect, Focus, Level, Overlay, State, Tab};
+use crate::inbox::{CycleReport, InboxCmd, InboxRow, InboxUpdate};
+use crate::store::{InboxMark, MarkKind};
+use std::collections::HashSet;
+
+/// The inbox as last sent.
+#[derive(Clone, Debug, Default)]
+pub struct InboxView {
+    /// An inbox runs (the service named the user, the store is on); else
+    /// why not.
+    pub running: bool,
+    pub off: Option<String>,
+    pub rows: Vec<InboxRow>,
+    /// Tasks with unread items: the header counts them, the list marks
+    /// them.
+    pub unread: HashSet<String>,
+    pub marks: Vec<InboxMark>,
+    pub walked_at: Option<i64>,
+    pub report: Option<CycleReport>,
+    pub error: Option<String>,
+    /// Read items shown too.
+    pub all: bool,
+    /// What `d` and opening marked read, last first (`u` brings back).
+    pub done: Vec<(String, Vec<String>)>,
+    /// An update came at least once.
+    pub loaded: bool,
+}
+
+impl InboxView {
+    pub fn count(&self) -> usize {
+        self.unread.len()
+    }
+}
+
+impl State {
+    pub fn open_inbox(&mut self) -> Vec<Effect> {
+        self.overlay = Overlay::Inbox(InboxList::default());
+        vec![]
+    }
+
+    /// The inbox as it now stands.
+    pub fn on_inbox(&mut self, u: InboxUpdate) {
+        if let Some((id, keys)) = u.read {
+            if !keys.is_empty() {
+                self.inbox.done.push((id, keys));
+                if self.inbox.done.len() > 50 {
+                    self.inbox.done.remove(0);
+                }
+            }
+        }
+        let v = &mut self.inbox;
+        v.rows = u.rows;
+        v.unread = u.unread;
+        v.marks = u.marks;
+        v.walked_at = u.walked_at;
+        v.report = u.report;
+        v.error = u.error.map(|e| crate::text::clean(&e));
+        v.all = u.all;
+        v.loaded = true;
+        if let Overlay::Inbox(list) = &mut self.overlay {
+            list.selected = list.selected.min(v.rows.len().saturating_sub(1));
+        }
+    }
+
+    fn inbox_cmd(&self, cmd: InboxCmd) -> Vec<Effect> {
+        if self.inbox.running {
+            vec![Effect::Inbox(cmd)]
+        } else {
+            vec![]
+        }
+    }
+
+    pub(super) fn inbox_outcome(&mut self, list: InboxList, out: InboxOutcome) -> Vec<Effect> {
+        let row = |s: &State, i: usize| s.inbox.rows.get(i).cloned();
+        match out {
+            InboxOutcome::Stay => {
+                self.overlay = Overlay::Inbox(list);
+                vec![]
+            }
+            InboxOutcome::Close => vec![],
+            InboxOutcome::Open(i) => {
+                let Some(r) = row(self, i) else { return vec![] };
+                let mut fx = self.inbox_cmd(InboxCmd::Read(r.task_id.clone()));
+                fx.extend(self.open_at(&r));
+                fx
+            }
+            InboxOutcome::Done(i) => {
+                self.overlay = Overlay::Inbox(list);
+                let Some(r) = row(self, i) else { return vec![] };
+                self.say(Level::Info, format!("done: {} (u brings it back)", r.label));
+                self.inbox_cmd(InboxCmd::Read(r.task_id))
+            }
+            InboxOutcome::Undo => {
+                self.overlay = Overlay::Inbox(list);
+                match self.inbox.done.pop() {
+                    Some((id, keys)) => {
+                        let label = self.label_of(&id);
+                        self.say(Level::Info, format!("back in the inbox: {label}"));
+                        self.inbox_cmd(InboxCmd::Unread(id, keys))
+                    }
+                    None => {
+                        self.say(Level::Info, "nothing marked done to bring back");
+                        vec![]
+                    }
+                }
+            }
+            InboxOutcome::ToggleAll => {
+                self.overlay = Overlay::Inbox(list);
+                let all = !self.inbox.all;
+                self.inbox_cmd(InboxCmd::ShowAll(all))
+            }
+            InboxOutcome::Refresh => {
+                self.overlay = Overlay::Inbox(list);
+                self.inbox_cmd(InboxCmd::Refresh)
+            }
+            InboxOutcome::Snooze(i) | InboxOutcome::FollowUp(i) => {
+                let Some(r) = row(self, i) else { return vec![] };
+                let word = if matches!(out, InboxOutcome::Snooze(_)) {
+                    "snooze "
+                } else {
+                    "follow-up "
+                };
+                // The palette acts on the current task: the row's task
+                // becomes it, so what is snoozed is on screen.
+                let mut fx = self.jump_to(r.task_id.clone(), None);
+                fx.extend(self.open_palette(word));
+                fx
+            }
+        }
+    }
+
+    /// Open a row's task at the place that matters: the new comment, the
+    /// changed field.
+    fn open_at(&mut self, r: &InboxRow) -> Vec<Effect> {
+        self.focus = Focus::Detail;
+        let mut fx = self.jump_to(r.task_id.clone(), None);
+        self.note_recent(&r.task_id, "opened");
+        let (tab, comment) = match r.target.as_deref() {
+            Some(t) if t.starts_with("comment:") => {
+                (Tab::Comments, Some(t["comment:".len()..].to_string()))
+            }
+            _ => (Tab::Overview, None),
+        };
+        if let Some(d) = &mut self.detail {
+            if d.tab != tab {
+                d.tab = tab;
+                d.cursor = 0;
+                d.scroll = 0;
+            }
+            d.focus_comment = comment;
+        }
+        self.rebuild_comment_tree();
+        fx.extend(self.load_tab(tab));
+        fx
+    }
+
+    /// `:snooze WHEN` / `:follow-up WHEN` on the current task.
+    pub(super) fn inbox_mark(&mut self, kind: MarkKind, when: &str) -> Result<Vec<Effect>, String> {
+        if !self.inbox.running {
+            return Err(self.inbox_off_reason());
+        }
+        let (id, label) = self.target()?;
+        let now = chrono::Utc::now();
+        let at = crate::domain::later::parse_later(when, now)?;
+        let title = self
+            .current_task()
+            .map(|t| t.title.line().into_owned())
+            .unwrap_or_default();
+        let shown = crate::domain::dates::local_time(at);
+        let m = InboxMark {
+            task_id: id,
+            kind,
+            at: at.timestamp(),
+            since: now.timestamp(),
+            label: label.clone(),
+            title: crate::text::clean(&title),
+        };
+        match kind {
+            MarkKind::Snooze => self.say(
+                Level::Success,
+                format!("{label} snoozed until {shown}: it comes back in the inbox then"),
+            ),
+            MarkKind::FollowUp => self.say(
+                Level::Success,
+                format!(
+                    "follow-up on {label} at {shown}: in the inbox then if nobody else has commented or changed it"
+                ),
+            ),
+        }
+        Ok(vec![Effect::Inbox(InboxCmd::Mark(m))])
+    }
+
+    fn inbox_off_reason(&self) -> String {
+        self.inbox
+            .off
+            .clone()
+            .unwrap_or_else(|| "the inbox starts once the service has said who you are".to_string())
+    }
+
+    /// `:snoozed`: the rows of the chooser (key: `kind:task id`).
+    pub(super) fn snoozed_rows(&self) -> Vec<(String, String)> {
+        let now = chrono::Utc::now();
+        self.inbox
+            .marks
+            .iter()
+            .map(|m| {
+                let at = chrono::DateTime::from_timestamp(m.at, 0).unwrap_or_default();
+                let when = crate::domain::later::short_when(at, now, true);
+                let what = match m.kind {
+                    MarkKind::Snooze if m.at <= now.timestamp() => format!("snooze ended {when}"),
+                    MarkKind::Snooze => format!("snoozed until {when}"),
+                    MarkKind::FollowUp => format!("follow-up {when}"),
+                };
+                let key = match m.kind {
+                    MarkKind::Snooze => format!("snooze:{}", m.task_id),
+                    MarkKind::FollowUp => format!("follow-up:{}", m.task_id),
+                };
+                (key, format!("{:<7} {:<24} {}", m.label, what, m.title))
+            })
+            .collect()
+    }
+
+    /// `x` in `:snoozed`: the snooze or follow-up is cancelled.
+    pub(super) fn cancel_mark(&mut self, key: &str) -> Vec<Effect> {
+        let (kind, id) = match key.split_once(':') {
+            Some(("snooze", id)) => (MarkKind::Snooze, id),
+            Some(("follow-up", id)) => (MarkKind::FollowUp, id),
+            _ => return vec![],
+        };
+        self.inbox
+            .marks
+            .retain(|m| !(m.kind == kind && m.task_id == id));
+        self.inbox_cmd(InboxCmd::Unmark(id.to_string(), kind))
+    }
+}

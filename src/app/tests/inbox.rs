@@ -1,0 +1,198 @@
+//! The inbox in the TUI: `i` opens it; `enter` opens the task where it
+//! matters and marks it read; `d`, `u`, `a`, `r`; `:snooze`, `:follow-up`,
+//! `:snoozed`; the header count and the list's mark.
+
+use super::*;
+use crate::inbox::{InboxCmd, InboxRow, InboxUpdate, Kind};
+use crate::store::{InboxMark, MarkKind};
+
+fn row(n: i64, kind: Kind, words: &str, target: Option<&str>) -> InboxRow {
+    InboxRow {
+        task_id: tid(n),
+        label: format!("#{n}"),
+        title: format!("Task number {n}"),
+        at: chrono::Utc::now().timestamp() - 60,
+        reasons: vec![(kind, words.into())],
+        target: target.map(str::to_string),
+        snoozed_until: None,
+        read: false,
+    }
+}
+
+/// A state whose inbox runs and holds two rows: a mention on #2 (at its
+/// comment `c-9`) and a field change on #3.
+fn with_inbox() -> State {
+    let mut s = loaded(5);
+    s.inbox.running = true;
+    s.on_inbox(InboxUpdate {
+        rows: vec![
+            row(
+                2,
+                Kind::Mention,
+                "Bob mentioned you: “look”",
+                Some("comment:c-9"),
+            ),
+            row(
+                3,
+                Kind::Fields,
+                "status in progress → completed",
+                Some("field:status"),
+            ),
+        ],
+        unread: [tid(2), tid(3)].into_iter().collect(),
+        ..Default::default()
+    });
+    s
+}
+
+fn inbox_cmds(fx: &[Effect]) -> Vec<InboxCmd> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Inbox(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn i_opens_the_inbox_and_enter_opens_the_task_at_its_comment_and_marks_it_read() {
+    let mut s = with_inbox();
+    assert_eq!(s.inbox.count(), 2);
+    s.on_key(key('i'));
+    assert!(matches!(s.overlay, Overlay::Inbox(_)));
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(inbox_cmds(&fx), [InboxCmd::Read(tid(2))]);
+    assert!(matches!(s.overlay, Overlay::None));
+    let d = s.detail.as_ref().unwrap();
+    assert_eq!(d.task_id, tid(2));
+    assert_eq!(d.tab, Tab::Comments);
+    assert_eq!(d.focus_comment.as_deref(), Some("c-9"));
+    // The comments are asked for; when they come, the cursor is on it.
+    let r = reqs(&fx);
+    assert!(r.contains(&ApiRequest::Comments { id: tid(2) }), "{r:?}");
+    let c = |id: &str| -> Comment {
+        serde_json::from_value(json!({"id": id, "task_id": tid(2), "content": "x",
+            "author": {"id": "u-bob", "name": "Bob"}, "created_at": "2026-11-01T10:00:00Z"}))
+        .unwrap()
+    };
+    let comments = vec![c("c-1"), c("c-5"), c("c-9")];
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(comments)),
+    );
+    assert_eq!(s.detail.as_ref().unwrap().cursor, 2);
+}
+
+#[test]
+fn a_changed_field_opens_on_the_overview() {
+    let mut s = with_inbox();
+    s.on_key(key('i'));
+    s.on_key(key('j'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(inbox_cmds(&fx), [InboxCmd::Read(tid(3))]);
+    assert_eq!(s.detail.as_ref().unwrap().tab, Tab::Overview);
+}
+
+#[test]
+fn d_marks_done_without_opening_u_brings_it_back_a_shows_all_r_walks() {
+    let mut s = with_inbox();
+    let before = s.detail.as_ref().map(|d| d.task_id.clone());
+    s.on_key(key('i'));
+    let fx = s.on_key(key('d'));
+    assert_eq!(inbox_cmds(&fx), [InboxCmd::Read(tid(2))]);
+    assert!(matches!(s.overlay, Overlay::Inbox(_)), "stays open");
+    assert_eq!(s.detail.as_ref().map(|d| d.task_id.clone()), before);
+    // The inbox answers with what it marked: `u` brings that back.
+    s.on_inbox(InboxUpdate {
+        read: Some((tid(2), vec!["comment:c-9".into()])),
+        ..Default::default()
+    });
+    let fx = s.on_key(key('u'));
+    assert_eq!(
+        inbox_cmds(&fx),
+        [InboxCmd::Unread(tid(2), vec!["comment:c-9".into()])]
+    );
+    // Nothing more to bring back: said, nothing sent.
+    assert!(inbox_cmds(&s.on_key(key('u'))).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("nothing marked done"));
+    assert_eq!(inbox_cmds(&s.on_key(key('a'))), [InboxCmd::ShowAll(true)]);
+    assert_eq!(inbox_cmds(&s.on_key(key('r'))), [InboxCmd::Refresh]);
+    s.on_key(code(KeyCode::Esc));
+    assert!(matches!(s.overlay, Overlay::None));
+}
+
+#[test]
+fn snooze_and_follow_up_are_stored_marks_on_the_current_task() {
+    let mut s = with_inbox();
+    s.on_key(code(KeyCode::Enter));
+    let fx = palette(&mut s, "snooze 2h");
+    let cmds = inbox_cmds(&fx);
+    let InboxCmd::Mark(m) = &cmds[0] else {
+        panic!("{cmds:?}")
+    };
+    assert_eq!(m.kind, MarkKind::Snooze);
+    assert_eq!(m.task_id, tid(1));
+    let ahead = m.at - chrono::Utc::now().timestamp();
+    assert!((7190..=7200).contains(&ahead), "{ahead}");
+    assert!(s.status.as_ref().unwrap().1.contains("snoozed until"));
+    let fx = palette(&mut s, "follow-up tomorrow");
+    assert!(matches!(&inbox_cmds(&fx)[0], InboxCmd::Mark(m) if m.kind == MarkKind::FollowUp));
+    // A time not ahead is refused, nothing stored.
+    let fx = palette(&mut s, "snooze yesterday");
+    assert!(inbox_cmds(&fx).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains(":snooze"));
+}
+
+#[test]
+fn s_in_the_inbox_snoozes_the_rows_task() {
+    let mut s = with_inbox();
+    s.on_key(key('i'));
+    s.on_key(key('j'));
+    s.on_key(key('s'));
+    assert!(matches!(s.overlay, Overlay::Palette(_)));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    let fx = type_str(&mut s, "3h");
+    assert!(fx.is_empty());
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(matches!(&inbox_cmds(&fx)[0], InboxCmd::Mark(m) if m.task_id == tid(3)));
+}
+
+#[test]
+fn without_a_running_inbox_snooze_says_why() {
+    let mut s = loaded(3);
+    s.inbox.off = Some("the inbox is kept in the local store, and `cache = false`".into());
+    s.on_key(code(KeyCode::Enter));
+    let fx = palette(&mut s, "snooze 2h");
+    assert!(inbox_cmds(&fx).is_empty());
+    assert!(s.status.as_ref().unwrap().1.contains("cache = false"));
+}
+
+#[test]
+fn snoozed_lists_the_marks_and_x_cancels_one() {
+    let mut s = with_inbox();
+    let now = chrono::Utc::now().timestamp();
+    s.on_inbox(InboxUpdate {
+        marks: vec![InboxMark {
+            task_id: tid(4),
+            kind: MarkKind::Snooze,
+            at: now + 3600,
+            since: now,
+            label: "#4".into(),
+            title: "Task number 4".into(),
+        }],
+        ..Default::default()
+    });
+    palette(&mut s, "snoozed");
+    let Overlay::Chooser(c) = &s.overlay else {
+        panic!("a chooser")
+    };
+    assert_eq!(c.rows.len(), 1);
+    assert!(c.rows[0].1.contains("snoozed until"), "{}", c.rows[0].1);
+    let fx = s.on_key(key('x'));
+    assert_eq!(
+        inbox_cmds(&fx),
+        [InboxCmd::Unmark(tid(4), MarkKind::Snooze)]
+    );
+}

@@ -1,0 +1,104 @@
+//! The inbox popup: one task per two lines — its number, how long ago, its
+//! title; then why, in words — and a line saying when the inbox last
+//! walked (or why it could not).
+
+use super::overlays::{centered, popup};
+use super::Theme;
+use crate::app::popups::inbox::InboxList;
+use crate::app::state::State;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Theme) {
+    let v = &s.inbox;
+    let now = chrono::Utc::now().timestamp();
+    let h = (v.rows.len() as u16 * 2).clamp(1, 40) + 3;
+    let r = centered(area, 120, h);
+    let title = match (v.all, v.count()) {
+        (true, _) => "Inbox — read items too (a: unread only)".to_string(),
+        (false, 0) => "Inbox — what needs you".to_string(),
+        (false, n) => format!("Inbox — {n} need{} you", if n == 1 { "s" } else { "" }),
+    };
+    let inner = popup(f, r, &title, theme);
+    if inner.height == 0 {
+        return;
+    }
+    let width = inner.width as usize;
+    let fit = |t: String| -> String { crate::text::clean(&t).chars().take(width).collect() };
+    let body_rows = inner.height.saturating_sub(1) as usize;
+    let mut lines: Vec<Line> = Vec::new();
+    if v.rows.is_empty() {
+        let empty = if !v.running {
+            v.off
+                .clone()
+                .unwrap_or_else(|| "the inbox starts once the service has said who you are".into())
+        } else if !v.loaded {
+            "reading the tasks that involve you…".to_string()
+        } else {
+            "Nothing needs you.".to_string()
+        };
+        lines.push(Line::styled(fit(empty), theme.dim));
+    } else {
+        // Two lines a row; the window follows the selection.
+        let per = 2;
+        let shown = (body_rows / per).max(1);
+        let offset = (list.selected + 1).saturating_sub(shown);
+        for (i, row) in v.rows.iter().enumerate().skip(offset).take(shown) {
+            let sel = i == list.selected;
+            let base = if sel { theme.selected } else { theme.base };
+            let head = format!(
+                "{:<7} {:>9}  {}",
+                row.label,
+                crate::domain::words::age(row.at, now),
+                row.title
+            );
+            lines.push(Line::styled(
+                fit(head),
+                if row.read {
+                    base
+                } else {
+                    base.add_modifier(Modifier::BOLD)
+                },
+            ));
+            let why_style = match row.top() {
+                Some(crate::inbox::Kind::Mention | crate::inbox::Kind::Reply) => theme.warn,
+                _ if sel => theme.selected,
+                _ => theme.accent,
+            };
+            lines.push(Line::from(vec![
+                Span::styled("        ", base),
+                Span::styled(fit(row.why(now)), why_style),
+            ]));
+        }
+    }
+    let body = Rect {
+        height: inner.height.saturating_sub(1),
+        ..inner
+    };
+    f.render_widget(Paragraph::new(lines), body);
+    let status = match (&v.error, v.walked_at, &v.report) {
+        (Some(e), ..) => Span::styled(fit(e.clone()), theme.error),
+        (None, Some(at), Some(r)) => Span::styled(
+            fit(format!(
+                "read {} · {} request{} · enter open  d done  u undo  s snooze  f follow-up  a all  r now",
+                crate::domain::words::age(at, now),
+                r.requests(),
+                if r.requests() == 1 { "" } else { "s" }
+            )),
+            theme.dim,
+        ),
+        _ => Span::styled(
+            fit("enter open  d done  u undo  s snooze  f follow-up  a all  r now".into()),
+            theme.dim,
+        ),
+    };
+    let foot = Rect {
+        y: inner.y + inner.height - 1,
+        height: 1,
+        ..inner
+    };
+    f.render_widget(Paragraph::new(Line::from(status)), foot);
+}

@@ -1,0 +1,107 @@
+//! The inbox on screen: the popup at 80×24 and 200×50 (two lines a task:
+//! what, then why), the header's count and the list's `»`.
+
+use super::*;
+use crate::inbox::{InboxRow, InboxUpdate, Kind};
+
+fn inbox_scene() -> State {
+    let mut s = scene();
+    s.inbox.running = true;
+    let ids: Vec<String> = s
+        .list
+        .items
+        .iter()
+        .map(|i| i.id().unwrap().to_string())
+        .collect();
+    let now = chrono::Utc::now().timestamp();
+    let row = |i: usize, title: &str, reasons: Vec<(Kind, &str)>, ago: i64| InboxRow {
+        task_id: ids[i].clone(),
+        label: format!("#{}", 101 + i),
+        title: title.into(),
+        at: now - ago,
+        reasons: reasons
+            .into_iter()
+            .map(|(k, w)| (k, w.to_string()))
+            .collect(),
+        target: None,
+        snoozed_until: None,
+        read: false,
+    };
+    s.on_inbox(InboxUpdate {
+        rows: vec![
+            row(
+                0,
+                "Renew the Contoso NDA",
+                vec![(
+                    Kind::Mention,
+                    "Bob Okafor mentioned you: “can you check clause 4 before Friday?”",
+                )],
+                300,
+            ),
+            row(
+                1,
+                "Draft engagement letter",
+                vec![
+                    (
+                        Kind::Fields,
+                        "status in progress → completed; due Fri → Mon",
+                    ),
+                    (Kind::Comment, "new comment by Carol: “sent”"),
+                ],
+                7200,
+            ),
+        ],
+        unread: [ids[0].clone(), ids[1].clone()].into_iter().collect(),
+        ..Default::default()
+    });
+    s
+}
+
+#[test]
+fn the_inbox_popup_at_80x24_and_200x50() {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut s = inbox_scene();
+        s.on_key(key('i'));
+        let b = render(&mut s, w, h, &Theme::dark());
+        let t = text(&b);
+        assert!(t.contains("Inbox — 2 need you"), "{t}");
+        assert!(t.contains("Bob Okafor mentioned you"), "{t}");
+        assert!(t.contains("status in progress → completed"), "{t}");
+        snap(&format!("inbox_{w}x{h}"), &b);
+    }
+}
+
+#[test]
+fn the_header_counts_the_inbox_and_the_rows_are_marked() {
+    let mut s = inbox_scene();
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.lines().next().unwrap().contains("inbox 2"), "{t}");
+    // The cursor's row shows `>`; the other of the two carries `»`.
+    let marked: Vec<&str> = t.lines().filter(|l| l.contains('»')).collect();
+    assert_eq!(marked.len(), 1, "{t}");
+    assert!(marked[0].contains("#102"), "{t}");
+    s.on_key(key('j'));
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.lines().any(|l| l.contains("» #101")), "{t}");
+    // Nothing in the inbox: no count, no mark.
+    s.on_inbox(InboxUpdate::default());
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(!t.contains("inbox "), "{t}");
+    assert!(!t.contains('»'), "{t}");
+}
+
+#[test]
+fn an_empty_inbox_says_so_or_says_why_it_is_off() {
+    let mut s = scene();
+    s.inbox.running = true;
+    s.on_inbox(InboxUpdate::default());
+    s.on_key(key('i'));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("Nothing needs you."), "{t}");
+    let mut s = scene();
+    s.inbox.off =
+        Some("the inbox is kept in the local store, and `cache = false` turns it off".into());
+    s.on_key(key('i'));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("cache = false"), "{t}");
+}
