@@ -310,6 +310,9 @@ impl State {
             }
             Command::Share => self.open_sharing()?,
             Command::ShareAdd(add) => self.share_add_current(&add)?,
+            Command::AttachPick => self.open_attach_picker()?,
+            Command::LinkPick(query) => self.open_link_picker(&query)?,
+            Command::Drafts => self.open_drafts(),
             Command::Attach(file_ids) => {
                 let (id, _) = self.target()?;
                 vec![self.request(ApiRequest::Attach { id, file_ids })]

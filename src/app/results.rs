@@ -177,6 +177,14 @@ impl State {
                 self.say_about("list", Level::Error, msg);
                 vec![]
             }
+            (ApiRequest::PickTasks { .. }, result) => {
+                self.on_picked_tasks(match result {
+                    Ok(Reply::Page(p)) => Ok(p),
+                    Ok(_) => Err("unexpected answer".into()),
+                    Err(e) => Err(e.to_string()),
+                });
+                vec![]
+            }
             (ApiRequest::FindByNumber { number, .. }, result) => {
                 self.on_found(ticket, number, result)
             }
@@ -272,6 +280,11 @@ impl State {
             }
             (ApiRequest::Delete { id }, Ok(_)) => {
                 let label = self.label_of(&id);
+                // Gone on the service: no copy offers it as a draft again
+                // (`:drafts` reads memory and the store).
+                self.local.known.remove(&id);
+                self.local
+                    .store(crate::store::worker::StoreCmd::ForgetTask(id.clone()));
                 if let Some(i) = self.list.position(&id) {
                     let gone = self.list.items.remove(i);
                     self.list.reindex();

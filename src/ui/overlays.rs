@@ -304,11 +304,22 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         }
         Overlay::Filter(form) => draw_filter(f, area, form, theme),
         Overlay::Chooser(c) => {
-            let r = centered(area, 100, (c.rows.len() as u16).clamp(1, 30) + 2);
+            let note = c.note.iter().count() as u16;
+            let r = centered(area, 100, (c.rows.len() as u16).clamp(1, 30) + note + 2);
             let inner = popup(f, r, c.title(), theme);
+            // What the rows still wait for, or why some may be missing.
+            let (note_area, inner) = split_top(inner, note);
+            if let Some(n) = &c.note {
+                f.render_widget(
+                    Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
+                    note_area,
+                );
+            }
             let rows = inner.height as usize;
             let offset = (c.selected + 1).saturating_sub(rows);
-            let ls: Vec<Line> = if c.rows.is_empty() {
+            let ls: Vec<Line> = if c.rows.is_empty() && c.note.is_some() {
+                vec![]
+            } else if c.rows.is_empty() {
                 vec![Line::styled(c.empty_text(), theme.dim)]
             } else {
                 c.rows
@@ -595,4 +606,17 @@ fn draw_switcher(
     };
     ls.push(note);
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
+}
+
+/// The top `h` rows of `r`, and the rest.
+fn split_top(r: Rect, h: u16) -> (Rect, Rect) {
+    let h = h.min(r.height);
+    (
+        Rect { height: h, ..r },
+        Rect {
+            y: r.y + h,
+            height: r.height - h,
+            ..r
+        },
+    )
 }
