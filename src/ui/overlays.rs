@@ -308,7 +308,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let r = centered(area, 100, (c.rows.len() as u16).clamp(1, 30) + note + 2);
             let inner = popup(f, r, c.title(), theme);
             // What the rows still wait for, or why some may be missing.
-            let (note_area, inner) = split_top(inner, note);
+            let [note_area, inner] =
+                Layout::vertical([Constraint::Length(note), Constraint::Min(0)]).areas(inner);
             if let Some(n) = &c.note {
                 f.render_widget(
                     Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
@@ -608,15 +609,3 @@ fn draw_switcher(
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
 }
 
-/// The top `h` rows of `r`, and the rest.
-fn split_top(r: Rect, h: u16) -> (Rect, Rect) {
-    let h = h.min(r.height);
-    (
-        Rect { height: h, ..r },
-        Rect {
-            y: r.y + h,
-            height: r.height - h,
-            ..r
-        },
-    )
-}
