@@ -173,8 +173,12 @@ fn is_uuid(s: &str) -> bool {
 fn parse_link(arg: &str) -> Result<Command, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
     // `task` and no id (or words that are not one): pick the task.
-    if words.first().is_some_and(|w| LinkType::parse(w) == LinkType::Task)
-        && words.get(1).is_none_or(|w| !w.starts_with('#') && !is_uuid(w))
+    if words
+        .first()
+        .is_some_and(|w| LinkType::parse(w) == LinkType::Task)
+        && words
+            .get(1)
+            .is_none_or(|w| !w.starts_with('#') && !is_uuid(w))
     {
         return Ok(Command::LinkPick(words[1..].join(" ")));
     }

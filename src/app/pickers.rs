@@ -51,7 +51,9 @@ fn matches(t: &Task, query: &str) -> bool {
             || t.task_number.map(|n| n.to_string()).as_deref() == Some(q);
     }
     let title = t.title.raw().to_lowercase();
-    q.to_lowercase().split_whitespace().all(|w| title.contains(w))
+    q.to_lowercase()
+        .split_whitespace()
+        .all(|w| title.contains(w))
 }
 
 /// A file entry as `(file id, line)`: its name, its size, its task.
@@ -144,7 +146,10 @@ impl State {
         c.target = Some(target);
         // The search is free text over titles and more: a number is looked
         // for among the tasks seen only.
-        let number = !q.is_empty() && q.trim_start_matches('#').chars().all(|c| c.is_ascii_digit());
+        let number = !q.is_empty()
+            && q.trim_start_matches('#')
+                .chars()
+                .all(|c| c.is_ascii_digit());
         let fx = if number {
             vec![]
         } else {
@@ -163,7 +168,12 @@ impl State {
     /// The ids of the files task `id` has (as this session knows it).
     fn files_of(&self, id: &str) -> HashSet<String> {
         super::cache::known_task(self, id)
-            .map(|t| file_entries(t).into_iter().filter_map(|(_, v)| file_id(v)).collect())
+            .map(|t| {
+                file_entries(t)
+                    .into_iter()
+                    .filter_map(|(_, v)| file_id(v))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 

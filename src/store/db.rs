@@ -336,7 +336,12 @@ impl Db {
     /// its search text and its number.
     pub fn forget_task(&mut self, id: &str) -> rusqlite::Result<()> {
         let tx = self.conn.transaction()?;
-        for table in ["tasks WHERE id", "tabs WHERE task_id", "tasks_fts WHERE id", "numbers WHERE id"] {
+        for table in [
+            "tasks WHERE id",
+            "tabs WHERE task_id",
+            "tasks_fts WHERE id",
+            "numbers WHERE id",
+        ] {
             tx.execute(&format!("DELETE FROM {table}=?1"), [id])?;
         }
         tx.commit()

@@ -510,7 +510,11 @@ fn scan_finds_stored_drafts_and_tasks_with_files_and_a_forgotten_task_is_gone() 
     db.put_tasks(
         &[
             with("d", 1, serde_json::json!({"draft": true})),
-            with("n", 2, serde_json::json!({"draft": false, "input_files": []})),
+            with(
+                "n",
+                2,
+                serde_json::json!({"draft": false, "input_files": []}),
+            ),
             with("f", 3, serde_json::json!({"output_files": [{"id": "x"}]})),
             with("g", 4, serde_json::json!({"input_files": "odd"})),
         ],

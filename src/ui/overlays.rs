@@ -608,4 +608,3 @@ fn draw_switcher(
     ls.push(note);
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
 }
-

@@ -112,14 +112,24 @@ fn the_drafts_list_says_it_reads_the_store_then_adds_stored_drafts() {
     // A store that cannot be read says so.
     s.overlay = Overlay::None;
     s.on_key(key('I'));
-    s.on_store(StoreAnswer::Scanned(Scan::Drafts, Err("disk I/O error".into())));
+    s.on_store(StoreAnswer::Scanned(
+        Scan::Drafts,
+        Err("disk I/O error".into()),
+    ));
     let note = chooser(&s).note.clone().unwrap();
-    assert!(note.contains("could not be read") && note.contains("disk I/O error"), "{note}");
+    assert!(
+        note.contains("could not be read") && note.contains("disk I/O error"),
+        "{note}"
+    );
     // No store: said at once, and the list is not left waiting.
     s.overlay = Overlay::None;
     s.local.on = false;
     s.on_key(key('I'));
-    assert!(chooser(&s).note.as_deref().unwrap().contains("no local store"));
+    assert!(chooser(&s)
+        .note
+        .as_deref()
+        .unwrap()
+        .contains("no local store"));
 }
 
 #[test]
@@ -127,10 +137,16 @@ fn link_task_without_an_id_picks_the_task_by_number() {
     let mut s = loaded(3);
     // Task 1 is current; `3` names task #3 among those seen.
     let fx = palette(&mut s, "link task 3");
-    assert!(reqs(&fx).is_empty(), "a number is looked for among the tasks seen");
+    assert!(
+        reqs(&fx).is_empty(),
+        "a number is looked for among the tasks seen"
+    );
     let c = chooser(&s);
     assert_eq!(c.kind, ChooserKind::LinkTask);
-    assert_eq!(c.rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(), vec![tid(3)]);
+    assert_eq!(
+        c.rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
+        vec![tid(3)]
+    );
     let fx = s.on_key(code(KeyCode::Enter));
     assert_eq!(
         reqs(&fx),
@@ -186,10 +202,18 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
     // Words search the titles; a failed search says so.
     let fx = palette(&mut s, "link task number 2");
     assert_eq!(chooser(&s).rows.len(), 1);
-    answer(&mut s, &fx, Err(ApiError::Network {
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::Network {
             message: "down".into(),
-        }));
-    assert!(chooser(&s).note.as_deref().unwrap().contains("search failed"));
+        }),
+    );
+    assert!(chooser(&s)
+        .note
+        .as_deref()
+        .unwrap()
+        .contains("search failed"));
     // An id typed still links at once.
     let fx = palette(&mut s, &format!("link task {}", tid(2)));
     assert!(matches!(reqs(&fx)[..], [ApiRequest::AddLinks { .. }]));
@@ -197,11 +221,15 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
 
 #[test]
 fn attach_without_an_id_offers_the_files_seen_on_tasks() {
-    let other = with_files(2, "input_files", json!([
-        {"id": "44444444-4444-4444-8444-444444444444", "name": "budget\u{1b}[31m.xlsx", "size": 2048},
-        // Task 1 has this one already: not offered.
-        {"id": "33333333-3333-4333-8333-333333333333", "name": "in.pdf"}
-    ]));
+    let other = with_files(
+        2,
+        "input_files",
+        json!([
+            {"id": "44444444-4444-4444-8444-444444444444", "name": "budget\u{1b}[31m.xlsx", "size": 2048},
+            // Task 1 has this one already: not offered.
+            {"id": "33333333-3333-4333-8333-333333333333", "name": "in.pdf"}
+        ]),
+    );
     let mut s = loaded_with_tasks(&Settings::default(), vec![task(1), other]);
     s.local.on = true;
     assert!(s.on_key(key('F')).is_empty());
@@ -210,7 +238,10 @@ fn attach_without_an_id_offers_the_files_seen_on_tasks() {
     assert_eq!(c.kind, ChooserKind::Attach);
     assert_eq!(c.rows.len(), 1);
     let line = &c.rows[0].1;
-    assert!(line.contains("budget") && line.contains("2\u{a0}KB") && line.contains("#2"), "{line}");
+    assert!(
+        line.contains("budget") && line.contains("2\u{a0}KB") && line.contains("#2"),
+        "{line}"
+    );
     assert!(!line.chars().any(char::is_control), "{line:?}");
     // A stored task's file joins when the store answers.
     let kept = with_files(
@@ -218,7 +249,10 @@ fn attach_without_an_id_offers_the_files_seen_on_tasks() {
         "output_files",
         json!([{"id": "55555555-5555-4555-8555-555555555555", "name": "minutes.docx"}]),
     );
-    s.on_store(StoreAnswer::Scanned(Scan::WithFiles, Ok(vec![stored(&kept)])));
+    s.on_store(StoreAnswer::Scanned(
+        Scan::WithFiles,
+        Ok(vec![stored(&kept)]),
+    ));
     assert_eq!(chooser(&s).rows.len(), 2);
     let fx = s.on_key(code(KeyCode::Enter));
     assert_eq!(
