@@ -39,18 +39,17 @@ fn task_line(t: &Task) -> String {
     crate::text::clean(&format!("{:<7} {}", t.label(), t.title.raw()))
 }
 
-/// `:link task WORDS`: `#12` or `12` names a number; else every word is
-/// in the title.
-fn matches(t: &Task, query: &str) -> bool {
+/// `:link task WORDS`: `#12` or `12` names a number (the task's label);
+/// else every word is in the title.
+fn matches(label: &str, title: &str, query: &str) -> bool {
     let q = query.trim().trim_start_matches('#');
     if q.is_empty() {
         return true;
     }
     if q.chars().all(|c| c.is_ascii_digit()) {
-        return t.display_id.raw() == format!("#{q}")
-            || t.task_number.map(|n| n.to_string()).as_deref() == Some(q);
+        return label == format!("#{q}");
     }
-    let title = t.title.raw().to_lowercase();
+    let title = title.to_lowercase();
     q.to_lowercase()
         .split_whitespace()
         .all(|w| title.contains(w))
@@ -125,21 +124,17 @@ impl State {
         let q = query.trim();
         let mut rows: Vec<(String, String)> = tasks_in_memory(self)
             .into_iter()
-            .filter(|t| t.id.as_str() != target.0 && matches(t, q))
+            .filter(|t| t.id.as_str() != target.0 && matches(&t.label(), t.title.raw(), q))
             .map(|t| (t.id.as_str().to_string(), task_line(t)))
             .collect();
         // Tasks opened or acted on in earlier sessions (the store's).
-        if !q.chars().all(|c| c.is_ascii_digit() || c == '#') || q.is_empty() {
-            let words = q.to_lowercase();
-            for r in &self.local.recent {
-                let title = r.title.to_lowercase();
-                if r.task_id != target.0
-                    && !rows.iter().any(|(k, _)| *k == r.task_id)
-                    && words.split_whitespace().all(|w| title.contains(w))
-                {
-                    let line = format!("{:<7} {}", r.label, r.title);
-                    rows.push((r.task_id.clone(), crate::text::clean(&line)));
-                }
+        for r in &self.local.recent {
+            if r.task_id != target.0
+                && !rows.iter().any(|(k, _)| *k == r.task_id)
+                && matches(&r.label, &r.title, q)
+            {
+                let line = format!("{:<7} {}", r.label, r.title);
+                rows.push((r.task_id.clone(), crate::text::clean(&line)));
             }
         }
         let mut c = Chooser::new(ChooserKind::LinkTask, rows);

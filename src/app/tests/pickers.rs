@@ -214,9 +214,37 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
         .as_deref()
         .unwrap()
         .contains("search failed"));
+    s.on_key(code(KeyCode::Esc));
+    assert!(matches!(s.overlay, Overlay::None), "esc closes the picker");
+    // A task opened in an earlier session (the store's recent tasks) is
+    // offered by number too: `#40` is not in the list, the picker looks.
+    s.local.recent.push(crate::store::Recent {
+        task_id: tid(40),
+        label: "#40".into(),
+        title: "Old \u{1b}[2J matter".into(),
+        action: "opened".into(),
+        at: 0,
+    });
+    palette(&mut s, "link task #40");
+    let c = chooser(&s);
+    assert_eq!(c.rows.len(), 1);
+    assert_eq!(c.rows[0].0, tid(40));
+    assert!(
+        !c.rows[0].1.chars().any(char::is_control),
+        "{:?}",
+        c.rows[0].1
+    );
+    s.on_key(code(KeyCode::Esc));
     // An id typed still links at once.
     let fx = palette(&mut s, &format!("link task {}", tid(2)));
-    assert!(matches!(reqs(&fx)[..], [ApiRequest::AddLinks { .. }]));
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::AddLinks {
+            id: tid(1),
+            links: vec![(LinkType::Task, tid(2))]
+        }]
+    );
+    assert!(matches!(s.overlay, Overlay::None), "no picker for an id");
 }
 
 #[test]
@@ -263,6 +291,13 @@ fn attach_without_an_id_offers_the_files_seen_on_tasks() {
         }]
     );
     // An id typed still attaches at once.
+    assert!(matches!(s.overlay, Overlay::None));
     let fx = palette(&mut s, "attach 55555555-5555-4555-8555-555555555555");
-    assert!(matches!(reqs(&fx)[..], [ApiRequest::Attach { .. }]));
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::Attach {
+            id: tid(1),
+            file_ids: vec!["55555555-5555-4555-8555-555555555555".into()]
+        }]
+    );
 }
