@@ -139,23 +139,23 @@ impl State {
         }
         let mut c = Chooser::new(ChooserKind::LinkTask, rows);
         c.target = Some(target);
-        // The search is free text over titles and more: a number is looked
-        // for among the tasks seen only.
-        let number = !q.is_empty()
-            && q.trim_start_matches('#')
-                .chars()
-                .all(|c| c.is_ascii_digit());
-        let fx = if number {
-            vec![]
-        } else {
-            c.note = Some("searching the service…".into());
-            vec![self.request(ApiRequest::PickTasks {
-                query: TaskQuery {
-                    query: Some(q.to_string()).filter(|q| !q.is_empty()),
-                    ..Default::default()
-                },
-            })]
-        };
+        // A number is looked for as `:open #N` does (the search is free
+        // text: it may not match numbers); words are searched.
+        let digits = q.trim_start_matches('#');
+        let number = Some(digits)
+            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+            .and_then(|d| d.parse::<i64>().ok());
+        c.note = Some(match number {
+            Some(n) => format!("looking for #{n} on the service…"),
+            None => "searching the service…".into(),
+        });
+        let fx = vec![self.request(ApiRequest::PickTasks {
+            query: TaskQuery {
+                query: Some(q.to_string()).filter(|q| !q.is_empty() && number.is_none()),
+                ..Default::default()
+            },
+            number,
+        })];
         self.overlay = Overlay::Chooser(c);
         Ok(fx)
     }

@@ -30,9 +30,11 @@ pub enum ApiRequest {
     GetTask {
         id: String,
     },
-    /// The service's search for the `:link task` picker (one page).
+    /// The service's search for the `:link task` picker: one page of
+    /// `query`, or `number` looked for as `:open #N` looks for it.
     PickTasks {
         query: TaskQuery,
+        number: Option<i64>,
     },
     Patch {
         id: String,

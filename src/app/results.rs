@@ -180,6 +180,10 @@ impl State {
             (ApiRequest::PickTasks { .. }, result) => {
                 self.on_picked_tasks(match result {
                     Ok(Reply::Page(p)) => Ok(p),
+                    Ok(Reply::Found(found, _)) => Ok(TaskPage {
+                        items: found.into_iter().map(TaskItem::Task).collect(),
+                        cursor: None,
+                    }),
                     Ok(_) => Err("unexpected answer".into()),
                     Err(e) => Err(e.to_string()),
                 });

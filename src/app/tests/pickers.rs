@@ -137,16 +137,29 @@ fn link_task_without_an_id_picks_the_task_by_number() {
     let mut s = loaded(3);
     // Task 1 is current; `3` names task #3 among those seen.
     let fx = palette(&mut s, "link task 3");
-    assert!(
-        reqs(&fx).is_empty(),
-        "a number is looked for among the tasks seen"
+    // Looked for on the service too, as `:open #3` looks for it.
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::PickTasks {
+            query: TaskQuery::default(),
+            number: Some(3)
+        }]
     );
     let c = chooser(&s);
     assert_eq!(c.kind, ChooserKind::LinkTask);
+    assert_eq!(c.note.as_deref(), Some("looking for #3 on the service…"));
     assert_eq!(
         c.rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
         vec![tid(3)]
     );
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Found(Some(Box::new(task(3))), vec![])),
+    );
+    let c = chooser(&s);
+    assert_eq!(c.note, None);
+    assert_eq!(c.rows.len(), 1, "found once");
     let fx = s.on_key(code(KeyCode::Enter));
     assert_eq!(
         reqs(&fx),
@@ -164,7 +177,8 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
     assert_eq!(
         reqs(&fx),
         vec![ApiRequest::PickTasks {
-            query: TaskQuery::default()
+            query: TaskQuery::default(),
+            number: None
         }]
     );
     let c = chooser(&s);
@@ -234,6 +248,17 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
         "{:?}",
         c.rows[0].1
     );
+    // Never seen anywhere: the service looks for it, and the task it
+    // finds joins the picker.
+    s.on_key(code(KeyCode::Esc));
+    let fx = palette(&mut s, "link task #77");
+    assert!(chooser(&s).rows.is_empty());
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Found(Some(Box::new(task(77))), vec![])),
+    );
+    assert_eq!(chooser(&s).rows[0].0, tid(77));
     s.on_key(code(KeyCode::Esc));
     // An id typed still links at once.
     let fx = palette(&mut s, &format!("link task {}", tid(2)));
