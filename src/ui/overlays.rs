@@ -318,7 +318,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             }
             let rows = inner.height as usize;
             let offset = (c.selected + 1).saturating_sub(rows);
-            let ls: Vec<Line> = if c.rows.is_empty() && c.note.is_some() {
+            let ls: Vec<Line> = if c.rows.is_empty() && c.waiting() {
                 vec![]
             } else if c.rows.is_empty() {
                 vec![Line::styled(c.empty_text(), theme.dim)]

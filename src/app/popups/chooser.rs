@@ -86,6 +86,12 @@ impl Chooser {
         }
     }
 
+    /// Rows may still come (the note says what it reads: `…`): "none"
+    /// is not said yet.
+    pub fn waiting(&self) -> bool {
+        self.note.as_deref().is_some_and(|n| n.ends_with('…'))
+    }
+
     /// The highlighted row goes (accepted, rejected): the next takes its place.
     pub fn remove(&mut self, key: &str) {
         self.rows.retain(|(k, _)| k != key);

@@ -89,6 +89,10 @@ fn the_drafts_list_says_it_reads_the_store_then_adds_stored_drafts() {
     assert!(s.local.out.contains(&StoreCmd::Scan(Scan::Drafts)));
     assert_eq!(chooser(&s).note.as_deref(), Some("reading the store…"));
     assert!(chooser(&s).rows.is_empty());
+    assert!(
+        chooser(&s).waiting(),
+        "\"none\" is not said while the store reads"
+    );
     // A stored draft joins; a stored copy of a task held here (task 1, not
     // a draft now) does not, and a stored non-draft does not.
     let old1 = draft(1);
@@ -117,6 +121,7 @@ fn the_drafts_list_says_it_reads_the_store_then_adds_stored_drafts() {
         Err("disk I/O error".into()),
     ));
     let note = chooser(&s).note.clone().unwrap();
+    assert!(!chooser(&s).waiting());
     assert!(
         note.contains("could not be read") && note.contains("disk I/O error"),
         "{note}"
