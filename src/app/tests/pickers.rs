@@ -1,4 +1,4 @@
-//! The pickers that spare typing an id (#26 §1): `:drafts` (`I`), `:link
+//! The pickers that spare typing an id (#26 §1): `:drafts` (`W`), `:link
 //! task` and `:attach` (`F`): exact requests, and what the popup says
 //! while it waits.
 
@@ -40,8 +40,8 @@ fn stored(t: &Task) -> StoredTask {
 #[test]
 fn a_draft_is_accepted_from_the_drafts_list_in_two_keys() {
     let mut s = loaded_with_tasks(&Settings::default(), vec![task(1), draft(2), draft(3)]);
-    // `I` opens the list, `a` accepts the highlighted draft: no id typed.
-    assert!(s.on_key(key('I')).is_empty());
+    // `W` opens the list, `a` accepts the highlighted draft: no id typed.
+    assert!(s.on_key(key('W')).is_empty());
     assert_eq!(chooser(&s).kind, ChooserKind::Drafts);
     assert_eq!(chooser(&s).rows.len(), 2, "the two drafts, not task 1");
     let fx = s.on_key(key('a'));
@@ -58,7 +58,7 @@ fn a_draft_is_accepted_from_the_drafts_list_in_two_keys() {
 #[test]
 fn a_draft_is_rejected_from_the_drafts_list_only_after_yes() {
     let mut s = loaded_with_tasks(&Settings::default(), vec![draft(1), draft(2)]);
-    s.on_key(key('I'));
+    s.on_key(key('W'));
     let fx = s.on_key(key('d'));
     assert!(reqs(&fx).is_empty(), "nothing sent before confirming");
     assert!(matches!(s.overlay, Overlay::Confirm { .. }));
@@ -77,7 +77,7 @@ fn a_draft_is_rejected_from_the_drafts_list_only_after_yes() {
     assert!(s.local.out.contains(&StoreCmd::ForgetTask(tid(1))));
     s.overlay = Overlay::None;
     s.local.on = false;
-    s.on_key(key('I'));
+    s.on_key(key('W'));
     assert_eq!(chooser(&s).rows.len(), 1);
 }
 
@@ -85,7 +85,7 @@ fn a_draft_is_rejected_from_the_drafts_list_only_after_yes() {
 fn the_drafts_list_says_it_reads_the_store_then_adds_stored_drafts() {
     let mut s = loaded(1);
     s.local.on = true;
-    s.on_key(key('I'));
+    s.on_key(key('W'));
     assert!(s.local.out.contains(&StoreCmd::Scan(Scan::Drafts)));
     assert_eq!(chooser(&s).note.as_deref(), Some("reading the store…"));
     assert!(chooser(&s).rows.is_empty());
@@ -115,7 +115,7 @@ fn the_drafts_list_says_it_reads_the_store_then_adds_stored_drafts() {
     );
     // A store that cannot be read says so.
     s.overlay = Overlay::None;
-    s.on_key(key('I'));
+    s.on_key(key('W'));
     s.on_store(StoreAnswer::Scanned(
         Scan::Drafts,
         Err("disk I/O error".into()),
@@ -129,7 +129,7 @@ fn the_drafts_list_says_it_reads_the_store_then_adds_stored_drafts() {
     // No store: said at once, and the list is not left waiting.
     s.overlay = Overlay::None;
     s.local.on = false;
-    s.on_key(key('I'));
+    s.on_key(key('W'));
     assert!(chooser(&s)
         .note
         .as_deref()

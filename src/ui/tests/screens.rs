@@ -96,7 +96,7 @@ fn every_popup_at_80x24_and_120x40() {
             // #26 §1: the pickers that spare typing an id.
             "drafts",
             Box::new(|s: &mut State| {
-                s.on_key(key('I'));
+                s.on_key(key('W'));
             }),
         ),
         (
