@@ -210,6 +210,17 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
         s.overlay = o;
         screens.push(render(s, w, h)?);
     }
+    // The pickers (#26 §1), their rows built from the hostile tasks, their
+    // note from a hostile store error.
+    s.overlay = Overlay::None;
+    let _ = s.command("link task");
+    screens.push(render(s, w, h)?);
+    let _ = s.command("drafts");
+    s.on_store(taskdeck::store::worker::StoreAnswer::Scanned(
+        taskdeck::store::Scan::Drafts,
+        Err(hostile.get(70)),
+    ));
+    screens.push(render(s, w, h)?);
     s.overlay = Overlay::None;
     for kind in [ComposeKind::Comment, ComposeKind::Requester] {
         s.open_compose(kind).map_err(|e| e.to_string())?;
@@ -308,7 +319,11 @@ fn every_tab_and_overlay_at_80x24_and_1x1() {
     let h = payloads();
     let mut s = hostile_state(&h);
     let screens = render_all(&mut s, 80, 24, &h).unwrap();
-    assert_eq!(screens.len(), Tab::ALL.len() + 5 + 4);
+    assert_eq!(screens.len(), Tab::ALL.len() + 5 + 2 + 4);
+    // The pickers show their rows and note (cleaned, checked below).
+    let pickers = &screens[Tab::ALL.len() + 5..Tab::ALL.len() + 7];
+    assert!(pickers[0].contains("Link which task?"), "{}", pickers[0]);
+    assert!(pickers[1].contains("could not be read"), "{}", pickers[1]);
     // The stand-ins are visible: the user sees that something was there.
     assert!(
         screens.iter().any(|sc| sc.contains("\u{241b}[2J")),

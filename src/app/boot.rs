@@ -37,6 +37,10 @@ impl State {
                 self.on_local_search(gen, rows);
                 vec![]
             }
+            StoreAnswer::Scanned(scan, rows) => {
+                self.on_scanned(scan, rows);
+                vec![]
+            }
             StoreAnswer::OutboxAdded { local, .. } => {
                 self.outbox_kept(local);
                 vec![]
@@ -67,6 +71,7 @@ impl State {
             StoreAnswer::Failed(msg) => {
                 self.local.on = false;
                 self.local.out.clear();
+                self.scan_failed(&msg);
                 self.say(Level::Warn, msg.clone());
                 // Said after: the edits lost are what matters most.
                 self.outbox_store_failed(&msg);

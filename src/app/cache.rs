@@ -48,6 +48,9 @@ pub struct Local {
     /// The refresh generation: `r` moves it, and every tab fetched before
     /// is asked again.
     pub gen: u64,
+    /// Tasks deleted (drafts rejected) this session: their copies stay
+    /// known (undo, `:recent`), but no picker offers them again.
+    pub deleted: std::collections::HashSet<String>,
 }
 
 impl Local {

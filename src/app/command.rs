@@ -46,6 +46,8 @@ pub enum Command {
     Reply,
     /// (type, uuid or `#N` for a task) pairs.
     Link(Vec<(LinkType, String)>),
+    /// `:link task [WORDS]` without an id: a picker of tasks matching WORDS.
+    LinkPick(String),
     Role(LinkRole),
     Checks(Option<Vec<String>>),
     Unlink,
@@ -53,6 +55,8 @@ pub enum Command {
     /// Give a person or a team access (`:share add …`, `:share team …`).
     ShareAdd(super::bulk_commands::ShareAdd),
     Attach(Vec<String>),
+    /// `:attach` without an id: a picker of the files seen on tasks.
+    AttachPick,
     Detach,
     Subtask(String),
     /// Open the current subtask's parent.
@@ -82,6 +86,8 @@ pub enum Command {
     Refresh,
     /// Tasks recently opened or acted on.
     Recent,
+    /// The draft tasks seen (loaded or stored), to accept or reject.
+    Drafts,
     /// Loaded tasks changed since the user last opened them.
     Changed,
     /// Edits waiting for the service.
@@ -175,6 +181,16 @@ fn is_uuid(s: &str) -> bool {
 
 fn parse_link(arg: &str) -> Result<Command, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
+    // `task` and no id (or words that are not one): pick the task.
+    if words
+        .first()
+        .is_some_and(|w| LinkType::parse(w) == LinkType::Task)
+        && words
+            .get(1)
+            .is_none_or(|w| !w.starts_with('#') && !is_uuid(w))
+    {
+        return Ok(Command::LinkPick(words[1..].join(" ")));
+    }
     if words.is_empty() || words.len() % 2 != 0 {
         return Err(
             "use :link TYPE UUID [TYPE UUID…], TYPE one of chat, review, report, task".into(),
@@ -220,7 +236,7 @@ fn parse_attach(arg: &str) -> Result<Command, String> {
         .map(str::to_string)
         .collect();
     if ids.is_empty() {
-        return Err("give one or more file ids".into());
+        return Ok(Command::AttachPick);
     }
     if let Some(bad) = ids.iter().find(|i| !is_uuid(i)) {
         return Err(format!("{bad:?} is not a file id (uuid)"));
@@ -281,9 +297,10 @@ pub const COMMANDS: &[Spec] = &[
     spec!("history", "", "list the edits made from taskdeck (what z and Z would do)", false, Nothing, |a| none(a, Command::History)),
     spec!("accept", "", "accept a draft task", true, Nothing, |a| none(a, Command::Accept)),
     spec!("reject", "", "reject (delete) a draft task", true, Nothing, |a| none(a, Command::Reject)),
+    spec!("drafts", "", "the draft tasks seen: a accepts, d rejects (after y), Enter opens", false, Nothing, |a| none(a, Command::Drafts)),
     spec!("comment", "", "write an internal comment", true, Nothing, |a| none(a, Command::Comment)),
     spec!("reply", "", "reply to the requester", true, Nothing, |a| none(a, Command::Reply)),
-    spec!("link", "chat|review|report|task UUID [TYPE UUID…]", "link items to the task (task #N for a loaded task)", true, LinkTypes, parse_link),
+    spec!("link", "chat|review|report|task UUID [TYPE UUID…] | task [#N|WORDS]", "link items to the task (task alone or task WORDS: pick the task by #N or title)", true, LinkTypes, parse_link),
     spec!("role", "reference|subject|output", "change the selected link's role", true, Values(ROLE_VALUES), |a| {
         let r = LinkRole::parse(a);
         if r.is_known() { Ok(Command::Role(r)) } else { Err(format!("unknown role {a:?} (reference, subject, output)")) }
@@ -291,7 +308,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("checks", "ID,ID|none", "set or clear the selected review link's check ids", true, Nothing, parse_checks),
     spec!("unlink", "", "remove the selected link", true, Nothing, |a| none(a, Command::Unlink)),
     spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Nothing, |a| if a.is_empty() { Ok(Command::Share) } else { super::bulk_commands::ShareAdd::parse(a).map(Command::ShareAdd) }),
-    spec!("attach", "FILE_ID [FILE_ID…]", "attach uploaded files", true, Nothing, parse_attach),
+    spec!("attach", "[FILE_ID…]", "attach uploaded files (no id: pick from the files seen on tasks)", true, Nothing, parse_attach),
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),
     spec!("parent", "", "open the parent of the current subtask", true, Nothing, |a| none(a, Command::Parent)),

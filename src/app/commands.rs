@@ -254,6 +254,13 @@ impl State {
             Command::Reply => self.open_compose(ComposeKind::Requester)?,
             Command::Link(pairs) => {
                 let (id, _) = self.target()?;
+                // One `task #N` not in the list: the picker looks further
+                // (the tasks seen, those of earlier sessions).
+                if let [(LinkType::Task, item)] = &pairs[..] {
+                    if item.starts_with('#') && self.task_by_number(item).is_none() {
+                        return self.open_link_picker(item);
+                    }
+                }
                 let mut links = Vec::new();
                 for (kind, item) in pairs {
                     let item = if item.starts_with('#') {
@@ -310,6 +317,9 @@ impl State {
             }
             Command::Share => self.open_sharing()?,
             Command::ShareAdd(add) => self.share_add_current(&add)?,
+            Command::AttachPick => self.open_attach_picker()?,
+            Command::LinkPick(query) => self.open_link_picker(&query)?,
+            Command::Drafts => self.open_drafts(),
             Command::Attach(file_ids) => {
                 let (id, _) = self.target()?;
                 vec![self.request(ApiRequest::Attach { id, file_ids })]

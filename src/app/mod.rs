@@ -38,6 +38,7 @@ pub mod outbox;
 mod outbox_keep;
 mod outbox_stored;
 pub mod panes;
+mod pickers;
 mod quit;
 pub use quit::{quit_lines, WritesInFlight};
 pub mod popups;

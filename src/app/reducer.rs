@@ -87,6 +87,7 @@ impl State {
                 return vec![];
             }
             Action::MessageLog => Command::Log,
+            Action::Drafts => Command::Drafts,
             Action::Down => return self.move_by(1),
             Action::Up => return self.move_by(-1),
             Action::HalfPageDown => return self.move_by(self.half_page()),
@@ -165,7 +166,7 @@ impl State {
             Action::MarkRange => return self.mark_range(),
             Action::MarkAll => return self.mark_all(),
             Action::ClearMarks => return self.clear_marks(),
-            Action::Attach => return self.open_palette("attach "),
+            Action::Attach => Command::AttachPick,
             Action::Inbox => Command::Inbox,
             Action::Snooze => return self.open_palette("snooze "),
             Action::FollowUp => return self.open_palette("follow-up "),

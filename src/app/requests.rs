@@ -30,6 +30,12 @@ pub enum ApiRequest {
     GetTask {
         id: String,
     },
+    /// The service's search for the `:link task` picker: one page of
+    /// `query`, or `number` looked for as `:open #N` looks for it.
+    PickTasks {
+        query: TaskQuery,
+        number: Option<i64>,
+    },
     Patch {
         id: String,
         patch: TaskPatch,
@@ -136,6 +142,7 @@ impl ApiRequest {
             | R::RefreshPage { .. }
             | R::FindByNumber { .. }
             | R::GetTask { .. }
+            | R::PickTasks { .. }
             | R::Subtasks { .. }
             | R::Comments { .. }
             | R::Thread { .. }
@@ -165,6 +172,8 @@ impl ApiRequest {
         match self {
             ApiRequest::ListPage { .. } => Some("list"),
             ApiRequest::Subtasks { .. } => Some("subtasks"),
+            // A newer picker's search replaces the older one's.
+            ApiRequest::PickTasks { .. } => Some("pick"),
             ApiRequest::Comments { .. } => Some("comments"),
             ApiRequest::Thread { .. } => Some("thread"),
             ApiRequest::GetSharing { .. } => Some("sharing"),
@@ -180,6 +189,7 @@ impl ApiRequest {
             }
             ApiRequest::FindByNumber { number, .. } => format!("finding #{number}"),
             ApiRequest::GetTask { .. } => "loading task".into(),
+            ApiRequest::PickTasks { .. } => "finding tasks to link".into(),
             ApiRequest::Patch { patch, .. } => {
                 let keys: Vec<String> = patch
                     .to_json()

@@ -177,6 +177,18 @@ impl State {
                 self.say_about("list", Level::Error, msg);
                 vec![]
             }
+            (ApiRequest::PickTasks { .. }, result) => {
+                self.on_picked_tasks(match result {
+                    Ok(Reply::Page(p)) => Ok(p),
+                    Ok(Reply::Found(found, _)) => Ok(TaskPage {
+                        items: found.into_iter().map(TaskItem::Task).collect(),
+                        cursor: None,
+                    }),
+                    Ok(_) => Err("unexpected answer".into()),
+                    Err(e) => Err(e.to_string()),
+                });
+                vec![]
+            }
             (ApiRequest::FindByNumber { number, .. }, result) => {
                 self.on_found(ticket, number, result)
             }
@@ -272,6 +284,11 @@ impl State {
             }
             (ApiRequest::Delete { id }, Ok(_)) => {
                 let label = self.label_of(&id);
+                // Gone on the service: no picker offers it again (`:drafts`
+                // reads memory and the store); its copy stays known.
+                self.local.deleted.insert(id.clone());
+                self.local
+                    .store(crate::store::worker::StoreCmd::ForgetTask(id.clone()));
                 if let Some(i) = self.list.position(&id) {
                     let gone = self.list.items.remove(i);
                     self.list.reindex();

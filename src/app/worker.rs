@@ -95,6 +95,13 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
         } => Reply::Page(c.list_tasks(query, *limit, cursor.as_deref()).await?),
         ApiRequest::FindByNumber { number, limit } => find_by_number(c, *number, *limit).await?,
         ApiRequest::GetTask { id } => Reply::Task(Box::new(c.get_task(id).await?)),
+        ApiRequest::PickTasks {
+            number: Some(n), ..
+        } => find_by_number(c, *n, 100).await?,
+        ApiRequest::PickTasks { query, .. } => Reply::Page(
+            c.list_tasks(query, super::pickers::PICK_LIMIT, None)
+                .await?,
+        ),
         ApiRequest::Patch { id, patch } => Reply::Task(Box::new(c.patch_task(id, patch).await?)),
         ApiRequest::Delete { id } => {
             c.delete_task(id).await?;

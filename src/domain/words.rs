@@ -29,3 +29,36 @@ pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
         Some(DeliveryStatus::Other(_)) | None => "delivery status unknown — NOT confirmed as sent",
     }
 }
+
+/// Joins a number to its unit so that wrapping never parts them.
+pub const NBSP: char = '\u{a0}';
+
+/// A size as people say it: `1 byte`, `512 bytes`, `225 KB`, `1.2 MB`
+/// (1 KB = 1024 bytes); the number and unit are joined by a no-break
+/// space.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["KB", "MB", "GB", "TB", "PB", "EB"];
+    match bytes {
+        1 => return format!("1{NBSP}byte"),
+        n if n < 1024 => return format!("{n}{NBSP}bytes"),
+        _ => {}
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    let mut text = if v < 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.0}")
+    };
+    // 1023.7 KB reads as 1 MB, not 1024 KB.
+    if text == "1024" && unit < UNITS.len() - 1 {
+        text = "1".into();
+        unit += 1;
+    }
+    let text = text.strip_suffix(".0").unwrap_or(&text).to_string();
+    format!("{text}{NBSP}{}", UNITS[unit])
+}

@@ -313,6 +313,40 @@ impl Db {
         rows.collect()
     }
 
+    /// Stored tasks of one kind, most recently fetched first: what the
+    /// pickers offer when the service has no list for it (`:drafts`: the
+    /// service lists no draft; `:attach`: no list of files).
+    pub fn scan(&self, scan: Scan, limit: usize) -> rusqlite::Result<Vec<StoredTask>> {
+        let filter = match scan {
+            Scan::Drafts => "json_extract(json, '$.draft') = 1",
+            Scan::WithFiles => {
+                "(coalesce(json_array_length(json, '$.input_files'), 0)
+                  + coalesce(json_array_length(json, '$.output_files'), 0)) > 0"
+            }
+        };
+        let mut st = self.conn.prepare(&format!(
+            "SELECT id,number,title,updated_at,json,full,fetched_at FROM tasks
+             WHERE json_valid(json) AND {filter} ORDER BY fetched_at DESC LIMIT ?1"
+        ))?;
+        let rows = st.query_map([limit as i64], |r| Self::task_row(r).map(|(t, _)| t))?;
+        rows.collect()
+    }
+
+    /// Forget a task the service deleted (a rejected draft): it, its tabs,
+    /// its search text and its number.
+    pub fn forget_task(&mut self, id: &str) -> rusqlite::Result<()> {
+        let tx = self.conn.transaction()?;
+        for table in [
+            "tasks WHERE id",
+            "tabs WHERE task_id",
+            "tasks_fts WHERE id",
+            "numbers WHERE id",
+        ] {
+            tx.execute(&format!("DELETE FROM {table}=?1"), [id])?;
+        }
+        tx.commit()
+    }
+
     pub fn task_count(&self) -> rusqlite::Result<usize> {
         self.conn
             .query_row("SELECT count(*) FROM tasks", [], |r| r.get::<_, i64>(0))

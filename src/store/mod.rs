@@ -83,6 +83,15 @@ pub struct StoredTask {
     pub full: bool,
 }
 
+/// Which stored tasks a picker asks for ([`Db::scan`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// Draft tasks.
+    Drafts,
+    /// Tasks with input or output files.
+    WithFiles,
+}
+
 /// What the user last saw of a task.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Seen {

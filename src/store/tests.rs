@@ -494,3 +494,41 @@ fn a_version_1_store_upgrades_in_place_and_its_tasks_are_numbered() {
     assert!(note.is_none());
     assert_eq!(db.number_count().unwrap(), 3);
 }
+
+#[test]
+fn scan_finds_stored_drafts_and_tasks_with_files_and_a_forgotten_task_is_gone() {
+    let mut db = Db::in_memory().unwrap();
+    let with = |id: &str, n: i64, extra: serde_json::Value| {
+        let mut t = task(id, n, id, "2026-01-01T00:00:00Z", true);
+        let mut v: serde_json::Value = serde_json::from_str(&t.json).unwrap();
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        t.json = v.to_string();
+        t
+    };
+    db.put_tasks(
+        &[
+            with("d", 1, serde_json::json!({"draft": true})),
+            with(
+                "n",
+                2,
+                serde_json::json!({"draft": false, "input_files": []}),
+            ),
+            with("f", 3, serde_json::json!({"output_files": [{"id": "x"}]})),
+            with("g", 4, serde_json::json!({"input_files": "odd"})),
+        ],
+        10,
+    )
+    .unwrap();
+    let ids = |rows: Vec<StoredTask>| rows.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(ids(db.scan(Scan::Drafts, 10).unwrap()), ["d"]);
+    assert_eq!(ids(db.scan(Scan::WithFiles, 10).unwrap()), ["f"]);
+    db.put_tab("d", "comments", "[]", 11).unwrap();
+    db.forget_task("d").unwrap();
+    assert!(db.scan(Scan::Drafts, 10).unwrap().is_empty());
+    assert!(db.get_task("d").unwrap().is_none());
+    assert!(db.get_detail("d").unwrap().tabs.is_empty());
+    assert!(db.find_number(1).unwrap().is_none());
+    assert!(db.search("d", 10).unwrap().is_empty());
+}

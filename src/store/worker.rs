@@ -65,6 +65,10 @@ pub enum StoreCmd {
         gen: u64,
         query: String,
     },
+    /// The service deleted this task (a rejected draft).
+    ForgetTask(String),
+    /// Stored tasks of one kind, for a picker.
+    Scan(Scan),
     /// Answer `Flushed` once everything before was written.
     Flush,
 }
@@ -77,6 +81,7 @@ impl StoreCmd {
             StoreCmd::LoadTask(_)
                 | StoreCmd::FindNumber { .. }
                 | StoreCmd::Search { .. }
+                | StoreCmd::Scan(_)
                 | StoreCmd::Flush
         )
     }
@@ -94,6 +99,8 @@ pub enum StoreAnswer {
         gen: u64,
         rows: Vec<StoredTask>,
     },
+    /// The answer to `Scan`: `Err` when the store could not be read.
+    Scanned(Scan, Result<Vec<StoredTask>, String>),
     OutboxAdded {
         local: u64,
         seq: i64,
@@ -292,6 +299,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
     match cmd {
         StoreCmd::PutTasks(t) => db.put_tasks(&t, now)?,
         StoreCmd::PutNumbers(rows) => db.put_numbers(&rows, now)?,
+        StoreCmd::ForgetTask(id) => db.forget_task(&id)?,
         StoreCmd::ForgetNumber { number, id } => db.forget_number(number, &id)?,
         StoreCmd::PutView { key, view, ids } => {
             db.put_view(&key, &ids, now)?;
@@ -358,6 +366,13 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
         StoreCmd::Search { gen, query } => {
             let rows = db.search(&query, 200)?;
             answer(StoreAnswer::Search { gen, rows });
+            return Ok(false);
+        }
+        StoreCmd::Scan(scan) => {
+            // A failed read is answered (the picker says so), never only
+            // logged: the picker waits for it.
+            let rows = db.scan(scan, 200).map_err(|e| e.to_string());
+            answer(StoreAnswer::Scanned(scan, rows));
             return Ok(false);
         }
         StoreCmd::Flush => {

@@ -17,6 +17,7 @@ pub use overlays::help_lines;
 #[cfg(test)]
 mod tests;
 
+use crate::app::popups::chooser::ChooserKind;
 use crate::app::state::*;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -282,10 +283,18 @@ pub fn hint_text(s: &State, width: usize) -> String {
         }
         Overlay::Text { .. } => Some("[view] j/k scroll  g/G top/bottom  esc close"),
         Overlay::Picker(_) => Some("[pick] j/k move  enter choose  esc cancel"),
-        Overlay::Chooser(c) if c.kind == crate::app::popups::chooser::ChooserKind::Outbox => {
-            Some("[outbox] j/k move  x cancel the edit  enter send one that waits  esc close")
-        }
-        Overlay::Chooser(_) => Some("[tasks] j/k move  enter open  esc close"),
+        Overlay::Chooser(c) => Some(match c.kind {
+            ChooserKind::Outbox => {
+                "[outbox] j/k move  x cancel the edit  enter send one that waits  esc close"
+            }
+            ChooserKind::Drafts => {
+                "[drafts] j/k move  a accept  d reject (y confirms)  enter open  esc close"
+            }
+            ChooserKind::LinkTask => "[link] j/k move  enter link this task  esc cancel",
+            ChooserKind::Attach => "[attach] j/k move  enter attach this file  esc cancel",
+            ChooserKind::Snoozed => "[snoozed] j/k move  enter open  x cancel  esc close",
+            ChooserKind::Recent | ChooserKind::Changed => "[tasks] j/k move  enter open  esc close",
+        }),
         Overlay::Sharing(_) => Some(
             "[sharing] j/k move  v visibility  space read/write  a person  t team  d remove  enter review",
         ),

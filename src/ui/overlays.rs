@@ -306,11 +306,23 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         }
         Overlay::Filter(form) => draw_filter(f, area, form, theme),
         Overlay::Chooser(c) => {
-            let r = centered(area, 100, (c.rows.len() as u16).clamp(1, 30) + 2);
+            let note = c.note.iter().count() as u16;
+            let r = centered(area, 100, (c.rows.len() as u16).clamp(1, 30) + note + 2);
             let inner = popup(f, r, c.title(), theme);
+            // What the rows still wait for, or why some may be missing.
+            let [note_area, inner] =
+                Layout::vertical([Constraint::Length(note), Constraint::Min(0)]).areas(inner);
+            if let Some(n) = &c.note {
+                f.render_widget(
+                    Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
+                    note_area,
+                );
+            }
             let rows = inner.height as usize;
             let offset = (c.selected + 1).saturating_sub(rows);
-            let ls: Vec<Line> = if c.rows.is_empty() {
+            let ls: Vec<Line> = if c.rows.is_empty() && c.waiting() {
+                vec![]
+            } else if c.rows.is_empty() {
                 vec![Line::styled(c.empty_text(), theme.dim)]
             } else {
                 c.rows

@@ -1,8 +1,12 @@
 //! Lists of tasks and edits to act on: `:recent` (tasks recently opened or
 //! acted on, drafts and archived ones included), `:changed` (loaded tasks
-//! changed since the user last opened them) and `:outbox` (edits waiting
-//! for the service). Keys of the `picker` context: move, `enter` opens (the
-//! outbox: sends an edit that waits), `x` cancels an outbox edit.
+//! changed since the user last opened them), `:outbox` (edits waiting
+//! for the service), and the pickers that spare typing an id: `:drafts`
+//! (`a` accepts, `d` rejects after a confirmation), `:link task` (a task by
+//! `#N` or title) and `:attach` (a file seen on a task); their rows are
+//! built in `app/pickers.rs`. Keys of the `picker` context: move, `enter`
+//! opens (the outbox: sends an edit that waits; a picker: uses the row),
+//! `x` cancels an outbox edit.
 
 use crate::app::keymap::Action;
 use crate::app::outbox::OutState;
@@ -15,6 +19,12 @@ pub enum ChooserKind {
     Outbox,
     /// `:snoozed`: snoozes and follow-ups waiting.
     Snoozed,
+    /// Draft tasks seen (the service lists none): key a task id.
+    Drafts,
+    /// A task to link to the target: key a task id.
+    LinkTask,
+    /// A file seen on a task, to attach to the target: key a file id.
+    Attach,
 }
 
 #[derive(Clone, Debug)]
@@ -23,6 +33,12 @@ pub struct Chooser {
     /// (key: a task id, or an outbox entry's number; the line shown)
     pub rows: Vec<(String, String)>,
     pub selected: usize,
+    /// What the rows still wait for (`reading the store…`) or why some
+    /// may be missing; shown above them.
+    pub note: Option<String>,
+    /// The task a picker acts on (`:link task`, `:attach`), as it was when
+    /// the picker opened: the choice runs on it, never on another.
+    pub target: Option<(String, String)>,
 }
 
 pub enum ChooserOutcome {
@@ -30,9 +46,21 @@ pub enum ChooserOutcome {
     Close,
     Enter(String),
     Cancel(String),
+    Accept(String),
+    Reject(String),
 }
 
 impl Chooser {
+    pub fn new(kind: ChooserKind, rows: Vec<(String, String)>) -> Chooser {
+        Chooser {
+            kind,
+            rows,
+            selected: 0,
+            note: None,
+            target: None,
+        }
+    }
+
     pub fn title(&self) -> &'static str {
         match self.kind {
             ChooserKind::Recent => "Recent tasks (Enter opens)",
@@ -41,6 +69,9 @@ impl Chooser {
                 "Outbox: edits waiting for the service (x cancels, Enter sends one that waits)"
             }
             ChooserKind::Snoozed => "Snoozed and followed up (Enter opens, x cancels)",
+            ChooserKind::Drafts => "Draft tasks (a accepts, d rejects, Enter opens)",
+            ChooserKind::LinkTask => "Link which task? (Enter links it, Esc cancels)",
+            ChooserKind::Attach => "Attach which file? (Enter attaches it, Esc cancels)",
         }
     }
     pub fn empty_text(&self) -> &'static str {
@@ -49,7 +80,26 @@ impl Chooser {
             ChooserKind::Changed => "no loaded task changed since you last opened it",
             ChooserKind::Outbox => "the outbox is empty: nothing waits to be sent",
             ChooserKind::Snoozed => "nothing snoozed or followed up (:snooze 2h, :follow-up fri)",
+            ChooserKind::Drafts => {
+                "no draft task seen (the service lists none: a draft shows here once opened or stored)"
+            }
+            ChooserKind::LinkTask => "no task matches (type :link task #N, WORDS or a uuid)",
+            ChooserKind::Attach => {
+                "no file seen on a stored task: :attach FILE_ID takes an uploaded file's id"
+            }
         }
+    }
+
+    /// Rows may still come (the note says what it reads: `…`): "none"
+    /// is not said yet.
+    pub fn waiting(&self) -> bool {
+        self.note.as_deref().is_some_and(|n| n.ends_with('…'))
+    }
+
+    /// The highlighted row goes (accepted, rejected): the next takes its place.
+    pub fn remove(&mut self, key: &str) {
+        self.rows.retain(|(k, _)| k != key);
+        self.selected = self.selected.min(self.rows.len().saturating_sub(1));
     }
 
     pub fn on_key(&mut self, action: Option<Action>) -> ChooserOutcome {
@@ -70,6 +120,12 @@ impl Chooser {
             {
                 key().map_or(ChooserOutcome::Stay, ChooserOutcome::Cancel)
             }
+            Some(Action::AcceptDraft) if self.kind == ChooserKind::Drafts => {
+                key().map_or(ChooserOutcome::Stay, ChooserOutcome::Accept)
+            }
+            Some(Action::RejectDraft) if self.kind == ChooserKind::Drafts => {
+                key().map_or(ChooserOutcome::Stay, ChooserOutcome::Reject)
+            }
             _ => ChooserOutcome::Stay,
         }
     }
@@ -79,6 +135,10 @@ impl State {
     pub fn open_chooser(&mut self, kind: ChooserKind) {
         let now = crate::app::cache::now_secs();
         let rows: Vec<(String, String)> = match kind {
+            // Built with what they wait for (`app/pickers.rs`).
+            ChooserKind::Drafts | ChooserKind::LinkTask | ChooserKind::Attach => {
+                return;
+            }
             ChooserKind::Recent => self
                 .local
                 .recent
@@ -136,11 +196,7 @@ impl State {
             .into_iter()
             .map(|(k, l)| (k, crate::text::clean(&l)))
             .collect();
-        self.overlay = Overlay::Chooser(Chooser {
-            kind,
-            rows,
-            selected: 0,
-        });
+        self.overlay = Overlay::Chooser(Chooser::new(kind, rows));
     }
 
     pub(super) fn chooser_outcome(&mut self, c: Chooser, out: ChooserOutcome) -> Vec<Effect> {
@@ -151,7 +207,7 @@ impl State {
             }
             ChooserOutcome::Close => vec![],
             ChooserOutcome::Enter(key) => match c.kind {
-                ChooserKind::Recent | ChooserKind::Changed => {
+                ChooserKind::Recent | ChooserKind::Changed | ChooserKind::Drafts => {
                     self.focus = Focus::Detail;
                     self.jump_to(key, None)
                 }
@@ -162,6 +218,10 @@ impl State {
                         .map_or(key.clone(), |(_, id)| id.to_string());
                     self.jump_to(id, None)
                 }
+                // Through the palette's own check: the task it was opened
+                // for is still current.
+                ChooserKind::LinkTask => self.run_palette(&format!("link task {key}"), c.target),
+                ChooserKind::Attach => self.run_palette(&format!("attach {key}"), c.target),
                 ChooserKind::Outbox => {
                     let fx = key
                         .parse::<i64>()
@@ -180,6 +240,8 @@ impl State {
                 }
                 fx
             }
+            ChooserOutcome::Accept(id) => self.accept_draft_row(c, id),
+            ChooserOutcome::Reject(id) => self.reject_draft_row(c, id),
             ChooserOutcome::Cancel(key) => {
                 if let Ok(seq) = key.parse::<i64>() {
                     self.outbox_cancel(seq);

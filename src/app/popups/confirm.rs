@@ -1,5 +1,5 @@
 //! Confirmations: `y` does it, `n`/Esc cancels (and returns to the editor
-//! the question came from, with its edits).
+//! the question came from, with its edits, or to `:drafts`).
 
 use crate::app::keymap::{Action, Context};
 use crate::app::state::*;
@@ -24,7 +24,22 @@ impl State {
     ) -> Vec<Effect> {
         match self.keymap.lookup(&[Context::Confirm], &ev) {
             Some(Action::Yes) => {
+                // `:drafts` stays open on the next draft.
+                let rejected = match &on_yes {
+                    Confirmed::RejectDraft { id } => Some(id.clone()),
+                    _ => None,
+                };
                 let fx = self.confirmed(on_yes);
+                let back_to = match (rejected, back_to) {
+                    (Some(id), Some(b)) if matches!(*b, Overlay::Chooser(_)) => {
+                        if let Overlay::Chooser(mut c) = *b {
+                            c.remove(&id);
+                            self.overlay = Overlay::Chooser(c);
+                        }
+                        return fx;
+                    }
+                    (_, b) => b,
+                };
                 // The editor's copy waits for the answer: a refused save
                 // brings it back with its edits.
                 if let (Some(b), Some(Effect::Api { ticket, req })) = (back_to, fx.first()) {
@@ -36,6 +51,10 @@ impl State {
             }
             Some(Action::No | Action::Close) => {
                 match back_to {
+                    Some(b) if matches!(*b, Overlay::Chooser(_)) => {
+                        self.overlay = *b;
+                        self.say(Level::Info, "cancelled: nothing rejected");
+                    }
                     Some(b) => {
                         self.overlay = *b;
                         self.say(Level::Info, "not saved: back to the editor");

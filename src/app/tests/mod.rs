@@ -21,6 +21,7 @@ mod navigation;
 mod numbers;
 mod outbox;
 mod outbox_order;
+mod pickers;
 mod prefetch;
 mod props;
 mod refresh;

@@ -92,6 +92,35 @@ fn every_popup_at_80x24_and_120x40() {
                 });
             }),
         ),
+        (
+            // #26 §1: the pickers that spare typing an id.
+            "drafts",
+            Box::new(|s: &mut State| {
+                s.on_key(key('W'));
+            }),
+        ),
+        (
+            "link_task",
+            Box::new(move |s: &mut State| {
+                s.on_key(key(':'));
+                typed(s, "link task");
+                s.on_key(code(KeyCode::Enter));
+            }),
+        ),
+        (
+            "attach",
+            Box::new(|s: &mut State| {
+                let mut v = task_json(104);
+                v["title"] = "Board minutes".into();
+                v["input_files"] = serde_json::json!([
+                    {"id": "44444444-4444-4444-8444-444444444444", "name": "minutes-2026-11.docx", "size": 48213},
+                    {"id": "55555555-5555-4555-8555-555555555555", "name": "evil\u{1b}[2J.pdf", "size_bytes": 3}
+                ]);
+                let t: Task = serde_json::from_value(v).unwrap();
+                s.list.items.push(TaskItem::Task(Box::new(t)));
+                s.on_key(key('F'));
+            }),
+        ),
     ];
     for (name, setup) in &popups {
         for (w, h) in [(80, 24), (120, 40)] {
