@@ -39,6 +39,10 @@ pub struct SandboxOptions {
     /// Serve HTTP/1.1 only, like many services over plain http (by
     /// default HTTP/2 with prior knowledge is served too).
     pub http1_only: bool,
+    /// This many more people in the first organisation (`Staff 001`…,
+    /// key `demo-staff-acme` acts as the first): each is involved in a
+    /// small share of what they see (the inbox benchmark).
+    pub staff: usize,
 }
 
 impl Default for SandboxOptions {
@@ -48,6 +52,7 @@ impl Default for SandboxOptions {
             faults: Faults::default(),
             quirks: false,
             http1_only: false,
+            staff: 0,
         }
     }
 }
@@ -132,7 +137,7 @@ impl Sandbox {
         opts: SandboxOptions,
     ) -> std::io::Result<Sandbox> {
         let addr = listener.local_addr()?;
-        let (store, demo_keys) = seed::seed(opts.tasks, opts.quirks);
+        let (store, demo_keys) = seed::seed(opts.tasks, opts.quirks, opts.staff);
         let keys = demo_keys
             .iter()
             .map(|(k, u)| (k.key.clone(), *u))

@@ -190,7 +190,7 @@ fn team(s: &mut Store, rng: &mut Rng, org: usize, name: &str, members: &[usize])
 }
 
 /// Seeds the store; returns it with the demo keys (key, user index).
-pub(crate) fn seed(n_tasks: usize, quirks: bool) -> (Store, Vec<(DemoKey, usize)>) {
+pub(crate) fn seed(n_tasks: usize, quirks: bool, staff: usize) -> (Store, Vec<(DemoKey, usize)>) {
     let mut rng = Rng::new(0x7A5C_DEC0_2026_0001);
     let mut s = Store::default();
     for (name, thread, vb) in [
@@ -232,6 +232,20 @@ pub(crate) fn seed(n_tasks: usize, quirks: bool) -> (Store, Vec<(DemoKey, usize)
         (0, 1, 2, 3, 4, 6, 7, 8, 9, 11, 12)
     );
     assert_eq!((lit1, lit2, corp, ops, gops, research), (0, 1, 2, 3, 4, 6));
+    // More people in Acme (benchmarks: a user involved in a few percent
+    // of what they see); after every index above, so a seed without
+    // them is unchanged.
+    let staff: Vec<usize> = (1..=staff)
+        .map(|i| {
+            user(
+                &mut s,
+                &mut rng,
+                0,
+                &format!("Staff {i:03}"),
+                &format!("staff{i:03}@acme.test"),
+            )
+        })
+        .collect();
 
     for org in 0..3 {
         for (i, c) in CLIENTS.iter().take(6).enumerate() {
@@ -358,7 +372,7 @@ pub(crate) fn seed(n_tasks: usize, quirks: bool) -> (Store, Vec<(DemoKey, usize)
         )
     };
     let s = c.s;
-    let keys = vec![
+    let mut keys = vec![
         key(
             "demo-alice-acme",
             alice,
@@ -391,5 +405,13 @@ pub(crate) fn seed(n_tasks: usize, quirks: bool) -> (Store, Vec<(DemoKey, usize)
             &s,
         ),
     ];
+    if let Some(&first) = staff.first() {
+        keys.push(key(
+            "demo-staff-acme",
+            first,
+            "one of the --staff people of Acme",
+            &s,
+        ));
+    }
     (s, keys)
 }

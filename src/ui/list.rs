@@ -193,10 +193,11 @@ fn task_row<'a>(
     let changed = s.list.changed.contains(t.id.as_str()) || s.changed_since_seen(t);
     let (mark, mark_style) = if pending {
         ("…", theme.pending)
-    } else if s.inbox.unread.contains(t.id.as_str()) {
-        ("»", theme.accent)
     } else if changed {
         ("*", theme.pending)
+    } else if s.inbox.unread.contains(t.id.as_str()) {
+        // In the inbox (and not changed since seen: `*` says more).
+        ("»", theme.accent)
     } else if s.row_unchecked(t.id.as_str(), std::time::Instant::now()) {
         // Its page was not asked again for a while (a long list's rows
         // far from the screen): asked when it comes into view.
