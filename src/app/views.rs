@@ -450,7 +450,8 @@ mod tests {
             ],
         );
         let names = v.names();
-        assert_eq!(names.len(), 7, "{names:?}");
+        // Seven built-in views and Due today.
+        assert_eq!(names.len(), 8, "{names:?}");
         assert_eq!(v.list[1].name, "mine");
         assert_eq!(v.list[1].filter, "assigned=me priority=high");
         assert_eq!(
@@ -459,10 +460,10 @@ mod tests {
             "a replacement without a key keeps the built-in's"
         );
         let five = Key::parse("5").unwrap();
-        assert_eq!(v.by_key(&five), Some(6));
+        assert_eq!(v.by_key(&five), Some(7));
         assert_eq!(v.list[4].name, "Overdue");
         assert_eq!(v.list[4].key, None, "Overdue gave its key away");
-        assert_eq!(v.find("due today"), Ok(6));
+        assert_eq!(v.find("due today"), Ok(7));
         assert_eq!(v.find("week"), Ok(3));
         assert_eq!(v.find("inv"), Ok(2));
         assert!(v.find("m").is_err(), "ambiguous");
