@@ -30,6 +30,7 @@ pub mod layout;
 pub mod list_refresh;
 pub mod marks;
 pub mod names;
+pub mod narrow;
 pub mod navigation;
 pub mod numbers;
 pub mod offline;

@@ -64,9 +64,9 @@ impl State {
         };
         l.follow_on_load = !keep;
         if !keep {
-            // The store's matches for a search stay until the service's
-            // first page replaces them.
-            if !l.local_search {
+            // The store's matches for a search, or the rows it narrowed,
+            // stay until the service's first page replaces them.
+            if !l.local_search && l.narrowed.is_none() {
                 let gone = std::mem::take(&mut l.items);
                 l.reindex();
                 self.rows_leave(gone);

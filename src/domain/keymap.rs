@@ -27,7 +27,7 @@ actions! {
     Quit = "quit": "quit",
     Suspend = "suspend": "suspend to the shell (fg brings taskdeck back)",
     Refresh = "refresh": "refresh the list and the open task",
-    Search = "search": "free-text search",
+    Search = "search": "live filter: narrow rows, then ask the service",
     Filter = "filter": "edit the filters",
     FocusNext = "focus_next": "focus the next pane",
     FocusPrev = "focus_prev": "focus the previous pane",

@@ -62,7 +62,10 @@ pub fn title_line(s: &State) -> String {
     if s.list.local_search {
         parts.push("stored matches, searching the service…".into());
     }
-    let tail = if s.list.loading {
+    // Narrowed rows are what was on screen, not what the service has.
+    let tail = if s.list.narrowed.is_some() {
+        "of those on screen"
+    } else if s.list.loading {
         "loading…"
     } else if s.list.error.is_some() {
         "error"

@@ -274,7 +274,7 @@ pub fn hint_text(s: &State, width: usize) -> String {
         Overlay::None => None,
         Overlay::Help { .. } => Some("[help] type to filter  up/down scroll  esc close"),
         Overlay::Palette(_) => Some("[command] tab complete  up/down choose  enter run  esc cancel"),
-        Overlay::Search(_) => Some("[search] type to search  enter keep  esc clear"),
+        Overlay::Search(_) => Some("[search] type to narrow  enter keep  esc restore the list"),
         Overlay::Confirm { .. } => Some("[confirm] y yes  n/esc no"),
         Overlay::Compose(_) => {
             Some("[compose] ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)")

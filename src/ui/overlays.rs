@@ -227,23 +227,26 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 f.set_cursor_position((x, inner.y));
             }
         }
-        Overlay::Search(i) => {
-            let r = Rect {
-                x: area.x,
-                y: area.y + 1,
-                width: area.width,
-                height: 3,
+        Overlay::Search(b) => {
+            // On the status line, not over the list: the first rows it
+            // narrows stay in sight (#26 §2).
+            let r = Rect::new(area.x, area.bottom().saturating_sub(2), area.width, 1);
+            let about = match s.list.narrowed {
+                Some(of) => format!("  {} of {of} rows match · ", s.list.items.len()),
+                None => "  ".into(),
             };
-            let inner = popup(
-                f,
-                r,
-                "Search title, description, context, comments (Enter keeps, Esc clears)",
-                theme,
-            );
-            f.render_widget(
-                Paragraph::new(format!("/{}_", crate::text::clean(&i.text))),
-                inner,
-            );
+            let line = Line::from(vec![
+                Span::styled(
+                    format!("/{}_", crate::text::clean(&b.input.text)),
+                    theme.accent,
+                ),
+                Span::styled(
+                    about + "title, #number, tags, assignee, then the service",
+                    theme.dim,
+                ),
+            ]);
+            f.render_widget(ratatui::widgets::Clear, r);
+            f.render_widget(Paragraph::new(line), r);
         }
         Overlay::Confirm { lines, .. } => {
             let h = lines.len() as u16 + 4;

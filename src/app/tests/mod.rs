@@ -14,6 +14,7 @@ mod edits;
 mod keys;
 mod known;
 mod list;
+mod live_filter;
 mod local;
 mod names;
 mod navigation;
