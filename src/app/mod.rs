@@ -51,6 +51,7 @@ pub mod settle;
 pub mod share;
 pub mod state;
 mod store_link;
+pub mod tabs;
 pub mod terminal;
 pub mod views;
 mod views_save;

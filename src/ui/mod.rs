@@ -247,9 +247,10 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
     }
     let p = crate::app::layout::panes(area, s);
     draw_header(f, p.header, s, theme);
+    list::draw_tabs(f, p.tabs, s, theme);
     if s.board.is_some() {
         // The board takes the list's and the detail's place.
-        let top = p.header.bottom();
+        let top = p.tabs.bottom();
         let body = Rect::new(area.x, top, area.width, p.status.y.saturating_sub(top));
         board::draw(f, body, s, theme);
     } else if let Some(r) = p.list {

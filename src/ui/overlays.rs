@@ -84,15 +84,16 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
             ),
         ));
     }
-    for v in &s.views.list {
-        let key = v.key.map(|k| k.label()).unwrap_or_default();
+    for (i, v) in s.views.list.iter().enumerate() {
+        let key = s.tab_key(i).unwrap_or_default();
         let filter = if v.filter.is_empty() {
             "every task".to_string()
         } else {
             crate::text::clean(&v.filter)
         };
         rows.push((
-            "Views (:view NAME; 0 lists them with counts)".into(),
+            "Views: tabs over the list; 1-9 the Nth tab unless a view's key; :view NAME; 0 counts"
+                .into(),
             format!("  {key:<16} view {}: {filter}", crate::text::clean(&v.name)),
         ));
     }

@@ -26,6 +26,7 @@ mod props;
 mod refresh;
 mod review;
 mod settle;
+mod tabs;
 mod undo;
 pub(crate) mod views;
 

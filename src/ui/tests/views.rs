@@ -123,3 +123,57 @@ fn a_marked_card_carries_the_mark() {
     assert!(t.contains(">#3●"), "{t}");
     assert!(t.contains("#1 "), "an unmarked card has no mark: {t}");
 }
+
+/// #26 §3: the views as tabs over the list with their keys and the rows
+/// known for each; at 80 columns the strip scrolls to the current tab.
+#[test]
+fn the_views_tabs_at_80x24_and_200x50() {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut s = scene();
+        // Mine, open: a filter without a date, so the snapshot holds.
+        let fx = s.on_key(key('6'));
+        crate::app::tests::answer(
+            &mut s,
+            &fx,
+            Ok(Reply::Page(crate::api::TaskPage {
+                items: (1..=2)
+                    .map(|i| TaskItem::Task(Box::new(crate::app::tests::task(i))))
+                    .collect(),
+                cursor: Some("more".into()),
+            })),
+        );
+        s.views.counts.insert(0, Count::Rows { n: 50, more: true });
+        s.views.counts.insert(1, Count::Asking(99));
+        s.views.counts.insert(2, Count::Failed("500".into()));
+        s.views.counts.insert(3, Count::Rows { n: 0, more: false });
+        let b = render(&mut s, w, h, &Theme::dark());
+        snap(&format!("tabs_{w}x{h}"), &b);
+        let t = text(&b);
+        let tabs = t.lines().nth(1).unwrap();
+        assert!(
+            tabs.contains("6 Mine, open 2+ │ 7 Mine, overdue"),
+            "the current tab: {tabs}"
+        );
+        // The current tab shows without colour too.
+        let mono = render(&mut s, w, h, &Theme::mono());
+        let (x, y) = find(&mono, "6 Mine, open 2+");
+        assert_eq!(y, 1);
+        assert!(mono[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED));
+        if w == 80 {
+            assert!(tabs.starts_with('‹'), "more to the left: {tabs}");
+            assert!(!tabs.contains("1 All"), "{tabs}");
+        } else {
+            for shown in [
+                "1 All 50+ ",
+                "2 Mine … ",
+                "3 Involving me │",
+                "4 Due this week 0 ",
+            ] {
+                assert!(tabs.contains(shown), "{shown}: {tabs}");
+            }
+            assert!(!tabs.contains("error") && !tabs.contains('›'), "{tabs}");
+        }
+    }
+}

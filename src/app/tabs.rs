@@ -1,0 +1,65 @@
+//! The views as tabs over the list (#26 §3): each with the key that
+//! switches to it and the rows known for it. Read by `ui/list.rs`; no
+//! feature calls in here, so it joins no module cycle.
+
+use super::state::State;
+use super::views::{key_taken, Count};
+
+/// One tab: the key that switches to it, the view's name, its count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tab {
+    pub key: Option<String>,
+    pub name: String,
+    /// Rows known for the view (`12`, `50+`), `…` while asked; `None`
+    /// when nothing is known — never a guess.
+    pub count: Option<String>,
+    pub current: bool,
+}
+
+impl State {
+    /// Every view as a tab, in the views' order.
+    pub fn tabs(&self) -> Vec<Tab> {
+        (0..self.views.list.len())
+            .map(|i| Tab {
+                key: self.tab_key(i),
+                name: self.views.list[i].name.clone(),
+                count: self.tab_count(i),
+                current: self.view == Some(i),
+            })
+            .collect()
+    }
+
+    /// The key that switches to tab `i` here (see `Views::tab_key`); a
+    /// digit the keymap or a custom command takes is theirs.
+    pub fn tab_key(&self, i: usize) -> Option<String> {
+        self.views.tab_key(i, |k| {
+            self.custom.by_key(k).is_some() || key_taken(&self.keymap, k).is_some()
+        })
+    }
+
+    /// The rows known for view `i`: the list's own while it shows exactly
+    /// that view (no search, no filter added, not narrowed), else the
+    /// switcher's count of its first page.
+    pub fn tab_count(&self, i: usize) -> Option<String> {
+        let l = &self.list;
+        let exactly = self.view == Some(i)
+            && self.search.trim().is_empty()
+            && l.narrowed.is_none()
+            && !l.local_search
+            && match &self.views.base {
+                Some(base) => *base == self.filters,
+                None => self.filters.is_empty(),
+            };
+        if exactly && l.error.is_none() {
+            if l.items.is_empty() && (l.loading || l.cached_at.is_some()) {
+                return Some("…".into());
+            }
+            let more = if l.end_reached { "" } else { "+" };
+            return Some(format!("{}{more}", l.items.len()));
+        }
+        match self.views.counts.get(&i)? {
+            c @ (Count::Asking(_) | Count::Rows { .. }) => Some(c.text()),
+            Count::Failed(_) | Count::NeedsIdentity => None,
+        }
+    }
+}
