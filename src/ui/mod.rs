@@ -4,14 +4,15 @@ mod board;
 mod clear;
 mod detail;
 pub mod fuzzing;
+mod help;
 mod list;
 pub mod markdown;
 mod overlays;
 pub mod wrap;
 
 pub use detail::header as detail_header;
+pub use help::help_lines;
 pub use list::title_line as list_title;
-pub use overlays::help_lines;
 
 #[cfg(test)]
 mod tests;
