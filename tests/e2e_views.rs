@@ -105,8 +105,9 @@ fn a_view_from_the_config_is_reachable_by_its_key_and_sends_my_id_and_the_end_of
     svc.sb.clear_requests();
     tui.send("0");
     tui.wait_for("Views — first-page counts", WAIT);
-    let counts = wait_requests(&svc, "GET", "/api/v1/tasks", 7);
-    assert_eq!(counts.len(), 7, "{counts:?}");
+    // Seven built-in views (Mine, overdue the seventh) and Due today.
+    let counts = wait_requests(&svc, "GET", "/api/v1/tasks", 8);
+    assert_eq!(counts.len(), 8, "{counts:?}");
     // All of Alice's tasks are more than a page: `50+`.
     tui.wait_for("50+", WAIT);
     tui.key("\x1b");
