@@ -283,7 +283,9 @@ impl State {
     /// row of the list the cursor moves onto it; else it is marked as
     /// opened from elsewhere.
     pub fn show(&mut self, id: String, task: Option<Task>) -> Vec<Effect> {
-        self.show_as(id, task, false)
+        let fx = self.show_as(id, task, false);
+        self.note_opened();
+        fx
     }
 
     /// `show`; `passing`: the cursor only passes the row (`settle.rs`), so
@@ -362,6 +364,7 @@ impl State {
                 fx.extend(self.open_passed());
                 if self.detail.is_some() {
                     self.focus = Focus::Detail;
+                    self.note_opened();
                 }
                 fx
             }
