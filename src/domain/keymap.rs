@@ -67,7 +67,7 @@ actions! {
     AcceptDraft = "accept_draft": "accept a draft task",
     RejectDraft = "reject_draft": "reject (delete) a draft task",
     NewSubtask = "new_subtask": "create a subtask",
-    OpenParent = "open_parent": "open the parent of a subtask",
+    OpenParent = "open_parent": "open the parent of a subtask (else says it has none)",
     AddLink = "add_link": "link a chat, review, report or task",
     ChangeRole = "change_role": "change the selected link's role",
     EditCheckIds = "edit_check_ids": "edit the selected review link's check ids",
