@@ -17,7 +17,8 @@ pub const ROW_MARKS: &[&str] = &[
     "…  a change to this task is being sent",
     "*  changed on the service since the last refresh, or since you last opened it (:changed lists them)",
     "·  not checked by a recent refresh (a long list's rows far from the screen): asked again when it comes into view; r reloads every row",
-    "●  marked for a bulk edit (! its last bulk edit failed)",
+    "●  marked for a bulk edit (✗ its last bulk edit failed)",
+    "!  overdue (the due column, the board's cards, the detail's due line); the board's ↑↑ urgent, ↑ high",
 ];
 
 /// The help screen's rows, from the effective keymap, the views, the

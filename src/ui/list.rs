@@ -98,7 +98,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usiz
     // The title always keeps room: narrow lists drop the priority column.
     let w_pri = if width < 62 { 0 } else { 7 };
     let (w_id, w_status, w_due, w_who) = (7, 12, 13, if wide { 16 } else { 0 });
-    // With marks, a mark column: `●` marked, `!` its bulk edit failed.
+    // With marks, a mark column: `●` marked, `✗` its bulk edit failed.
     let w_mark = usize::from(!s.marks.is_empty());
     let fixed = 2 + w_mark + w_id + w_pri + w_status + w_due + w_who;
     let w_rest = width.saturating_sub(fixed);
@@ -208,7 +208,8 @@ fn task_row<'a>(
     let failed = s.marks.error(t.id.as_str());
     let marked = match (s.marks.is_empty(), s.marks.contains(t.id.as_str()), failed) {
         (true, ..) => "",
-        (false, true, Some(_)) => "!",
+        // `✗`, not `!`: `!` means overdue in the list and on the board.
+        (false, true, Some(_)) => "✗",
         (false, true, None) => "●",
         (false, false, _) => " ",
     };

@@ -38,7 +38,7 @@ fn the_board_at_80x24_and_120x40() {
         }
         assert!(t.contains("[board]"), "the board's keys in the hint line");
         // A card's title reads, not eight letters of it.
-        assert!(t.contains("#1 ! Task number 1 "), "{t}");
+        assert!(t.contains("#1 ↑ Task number 1 "), "{t}");
     }
 }
 
@@ -175,5 +175,57 @@ fn the_views_tabs_at_80x24_and_200x50() {
             }
             assert!(!tabs.contains("error") && !tabs.contains('›'), "{tabs}");
         }
+    }
+}
+
+/// #26 §9: `!` means one thing in the list and on the board: overdue.
+/// Priority on a card is `↑↑`/`↑`; a marked task whose bulk edit failed
+/// is `✗` in both.
+#[test]
+fn bang_means_overdue_in_the_list_and_on_the_board() {
+    let mut s = board_state();
+    let late = (chrono::Utc::now() - chrono::Duration::days(3)).to_rfc3339();
+    for (i, item) in s.list.items.iter_mut().enumerate() {
+        if let TaskItem::Task(t) = item {
+            t.priority = crate::api::Priority::Medium;
+            if i == 0 {
+                t.complete_by = Some(late.clone());
+            }
+            if i == 1 {
+                t.priority = crate::api::Priority::Urgent;
+            }
+        }
+    }
+    // #2 marked, its bulk edit failed.
+    let t2 = s.list.items[1].task().unwrap().clone();
+    s.marks.insert(&t2);
+    s.marks
+        .failed
+        .insert(t2.id.as_str().to_string(), "422: locked".into());
+    let list = text(&render(&mut s, 120, 40, &Theme::mono()));
+    let row = |t: &str, n: &str| {
+        t.lines()
+            .find(|l| l.starts_with('┃') && l.contains(&format!(" {n}  ")))
+            .unwrap_or_else(|| panic!("{n}: {t}"))
+            .to_string()
+    };
+    assert!(row(&list, "#1").contains("!3d overdue"), "{list}");
+    assert!(
+        row(&list, "#2").contains("✗") && !row(&list, "#2").contains('!'),
+        "{list}"
+    );
+    s.on_key(key('b'));
+    let board = text(&render(&mut s, 120, 40, &Theme::mono()));
+    assert!(board.contains("#1   !Task number 1"), "overdue: {board}");
+    assert!(
+        board.contains("#2✗↑↑Task number 2"),
+        "failed mark, urgent: {board}"
+    );
+    for l in board.lines().filter(|l| l.contains("Task number")) {
+        let bangs = l.matches('!').count();
+        assert!(
+            bangs <= 1 && (bangs == 0 || l.contains("!Task number 1")),
+            "{l}"
+        );
     }
 }
