@@ -155,3 +155,32 @@ fn esc_before_any_answer_puts_the_rows_back_without_asking() {
     assert_eq!(s.list.items.len(), 5);
     assert!(s.search_due.is_none(), "the debounced walk is off");
 }
+
+#[test]
+fn a_paste_narrows_like_typing() {
+    let mut s = loaded(12);
+    s.on_key(key('/'));
+    s.on_paste("#1\nnumber 12");
+    assert_eq!(shown(&s), vec!["#12"], "one line: every word matches");
+    assert!(s.search_due.is_some(), "then the service");
+}
+
+#[test]
+fn the_stores_matches_join_the_narrowed_rows_after_them() {
+    let mut s = super::local::with_store(loaded(3));
+    s.on_key(key('/'));
+    type_str(&mut s, "number 2");
+    assert_eq!(shown(&s), vec!["#2"]);
+    let mut hit = task(9);
+    hit.title = "Task number 29".into();
+    let gen = s.local.search_gen;
+    s.on_store(crate::store::worker::StoreAnswer::Search {
+        gen,
+        rows: vec![
+            crate::app::cache::stored(&task(2), false),
+            crate::app::cache::stored(&hit, false),
+        ],
+    });
+    assert_eq!(shown(&s), vec!["#2", "#9"], "on screen first, once each");
+    assert!(s.list.index_exact());
+}
