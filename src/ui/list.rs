@@ -268,18 +268,6 @@ fn task_row<'a>(
     Line::from(spans)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::fit;
-
-    #[test]
-    fn fit_pads_and_cuts_by_width() {
-        assert_eq!(fit("abc", 5), "abc  ");
-        assert_eq!(fit("abcdef", 4), "abc…");
-        assert_eq!(fit("日本語", 4), "日… ");
-    }
-}
-
 /// The views as tabs over the list (#26 §3): `key name count` each, the
 /// current one highlighted (reversed without colour). Too many for the
 /// width: the strip scrolls to keep the current tab in sight, `‹` `›`
@@ -345,4 +333,16 @@ fn tab_window(labels: &[String], current: Option<usize>, width: usize) -> (usize
         a -= 1;
     }
     (a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn fit_pads_and_cuts_by_width() {
+        assert_eq!(fit("abc", 5), "abc  ");
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("日本語", 4), "日… ");
+    }
 }
