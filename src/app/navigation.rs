@@ -561,6 +561,9 @@ impl State {
         self.views.words =
             super::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
         self.views.words_at = vec![chrono::Utc::now(); self.views.words.len()];
+        if self.view != Some(i) {
+            self.keep_tab_count();
+        }
         self.views.base = Some(q.clone());
         self.filters = q;
         self.view = Some(i);

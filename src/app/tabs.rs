@@ -37,20 +37,44 @@ impl State {
         })
     }
 
-    /// The rows known for view `i`: the list's own while it shows exactly
-    /// that view (no search, no filter added, not narrowed), else the
-    /// switcher's count of its first page.
-    pub fn tab_count(&self, i: usize) -> Option<String> {
+    /// Leaving the current view for another: the rows its list knew stay
+    /// its tab's count (the switcher asks again when it opens).
+    pub fn keep_tab_count(&mut self) {
+        let Some(i) = self.view else { return };
         let l = &self.list;
-        let exactly = self.view == Some(i)
+        if !self.list_is_view(i) || (l.loading && l.items.is_empty()) || l.error.is_some() {
+            return;
+        }
+        if matches!(self.views.counts.get(&i), Some(Count::Asking(_))) {
+            return;
+        }
+        let c = Count::Rows {
+            n: self.list.items.len(),
+            more: !self.list.end_reached,
+        };
+        self.views.counts.insert(i, c);
+    }
+
+    /// The list shows exactly view `i`: no search, no filter added, not
+    /// narrowed.
+    fn list_is_view(&self, i: usize) -> bool {
+        let l = &self.list;
+        self.view == Some(i)
             && self.search.trim().is_empty()
             && l.narrowed.is_none()
             && !l.local_search
             && match &self.views.base {
                 Some(base) => *base == self.filters,
                 None => self.filters.is_empty(),
-            };
-        if exactly && l.error.is_none() {
+            }
+    }
+
+    /// The rows known for view `i`: the list's own while it shows exactly
+    /// that view, else what was counted (the switcher's first page, or
+    /// the rows its list had when it was left).
+    pub fn tab_count(&self, i: usize) -> Option<String> {
+        let l = &self.list;
+        if self.list_is_view(i) && l.error.is_none() {
             if l.items.is_empty() && (l.loading || l.cached_at.is_some()) {
                 return Some("…".into());
             }

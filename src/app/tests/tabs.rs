@@ -114,3 +114,23 @@ fn a_tab_counts_only_what_is_known() {
     assert_eq!(tabs[6].key.as_deref(), Some("7"));
     assert_eq!(tabs[6].name, "Mine, overdue");
 }
+
+#[test]
+fn a_view_left_keeps_the_rows_its_list_knew_as_its_count() {
+    let mut s = loaded(3);
+    let fx = s.on_key(key('2'));
+    assert_eq!(s.tab_count(0).as_deref(), Some("3"), "All had its 3 rows");
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items: (1..=2).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            cursor: Some("next".into()),
+        })),
+    );
+    s.on_key(key('5'));
+    assert_eq!(s.tab_count(1).as_deref(), Some("2+"), "Mine: 2 rows, more");
+    // Left while loading: nothing known, nothing kept.
+    s.on_key(key('1'));
+    assert_eq!(s.tab_count(4), None);
+}
