@@ -474,7 +474,8 @@ fn draw_status(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         Some((level, text, _)) => {
             let (style, mark) = match level {
                 Level::Error => (theme.error, "ERROR: "),
-                Level::Warn => (theme.warn, "! "),
+                // A word, not `!`: `!` means overdue on this screen.
+                Level::Warn => (theme.warn, "warning: "),
                 Level::Success => (theme.success, "ok: "),
                 Level::Info => (theme.base, ""),
             };

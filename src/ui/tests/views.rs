@@ -228,4 +228,8 @@ fn bang_means_overdue_in_the_list_and_on_the_board() {
             "{l}"
         );
     }
+    // A warning on the status line says so in a word.
+    s.say(Level::Warn, "careful");
+    let t = text(&render(&mut s, 120, 40, &Theme::mono()));
+    assert!(t.contains(" warning: careful"), "{t}");
 }
