@@ -65,7 +65,7 @@ impl State {
         l.offset = 0;
     }
 
-    /// `esc`: the list as it was when `/` opened (a walk it was waiting
+    /// `esc`: the list as it was when `/` opened (a page it was waiting
     /// for is asked again), the search then, and the cursor's task.
     fn search_restore(&mut self, b: SearchBox) -> Vec<Effect> {
         self.search_due = None;
@@ -74,14 +74,18 @@ impl State {
         if !changed {
             return vec![];
         }
-        if b.before.loading {
-            return self.reload_list(false);
-        }
+        let waiting = b.before.loading;
         // Answers to the search's walk belong to no list now.
         let gen = self.list.gen + 1;
         let gone = std::mem::replace(&mut self.list, *b.before);
         self.list.gen = gen;
         self.rows_leave(gone.items);
+        if waiting {
+            // Its answer was dropped with the search's: walk it again,
+            // keeping its rows and the cursor's task meanwhile.
+            self.list.loading = false;
+            return self.reload_list(!self.list.items.is_empty());
+        }
         let current = self.detail.as_ref().map(|d| d.task_id.as_str());
         match b.task_before {
             Some(id) if current != Some(id.as_str()) || !self.cursor_on_current() => {

@@ -184,3 +184,39 @@ fn the_stores_matches_join_the_narrowed_rows_after_them() {
     assert_eq!(shown(&s), vec!["#2", "#9"], "on screen first, once each");
     assert!(s.list.index_exact());
 }
+
+#[test]
+fn esc_while_the_list_was_loading_walks_it_again_keeping_its_rows() {
+    let mut s = loaded(5);
+    let fx = s.reload_list(true);
+    assert!(s.list.loading);
+    s.on_key(key('/'));
+    type_str(&mut s, "#2");
+    let fx2 = s.on_key(code(KeyCode::Esc));
+    assert_eq!(s.list.items.len(), 5, "its rows meanwhile");
+    let r = reqs(&fx2);
+    assert!(
+        matches!(&r[..], [ApiRequest::ListPage { cursor: None, query, .. }] if query.query.is_none()),
+        "{r:?}"
+    );
+    // The refresh asked before `/` is dropped; the new one fills the list.
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items: vec![],
+            cursor: None,
+        })),
+    );
+    assert_eq!(s.list.items.len(), 5);
+    answer(
+        &mut s,
+        &fx2,
+        Ok(Reply::Page(TaskPage {
+            items: (1..=6).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            cursor: None,
+        })),
+    );
+    assert_eq!(s.list.items.len(), 6);
+    assert!(!s.list.loading);
+}
