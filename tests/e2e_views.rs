@@ -296,12 +296,17 @@ fn the_live_filter_narrows_before_any_answer_and_digits_switch_tabs() {
     let cursor = cursor_row(&tui.screen());
     // From now on no answer comes back within the test.
     svc.set_faults("delay=60000");
-    tui.send("/");
-    tui.send(&cursor);
-    tui.wait_until("the rows narrowed", WAIT, |s| {
-        let rows = row_labels(s);
-        !rows.is_empty() && rows.len() < before.len() && rows.iter().all(|r| r.starts_with(&cursor))
-    });
+    tui.send("/#");
+    // Each key narrows the rows on screen (the number typed so far).
+    for k in 2..=cursor.len() {
+        let typed = &cursor[..k];
+        tui.send(&cursor[k - 1..k]);
+        tui.wait_until(&format!("the rows narrowed to {typed}"), WAIT, |s| {
+            let rows = row_labels(s);
+            rows.contains(&cursor) && rows.iter().all(|r| r.starts_with(typed))
+        });
+    }
+    assert!(row_labels(&tui.screen()).len() < before.len());
     assert!(
         tui.screen().contains(&format!("/{cursor}_")),
         "the box on the status line"
