@@ -164,7 +164,6 @@ const KNOWN_STATE_GLOBS: &[&str] = &[
     "app/popups/confirm.rs",
     "app/popups/help.rs",
     "app/popups/mod.rs",
-    "app/popups/search.rs",
     "app/popups/switcher.rs",
     "app/popups/text.rs",
     "app/prefetch.rs",

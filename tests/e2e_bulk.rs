@@ -63,7 +63,7 @@ fn three_marked_rows_completed_in_one_bulk_edit_then_z_restores_each_status() {
 
     svc.sb.clear_requests();
     tui.send("z");
-    tui.wait_for("undo: 3 tasks: status → completed — 3 done", WAIT);
+    tui.wait_for("undone: \"3 tasks: status → completed\" — 3 done", WAIT);
     let patches = svc.requests_matching("PATCH", "");
     assert_eq!(patches.len(), 3, "exactly three PATCHes: {patches:?}");
     for p in &patches {

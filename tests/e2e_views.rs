@@ -105,8 +105,9 @@ fn a_view_from_the_config_is_reachable_by_its_key_and_sends_my_id_and_the_end_of
     svc.sb.clear_requests();
     tui.send("0");
     tui.wait_for("Views — first-page counts", WAIT);
-    let counts = wait_requests(&svc, "GET", "/api/v1/tasks", 7);
-    assert_eq!(counts.len(), 7, "{counts:?}");
+    // Seven built-in views (Mine, overdue the seventh) and Due today.
+    let counts = wait_requests(&svc, "GET", "/api/v1/tasks", 8);
+    assert_eq!(counts.len(), 8, "{counts:?}");
     // All of Alice's tasks are more than a page: `50+`.
     tui.wait_for("50+", WAIT);
     tui.key("\x1b");
@@ -265,6 +266,58 @@ run = 'printf %s "$TASKDECK_TITLE" > {out}'
     assert_eq!(std::fs::read_to_string(&out).unwrap(), title);
     assert!(!marker.exists(), "the title ran");
     let mut tui = tui;
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}
+
+/// The list's row labels on screen (`#12`), in order.
+fn row_labels(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter_map(|l| l.strip_prefix("┃> #").or_else(|| l.strip_prefix("┃  #")))
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        .filter_map(|r| r.split_whitespace().next())
+        .map(|n| format!("#{n}"))
+        .collect()
+}
+
+/// #26 §2 and §3 with the real binary: `/` narrows the rows on screen at
+/// each key while the service is too slow to have answered; `esc` puts
+/// them back with the cursor on its task; a digit switches tabs.
+#[test]
+fn the_live_filter_narrows_before_any_answer_and_digits_switch_tabs() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home, &home.root().join("ids.txt"));
+    tui.wait_for("1 All", WAIT);
+    tui.wait_for("6 Mine, open", WAIT);
+    let before = row_labels(&tui.screen());
+    assert!(before.len() > 5, "{before:?}");
+    let cursor = cursor_row(&tui.screen());
+    // From now on no answer comes back within the test.
+    svc.set_faults("delay=60000");
+    tui.send("/#");
+    // Each key narrows the rows on screen (the number typed so far).
+    for k in 2..=cursor.len() {
+        let typed = &cursor[..k];
+        tui.send(&cursor[k - 1..k]);
+        tui.wait_until(&format!("the rows narrowed to {typed}"), WAIT, |s| {
+            let rows = row_labels(s);
+            rows.contains(&cursor) && rows.iter().all(|r| r.starts_with(typed))
+        });
+    }
+    assert!(row_labels(&tui.screen()).len() < before.len());
+    assert!(
+        tui.screen().contains(&format!("/{cursor}_")),
+        "the box on the status line"
+    );
+    tui.key("\x1b");
+    tui.wait_until("the rows back", WAIT, |s| row_labels(s) == before);
+    assert_eq!(cursor_row(&tui.screen()), cursor, "the cursor on its task");
+    // `3`: the third tab (Involving me), shown current in the title.
+    tui.send("3");
+    tui.wait_for("Tasks: Involving me", WAIT);
+    svc.set_faults("");
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }

@@ -194,7 +194,10 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
             chose: false,
             target: Some((id_of(s), hostile.get(62))),
         }),
-        Overlay::Search(LineInput::with(&hostile.get(60))),
+        Overlay::Search(Box::new(taskdeck::app::state::SearchBox::over(
+            &s.list,
+            &hostile.get(60),
+        ))),
         Overlay::Confirm {
             lines: vec![hostile.get(61)],
             on_yes: Confirmed::Quit,

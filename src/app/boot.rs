@@ -227,11 +227,19 @@ impl State {
         if !waiting {
             return;
         }
-        let items: Vec<TaskItem> = rows
+        // Rows the live filter kept from the screen come first; the store
+        // adds the ones it knows beside them.
+        let mut items: Vec<TaskItem> = match l.narrowed {
+            Some(_) => l.items.clone(),
+            None => Vec::new(),
+        };
+        let stored: Vec<TaskItem> = rows
             .iter()
             .filter_map(super::cache::from_stored)
+            .filter(|t| l.narrowed.is_none() || l.position(t.id.as_str()).is_none())
             .map(|t| TaskItem::Task(Box::new(t)))
             .collect();
+        items.extend(stored);
         let gone = std::mem::replace(&mut self.list.items, items);
         self.list.reindex();
         self.rows_leave(gone);

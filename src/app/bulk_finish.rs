@@ -254,18 +254,24 @@ impl State {
             }
         }
         // The summary: what happened to every task, nothing silent.
-        let prefix = match run.kind {
-            RunKind::Apply => "",
-            RunKind::Undo => "undone — ",
-            RunKind::Redo => "redone — ",
+        // Undo and redo say what they took back or did again (#26 §9):
+        // `undone: #12 status back to in progress`.
+        let (prefix, sep, arrow) = match run.kind {
+            RunKind::Apply => ("", ": ", " → "),
+            RunKind::Undo => ("undone: ", " ", " back to "),
+            RunKind::Redo => ("redone: ", " ", " to "),
         };
         let bad = failed + unknown;
         let text = if run.jobs.len() == 1 && queued == 1 {
             format!("{prefix}{}: {}", run.jobs[0].label, QUEUED)
         } else if run.jobs.len() == 1 && done == 1 {
             let j = &run.jobs[0];
-            let words: Vec<String> = j.sent.iter().map(|c| self.change_words(c)).collect();
-            format!("{prefix}{}: {}", j.label, words.join(", "))
+            let words: Vec<String> = j
+                .sent
+                .iter()
+                .map(|c| self.change_words(c).replace(" → ", arrow))
+                .collect();
+            format!("{prefix}{}{sep}{}", j.label, words.join(", "))
         } else {
             let mut parts = vec![format!("{done} done")];
             if failed > 0 {
@@ -291,7 +297,15 @@ impl State {
                 };
                 parts.push(format!("{queued} {QUEUED} ({}){kept}", which.join(", ")));
             }
-            let mut text = format!("{} — {}", run.title, parts.join(", "));
+            // An undo's title is `undo: <what was done>`.
+            let what = match run.kind {
+                RunKind::Apply => run.title.clone(),
+                _ => format!(
+                    "{prefix}{:?}",
+                    run.title.split_once(": ").map_or(&*run.title, |t| t.1)
+                ),
+            };
+            let mut text = format!("{what} — {}", parts.join(", "));
             if let Some(j) = run.jobs.iter().find(|j| j.error().is_some()) {
                 text.push_str(&format!(
                     " — {}: {}",

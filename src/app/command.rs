@@ -332,7 +332,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("zoom", "", "the focused pane fills the screen (again: both panes)", false, Nothing, |a| none(a, Command::Zoom)),
     spec!("raw", "", "show text as written (again: rendered Markdown)", false, Nothing, |a| none(a, Command::Raw)),
     spec!("refresh", "", "reload the list and the open task", false, Nothing, |a| none(a, Command::Refresh)),
-    spec!("recent", "", "tasks you recently opened or acted on (drafts and archived too)", false, Nothing, |a| none(a, Command::Recent)),
+    spec!("recent", "", "tasks you opened (enter, a jump) or acted on, drafts and archived too", false, Nothing, |a| none(a, Command::Recent)),
     spec!("changed", "", "loaded tasks changed since you last opened them", false, Nothing, |a| none(a, Command::Changed)),
     spec!("outbox", "", "edits waiting for the service (cancel, or send one that waits)", false, Nothing, |a| none(a, Command::Outbox)),
     spec!("inbox", "", "what needs you, and why: assigned, mentions, replies, changed fields, sharing, due, drafts, follow-ups (i)", false, Nothing, |a| none(a, Command::Inbox)),

@@ -57,6 +57,7 @@ impl State {
             self.list.changed.clear();
             self.list.cached_at = None;
             self.list.local_search = false;
+            self.list.narrowed = None;
         }
         for item in &incoming {
             if let Some(t) = item.task() {

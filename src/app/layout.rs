@@ -11,6 +11,8 @@ pub const SIDE_BY_SIDE_MIN: u16 = 120;
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Panes {
     pub header: Rect,
+    /// The views as tabs (`ui/list.rs::draw_tabs`), over the list.
+    pub tabs: Rect,
     pub list: Option<Rect>,
     pub detail: Option<Rect>,
     pub status: Rect,
@@ -18,7 +20,8 @@ pub struct Panes {
 }
 
 pub fn panes(area: Rect, s: &State) -> Panes {
-    let [header, body, status, hints] = Layout::vertical([
+    let [header, tabs, body, status, hints] = Layout::vertical([
+        Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Min(3),
         Constraint::Length(1),
@@ -39,6 +42,7 @@ pub fn panes(area: Rect, s: &State) -> Panes {
     };
     Panes {
         header,
+        tabs,
         list,
         detail,
         status,

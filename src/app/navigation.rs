@@ -64,9 +64,9 @@ impl State {
         };
         l.follow_on_load = !keep;
         if !keep {
-            // The store's matches for a search stay until the service's
-            // first page replaces them.
-            if !l.local_search {
+            // The store's matches for a search, or the rows it narrowed,
+            // stay until the service's first page replaces them.
+            if !l.local_search && l.narrowed.is_none() {
                 let gone = std::mem::take(&mut l.items);
                 l.reindex();
                 self.rows_leave(gone);
@@ -283,7 +283,9 @@ impl State {
     /// row of the list the cursor moves onto it; else it is marked as
     /// opened from elsewhere.
     pub fn show(&mut self, id: String, task: Option<Task>) -> Vec<Effect> {
-        self.show_as(id, task, false)
+        let fx = self.show_as(id, task, false);
+        self.note_opened();
+        fx
     }
 
     /// `show`; `passing`: the cursor only passes the row (`settle.rs`), so
@@ -362,6 +364,7 @@ impl State {
                 fx.extend(self.open_passed());
                 if self.detail.is_some() {
                     self.focus = Focus::Detail;
+                    self.note_opened();
                 }
                 fx
             }
@@ -558,6 +561,9 @@ impl State {
         self.views.words =
             super::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
         self.views.words_at = vec![chrono::Utc::now(); self.views.words.len()];
+        if self.view != Some(i) {
+            self.keep_tab_count();
+        }
         self.views.base = Some(q.clone());
         self.filters = q;
         self.view = Some(i);

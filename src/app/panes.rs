@@ -180,6 +180,10 @@ pub struct TaskList {
     pub cached_at: Option<i64>,
     /// The rows are the store's matches for the search being typed.
     pub local_search: bool,
+    /// The rows are those of the list on screen when `/` opened (this
+    /// many) that match the search being typed, until the service's
+    /// first page replaces them (`popups/search.rs`).
+    pub narrowed: Option<usize>,
     /// The pages of this walk as the service answered them: the cursor
     /// that asks for each again and when it was last answered (the
     /// periodic refresh asks again only the pages in view and the first,
@@ -313,5 +317,30 @@ impl TaskList {
             offset = must_see + 1 - rows;
         }
         offset.min((self.items.len() + 1).saturating_sub(rows))
+    }
+}
+
+/// The live filter's box (`/`, `popups/search.rs`).
+pub struct SearchBox {
+    pub input: super::input::LineInput,
+    /// The list when `/` opened: each key narrows its rows; `esc` puts it
+    /// back.
+    pub before: Box<TaskList>,
+    /// The search then (`esc` restores it too).
+    pub search_before: String,
+    /// The current task then, when the list cursor was on it: `esc`
+    /// makes it current again if an answer moved the cursor meanwhile.
+    pub task_before: Option<String>,
+}
+
+impl SearchBox {
+    /// A box over `list` with `text` typed (tests draw one this way).
+    pub fn over(list: &TaskList, text: &str) -> SearchBox {
+        SearchBox {
+            input: super::input::LineInput::with(text),
+            before: Box::new(list.clone()),
+            search_before: text.to_string(),
+            task_before: None,
+        }
     }
 }

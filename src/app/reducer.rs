@@ -17,11 +17,13 @@ impl State {
         match &mut self.overlay {
             Overlay::Compose(c) => c.paste(&text),
             Overlay::Palette(p) => p.input.insert_str(&one_line(&text)),
-            Overlay::Search(i) => {
-                i.insert_str(&one_line(&text));
-                self.search = i.text.clone();
-                self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
-                self.search_locally();
+            Overlay::Search(b) => {
+                b.input.insert_str(&one_line(&text));
+                let b = std::mem::replace(&mut self.overlay, Overlay::None);
+                if let Overlay::Search(b) = b {
+                    self.search_typed(&b);
+                    self.overlay = Overlay::Search(b);
+                }
             }
             Overlay::Filter(f) => f.paste(&one_line(&text)),
             Overlay::Sharing(s) => s.paste(&one_line(&text)),
@@ -71,10 +73,7 @@ impl State {
             Action::Quit => Command::Quit,
             Action::Suspend => return vec![Effect::Suspend],
             Action::Refresh => Command::Refresh,
-            Action::Search => {
-                self.overlay = Overlay::Search(super::input::LineInput::with(&self.search));
-                return vec![];
-            }
+            Action::Search => return self.open_search(),
             Action::Filter => return self.open_filter_form(),
             Action::FocusNext | Action::FocusPrev => return self.toggle_focus(),
             Action::Views => return self.open_switcher(),

@@ -80,8 +80,16 @@ impl State {
         self.list.changed.remove(&id);
         self.local.store(StoreCmd::Current(id.clone()));
         self.local.store(StoreCmd::Opened(id.clone()));
-        self.note_recent(&id, "opened");
         self.mark_seen();
+    }
+
+    /// The user opened the current task on purpose (`enter`, a jump by
+    /// number, link, subtask, history or `:recent`): `:recent` lists it. A
+    /// row the cursor rests on or passes is current, not opened (#26 §9).
+    pub(super) fn note_opened(&mut self) {
+        if let Some(id) = self.detail.as_ref().map(|d| d.task_id.clone()) {
+            self.note_recent(&id, "opened");
+        }
     }
 
     /// Record what the detail shows of the current task as seen.

@@ -180,7 +180,7 @@ pub enum Overlay {
         scroll: u16,
     },
     Palette(super::popups::palette::Palette),
-    Search(LineInput),
+    Search(Box<SearchBox>),
     Confirm {
         lines: Vec<String>,
         on_yes: Confirmed,

@@ -7,7 +7,7 @@
 //! again each time the view is chosen (local days, `me` once known).
 
 use super::fields::{filter_words, merge, parse_filters, resolve_names};
-use super::keymap::{Context, Key};
+use super::keymap::{Context, Key, KeyCodeOrd};
 use super::state::*;
 use crate::api::TaskQuery;
 use crate::config::{name_key, ViewEntry};
@@ -162,6 +162,30 @@ impl Views {
 
     pub fn by_key(&self, key: &Key) -> Option<usize> {
         self.list.iter().position(|v| v.key.as_ref() == Some(key))
+    }
+
+    /// The tab a key switches to: the view whose own key it is, else
+    /// digit N (`1`–`9`, no modifier) the Nth tab (#26 §3). A view's key
+    /// is data the user wrote, so it wins over a position.
+    pub fn tab_for_key(&self, key: &Key) -> Option<usize> {
+        self.by_key(key).or_else(|| match key.code {
+            KeyCodeOrd::Char(c @ '1'..='9') if !key.ctrl && !key.alt => {
+                let i = c as usize - '1' as usize;
+                (i < self.list.len()).then_some(i)
+            }
+            _ => None,
+        })
+    }
+
+    /// The key shown on tab `i`: the view's own, else its position's
+    /// digit when nothing else claims it (a view, or what `claimed` says).
+    pub fn tab_key(&self, i: usize, claimed: impl Fn(&Key) -> bool) -> Option<String> {
+        let v = self.list.get(i)?;
+        if let Some(k) = &v.key {
+            return Some(k.label());
+        }
+        let digit = Key::parse(&(i + 1).to_string()).ok().filter(|_| i < 9)?;
+        (self.by_key(&digit).is_none() && !claimed(&digit)).then(|| digit.label())
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -358,6 +382,10 @@ impl State {
         if let Some(name) = self.custom.by_key(&key) {
             return self.run_or_say(super::command::Command::Run(name));
         }
+        // A digit no view and no command claims: the Nth tab.
+        if let Some(i) = self.views.tab_for_key(&key) {
+            return self.set_view(i);
+        }
         vec![]
     }
 
@@ -450,7 +478,8 @@ mod tests {
             ],
         );
         let names = v.names();
-        assert_eq!(names.len(), 7, "{names:?}");
+        // Seven built-in views and Due today.
+        assert_eq!(names.len(), 8, "{names:?}");
         assert_eq!(v.list[1].name, "mine");
         assert_eq!(v.list[1].filter, "assigned=me priority=high");
         assert_eq!(
@@ -459,10 +488,10 @@ mod tests {
             "a replacement without a key keeps the built-in's"
         );
         let five = Key::parse("5").unwrap();
-        assert_eq!(v.by_key(&five), Some(6));
+        assert_eq!(v.by_key(&five), Some(7));
         assert_eq!(v.list[4].name, "Overdue");
         assert_eq!(v.list[4].key, None, "Overdue gave its key away");
-        assert_eq!(v.find("due today"), Ok(6));
+        assert_eq!(v.find("due today"), Ok(7));
         assert_eq!(v.find("week"), Ok(3));
         assert_eq!(v.find("inv"), Ok(2));
         assert!(v.find("m").is_err(), "ambiguous");

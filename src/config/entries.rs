@@ -462,7 +462,8 @@ run = "echo {id} {status}"
                 "Involving me",
                 "Due this week",
                 "Overdue",
-                "Mine, open"
+                "Mine, open",
+                "Mine, overdue"
             ]
         );
         assert_eq!(v[0].filter, "");

@@ -1,6 +1,7 @@
 //! The board: one column per status over the loaded tasks of the view.
-//! Each card is one line: number, priority mark (`!!` urgent, `!` high),
-//! title; `→ status…` while a move is in flight. The current task's card
+//! Each card is one line: number, mark (`●` marked, `✗` its bulk edit
+//! failed), priority (`↑↑` urgent, `↑` high), `!` when overdue (as in the
+//! list), title; `→ status…` while a move is in flight. The current task's card
 //! is marked `>` and highlighted. (Marks, once they exist, are drawn on
 //! the cards here as the list draws them.)
 
@@ -20,6 +21,7 @@ const MIN_COLUMN: u16 = 26;
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     let items = &s.list.items;
+    let now = chrono::Utc::now();
     let cols = columns(items);
     let cards = cards(items, &cols);
     let cursor = s.board_cursor();
@@ -97,22 +99,31 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 continue;
             };
             let selected = sel == Some(r);
+            // `!` means overdue here as in the list's due column (#26 §9);
+            // priority is `↑↑` urgent, `↑` high.
             let mark = match t.priority {
-                Priority::Urgent => "!!",
-                Priority::High => "! ",
+                Priority::Urgent => "↑↑",
+                Priority::High => "↑ ",
                 _ => "  ",
             };
+            let overdue = t.due().is_some_and(|d| {
+                crate::app::dates::due_text(d, now, t.status == crate::api::Status::Completed).1
+            });
+            let late = if overdue { "!" } else { "" };
             let pending = s.pending_for(t.id.as_str(), "status");
             let text = match pending {
                 Some(p) => format!("{} → {}…", t.label(), p.value),
                 // Marked cards (bulk edits act on them) carry `●`.
                 None => format!(
-                    "{:<label_w$}{}{mark}{}",
+                    "{:<label_w$}{}{mark}{late}{}",
                     t.label(),
-                    if s.marks.contains(t.id.as_str()) {
-                        "●"
-                    } else {
-                        " "
+                    match (
+                        s.marks.contains(t.id.as_str()),
+                        s.marks.error(t.id.as_str())
+                    ) {
+                        (true, Some(_)) => "✗",
+                        (true, None) => "●",
+                        (false, _) => " ",
                     },
                     t.title.line()
                 ),

@@ -62,7 +62,10 @@ pub fn title_line(s: &State) -> String {
     if s.list.local_search {
         parts.push("stored matches, searching the service…".into());
     }
-    let tail = if s.list.loading {
+    // Narrowed rows are what was on screen, not what the service has.
+    let tail = if s.list.narrowed.is_some() {
+        "of those on screen"
+    } else if s.list.loading {
         "loading…"
     } else if s.list.error.is_some() {
         "error"
@@ -95,7 +98,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usiz
     // The title always keeps room: narrow lists drop the priority column.
     let w_pri = if width < 62 { 0 } else { 7 };
     let (w_id, w_status, w_due, w_who) = (7, 12, 13, if wide { 16 } else { 0 });
-    // With marks, a mark column: `●` marked, `!` its bulk edit failed.
+    // With marks, a mark column: `●` marked, `✗` its bulk edit failed.
     let w_mark = usize::from(!s.marks.is_empty());
     let fixed = 2 + w_mark + w_id + w_pri + w_status + w_due + w_who;
     let w_rest = width.saturating_sub(fixed);
@@ -208,7 +211,8 @@ fn task_row<'a>(
     let failed = s.marks.error(t.id.as_str());
     let marked = match (s.marks.is_empty(), s.marks.contains(t.id.as_str()), failed) {
         (true, ..) => "",
-        (false, true, Some(_)) => "!",
+        // `✗`, not `!`: `!` means overdue in the list and on the board.
+        (false, true, Some(_)) => "✗",
         (false, true, None) => "●",
         (false, false, _) => " ",
     };
@@ -265,6 +269,73 @@ fn task_row<'a>(
         if t.draft { theme.draft } else { theme.base },
     ));
     Line::from(spans)
+}
+
+/// The views as tabs over the list (#26 §3): `key name count` each, the
+/// current one highlighted (reversed without colour). Too many for the
+/// width: the strip scrolls to keep the current tab in sight, `‹` `›`
+/// saying more are off to that side.
+pub fn draw_tabs(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+    let tabs = s.tabs();
+    if tabs.is_empty() || area.width == 0 {
+        return;
+    }
+    let labels: Vec<String> = tabs
+        .iter()
+        .map(|t| {
+            let mut l = String::from(" ");
+            if let Some(k) = &t.key {
+                l.push_str(&format!("{k} "));
+            }
+            let name = crate::text::clean(&t.name);
+            l.push_str(fit(&name, name.width().min(18)).trim_end());
+            if let Some(c) = &t.count {
+                l.push_str(&format!(" {c}"));
+            }
+            l.push(' ');
+            l
+        })
+        .collect();
+    let (a, b) = tab_window(
+        &labels,
+        tabs.iter().position(|t| t.current),
+        area.width as usize,
+    );
+    let mut spans = vec![Span::styled(if a > 0 { "‹" } else { " " }, theme.dim)];
+    for i in a..b {
+        if i > a {
+            spans.push(Span::styled("│", theme.dim));
+        }
+        let style = if tabs[i].current {
+            theme.selected
+        } else {
+            theme.base
+        };
+        spans.push(Span::styled(labels[i].clone(), style));
+    }
+    if b < tabs.len() {
+        spans.push(Span::styled("›", theme.dim));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The tabs `a..b` shown in `width` columns: from the current one, as
+/// many to its right as fit, then to its left (a column each side is kept
+/// for `‹` `›`, and one between tabs).
+fn tab_window(labels: &[String], current: Option<usize>, width: usize) -> (usize, usize) {
+    let w = |i: usize| labels[i].width() + 1;
+    let room = width.saturating_sub(2);
+    let cur = current.unwrap_or(0).min(labels.len() - 1);
+    let (mut a, mut b, mut used) = (cur, cur + 1, w(cur));
+    while b < labels.len() && used + w(b) <= room {
+        used += w(b);
+        b += 1;
+    }
+    while a > 0 && used + w(a - 1) <= room {
+        used += w(a - 1);
+        a -= 1;
+    }
+    (a, b)
 }
 
 #[cfg(test)]

@@ -5,14 +5,15 @@ mod clear;
 mod detail;
 pub mod fuzzing;
 mod inbox;
+mod help;
 mod list;
 pub mod markdown;
 mod overlays;
 pub mod wrap;
 
 pub use detail::header as detail_header;
+pub use help::help_lines;
 pub use list::title_line as list_title;
-pub use overlays::help_lines;
 
 #[cfg(test)]
 mod tests;
@@ -249,9 +250,10 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
     }
     let p = crate::app::layout::panes(area, s);
     draw_header(f, p.header, s, theme);
+    list::draw_tabs(f, p.tabs, s, theme);
     if s.board.is_some() {
         // The board takes the list's and the detail's place.
-        let top = p.header.bottom();
+        let top = p.tabs.bottom();
         let body = Rect::new(area.x, top, area.width, p.status.y.saturating_sub(top));
         board::draw(f, body, s, theme);
     } else if let Some(r) = p.list {
@@ -276,7 +278,7 @@ pub fn hint_text(s: &State, width: usize) -> String {
         Overlay::None => None,
         Overlay::Help { .. } => Some("[help] type to filter  up/down scroll  esc close"),
         Overlay::Palette(_) => Some("[command] tab complete  up/down choose  enter run  esc cancel"),
-        Overlay::Search(_) => Some("[search] type to search  enter keep  esc clear"),
+        Overlay::Search(_) => Some("[search] type to narrow  enter keep  esc restore the list"),
         Overlay::Confirm { .. } => Some("[confirm] y yes  n/esc no"),
         Overlay::Compose(_) => {
             Some("[compose] ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)")
@@ -491,7 +493,8 @@ fn draw_status(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         Some((level, text, _)) => {
             let (style, mark) = match level {
                 Level::Error => (theme.error, "ERROR: "),
-                Level::Warn => (theme.warn, "! "),
+                // A word, not `!`: `!` means overdue on this screen.
+                Level::Warn => (theme.warn, "warning: "),
                 Level::Success => (theme.success, "ok: "),
                 Level::Info => (theme.base, ""),
             };

@@ -1,9 +1,9 @@
 //! Popups: help, palette, search, confirmations, composer, pickers.
 
 use super::clear::clear_area;
+use super::help::help_lines;
 use super::Theme;
 use crate::app::command;
-use crate::app::keymap::Context;
 use crate::app::popups::palette;
 use crate::app::state::*;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,6 +11,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
+
+/// A tall popup one row lower: the panes' titles (which task) stay in
+/// sight under the views' tabs.
+fn below_titles(r: Rect) -> Rect {
+    let down = u16::from(r.height > 3);
+    Rect::new(r.x, r.y + down, r.width, r.height - down)
+}
 
 pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width.saturating_sub(2)).max(10.min(area.width));
@@ -39,119 +46,11 @@ pub(super) fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect 
     inner
 }
 
-/// How the popups are used (their keys), for the help screen.
-pub const POPUP_HELP: &[&str] = &[
-    "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab/shift-tab file ids · esc or ctrl-c close (draft kept)",
-    "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
-];
-
-/// What the marks on the list's rows say.
-pub const ROW_MARKS: &[&str] = &[
-    "…  a change to this task is being sent",
-    "*  changed on the service since the last refresh, or since you last opened it (:changed lists them)",
-    "·  not checked by a recent refresh (a long list's rows far from the screen): asked again when it comes into view; r reloads every row",
-    "●  marked for a bulk edit (! its last bulk edit failed)",
-    "»  in your inbox: something about it needs you (i lists why)",
-];
-
-/// The help screen's rows, from the effective keymap, the views, the
-/// custom commands and the palette commands. Typing filters fuzzily: the
-/// best matches first.
-pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
-    let ctx_name = |ctx: Context| match ctx {
-        Context::Global => "Everywhere",
-        Context::List => "Task list",
-        Context::Detail => "Task detail",
-        Context::Task => "On the current task",
-        Context::Palette => "In the command palette",
-        Context::Confirm => "In confirmations",
-        Context::Picker => "In pickers",
-        Context::View => "In text views (messages, layout check, command output)",
-        Context::Sharing => "In the sharing editor",
-        Context::Filter => "In the filter form",
-        Context::Board => "On the board (b)",
-        Context::Switcher => "In the view switcher (0)",
-        Context::Inbox => "In the inbox (i)",
-    };
-    // (heading, row): a heading is shown once before its rows.
-    let mut rows: Vec<(String, String)> = Vec::new();
-    for (ctx, keys, action) in s.keymap.bindings() {
-        rows.push((
-            ctx_name(ctx).to_string(),
-            format!(
-                "  {:<16} {} ({})",
-                keys.join(", "),
-                action.description(),
-                action.name()
-            ),
-        ));
-    }
-    for v in &s.views.list {
-        let key = v.key.map(|k| k.label()).unwrap_or_default();
-        let filter = if v.filter.is_empty() {
-            "every task".to_string()
-        } else {
-            crate::text::clean(&v.filter)
-        };
-        rows.push((
-            "Views (:view NAME; 0 lists them with counts)".into(),
-            format!("  {key:<16} view {}: {filter}", crate::text::clean(&v.name)),
-        ));
-    }
-    for c in &s.custom.commands {
-        let key = c.key.map(|k| k.label()).unwrap_or_default();
-        let how = match (c.once, c.interactive) {
-            (true, true) => ", once for all, with the terminal",
-            (true, false) => ", once for all",
-            (false, true) => ", with the terminal",
-            (false, false) => "",
-        };
-        rows.push((
-            "Custom commands ([[commands]]; :run NAME)".into(),
-            format!(
-                "  {key:<16} {} (:run {}{how}) — {}",
-                crate::text::clean(&c.description),
-                crate::text::clean(&c.name),
-                crate::text::clean(&c.run)
-            ),
-        ));
-    }
-    for c in command::COMMANDS {
-        rows.push((
-            "Commands (: palette, Tab completes)".into(),
-            format!("  :{} {}  — {}", c.name, c.args, c.help),
-        ));
-    }
-    for l in POPUP_HELP {
-        rows.push(("In popups".into(), format!("  {l}")));
-    }
-    for l in ROW_MARKS {
-        rows.push(("Marks on the list's rows".into(), format!("  {l}")));
-    }
-    if !filter.trim().is_empty() {
-        let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
-        return crate::domain::fuzzy::rank(filter, &texts)
-            .into_iter()
-            .map(|i| rows[i].1.clone())
-            .collect();
-    }
-    let mut out = Vec::new();
-    let mut last: Option<&str> = None;
-    for (heading, row) in &rows {
-        if last != Some(heading.as_str()) {
-            out.push(heading.clone());
-            last = Some(heading);
-        }
-        out.push(row.clone());
-    }
-    out
-}
-
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     match &s.overlay {
         Overlay::None => {}
         Overlay::Help { filter, scroll } => {
-            let r = centered(area, 100, area.height.saturating_sub(4));
+            let r = below_titles(centered(area, 100, area.height.saturating_sub(4)));
             let inner = popup(f, r, "Help — type to filter, Esc closes", theme);
             let [input, body] =
                 Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
@@ -229,23 +128,26 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 f.set_cursor_position((x, inner.y));
             }
         }
-        Overlay::Search(i) => {
-            let r = Rect {
-                x: area.x,
-                y: area.y + 1,
-                width: area.width,
-                height: 3,
+        Overlay::Search(b) => {
+            // On the status line, not over the list: the first rows it
+            // narrows stay in sight (#26 §2).
+            let r = Rect::new(area.x, area.bottom().saturating_sub(2), area.width, 1);
+            let about = match s.list.narrowed {
+                Some(of) => format!("  {} of {of} rows match · ", s.list.items.len()),
+                None => "  ".into(),
             };
-            let inner = popup(
-                f,
-                r,
-                "Search title, description, context, comments (Enter keeps, Esc clears)",
-                theme,
-            );
-            f.render_widget(
-                Paragraph::new(format!("/{}_", crate::text::clean(&i.text))),
-                inner,
-            );
+            let line = Line::from(vec![
+                Span::styled(
+                    format!("/{}_", crate::text::clean(&b.input.text)),
+                    theme.accent,
+                ),
+                Span::styled(
+                    about + "title, #number, tags, assignee, then the service",
+                    theme.dim,
+                ),
+            ]);
+            f.render_widget(ratatui::widgets::Clear, r);
+            f.render_widget(Paragraph::new(line), r);
         }
         Overlay::Confirm { lines, .. } => {
             let h = lines.len() as u16 + 4;
@@ -271,7 +173,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             lines,
             scroll,
         } => {
-            let r = centered(area, 110, area.height.saturating_sub(4));
+            let r = below_titles(centered(area, 110, area.height.saturating_sub(4)));
             let inner = popup(f, r, title, theme);
             let ls: Vec<Line> = lines
                 .iter()

@@ -38,7 +38,7 @@ impl State {
                 lines,
                 scroll,
             } => self.text_key(title, lines, scroll, ev),
-            Overlay::Search(input) => self.search_key(input, ev),
+            Overlay::Search(b) => self.search_key(b, ev),
             Overlay::Palette(mut p) => {
                 let sources = self.palette_sources();
                 let action = self.keymap.lookup(&[Context::Palette], &ev);

@@ -1,28 +1,35 @@
-//! Free-text search (`/`): debounced; a newer query supersedes the older.
+//! The live filter (`/`, #26 §2): each key narrows the rows on screen at
+//! once (`narrow.rs`), the store's matches join them, then the service is
+//! asked after a pause in typing (a newer query supersedes the older).
+//! `enter` keeps the search; `esc` puts back the list as it was when `/`
+//! opened, with the cursor's task.
 
-use crate::app::input::LineInput;
 use crate::app::reducer::SEARCH_DEBOUNCE;
-use crate::app::state::*;
+use crate::app::state::{Effect, Overlay, SearchBox, State};
 use crossterm::event::{KeyCode, KeyEvent};
 use std::time::Instant;
 
 impl State {
-    pub(super) fn search_key(&mut self, mut input: LineInput, ev: KeyEvent) -> Vec<Effect> {
+    /// `/`: the box opens over the list as it is.
+    pub fn open_search(&mut self) -> Vec<Effect> {
+        let mut b = SearchBox::over(&self.list, &self.search);
+        b.task_before = self
+            .cursor_on_current()
+            .then(|| self.detail.as_ref().map(|d| d.task_id.clone()))
+            .flatten();
+        self.overlay = Overlay::Search(Box::new(b));
+        vec![]
+    }
+
+    pub(super) fn search_key(&mut self, mut b: Box<SearchBox>, ev: KeyEvent) -> Vec<Effect> {
         match ev.code {
-            KeyCode::Esc => {
-                let changed = !self.search.is_empty();
-                self.search.clear();
-                self.search_due = None;
-                if changed {
-                    return self.reload_list(false);
-                }
-                return vec![];
-            }
+            KeyCode::Esc => return self.search_restore(*b),
             KeyCode::Enter => {
                 // The debounce may have walked this very query already.
-                let walked = self.search == input.text && self.search_due.is_none();
-                self.search = input.text.clone();
+                let walked = self.search == b.input.text && self.search_due.is_none();
+                self.search = b.input.text.clone();
                 self.search_due = None;
+                // (Its first page replaces the narrowed rows.)
                 return if walked {
                     vec![]
                 } else {
@@ -30,14 +37,64 @@ impl State {
                 };
             }
             _ => {
-                if input.handle(&ev) && self.search != input.text {
-                    self.search = input.text.clone();
-                    self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
-                    self.search_locally();
+                if b.input.handle(&ev) && self.search != b.input.text {
+                    self.search_typed(&b);
                 }
             }
         }
-        self.overlay = Overlay::Search(input);
+        self.overlay = Overlay::Search(b);
         vec![]
+    }
+
+    /// The text changed (a key, a paste): the rows on screen narrow now,
+    /// the store and then the service are asked.
+    pub(crate) fn search_typed(&mut self, b: &SearchBox) {
+        self.search = b.input.text.clone();
+        self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
+        self.search_locally();
+        let rows = crate::app::narrow::narrow(&b.before.items, &b.input.text);
+        // The cursor stays on its task while that still matches.
+        let keep = b.before.selected_id().map(str::to_string);
+        let gone = std::mem::replace(&mut self.list.items, rows);
+        self.list.reindex();
+        self.rows_leave(gone);
+        let l = &mut self.list;
+        l.narrowed = Some(b.before.items.len());
+        l.local_search = false;
+        l.selected = keep.and_then(|id| l.position(&id)).unwrap_or(0);
+        l.offset = 0;
+    }
+
+    /// `esc`: the list as it was when `/` opened (a page it was waiting
+    /// for is asked again), the search then, and the cursor's task.
+    fn search_restore(&mut self, b: SearchBox) -> Vec<Effect> {
+        self.search_due = None;
+        let changed = self.search != b.search_before || self.list.narrowed.is_some();
+        self.search = b.search_before;
+        if !changed {
+            return vec![];
+        }
+        let waiting = b.before.loading;
+        // Answers to the search's walk belong to no list now.
+        let gen = self.list.gen + 1;
+        let gone = std::mem::replace(&mut self.list, *b.before);
+        self.list.gen = gen;
+        self.rows_leave(gone.items);
+        if waiting {
+            // Its answer was dropped with the search's: walk it again,
+            // keeping its rows and the cursor's task meanwhile.
+            self.list.loading = false;
+            return self.reload_list(!self.list.items.is_empty());
+        }
+        let current = self.detail.as_ref().map(|d| d.task_id.as_str());
+        match b.task_before {
+            Some(id) if current != Some(id.as_str()) || !self.cursor_on_current() => {
+                match self.list.position(&id) {
+                    Some(i) => self.select_row(i),
+                    None => vec![],
+                }
+            }
+            _ => vec![],
+        }
     }
 }

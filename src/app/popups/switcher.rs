@@ -20,8 +20,8 @@ impl State {
             Some(Action::Down) => sw.selected = (sw.selected + 1).min(n.saturating_sub(1)),
             Some(Action::Up) => sw.selected = sw.selected.saturating_sub(1),
             _ => {
-                // A view's own key chooses it here too.
-                if let Some(i) = Key::from_event(&ev).and_then(|k| self.views.by_key(&k)) {
+                // A view's own key (or its tab's digit) chooses it here too.
+                if let Some(i) = Key::from_event(&ev).and_then(|k| self.views.tab_for_key(&k)) {
                     return self.set_view(i);
                 }
             }

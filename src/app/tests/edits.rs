@@ -117,7 +117,7 @@ fn archive_from_the_list_offers_undo() {
     assert_eq!(r.len(), 1);
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(1)))));
     assert!(
-        s.status.as_ref().unwrap().1.contains("#1: restored"),
+        s.status.as_ref().unwrap().1.contains("undone: #1 restored"),
         "{:?}",
         s.status
     );

@@ -345,6 +345,10 @@ fn new_comments_since_the_last_look_are_marked() {
 fn recent_lists_what_was_opened_and_done_and_opens_it() {
     let mut s = with_store(loaded(3));
     s.on_key(key('j'));
+    assert!(
+        s.local.recent.is_empty(),
+        "the cursor passing opens nothing"
+    );
     let fx = palette(&mut s, "archive");
     let mut archived = task(2);
     archived.archived = true;
@@ -359,9 +363,13 @@ fn recent_lists_what_was_opened_and_done_and_opens_it() {
     // Opening it again keeps what was done.
     s.on_key(key('k'));
     s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Esc));
     assert_eq!(s.local.recent[0].action, "archived");
-    // :recent, Enter: the archived task opens by id.
+    // #1 opened (enter); :recent, Enter: the archived task opens by id.
     s.on_key(key('k'));
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Esc));
     palette(&mut s, "recent");
     match &s.overlay {
         Overlay::Chooser(c) => {

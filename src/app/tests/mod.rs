@@ -15,6 +15,7 @@ mod inbox;
 mod keys;
 mod known;
 mod list;
+mod live_filter;
 mod local;
 mod names;
 mod navigation;
@@ -27,6 +28,7 @@ mod props;
 mod refresh;
 mod review;
 mod settle;
+mod tabs;
 mod undo;
 pub(crate) mod views;
 

@@ -466,3 +466,26 @@ fn a_subtask_shows_its_parent_as_a_link_and_p_opens_it() {
     assert!(reqs(&fx).is_empty());
     assert!(s.status.as_ref().unwrap().1.contains("not a subtask"));
 }
+
+/// #26 §9: `P` on a task without a parent says so, names the task, and
+/// goes nowhere (from the list and from the detail).
+#[test]
+fn p_on_a_task_without_a_parent_says_so() {
+    let mut s = loaded(2);
+    s.on_key(key('j'));
+    for focus_detail in [false, true] {
+        if focus_detail {
+            s.on_key(code(KeyCode::Enter));
+        }
+        s.status = None;
+        let fx = s.on_key(key('P'));
+        assert!(reqs(&fx).is_empty(), "{fx:?}");
+        let text = &s.status.as_ref().expect("a message").1;
+        assert_eq!(
+            text, ":parent: #2 is not a subtask (the service names no parent)",
+            "P runs :parent"
+        );
+        assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+        assert_eq!(s.focus == Focus::Detail, focus_detail, "focus unchanged");
+    }
+}

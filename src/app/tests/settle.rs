@@ -64,11 +64,12 @@ fn g_following_a_hundred_pages_reads_and_opens_only_the_row_it_rests_on() {
         |r| matches!(r, ApiRequest::ListPage { .. }),
         page(1, 100, Some("c1".into())),
     );
-    // Task 1 is current and rested on (read, opened, seen).
+    // Task 1 is current and rested on (read, seen; not opened: the user
+    // did not open it, #26 §9).
     let t0 = Instant::now() + Duration::from_secs(10);
     rest(&mut s, t0);
     let before = opened_and_seen(&s);
-    assert_eq!(before.0, BTreeSet::from([1]));
+    assert_eq!(before, (BTreeSet::new(), BTreeSet::from([1])));
 
     let mut all = s.on_key(key('G'));
     all.extend(s.plan_prefetch());
@@ -111,7 +112,7 @@ fn g_following_a_hundred_pages_reads_and_opens_only_the_row_it_rests_on() {
         .any(|r| *r == ApiRequest::GetTask { id: tid(10_000) }
             || *r == ApiRequest::Prefetch(Box::new(ApiRequest::GetTask { id: tid(10_000) }))));
     let (opened, seen) = opened_and_seen(&s);
-    assert_eq!(opened, BTreeSet::from([1, 10_000]));
+    assert_eq!(opened, BTreeSet::new(), "resting is not opening (:recent)");
     assert!(seen.contains(&10_000) && seen.len() == 2, "{seen:?}");
 }
 
@@ -141,7 +142,7 @@ fn a_held_key_reads_the_first_row_and_the_one_it_rests_on_not_those_between() {
         }
         let last = *passed.last().unwrap();
         let (opened, seen) = opened_and_seen(&s);
-        assert_eq!(opened, BTreeSet::from([1, first]));
+        assert_eq!(opened, BTreeSet::new(), "moving is not opening (:recent)");
         assert_eq!(seen, BTreeSet::from([1, first]));
         let fx = rest(&mut s, t0 + Duration::from_secs(5));
         let read = read_tasks(&fx);
@@ -150,8 +151,9 @@ fn a_held_key_reads_the_first_row_and_the_one_it_rests_on_not_those_between() {
             read.iter().all(|n| (last - 1..=last + 2).contains(n)),
             "only the rested row and its neighbours: {read:?}"
         );
-        let (opened, _) = opened_and_seen(&s);
-        assert_eq!(opened, BTreeSet::from([1, first, last]));
+        let (opened, seen) = opened_and_seen(&s);
+        assert_eq!(opened, BTreeSet::new());
+        assert_eq!(seen, BTreeSet::from([1, first, last]));
         assert!(!s.detail.as_ref().unwrap().passing);
     }
 }
@@ -176,4 +178,47 @@ fn a_passed_row_keeps_its_changed_mark_and_enter_opens_it_at_once() {
     );
     assert!(!s.list.changed.contains(&tid(3)));
     assert!(opened_and_seen(&s).0.contains(&3));
+}
+
+/// #26 §9: `:recent` lists the tasks opened (`enter`, a jump) or acted on,
+/// never the rows the cursor rested on or passed.
+#[test]
+fn recent_lists_what_was_opened_or_done_not_the_rows_the_cursor_passed() {
+    let mut s = loaded(6);
+    let t0 = Instant::now() + Duration::from_secs(10);
+    rest(&mut s, t0);
+    for (i, k) in ['j', 'j', 'j'].into_iter().enumerate() {
+        s.on_key(key(k));
+        rest(&mut s, t0 + Duration::from_secs(2 * (i as u64 + 1)));
+    }
+    assert_eq!(s.list.selected, 3);
+    assert_eq!(
+        opened_and_seen(&s).0,
+        BTreeSet::new(),
+        "rested on, not opened"
+    );
+    // Enter opens #4; `:open #2` jumps to #2; `p` on #6 acts on it.
+    s.on_key(code(KeyCode::Enter));
+    assert_eq!(opened_and_seen(&s).0, BTreeSet::from([4]));
+    palette(&mut s, "open #2");
+    assert_eq!(opened_and_seen(&s).0, BTreeSet::from([2, 4]));
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key('G'));
+    let fx = palette(&mut s, "priority low");
+    let mut low = task(6);
+    low.priority = Priority::Low;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low))));
+    assert_eq!(opened_and_seen(&s).0, BTreeSet::from([2, 4, 6]));
+    let labels: Vec<(String, String)> = s
+        .local
+        .recent
+        .iter()
+        .map(|r| (r.label.clone(), r.action.clone()))
+        .collect();
+    assert_eq!(
+        labels[0],
+        ("#6".into(), "priority → low".into()),
+        "{labels:?}"
+    );
+    assert_eq!(labels[1].0, "#2");
 }

@@ -116,7 +116,7 @@ fn z_undoes_a_bulk_edit_with_one_patch_per_task_restoring_each_previous_value() 
     });
     assert_eq!(
         s.status.as_ref().unwrap().1,
-        "undo: 3 tasks: status → completed — 3 done"
+        "undone: \"3 tasks: status → completed\" — 3 done"
     );
     assert_eq!(s.list.items[1].task().unwrap().status, Status::NotStarted);
     assert!(s.history.undo_stack.is_empty());
@@ -142,7 +142,7 @@ fn z_undoes_a_bulk_edit_with_one_patch_per_task_restoring_each_previous_value() 
     answer_all(&mut s, fx, |r| patched(r, |id| task(n_of(id))));
     assert_eq!(
         s.status.as_ref().unwrap().1,
-        "redo: 3 tasks: status → completed — 3 done"
+        "redone: \"3 tasks: status → completed\" — 3 done"
     );
     assert_eq!(s.history.undo_stack.len(), 1);
 }
@@ -211,7 +211,33 @@ fn an_unchanged_task_is_undone_without_a_question() {
     assert!(matches!(s.overlay, Overlay::None));
     assert_eq!(only_patch(&fx), (tid(1), json!({"priority": "high"})));
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(1)))));
-    assert_eq!(s.status.as_ref().unwrap().1, "undone — #1: priority → high");
+    assert_eq!(
+        s.status.as_ref().unwrap().1,
+        "undone: #1 priority back to high"
+    );
+}
+
+/// #26 §9: the messages say what was undone and redone.
+#[test]
+fn undo_and_redo_say_what_they_took_back_and_did_again() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "status completed");
+    let mut done = task(1);
+    done.status = Status::Completed;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(done.clone()))));
+    let fx = undo_key_unchanged(&mut s, 'z', &[done.clone()]);
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(1)))));
+    assert_eq!(
+        s.status.as_ref().unwrap().1,
+        "undone: #1 status back to in progress"
+    );
+    let fx = undo_key_unchanged(&mut s, 'Z', &[task(1)]);
+    assert_eq!(only_patch(&fx).1, json!({"status": "completed"}));
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(done))));
+    assert_eq!(
+        s.status.as_ref().unwrap().1,
+        "redone: #1 status to completed"
+    );
 }
 
 #[test]
@@ -389,10 +415,7 @@ fn a_sharing_save_is_undone_entry_by_entry_over_the_sharing_as_it_is_then() {
     // Read back for its version, then done.
     assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(t1))));
-    assert_eq!(
-        s.status.as_ref().unwrap().1,
-        "undone — #1: sharing restored"
-    );
+    assert_eq!(s.status.as_ref().unwrap().1, "undone: #1 sharing restored");
     // Z gives Bob his access again, over the sharing as it is then.
     let fx = undo_key_unchanged(&mut s, 'Z', &[task_at(1, "2026-11-05T09:00:00Z")]);
     let fx = answer(&mut s, &fx, Ok(Reply::Sharing(carol_only())));

@@ -97,6 +97,23 @@ fn the_built_in_views_are_data_with_overdue_and_mine_open() {
     assert!(crate::ui::list_title(&s).starts_with("Tasks: All"));
 }
 
+/// #26 §3: "my overdue open tasks" is one key from the list.
+#[test]
+fn mine_overdue_is_a_built_in_view_one_key_from_the_list() {
+    let mut s = loaded(1);
+    let before = Utc::now() - chrono::Duration::seconds(1);
+    let q = list_query(&s.on_key(key('7')));
+    assert_eq!(q.assigned_to.as_deref(), Some("u-me"));
+    assert_eq!(
+        q.status,
+        vec!["not_started", "in_progress", "waiting_on_external"]
+    );
+    let to = crate::api::parse_timestamp(q.complete_by_to.as_deref().unwrap()).unwrap();
+    assert!(to >= before && to <= Utc::now(), "to=now: {to}");
+    assert_eq!(q.complete_by_from, None);
+    assert!(crate::ui::list_title(&s).starts_with("Tasks: Mine, overdue"));
+}
+
 #[test]
 fn a_config_view_replaces_a_built_in_one_by_name_and_keeps_its_key() {
     let settings = config(
@@ -110,7 +127,7 @@ filter = "assigned=me priority=high"
     let q = list_query(&s.on_key(key('2')));
     assert_eq!(q.assigned_to.as_deref(), Some("u-me"));
     assert_eq!(q.priority.as_deref(), Some("high"));
-    assert_eq!(s.views.list.len(), 6, "replaced, not added");
+    assert_eq!(s.views.list.len(), 7, "replaced, not added");
     assert!(crate::ui::list_title(&s).starts_with("Tasks: mine"));
 }
 
@@ -196,7 +213,7 @@ fn the_switcher_counts_each_view_with_one_first_page_and_switches() {
     let fx = s.on_key(key('0'));
     assert!(matches!(s.overlay, Overlay::Views(_)));
     let asked = count_reqs(&fx);
-    assert_eq!(asked.len(), 7, "one per view");
+    assert_eq!(asked.len(), 8, "one per view");
     for (i, (_, view, query, limit)) in asked.iter().enumerate() {
         assert_eq!(*view, i);
         assert_eq!(*limit, s.page_size, "the first page, as the list asks it");
@@ -310,7 +327,7 @@ fn view_save_writes_the_filters_with_their_relative_dates() {
         Ok("/cfg/config.toml".into()),
     );
     assert!(crate::ui::list_title(&s).starts_with("Tasks: Hot today"));
-    assert_eq!(s.views.list.len(), 8);
+    assert_eq!(s.views.list.len(), 9);
     let (level, text, _) = s.status.clone().unwrap();
     assert_eq!(level, Level::Success);
     assert!(text.contains("/cfg/config.toml"), "{text}");

@@ -288,8 +288,9 @@ fn the_mouse_scrolls_and_clicks_select_a_row() {
     assert_eq!(s.list.selected, 1);
     s.on_mouse(ev(MouseEventKind::ScrollUp, 10), area);
     assert_eq!(s.list.selected, 0);
-    // Row 0 header, 1 border, 2 column titles: row 5 is the third task.
-    s.on_mouse(ev(MouseEventKind::Down(MouseButton::Left), 5), area);
+    // Row 0 header, 1 the views' tabs, 2 border, 3 column titles: row 6
+    // is the third task.
+    s.on_mouse(ev(MouseEventKind::Down(MouseButton::Left), 6), area);
     assert_eq!(s.list.selected, 2);
     // The current task follows the click.
     assert_eq!(

@@ -38,7 +38,7 @@ fn the_board_at_80x24_and_120x40() {
         }
         assert!(t.contains("[board]"), "the board's keys in the hint line");
         // A card's title reads, not eight letters of it.
-        assert!(t.contains("#1 ! Task number 1 "), "{t}");
+        assert!(t.contains("#1 ↑ Task number 1 "), "{t}");
     }
 }
 
@@ -122,4 +122,114 @@ fn a_marked_card_carries_the_mark() {
     let t = text(&render(&mut s, 120, 40, &Theme::mono()));
     assert!(t.contains(">#3●"), "{t}");
     assert!(t.contains("#1 "), "an unmarked card has no mark: {t}");
+}
+
+/// #26 §3: the views as tabs over the list with their keys and the rows
+/// known for each; at 80 columns the strip scrolls to the current tab.
+#[test]
+fn the_views_tabs_at_80x24_and_200x50() {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut s = scene();
+        // Mine, open: a filter without a date, so the snapshot holds.
+        let fx = s.on_key(key('6'));
+        crate::app::tests::answer(
+            &mut s,
+            &fx,
+            Ok(Reply::Page(crate::api::TaskPage {
+                items: (1..=2)
+                    .map(|i| TaskItem::Task(Box::new(crate::app::tests::task(i))))
+                    .collect(),
+                cursor: Some("more".into()),
+            })),
+        );
+        s.views.counts.insert(0, Count::Rows { n: 50, more: true });
+        s.views.counts.insert(1, Count::Asking(99));
+        s.views.counts.insert(2, Count::Failed("500".into()));
+        s.views.counts.insert(3, Count::Rows { n: 0, more: false });
+        let b = render(&mut s, w, h, &Theme::dark());
+        snap(&format!("tabs_{w}x{h}"), &b);
+        let t = text(&b);
+        let tabs = t.lines().nth(1).unwrap();
+        assert!(
+            tabs.contains("6 Mine, open 2+ │ 7 Mine, overdue"),
+            "the current tab: {tabs}"
+        );
+        // The current tab shows without colour too.
+        let mono = render(&mut s, w, h, &Theme::mono());
+        let (x, y) = find(&mono, "6 Mine, open 2+");
+        assert_eq!(y, 1);
+        assert!(mono[(x, y)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED));
+        if w == 80 {
+            assert!(tabs.starts_with('‹'), "more to the left: {tabs}");
+            assert!(!tabs.contains("1 All"), "{tabs}");
+        } else {
+            for shown in [
+                "1 All 50+ ",
+                "2 Mine … ",
+                "3 Involving me │",
+                "4 Due this week 0 ",
+            ] {
+                assert!(tabs.contains(shown), "{shown}: {tabs}");
+            }
+            assert!(!tabs.contains("error") && !tabs.contains('›'), "{tabs}");
+        }
+    }
+}
+
+/// #26 §9: `!` means one thing in the list and on the board: overdue.
+/// Priority on a card is `↑↑`/`↑`; a marked task whose bulk edit failed
+/// is `✗` in both.
+#[test]
+fn bang_means_overdue_in_the_list_and_on_the_board() {
+    let mut s = board_state();
+    let late = (chrono::Utc::now() - chrono::Duration::days(3)).to_rfc3339();
+    for (i, item) in s.list.items.iter_mut().enumerate() {
+        if let TaskItem::Task(t) = item {
+            t.priority = crate::api::Priority::Medium;
+            if i == 0 {
+                t.complete_by = Some(late.clone());
+            }
+            if i == 1 {
+                t.priority = crate::api::Priority::Urgent;
+            }
+        }
+    }
+    // #2 marked, its bulk edit failed.
+    let t2 = s.list.items[1].task().unwrap().clone();
+    s.marks.insert(&t2);
+    s.marks
+        .failed
+        .insert(t2.id.as_str().to_string(), "422: locked".into());
+    let list = text(&render(&mut s, 120, 40, &Theme::mono()));
+    let row = |t: &str, n: &str| {
+        t.lines()
+            .find(|l| l.starts_with('┃') && l.contains(&format!(" {n}  ")))
+            .unwrap_or_else(|| panic!("{n}: {t}"))
+            .to_string()
+    };
+    assert!(row(&list, "#1").contains("!3d overdue"), "{list}");
+    assert!(
+        row(&list, "#2").contains("✗") && !row(&list, "#2").contains('!'),
+        "{list}"
+    );
+    s.on_key(key('b'));
+    let board = text(&render(&mut s, 120, 40, &Theme::mono()));
+    assert!(board.contains("#1   !Task number 1"), "overdue: {board}");
+    assert!(
+        board.contains("#2✗↑↑Task number 2"),
+        "failed mark, urgent: {board}"
+    );
+    for l in board.lines().filter(|l| l.contains("Task number")) {
+        let bangs = l.matches('!').count();
+        assert!(
+            bangs <= 1 && (bangs == 0 || l.contains("!Task number 1")),
+            "{l}"
+        );
+    }
+    // A warning on the status line says so in a word.
+    s.say(Level::Warn, "careful");
+    let t = text(&render(&mut s, 120, 40, &Theme::mono()));
+    assert!(t.contains(" warning: careful"), "{t}");
 }

@@ -1,0 +1,222 @@
+//! The live filter (`/`, #26 §2): each key narrows the rows on screen
+//! before any answer; `esc` restores the list and the cursor's task.
+
+use super::*;
+use std::time::{Duration, Instant};
+
+fn shown(s: &State) -> Vec<String> {
+    s.list
+        .items
+        .iter()
+        .filter_map(|i| i.task().map(|t| t.label()))
+        .collect()
+}
+
+fn with_people(n: i64) -> State {
+    let tasks = (1..=n)
+        .map(|i| {
+            let mut t = task(i);
+            if i == 4 {
+                t.title = "Renew the Contoso NDA".into();
+            }
+            if i == 7 {
+                t.tags = vec!["legal".into()];
+                t.assigned_to = Some(Person {
+                    id: "u-dana".into(),
+                    name: "Dana Scully".into(),
+                    email: "dana@acme.test".into(),
+                    ..Default::default()
+                });
+            }
+            t
+        })
+        .collect();
+    loaded_with_tasks(&Settings::default(), tasks)
+}
+
+#[test]
+fn each_key_narrows_the_rows_on_screen_before_any_answer() {
+    let mut s = with_people(12);
+    assert_eq!(s.list.items.len(), 12);
+    let mut fx = s.on_key(key('/'));
+    let steps: [(char, &[&str]); 3] = [
+        (
+            '#',
+            &[
+                "#1", "#2", "#3", "#4", "#5", "#6", "#7", "#8", "#9", "#10", "#11", "#12",
+            ],
+        ),
+        ('1', &["#1", "#10", "#11", "#12"]),
+        ('2', &["#12"]),
+    ];
+    for (c, rows) in steps {
+        fx.extend(s.on_key(key(c)));
+        assert_eq!(shown(&s), rows.to_vec(), "after {c:?}");
+    }
+    assert!(reqs(&fx).is_empty(), "nothing asked yet: {fx:?}");
+    assert_eq!(s.list.narrowed, Some(12));
+    // Backspace widens again, from the rows on screen when `/` opened.
+    for _ in 0..3 {
+        s.on_key(code(KeyCode::Backspace));
+    }
+    type_str(&mut s, "contoso");
+    assert_eq!(shown(&s), vec!["#4"], "title");
+    for _ in 0..7 {
+        s.on_key(code(KeyCode::Backspace));
+    }
+    type_str(&mut s, "legal");
+    assert_eq!(shown(&s), vec!["#7"], "tag");
+    for _ in 0..5 {
+        s.on_key(code(KeyCode::Backspace));
+    }
+    let fx = type_str(&mut s, "dana");
+    assert_eq!(shown(&s), vec!["#7"], "assignee");
+    assert!(reqs(&fx).is_empty());
+    // Then the service is asked (debounced); the narrowed rows stay until
+    // its first page replaces them.
+    let (fx, _) = s.on_tick(Instant::now() + Duration::from_secs(1));
+    let r = reqs(&fx);
+    assert!(
+        matches!(&r[..], [ApiRequest::ListPage { query, .. }] if query.query.as_deref() == Some("dana")),
+        "{r:?}"
+    );
+    assert_eq!(shown(&s), vec!["#7"]);
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items: vec![
+                TaskItem::Task(Box::new(task(7))),
+                TaskItem::Task(Box::new(task(30))),
+            ],
+            cursor: None,
+        })),
+    );
+    assert_eq!(shown(&s), vec!["#7", "#30"]);
+    assert_eq!(s.list.narrowed, None);
+}
+
+#[test]
+fn esc_restores_the_list_and_the_cursors_task() {
+    let mut s = loaded(12);
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    s.focus = Focus::List;
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    let gen = s.list.gen;
+    s.on_key(key('/'));
+    type_str(&mut s, "#1");
+    assert_eq!(s.list.items.len(), 4);
+    // The service answers: its first row becomes current.
+    let (fx, _) = s.on_tick(Instant::now() + Duration::from_secs(1));
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items: vec![TaskItem::Task(Box::new(task(11)))],
+            cursor: None,
+        })),
+    );
+    assert_eq!(shown(&s), vec!["#11"]);
+    s.on_key(code(KeyCode::Esc));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(s.list.items.len(), 12, "the list as it was");
+    assert_eq!(s.list.selected, 2);
+    assert_eq!(s.list.selected_id(), Some(tid(3).as_str()));
+    assert_eq!(
+        s.detail.as_ref().unwrap().task_id,
+        tid(3),
+        "the cursor's task"
+    );
+    assert!(s.search.is_empty());
+    assert!(s.list.gen > gen, "answers to the search's walk are dropped");
+    assert_eq!(s.list.narrowed, None);
+    // A late answer of that walk changes nothing.
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items: vec![TaskItem::Task(Box::new(task(11)))],
+            cursor: None,
+        })),
+    );
+    assert_eq!(s.list.items.len(), 12);
+}
+
+#[test]
+fn esc_before_any_answer_puts_the_rows_back_without_asking() {
+    let mut s = loaded(5);
+    s.on_key(key('/'));
+    type_str(&mut s, "#3");
+    assert_eq!(shown(&s), vec!["#3"]);
+    let fx = s.on_key(code(KeyCode::Esc));
+    assert!(reqs(&fx).is_empty(), "{fx:?}");
+    assert_eq!(s.list.items.len(), 5);
+    assert!(s.search_due.is_none(), "the debounced walk is off");
+}
+
+#[test]
+fn a_paste_narrows_like_typing() {
+    let mut s = loaded(12);
+    s.on_key(key('/'));
+    s.on_paste("#1\nnumber 12");
+    assert_eq!(shown(&s), vec!["#12"], "one line: every word matches");
+    assert!(s.search_due.is_some(), "then the service");
+}
+
+#[test]
+fn the_stores_matches_join_the_narrowed_rows_after_them() {
+    let mut s = super::local::with_store(loaded(3));
+    s.on_key(key('/'));
+    type_str(&mut s, "number 2");
+    assert_eq!(shown(&s), vec!["#2"]);
+    let mut hit = task(9);
+    hit.title = "Task number 29".into();
+    let gen = s.local.search_gen;
+    s.on_store(crate::store::worker::StoreAnswer::Search {
+        gen,
+        rows: vec![
+            crate::app::cache::stored(&task(2), false),
+            crate::app::cache::stored(&hit, false),
+        ],
+    });
+    assert_eq!(shown(&s), vec!["#2", "#9"], "on screen first, once each");
+    assert!(s.list.index_exact());
+}
+
+#[test]
+fn esc_while_the_list_was_loading_walks_it_again_keeping_its_rows() {
+    let mut s = loaded(5);
+    let fx = s.reload_list(true);
+    assert!(s.list.loading);
+    s.on_key(key('/'));
+    type_str(&mut s, "#2");
+    let fx2 = s.on_key(code(KeyCode::Esc));
+    assert_eq!(s.list.items.len(), 5, "its rows meanwhile");
+    let r = reqs(&fx2);
+    assert!(
+        matches!(&r[..], [ApiRequest::ListPage { cursor: None, query, .. }] if query.query.is_none()),
+        "{r:?}"
+    );
+    // The refresh asked before `/` is dropped; the new one fills the list.
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items: vec![],
+            cursor: None,
+        })),
+    );
+    assert_eq!(s.list.items.len(), 5);
+    answer(
+        &mut s,
+        &fx2,
+        Ok(Reply::Page(TaskPage {
+            items: (1..=6).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
+            cursor: None,
+        })),
+    );
+    assert_eq!(s.list.items.len(), 6);
+    assert!(!s.list.loading);
+}

@@ -1,0 +1,117 @@
+//! The help screen's rows (`?`), generated from the effective keymap,
+//! the views (with their tab keys), the custom commands and the palette
+//! commands.
+
+use crate::app::command;
+use crate::app::keymap::Context;
+use crate::app::state::State;
+
+/// How the popups are used (their keys), for the help screen.
+pub const POPUP_HELP: &[&str] = &[
+    "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab/shift-tab file ids · esc or ctrl-c close (draft kept)",
+    "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
+];
+
+/// What the marks on the list's rows say.
+pub const ROW_MARKS: &[&str] = &[
+    "…  a change to this task is being sent",
+    "*  changed on the service since the last refresh, or since you last opened it (:changed lists them)",
+    "·  not checked by a recent refresh (a long list's rows far from the screen): asked again when it comes into view; r reloads every row",
+    "●  marked for a bulk edit (✗ its last bulk edit failed)",
+    "»  in your inbox: something about it needs you (i lists why)",
+    "!  overdue (the due column, the board's cards, the detail's due line); the board's ↑↑ urgent, ↑ high",
+];
+
+/// The help screen's rows, from the effective keymap, the views, the
+/// custom commands and the palette commands. Typing filters fuzzily: the
+/// best matches first.
+pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
+    let ctx_name = |ctx: Context| match ctx {
+        Context::Global => "Everywhere",
+        Context::List => "Task list",
+        Context::Detail => "Task detail",
+        Context::Task => "On the current task",
+        Context::Palette => "In the command palette",
+        Context::Confirm => "In confirmations",
+        Context::Picker => "In pickers",
+        Context::View => "In text views (messages, layout check, command output)",
+        Context::Sharing => "In the sharing editor",
+        Context::Filter => "In the filter form",
+        Context::Board => "On the board (b)",
+        Context::Switcher => "In the view switcher (0)",
+        Context::Inbox => "In the inbox (i)",
+    };
+    // (heading, row): a heading is shown once before its rows.
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for (ctx, keys, action) in s.keymap.bindings() {
+        rows.push((
+            ctx_name(ctx).to_string(),
+            format!(
+                "  {:<16} {} ({})",
+                keys.join(", "),
+                action.description(),
+                action.name()
+            ),
+        ));
+    }
+    for (i, v) in s.views.list.iter().enumerate() {
+        let key = s.tab_key(i).unwrap_or_default();
+        let filter = if v.filter.is_empty() {
+            "every task".to_string()
+        } else {
+            crate::text::clean(&v.filter)
+        };
+        rows.push((
+            "Views: tabs over the list; 1-9 the Nth tab unless a view's key; :view NAME; 0 counts"
+                .into(),
+            format!("  {key:<16} view {}: {filter}", crate::text::clean(&v.name)),
+        ));
+    }
+    for c in &s.custom.commands {
+        let key = c.key.map(|k| k.label()).unwrap_or_default();
+        let how = match (c.once, c.interactive) {
+            (true, true) => ", once for all, with the terminal",
+            (true, false) => ", once for all",
+            (false, true) => ", with the terminal",
+            (false, false) => "",
+        };
+        rows.push((
+            "Custom commands ([[commands]]; :run NAME)".into(),
+            format!(
+                "  {key:<16} {} (:run {}{how}) — {}",
+                crate::text::clean(&c.description),
+                crate::text::clean(&c.name),
+                crate::text::clean(&c.run)
+            ),
+        ));
+    }
+    for c in command::COMMANDS {
+        rows.push((
+            "Commands (: palette, Tab completes)".into(),
+            format!("  :{} {}  — {}", c.name, c.args, c.help),
+        ));
+    }
+    for l in POPUP_HELP {
+        rows.push(("In popups".into(), format!("  {l}")));
+    }
+    for l in ROW_MARKS {
+        rows.push(("Marks on the list's rows".into(), format!("  {l}")));
+    }
+    if !filter.trim().is_empty() {
+        let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
+        return crate::domain::fuzzy::rank(filter, &texts)
+            .into_iter()
+            .map(|i| rows[i].1.clone())
+            .collect();
+    }
+    let mut out = Vec::new();
+    let mut last: Option<&str> = None;
+    for (heading, row) in &rows {
+        if last != Some(heading.as_str()) {
+            out.push(heading.clone());
+            last = Some(heading);
+        }
+        out.push(row.clone());
+    }
+    out
+}
