@@ -296,9 +296,23 @@ pub fn draw_tabs(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             l
         })
         .collect();
+    // The inbox first: a built-in view of its own kind (what needs you,
+    // not a filter), opened with `i`.
+    let inbox_open = matches!(s.overlay, crate::app::state::Overlay::Inbox(_));
+    let mut labels = labels;
+    labels.insert(
+        0,
+        match s.inbox.count() {
+            0 => " i Inbox ".to_string(),
+            n => format!(" i Inbox {n} "),
+        },
+    );
+    let current: Vec<bool> = std::iter::once(inbox_open)
+        .chain(tabs.iter().map(|t| t.current && !inbox_open))
+        .collect();
     let (a, b) = tab_window(
         &labels,
-        tabs.iter().position(|t| t.current),
+        current.iter().position(|c| *c),
         area.width as usize,
     );
     let mut spans = vec![Span::styled(if a > 0 { "‹" } else { " " }, theme.dim)];
@@ -306,14 +320,16 @@ pub fn draw_tabs(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         if i > a {
             spans.push(Span::styled("│", theme.dim));
         }
-        let style = if tabs[i].current {
+        let style = if current[i] {
             theme.selected
+        } else if i == 0 && s.inbox.count() > 0 {
+            theme.accent.add_modifier(ratatui::style::Modifier::BOLD)
         } else {
             theme.base
         };
         spans.push(Span::styled(labels[i].clone(), style));
     }
-    if b < tabs.len() {
+    if b < labels.len() {
         spans.push(Span::styled("›", theme.dim));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -76,6 +76,11 @@ fn the_header_counts_the_inbox_and_the_rows_are_marked() {
     let mut s = inbox_scene();
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.lines().next().unwrap().contains("inbox 2"), "{t}");
+    // The inbox is the first tab, with its count.
+    assert!(
+        t.lines().nth(1).unwrap().contains("i Inbox 2 │ 1 All"),
+        "{t}"
+    );
     // The cursor's row shows `>`; the other of the two carries `»`.
     let marked: Vec<&str> = t.lines().filter(|l| l.contains('»')).collect();
     assert_eq!(marked.len(), 1, "{t}");
