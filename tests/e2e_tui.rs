@@ -79,11 +79,20 @@ fn header_and_walking_the_list_loads_every_task_once_with_a_constant_limit() {
         "the TUI holds as many rows as the service has visible tasks"
     );
 
-    let pages: Vec<String> = svc
+    let all: Vec<String> = svc
         .requests_matching("GET", "/api/v1/tasks")
         .into_iter()
         .map(|r| r.query.unwrap_or_default())
         .collect();
+    // The inbox walks the tasks involving the user beside the list (the
+    // view "All" has no `involving`): pages of its own constant 100.
+    let (inbox, pages): (Vec<String>, Vec<String>) = all
+        .into_iter()
+        .partition(|q| query_param(q, "involving").is_some());
+    assert!(
+        inbox.iter().all(|q| query_param(q, "limit") == Some("100")),
+        "{inbox:?}"
+    );
     let limits: HashSet<&str> = pages
         .iter()
         .map(|q| query_param(q, "limit").expect("every page names its limit"))

@@ -30,6 +30,8 @@ pub struct InboxView {
     pub done: Vec<(String, Vec<String>)>,
     /// An update came at least once.
     pub loaded: bool,
+    /// It walks by itself (`inbox_refresh_secs` > 0); else when asked.
+    pub periodic: bool,
 }
 
 impl InboxView {
@@ -41,6 +43,10 @@ impl InboxView {
 impl State {
     pub fn open_inbox(&mut self) -> Vec<Effect> {
         self.overlay = Overlay::Inbox(InboxList::default());
+        // Walking only when asked: opening it asks, the first time.
+        if !self.inbox.periodic && self.inbox.walked_at.is_none() && self.me.is_some() {
+            return self.inbox_cmd(InboxCmd::Refresh);
+        }
         vec![]
     }
 
@@ -117,6 +123,13 @@ impl State {
             }
             InboxOutcome::Refresh => {
                 self.overlay = Overlay::Inbox(list);
+                if self.me.is_none() {
+                    self.say(
+                        Level::Warn,
+                        "the inbox walks once the service has said who you are (what is stored is shown)",
+                    );
+                    return vec![];
+                }
                 self.inbox_cmd(InboxCmd::Refresh)
             }
             InboxOutcome::Snooze(i) | InboxOutcome::FollowUp(i) => {

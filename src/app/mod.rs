@@ -171,7 +171,12 @@ pub async fn run(
     store.open_for_key(&mut state);
     let service_dir = crate::store::service_dir(client.base_url(), launch.demo);
     let inbox_client = client.clone();
-    let mut inbox: Option<crate::inbox::InboxLink> = None;
+    // The inbox of the store's user: what it holds shows at once, offline
+    // too; it walks once the service has named that user.
+    let mut inbox: Option<crate::inbox::InboxLink> =
+        start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
+    state.inbox.running = inbox.is_some();
+    state.inbox.periodic = settings.inbox_refresh_secs > 0;
     if !settings.cache {
         state.inbox.off = Some(
             "the inbox is kept in the local store, and `cache = false` in the config turns it off"
@@ -293,10 +298,29 @@ pub async fn run(
                         // The store of the user the service named, with
                         // its outbox: sent with this key, which is theirs.
                         effects.extend(state.outbox_pump());
-                        if inbox.is_none() && settings.cache {
-                            inbox =
-                                start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
-                            state.inbox.running = inbox.is_some();
+                        let user = state.local.user.clone();
+                        match (&inbox, &state.me) {
+                            // The same user: now with their name, to read
+                            // mentions by.
+                            (Some(link), Some(me)) if Some(link.user()) == user.as_deref() => {
+                                link.send(crate::inbox::InboxCmd::SetMe(crate::inbox::Me::of(me)))
+                            }
+                            // None yet, or another user's: theirs.
+                            _ => {
+                                inbox = start_inbox(
+                                    &state,
+                                    &inbox_client,
+                                    &service_dir,
+                                    &settings,
+                                    &tx,
+                                );
+                                let (off, periodic) =
+                                    (state.inbox.off.take(), state.inbox.periodic);
+                                state.inbox = Default::default();
+                                state.inbox.off = off;
+                                state.inbox.periodic = periodic;
+                                state.inbox.running = inbox.is_some();
+                            }
                         }
                     }
                     dirty = true;
@@ -421,15 +445,27 @@ fn start_inbox(
     settings: &Settings,
     tx: &mpsc::UnboundedSender<Msg>,
 ) -> Option<crate::inbox::InboxLink> {
-    let me = state.me.as_ref()?;
-    let path = crate::store::db_path(service_dir, &me.user_id);
+    if !settings.cache {
+        return None;
+    }
+    // Only the user whose store is open (never another's).
+    let user = state.local.user.as_ref()?;
+    let me = match &state.me {
+        Some(me) if me.user_id == *user => crate::inbox::Me::of(me),
+        Some(_) => return None,
+        None => crate::inbox::Me {
+            id: user.clone(),
+            ..Default::default()
+        },
+    };
+    let path = crate::store::db_path(service_dir, user);
     let every =
         (settings.inbox_refresh_secs > 0).then(|| Duration::from_secs(settings.inbox_refresh_secs));
     let tx = tx.clone();
     Some(crate::inbox::InboxLink::start(
         client.clone(),
         path,
-        crate::inbox::Me::of(me),
+        me,
         every,
         move |u| tx.send(Msg::Inbox(Box::new(u))).is_ok(),
     ))

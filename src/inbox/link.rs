@@ -20,6 +20,9 @@ use tokio::sync::mpsc;
 pub enum InboxCmd {
     /// Walk now.
     Refresh,
+    /// The service named the user: their name and e-mail (what a mention
+    /// in a comment's text is read against).
+    SetMe(Me),
     /// Mark the task's items read (`enter`, `d`); the update says which.
     Read(String),
     /// Bring items back (`u`).
@@ -53,13 +56,15 @@ pub struct InboxUpdate {
 }
 
 pub struct InboxLink {
+    user: String,
     tx: mpsc::UnboundedSender<InboxCmd>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl InboxLink {
     /// Start the inbox of `me` in the store at `path`; `every`: the walk's
-    /// period (`None`: only when asked).
+    /// period, the first walk at once (`None`: only when asked). What the
+    /// store holds is sent at once either way.
     pub fn start(
         client: Client,
         path: PathBuf,
@@ -68,6 +73,7 @@ impl InboxLink {
         send: impl Fn(InboxUpdate) -> bool + Send + 'static,
     ) -> InboxLink {
         let (tx, mut rx) = mpsc::unbounded_channel::<InboxCmd>();
+        let user = me.id.clone();
         let task = tokio::spawn(async move {
             let mut db = match Db::open(&path) {
                 Ok((mut db, _)) => {
@@ -82,29 +88,42 @@ impl InboxLink {
                     return;
                 }
             };
+            let mut me = me;
+            // Walks wait for the service to name the user (offline, the
+            // store's user id alone): a mention is read against the name.
+            let mut named = !me.name.is_empty() || !me.email.is_empty();
             let mut state = InboxUpdate::default();
+            // What the store holds, at once (offline too).
+            load(&db, &mut state);
+            if !send(state.clone()) {
+                return;
+            }
             // The first walk at once: the inbox is what the user asks first.
             let mut next = tokio::time::Instant::now();
             loop {
-                let first_walk = state.walked_at.is_none();
-                let due = if first_walk {
-                    Some(next)
-                } else {
-                    every.map(|_| next)
-                };
+                // The first walk at once when it walks by itself; with no
+                // period, only when asked (`r`, or the inbox opened).
+                let due = every.map(|_| next);
                 let wait = due.unwrap_or_else(|| {
                     tokio::time::Instant::now() + Duration::from_secs(86_400 * 365)
                 });
                 let walk = tokio::select! {
                     cmd = rx.recv() => match cmd {
                         None => return,
-                        Some(InboxCmd::Refresh) => true,
+                        Some(InboxCmd::Refresh) => named,
+                        Some(InboxCmd::SetMe(m)) => {
+                            me = m;
+                            // The first walk once named, when periodic.
+                            let first = !named && every.is_some();
+                            named = true;
+                            first
+                        }
                         Some(cmd) => {
                             apply(&mut db, &me, cmd, &mut state);
                             false
                         }
                     },
-                    _ = tokio::time::sleep_until(wait), if due.is_some() => true,
+                    _ = tokio::time::sleep_until(wait), if due.is_some() && named => true,
                 };
                 if walk {
                     let now = chrono::Utc::now();
@@ -130,7 +149,12 @@ impl InboxLink {
                 state.read = None;
             }
         });
-        InboxLink { tx, task }
+        InboxLink { user, tx, task }
+    }
+
+    /// The user whose inbox this is.
+    pub fn user(&self) -> &str {
+        &self.user
     }
 
     pub fn send(&self, cmd: InboxCmd) {
@@ -147,7 +171,7 @@ impl Drop for InboxLink {
 fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
     let now = chrono::Utc::now().timestamp();
     let r = match cmd {
-        InboxCmd::Refresh => Ok(()),
+        InboxCmd::Refresh | InboxCmd::SetMe(_) => Ok(()),
         InboxCmd::Read(id) => db.inbox_read(&id, now).map(|keys| {
             state.read = Some((id, keys));
         }),

@@ -196,3 +196,30 @@ fn snoozed_lists_the_marks_and_x_cancels_one() {
         [InboxCmd::Unmark(tid(4), MarkKind::Snooze)]
     );
 }
+
+#[test]
+fn with_no_period_opening_the_inbox_walks_once_and_r_offline_says_why() {
+    let mut s = with_inbox();
+    assert!(!s.inbox.periodic);
+    assert_eq!(inbox_cmds(&s.on_key(key('i'))), [InboxCmd::Refresh]);
+    s.on_key(code(KeyCode::Esc));
+    s.on_inbox(InboxUpdate {
+        walked_at: Some(chrono::Utc::now().timestamp()),
+        ..Default::default()
+    });
+    assert!(inbox_cmds(&s.on_key(key('i'))).is_empty());
+    s.on_key(code(KeyCode::Esc));
+    // Walking by itself: opening asks nothing.
+    let mut p = with_inbox();
+    p.inbox.periodic = true;
+    assert!(inbox_cmds(&p.on_key(key('i'))).is_empty());
+    // Before the service named the user, `r` says why nothing is walked.
+    p.me = None;
+    assert!(inbox_cmds(&p.on_key(key('r'))).is_empty());
+    assert!(p
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .contains("once the service has said who you are"));
+}
