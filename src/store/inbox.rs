@@ -136,7 +136,9 @@ impl Db {
         if self.read_only.is_some() {
             return Ok(0);
         }
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut added = 0;
         {
             let mut held = tx.prepare_cached("SELECT at FROM inbox_own WHERE task_id=?1")?;
@@ -216,7 +218,9 @@ impl Db {
                 )?;
             }
             Some(b) => {
-                let tx = self.conn.transaction()?;
+                let tx = self
+                    .conn
+                    .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
                 tx.execute("DELETE FROM inbox_own WHERE task_id=?1", [task_id])?;
                 // Only a task the inbox follows, and never back in time.
                 tx.execute(
@@ -298,7 +302,9 @@ impl Db {
     /// Mark the unread items of a task read; answers their keys (what `u`
     /// brings back). A snooze that came back is over too.
     pub fn inbox_read(&mut self, task_id: &str, now: i64) -> rusqlite::Result<Vec<String>> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let keys: Vec<String> = {
             let mut st =
                 tx.prepare("SELECT key FROM inbox_items WHERE task_id=?1 AND read_at IS NULL")?;
