@@ -14,6 +14,7 @@ pub mod clipboard;
 pub mod colors;
 pub mod command;
 pub mod commands;
+mod conflict;
 pub mod custom;
 pub use crate::domain::dates;
 pub mod directory;

@@ -53,6 +53,13 @@ pub struct OutItem {
     /// the one the edit was made against): the next queued edit of the
     /// task made against it is checked against our answer instead.
     pub checked: Option<String>,
+    /// A field edit that met a change on the service: its fields three
+    /// ways (`conflict.rs`), for the user to choose.
+    pub three: Vec<super::popups::conflict::Three>,
+    /// The task as the user saw it when making the edit (or, for one read
+    /// back from the store, the stored copy then): "you saw" of a
+    /// conflict.
+    pub saw: Option<Box<Task>>,
 }
 
 /// Whether a queued edit is in the store (it survives a quit) or only in
@@ -190,6 +197,11 @@ impl State {
             .max(crate::store::now_secs() * 1000)
             + 1;
         let created_at = crate::store::now_secs();
+        let saw = self
+            .known_copy(&id)
+            .or_else(|| self.current_task().filter(|t| t.id == id))
+            .cloned()
+            .map(Box::new);
         let item = OutItem {
             seq,
             task_id: id,
@@ -208,6 +220,8 @@ impl State {
                 Kept::Not(NO_STORE.into())
             },
             checked: None,
+            three: Vec::new(),
+            saw,
         };
         if let Some(cmd) = item.store_cmd() {
             self.local.store(cmd);
@@ -242,6 +256,7 @@ impl State {
                 );
                 continue;
             };
+            let saw = self.known_copy(&r.task_id).cloned().map(Box::new);
             self.outbox.push(OutItem {
                 seq: r.seq,
                 task_id: r.task_id,
@@ -257,6 +272,8 @@ impl State {
                 user_id: r.user_id,
                 kept: Kept::Kept,
                 checked: None,
+                three: Vec::new(),
+                saw,
             });
         }
     }
@@ -370,10 +387,18 @@ impl State {
                             item.label
                         )
                     };
+                    if let ApiRequest::Patch { patch, .. } = &self.outbox[i].req {
+                        let saw = self.outbox[i].saw.as_deref();
+                        let three = self.three_way(patch, saw, t);
+                        self.outbox[i].three = three;
+                    }
                     self.outbox[i].state = OutState::Waiting(why.clone());
                     self.say(
                         Level::Warn,
-                        format!("{why}: {} waits for you (:outbox)", self.outbox[i].what),
+                        format!(
+                            "{why}: {} waits for you (:outbox, enter: yours and theirs side by side)",
+                            self.outbox[i].what
+                        ),
                     );
                     // The read itself is applied as any other.
                     return Outboxed::pass();

@@ -193,6 +193,8 @@ impl State {
             | Action::InboxDone
             | Action::InboxUndo
             | Action::InboxAll
+            | Action::KeepMine
+            | Action::TakeTheirs
             | Action::Apply => {
                 self.say(Level::Warn, format!("{} works in a popup only", a.name()));
                 return vec![];

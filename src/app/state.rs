@@ -202,6 +202,8 @@ pub enum Overlay {
     Views(super::popups::switcher::Switcher),
     /// The inbox (`i`).
     Inbox(super::popups::inbox::InboxList),
+    /// A queued edit three ways: saw, mine, theirs (`:outbox`, enter).
+    Conflict(super::popups::conflict::ConflictView),
 }
 
 /// A field edit in flight: shown as a pending mark until answered.

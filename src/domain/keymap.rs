@@ -89,6 +89,8 @@ actions! {
     InboxDone = "inbox_done": "inbox: mark the task's items done without opening it",
     InboxUndo = "inbox_undo": "inbox: bring back the items marked done last",
     InboxAll = "inbox_all": "inbox: show the items already read too (again: unread only)",
+    KeepMine = "keep_mine": "conflict: keep my value for the field (then the next)",
+    TakeTheirs = "take_theirs": "conflict: take the service's value for the field (then the next)",
     // In popups.
     Close = "close": "close the popup (nothing is sent)",
     Yes = "yes": "yes: do it",
@@ -128,10 +130,11 @@ pub enum Context {
     Board,
     Switcher,
     Inbox,
+    Conflict,
 }
 
 impl Context {
-    pub const ALL: [Context; 13] = [
+    pub const ALL: [Context; 14] = [
         Context::Global,
         Context::List,
         Context::Detail,
@@ -145,6 +148,7 @@ impl Context {
         Context::Board,
         Context::Switcher,
         Context::Inbox,
+        Context::Conflict,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -161,6 +165,7 @@ impl Context {
             Context::Board => "board",
             Context::Switcher => "switcher",
             Context::Inbox => "inbox",
+            Context::Conflict => "conflict",
         }
     }
     fn from_name(s: &str) -> Option<Context> {

@@ -40,6 +40,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         Context::Board => "On the board (b)",
         Context::Switcher => "In the view switcher (0)",
         Context::Inbox => "In the inbox (i)",
+        Context::Conflict => "In a queued edit three ways (:outbox, enter)",
     };
     // (heading, row): a heading is shown once before its rows.
     let mut rows: Vec<(String, String)> = Vec::new();

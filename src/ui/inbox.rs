@@ -102,3 +102,71 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Them
     };
     f.render_widget(Paragraph::new(Line::from(status)), foot);
 }
+
+/// A queued edit three ways (`:outbox`, enter on one that waits): a row per
+/// field — what you saw, what you want, what the service has — and which
+/// is kept.
+pub fn draw_conflict(
+    f: &mut Frame,
+    area: Rect,
+    v: &crate::app::popups::conflict::ConflictView,
+    theme: &Theme,
+) {
+    let h = v.rows.len() as u16 + 5;
+    let r = centered(area, 110, h);
+    let inner = popup(
+        f,
+        r,
+        &format!("{}: changed on the service since your edit", v.label),
+        theme,
+    );
+    if inner.height == 0 {
+        return;
+    }
+    let width = inner.width as usize;
+    // Columns: the field, three equal ones, the choice.
+    let col = width.saturating_sub(10 + 7 + 4) / 3;
+    let cell = |s: &str, w: usize| -> String {
+        let s = crate::text::clean(s);
+        let mut out: String = s.chars().take(w).collect();
+        let n = out.chars().count();
+        out.extend(std::iter::repeat_n(' ', w.saturating_sub(n) + 1));
+        out
+    };
+    let mut lines = vec![Line::styled(
+        format!(
+            "{}{}{}{}{}",
+            cell("field", 10),
+            cell("you saw", col),
+            cell("you want", col),
+            cell("the service has", col),
+            "kept"
+        ),
+        theme.dim,
+    )];
+    for (i, row) in v.rows.iter().enumerate() {
+        let sel = i == v.selected;
+        let base = if sel { theme.selected } else { theme.base };
+        let (choice, cstyle) = if row.keep_mine {
+            ("mine", theme.warn)
+        } else {
+            ("theirs", theme.accent)
+        };
+        lines.push(Line::from(vec![
+            Span::styled(cell(&row.field, 10), base),
+            Span::styled(cell(&row.saw, col), if sel { base } else { theme.dim }),
+            Span::styled(cell(&row.mine, col), base),
+            Span::styled(cell(&row.theirs, col), base),
+            Span::styled(choice, if sel { base } else { cstyle }),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "m keep mine · t take theirs · space switch · enter send what is kept · esc back (nothing sent)"
+            .chars()
+            .take(width)
+            .collect::<String>(),
+        theme.dim,
+    ));
+    f.render_widget(Paragraph::new(lines), inner);
+}

@@ -304,6 +304,9 @@ pub fn hint_text(s: &State, width: usize) -> String {
             Some("[filter] up/down move  space toggle  left/right priority  ctrl-r clear  enter apply")
         }
         Overlay::Views(_) => Some("[views] j/k move  enter switch  esc close"),
+        Overlay::Conflict(_) => {
+            Some("[conflict] j/k move  m keep mine  t take theirs  enter send what is kept  esc back")
+        }
         Overlay::Inbox(_) => Some(
             "[inbox] j/k move  enter open  d done  u undo  s snooze  f follow-up  a all  r now  esc close",
         ),

@@ -248,6 +248,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         }
         Overlay::Views(sw) => draw_switcher(f, area, s, sw, theme),
         Overlay::Inbox(list) => super::inbox::draw(f, area, s, list, theme),
+        Overlay::Conflict(v) => super::inbox::draw_conflict(f, area, v, theme),
         Overlay::Sharing(ed) => {
             let r = centered(area, 90, ed.rows() as u16 + 9);
             let inner = popup(

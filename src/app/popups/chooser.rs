@@ -223,6 +223,14 @@ impl State {
                 ChooserKind::LinkTask => self.run_palette(&format!("link task {key}"), c.target),
                 ChooserKind::Attach => self.run_palette(&format!("attach {key}"), c.target),
                 ChooserKind::Outbox => {
+                    // A field edit that met a change: three ways first.
+                    if let Some(fx) = key
+                        .parse::<i64>()
+                        .ok()
+                        .and_then(|seq| self.open_conflict(seq))
+                    {
+                        return fx;
+                    }
                     let fx = key
                         .parse::<i64>()
                         .map(|seq| self.outbox_send_anyway(seq))

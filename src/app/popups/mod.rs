@@ -4,6 +4,7 @@
 pub mod chooser;
 pub mod compose;
 pub mod confirm;
+pub mod conflict;
 pub mod filter_form;
 pub mod help;
 pub mod inbox;
@@ -104,6 +105,10 @@ impl State {
                 self.chooser_outcome(c, out)
             }
             Overlay::Views(sw) => self.switcher_key(sw, ev),
+            Overlay::Conflict(mut v) => {
+                let out = v.on_key(self.keymap.lookup(&[Context::Conflict], &ev));
+                self.conflict_outcome(v, out)
+            }
             Overlay::Inbox(mut list) => {
                 let action = self.keymap.lookup(&[Context::Inbox], &ev);
                 let out = list.on_key(action, self.inbox.rows.len());

@@ -103,11 +103,78 @@ fn a_queued_edit_waits_for_the_user_when_the_task_changed_on_the_service() {
         "not sent over a newer version"
     );
     assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
-    // The user sends it anyway from :outbox.
+    // The user sends it anyway from :outbox: enter shows the field three
+    // ways, and enter again sends it as it was (mine is kept by default).
     palette(&mut s, "outbox");
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty());
+    assert!(matches!(s.overlay, Overlay::Conflict(_)));
     let fx = s.on_key(code(KeyCode::Enter));
     let (_, body) = only_patch(&fx);
     assert_eq!(body, json!({"priority": "low"}));
+}
+
+/// A queued `:priority low` that meets the service's `urgent`.
+fn conflicted() -> State {
+    let mut s = loaded(3);
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let mut changed = task(1);
+    changed.priority = Priority::Urgent;
+    changed.updated_at = Some("2026-11-05T10:00:00Z".into());
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(changed))),
+    );
+    s
+}
+
+#[test]
+fn a_conflict_shows_what_i_saw_what_i_wanted_and_what_the_service_has() {
+    let mut s = conflicted();
+    let three = &s.outbox[0].three;
+    assert_eq!(three.len(), 1);
+    let r = &three[0];
+    assert_eq!(
+        (
+            r.field.as_str(),
+            r.saw.as_str(),
+            r.mine.as_str(),
+            r.theirs.as_str()
+        ),
+        ("priority", "high", "low", "urgent")
+    );
+    assert!(s.status.as_ref().unwrap().1.contains("side by side"));
+    // Taking theirs: nothing is sent and the edit leaves the outbox.
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(key('t'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
+    assert!(s.outbox.is_empty());
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .contains("kept the service's values"));
+}
+
+#[test]
+fn esc_in_a_conflict_goes_back_to_the_outbox_with_nothing_sent() {
+    let mut s = conflicted();
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(key('t'));
+    let fx = s.on_key(code(KeyCode::Esc));
+    assert!(reqs(&fx).is_empty());
+    assert!(matches!(s.overlay, Overlay::Chooser(_)));
+    assert_eq!(s.outbox.len(), 1, "still waiting");
 }
 
 #[test]
@@ -333,4 +400,37 @@ fn a_queued_edit_a_certificate_proxy_or_key_refusal_stops_is_kept_waiting_not_dr
             "not removed from the store"
         );
     }
+}
+
+#[test]
+fn a_conflict_sends_only_the_fields_kept_as_mine() {
+    let mut s = conflicted();
+    // The queued edit held two fields.
+    let patch = TaskPatch {
+        priority: Some(Priority::Low),
+        status: Some(Status::Completed),
+        ..Default::default()
+    };
+    let mut changed = task(1);
+    changed.priority = Priority::Urgent;
+    let three = s.three_way(&patch, Some(&task(1)), &changed);
+    s.outbox[0].req = ApiRequest::Patch { id: tid(1), patch };
+    s.outbox[0].three = three;
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    let Overlay::Conflict(v) = &s.overlay else {
+        panic!("three ways")
+    };
+    let fields: Vec<&str> = v.rows.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(fields, ["status", "priority"]);
+    // Mine for the status, theirs for the priority (urgent).
+    s.on_key(key('m'));
+    s.on_key(key('t'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    let (id, body) = only_patch(&fx);
+    assert_eq!((id, body), (tid(1), json!({"status": "completed"})));
+    assert!(
+        s.outbox.is_empty(),
+        "the entry is replaced by what was sent"
+    );
 }

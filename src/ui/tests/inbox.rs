@@ -110,3 +110,41 @@ fn an_empty_inbox_says_so_or_says_why_it_is_off() {
     let t = text(&render(&mut s, 80, 24, &Theme::dark()));
     assert!(t.contains("cache = false"), "{t}");
 }
+
+#[test]
+fn a_conflict_three_ways_at_80x24_and_200x50() {
+    use crate::app::popups::conflict::{ConflictView, Three};
+    for (w, h) in [(80, 24), (200, 50)] {
+        let mut s = scene();
+        let row = |field: &str, saw: &str, mine: &str, theirs: &str, keep_mine| Three {
+            key: field.into(),
+            field: field.into(),
+            saw: saw.into(),
+            mine: mine.into(),
+            theirs: theirs.into(),
+            keep_mine,
+        };
+        s.overlay = Overlay::Conflict(ConflictView {
+            seq: 1,
+            label: "#101".into(),
+            rows: vec![
+                row("status", "in progress", "completed", "waiting", true),
+                row(
+                    "due",
+                    "2026-11-27 17:00 UTC",
+                    "2026-11-30 17:00 UTC",
+                    "none",
+                    false,
+                ),
+            ],
+            selected: 0,
+        });
+        let b = render(&mut s, w, h, &Theme::dark());
+        let t = text(&b);
+        assert!(t.contains("you saw"), "{t}");
+        assert!(t.contains("the service has"), "{t}");
+        assert!(t.contains("in progress") && t.contains("waiting"), "{t}");
+        assert!(t.contains("theirs"), "{t}");
+        snap(&format!("conflict_{w}x{h}"), &b);
+    }
+}

@@ -1,0 +1,184 @@
+//! Three ways for a queued edit that met a change made on the service
+//! (#25 §5): what the user last saw, what they wanted, what the service
+//! has now, per field; keep mine or take theirs, each. Only the fields
+//! kept are sent; taking theirs for all cancels the edit.
+
+use super::popups::chooser::ChooserKind;
+use super::popups::conflict::{ConflictOutcome, ConflictView, Three};
+use super::state::{ApiRequest, Effect, Level, Overlay, State};
+use crate::api::{parse_timestamp, Priority, Status, Task, TaskPatch};
+use serde_json::Value;
+
+impl State {
+    /// The fields of a queued PATCH three ways: `before` is the copy the
+    /// user last saw (when known), `now` what the service answered.
+    pub(crate) fn three_way(
+        &self,
+        patch: &TaskPatch,
+        before: Option<&Task>,
+        now: &Task,
+    ) -> Vec<Three> {
+        let mine = patch.to_json();
+        let Some(mine) = mine.as_object() else {
+            return Vec::new();
+        };
+        let json = |t: &Task| serde_json::to_value(t).unwrap_or(Value::Null);
+        let (before, now) = (before.map(json), json(now));
+        mine.iter()
+            .map(|(k, v)| {
+                // The task's own field for a PATCH key.
+                let on_task = |t: &Value| match k.as_str() {
+                    "assigned_team_id" => t.get("assigned_team").cloned(),
+                    "matter_id" => t.get("matter").cloned(),
+                    other => t.get(other).cloned(),
+                };
+                Three {
+                    key: k.clone(),
+                    field: k.replace('_', " "),
+                    saw: before
+                        .as_ref()
+                        .and_then(on_task)
+                        .map_or_else(|| "(not known)".to_string(), |v| self.words(k, &v)),
+                    mine: self.words(k, v),
+                    theirs: on_task(&now)
+                        .map_or_else(|| "(not said)".into(), |v| self.words(k, &v)),
+                    keep_mine: true,
+                }
+            })
+            .collect()
+    }
+
+    /// A field's value in words: a person by name, a date local, a status
+    /// as the list says it.
+    fn words(&self, key: &str, v: &Value) -> String {
+        let text = match (key, v) {
+            (_, Value::Null) => "none".to_string(),
+            ("status", Value::String(s)) => Status::parse(s).label(),
+            ("priority", Value::String(s)) => Priority::parse(s).label(),
+            // Short and local (`Fri 17:00`): three of them share a row.
+            ("complete_by", Value::String(s)) => parse_timestamp(s)
+                .map(|t| crate::domain::later::short_when(t, chrono::Utc::now(), true))
+                .unwrap_or_else(|| s.clone()),
+            ("assigned_to", Value::String(id)) => self
+                .directory
+                .people
+                .get(id)
+                .map(|p| p.label())
+                .unwrap_or_else(|| crate::api::short_id(id)),
+            (_, Value::Object(o)) => ["name", "email", "display_name", "id"]
+                .iter()
+                .find_map(|f| o.get(*f).and_then(|v| v.as_str()).filter(|s| !s.is_empty()))
+                .unwrap_or("(set)")
+                .to_string(),
+            (_, Value::Array(a)) if a.is_empty() => "none".to_string(),
+            (_, Value::Array(a)) => a
+                .iter()
+                .map(|x| match x {
+                    Value::String(s) => s.clone(),
+                    other => crate::api::json_summary(other),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            (_, Value::String(s)) => s.clone(),
+            (_, Value::Bool(b)) => if *b { "yes" } else { "no" }.to_string(),
+            (_, other) => crate::api::json_summary(other),
+        };
+        let clean = crate::text::clean(&text);
+        if clean.chars().count() > 40 {
+            format!("{}…", clean.chars().take(39).collect::<String>())
+        } else {
+            clean
+        }
+    }
+
+    /// `enter` on a waiting outbox entry: its fields three ways when it
+    /// is a field edit that met a change (else it is sent as it is).
+    pub(super) fn open_conflict(&mut self, seq: i64) -> Option<Vec<Effect>> {
+        let item = self.outbox.iter().find(|i| i.seq == seq)?;
+        if item.three.is_empty() {
+            return None;
+        }
+        self.overlay = Overlay::Conflict(ConflictView {
+            seq,
+            label: item.label.clone(),
+            rows: item.three.clone(),
+            selected: 0,
+        });
+        Some(vec![])
+    }
+
+    pub(super) fn conflict_outcome(
+        &mut self,
+        v: ConflictView,
+        out: ConflictOutcome,
+    ) -> Vec<Effect> {
+        match out {
+            ConflictOutcome::Stay => {
+                self.overlay = Overlay::Conflict(v);
+                vec![]
+            }
+            ConflictOutcome::Back => {
+                self.open_chooser(ChooserKind::Outbox);
+                vec![]
+            }
+            ConflictOutcome::Apply => self.resolve_conflict(v),
+        }
+    }
+
+    /// Send the fields kept, drop the others.
+    fn resolve_conflict(&mut self, v: ConflictView) -> Vec<Effect> {
+        let Some(item) = self.outbox.iter().find(|i| i.seq == v.seq).cloned() else {
+            return vec![];
+        };
+        let ApiRequest::Patch { id, patch } = &item.req else {
+            return vec![];
+        };
+        let kept: Vec<&Three> = v.rows.iter().filter(|r| r.keep_mine).collect();
+        if kept.is_empty() {
+            self.outbox_cancel(v.seq);
+            self.say(
+                Level::Success,
+                format!("{}: kept the service's values, nothing sent", v.label),
+            );
+            return vec![];
+        }
+        if kept.len() == v.rows.len() {
+            return self.outbox_send_anyway(v.seq);
+        }
+        if self.offline.is_some() {
+            self.overlay = Overlay::Conflict(v);
+            self.say(
+                Level::Warn,
+                "offline: choose again once the service is back",
+            );
+            return vec![];
+        }
+        let mut body = serde_json::Map::new();
+        let all = patch.to_json();
+        for r in &kept {
+            if let Some(val) = all.get(&r.key) {
+                body.insert(r.key.clone(), val.clone());
+            }
+        }
+        let Some(part) = TaskPatch::from_json(&Value::Object(body)) else {
+            return vec![];
+        };
+        let id = id.clone();
+        // The entry goes; what is kept of it is sent as a new edit (over
+        // the service's values: the user has just seen them).
+        self.outbox_cancel(v.seq);
+        let kept_words: Vec<String> = kept
+            .iter()
+            .map(|r| format!("{} → {}", r.field, r.mine))
+            .collect();
+        self.say(
+            Level::Info,
+            format!(
+                "{}: sending {}; the rest kept as the service has it",
+                v.label,
+                kept_words.join(", ")
+            ),
+        );
+        vec![self.request(ApiRequest::Patch { id, patch: part })]
+    }
+}

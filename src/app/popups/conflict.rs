@@ -1,0 +1,70 @@
+//! A queued edit that met a change made on the service, field by field,
+//! three ways: what you last saw, what you wanted, what the service has
+//! now — keep mine or take theirs per field (`conflict` context: `m`
+//! keeps mine, `t` takes theirs, `enter` applies, `esc` back to the
+//! outbox, nothing sent).
+
+use crate::app::keymap::Action;
+
+/// One field of the edit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Three {
+    /// The PATCH's own key (`status`, `complete_by`…).
+    pub key: String,
+    /// In words, for the rows.
+    pub field: String,
+    pub saw: String,
+    pub mine: String,
+    pub theirs: String,
+    /// Keep mine (else take theirs).
+    pub keep_mine: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConflictView {
+    /// The outbox entry.
+    pub seq: i64,
+    pub label: String,
+    pub rows: Vec<Three>,
+    pub selected: usize,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum ConflictOutcome {
+    Stay,
+    /// Back to the outbox, nothing sent.
+    Back,
+    Apply,
+}
+
+impl ConflictView {
+    pub fn on_key(&mut self, action: Option<Action>) -> ConflictOutcome {
+        let last = self.rows.len().saturating_sub(1);
+        match action {
+            Some(Action::Close) => ConflictOutcome::Back,
+            Some(Action::Down) => {
+                self.selected = (self.selected + 1).min(last);
+                ConflictOutcome::Stay
+            }
+            Some(Action::Up) => {
+                self.selected = self.selected.saturating_sub(1);
+                ConflictOutcome::Stay
+            }
+            Some(Action::KeepMine) | Some(Action::TakeTheirs) => {
+                if let Some(r) = self.rows.get_mut(self.selected) {
+                    r.keep_mine = action == Some(Action::KeepMine);
+                }
+                self.selected = (self.selected + 1).min(last);
+                ConflictOutcome::Stay
+            }
+            Some(Action::Toggle) => {
+                if let Some(r) = self.rows.get_mut(self.selected) {
+                    r.keep_mine = !r.keep_mine;
+                }
+                ConflictOutcome::Stay
+            }
+            Some(Action::Apply | Action::Choose | Action::Run) => ConflictOutcome::Apply,
+            _ => ConflictOutcome::Stay,
+        }
+    }
+}
