@@ -274,7 +274,14 @@ run = 'printf %s "$TASKDECK_TITLE" > {out}'
 fn row_labels(screen: &str) -> Vec<String> {
     screen
         .lines()
-        .filter_map(|l| l.strip_prefix("┃> #").or_else(|| l.strip_prefix("┃  #")))
+        // `┃`, the cursor column, the mark column (`»` in the inbox, `*`
+        // changed…), then the number.
+        .filter_map(|l| {
+            let mut c = l.strip_prefix('┃')?.chars();
+            c.next()?;
+            c.next()?;
+            c.as_str().strip_prefix('#')
+        })
         .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
         .filter_map(|r| r.split_whitespace().next())
         .map(|n| format!("#{n}"))

@@ -223,6 +223,7 @@ pub async fn cycle(
             version: s.version(),
             comment_ids: read.map(|cs| cs.iter().map(|c| c.id.to_string()).collect()),
             since,
+            reminds: s.mine && s.open(),
         });
     }
     report.new_items = db

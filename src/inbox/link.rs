@@ -192,6 +192,7 @@ fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
                 version: s.version(),
                 comment_ids: None,
                 since: now,
+                reminds: true,
             };
             db.inbox_own(&t.id, Some(&base), now)
         }

@@ -269,6 +269,7 @@ fn base(s: &Snapshot, since: i64) -> InboxBase {
         version: s.version(),
         comment_ids: Some(vec![]),
         since,
+        reminds: s.mine && s.open(),
     }
 }
 
@@ -387,4 +388,25 @@ fn a_follow_up_answered_by_someone_is_dropped_silently() {
     let t = DateTime::from_timestamp(2500, 0).unwrap();
     assert_eq!(cycle::follow_ups(&mut db, t).unwrap(), 0);
     assert!(db.inbox_marks().unwrap().is_empty());
+}
+
+#[test]
+fn a_reminder_is_over_once_the_task_is_done() {
+    let mut db = Db::in_memory().unwrap();
+    let late = snap(json!({"complete_by": "2026-11-23T17:00:00Z"}));
+    let items = task_items(T1, Some(&late), &late, false, now());
+    db.inbox_commit(&[base(&late, 0)], &[], &items, 1).unwrap();
+    assert_eq!(db.inbox_items(false).unwrap().len(), 1);
+    let done = snap(
+        json!({"complete_by": "2026-11-23T17:00:00Z", "status": "completed",
+        "updated_at": "2026-11-25T09:00:00Z"}),
+    );
+    let items = task_items(T1, Some(&late), &done, false, now());
+    db.inbox_commit(&[base(&done, 0)], &[], &items, 2).unwrap();
+    let unread = db.inbox_items(false).unwrap();
+    assert_eq!(
+        kinds(&unread),
+        ["changed"],
+        "the reminder is over, the change is news"
+    );
 }

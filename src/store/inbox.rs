@@ -29,6 +29,9 @@ pub struct InboxBase {
     /// When the inbox started following it (seconds): comments made
     /// after it are new even before the first read.
     pub since: i64,
+    /// Its due-date reminder still holds (open and the user's); not
+    /// stored: a reminder of a task that no longer reminds is over.
+    pub reminds: bool,
 }
 
 /// One change that concerns the user.
@@ -109,6 +112,7 @@ impl Db {
                 version: r.get(2)?,
                 comment_ids: ids.and_then(|s| serde_json::from_str(&s).ok()),
                 since: r.get(4)?,
+                reminds: true,
             })
         })?;
         rows.map(|b| b.map(|b| (b.task_id.clone(), b))).collect()
@@ -168,6 +172,16 @@ impl Db {
                     .as_ref()
                     .map(|v| serde_json::to_string(v).unwrap_or_default());
                 up.execute(params![b.task_id, b.snap, b.version, ids, b.since])?;
+            }
+            // A reminder that no longer holds (done, archived, not mine
+            // any more) is over: read, not deleted (once per day still).
+            let mut over = tx.prepare_cached(
+                "UPDATE inbox_items SET read_at=?2 WHERE task_id=?1 AND kind='due' AND read_at IS NULL",
+            )?;
+            for b in bases.iter().filter(|b| !skipped.contains(&b.task_id)) {
+                if !b.reminds {
+                    over.execute(params![b.task_id, now])?;
+                }
             }
             let mut del = tx.prepare_cached("DELETE FROM inbox_base WHERE task_id=?1")?;
             for id in gone {
