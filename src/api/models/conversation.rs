@@ -3,7 +3,7 @@
 use super::people::Person;
 use super::task::parse_timestamp;
 use super::values::{null_as_default, Extra, Id, Json};
-use super::DeliveryStatus;
+use super::enums::DeliveryStatus;
 use crate::text::Untrusted;
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,7 @@
 
 use super::display::short_id;
 use super::values::{null_as_default, Extra, Id};
-use super::{AccessLevel, Visibility};
+use super::enums::{AccessLevel, Visibility};
 use crate::text::Untrusted;
 use serde::{Deserialize, Serialize};
 

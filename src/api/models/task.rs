@@ -3,7 +3,7 @@
 use super::display::short_id;
 use super::people::{Member, Person, TeamRef};
 use super::values::{null_as_default, Extra, Id, Json};
-use super::{LinkRole, LinkType, Priority, Status, Visibility};
+use super::enums::{LinkRole, LinkType, Priority, Status, Visibility};
 use crate::text::Untrusted;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
