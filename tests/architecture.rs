@@ -98,26 +98,10 @@ const KNOWN_CYCLES: &[&[&str]] = &[
         "ui::markdown",
         "ui::overlays",
     ],
-    // sandbox::routes holds shared helpers and wires the router (collab,
-    // list, sharing import it back); sandbox::seed defines `Ctx` and calls
-    // the children that import it; sandbox/mod.rs is used by its parts.
-    &[
-        "sandbox",
-        "sandbox::collab",
-        "sandbox::faults",
-        "sandbox::fixtures",
-        // The per-organisation list index (same stop), used by the store
-        // it reads.
-        "sandbox::index",
-        "sandbox::list",
-        "sandbox::listing",
-        "sandbox::quirks",
-        "sandbox::random",
-        "sandbox::routes",
-        "sandbox::seed",
-        "sandbox::sharing",
-        "sandbox::store",
-    ],
+    // (sandbox left: what its parts share lives in leaves below the
+    // handlers — `shared` (the state, the record), `request` (caller, body,
+    // the edit prologue), `faults`, `listing`, `index`, `quirks`,
+    // `seed/ctx` — so arrows run mod.rs → routes → handlers → leaves.)
     // (api::models left: the enums its children import live in the leaf
     // `models/enums.rs`, which mod.rs re-exports.)
     // The loop (app/mod.rs) and the worker and store link it starts, which
