@@ -162,3 +162,43 @@ async fn a_deleted_subtask_leaves_its_parents_listing_and_a_deleted_parent_its_c
     assert_eq!(st, 200);
     assert!(t["parent_task_id"].is_null(), "{t}");
 }
+
+/// Every handler that edits a task with a body shares one prologue
+/// (`sandbox/request.rs::edit_task`): the body is read first (400 when it
+/// is not a JSON object, whoever asks), then the task must be one the
+/// caller sees (404).
+#[tokio::test]
+async fn task_edits_read_the_body_before_the_task() {
+    let sb = start().await;
+    let id = id_of(&sb, "#2");
+    let before = sb.task_json("#2").unwrap();
+    let nobody = "00000000-0000-4000-8000-000000000000";
+    let edits = [
+        (Method::PATCH, format!("/api/v1/tasks/{id}")),
+        (Method::POST, format!("/api/v1/tasks/{id}/comments")),
+        (
+            Method::POST,
+            format!("/api/v1/tasks/{id}/comments/{nobody}/replies"),
+        ),
+        (
+            Method::PATCH,
+            format!("/api/v1/tasks/{id}/comments/{nobody}"),
+        ),
+        (Method::POST, format!("/api/v1/tasks/{id}/links")),
+        (
+            Method::PATCH,
+            format!("/api/v1/tasks/{id}/links/chat/{nobody}"),
+        ),
+        (Method::PUT, format!("/api/v1/tasks/{id}/sharing")),
+        (Method::POST, format!("/api/v1/tasks/{id}/files")),
+    ];
+    for (m, path) in edits {
+        // Gina (another organisation) does not see #2.
+        let (st, v) = call(&sb, GINA, m.clone(), &path, Some(json!([1]))).await;
+        assert_eq!(st, 400, "{m} {path}: {v}");
+        error_shape(&v, 400);
+        let (st, v) = call(&sb, GINA, m.clone(), &path, Some(json!({}))).await;
+        assert_eq!(st, 404, "{m} {path}: {v}");
+    }
+    assert_eq!(sb.task_json("#2").unwrap(), before, "nothing was changed");
+}

@@ -8,9 +8,9 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use super::listing::{self, ListingQuery};
-use super::routes::{bump, json_body, now, parse_uuid, Caller};
+use super::request::{bump, edit_task, json_body, now, parse_uuid, touched, Caller};
+use super::shared::AppState;
 use super::store::*;
-use super::AppState;
 
 type Created = (StatusCode, Json<Value>);
 
@@ -99,9 +99,7 @@ fn new_comment(
     parent: Option<&str>,
     body: &Bytes,
 ) -> ApiResult<Created> {
-    let b = json_body(body)?;
-    let mut s = st.store.lock().unwrap();
-    let idx = s.visible_task(id, u)?;
+    let (b, mut s, idx) = edit_task(st, u, id, body)?;
     let parent = match parent {
         None => None,
         Some(p) => {
@@ -168,9 +166,7 @@ pub(crate) async fn edit_comment(
     Path((id, cid)): Path<(String, String)>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    let b = json_body(&body)?;
-    let mut s = st.store.lock().unwrap();
-    let idx = s.visible_task(&id, u)?;
+    let (b, mut s, idx) = edit_task(&st, u, &id, &body)?;
     let ci = find_comment(&s, idx, &id, &cid)?;
     if s.tasks[idx].comments[ci].author != u {
         return Err(ApiError::new(
@@ -375,9 +371,7 @@ pub(crate) async fn add_links(
     Path(id): Path<String>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    let b = json_body(&body)?;
-    let mut s = st.store.lock().unwrap();
-    let idx = s.visible_task(&id, u)?;
+    let (b, mut s, idx) = edit_task(&st, u, &id, &body)?;
     let arr = match b.get("linked_items") {
         Some(Value::Array(a)) if !a.is_empty() => a.clone(),
         _ => {
@@ -431,9 +425,7 @@ pub(crate) async fn update_link(
     Path((id, kind, item)): Path<(String, String, String)>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    let b = json_body(&body)?;
-    let mut s = st.store.lock().unwrap();
-    let idx = s.visible_task(&id, u)?;
+    let (b, mut s, idx) = edit_task(&st, u, &id, &body)?;
     let li = find_link(&s, idx, &kind, &item)?;
     if !b.contains_key("role") && !b.contains_key("context") {
         return Err(ApiError::bad("send at least one of role, context"));
@@ -450,8 +442,7 @@ pub(crate) async fn update_link(
     if let Some(c) = context {
         t.links[li].context = c;
     }
-    t.updated_at = bump(t.updated_at);
-    Ok(Json(s.render_task(idx, true)))
+    Ok(touched(&mut s, idx))
 }
 
 pub(crate) async fn delete_link(
@@ -464,8 +455,7 @@ pub(crate) async fn delete_link(
     let li = find_link(&s, idx, &kind, &item)?;
     let t = &mut s.tasks[idx];
     t.links.remove(li);
-    t.updated_at = bump(t.updated_at);
-    Ok(Json(s.render_task(idx, true)))
+    Ok(touched(&mut s, idx))
 }
 
 /// A link role from a request body, or a 400 naming the field.

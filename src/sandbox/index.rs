@@ -1,17 +1,16 @@
 //! The task list's order, kept per organisation: a page is found by
 //! seeking in it, not by filtering and sorting every task of the service.
 //! Each live task is in its organisation's map under its [`ListKey`];
-//! every change of a task goes through [`Store::add_task`],
-//! [`Store::set_task`] or [`Store::delete_task`], which keep the map true.
+//! every change of a task goes through `Store::add_task`,
+//! `Store::set_task` or `Store::delete_task` (`store.rs`), which keep the
+//! map true. A leaf: the key is made from a task's fields by
+//! `Task::list_key`.
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
 
 use base64::Engine;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
-
-use super::store::{priority_rank, Store, Task};
 
 /// Where a task sorts in the list: priority, due date (nulls last), newest
 /// first, id.
@@ -25,13 +24,20 @@ pub(crate) struct ListKey {
 }
 
 impl ListKey {
-    pub fn of(t: &Task) -> ListKey {
+    /// The key of a task of priority rank `priority` (see
+    /// `store::priority_rank`), due `due`, created `created`.
+    pub fn new(
+        priority: u8,
+        due: Option<DateTime<Utc>>,
+        created: DateTime<Utc>,
+        id: Uuid,
+    ) -> ListKey {
         ListKey {
-            priority: priority_rank(&t.priority),
-            no_due: t.complete_by.is_none(),
-            due: t.complete_by.unwrap_or(DateTime::UNIX_EPOCH),
-            created: Reverse(t.created_at),
-            id: t.id,
+            priority,
+            no_due: due.is_none(),
+            due: due.unwrap_or(DateTime::UNIX_EPOCH),
+            created: Reverse(created),
+            id,
         }
     }
 
@@ -105,52 +111,10 @@ impl ListCursor {
     }
 }
 
-impl Store {
-    /// The organisation's live tasks in list order: key → task index.
-    pub fn org_list(&self, org: usize) -> Option<&BTreeMap<ListKey, usize>> {
-        self.lists.get(&org)
-    }
-
-    pub(crate) fn list_insert(&mut self, idx: usize) {
-        let t = &self.tasks[idx];
-        if !t.deleted {
-            self.lists
-                .entry(t.org)
-                .or_default()
-                .insert(ListKey::of(t), idx);
-        }
-    }
-
-    fn list_remove(&mut self, idx: usize) {
-        let t = &self.tasks[idx];
-        if let Some(l) = self.lists.get_mut(&t.org) {
-            l.remove(&ListKey::of(t));
-        }
-    }
-
-    /// Replace task `idx` (an edit), moving it in its list if its place
-    /// changed.
-    pub fn set_task(&mut self, idx: usize, t: Task) {
-        let moved = ListKey::of(&self.tasks[idx]) != ListKey::of(&t);
-        if moved {
-            self.list_remove(idx);
-        }
-        self.tasks[idx] = t;
-        if moved {
-            self.list_insert(idx);
-        }
-    }
-
-    /// Delete task `idx`: it leaves every list.
-    pub fn delete_task(&mut self, idx: usize) {
-        self.list_remove(idx);
-        self.tasks[idx].deleted = true;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::store::Task;
 
     #[test]
     fn a_cursor_reads_back_what_it_says() {
@@ -161,7 +125,7 @@ mod tests {
             created_at: DateTime::from_timestamp(1_700_000_000, 999_999_999).unwrap(),
             ..Default::default()
         };
-        let k = ListKey::of(&t);
+        let k = t.list_key();
         let c = ListCursor::encode(3, 25, &k);
         assert_eq!(
             ListCursor::decode(&c),
@@ -184,9 +148,9 @@ mod tests {
         // Nulls last, newest first, then id.
         let mut u = t.clone();
         u.complete_by = None;
-        assert!(ListKey::of(&t) < ListKey::of(&u));
+        assert!(t.list_key() < u.list_key());
         let mut older = t.clone();
         older.created_at = DateTime::from_timestamp(1_600_000_000, 0).unwrap();
-        assert!(ListKey::of(&t) < ListKey::of(&older));
+        assert!(t.list_key() < older.list_key());
     }
 }

@@ -6,29 +6,14 @@ use std::ops::Bound;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::Json;
-use base64::Engine;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
 use super::index::{ListCursor, ListKey};
-use super::routes::{parse_uuid, Caller};
+use super::listing::limit_of;
+use super::request::{parse_uuid, Caller};
+use super::shared::AppState;
 use super::store::*;
-use super::AppState;
-
-fn encode_cursor(page: u64) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("page:{page}"))
-}
-
-fn decode_cursor(c: &str) -> Option<u64> {
-    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(c.trim_end_matches('='))
-        .ok()?;
-    String::from_utf8(raw)
-        .ok()?
-        .strip_prefix("page:")?
-        .parse()
-        .ok()
-}
 
 pub(crate) async fn list_tasks(
     State(st): State<AppState>,
@@ -187,49 +172,4 @@ fn list_paging(q: &HashMap<String, String>) -> ApiResult<(u64, ListCursor)> {
         }
     };
     Ok((limit, cursor))
-}
-
-/// `limit`: 1–100, default 20; 400 for bad values.
-fn limit_of(q: &HashMap<String, String>) -> ApiResult<u64> {
-    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
-    Ok(match get("limit") {
-        None => 20,
-        Some(l) => match l.parse::<i64>() {
-            Ok(n) if (1..=100).contains(&n) => n as u64,
-            _ => {
-                return Err(ApiError::bad(format!(
-                    "limit must be an integer from 1 to 100, got {l:?}"
-                )))
-            }
-        },
-    })
-}
-
-/// `limit` (1–100, default 20) and the page number of `cursor` (default 0)
-/// of a paged listing; 400 for bad values.
-pub(crate) fn paging(q: &HashMap<String, String>) -> ApiResult<(u64, u64)> {
-    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
-    let limit = limit_of(q)?;
-    let page = match get("cursor") {
-        None => 0,
-        Some(c) => {
-            decode_cursor(c).ok_or_else(|| ApiError::bad(format!("invalid cursor {c:?}")))?
-        }
-    };
-    Ok((limit, page))
-}
-
-/// The rows of page `page` of `total` rows (offset = page × limit of the
-/// current request) and the next page's cursor (null at the end).
-pub(crate) fn page_range(total: usize, limit: u64, page: u64) -> (std::ops::Range<usize>, Value) {
-    let total = total as u64;
-    let offset = page.saturating_mul(limit);
-    let start = offset.min(total) as usize;
-    let end = offset.saturating_add(limit).min(total) as usize;
-    let cursor = if offset.saturating_add(limit) < total {
-        Value::String(encode_cursor(page + 1))
-    } else {
-        Value::Null
-    };
-    (start..end, cursor)
 }

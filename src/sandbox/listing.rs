@@ -2,16 +2,18 @@
 //! thread): a bare array (the default) or the task list's envelope
 //! `{"items": [...], "cursor": ...}` paged like the task list. `--quirks`
 //! turns the envelope on; tests pick either with
-//! [`Sandbox::set_listing_shape`](super::Sandbox::set_listing_shape).
+//! [`Sandbox::set_listing_shape`](super::Sandbox::set_listing_shape). Also
+//! the paging every listing shares, the task list's too: `limit` and the
+//! page-number cursor.
 
 use std::collections::HashMap;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
 use axum::Json;
+use base64::Engine;
 use serde_json::{json, Value};
 
-use super::list::{page_range, paging};
 use super::store::{ApiError, ApiResult};
 
 /// How comment and thread listings are answered.
@@ -59,4 +61,64 @@ pub(crate) fn respond(
             Ok(Json(json!({"items": render(range), "cursor": cursor})))
         }
     }
+}
+
+fn encode_cursor(page: u64) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("page:{page}"))
+}
+
+fn decode_cursor(c: &str) -> Option<u64> {
+    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(c.trim_end_matches('='))
+        .ok()?;
+    String::from_utf8(raw)
+        .ok()?
+        .strip_prefix("page:")?
+        .parse()
+        .ok()
+}
+
+/// `limit`: 1–100, default 20; 400 for bad values.
+pub(crate) fn limit_of(q: &HashMap<String, String>) -> ApiResult<u64> {
+    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
+    Ok(match get("limit") {
+        None => 20,
+        Some(l) => match l.parse::<i64>() {
+            Ok(n) if (1..=100).contains(&n) => n as u64,
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "limit must be an integer from 1 to 100, got {l:?}"
+                )))
+            }
+        },
+    })
+}
+
+/// `limit` (1–100, default 20) and the page number of `cursor` (default 0)
+/// of a paged listing; 400 for bad values.
+pub(crate) fn paging(q: &HashMap<String, String>) -> ApiResult<(u64, u64)> {
+    let get = |k: &str| q.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let limit = limit_of(q)?;
+    let page = match get("cursor") {
+        None => 0,
+        Some(c) => {
+            decode_cursor(c).ok_or_else(|| ApiError::bad(format!("invalid cursor {c:?}")))?
+        }
+    };
+    Ok((limit, page))
+}
+
+/// The rows of page `page` of `total` rows (offset = page × limit of the
+/// current request) and the next page's cursor (null at the end).
+pub(crate) fn page_range(total: usize, limit: u64, page: u64) -> (std::ops::Range<usize>, Value) {
+    let total = total as u64;
+    let offset = page.saturating_mul(limit);
+    let start = offset.min(total) as usize;
+    let end = offset.saturating_add(limit).min(total) as usize;
+    let cursor = if offset.saturating_add(limit) < total {
+        Value::String(encode_cursor(page + 1))
+    } else {
+        Value::Null
+    };
+    (start..end, cursor)
 }

@@ -4,17 +4,19 @@
 
 mod collab;
 mod faults;
-mod fixtures;
 mod index;
 mod layout;
 mod list;
 mod listing;
+mod middleware;
 mod quirks;
-mod random;
+mod request;
 mod routes;
 mod seed;
+mod shared;
 mod sharing;
 mod store;
+mod tasks;
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -24,6 +26,9 @@ use std::sync::{Arc, Mutex};
 
 pub use faults::Faults;
 pub use listing::ListingShape;
+pub use shared::{DemoKey, RecordedRequest, LOG_KEPT};
+
+use shared::{AppState, Shared};
 
 /// Options of a sandbox instance.
 #[derive(Debug, Clone)]
@@ -56,55 +61,6 @@ impl Default for SandboxOptions {
         }
     }
 }
-
-/// A seeded API key and who it acts as.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DemoKey {
-    pub key: String,
-    pub user_name: String,
-    pub user_email: String,
-    pub org_name: String,
-    pub note: String,
-}
-
-/// One request as received by the sandbox.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RecordedRequest {
-    pub method: String,
-    pub path: String,
-    pub query: Option<String>,
-    pub body: Option<serde_json::Value>,
-    /// Who the request's key acts as (the demo user's e-mail), if a known
-    /// key: tests check that an edit is sent as the user who made it.
-    pub caller: Option<String>,
-}
-
-/// Requests kept in the sandbox's record ([`Sandbox::requests`]).
-pub const LOG_KEPT: usize = 100_000;
-
-/// Record `r`, keeping the last `kept` requests.
-pub(crate) fn record(log: &mut VecDeque<RecordedRequest>, r: RecordedRequest, kept: usize) {
-    while log.len() >= kept.max(1) {
-        log.pop_front();
-    }
-    log.push_back(r);
-}
-
-/// State shared by the server tasks and the [`Sandbox`] handle.
-pub(crate) struct Shared {
-    pub(crate) store: Mutex<store::Store>,
-    /// The last [`LOG_KEPT`] requests (the oldest go first): a sandbox
-    /// serving for days keeps a bounded record.
-    pub(crate) log: Mutex<VecDeque<RecordedRequest>>,
-    pub(crate) faults: Mutex<Faults>,
-    pub(crate) listing: Mutex<ListingShape>,
-    pub(crate) counter: AtomicU64,
-    pub(crate) keys: HashMap<String, usize>,
-    /// Each demo key's user e-mail (for [`RecordedRequest::caller`]).
-    pub(crate) callers: HashMap<String, String>,
-}
-
-pub(crate) type AppState = Arc<Shared>;
 
 /// Handle on a running sandbox.
 #[derive(Clone)]
@@ -314,30 +270,4 @@ pub async fn run_cli(addr: SocketAddr, opts: SandboxOptions) -> std::io::Result<
     println!("Press Ctrl-C to stop.");
     tokio::signal::ctrl_c().await?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn req(n: usize) -> RecordedRequest {
-        RecordedRequest {
-            method: "GET".into(),
-            path: format!("/{n}"),
-            query: None,
-            body: None,
-            caller: None,
-        }
-    }
-
-    #[test]
-    fn the_request_record_keeps_the_last_ones() {
-        let mut log = VecDeque::new();
-        for n in 0..25 {
-            record(&mut log, req(n), 10);
-        }
-        assert_eq!(log.len(), 10);
-        assert_eq!(log.front().unwrap().path, "/15");
-        assert_eq!(log.back().unwrap().path, "/24");
-    }
 }

@@ -7,9 +7,9 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use super::collab::file_ids_of;
-use super::routes::{bump, json_body, Caller};
+use super::request::{bump, edit_task, touched, Caller};
+use super::shared::AppState;
 use super::store::*;
-use super::AppState;
 
 pub(crate) async fn get_sharing(
     State(st): State<AppState>,
@@ -98,9 +98,7 @@ pub(crate) async fn put_sharing(
     Path(id): Path<String>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    let b = json_body(&body)?;
-    let mut s = st.store.lock().unwrap();
-    let idx = s.visible_task(&id, u)?;
+    let (b, mut s, idx) = edit_task(&st, u, &id, &body)?;
     let visibility = match b.get("visibility").and_then(Value::as_str) {
         Some(v @ ("private" | "customer")) => v.to_string(),
         _ => return Err(ApiError::bad("visibility is required: private or customer")),
@@ -181,9 +179,7 @@ pub(crate) async fn attach_files(
     Path(id): Path<String>,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    let b = json_body(&body)?;
-    let mut s = st.store.lock().unwrap();
-    let idx = s.visible_task(&id, u)?;
+    let (b, mut s, idx) = edit_task(&st, u, &id, &body)?;
     if b.get("file_ids")
         .and_then(Value::as_array)
         .is_none_or(|a| a.is_empty())
@@ -209,8 +205,7 @@ pub(crate) async fn attach_files(
             t.input_files.push(f);
         }
     }
-    t.updated_at = bump(t.updated_at);
-    Ok(Json(s.render_task(idx, true)))
+    Ok(touched(&mut s, idx))
 }
 
 pub(crate) async fn detach_file(
@@ -232,6 +227,5 @@ pub(crate) async fn detach_file(
     if t.input_files.len() + t.output_files.len() == before {
         return Err(nf());
     }
-    t.updated_at = bump(t.updated_at);
-    Ok(Json(s.render_task(idx, true)))
+    Ok(touched(&mut s, idx))
 }

@@ -1,12 +1,15 @@
 //! In-memory data model of the sandbox, scoping and JSON rendering.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
+
+use super::index::ListKey;
+use super::quirks;
 
 pub(crate) const STATUSES: [&str; 4] = [
     "not_started",
@@ -214,6 +217,16 @@ pub(crate) struct Task {
 }
 
 impl Task {
+    /// Where the task sorts in the list (`index.rs`).
+    pub fn list_key(&self) -> ListKey {
+        ListKey::new(
+            priority_rank(&self.priority),
+            self.complete_by,
+            self.created_at,
+            self.id,
+        )
+    }
+
     pub fn reindex(&mut self) {
         let mut s = self.title.to_lowercase();
         for part in [&self.description, &self.additional_context]
@@ -279,7 +292,7 @@ pub(crate) struct Store {
     pub tasks: Vec<Task>,
     pub index: HashMap<Uuid, usize>,
     /// Per organisation, its live tasks in list order (`index.rs`).
-    pub lists: HashMap<usize, std::collections::BTreeMap<super::index::ListKey, usize>>,
+    pub lists: HashMap<usize, BTreeMap<ListKey, usize>>,
     /// Parent id -> the tasks created under it (a subtask listing reads
     /// these, not every task; entries are checked on use).
     pub children: HashMap<Uuid, Vec<usize>>,
@@ -442,7 +455,7 @@ impl Store {
         m.insert("updated_at".into(), json!(ts(t.updated_at)));
         let mut v = Value::Object(m);
         if t.quirk != 0 {
-            super::quirks::apply_quirk(t.quirk, &mut v);
+            quirks::apply_quirk(t.quirk, &mut v);
         }
         v
     }
@@ -495,5 +508,49 @@ impl Store {
         self.tasks.push(t);
         self.list_insert(idx);
         idx
+    }
+}
+
+/// The list index (`index.rs`): kept true by every change of a task.
+impl Store {
+    /// The organisation's live tasks in list order: key → task index.
+    pub fn org_list(&self, org: usize) -> Option<&BTreeMap<ListKey, usize>> {
+        self.lists.get(&org)
+    }
+
+    pub(crate) fn list_insert(&mut self, idx: usize) {
+        let t = &self.tasks[idx];
+        if !t.deleted {
+            self.lists
+                .entry(t.org)
+                .or_default()
+                .insert(t.list_key(), idx);
+        }
+    }
+
+    fn list_remove(&mut self, idx: usize) {
+        let t = &self.tasks[idx];
+        if let Some(l) = self.lists.get_mut(&t.org) {
+            l.remove(&t.list_key());
+        }
+    }
+
+    /// Replace task `idx` (an edit), moving it in its list if its place
+    /// changed.
+    pub fn set_task(&mut self, idx: usize, t: Task) {
+        let moved = self.tasks[idx].list_key() != t.list_key();
+        if moved {
+            self.list_remove(idx);
+        }
+        self.tasks[idx] = t;
+        if moved {
+            self.list_insert(idx);
+        }
+    }
+
+    /// Delete task `idx`: it leaves every list.
+    pub fn delete_task(&mut self, idx: usize) {
+        self.list_remove(idx);
+        self.tasks[idx].deleted = true;
     }
 }

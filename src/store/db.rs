@@ -1,7 +1,11 @@
 //! The database itself: schema and migrations, and every read and write.
 
-use super::*;
+use super::rows::{
+    now_secs, Boot, DirEntry, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
+};
 use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 pub struct Db {
     pub(super) conn: Connection,

@@ -230,7 +230,10 @@ pub fn remember(service_dir: &Path, key: &KeyPrint, user_id: &str) -> std::io::R
     if ids.get(&key.0).is_some_and(|(u, _)| u == user_id) {
         return Ok(());
     }
-    ids.insert(key.0.clone(), (user_id.to_string(), super::now_secs()));
+    ids.insert(
+        key.0.clone(),
+        (user_id.to_string(), super::rows::now_secs()),
+    );
     while ids.len() > IDENTITIES_MAX {
         let oldest = ids
             .iter()

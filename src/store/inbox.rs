@@ -5,8 +5,9 @@
 //! is one row), snoozes and follow-ups (`inbox_marks`), and the tasks a
 //! write of ours is in flight for (`inbox_own`: their changes are ours).
 
-use super::*;
+use super::db::Db;
 use rusqlite::params;
+use std::collections::HashMap;
 
 /// A task with a write of ours in flight is left alone by the inbox this
 /// long at most (a write that never answered frees it).

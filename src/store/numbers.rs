@@ -5,7 +5,7 @@
 //! ([`NUMBERS_MAX`], the longest unseen go first), so that `:open #N` of a
 //! task listed in an earlier session opens by id at once.
 
-use super::*;
+use super::db::Db;
 use rusqlite::{params, OptionalExtension};
 
 /// At most this many numbers are kept.

@@ -9,9 +9,12 @@
 //! is left exactly as it is. Any other failure (a full disk, a read-only
 //! folder) leaves the file alone too.
 
+use super::db::Db;
 use super::outbox::rescue_outbox;
-use super::*;
+use super::rows::{now_secs, Boot};
+use super::schema::SCHEMA_VERSION;
 use rusqlite::{Connection, ErrorCode};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How long a start waits for a store another process holds.

@@ -10,8 +10,10 @@
 //! by the next start. A row records the user who made it (`user_id`) and
 //! is only ever taken for that user.
 
-use super::*;
+use super::db::Db;
+use super::rows::OutboxRow;
 use rusqlite::params;
+use std::path::Path;
 
 /// A claim not kept alive for this long belongs to a process that is gone.
 pub const CLAIM_STALE_SECS: i64 = 300;

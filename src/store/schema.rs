@@ -3,7 +3,10 @@
 //! and in one transaction (a file newer than this build is refused, and
 //! moved aside by the caller).
 
-use super::*;
+use super::db::Db;
+
+/// The schema version this build writes; older databases are migrated.
+pub const SCHEMA_VERSION: i64 = 4;
 
 impl Db {
     pub(super) fn migrate(&mut self) -> rusqlite::Result<()> {

@@ -2,7 +2,9 @@
 //! UI loop (nor the loop on them). Reads the loop asks for come back as
 //! [`StoreAnswer`]s through a callback.
 
-use super::*;
+use super::db::Db;
+use super::numbers::{Numbered, NUMBERS_MAX};
+use super::rows::{now_secs, DirEntry, OutboxRow, Recent, Scan, Seen, StoredDetail, StoredTask};
 use std::sync::mpsc;
 
 /// What the loop asks of the store.

@@ -1,6 +1,7 @@
 //! The module graph of `src/`, read from the code (see `source`), and its
 //! cycles.
 
+pub mod deps;
 pub mod source;
 
 use source::{parse, strip_tests, tokens, Parsed};

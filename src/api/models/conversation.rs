@@ -1,9 +1,9 @@
 //! Internal comments and messages of the requester thread.
 
+use super::enums::DeliveryStatus;
 use super::people::Person;
 use super::task::parse_timestamp;
 use super::values::{null_as_default, Extra, Id, Json};
-use super::DeliveryStatus;
 use crate::text::Untrusted;
 use serde::{Deserialize, Serialize};
 

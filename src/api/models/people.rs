@@ -2,8 +2,8 @@
 //! caller's own identity.
 
 use super::display::short_id;
+use super::enums::{AccessLevel, Visibility};
 use super::values::{null_as_default, Extra, Id};
-use super::{AccessLevel, Visibility};
 use crate::text::Untrusted;
 use serde::{Deserialize, Serialize};
 

@@ -1,9 +1,9 @@
 //! A task, its links, and a task list entry that may be unreadable.
 
 use super::display::short_id;
+use super::enums::{LinkRole, LinkType, Priority, Status, Visibility};
 use super::people::{Member, Person, TeamRef};
 use super::values::{null_as_default, Extra, Id, Json};
-use super::{LinkRole, LinkType, Priority, Status, Visibility};
 use crate::text::Untrusted;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};

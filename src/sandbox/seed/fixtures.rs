@@ -1,7 +1,7 @@
 //! Hand-written fixture tasks #1..#18 (documented in docs/sandbox.md).
 
-use super::seed::Ctx;
-use super::store::*;
+use super::ctx::Ctx;
+use crate::sandbox::store::*;
 
 // Indices fixed by the creation order in `seed::seed`.
 const ALICE: usize = 0;
@@ -332,4 +332,47 @@ pub(crate) fn add(c: &mut Ctx, files0: &[usize]) {
         2,
     );
     c.s.add_task(t18);
+}
+
+/// Forward-compatibility quirk tasks (`SandboxOptions::quirks`), rendered
+/// oddly by `quirks::apply_quirk`.
+pub(crate) fn quirk_tasks(c: &mut Ctx, bob: usize, alice: usize, team: usize) {
+    let specs: [(&str, &str, u8); 5] = [
+        (
+            "Escalation with fields from a newer API version",
+            "urgent",
+            1,
+        ),
+        ("Task with unusual agent, matter and file shapes", "high", 2),
+        (
+            "Terminal escapes \u{1b}[2J cleared? \u{1b}]52;c;aGk=\u{7} copied? \u{202e}fdp.exe",
+            "urgent",
+            3,
+        ),
+        ("Malformed task (not a valid Task)", "medium", 4),
+        ("Task with a string matter and a list of agents", "low", 5),
+    ];
+    for (title, prio, q) in specs {
+        let mut t = c.base(0, title, bob, Some(alice), team, "email", "customer", 1);
+        t.priority = prio.into();
+        t.quirk = q;
+        t.complete_by = Some(c.days(2));
+        if q == 4 {
+            // Three comments; the middle one is listed malformed
+            // (`apply_comment_quirk`).
+            for text in [
+                "Readable comment before the odd one",
+                "(listed as a malformed comment)",
+                "Readable comment after the odd one",
+            ] {
+                let cm = c.comment(&t, bob, text, None, false);
+                t.comments.push(cm);
+            }
+        }
+        if q == 3 {
+            t.description =
+                Some("Description with \u{1b}[31mred\u{1b}[0m text and \u{202e}reversed".into());
+        }
+        c.s.add_task(t);
+    }
 }

@@ -4,8 +4,8 @@ use chrono::Duration;
 use serde_json::json;
 use uuid::Uuid;
 
-use super::seed::Ctx;
-use super::store::*;
+use super::ctx::Ctx;
+use crate::sandbox::store::*;
 
 pub(crate) const CLIENTS: &[&str] = &[
     "Northwind Traders",

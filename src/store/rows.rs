@@ -1,0 +1,116 @@
+//! The rows the store reads and writes, shared by its parts (`db`,
+//! `outbox`, `inbox`, `worker`…): a leaf they import, `mod.rs` re-exports.
+
+use std::collections::HashMap;
+
+/// A task as stored: its JSON as the service sent it (re-serialised).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredTask {
+    pub id: String,
+    pub number: Option<i64>,
+    pub title: String,
+    pub updated_at: Option<String>,
+    pub json: String,
+    /// The whole task (a GET or a PATCH answer), not only a list row.
+    pub full: bool,
+}
+
+/// Which stored tasks a picker asks for ([`Db::scan`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// Draft tasks.
+    Drafts,
+    /// Tasks with input or output files.
+    WithFiles,
+}
+
+/// What the user last saw of a task.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Seen {
+    pub updated_at: Option<String>,
+    /// `None`: the tab was never loaded while the task was open.
+    pub comment_ids: Option<Vec<String>>,
+    pub message_ids: Option<Vec<String>>,
+    pub at: i64,
+}
+
+/// A task the user opened or acted on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recent {
+    pub task_id: String,
+    pub label: String,
+    pub title: String,
+    pub action: String,
+    pub at: i64,
+}
+
+/// An edit waiting for the service.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutboxRow {
+    pub seq: i64,
+    pub task_id: String,
+    pub label: String,
+    /// What it does, in words (`status → completed`).
+    pub what: String,
+    /// The request, in the store's JSON form (`app::outbox`).
+    pub request: String,
+    /// The version it is checked against before sending: the task's
+    /// `updated_at` the user saw when making it, or what the service
+    /// answered to the previous queued edit of the task (ours).
+    pub base_updated_at: Option<String>,
+    pub created_at: i64,
+    /// The user who made it (`None`: recorded before rows named their
+    /// user; then the store's user, stores being per user).
+    pub user_id: Option<String>,
+}
+
+/// A person or team of the directory, as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirEntry {
+    pub team: bool,
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub tasks: Vec<String>,
+}
+
+/// One cached tab of a task: its JSON and when it was fetched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredTab {
+    pub tab: String,
+    pub json: String,
+    pub fetched_at: i64,
+}
+
+/// Everything stored about one task.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StoredDetail {
+    pub task: Option<StoredTask>,
+    pub fetched_at: i64,
+    pub tabs: Vec<StoredTab>,
+}
+
+/// What the start reads before the first frame.
+#[derive(Clone, Debug, Default)]
+pub struct Boot {
+    /// The last view (its JSON, see `app::cache`) and its rows.
+    pub view: Option<String>,
+    pub rows: Vec<StoredTask>,
+    pub rows_saved_at: i64,
+    pub current: Option<StoredDetail>,
+    pub directory: Vec<DirEntry>,
+    pub seen: HashMap<String, Seen>,
+    pub recent: Vec<Recent>,
+    /// The outbox rows this process took for sending (`outbox_take`).
+    pub outbox: Vec<OutboxRow>,
+    /// Rows left to others: held by another taskdeck running now, or made
+    /// by another user.
+    pub outbox_elsewhere: usize,
+}
+
+pub fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
