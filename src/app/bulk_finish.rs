@@ -79,6 +79,23 @@ impl State {
             return vec![];
         }
         run.phase = Phase::Applying;
+        // Fields only: each three ways, keep mine or take theirs.
+        if let Some(rows) = self.run_three_way(&run) {
+            let (id, label) = (run.id, run.title.clone());
+            self.progress(format!(
+                "{} — {} changed on the service since: yours and theirs side by side",
+                run.title,
+                plural(changed.len(), "task", "tasks")
+            ));
+            self.engine.prepared = Some(run);
+            self.overlay = Overlay::Conflict(super::popups::conflict::ConflictView {
+                of: super::popups::conflict::ConflictOf::Run(id),
+                label,
+                rows,
+                selected: 0,
+            });
+            return vec![];
+        }
         let verb = if run.kind == RunKind::Redo {
             "redo"
         } else {

@@ -4,7 +4,7 @@
 //! kept are sent; taking theirs for all cancels the edit.
 
 use super::popups::chooser::ChooserKind;
-use super::popups::conflict::{ConflictOutcome, ConflictView, Three};
+use super::popups::conflict::{ConflictOf, ConflictOutcome, ConflictView, Three};
 use super::state::{ApiRequest, Effect, Level, Overlay, State};
 use crate::api::{parse_timestamp, Priority, Status, Task, TaskPatch};
 use serde_json::Value;
@@ -43,6 +43,7 @@ impl State {
                     theirs: on_task(&now)
                         .map_or_else(|| "(not said)".into(), |v| self.words(k, &v)),
                     keep_mine: true,
+                    at: None,
                 }
             })
             .collect()
@@ -50,7 +51,7 @@ impl State {
 
     /// A field's value in words: a person by name, a date local, a status
     /// as the list says it.
-    fn words(&self, key: &str, v: &Value) -> String {
+    pub(super) fn words(&self, key: &str, v: &Value) -> String {
         let text = match (key, v) {
             (_, Value::Null) => "none".to_string(),
             ("status", Value::String(s)) => Status::parse(s).label(),
@@ -99,7 +100,7 @@ impl State {
             return None;
         }
         self.overlay = Overlay::Conflict(ConflictView {
-            seq,
+            of: ConflictOf::Outbox(seq),
             label: item.label.clone(),
             rows: item.three.clone(),
             selected: 0,
@@ -118,16 +119,25 @@ impl State {
                 vec![]
             }
             ConflictOutcome::Back => {
-                self.open_chooser(ChooserKind::Outbox);
+                match v.of {
+                    ConflictOf::Outbox(_) => self.open_chooser(ChooserKind::Outbox),
+                    ConflictOf::Run(_) => {
+                        self.engine.prepared = None;
+                        self.say(Level::Info, format!("{}: cancelled, nothing sent", v.label));
+                    }
+                }
                 vec![]
             }
-            ConflictOutcome::Apply => self.resolve_conflict(v),
+            ConflictOutcome::Apply => match v.of {
+                ConflictOf::Outbox(seq) => self.resolve_conflict(seq, v),
+                ConflictOf::Run(id) => self.resolve_run(id, &v),
+            },
         }
     }
 
     /// Send the fields kept, drop the others.
-    fn resolve_conflict(&mut self, v: ConflictView) -> Vec<Effect> {
-        let Some(item) = self.outbox.iter().find(|i| i.seq == v.seq).cloned() else {
+    fn resolve_conflict(&mut self, seq: i64, v: ConflictView) -> Vec<Effect> {
+        let Some(item) = self.outbox.iter().find(|i| i.seq == seq).cloned() else {
             return vec![];
         };
         let ApiRequest::Patch { id, patch } = &item.req else {
@@ -135,7 +145,7 @@ impl State {
         };
         let kept: Vec<&Three> = v.rows.iter().filter(|r| r.keep_mine).collect();
         if kept.is_empty() {
-            self.outbox_cancel(v.seq);
+            self.outbox_cancel(seq);
             self.say(
                 Level::Success,
                 format!("{}: kept the service's values, nothing sent", v.label),
@@ -143,7 +153,7 @@ impl State {
             return vec![];
         }
         if kept.len() == v.rows.len() {
-            return self.outbox_send_anyway(v.seq);
+            return self.outbox_send_anyway(seq);
         }
         if self.offline.is_some() {
             self.overlay = Overlay::Conflict(v);
@@ -166,7 +176,7 @@ impl State {
         let id = id.clone();
         // The entry goes; what is kept of it is sent as a new edit (over
         // the service's values: the user has just seen them).
-        self.outbox_cancel(v.seq);
+        self.outbox_cancel(seq);
         let kept_words: Vec<String> = kept
             .iter()
             .map(|r| format!("{} → {}", r.field, r.mine))
@@ -180,5 +190,84 @@ impl State {
             ),
         );
         vec![self.request(ApiRequest::Patch { id, patch: part })]
+    }
+}
+
+impl State {
+    /// An undo or redo whose tasks changed on the service since the edit,
+    /// when every change of theirs is a field: each field three ways (what
+    /// our edit left, what the undo sets, what the service has). `None`:
+    /// not that kind (the run asks yes or no).
+    pub(super) fn run_three_way(&self, run: &super::bulk::Run) -> Option<Vec<Three>> {
+        use super::changes::{patch_field, value_words, Change};
+        let mut rows = Vec::new();
+        for (ji, j) in run
+            .jobs
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| j.changed.is_some())
+        {
+            for (ci, c) in j.changes.iter().enumerate() {
+                let Change::Patch(p) = c else { return None };
+                let key = patch_field(p);
+                let mine = p.to_json().get(&key).cloned().unwrap_or(Value::Null);
+                rows.push(Three {
+                    field: format!("{} {}", j.label, key.replace('_', " ")),
+                    saw: j
+                        .ours
+                        .as_ref()
+                        .map_or_else(|| "(not known)".into(), |t| value_words(t, &key)),
+                    mine: self.words(&key, &mine),
+                    theirs: j
+                        .latest
+                        .as_ref()
+                        .map_or_else(|| "(not read)".into(), |t| value_words(t, &key)),
+                    key,
+                    keep_mine: true,
+                    at: Some((ji, ci)),
+                });
+            }
+        }
+        (!rows.is_empty()).then_some(rows)
+    }
+
+    /// Drop from the prepared run the fields whose service value is kept
+    /// (a task left with nothing to do is skipped), then run it.
+    fn resolve_run(&mut self, id: u64, v: &ConflictView) -> Vec<Effect> {
+        use super::bulk::JobState;
+        let Some(run) = self.engine.prepared.as_mut().filter(|r| r.id == id) else {
+            return vec![];
+        };
+        let mut drop: Vec<(usize, usize)> = v
+            .rows
+            .iter()
+            .filter(|r| !r.keep_mine)
+            .filter_map(|r| r.at)
+            .collect();
+        drop.sort_unstable_by(|a, b| b.cmp(a));
+        for (ji, ci) in &drop {
+            if let Some(j) = run.jobs.get_mut(*ji) {
+                if *ci < j.changes.len() {
+                    j.changes.remove(*ci);
+                }
+            }
+        }
+        for j in run.jobs.iter_mut().filter(|j| j.changes.is_empty()) {
+            j.state = JobState::Skipped("kept the service's value".into());
+        }
+        if run
+            .jobs
+            .iter()
+            .all(|j| matches!(j.state, JobState::Skipped(_)))
+        {
+            let title = run.title.clone();
+            self.engine.prepared = None;
+            self.say(
+                Level::Success,
+                format!("{title}: kept the service's values, nothing sent"),
+            );
+            return vec![];
+        }
+        self.start_run(id)
     }
 }

@@ -1,8 +1,8 @@
-//! A queued edit that met a change made on the service, field by field,
-//! three ways: what you last saw, what you wanted, what the service has
-//! now — keep mine or take theirs per field (`conflict` context: `m`
-//! keeps mine, `t` takes theirs, `enter` applies, `esc` back to the
-//! outbox, nothing sent).
+//! A queued or undone edit that met a change made on the service, field
+//! by field, three ways: what you last saw, what you wanted, what the
+//! service has now — keep mine or take theirs per field (`conflict`
+//! context: `m` keeps mine, `t` takes theirs, `enter` applies, `esc` goes
+//! back, nothing sent).
 
 use crate::app::keymap::Action;
 
@@ -18,12 +18,22 @@ pub struct Three {
     pub theirs: String,
     /// Keep mine (else take theirs).
     pub keep_mine: bool,
+    /// An undo or redo: the job and the change of the run it is.
+    pub at: Option<(usize, usize)>,
+}
+
+/// What the choice applies to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConflictOf {
+    /// An outbox entry (its `seq`).
+    Outbox(i64),
+    /// An undo or redo prepared (the run's id).
+    Run(u64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConflictView {
-    /// The outbox entry.
-    pub seq: i64,
+    pub of: ConflictOf,
     pub label: String,
     pub rows: Vec<Three>,
     pub selected: usize,

@@ -178,26 +178,61 @@ fn undo_asks_before_overwriting_a_task_changed_on_the_service_since() {
     assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
     let fx = answer(&mut s, &fx, Ok(Reply::Task(Box::new(theirs.clone()))));
     assert!(reqs(&fx).is_empty(), "nothing sent before the answer");
-    let lines = match &s.overlay {
-        Overlay::Confirm { lines, .. } => lines.clone(),
-        _ => panic!("a confirmation, status {:?}", s.status),
+    // #25 §5: the field three ways — what our edit left, what the undo
+    // sets, what the service has now.
+    let rows = match &s.overlay {
+        Overlay::Conflict(v) => v.rows.clone(),
+        _ => panic!("three ways, status {:?}", s.status),
     };
-    assert_eq!(lines[0], "Undo: #1: status → completed?");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("#1: status is now waiting")),
-        "{lines:?}"
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (
+            rows[0].field.as_str(),
+            rows[0].saw.as_str(),
+            rows[0].mine.as_str(),
+            rows[0].theirs.as_str()
+        ),
+        ("#1 status", "completed", "in progress", "waiting")
     );
-    // No: nothing is sent, and the edit can still be undone.
-    let fx = s.on_key(key('n'));
+    // Back: nothing is sent, and the edit can still be undone.
+    let fx = s.on_key(code(KeyCode::Esc));
     assert!(reqs(&fx).is_empty());
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .contains("cancelled, nothing sent"));
     assert_eq!(s.history.undo_stack.len(), 1);
-    // Again, and yes: the inverse goes out, one field.
+    // Again, keeping mine: the inverse goes out, one field.
+    let fx = s.on_key(key('z'));
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(theirs.clone()))));
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(only_patch(&fx), (tid(1), json!({"status": "in_progress"})));
+}
+
+#[test]
+fn an_undo_that_takes_the_services_value_sends_nothing() {
+    let mut s = loaded(2);
+    let fx = palette(&mut s, "status completed");
+    let done = at(&with_status(1, Status::Completed), "2026-11-05T09:00:00Z");
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(done))));
+    let theirs = at(
+        &with_status(1, Status::WaitingOnExternal),
+        "2026-11-05T10:00:00Z",
+    );
     let fx = s.on_key(key('z'));
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(theirs))));
-    let fx = s.on_key(key('y'));
-    assert_eq!(only_patch(&fx), (tid(1), json!({"status": "in_progress"})));
+    assert!(matches!(s.overlay, Overlay::Conflict(_)));
+    s.on_key(key('t'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .contains("kept the service's values"));
 }
 
 #[test]

@@ -113,7 +113,7 @@ fn an_empty_inbox_says_so_or_says_why_it_is_off() {
 
 #[test]
 fn a_conflict_three_ways_at_80x24_and_200x50() {
-    use crate::app::popups::conflict::{ConflictView, Three};
+    use crate::app::popups::conflict::{ConflictOf, ConflictView, Three};
     for (w, h) in [(80, 24), (200, 50)] {
         let mut s = scene();
         let row = |field: &str, saw: &str, mine: &str, theirs: &str, keep_mine| Three {
@@ -123,9 +123,10 @@ fn a_conflict_three_ways_at_80x24_and_200x50() {
             mine: mine.into(),
             theirs: theirs.into(),
             keep_mine,
+            at: None,
         };
         s.overlay = Overlay::Conflict(ConflictView {
-            seq: 1,
+            of: ConflictOf::Outbox(1),
             label: "#101".into(),
             rows: vec![
                 row("status", "in progress", "completed", "waiting", true),
