@@ -335,21 +335,33 @@ pub fn draw_tabs(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The tabs `a..b` shown in `width` columns: from the current one, as
-/// many to its right as fit, then to its left (a column each side is kept
-/// for `‹` `›`, and one between tabs).
+/// The tabs `a..b` shown in `width` columns: from the first (the inbox
+/// and the first views stay in sight while they can), moved right only as
+/// far as the current one (and the next) needs (a column each side is kept for `‹` `›`,
+/// and one between tabs).
 fn tab_window(labels: &[String], current: Option<usize>, width: usize) -> (usize, usize) {
     let w = |i: usize| labels[i].width() + 1;
     let room = width.saturating_sub(2);
     let cur = current.unwrap_or(0).min(labels.len() - 1);
-    let (mut a, mut b, mut used) = (cur, cur + 1, w(cur));
-    while b < labels.len() && used + w(b) <= room {
+    let (mut a, mut b, mut used) = (0, 0, 0);
+    while b < labels.len() && (b == 0 || used + w(b) <= room) {
         used += w(b);
         b += 1;
     }
-    while a > 0 && used + w(a - 1) <= room {
-        used += w(a - 1);
-        a -= 1;
+    // Scrolled: the tab after the current one shows too (what `→` of
+    // the digits reaches next).
+    let last = if cur >= b {
+        (cur + 1).min(labels.len() - 1)
+    } else {
+        cur
+    };
+    while last >= b {
+        used += w(b);
+        b += 1;
+        while used > room && a + 1 < b {
+            used -= w(a);
+            a += 1;
+        }
     }
     (a, b)
 }

@@ -65,6 +65,8 @@ fn the_inbox_popup_at_80x24_and_200x50() {
         let b = render(&mut s, w, h, &Theme::dark());
         let t = text(&b);
         assert!(t.contains("Inbox — 2 need you"), "{t}");
+        // The inbox's tab stays in sight at any width.
+        assert!(t.lines().nth(1).unwrap().contains("i Inbox 2"), "{t}");
         assert!(t.contains("Bob Okafor mentioned you"), "{t}");
         assert!(t.contains("status in progress → completed"), "{t}");
         snap(&format!("inbox_{w}x{h}"), &b);
