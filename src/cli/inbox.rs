@@ -46,14 +46,16 @@ pub async fn run(
                     }
                     Ok(())
                 }
-                Err(inbox::CycleError::Service(e)) => Err(Failure::api("reading the inbox", &e)),
+                Err(inbox::CycleError::Service(e)) => {
+                    Err(offline_or(Failure::api("reading the inbox", &e), &e))
+                }
                 Err(e) => return Err(Failure::failed(format!("reading the inbox failed: {e}"))),
             };
             (db, reached)
         }
         Err(e) => {
             // Offline: the key's own user's store, if it was ever seen.
-            let failure = Failure::api("reaching the service", &e);
+            let failure = offline_or(Failure::api("reaching the service", &e), &e);
             if e.is_auth() {
                 return Err(failure);
             }
@@ -84,11 +86,7 @@ pub async fn run(
                 "taskdeck: {} — the inbox as stored is shown",
                 f.message
             ));
-            if f.code == super::output::EXIT_FAILED {
-                EXIT_CONNECTION
-            } else {
-                f.code
-            }
+            f.code
         }
     };
     if json {
@@ -112,4 +110,15 @@ pub async fn run(
     }
     emit(&text)?;
     Ok(code)
+}
+
+/// The service could not be reached at all (or the connection broke):
+/// exit 5, like a TLS or proxy failure; any other failure keeps its code
+/// (a refused key 4, an odd answer 1).
+fn offline_or(mut f: Failure, e: &crate::api::ApiError) -> Failure {
+    use crate::api::ApiError;
+    if e.unreachable() || matches!(e, ApiError::Network { .. } | ApiError::Timeout { .. }) {
+        f.code = EXIT_CONNECTION;
+    }
+    f
 }
