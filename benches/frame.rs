@@ -1,5 +1,7 @@
-//! One full frame (list + open detail, 200×60) at 100, 10,000 and 50,000
-//! loaded tasks, and applying a page of 100 tasks to the state.
+//! One full frame (list + open detail, 200×60) at 100, 10,000, 50,000 and
+//! 100,000 loaded tasks; a key (`j`, then `k`: the reducer and the frame it
+//! draws) at the same sizes; and applying a page of 100 tasks to the
+//! state.
 
 mod support;
 
@@ -18,7 +20,7 @@ fn frame(c: &mut Criterion) {
     g.sample_size(60)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    for n in [100usize, 10_000, 50_000] {
+    for n in [100usize, 10_000, 50_000, 100_000] {
         let items = support::task_jsons(&base, n);
         let mut s = support::fresh_state();
         support::load(&mut s, &items, 100);
@@ -40,6 +42,19 @@ fn frame(c: &mut Criterion) {
                 // Alternate the selection so each frame really changes.
                 flip = !flip;
                 s.list.selected = if flip { target } else { target + 1 };
+                term.draw(|f| taskdeck::ui::draw(f, &mut s, &theme))
+                    .unwrap();
+                black_box(term.backend());
+            })
+        });
+        // A key as the user presses it: the reducer, then the frame.
+        s.list.selected = target;
+        g.bench_function(format!("{n}_tasks_key_j_k"), |b| {
+            let mut down = false;
+            b.iter(|| {
+                down = !down;
+                let c = if down { 'j' } else { 'k' };
+                black_box(s.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
                 term.draw(|f| taskdeck::ui::draw(f, &mut s, &theme))
                     .unwrap();
                 black_box(term.backend());
