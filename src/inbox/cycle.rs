@@ -6,6 +6,9 @@
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉) comment reads
 //!            + min(G, gone) task reads
 //!
+//! (the first walk of a store: the pages and min(C, O) comment reads, to
+//! know the comments there are)
+//!
 //! where I is the tasks involving the user, M those that changed since the
 //! last walk, O the open ones (a rotating half each walk, so a comment that
 //! does not move its task's `updated_at` is seen within two walks), C and
@@ -17,6 +20,11 @@ use crate::api::{ApiError, Client, Comment, Task, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind};
 use chrono::{DateTime, Utc};
 use std::collections::{HashMap, HashSet};
+
+/// How far the service's clock may be behind ours: a comment that many
+/// seconds older than when the inbox began to follow its task (and never
+/// read before) is still new.
+pub const CLOCK_SKEW_SECS: i64 = 300;
 
 /// How much one walk may ask.
 #[derive(Clone, Debug)]
@@ -139,17 +147,23 @@ pub async fn cycle(
     // 2. Whose comments to read: the tasks that moved, then a rotating
     // half of the open ones.
     let mut want: Vec<usize> = Vec::new();
-    if !first {
+    let mut wanted = HashSet::new();
+    let mut open: Vec<usize> = (0..snaps.len()).filter(|&i| snaps[i].open()).collect();
+    open.sort_by(|&a, &b| tasks[a].id.as_str().cmp(tasks[b].id.as_str()));
+    if first {
+        // The first walk learns the comments there are (as many open
+        // tasks as a walk may read): later ones compare ids, exactly.
+        want = open.clone();
+    } else {
         for (i, s) in snaps.iter().enumerate() {
             if bases
                 .get(&*tasks[i].id)
                 .is_some_and(|b| b.version != s.version())
+                && wanted.insert(i)
             {
                 want.push(i);
             }
         }
-        let mut open: Vec<usize> = (0..snaps.len()).filter(|&i| snaps[i].open()).collect();
-        open.sort_by(|&a, &b| tasks[a].id.as_str().cmp(tasks[b].id.as_str()));
         let half = open.len().div_ceil(2);
         let offset = db
             .get_meta("inbox_rotation")
@@ -157,7 +171,7 @@ pub async fn cycle(
             .unwrap_or(0);
         for k in 0..half {
             let i = open[(offset + k) % open.len()];
-            if !want.contains(&i) {
+            if wanted.insert(i) {
                 want.push(i);
             }
         }
@@ -167,8 +181,8 @@ pub async fn cycle(
                 &((offset + half) % open.len()).to_string(),
             );
         }
-        want.truncate(plan.comment_reads);
     }
+    want.truncate(plan.comment_reads);
     let comments = read_comments(client, &tasks, &want, plan.concurrency, &mut report).await;
 
     // 3. Tasks that left the walk: read a few to say why.
@@ -211,9 +225,11 @@ pub async fn cycle(
         let stored = bases.get(id);
         let before = base_snap(id);
         items.extend(derive::task_items(id, before.as_ref(), s, first, now));
-        let since = stored.map_or(now_secs, |b| b.since);
+        // A task followed from now: its comments made from a little before
+        // are new (our clock and the service's may differ by that much).
+        let since = stored.map_or(now_secs - CLOCK_SKEW_SECS, |b| b.since);
         let read = comments.get(&i);
-        if let Some(cs) = read {
+        if let Some(cs) = read.filter(|_| !first) {
             let known = stored.and_then(|b| b.comment_ids.as_deref());
             items.extend(derive::comment_items(id, s, known, since, cs, me, now));
         }
