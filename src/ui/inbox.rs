@@ -81,6 +81,10 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Them
     f.render_widget(Paragraph::new(lines), body);
     let status = match (&v.error, v.walked_at, &v.report) {
         (Some(e), ..) => Span::styled(fit(e.clone()), theme.error),
+        (None, _, Some(r)) if r.comments_unavailable => Span::styled(
+            fit("this service does not list comments: new comments and mentions are not in the inbox".into()),
+            theme.warn,
+        ),
         (None, Some(at), Some(r)) => Span::styled(
             fit(format!(
                 "read {} · {} request{} · enter open  d done  u undo  s snooze  f follow-up  a all  r now",

@@ -151,3 +151,16 @@ fn a_conflict_three_ways_at_80x24_and_200x50() {
         snap(&format!("conflict_{w}x{h}"), &b);
     }
 }
+
+#[test]
+fn a_service_without_a_comment_listing_is_said_in_the_inbox() {
+    let mut s = inbox_scene();
+    s.inbox.report = Some(crate::inbox::CycleReport {
+        comments_unavailable: true,
+        ..Default::default()
+    });
+    s.inbox.walked_at = Some(chrono::Utc::now().timestamp());
+    s.on_key(key('i'));
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("this service does not list comments"), "{t}");
+}
