@@ -74,25 +74,6 @@ const KNOWN_CYCLES: &[&[&str]] = &[
     // (store left: the rows its parts share live in the leaf
     // `store/rows.rs`, each part names what it uses instead of
     // `use super::*`, and `mod.rs` only re-exports and finds the files.)
-    // ui/mod.rs defines `Theme` and helpers its children import, and
-    // calls them; ui::detail the same with `Cx`.
-    &[
-        "ui",
-        "ui::board",
-        "ui::detail",
-        "ui::detail::comments",
-        "ui::detail::files",
-        "ui::detail::links",
-        "ui::detail::overview",
-        "ui::detail::requester",
-        "ui::detail::sharing",
-        "ui::detail::subtasks",
-        // The inbox popup (#25), drawn with the overlays' frame.
-        "ui::inbox",
-        "ui::list",
-        "ui::markdown",
-        "ui::overlays",
-    ],
     // (sandbox left: what its parts share lives in leaves below the
     // handlers — `shared` (the state, the record), `request` (caller, body,
     // the edit prologue), `faults`, `listing`, `index`, `quirks`,

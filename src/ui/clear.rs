@@ -1,7 +1,13 @@
-//! Clearing under a popup, by grapheme width.
+//! A popup's frame: where it goes (`centered`), its cleared area (by
+//! grapheme width) and its bordered, titled box (`popup`). A leaf the
+//! overlays and the inbox draw with.
 
+use super::theme::Theme;
 use ratatui::layout::Rect;
-use ratatui::widgets::Clear;
+use ratatui::style::Modifier;
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Borders, Clear};
+use ratatui::Frame;
 
 /// Clear the area a popup takes, by grapheme width: a wide grapheme (CJK,
 /// a flag or another multi-codepoint emoji) that starts just left of the
@@ -24,4 +30,31 @@ pub(crate) fn clear_area(buf: &mut ratatui::buffer::Buffer, r: Rect) {
             cell.set_symbol(" ");
         }
     }
+}
+
+pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width.saturating_sub(2)).max(10.min(area.width));
+    let h = h.min(area.height.saturating_sub(2)).max(3.min(area.height));
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+pub(super) fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
+    clear_area(f.buffer_mut(), r);
+    let b = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border_focus)
+        .title(Span::styled(
+            // Titles may carry service text (a task label, a path): sanitised
+            // here like every line below them.
+            format!(" {} ", crate::text::clean(title)),
+            theme.accent.add_modifier(Modifier::BOLD),
+        ));
+    let inner = b.inner(r);
+    f.render_widget(b, r);
+    inner
 }

@@ -2,7 +2,7 @@
 //! title; then why, in words — and a line saying when the inbox last
 //! walked (or why it could not).
 
-use super::overlays::{centered, popup};
+use super::clear::{centered, popup};
 use super::Theme;
 use crate::app::popups::inbox::InboxList;
 use crate::app::state::State;

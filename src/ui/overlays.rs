@@ -1,6 +1,6 @@
 //! Popups: help, palette, search, confirmations, composer, pickers.
 
-use super::clear::clear_area;
+use super::clear::{centered, clear_area, popup};
 use super::help::help_lines;
 use super::Theme;
 use crate::app::command;
@@ -17,33 +17,6 @@ use ratatui::Frame;
 fn below_titles(r: Rect) -> Rect {
     let down = u16::from(r.height > 3);
     Rect::new(r.x, r.y + down, r.width, r.height - down)
-}
-
-pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width.saturating_sub(2)).max(10.min(area.width));
-    let h = h.min(area.height.saturating_sub(2)).max(3.min(area.height));
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
-}
-
-pub(super) fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
-    clear_area(f.buffer_mut(), r);
-    let b = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border_focus)
-        .title(Span::styled(
-            // Titles may carry service text (a task label, a path): sanitised
-            // here like every line below them.
-            format!(" {} ", crate::text::clean(title)),
-            theme.accent.add_modifier(Modifier::BOLD),
-        ));
-    let inner = b.inner(r);
-    f.render_widget(b, r);
-    inner
 }
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {

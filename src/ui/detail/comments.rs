@@ -1,7 +1,7 @@
 //! Comments: the internal thread, replies under their parent.
 
 use super::files::attached;
-use super::*;
+use super::parts::*;
 use serde_json::Value;
 
 pub(super) fn comments<'a>(t: &Task, d: &Detail, cx: &Cx<'_>) -> (Vec<Line<'a>>, Option<usize>) {

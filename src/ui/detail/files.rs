@@ -2,7 +2,7 @@
 //! comments and messages. A file reads as its name, its size as people say
 //! it (`225 KB`) and its type; the size's number and unit never part.
 
-use super::*;
+use super::parts::*;
 use crate::app::fields::file_entries;
 use serde_json::Value;
 

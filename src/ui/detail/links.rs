@@ -1,6 +1,6 @@
 //! Links: chats, reviews, reports and tasks linked to the task.
 
-use super::*;
+use super::parts::*;
 
 pub fn link_text(l: &LinkedItem) -> String {
     let role = l

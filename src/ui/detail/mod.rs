@@ -5,17 +5,20 @@ mod comments;
 mod files;
 mod links;
 mod overview;
+mod parts;
 mod requester;
 mod sharing;
 mod subtasks;
 
-use super::list::fit;
+use parts::Cx;
+pub use parts::TextMode;
+
 use super::Theme;
 use crate::api::*;
 use crate::app::state::*;
 use crate::text::Untrusted;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Tabs};
 use ratatui::Frame;
@@ -58,15 +61,6 @@ pub fn header(s: &State) -> String {
         out.push_str(&format!(" — stored {}", crate::domain::words::age(at, now)));
     }
     crate::text::clean(&out)
-}
-
-/// How text written by people (descriptions, comments, messages) is shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextMode {
-    /// Markdown rendered.
-    Rendered,
-    /// Exactly as written (sanitised).
-    Raw,
 }
 
 /// Draw the detail; returns (visible height, content height) of the body.
@@ -183,129 +177,4 @@ pub fn draw_as(
     };
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
     (height, content)
-}
-
-/// What every tab needs to draw.
-pub(super) struct Cx<'a> {
-    pub s: &'a State,
-    pub theme: &'a Theme,
-    pub width: usize,
-    pub mode: TextMode,
-}
-
-impl Cx<'_> {
-    /// Text written by people, after `indent`: Markdown rendered, or as
-    /// written in the raw view; `(none)` when empty.
-    pub fn text(&self, t: Option<&Untrusted>, indent: &str) -> Vec<Line<'static>> {
-        match t {
-            Some(t) if !t.is_empty() => match self.mode {
-                TextMode::Rendered => super::markdown::render(t, self.width, indent, self.theme),
-                TextMode::Raw => super::markdown::raw(t, indent, self.theme),
-            },
-            _ => vec![Line::styled(format!("{indent}(none)"), self.theme.dim)],
-        }
-    }
-}
-
-/// `1 file`, `2 files`, `no files`.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    match n {
-        0 => format!("no {many}"),
-        1 => format!("1 {one}"),
-        n => format!("{n} {many}"),
-    }
-}
-
-/// Labels are right-aligned to this width, so values line up.
-const LABEL: usize = 13;
-
-fn kv<'a>(k: &str, v: impl Into<String>, theme: &Theme) -> Line<'a> {
-    Line::from(vec![
-        Span::styled(format!("{k:>LABEL$}: "), theme.dim),
-        Span::styled(v.into(), theme.base),
-    ])
-}
-
-fn pending_suffix(s: &State, t: &Task, field: &str) -> Option<String> {
-    s.pending_for(&t.id, field)
-        .map(|p| format!("  … saving: {}", crate::text::clean(&p.value)))
-}
-
-fn field_line<'a>(
-    k: &str,
-    v: String,
-    s: &State,
-    t: &Task,
-    field: &str,
-    theme: &Theme,
-    style: Style,
-) -> Line<'a> {
-    let mut spans = vec![
-        Span::styled(format!("{k:>LABEL$}: "), theme.dim),
-        Span::styled(v, style),
-    ];
-    if let Some(p) = pending_suffix(s, t, field) {
-        spans.push(Span::styled(p, theme.pending));
-    }
-    Line::from(spans)
-}
-
-/// One style for every timestamp: the local time with its zone,
-/// `2026-11-22 09:05 EST`.
-fn when(ts: Option<&str>) -> String {
-    crate::domain::dates::when(ts)
-}
-
-fn section<'a>(title: &str, pending: bool, theme: &Theme) -> Line<'a> {
-    let mut spans = vec![Span::styled(
-        title.to_string(),
-        theme.accent.add_modifier(Modifier::BOLD),
-    )];
-    if pending {
-        spans.push(Span::styled("  … saving", theme.pending));
-    }
-    Line::from(spans)
-}
-
-fn person(p: &Person) -> String {
-    if p.email.is_empty() {
-        p.label()
-    } else {
-        format!("{} <{}>", p.label(), p.email.line())
-    }
-}
-
-fn row_style(selected: bool, theme: &Theme) -> Style {
-    if selected {
-        theme.selected
-    } else {
-        theme.base
-    }
-}
-
-/// People as aligned rows: name, e-mail, role, access.
-fn member_rows<'a>(rows: &[(String, String, String, String)], theme: &Theme) -> Vec<Line<'a>> {
-    let w = |f: fn(&(String, String, String, String)) -> &String| {
-        rows.iter()
-            .map(|r| unicode_width::UnicodeWidthStr::width(f(r).as_str()))
-            .max()
-            .unwrap_or(0)
-    };
-    let (wn, we, wr) = (w(|r| &r.0), w(|r| &r.1), w(|r| &r.2));
-    rows.iter()
-        .map(|(name, email, role, access)| {
-            Line::from(vec![
-                Span::styled(format!("  {}", pad(name, wn)), theme.base),
-                Span::styled(format!("  {}", pad(email, we)), theme.dim),
-                Span::styled(format!("  {}", pad(role, wr)), theme.base),
-                Span::styled(format!("  {access}"), theme.base),
-            ])
-        })
-        .collect()
-}
-
-/// `s` padded with spaces to `w` columns.
-fn pad(s: &str, w: usize) -> String {
-    let n = w.saturating_sub(unicode_width::UnicodeWidthStr::width(s));
-    format!("{s}{}", " ".repeat(n))
 }

@@ -3,7 +3,7 @@
 
 use super::files::file_line;
 use super::links::link_text;
-use super::*;
+use super::parts::*;
 use crate::app::fields::file_entries;
 
 pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {

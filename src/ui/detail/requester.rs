@@ -1,7 +1,7 @@
 //! Requester: the thread with the person who asked for the task.
 
 use super::files::attached;
-use super::*;
+use super::parts::*;
 use crate::domain::words::delivery_text;
 
 pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {

@@ -1,6 +1,6 @@
 //! Sharing: visibility, people and teams with their access.
 
-use super::*;
+use super::parts::*;
 
 pub(super) fn sharing<'a>(d: &Detail, theme: &Theme) -> Vec<Line<'a>> {
     match &d.sharing {

@@ -1,6 +1,6 @@
 //! Subtasks: open one, create one.
 
-use super::*;
+use super::parts::*;
 
 pub(super) fn subtasks<'a>(
     d: &Detail,

@@ -6,6 +6,7 @@ use crate::app::tests::{code, key, loaded, task_json};
 use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Style};
 use ratatui::Terminal;
 
 pub(super) fn render(s: &mut State, w: u16, h: u16, theme: &Theme) -> Buffer {

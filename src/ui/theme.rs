@@ -1,0 +1,181 @@
+//! Colours by meaning: the themes (`assets/themes/*.toml`), a user's
+//! overrides, and the styles every part of the drawing uses. A leaf: the
+//! drawing imports it, it imports no drawing.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Span;
+
+/// Colours by meaning. Every meaning also has a text mark or a modifier, so
+/// nothing is lost with `NO_COLOR`.
+#[derive(Clone, Debug)]
+pub struct Theme {
+    pub base: Style,
+    pub dim: Style,
+    pub accent: Style,
+    pub selected: Style,
+    pub overdue: Style,
+    pub draft: Style,
+    pub pending: Style,
+    pub error: Style,
+    pub success: Style,
+    pub warn: Style,
+    pub badge: Style,
+    pub border: Style,
+    pub border_focus: Style,
+}
+
+const THEMES: &[(&str, &str)] = &[
+    ("dark", include_str!("../../assets/themes/dark.toml")),
+    ("light", include_str!("../../assets/themes/light.toml")),
+    (
+        "high-contrast",
+        include_str!("../../assets/themes/high-contrast.toml"),
+    ),
+];
+
+/// Parse one style: named colours, `on COLOUR`, modifiers.
+pub fn parse_style(spec: &str) -> Result<Style, String> {
+    let mut style = Style::default();
+    let mut words = spec.split_whitespace().peekable();
+    while let Some(w) = words.next() {
+        let w = w.to_ascii_lowercase();
+        let modifier = match w.as_str() {
+            "bold" => Some(Modifier::BOLD),
+            "dim" => Some(Modifier::DIM),
+            "italic" => Some(Modifier::ITALIC),
+            "underlined" => Some(Modifier::UNDERLINED),
+            "reversed" => Some(Modifier::REVERSED),
+            _ => None,
+        };
+        if let Some(m) = modifier {
+            style = style.add_modifier(m);
+        } else if w == "on" {
+            let c = words.next().ok_or("\"on\" needs a colour")?;
+            style = style.bg(named_color(c)?);
+        } else {
+            style = style.fg(named_color(&w)?);
+        }
+    }
+    Ok(style)
+}
+
+fn named_color(s: &str) -> Result<Color, String> {
+    Ok(match s.to_ascii_lowercase().as_str() {
+        "black" => Color::Black,
+        "red" => Color::Red,
+        "green" => Color::Green,
+        "yellow" => Color::Yellow,
+        "blue" => Color::Blue,
+        "magenta" => Color::Magenta,
+        "cyan" => Color::Cyan,
+        "gray" | "grey" => Color::Gray,
+        "darkgray" | "darkgrey" => Color::DarkGray,
+        "lightred" => Color::LightRed,
+        "lightgreen" => Color::LightGreen,
+        "lightyellow" => Color::LightYellow,
+        "lightblue" => Color::LightBlue,
+        "lightmagenta" => Color::LightMagenta,
+        "lightcyan" => Color::LightCyan,
+        "white" => Color::White,
+        other => {
+            return Err(format!(
+                "unknown colour {other:?} (use one of the 16 named colours)"
+            ))
+        }
+    })
+}
+
+impl Theme {
+    /// The named built-in theme (`assets/themes/`), or `mono` under
+    /// `NO_COLOR`. An unknown name falls back to dark with a warning.
+    pub fn load(name: &str, no_color: bool) -> (Theme, Vec<String>) {
+        if no_color {
+            return (Theme::mono(), vec![]);
+        }
+        let mut warnings = Vec::new();
+        let src = THEMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| *s)
+            .unwrap_or_else(|| {
+                warnings.push(format!(
+                    "theme {name:?} is unknown (dark, light, high-contrast); using dark"
+                ));
+                THEMES[0].1
+            });
+        let table: std::collections::BTreeMap<String, String> =
+            toml::from_str(src).unwrap_or_default();
+        let get = |k: &str, warnings: &mut Vec<String>| -> Style {
+            let spec = table.get(k).map(String::as_str).unwrap_or("");
+            parse_style(spec).unwrap_or_else(|e| {
+                warnings.push(format!("theme {name}: {k}: {e}"));
+                Style::default()
+            })
+        };
+        let theme = Theme {
+            base: get("base", &mut warnings),
+            dim: get("dim", &mut warnings),
+            accent: get("accent", &mut warnings),
+            selected: get("selected", &mut warnings),
+            overdue: get("overdue", &mut warnings),
+            draft: get("draft", &mut warnings),
+            pending: get("pending", &mut warnings),
+            error: get("error", &mut warnings),
+            success: get("success", &mut warnings),
+            warn: get("warn", &mut warnings),
+            badge: get("badge", &mut warnings),
+            border: get("border", &mut warnings),
+            border_focus: get("border_focus", &mut warnings),
+        };
+        (theme, warnings)
+    }
+
+    pub fn dark() -> Theme {
+        Theme::load("dark", false).0
+    }
+
+    /// No colour at all: modifiers only.
+    pub fn mono() -> Theme {
+        let plain = Style::default();
+        Theme {
+            base: plain,
+            dim: plain,
+            accent: plain.add_modifier(Modifier::BOLD),
+            selected: plain.add_modifier(Modifier::REVERSED),
+            overdue: plain.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            draft: plain.add_modifier(Modifier::BOLD),
+            pending: plain.add_modifier(Modifier::ITALIC),
+            error: plain.add_modifier(Modifier::BOLD),
+            success: plain,
+            warn: plain.add_modifier(Modifier::BOLD),
+            badge: plain.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            border: plain,
+            border_focus: plain.add_modifier(Modifier::BOLD),
+        }
+    }
+}
+
+impl Theme {
+    /// A bordered pane whose border and title say whether it has focus.
+    /// Focus shows without colour too: a `▶` before the title and a
+    /// thick border.
+    pub fn pane<'a>(&self, title: String, focused: bool) -> ratatui::widgets::Block<'a> {
+        let (title, border) = if focused {
+            (format!("▶ {title}"), ratatui::widgets::BorderType::Thick)
+        } else {
+            (title, ratatui::widgets::BorderType::Plain)
+        };
+        ratatui::widgets::Block::default()
+            .borders(ratatui::widgets::Borders::ALL)
+            .border_type(border)
+            .border_style(if focused {
+                self.border_focus
+            } else {
+                self.border
+            })
+            .title(Span::styled(
+                title,
+                if focused { self.accent } else { self.dim },
+            ))
+    }
+}
