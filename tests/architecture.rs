@@ -80,9 +80,6 @@ const KNOWN_CYCLES: &[&[&str]] = &[
     // `seed/ctx` — so arrows run mod.rs → routes → handlers → leaves.)
     // (api::models left: the enums its children import live in the leaf
     // `models/enums.rs`, which mod.rs re-exports.)
-    // The loop (app/mod.rs) and the worker and store link it starts, which
-    // import `Msg` back.
-    &["app", "app::store_link", "app::worker"],
 ];
 
 /// Today's arrows from `config` up into `app` (config validates through the

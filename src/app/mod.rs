@@ -26,7 +26,9 @@ pub use crate::domain::fuzzy;
 pub mod history;
 pub mod inbox;
 pub mod input;
+mod msg;
 pub use crate::domain::keymap;
+pub use msg::Msg;
 pub mod known;
 pub mod layout;
 pub mod list_refresh;
@@ -90,19 +92,6 @@ pub struct RunEnd {
     pub code: i32,
     /// `:profile NAME`: start again with that profile.
     pub switch_to: Option<String>,
-}
-
-/// Everything the loop reacts to.
-pub enum Msg {
-    Term(Event),
-    Api(Box<state::ApiResult>),
-    Store(crate::store::worker::StoreAnswer),
-    Signal(i32),
-    InputClosed(String),
-    /// A custom command finished (see `custom/`).
-    CommandDone(Box<custom::run::Done>),
-    /// The inbox as it now stands (see `crate::inbox::link`).
-    Inbox(Box<crate::inbox::InboxUpdate>),
 }
 
 const FRAME: Duration = Duration::from_millis(16);

@@ -7,9 +7,9 @@
 //! opens nothing, so another user's list, tasks and outbox are never
 //! shown, nor used, under it.
 
+use super::msg::Msg;
 use super::outbox::OutItem;
 use super::state::{Level, State};
-use super::Msg;
 use crate::store::worker::StoreCmd;
 use std::time::Instant;
 use tokio::sync::mpsc;

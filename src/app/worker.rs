@@ -12,7 +12,7 @@ pub struct Worker {
     /// is answered "unreachable" at once, without going out.
     pub offline: bool,
     client: Client,
-    tx: UnboundedSender<super::Msg>,
+    tx: UnboundedSender<super::msg::Msg>,
     slots: HashMap<&'static str, JoinHandle<()>>,
     /// Prefetches in flight by ticket: a cursor move cancels those no
     /// longer near.
@@ -20,7 +20,7 @@ pub struct Worker {
 }
 
 impl Worker {
-    pub fn new(client: Client, tx: UnboundedSender<super::Msg>) -> Self {
+    pub fn new(client: Client, tx: UnboundedSender<super::msg::Msg>) -> Self {
         Worker {
             offline: false,
             client,
@@ -32,14 +32,14 @@ impl Worker {
 
     /// The loop's channel, for other work done off the loop (custom
     /// commands).
-    pub fn sender(&self) -> UnboundedSender<super::Msg> {
+    pub fn sender(&self) -> UnboundedSender<super::msg::Msg> {
         self.tx.clone()
     }
 
     pub fn spawn(&mut self, ticket: u64, req: Box<ApiRequest>) {
         let tx = self.tx.clone();
         if self.offline && !matches!(*req, ApiRequest::Me) {
-            let _ = tx.send(super::Msg::Api(Box::new(ApiResult {
+            let _ = tx.send(super::msg::Msg::Api(Box::new(ApiResult {
                 ticket,
                 req: *req,
                 result: Err(ApiError::Unreachable {
@@ -53,7 +53,7 @@ impl Worker {
         let prefetch = matches!(*req, ApiRequest::Prefetch(_));
         let handle = tokio::spawn(async move {
             let result = execute(&client, &req).await;
-            let _ = tx.send(super::Msg::Api(Box::new(ApiResult {
+            let _ = tx.send(super::msg::Msg::Api(Box::new(ApiResult {
                 ticket,
                 req: *req,
                 result,

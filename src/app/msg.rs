@@ -1,0 +1,18 @@
+//! What the loop reacts to, as one type: the loop (`mod.rs`) receives it,
+//! the worker, the store link, the custom-command runner and the inbox
+//! send it. A leaf of the loop: senders import it, not the loop.
+
+use crossterm::event::Event;
+
+/// Everything the loop reacts to.
+pub enum Msg {
+    Term(Event),
+    Api(Box<super::state::ApiResult>),
+    Store(crate::store::worker::StoreAnswer),
+    Signal(i32),
+    InputClosed(String),
+    /// A custom command finished (see `custom/`).
+    CommandDone(Box<super::custom::run::Done>),
+    /// The inbox as it now stands (see `crate::inbox::link`).
+    Inbox(Box<crate::inbox::InboxUpdate>),
+}
