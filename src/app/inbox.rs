@@ -160,6 +160,18 @@ impl State {
             }
             _ => (Tab::Overview, None),
         };
+        // The inbox names a change by its words (`due`, `assignee`); the
+        // overview by the task's field.
+        let field = r
+            .target
+            .as_deref()
+            .and_then(|t| t.strip_prefix("field:"))
+            .map(|f| match f {
+                "due" => "complete_by",
+                "assignee" => "assigned_to",
+                other => other,
+            })
+            .map(str::to_string);
         if let Some(d) = &mut self.detail {
             if d.tab != tab {
                 d.tab = tab;
@@ -167,6 +179,7 @@ impl State {
                 d.scroll = 0;
             }
             d.focus_comment = comment;
+            d.focus_field = field;
         }
         self.rebuild_comment_tree();
         fx.extend(self.load_tab(tab));

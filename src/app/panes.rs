@@ -113,6 +113,9 @@ pub struct Detail {
     /// Opened from the inbox at this comment: the cursor goes to it once
     /// the comments are there.
     pub focus_comment: Option<String>,
+    /// Opened from the inbox at a changed field (the task's own field
+    /// name, `complete_by`…): the overview marks it.
+    pub focus_field: Option<String>,
 }
 
 impl Detail {
@@ -139,6 +142,7 @@ impl Detail {
             by_number: None,
             passing: false,
             focus_comment: None,
+            focus_field: None,
         }
     }
 }

@@ -93,6 +93,10 @@ fn a_changed_field_opens_on_the_overview() {
     let fx = s.on_key(code(KeyCode::Enter));
     assert_eq!(inbox_cmds(&fx), [InboxCmd::Read(tid(3))]);
     assert_eq!(s.detail.as_ref().unwrap().tab, Tab::Overview);
+    assert_eq!(
+        s.detail.as_ref().unwrap().focus_field.as_deref(),
+        Some("status")
+    );
 }
 
 #[test]

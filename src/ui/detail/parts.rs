@@ -83,6 +83,10 @@ pub(super) fn field_line<'a>(
     if let Some(p) = pending_suffix(s, t, field) {
         spans.push(Span::styled(p, theme.pending));
     }
+    // Opened from the inbox at this field: say so beside it.
+    if s.detail.as_ref().and_then(|d| d.focus_field.as_deref()) == Some(field) {
+        spans.push(Span::styled("  ◀ changed (inbox)", theme.warn));
+    }
     Line::from(spans)
 }
 

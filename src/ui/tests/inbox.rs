@@ -164,3 +164,20 @@ fn a_service_without_a_comment_listing_is_said_in_the_inbox() {
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("this service does not list comments"), "{t}");
 }
+
+#[test]
+fn a_field_change_opens_with_the_field_marked() {
+    let mut s = inbox_scene();
+    if let Some(r) = s.inbox.rows.get_mut(1) {
+        r.target = Some("field:status".into());
+    }
+    s.on_key(key('i'));
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    let line = t
+        .lines()
+        .find(|l| l.contains("status:"))
+        .unwrap_or_default();
+    assert!(line.contains("◀ changed (inbox)"), "{t}");
+}
