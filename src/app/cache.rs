@@ -94,7 +94,7 @@ pub fn stored(t: &Task, full: bool) -> StoredTask {
 pub fn from_stored(s: &StoredTask) -> Option<Task> {
     match TaskItem::from_json(&s.json) {
         TaskItem::Task(t) => Some(*t),
-        TaskItem::Unreadable { .. } => None,
+        TaskItem::Unreadable(_) => None,
     }
 }
 
@@ -103,7 +103,7 @@ fn subtasks_json(v: &[TaskItem]) -> String {
         .iter()
         .map(|i| match i {
             TaskItem::Task(t) => serde_json::to_value(t).unwrap_or_default(),
-            TaskItem::Unreadable { raw, .. } => serde_json::from_str(raw).unwrap_or_default(),
+            TaskItem::Unreadable(u) => serde_json::from_str(&u.raw).unwrap_or_default(),
         })
         .collect();
     serde_json::to_string(&items).unwrap_or_default()

@@ -222,22 +222,50 @@ impl<'de> Deserialize<'de> for Extra {
 
 /// An open-shape field (agent, team, matter, files…). Kept as its compact
 /// JSON text, parsed only when shown: a list of ten thousand tasks does not
-/// hold ten thousand parsed trees. `null` or absent costs nothing.
-#[derive(Clone, Debug, Default)]
-pub struct Json {
-    raw: Option<Box<str>>,
-    parsed: std::sync::OnceLock<Box<Value>>,
+/// hold ten thousand parsed trees. `null` or absent costs nothing but its
+/// pointer (8 bytes, the text and its parse behind it); the same short text
+/// on many tasks (`[]`, the same agent or team) is stored once, like short
+/// strings.
+#[derive(Clone, Default)]
+pub struct Json(Option<Arc<JsonText>>);
+
+struct JsonText {
+    raw: Box<str>,
+    parsed: OnceLock<Box<Value>>,
 }
+
+/// Texts of open-shape fields up to this length are shared.
+const JSON_SHARED_MAX: usize = 64;
 
 static NULL: Value = Value::Null;
 
 impl Json {
     /// From JSON text; `null` keeps nothing.
     fn from_text(text: &str) -> Json {
-        Json {
-            raw: (text.trim() != "null").then(|| Box::from(text)),
-            parsed: std::sync::OnceLock::new(),
+        if text.trim() == "null" {
+            return Json(None);
         }
+        let fresh = || {
+            Arc::new(JsonText {
+                raw: Box::from(text),
+                parsed: OnceLock::new(),
+            })
+        };
+        if text.len() > JSON_SHARED_MAX {
+            return Json(Some(fresh()));
+        }
+        type Pool = Mutex<HashMap<Box<str>, Arc<JsonText>>>;
+        static POOL: OnceLock<Pool> = OnceLock::new();
+        let mut pool = POOL
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(shared) = pool.get(text) {
+            return Json(Some(shared.clone()));
+        }
+        let shared = fresh();
+        pool.insert(text.into(), shared.clone());
+        Json(Some(shared))
     }
 }
 
@@ -248,33 +276,44 @@ impl Json {
     /// would cost megabytes.
     pub fn value(&self) -> std::borrow::Cow<'_, Value> {
         use std::borrow::Cow;
-        match (&self.raw, self.parsed.get()) {
-            (None, _) => Cow::Borrowed(&NULL),
-            (Some(_), Some(v)) => Cow::Borrowed(v),
-            (Some(raw), None) => Cow::Owned(serde_json::from_str(raw).unwrap_or(Value::Null)),
+        match &self.0 {
+            None => Cow::Borrowed(&NULL),
+            Some(j) => match j.parsed.get() {
+                Some(v) => Cow::Borrowed(v),
+                None => Cow::Owned(serde_json::from_str(&j.raw).unwrap_or(Value::Null)),
+            },
         }
     }
 
     /// A tree is kept (the field was shown).
     pub fn is_parsed(&self) -> bool {
-        self.parsed.get().is_some()
+        self.0.as_ref().is_some_and(|j| j.parsed.get().is_some())
+    }
+}
+
+impl fmt::Debug for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            None => f.write_str("Json(null)"),
+            Some(j) => write!(f, "Json({})", j.raw),
+        }
     }
 }
 
 impl PartialEq for Json {
     fn eq(&self, other: &Json) -> bool {
-        self.raw == other.raw
+        self.0.as_ref().map(|j| &j.raw) == other.0.as_ref().map(|j| &j.raw)
     }
 }
 
 impl std::ops::Deref for Json {
     type Target = Value;
     fn deref(&self) -> &Value {
-        match &self.raw {
+        match &self.0 {
             None => &NULL,
-            Some(raw) => self
+            Some(j) => j
                 .parsed
-                .get_or_init(|| Box::new(serde_json::from_str(raw).unwrap_or(Value::Null))),
+                .get_or_init(|| Box::new(serde_json::from_str(&j.raw).unwrap_or(Value::Null))),
         }
     }
 }
