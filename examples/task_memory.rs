@@ -170,9 +170,11 @@ fn task_fields(items: &mut [taskdeck::api::TaskItem], n: usize) {
     field("complete_by", &|t| t.complete_by = None);
     field("tags", &|t| t.tags = Vec::new());
     field("source_channel", &|t| t.source_channel = None);
-    field("involved_people", &|t| t.involved_people = Vec::new());
+    field("involved_people", &|t| {
+        t.involved_people = Default::default()
+    });
     field("shared_teams", &|t| t.shared_teams = Default::default());
-    field("linked_items", &|t| t.linked_items = Vec::new());
+    field("linked_items", &|t| t.linked_items = Default::default());
     field("input_files", &|t| t.input_files = Default::default());
     field("output_files", &|t| t.output_files = Default::default());
     field("created_at", &|t| t.created_at = None);

@@ -8,6 +8,7 @@ mod conversation;
 mod display;
 mod layout;
 mod people;
+mod shared;
 mod task;
 mod values;
 
@@ -15,6 +16,7 @@ pub use conversation::*;
 pub use display::*;
 pub use layout::*;
 pub use people::*;
+pub use shared::Shared;
 pub use task::*;
 pub use values::*;
 

@@ -2,6 +2,7 @@
 
 use super::display::short_id;
 use super::people::{Member, Person, TeamRef};
+use super::shared::Shared;
 use super::values::{null_as_default, Extra, Id, Json};
 use super::{LinkRole, LinkType, Priority, Status, Visibility};
 use crate::text::Untrusted;
@@ -72,12 +73,14 @@ pub struct Task {
     pub archived: bool,
     #[serde(default, deserialize_with = "null_as_default")]
     pub draft: bool,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub involved_people: Vec<Member>,
+    /// Shared with every task that lists the same people.
+    #[serde(default)]
+    pub involved_people: Shared<Member>,
     #[serde(default)]
     pub shared_teams: Json,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub linked_items: Vec<LinkedItem>,
+    /// Shared with every task that has the same links.
+    #[serde(default)]
+    pub linked_items: Shared<LinkedItem>,
     #[serde(default)]
     pub input_files: Json,
     #[serde(default)]
@@ -95,14 +98,8 @@ impl Task {
     /// Give back the spare capacity decoding left in the lists: a loaded
     /// list holds thousands of tasks.
     pub fn shrink(&mut self) {
+        // (The people and links are shared lists, exact once read.)
         self.tags.shrink_to_fit();
-        self.involved_people.shrink_to_fit();
-        self.linked_items.shrink_to_fit();
-        for l in &mut self.linked_items {
-            if let Some(c) = &mut l.context {
-                c.check_ids.shrink_to_fit();
-            }
-        }
     }
 
     pub fn due(&self) -> Option<DateTime<Utc>> {
