@@ -159,27 +159,8 @@ impl<'de, T: Poolable + serde::de::DeserializeOwned> Deserialize<'de> for Shared
     }
 }
 
-macro_rules! pool {
-    ($t:ty) => {
-        fn pool() -> &'static Mutex<SharedPool<Self>> {
-            static POOL: std::sync::OnceLock<Mutex<SharedPool<$t>>> = std::sync::OnceLock::new();
-            POOL.get_or_init(Default::default)
-        }
-    };
-}
-
-impl Poolable for super::Member {
-    pool!(super::Member);
-}
-
-impl Poolable for super::LinkedItem {
-    pool!(super::LinkedItem);
-    fn shrink(&mut self) {
-        if let Some(c) = &mut self.context {
-            c.check_ids.shrink_to_fit();
-        }
-    }
-}
+// The kinds shared (`Member`, `LinkedItem`) implement `Poolable` where
+// they are defined: this module knows none of them.
 
 #[cfg(test)]
 mod tests {

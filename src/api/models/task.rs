@@ -2,13 +2,14 @@
 
 use super::display::short_id;
 use super::people::{Member, Person, TeamRef};
-use super::shared::Shared;
+use super::shared::{Poolable, Shared, SharedPool};
 use super::values::{null_as_default, Extra, Id, Json};
 use super::{LinkRole, LinkType, Priority, Status, Visibility};
 use crate::text::Untrusted;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::{Mutex, OnceLock};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -30,6 +31,18 @@ pub struct LinkedItem {
     pub is_output: bool,
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+impl Poolable for LinkedItem {
+    fn pool() -> &'static Mutex<SharedPool<LinkedItem>> {
+        static POOL: OnceLock<Mutex<SharedPool<LinkedItem>>> = OnceLock::new();
+        POOL.get_or_init(Default::default)
+    }
+    fn shrink(&mut self) {
+        if let Some(c) = &mut self.context {
+            c.check_ids.shrink_to_fit();
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
