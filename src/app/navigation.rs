@@ -45,8 +45,12 @@ impl State {
             l.items
                 .iter()
                 .filter_map(|i| {
-                    i.task()
-                        .map(|t| (t.id.as_str().to_string(), t.updated_at.clone()))
+                    i.task().map(|t| {
+                        (
+                            t.id.as_str().to_string(),
+                            t.updated_at.as_deref().map(str::to_string),
+                        )
+                    })
                 })
                 .collect()
         } else {

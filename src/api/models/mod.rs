@@ -9,6 +9,7 @@ mod display;
 mod layout;
 mod people;
 mod shared;
+mod stamp;
 mod task;
 mod values;
 
@@ -17,6 +18,7 @@ pub use display::*;
 pub use layout::*;
 pub use people::*;
 pub use shared::Shared;
+pub use stamp::Stamp;
 pub use task::*;
 pub use values::*;
 

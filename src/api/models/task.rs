@@ -3,6 +3,7 @@
 use super::display::short_id;
 use super::people::{Member, Person, TeamRef};
 use super::shared::{Poolable, Shared, SharedPool};
+use super::stamp::Stamp;
 use super::values::{null_as_default, Extra, Id, Json};
 use super::{LinkRole, LinkType, Priority, Status, Visibility};
 use crate::text::Untrusted;
@@ -75,7 +76,7 @@ pub struct Task {
     #[serde(default)]
     pub matter: Json,
     #[serde(default)]
-    pub complete_by: Option<String>,
+    pub complete_by: Option<Stamp>,
     #[serde(default, deserialize_with = "null_as_default")]
     pub tags: Vec<Untrusted>,
     #[serde(default)]
@@ -99,9 +100,9 @@ pub struct Task {
     #[serde(default)]
     pub output_files: Json,
     #[serde(default)]
-    pub created_at: Option<String>,
+    pub created_at: Option<Stamp>,
     #[serde(default)]
-    pub updated_at: Option<String>,
+    pub updated_at: Option<Stamp>,
     /// Fields this client does not know, kept as received.
     #[serde(flatten)]
     pub extra: Extra,
