@@ -71,7 +71,7 @@ async fn quirks_are_kept() {
     let items = walk(&c, &TaskQuery::default(), 50).await;
     let unreadable: Vec<_> = items
         .iter()
-        .filter(|i| matches!(i, TaskItem::Unreadable { .. }))
+        .filter(|i| matches!(i, TaskItem::Unreadable(_)))
         .collect();
     assert_eq!(unreadable.len(), 1);
     assert!(unreadable[0].id().is_some());

@@ -419,7 +419,10 @@ impl State {
             job.record = i;
             job.expect = match self.history.ours.get(&rec.task_id) {
                 Some(known) => known.clone(),
-                None => rec.after.as_ref().and_then(|t| t.updated_at.clone()),
+                None => rec
+                    .after
+                    .as_ref()
+                    .and_then(|t| t.updated_at.as_deref().map(str::to_string)),
             };
             job.ours = rec.after.clone();
             jobs.push(job);

@@ -84,7 +84,7 @@ pub fn stored(t: &Task, full: bool) -> StoredTask {
         id: t.id.as_str().to_string(),
         number: t.task_number,
         title: t.title.raw().to_string(),
-        updated_at: t.updated_at.clone(),
+        updated_at: t.updated_at.as_deref().map(str::to_string),
         json: serde_json::to_string(t).unwrap_or_default(),
         full,
     }
@@ -94,7 +94,7 @@ pub fn stored(t: &Task, full: bool) -> StoredTask {
 pub fn from_stored(s: &StoredTask) -> Option<Task> {
     match TaskItem::from_json(&s.json) {
         TaskItem::Task(t) => Some(*t),
-        TaskItem::Unreadable { .. } => None,
+        TaskItem::Unreadable(_) => None,
     }
 }
 
@@ -103,7 +103,7 @@ fn subtasks_json(v: &[TaskItem]) -> String {
         .iter()
         .map(|i| match i {
             TaskItem::Task(t) => serde_json::to_value(t).unwrap_or_default(),
-            TaskItem::Unreadable { raw, .. } => serde_json::from_str(raw).unwrap_or_default(),
+            TaskItem::Unreadable(u) => serde_json::from_str(&u.raw).unwrap_or_default(),
         })
         .collect();
     serde_json::to_string(&items).unwrap_or_default()
@@ -170,7 +170,7 @@ impl State {
                         || super::freshness::newer(k.version(), t.updated_at.as_deref())
                     {
                         k.task = if in_list {
-                            Newest::Row(t.updated_at.clone())
+                            Newest::Row(t.updated_at.as_deref().map(str::to_string))
                         } else {
                             Newest::Here(Box::new(t.clone()))
                         };
@@ -189,7 +189,7 @@ impl State {
                 ) {
                     // Our own edit: what the user saw moves with it.
                     if let Some(s) = self.local.seen.get_mut(t.id.as_str()) {
-                        s.updated_at = t.updated_at.clone();
+                        s.updated_at = t.updated_at.as_deref().map(str::to_string);
                         let s = s.clone();
                         self.local
                             .store(StoreCmd::Seen(t.id.as_str().to_string(), s));

@@ -383,7 +383,7 @@ fn inverse_one(
             }
             "complete_by" => {
                 return patch(TaskPatch {
-                    complete_by: set_or_clear(b.complete_by.clone()),
+                    complete_by: set_or_clear(b.complete_by.as_deref().map(str::to_string)),
                     ..d()
                 })
             }

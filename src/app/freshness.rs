@@ -62,7 +62,7 @@ impl State {
         for item in &incoming {
             if let Some(t) = item.task() {
                 if let Some(prev) = self.list.previous.get(t.id.as_str()) {
-                    if *prev != t.updated_at {
+                    if prev.as_deref() != t.updated_at.as_deref() {
                         self.list.changed.insert(t.id.as_str().to_string());
                     }
                 }
@@ -147,8 +147,8 @@ impl State {
         let Some((seen, updated)) = self.versions.get(t.id.as_str()) else {
             return false;
         };
-        let parse = |s: &Option<String>| s.as_deref().and_then(crate::api::parse_timestamp);
-        match (parse(&t.updated_at), parse(updated)) {
+        let parse = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
+        match (parse(t.updated_at.as_deref()), parse(updated.as_deref())) {
             (Some(a), Some(b)) if a != b => a < b,
             _ => ticket < *seen,
         }
@@ -161,7 +161,7 @@ impl State {
             .versions
             .entry(t.id.as_str().to_string())
             .or_insert((0, None));
-        *e = (ticket.max(e.0), t.updated_at.clone());
+        *e = (ticket.max(e.0), t.updated_at.as_deref().map(str::to_string));
     }
 
     /// The service's answer replaces the row and the detail, unless it is

@@ -143,8 +143,10 @@ impl History {
 
     /// Our write of a task answered with this version.
     pub fn wrote(&mut self, t: &Task) {
-        self.ours
-            .insert(t.id.as_str().to_string(), t.updated_at.clone());
+        self.ours.insert(
+            t.id.as_str().to_string(),
+            t.updated_at.as_deref().map(str::to_string),
+        );
     }
 
     /// Record a finished operation: one that can be undone goes on top of

@@ -108,7 +108,7 @@ impl State {
         for item in rows {
             let TaskItem::Task(t) = item else { continue };
             if let Some(k) = self.local.known.get_mut(t.id.as_str()) {
-                if matches!(&k.task, Newest::Row(v) if *v == t.updated_at) {
+                if matches!(&k.task, Newest::Row(v) if v.as_deref() == t.updated_at.as_deref()) {
                     k.task = Newest::Here(t);
                 }
             }

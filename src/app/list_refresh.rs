@@ -36,7 +36,7 @@ impl TaskList {
             asking: false,
         });
         for id in rows.iter().filter_map(TaskItem::id) {
-            self.page_of.insert(id.to_string(), k);
+            self.page_of.insert(Id::new(id), k);
         }
     }
 
@@ -241,7 +241,7 @@ impl State {
             }
         }
         for id in &here {
-            l.page_of.insert(id.clone(), k);
+            l.page_of.insert(Id::new(id), k);
         }
         let block = rows.len() + kept.len();
         let mut items = before;

@@ -45,8 +45,12 @@ impl State {
             l.items
                 .iter()
                 .filter_map(|i| {
-                    i.task()
-                        .map(|t| (t.id.as_str().to_string(), t.updated_at.clone()))
+                    i.task().map(|t| {
+                        (
+                            t.id.as_str().to_string(),
+                            t.updated_at.as_deref().map(str::to_string),
+                        )
+                    })
                 })
                 .collect()
         } else {
@@ -232,24 +236,23 @@ impl State {
         let passing = self.settle.passing;
         match item {
             TaskItem::Task(t) => self.show_as(t.id.as_str().to_string(), Some(*t), passing),
-            TaskItem::Unreadable {
-                id: Some(id),
-                reason,
-                ..
-            } => {
-                self.say(
-                    Level::Warn,
-                    format!("this item could not be read ({reason}); loading it by id"),
-                );
-                self.show_as(id, None, passing)
-            }
-            TaskItem::Unreadable { reason, .. } => {
-                let mut d = Detail::new(String::new(), None);
-                d.origin = Origin::List;
-                d.error = Some(format!("this item could not be read: {reason}"));
-                self.detail = Some(d);
-                vec![]
-            }
+            TaskItem::Unreadable(u) => match u.id.clone() {
+                Some(id) => {
+                    let reason = &u.reason;
+                    self.say(
+                        Level::Warn,
+                        format!("this item could not be read ({reason}); loading it by id"),
+                    );
+                    self.show_as(id, None, passing)
+                }
+                None => {
+                    let mut d = Detail::new(String::new(), None);
+                    d.origin = Origin::List;
+                    d.error = Some(format!("this item could not be read: {}", u.reason));
+                    self.detail = Some(d);
+                    vec![]
+                }
+            },
         }
     }
 

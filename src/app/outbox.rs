@@ -405,7 +405,7 @@ impl State {
                 }
                 // Accepted: the version the edit was made against (or our
                 // previous edit's answer).
-                self.outbox[i].checked = t.updated_at.clone();
+                self.outbox[i].checked = t.updated_at.as_deref().map(str::to_string);
                 let req = self.outbox[i].req.clone();
                 let fx = self.request(req);
                 if let Effect::Api { ticket: t2, .. } = &fx {

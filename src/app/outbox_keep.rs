@@ -13,7 +13,7 @@ impl State {
         super::cache::known_task(self, id)
             .cloned()
             .or_else(|| self.best_copy(id))
-            .and_then(|t| t.updated_at)
+            .and_then(|t| t.updated_at.map(String::from))
     }
 
     /// The user the service said this key belongs to (`None` until known).

@@ -196,7 +196,9 @@ pub struct TaskList {
     /// Row id -> the page (index in `pages`) whose last answer listed it.
     /// A row without one was not listed by its page's last answer: it
     /// stays, marked not recently checked, until `r` walks the list anew.
-    pub page_of: HashMap<String, usize>,
+    /// Keyed by the row's own `Id` (a shared pointer, 8 bytes), not a
+    /// second copy of every id.
+    pub page_of: HashMap<crate::api::Id, usize>,
     /// Row id -> its place in `items`, so that finding a row does not walk
     /// the list (see [`TaskList::position`]).
     pub rows: RowIndex,

@@ -114,7 +114,10 @@ impl State {
             }
             _ => None,
         };
-        let updated = d.task.as_ref().and_then(|t| t.updated_at.clone());
+        let updated = d
+            .task
+            .as_ref()
+            .and_then(|t| t.updated_at.as_deref().map(str::to_string));
         let e = self.local.seen.entry(id.clone()).or_default();
         let before = e.clone();
         if updated.is_some() {
@@ -136,7 +139,9 @@ impl State {
     /// The row changed on the service since the user last opened it.
     pub fn changed_since_seen(&self, t: &Task) -> bool {
         self.local.seen.get(t.id.as_str()).is_some_and(|s| {
-            s.updated_at.is_some() && t.updated_at.is_some() && s.updated_at != t.updated_at
+            s.updated_at.is_some()
+                && t.updated_at.is_some()
+                && s.updated_at.as_deref() != t.updated_at.as_deref()
         })
     }
 

@@ -94,9 +94,9 @@ struct Row {
 fn row(item: &TaskItem, now: DateTime<Utc>) -> Row {
     match item {
         TaskItem::Task(t) => task_row(t, now),
-        TaskItem::Unreadable { id, reason, .. } => Row {
+        TaskItem::Unreadable(u) => Row {
             cells: [
-                id.as_deref()
+                u.id.as_deref()
                     .map(crate::api::short_id)
                     .unwrap_or_else(|| "?".into()),
                 String::new(),
@@ -107,7 +107,10 @@ fn row(item: &TaskItem, now: DateTime<Utc>) -> Row {
                 String::new(),
             ],
             tones: [Tone::Dim; 7],
-            unreadable: Some(format!("(unreadable item: {})", crate::text::clean(reason))),
+            unreadable: Some(format!(
+                "(unreadable item: {})",
+                crate::text::clean(&u.reason)
+            )),
         },
     }
 }

@@ -64,7 +64,7 @@ impl Snapshot {
             status: t.status.to_string(),
             status_words: t.status.label(),
             priority: t.priority.label(),
-            due: t.complete_by.clone(),
+            due: t.complete_by.as_deref().map(str::to_string),
             assignee_id: assignee.map(|p| p.id.to_string()),
             assignee: assignee.map(|p| p.label()),
             tags: t.tags.iter().map(|s| s.line().into_owned()).collect(),
@@ -73,7 +73,7 @@ impl Snapshot {
             mine: assignee.is_some_and(|p| p.id == me.id),
             creator_me: t.creator.as_ref().is_some_and(|p| p.id == me.id),
             shared_me,
-            updated_at: t.updated_at.clone(),
+            updated_at: t.updated_at.as_deref().map(str::to_string),
         }
     }
 

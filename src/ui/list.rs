@@ -135,12 +135,14 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usiz
                 now,
                 (w_id, w_pri, w_status, w_due, w_who, w_rest),
             ),
-            TaskItem::Unreadable { id, reason, .. } => Line::from(Span::styled(
+            TaskItem::Unreadable(u) => Line::from(Span::styled(
                 fit(
                     &format!(
                         "  ? unreadable item {}: {}",
-                        id.as_deref().map(crate::api::short_id).unwrap_or_default(),
-                        reason
+                        u.id.as_deref()
+                            .map(crate::api::short_id)
+                            .unwrap_or_default(),
+                        u.reason
                     ),
                     width,
                 ),

@@ -9,6 +9,8 @@ mod display;
 mod enums;
 mod layout;
 mod people;
+mod shared;
+mod stamp;
 mod task;
 mod values;
 
@@ -17,6 +19,8 @@ pub use display::*;
 pub use enums::*;
 pub use layout::*;
 pub use people::*;
+pub use shared::Shared;
+pub use stamp::Stamp;
 pub use task::*;
 pub use values::*;
 

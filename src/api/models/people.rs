@@ -3,9 +3,11 @@
 
 use super::display::short_id;
 use super::enums::{AccessLevel, Visibility};
+use super::shared::{Poolable, SharedPool};
 use super::values::{null_as_default, Extra, Id};
 use crate::text::Untrusted;
 use serde::{Deserialize, Serialize};
+use std::sync::{Mutex, OnceLock};
 
 /// `{id, name, email}`; missing parts read as empty rather than failing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -27,6 +29,13 @@ impl Person {
         } else {
             short_id(&self.id)
         }
+    }
+}
+
+impl Poolable for Member {
+    fn pool() -> &'static Mutex<SharedPool<Member>> {
+        static POOL: OnceLock<Mutex<SharedPool<Member>>> = OnceLock::new();
+        POOL.get_or_init(Default::default)
     }
 }
 

@@ -222,11 +222,65 @@ impl<'de> Deserialize<'de> for Extra {
 
 /// An open-shape field (agent, team, matter, files…). Kept as its compact
 /// JSON text, parsed only when shown: a list of ten thousand tasks does not
-/// hold ten thousand parsed trees. `null` or absent costs nothing.
-#[derive(Clone, Debug, Default)]
-pub struct Json {
-    raw: Option<Box<str>>,
-    parsed: std::sync::OnceLock<Box<Value>>,
+/// hold ten thousand parsed trees. `null` or absent costs nothing but its
+/// pointer (8 bytes). The same text on many tasks (`[]`, the same agent,
+/// team or matter: an organisation has a handful) is stored once, parsed
+/// once when shown.
+#[derive(Clone, Default)]
+pub struct Json(Option<Arc<JsonText>>);
+
+struct JsonText {
+    raw: Box<str>,
+    parsed: OnceLock<Box<Value>>,
+}
+
+/// The pool of open-shape texts, keyed by the text itself (no second copy).
+struct Pooled(Arc<JsonText>);
+
+impl std::borrow::Borrow<str> for Pooled {
+    fn borrow(&self) -> &str {
+        &self.0.raw
+    }
+}
+impl std::hash::Hash for Pooled {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.raw.hash(h)
+    }
+}
+impl PartialEq for Pooled {
+    fn eq(&self, o: &Pooled) -> bool {
+        self.0.raw == o.0.raw
+    }
+}
+impl Eq for Pooled {}
+
+struct JsonPool {
+    set: std::collections::HashSet<Pooled>,
+    prune_at: usize,
+}
+
+/// Pruned when it has doubled since the last time: texts only the pool
+/// holds (their tasks are gone) are let go, so it follows what is loaded.
+const JSON_PRUNE_FLOOR: usize = 1024;
+
+fn json_pool() -> std::sync::MutexGuard<'static, JsonPool> {
+    static POOL: OnceLock<Mutex<JsonPool>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        Mutex::new(JsonPool {
+            set: Default::default(),
+            prune_at: JSON_PRUNE_FLOOR,
+        })
+    })
+    .lock()
+    .unwrap_or_else(|e| e.into_inner())
+}
+
+fn prune_json(pool: &mut JsonPool) {
+    // Under the lock: a text held by the pool alone cannot be handed out
+    // meanwhile.
+    pool.set.retain(|p| Arc::strong_count(&p.0) > 1);
+    pool.set.shrink_to_fit();
+    pool.prune_at = (pool.set.len() * 2).max(JSON_PRUNE_FLOOR);
 }
 
 static NULL: Value = Value::Null;
@@ -234,10 +288,22 @@ static NULL: Value = Value::Null;
 impl Json {
     /// From JSON text; `null` keeps nothing.
     fn from_text(text: &str) -> Json {
-        Json {
-            raw: (text.trim() != "null").then(|| Box::from(text)),
-            parsed: std::sync::OnceLock::new(),
+        if text.trim() == "null" {
+            return Json(None);
         }
+        let mut pool = json_pool();
+        if let Some(shared) = pool.set.get(text) {
+            return Json(Some(shared.0.clone()));
+        }
+        if pool.set.len() >= pool.prune_at {
+            prune_json(&mut pool);
+        }
+        let shared = Arc::new(JsonText {
+            raw: Box::from(text),
+            parsed: OnceLock::new(),
+        });
+        pool.set.insert(Pooled(shared.clone()));
+        Json(Some(shared))
     }
 }
 
@@ -248,33 +314,44 @@ impl Json {
     /// would cost megabytes.
     pub fn value(&self) -> std::borrow::Cow<'_, Value> {
         use std::borrow::Cow;
-        match (&self.raw, self.parsed.get()) {
-            (None, _) => Cow::Borrowed(&NULL),
-            (Some(_), Some(v)) => Cow::Borrowed(v),
-            (Some(raw), None) => Cow::Owned(serde_json::from_str(raw).unwrap_or(Value::Null)),
+        match &self.0 {
+            None => Cow::Borrowed(&NULL),
+            Some(j) => match j.parsed.get() {
+                Some(v) => Cow::Borrowed(v),
+                None => Cow::Owned(serde_json::from_str(&j.raw).unwrap_or(Value::Null)),
+            },
         }
     }
 
     /// A tree is kept (the field was shown).
     pub fn is_parsed(&self) -> bool {
-        self.parsed.get().is_some()
+        self.0.as_ref().is_some_and(|j| j.parsed.get().is_some())
+    }
+}
+
+impl fmt::Debug for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            None => f.write_str("Json(null)"),
+            Some(j) => write!(f, "Json({})", j.raw),
+        }
     }
 }
 
 impl PartialEq for Json {
     fn eq(&self, other: &Json) -> bool {
-        self.raw == other.raw
+        self.0.as_ref().map(|j| &j.raw) == other.0.as_ref().map(|j| &j.raw)
     }
 }
 
 impl std::ops::Deref for Json {
     type Target = Value;
     fn deref(&self) -> &Value {
-        match &self.raw {
+        match &self.0 {
             None => &NULL,
-            Some(raw) => self
+            Some(j) => j
                 .parsed
-                .get_or_init(|| Box::new(serde_json::from_str(raw).unwrap_or(Value::Null))),
+                .get_or_init(|| Box::new(serde_json::from_str(&j.raw).unwrap_or(Value::Null))),
         }
     }
 }
@@ -360,6 +437,30 @@ mod tests {
         let none: Task = serde_json::from_str(r#"{"id":"d"}"#).unwrap();
         assert!(none.extra.is_empty() && none.extra.0.is_none());
         assert_ne!(none.extra, a.extra);
+    }
+
+    #[test]
+    fn the_same_open_shape_text_is_stored_once_and_let_go_with_its_last_task() {
+        use super::{json_pool, prune_json};
+        let json = r#"{"id":"x","matter":{"id":"m-shared-once","name":"Shared matter, a long name past sixty-four bytes"}}"#;
+        let a: Task = serde_json::from_str(json).unwrap();
+        let b: Task = serde_json::from_str(json).unwrap();
+        let (Some(x), Some(y)) = (&a.matter.0, &b.matter.0) else {
+            panic!("kept: {:?}", a.matter)
+        };
+        assert!(std::sync::Arc::ptr_eq(x, y), "one copy for every task");
+        assert_eq!(
+            b.matter["name"],
+            "Shared matter, a long name past sixty-four bytes"
+        );
+        assert!(a.matter.is_parsed(), "parsed once for both");
+        let text = x.raw.to_string();
+        let mut pool = json_pool();
+        drop((a, b));
+        assert!(pool.set.contains(text.as_str()));
+        prune_json(&mut pool);
+        assert!(!pool.set.contains(text.as_str()), "no task holds it");
+        assert_eq!(std::mem::size_of::<super::Json>(), 8);
     }
 
     #[test]

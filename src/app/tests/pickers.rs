@@ -31,7 +31,7 @@ fn stored(t: &Task) -> StoredTask {
         id: t.id.as_str().to_string(),
         number: t.task_number,
         title: t.title.raw().to_string(),
-        updated_at: t.updated_at.clone(),
+        updated_at: t.updated_at.as_deref().map(str::to_string),
         json: serde_json::to_string(t).unwrap(),
         full: true,
     }

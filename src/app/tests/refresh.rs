@@ -158,7 +158,7 @@ fn a_page_asked_again_replaces_its_rows_in_place_and_keeps_the_cursor() {
     assert!(!s.row_unchecked(&tid(16), now));
     assert!(!s.row_unchecked(&tid(11), now));
     assert_eq!(
-        s.list.page_of[&tid(11)],
+        s.list.page_of[tid(11).as_str()],
         1,
         "#11 moved to the page that lists it"
     );

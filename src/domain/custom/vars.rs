@@ -121,7 +121,7 @@ impl Vars {
                 .as_ref()
                 .map(|t| t.name.raw().to_string())
                 .unwrap_or_default(),
-            due: t.complete_by.clone().unwrap_or_default(),
+            due: t.complete_by.as_deref().unwrap_or_default().to_string(),
             tags: t.tags.iter().map(|t| t.raw()).collect::<Vec<_>>().join(","),
         }
     }

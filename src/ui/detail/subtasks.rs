@@ -21,8 +21,8 @@ pub(super) fn subtasks<'a>(
                         t.status.label(),
                         t.title.line()
                     ),
-                    TaskItem::Unreadable { reason, .. } => {
-                        format!("  ? unreadable subtask: {reason}")
+                    TaskItem::Unreadable(u) => {
+                        format!("  ? unreadable subtask: {}", u.reason)
                     }
                 };
                 out.push(Line::styled(

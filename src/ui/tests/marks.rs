@@ -108,7 +108,7 @@ fn rows_not_recently_checked_read_with_a_dot() {
     assert!(!row_of(&before, &label).contains('·'), "checked just now");
     // The page that listed it was answered long ago.
     let id = s.list.items[2].id().unwrap().to_string();
-    s.list.page_of.remove(&id);
+    s.list.page_of.remove(id.as_str());
     let after = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(row_of(&after, &label).starts_with("┃·"), "{after}");
     // The help screen says what the dot means.

@@ -61,7 +61,7 @@ pub(super) fn scene() -> State {
     for v in [a, b, c] {
         let t: Task = serde_json::from_value(v).unwrap();
         // Listed by the walk's (only) page, as the service's answer would.
-        s.list.page_of.insert(t.id.as_str().to_string(), 0);
+        s.list.page_of.insert(t.id.clone(), 0);
         s.list.items.push(TaskItem::Task(Box::new(t)));
     }
     s.list.end_reached = true;

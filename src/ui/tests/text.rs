@@ -174,7 +174,7 @@ fn the_detail_shows_due_and_times_in_the_users_zone() {
         .task
         .as_mut()
         .unwrap()
-        .complete_by = due;
+        .complete_by = due.map(Into::into);
     let ny = jiff::tz::TimeZone::get("America/New_York").unwrap();
     let t = crate::app::dates::with_zone(ny, || text(&render(&mut s, 120, 40, &Theme::dark())));
     assert!(t.contains("due: 2026-11-30 09:00 EST"), "{t}");

@@ -189,7 +189,7 @@ fn bang_means_overdue_in_the_list_and_on_the_board() {
         if let TaskItem::Task(t) = item {
             t.priority = crate::api::Priority::Medium;
             if i == 0 {
-                t.complete_by = Some(late.clone());
+                t.complete_by = Some(late.clone().into());
             }
             if i == 1 {
                 t.priority = crate::api::Priority::Urgent;
