@@ -87,5 +87,45 @@ fn walk(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, walk);
+/// A refresh costs the same at any size (#24 §3): one page of the walk
+/// asked again and its answer applied, with 10,000 and 100,000 rows
+/// loaded (the page in the middle of the list, the cursor on its row).
+fn refresh(c: &mut Criterion) {
+    let base = support::sandbox_items(1000);
+    let mut g = c.benchmark_group("refresh_one_page");
+    g.sample_size(30)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(3));
+    for n in [10_000usize, 100_000] {
+        let items = support::task_jsons(&base, n);
+        let mut s = support::fresh_state();
+        support::load(&mut s, &items, PER);
+        assert_eq!(s.list.items.len(), n);
+        let k = n / PER / 2;
+        s.list.selected = k * PER + 3;
+        let again = support::page(&items[k * PER..(k + 1) * PER], Some(format!("c{}", k + 1)));
+        let asked = s.list.pages[k].cursor.clone();
+        g.bench_function(format!("{n}_rows"), |b| {
+            b.iter(|| {
+                let fx = s.on_api(ApiResult {
+                    ticket: 0,
+                    req: ApiRequest::RefreshPage {
+                        gen: s.list.gen,
+                        page: k,
+                        query: TaskQuery::default(),
+                        limit: PER as u32,
+                        cursor: asked.clone(),
+                    },
+                    result: Ok(Reply::Page(again.clone())),
+                });
+                black_box(fx);
+                black_box(s.plan_prefetch());
+            })
+        });
+        assert_eq!(s.list.items.len(), n, "the list keeps its rows");
+    }
+    g.finish();
+}
+
+criterion_group!(benches, walk, refresh);
 criterion_main!(benches);

@@ -1,6 +1,7 @@
 //! `pty_probe refresh BIN`: list requests (and taskdeck's CPU) per periodic
 //! refresh with one page loaded and with every task loaded, against an
-//! in-process sandbox with 19,400 tasks (Alice sees about 10,000).
+//! in-process sandbox with 19,400 tasks (Alice sees about 10,000), or
+//! `PROBE_TASKS` (194000: about 100,000).
 //!
 //! `pty_probe walk-floor BIN [LIMIT]`: the fair floor for `taskdeck tasks
 //! --all --json`: one process, one keep-alive connection, walking the
@@ -45,7 +46,11 @@ fn window(sb: &Sandbox, p: &mut Probe) -> (f64, f64) {
 
 pub fn refresh(bin: &str) {
     // The runtime serves the sandbox: kept to the end.
-    let (_rt, sb) = super::local_sandbox(19_400);
+    let tasks = std::env::var("PROBE_TASKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(19_400);
+    let (_rt, sb) = super::local_sandbox(tasks);
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("config.toml");
     std::fs::write(

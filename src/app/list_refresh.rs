@@ -55,6 +55,46 @@ impl TaskList {
         pages
     }
 
+    /// Page `k`'s block found in O(page) through the index: every row the
+    /// answer lists that is in the list sits in the block (none elsewhere),
+    /// and at least one is there. `None`: not that case (a row moved in
+    /// from another page, the index not covering the list, or no row to
+    /// start from): the caller scans.
+    fn block_by_index(&self, k: usize, here: &HashSet<String>) -> Option<(usize, usize)> {
+        if !self.index_covers() {
+            return None;
+        }
+        let in_k = |i: usize| {
+            self.items
+                .get(i)
+                .and_then(TaskItem::id)
+                .and_then(|id| self.page_of.get(id))
+                == Some(&k)
+        };
+        let mut seed = None;
+        let mut at = Vec::with_capacity(here.len());
+        for id in here {
+            if let Some(i) = self.position(id) {
+                if !in_k(i) {
+                    return None;
+                }
+                seed.get_or_insert(i);
+                at.push(i);
+            }
+        }
+        let seed = seed?;
+        let (mut a, mut b) = (seed, seed + 1);
+        while a > 0 && in_k(a - 1) {
+            a -= 1;
+        }
+        while b < self.items.len() && in_k(b) {
+            b += 1;
+        }
+        // Every listed row inside the one block (a page's rows are
+        // contiguous; if not, scan).
+        at.iter().all(|i| (a..b).contains(i)).then_some((a, b))
+    }
+
     /// Where page `k`'s rows are in `items`: from its first row to its
     /// last; a page with no row left starts after the rows of the pages
     /// before it.
@@ -209,6 +249,44 @@ impl State {
             rows.push(row);
         }
         let l = &mut self.list;
+        // The common case, in O(page): the page's rows are all in its own
+        // block (none moved in from elsewhere); the block is found from
+        // them through the index, and replaced in place.
+        if let Some((start, end)) = l.block_by_index(k, &here) {
+            let mut kept = Vec::new();
+            for item in &l.items[start..end] {
+                if item.id().is_some_and(|id| here.contains(id)) {
+                    continue;
+                }
+                if let Some(id) = item.id() {
+                    if l.page_of.get(id) == Some(&k) {
+                        l.page_of.remove(id);
+                    }
+                }
+                kept.push(item.clone());
+            }
+            for id in &here {
+                l.page_of.insert(Id::new(id), k);
+            }
+            let block = rows.len() + kept.len();
+            let same = block == end - start;
+            l.items.splice(start..end, rows.into_iter().chain(kept));
+            if same {
+                l.reindex_range(start..end);
+            } else {
+                l.reindex_range(start..l.items.len());
+            }
+            if k + 1 == l.pages.len() && !l.loading {
+                l.cursor = page.cursor;
+                l.end_reached = l.cursor.is_none();
+            }
+            if let Some(i) = selected_id.and_then(|id| l.position(&id)) {
+                l.selected = i;
+                l.offset = i.saturating_sub(line);
+            }
+            l.selected = l.selected.min(l.items.len().saturating_sub(1));
+            return;
+        }
         let (start, end) = l.block_of(k);
         let listed_here = |i: &TaskItem| i.id().is_some_and(|id| here.contains(id));
         // Rows listed here that sat elsewhere move here; rows of the block
