@@ -53,7 +53,7 @@ pub enum Command {
     Unlink,
     Share,
     /// Give a person or a team access (`:share add …`, `:share team …`).
-    ShareAdd(super::bulk_commands::ShareAdd),
+    ShareAdd(super::bulk::commands::ShareAdd),
     Attach(Vec<String>),
     /// `:attach` without an id: a picker of the files seen on tasks.
     AttachPick,
@@ -307,7 +307,7 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec!("checks", "ID,ID|none", "set or clear the selected review link's check ids", true, Nothing, parse_checks),
     spec!("unlink", "", "remove the selected link", true, Nothing, |a| none(a, Command::Unlink)),
-    spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Nothing, |a| if a.is_empty() { Ok(Command::Share) } else { super::bulk_commands::ShareAdd::parse(a).map(Command::ShareAdd) }),
+    spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Nothing, |a| if a.is_empty() { Ok(Command::Share) } else { super::bulk::commands::ShareAdd::parse(a).map(Command::ShareAdd) }),
     spec!("attach", "[FILE_ID…]", "attach uploaded files (no id: pick from the files seen on tasks)", true, Nothing, parse_attach),
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),

@@ -5,8 +5,6 @@
 pub mod board;
 pub mod boot;
 pub mod bulk;
-pub mod bulk_commands;
-mod bulk_finish;
 pub mod cache;
 pub mod changes;
 pub mod clamped;
@@ -39,8 +37,6 @@ pub mod navigation;
 pub mod numbers;
 pub mod offline;
 pub mod outbox;
-mod outbox_keep;
-mod outbox_stored;
 pub mod panes;
 mod pickers;
 mod quit;
@@ -56,10 +52,8 @@ pub mod settle;
 pub mod share;
 pub mod state;
 mod store_link;
-pub mod tabs;
 pub mod terminal;
 pub mod views;
-mod views_save;
 pub mod worker;
 
 #[cfg(test)]

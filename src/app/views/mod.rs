@@ -6,6 +6,9 @@
 //! A view keeps its filter as written: `to=today` or `assigned=me` is read
 //! again each time the view is chosen (local days, `me` once known).
 
+mod save;
+pub mod tabs;
+
 use super::fields::{filter_words, merge, parse_filters, resolve_names};
 use super::keymap::{Context, Key, KeyCodeOrd};
 use super::state::*;

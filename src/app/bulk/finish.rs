@@ -3,18 +3,18 @@
 //! goes into the history, marks follow, the summary says `11 done, 1
 //! failed`), or the status line shows the progress.
 
-use super::bulk::{Job, JobState, Phase, RunKind, RunStats};
-use super::changes::{inverse, Change};
-use super::history::{Op, RecState, Record};
-use super::results::plural;
-use super::state::*;
+use super::super::bulk::{Job, JobState, Phase, RunKind, RunStats};
+use super::super::changes::{inverse, Change};
+use super::super::history::{Op, RecState, Record};
+use super::super::results::plural;
+use super::super::state::*;
 use chrono::Utc;
 use std::time::Instant;
 
 impl State {
     /// After an answer: the check is over (go on, or ask), the run is over
     /// (record it), or the status line shows the progress.
-    pub(super) fn settle(&mut self, ri: usize) -> Vec<Effect> {
+    pub(crate) fn settle(&mut self, ri: usize) -> Vec<Effect> {
         let Some(run) = self.engine.runs.get(ri) else {
             return vec![];
         };
@@ -88,8 +88,8 @@ impl State {
                 plural(changed.len(), "task", "tasks")
             ));
             self.engine.prepared = Some(run);
-            self.overlay = Overlay::Conflict(super::popups::conflict::ConflictView {
-                of: super::popups::conflict::ConflictOf::Run(id),
+            self.overlay = Overlay::Conflict(super::super::popups::conflict::ConflictView {
+                of: super::super::popups::conflict::ConflictOf::Run(id),
                 label,
                 rows,
                 selected: 0,
@@ -158,7 +158,7 @@ impl State {
     /// A run is over: its outcome goes into the history and the status
     /// line; marks follow (successes unmarked, failures kept with their
     /// error).
-    pub(super) fn finish(&mut self, ri: usize) {
+    pub(crate) fn finish(&mut self, ri: usize) {
         let run = self.engine.runs.remove(ri);
         let done = run.count(|s| *s == JobState::Done);
         let failed = run.count(|s| matches!(s, JobState::Failed(_)));

@@ -3,14 +3,14 @@
 //! completed`) and run by the bulk engine. Also `z` / `Z` (undo and redo of
 //! the last operation) and `:history`.
 
-use super::bulk::{Job, JobState, RunKind};
-use super::changes::{Change, ShareDelta};
-use super::command::Command;
-use super::directory::Resolved;
-use super::history::RecState;
-use super::keymap::Action;
-use super::results::plural;
-use super::state::*;
+use super::super::bulk::{Job, JobState, RunKind};
+use super::super::changes::{Change, ShareDelta};
+use super::super::command::Command;
+use super::super::directory::Resolved;
+use super::super::history::RecState;
+use super::super::keymap::Action;
+use super::super::results::plural;
+use super::super::state::*;
 use crate::api::*;
 use chrono::Utc;
 
@@ -149,7 +149,7 @@ impl State {
                 ..d()
             }),
             Command::Due(arg) => {
-                let due = super::dates::parse_due(arg, Utc::now())?;
+                let due = super::super::dates::parse_due(arg, Utc::now())?;
                 patch(TaskPatch {
                     complete_by: match due {
                         Some(v) => Field::Set(v),

@@ -3,8 +3,8 @@
 //! `navigation.rs` keeps a count when a view is left. Nothing the state
 //! names lives here, so it joins no module cycle.
 
-use super::state::State;
-use super::views::{key_taken, Count};
+use super::super::state::State;
+use super::super::views::{key_taken, Count};
 
 /// One tab: the key that switches to it, the view's name, its count.
 #[derive(Clone, Debug, PartialEq)]

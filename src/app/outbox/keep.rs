@@ -2,28 +2,28 @@
 //! queued edit is kept (what quitting says, and its exit status), whose
 //! edit it is, and the version each is checked against.
 
-use super::outbox::{Kept, OutItem, OutState};
-use super::state::{Level, State};
+use super::super::outbox::{Kept, OutItem, OutState};
+use super::super::state::{Level, State};
 use crate::store::worker::StoreCmd;
 
 impl State {
     /// The version of a task the user sees (the detail, else the row,
     /// else the copy kept): what an edit made now is made against.
-    pub(super) fn shown_version(&self, id: &str) -> Option<String> {
-        super::cache::known_task(self, id)
+    pub(crate) fn shown_version(&self, id: &str) -> Option<String> {
+        super::super::cache::known_task(self, id)
             .cloned()
             .or_else(|| self.best_copy(id))
             .and_then(|t| t.updated_at.map(String::from))
     }
 
     /// The user the service said this key belongs to (`None` until known).
-    pub(super) fn my_user(&self) -> Option<String> {
+    pub(crate) fn my_user(&self) -> Option<String> {
         self.my_id().filter(|u| !u.is_empty()).map(str::to_string)
     }
 
     /// An edit made by another user is never sent with this key: it leaves
     /// the outbox of this session (it stays in its store), said once.
-    pub(super) fn drop_other_users_edits(&mut self) {
+    pub(crate) fn drop_other_users_edits(&mut self) {
         let Some(me) = self.my_user() else { return };
         let (theirs, ours): (Vec<OutItem>, Vec<OutItem>) =
             std::mem::take(&mut self.outbox).into_iter().partition(|i| {
@@ -42,7 +42,7 @@ impl State {
                 Level::Warn,
                 format!(
                     "{} made by another user: never sent with this key ({})",
-                    super::results::plural(theirs.len(), "queued edit", "queued edits"),
+                    super::super::results::plural(theirs.len(), "queued edit", "queued edits"),
                     what.join("; ")
                 ),
             );
@@ -53,7 +53,7 @@ impl State {
     /// queued edits of the task made against the version its check
     /// accepted are checked against our answer (our own change holds
     /// nothing); any other version still holds them.
-    pub(super) fn rebase_after(&mut self, sent: &OutItem, version: Option<&str>) {
+    pub(crate) fn rebase_after(&mut self, sent: &OutItem, version: Option<&str>) {
         let (Some(accepted), Some(version)) = (&sent.checked, version) else {
             return;
         };
@@ -75,7 +75,7 @@ impl State {
     }
 
     /// The store wrote a queued edit.
-    pub(super) fn outbox_kept(&mut self, seq: u64) {
+    pub(crate) fn outbox_kept(&mut self, seq: u64) {
         if let Some(i) = self.outbox.iter_mut().find(|i| i.seq as u64 == seq) {
             if i.kept == Kept::Writing {
                 i.kept = Kept::Kept;
@@ -84,7 +84,7 @@ impl State {
     }
 
     /// The store could not write a queued edit: it says so, with why.
-    pub(super) fn outbox_not_kept(&mut self, seq: u64, why: &str) {
+    pub(crate) fn outbox_not_kept(&mut self, seq: u64, why: &str) {
         let Some(i) = self.outbox.iter_mut().find(|i| i.seq as u64 == seq) else {
             return;
         };
@@ -97,7 +97,7 @@ impl State {
     }
 
     /// The store stopped: edits it had not confirmed are not kept.
-    pub(super) fn outbox_store_failed(&mut self, why: &str) {
+    pub(crate) fn outbox_store_failed(&mut self, why: &str) {
         let mut named = Vec::new();
         for i in self.outbox.iter_mut().filter(|i| i.kept == Kept::Writing) {
             i.kept = Kept::Not(why.to_string());
@@ -141,7 +141,7 @@ impl State {
                 .collect();
             out.push(crate::text::clean(&format!(
                 "taskdeck: {} NOT sent and NOT kept ({why}) — lost: {}",
-                super::results::plural(lost.len(), "queued edit was", "queued edits were"),
+                super::super::results::plural(lost.len(), "queued edit was", "queued edits were"),
                 names.join("; ")
             )));
         }
@@ -154,7 +154,7 @@ impl State {
         if !kept.is_empty() {
             out.push(crate::text::clean(&format!(
                 "taskdeck: {} not sent yet, kept in the local store (sent at the next start): {}",
-                super::results::plural(kept.len(), "queued edit", "queued edits"),
+                super::super::results::plural(kept.len(), "queued edit", "queued edits"),
                 kept.join("; ")
             )));
         }

@@ -5,6 +5,9 @@
 //! redo first read each task back and ask before overwriting one that
 //! changed on the service since.
 
+pub mod commands;
+mod finish;
+
 use super::changes::{apply_tags, changed_since, share_update, tag_list, Change};
 use super::state::*;
 use crate::api::*;

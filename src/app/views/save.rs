@@ -2,8 +2,8 @@
 //! a `[[views]]` entry, as `:filter` words that mean the same when the
 //! view is next chosen.
 
-use super::state::*;
-use super::views::View;
+use super::super::state::*;
+use super::super::views::View;
 use crate::config::name_key;
 
 impl State {
@@ -64,9 +64,9 @@ impl State {
                 .find(|(_, k, _)| keys.contains(k))
                 .filter(|(i, _, v)| {
                     let at = self.views.words_at.get(*i).copied().unwrap_or(now);
-                    [now, at]
-                        .iter()
-                        .any(|t| super::dates::parse_bound(v, *t, lower).as_deref() == Ok(value))
+                    [now, at].iter().any(|t| {
+                        super::super::dates::parse_bound(v, *t, lower).as_deref() == Ok(value)
+                    })
                 })
                 .map(|(_, _, v)| v)
                 .unwrap_or(value)

@@ -9,7 +9,7 @@
 //! service's answer to our own queued edit becomes the version the next
 //! queued edit of the task is checked against (`rebase_after`), so only a
 //! change by someone else holds one. An edit is sent only for the user who
-//! made it; whether the store kept it is tracked (`outbox_keep.rs`).
+//! made it; whether the store kept it is tracked (`outbox/keep.rs`).
 //! Comments and requester replies are never queued: they stay drafts.
 
 use super::state::*;
@@ -17,8 +17,11 @@ use crate::api::*;
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;
 
-use super::outbox_stored::already_applied;
-pub use super::outbox_stored::{from_stored, to_stored};
+mod keep;
+mod stored;
+
+use stored::already_applied;
+pub use stored::{from_stored, to_stored};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum OutState {

@@ -1,7 +1,7 @@
 //! The outbox's edits in the store's JSON form, and whether an edit
 //! already holds on the service.
 
-use super::state::ApiRequest;
+use super::super::state::ApiRequest;
 use crate::api::*;
 
 /// The store's JSON form of a queueable edit.
@@ -65,7 +65,7 @@ pub fn from_stored(s: &str) -> Option<ApiRequest> {
 }
 
 /// The task already holds what the PATCH sets (the first attempt landed).
-pub(super) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
+pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
     let ApiRequest::Patch { patch, .. } = req else {
         return false;
     };
