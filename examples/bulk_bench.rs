@@ -34,7 +34,7 @@ impl Driver {
                 self.max_in_flight = self.max_in_flight.max(self.in_flight);
                 let (c, tx) = (self.client.clone(), self.tx.clone());
                 tokio::spawn(async move {
-                    let result = taskdeck::app::worker::execute(&c, &req).await;
+                    let result = taskdeck::tui::worker::execute(&c, &req).await;
                     let _ = tx.send(ApiResult {
                         ticket,
                         req: *req,

@@ -10,4 +10,5 @@ pub mod sandbox;
 pub mod secret;
 pub mod store;
 pub mod text;
+pub mod tui;
 pub mod ui;

@@ -5,7 +5,7 @@ fn main() {
 
 /// color-eyre's hooks: the eyre hook formats the `color_eyre::Report`s the
 /// TUI returns, the panic hook prints a readable report. The TUI installs
-/// its own panic hook later (`app::terminal::install_panic_hook`), which
+/// its own panic hook later (`tui::terminal::install_panic_hook`), which
 /// restores the terminal first and then calls this one. Colours only on a
 /// terminal and without `NO_COLOR`.
 fn install_error_reports() {

@@ -145,7 +145,12 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     ),
     ("text", &["app", "ui", "cli"]),
     ("secret", &["app", "ui", "cli"]),
-    ("ui", &["cli"]),
+    ("ui", &["cli", "tui"]),
+    // The state machine draws nothing and runs no side effect: the loop
+    // (`tui`) owns it and the drawing reads it.
+    ("app", &["ui", "tui", "cli"]),
+    // The inbox: below the state, the drawing and the loop.
+    ("inbox", &["app", "ui", "tui", "cli"]),
 ];
 
 // ---------------------------------------------------------------- rules

@@ -4,7 +4,7 @@ use super::state::*;
 use std::time::Duration;
 
 /// The last `n` lines of the log file (reads at most its last 64 KiB).
-pub(super) fn log_tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {
+pub fn log_tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {
     use std::io::{Read, Seek, SeekFrom};
     let mut f = std::fs::File::open(path).ok()?;
     let len = f.metadata().ok()?.len();
@@ -21,7 +21,7 @@ pub(super) fn log_tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> 
 /// (with the drafts), else a temporary one in the state dir. The text comes
 /// back, or an error (and nothing changes); the file is removed only when
 /// its text came back.
-pub(super) fn edit_in_editor(
+pub fn edit_in_editor(
     initial: &str,
     target: &EditorTarget,
     file: Option<std::path::PathBuf>,
@@ -102,7 +102,7 @@ fn editor_failed(editor: &str, code: Option<i32>, path: &std::path::Path) -> Str
 }
 
 /// Set when SIGHUP arrives (also while the loop waits for the editor).
-pub(super) static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+pub static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
     std::sync::OnceLock::new();
 
 /// Wait for the editor. A hang-up meanwhile is passed on to the editor's

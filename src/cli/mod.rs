@@ -12,9 +12,9 @@ pub mod stream;
 pub mod table;
 
 use crate::api::{Client, ClientConfig};
-use crate::app::LaunchInfo;
 use crate::config::{self, Config, Severity};
 use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::tui::LaunchInfo;
 use args::{CacheCommand, Cli, Command, ConfigCommand};
 use clap::Parser;
 use commands::{emit, say, Failure, Outcome, EXIT_FAILED, EXIT_OK};
@@ -264,7 +264,7 @@ async fn tui(profile: Option<&str>) -> Outcome {
     loop {
         // Without configuration this fails at once (exit 2) with instructions.
         let c = connect(profile.as_deref(), true)?;
-        let end = crate::app::run(
+        let end = crate::tui::run(
             c.client,
             c.config.settings,
             LaunchInfo {
@@ -395,7 +395,7 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
     cfg.http2 = settings.http2;
     cfg.h2c = settings.http2_always;
     let client = Client::new(cfg).map_err(Failure::failed)?;
-    crate::app::run(
+    crate::tui::run(
         client,
         settings,
         LaunchInfo {

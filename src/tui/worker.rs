@@ -1,8 +1,8 @@
 //! The API worker: every request runs as its own task (never one at a
 //! time); a newer request of the same slot aborts the older one.
 
-use super::state::{ApiRequest, ApiResult, Reply};
 use crate::api::*;
+use crate::app::state::{ApiRequest, ApiResult, Reply};
 use std::collections::HashMap;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
@@ -99,7 +99,7 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
             number: Some(n), ..
         } => find_by_number(c, *n, 100).await?,
         ApiRequest::PickTasks { query, .. } => Reply::Page(
-            c.list_tasks(query, super::pickers::PICK_LIMIT, None)
+            c.list_tasks(query, crate::app::pickers::PICK_LIMIT, None)
                 .await?,
         ),
         ApiRequest::Patch { id, patch } => Reply::Task(Box::new(c.patch_task(id, patch).await?)),
@@ -233,7 +233,7 @@ async fn find_in(
         let page = c.list_tasks(&q, limit, cursor.as_deref()).await?;
         if let Ok(mut seen) = seen.lock() {
             let rows = page.items.iter().filter_map(|i| i.task());
-            seen.extend(rows.filter_map(super::numbers::numbered));
+            seen.extend(rows.filter_map(crate::app::numbers::numbered));
         }
         if let Some(t) = page
             .items

@@ -7,12 +7,12 @@ use crossterm::event::Event;
 /// Everything the loop reacts to.
 pub enum Msg {
     Term(Event),
-    Api(Box<super::state::ApiResult>),
+    Api(Box<crate::app::state::ApiResult>),
     Store(crate::store::worker::StoreAnswer),
     Signal(i32),
     InputClosed(String),
     /// A custom command finished (see `custom/`).
-    CommandDone(Box<super::custom::run::Done>),
+    CommandDone(Box<crate::app::custom::run::Done>),
     /// The inbox as it now stands (see `crate::inbox::link`).
     Inbox(Box<crate::inbox::InboxUpdate>),
 }
