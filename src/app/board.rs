@@ -7,7 +7,7 @@
 
 use super::command::Command;
 use super::keymap::Action;
-use super::state::*;
+use super::state::{Effect, Focus, Level, State};
 use crate::api::{Status, TaskItem};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! tabs, a number, local search matches), and forgetting another user's.
 
 use super::cache::{from_stored, subtasks_from, Local};
-use super::state::*;
+use super::state::{Detail, Effect, Level, Origin, State};
 use crate::api::*;
 use crate::store::worker::StoreAnswer;
 use crate::store::{Boot, StoredDetail};

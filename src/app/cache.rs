@@ -7,7 +7,7 @@
 //! The reducer never touches the database: it queues [`StoreCmd`]s in
 //! `Local::out`, which the loop hands to the store's thread.
 
-use super::state::*;
+use super::state::{ApiRequest, ApiResult, Load, Reply, State};
 use crate::api::*;
 use crate::store::worker::StoreCmd;
 use crate::store::{DirEntry, Recent, Seen, StoredTask};

@@ -6,7 +6,9 @@ use super::dates;
 use super::directory::Resolved;
 use super::fields::{edit_tags, file_entries, file_id, parse_filters};
 use super::names::filter_template;
-use super::state::*;
+use super::state::{
+    ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, Focus, Level, Overlay, State, Tab,
+};
 use crate::api::*;
 use chrono::Utc;
 

@@ -1,7 +1,7 @@
 //! Answers that replace what is shown: list pages and tasks, under one
 //! staleness rule — an answer about a task never replaces a newer version.
 
-use super::state::*;
+use super::state::{Effect, Focus, Level, Origin, State};
 use crate::api::*;
 
 impl State {

@@ -5,7 +5,7 @@
 //! and other edits the API cannot reverse are listed as such.
 
 use super::changes::{inverse, share_back, split_patch, Change, ShareDelta};
-use super::state::*;
+use super::state::{ApiRequest, ApiResult, Load, Reply, State};
 use crate::api::*;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;

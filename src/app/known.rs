@@ -8,7 +8,7 @@
 //! ([`State::rows_leave`]), so what was seen in an earlier view still
 //! opens at once.
 
-use super::state::*;
+use super::state::State;
 use crate::api::*;
 use std::collections::HashMap;
 

@@ -16,7 +16,7 @@
 //! tells which. The cursor stays on the same task and on the same line.
 
 use super::panes::{PageMark, TaskList};
-use super::state::*;
+use super::state::{ApiRequest, Effect, Level, Reply, State};
 use crate::api::*;
 use std::collections::HashSet;
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! id, so they survive refreshes and paging; `command_targets` is the one
 //! place that says which tasks an action acts on.
 
-use super::state::*;
+use super::state::{Effect, Level, State};
 use crate::api::*;
 use std::collections::HashMap;
 

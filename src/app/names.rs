@@ -2,8 +2,7 @@
 //! directory, several matches open a picker.
 
 use super::directory::Resolved;
-use super::state::*;
-
+use super::state::{Effect, Level, Overlay, State};
 impl State {
     /// A person as typed (`me`, an e-mail, a name, an id): their id and
     /// label, or the candidates when several match (`Err(Ok(..))`).

@@ -6,7 +6,7 @@
 //! (`:open`, a link, a subtask, history). Only the user's navigation
 //! changes it; answers never do.
 
-use super::state::*;
+use super::state::{ApiRequest, Detail, Effect, Focus, Level, Load, Origin, State, Tab};
 use crate::api::*;
 use std::time::Instant;
 

@@ -14,7 +14,7 @@
 //! Every row any answer carries (list pages, searches, views, subtasks,
 //! that walk, single tasks) is recorded in the index.
 
-use super::state::*;
+use super::state::{ApiRequest, Effect, Focus, Level, Reply, State};
 use crate::api::*;
 use crate::store::worker::{FoundNumber, StoreCmd};
 use crate::store::{Numbered, StoredDetail};

@@ -4,7 +4,7 @@
 //! the outbox. Also `:profile` (leaving for another service or user).
 
 use super::outbox::is_read;
-use super::state::*;
+use super::state::{ApiRequest, ApiResult, Detail, Effect, Level, Load, Overlay, SendState, State};
 use crate::api::*;
 use std::time::{Duration, Instant};
 

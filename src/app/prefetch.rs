@@ -20,7 +20,7 @@
 //!   a minute; a 404 (the task is gone, or no longer visible to this user)
 //!   is not asked again until the user refreshes.
 
-use super::state::*;
+use super::state::{ApiRequest, ApiResult, Effect, Load, Reply, State, Tab};
 use crate::api::*;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

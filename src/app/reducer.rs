@@ -2,7 +2,7 @@
 
 use super::command::Command;
 use super::keymap::{Action, Context};
-use super::state::*;
+use super::state::{ApiRequest, Effect, Focus, Level, Overlay, Pending, State, Tab};
 use crate::api::*;
 use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};

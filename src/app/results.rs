@@ -1,6 +1,8 @@
 //! API results come back here: the service's answer replaces local state.
 
-use super::state::*;
+use super::state::{
+    ApiRequest, ApiResult, Effect, Focus, Level, Load, Overlay, Pending, Reply, State, Tab,
+};
 use crate::api::*;
 
 /// What a task answering 404 is: deleted, or its sharing changed.

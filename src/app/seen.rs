@@ -4,7 +4,7 @@
 //! on, for `:recent`.
 
 use super::cache::now_secs;
-use super::state::*;
+use super::state::{ApiRequest, Load, State};
 use crate::api::*;
 use crate::store::worker::StoreCmd;
 use crate::store::Recent;

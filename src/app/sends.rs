@@ -1,7 +1,7 @@
 //! What becomes of a send from the composer: the draft loses only what
 //! was sent; an unknown outcome is said as such.
 
-use super::state::*;
+use super::state::{Level, Overlay, SendState, State};
 use crate::api::*;
 
 impl State {

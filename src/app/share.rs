@@ -2,7 +2,7 @@
 //! and resolve ambiguous names the service refused through a picker.
 
 use super::popups::sharing::*;
-use super::state::*;
+use super::state::{ApiRequest, Effect, Focus, Level, Load, Overlay, State, Tab};
 use crate::api::*;
 
 impl State {

@@ -9,7 +9,7 @@ use super::list::fit;
 use super::Theme;
 use crate::api::{Priority, TaskItem};
 use crate::app::board::{cards, columns};
-use crate::app::state::*;
+use crate::app::state::State;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};

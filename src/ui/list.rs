@@ -3,7 +3,7 @@
 use super::Theme;
 use crate::api::{Priority, Task, TaskItem};
 use crate::app::dates;
-use crate::app::state::*;
+use crate::app::state::{Focus, State};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};

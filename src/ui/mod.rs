@@ -21,7 +21,7 @@ pub use theme::{parse_style, Theme};
 mod tests;
 
 use crate::app::popups::chooser::ChooserKind;
-use crate::app::state::*;
+use crate::app::state::{Focus, Level, Overlay, State};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};

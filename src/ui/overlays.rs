@@ -5,7 +5,7 @@ use super::help::help_lines;
 use super::Theme;
 use crate::app::command;
 use crate::app::popups::palette;
-use crate::app::state::*;
+use crate::app::state::{Compose, ComposeKind, Overlay, SendState, State};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};

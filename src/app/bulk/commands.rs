@@ -10,7 +10,7 @@ use super::super::directory::Resolved;
 use super::super::history::RecState;
 use super::super::keymap::Action;
 use super::super::results::plural;
-use super::super::state::*;
+use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use crate::api::*;
 use chrono::Utc;
 

@@ -7,7 +7,7 @@ use super::super::bulk::{Job, JobState, Phase, RunKind, RunStats};
 use super::super::changes::{inverse, Change};
 use super::super::history::{Op, RecState, Record};
 use super::super::results::plural;
-use super::super::state::*;
+use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use chrono::Utc;
 use std::time::Instant;
 

@@ -9,7 +9,7 @@ pub mod commands;
 mod finish;
 
 use super::changes::{apply_tags, changed_since, share_update, tag_list, Change};
-use super::state::*;
+use super::state::{ApiRequest, ApiResult, Effect, Level, Pending, Reply, State};
 use crate::api::*;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};

@@ -10,7 +10,7 @@ pub mod run;
 pub use crate::domain::custom::{template, vars};
 
 use super::keymap::Key;
-use super::state::*;
+use super::state::{Effect, Level, Overlay, State};
 use crate::config::CommandEntry;
 use std::time::Duration;
 use template::Template;

@@ -12,7 +12,7 @@
 //! made it; whether the store kept it is tracked (`outbox/keep.rs`).
 //! Comments and requester replies are never queued: they stay drafts.
 
-use super::state::*;
+use super::state::{ApiRequest, ApiResult, Effect, Level, Reply, State};
 use crate::api::*;
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;

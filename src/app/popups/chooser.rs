@@ -10,8 +10,7 @@
 
 use crate::app::keymap::Action;
 use crate::app::outbox::OutState;
-use crate::app::state::*;
-
+use crate::app::state::{Effect, Focus, Overlay, State};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChooserKind {
     Recent,

@@ -1,7 +1,9 @@
 //! Composing comments and requester replies.
 
 use crate::app::input::LineInput;
-use crate::app::state::*;
+use crate::app::state::{
+    ApiRequest, Compose, ComposeKind, EditorTarget, Effect, Level, Overlay, SendState, State, Tab,
+};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 use std::time::Instant;

@@ -2,7 +2,7 @@
 //! the question came from, with its edits, or to `:drafts`).
 
 use crate::app::keymap::{Action, Context};
-use crate::app::state::*;
+use crate::app::state::{ApiRequest, Confirmed, Effect, Level, Overlay, State};
 use crossterm::event::KeyEvent;
 
 impl State {

@@ -2,7 +2,7 @@
 //! palette command, filtered fuzzily as you type.
 
 use crate::app::input::LineInput;
-use crate::app::state::*;
+use crate::app::state::{Effect, Overlay, State};
 use crossterm::event::{KeyCode, KeyEvent};
 
 impl State {

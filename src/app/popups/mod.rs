@@ -15,7 +15,7 @@ pub mod switcher;
 pub mod text;
 
 use super::keymap::Context;
-use super::state::*;
+use super::state::{ApiRequest, Confirmed, Effect, Focus, Level, Overlay, State};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 impl State {

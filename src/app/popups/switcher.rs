@@ -3,7 +3,7 @@
 //! asked for each time it opens and filled in as the answers come.
 
 use crate::app::keymap::{Action, Context, Key};
-use crate::app::state::*;
+use crate::app::state::{Effect, Overlay, State};
 use crossterm::event::KeyEvent;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! A scrollable text overlay: the message log, a layout check's result.
 
 use crate::app::keymap::{Action, Context};
-use crate::app::state::*;
+use crate::app::state::{Effect, Overlay, State};
 use crossterm::event::KeyEvent;
 
 impl State {

@@ -11,7 +11,7 @@ pub mod tabs;
 
 use super::fields::{filter_words, merge, parse_filters, resolve_names};
 use super::keymap::{Context, Key, KeyCodeOrd};
-use super::state::*;
+use super::state::{ApiRequest, Effect, Overlay, Reply, State};
 use crate::api::TaskQuery;
 use crate::config::{name_key, ViewEntry};
 use std::collections::HashMap;

@@ -2,7 +2,7 @@
 //! a `[[views]]` entry, as `:filter` words that mean the same when the
 //! view is next chosen.
 
-use super::super::state::*;
+use super::super::state::{Effect, Level, State};
 use super::super::views::View;
 use crate::config::name_key;
 

@@ -15,7 +15,7 @@ pub use parts::TextMode;
 
 use super::Theme;
 use crate::api::*;
-use crate::app::state::*;
+use crate::app::state::{Focus, Origin, State, Tab};
 use crate::text::Untrusted;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;

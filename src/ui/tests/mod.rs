@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::api::{Task, TaskItem};
+#[allow(unused_imports)]
+use crate::app::state::*;
 use crate::app::tests::{code, key, loaded, task_json};
 use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
