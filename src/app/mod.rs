@@ -9,6 +9,7 @@ pub mod cache;
 pub mod changes;
 pub mod command;
 pub mod commands;
+pub mod composer;
 mod conflict;
 pub mod custom;
 pub use crate::domain::dates;

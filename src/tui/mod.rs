@@ -7,7 +7,9 @@
 pub mod clamped;
 pub mod clipboard;
 pub mod colors;
+mod effects;
 mod msg;
+mod signals;
 mod store_link;
 pub mod terminal;
 pub mod worker;
@@ -15,16 +17,16 @@ pub mod worker;
 pub use msg::Msg;
 
 use crate::api::Client;
-use crate::app::custom;
 use crate::app::drafts;
-use crate::app::editor;
 use crate::app::new_state;
 use crate::app::quit_lines;
 use crate::app::state;
 use crate::app::WritesInFlight;
 use crate::config::Settings;
 use crossterm::event::{Event, KeyEventKind};
-use state::{EditorTarget, Effect, Level, State};
+use effects::{run_effect, EffectCtx};
+use signals::spawn_signals;
+use state::{Level, State};
 use std::time::{Duration, Instant};
 use store_link::StoreLink;
 use tokio::sync::mpsc;
@@ -341,18 +343,6 @@ fn hangup_code(current: i32) -> i32 {
     }
 }
 
-struct EffectCtx<'a> {
-    worker: &'a mut worker::Worker,
-    mouse: bool,
-    writes: &'a mut WritesInFlight,
-    /// The terminal went away during an effect (a write, a resume).
-    hangup: bool,
-    /// `copy_command` from the config: copying goes through it.
-    copy_command: Option<String>,
-    /// The inbox, once it runs.
-    inbox: Option<&'a crate::inbox::InboxLink>,
-}
-
 /// Start the inbox of the user the service named, in their store.
 fn start_inbox(
     state: &State,
@@ -398,230 +388,5 @@ fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
         Ok(state::Reply::Task(t)) => link.send(InboxCmd::Own(t.clone())),
         Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
         Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
-    }
-}
-
-fn run_effect(
-    fx: Effect,
-    state: &mut State,
-    ctx: &mut EffectCtx<'_>,
-    term: &mut terminal::Term,
-    input: &terminal::InputThread,
-) {
-    match fx {
-        Effect::Api { ticket, req } => {
-            ctx.writes.started(ticket, &req, state);
-            if let (Some(link), Some(id)) = (ctx.inbox, req.written_task()) {
-                link.send(crate::inbox::InboxCmd::OwnPending(id.to_string()));
-            }
-            ctx.worker.spawn(ticket, req)
-        }
-        Effect::Inbox(cmd) => {
-            if let Some(link) = ctx.inbox {
-                link.send(cmd);
-            }
-        }
-        Effect::Quit => state.quit = true,
-        Effect::Suspend => {
-            input.pause();
-            if let Err(e) = terminal::suspend(term, ctx.mouse) {
-                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
-                ctx.hangup = true;
-            }
-            input.resume();
-        }
-        Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
-        Effect::ShowLog => {
-            let path = crate::config::state_dir().join("taskdeck.log");
-            let tail = editor::log_tail(&path, 200).map(|t| (path.display().to_string(), t));
-            state.show_log(tail);
-        }
-        Effect::Copy(text) => {
-            // Only what an id can be: a value from the service is pasted
-            // into shells, and a line break in it would run what follows.
-            if let Err(why) = clipboard::copyable_id(&text) {
-                state.say(Level::Error, format!("not copied: {why}"));
-                return;
-            }
-            let shown = crate::text::clean(&text);
-            if let Some(cmd) = &ctx.copy_command {
-                match clipboard::copy_with_command(&text, cmd) {
-                    Ok(tool) => state.say(Level::Success, format!("copied {shown} ({tool})")),
-                    Err(e) => state.say(Level::Error, format!("not copied: {e}")),
-                }
-                return;
-            }
-            if let Ok(tool) = clipboard::copy_native(&text) {
-                state.say(Level::Success, format!("copied {shown} ({tool})"));
-                return;
-            }
-            let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
-            let tmux = in_tmux && clipboard::copy_to_tmux(&text).is_ok();
-            if text.len() > terminal::OSC52_MAX {
-                if tmux {
-                    state.say(
-                        Level::Success,
-                        format!("copied {shown} into tmux's paste buffer"),
-                    );
-                } else {
-                    state.say(Level::Error, "too large to copy through the terminal");
-                }
-                return;
-            }
-            let in_screen = !in_tmux && std::env::var_os("STY").is_some_and(|v| !v.is_empty());
-            let seq = terminal::osc52(&text, in_tmux, in_screen);
-            use std::io::Write;
-            let mut out = std::io::stdout();
-            match out.write_all(seq.as_bytes()).and_then(|_| out.flush()) {
-                // Only what is known: tmux took it; the terminal was sent a
-                // sequence it may ignore.
-                Ok(()) if tmux => state.say(
-                    Level::Success,
-                    format!(
-                        "copied {shown} into tmux's paste buffer (prefix ] pastes); \
-                         also offered to the terminal's clipboard (OSC 52)"
-                    ),
-                ),
-                Ok(()) => state.say(
-                    Level::Success,
-                    format!(
-                        "offered {shown} to the terminal's clipboard (OSC 52) — if it does \
-                         not arrive, set copy_command in the config"
-                    ),
-                ),
-                Err(e) if terminal::is_hangup(&e) => ctx.hangup = true,
-                Err(_) => state.say(Level::Error, "could not write to the terminal to copy"),
-            }
-        }
-        Effect::ReadLayout { path } => {
-            let path = match path.strip_prefix("~/") {
-                Some(rest) => dirs::home_dir()
-                    .map(|h| h.join(rest).display().to_string())
-                    .unwrap_or(path),
-                None => path,
-            };
-            let read = if path == "-" {
-                Err(
-                    "reading a layout from stdin is not possible inside the TUI; give a file path"
-                        .to_string(),
-                )
-            } else {
-                // A regular file of a bounded size: a FIFO or a device would
-                // hang or fill the TUI.
-                crate::config::read_regular_file(std::path::Path::new(&path), 32 * 1024 * 1024)
-                    .map_err(|e| format!("cannot read {path}: {e}"))
-            };
-            match read.and_then(|s| {
-                serde_json::from_str::<serde_json::Value>(&s)
-                    .map_err(|e| format!("{path} is not JSON: {e}"))
-            }) {
-                Ok(layout) => {
-                    let fx = state.request(state::ApiRequest::Validate { path, layout });
-                    run_effect(fx, state, ctx, term, input);
-                }
-                Err(e) => state.say(Level::Error, e),
-            }
-        }
-        Effect::SaveView { name, filter } => {
-            let path = crate::config::config_path();
-            let written =
-                crate::config::save_view(&path, &name, &filter).map(|p| p.display().to_string());
-            state.view_saved(name, filter, written);
-        }
-        Effect::RunCommand(job) if job.interactive => {
-            // Like `$EDITOR`: the command has the terminal meanwhile.
-            input.pause();
-            terminal::restore();
-            let done = custom::run::run_interactive(*job);
-            if let Err(e) = terminal::resume(term, ctx.mouse) {
-                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
-                ctx.hangup = true;
-            }
-            input.resume();
-            for fx in state.custom_done(done) {
-                run_effect(fx, state, ctx, term, input);
-            }
-        }
-        Effect::RunCommand(job) => {
-            let tx = ctx.worker.sender();
-            tokio::spawn(async move {
-                let done = custom::run::run_job(*job).await;
-                let _ = tx.send(Msg::CommandDone(Box::new(done)));
-            });
-        }
-        Effect::Editor { target, initial } => {
-            // The editor's file sits with the drafts, named after the task
-            // and the composer it belongs to: if the terminal goes away
-            // while it is open, the next open of that composer offers it.
-            let key = match &target {
-                EditorTarget::Description { task_id } => Some((task_id.clone(), "description")),
-                EditorTarget::AdditionalContext { task_id } => {
-                    Some((task_id.clone(), "additional_context"))
-                }
-                EditorTarget::Compose => None,
-            };
-            let file = match (&key, &state.overlay) {
-                (Some((task, kind)), _) => state.drafts.editor_path(task, kind),
-                (None, state::Overlay::Compose(c)) => {
-                    state.drafts.editor_path(&c.task_id, &c.kind.draft_key())
-                }
-                _ => None,
-            };
-            input.pause();
-            terminal::restore();
-            let result = editor::edit_in_editor(&initial, &target, file);
-            if let Err(e) = terminal::resume(term, ctx.mouse) {
-                // The terminal went away while the editor had it.
-                tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
-                ctx.hangup = true;
-            }
-            input.resume();
-            for fx in state.editor_done(target, result) {
-                run_effect(fx, state, ctx, term, input);
-            }
-        }
-    }
-}
-
-/// Every signal whose default action ends the process and that can be
-/// caught and is not a fault of the program itself (SIGABRT has a handler
-/// of its own; SIGSEGV and the like cannot be survived). Each one leaves the
-/// terminal restored and drafts saved, and exits with 128 + the signal.
-const TERMINATING: &[i32] = &[
-    libc::SIGTERM,
-    libc::SIGHUP,
-    libc::SIGINT,
-    libc::SIGQUIT,
-    libc::SIGUSR1,
-    libc::SIGUSR2,
-    libc::SIGALRM,
-    libc::SIGVTALRM,
-    libc::SIGPROF,
-    libc::SIGXCPU,
-    libc::SIGXFSZ,
-    libc::SIGIO,
-    #[cfg(target_os = "linux")]
-    libc::SIGPWR,
-    #[cfg(target_os = "linux")]
-    libc::SIGSTKFLT,
-];
-
-fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
-    let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
-    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
-        tracing::warn!(error = %e, "cannot watch for SIGHUP");
-    }
-    use futures::StreamExt;
-    match signal_hook_tokio::Signals::new(TERMINATING) {
-        Ok(mut signals) => {
-            tokio::spawn(async move {
-                while let Some(sig) = signals.next().await {
-                    if tx.send(Msg::Signal(sig)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        Err(e) => tracing::warn!(error = %e, "cannot listen for signals"),
     }
 }

@@ -1,0 +1,50 @@
+//! Signals: every terminating one ends the loop with the terminal restored
+//! and drafts saved (128 + the signal); SIGHUP also raises the flag the
+//! editor and custom commands watch.
+
+use super::Msg;
+use crate::app::editor;
+use tokio::sync::mpsc;
+
+/// Every signal whose default action ends the process and that can be
+/// caught and is not a fault of the program itself (SIGABRT has a handler
+/// of its own; SIGSEGV and the like cannot be survived). Each one leaves the
+/// terminal restored and drafts saved, and exits with 128 + the signal.
+const TERMINATING: &[i32] = &[
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGXFSZ,
+    libc::SIGIO,
+    #[cfg(target_os = "linux")]
+    libc::SIGPWR,
+    #[cfg(target_os = "linux")]
+    libc::SIGSTKFLT,
+];
+
+pub(super) fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
+    let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
+    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
+        tracing::warn!(error = %e, "cannot watch for SIGHUP");
+    }
+    use futures::StreamExt;
+    match signal_hook_tokio::Signals::new(TERMINATING) {
+        Ok(mut signals) => {
+            tokio::spawn(async move {
+                while let Some(sig) = signals.next().await {
+                    if tx.send(Msg::Signal(sig)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot listen for signals"),
+    }
+}
