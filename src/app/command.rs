@@ -4,7 +4,7 @@
 //! (`commands.rs`) is an exhaustive `match`: a command without a handler
 //! does not compile.
 
-use crate::api::{Field, LinkRole, LinkType, Priority, Status};
+use crate::api::{AccessLevel, Field, LinkRole, LinkType, Priority, Status};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum TextEdit {
@@ -13,6 +13,49 @@ pub enum TextEdit {
     /// Edit in `$EDITOR`.
     Editor,
     Clear,
+}
+
+/// Who `:share add` / `:share team` gives access to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareAdd {
+    pub team: bool,
+    /// As typed: a name, an e-mail or an id.
+    pub who: String,
+    pub access: AccessLevel,
+}
+
+impl ShareAdd {
+    /// `add NAME [read|write]` or `team NAME [read|write]`.
+    pub fn parse(arg: &str) -> Result<ShareAdd, String> {
+        let (kind, rest) = arg.trim().split_once(' ').unwrap_or((arg.trim(), ""));
+        let team = match kind {
+            "add" | "person" | "+" => false,
+            "team" => true,
+            _ => {
+                return Err(
+                    "use :share (the editor), :share add PERSON [read|write] or :share team TEAM [read|write]"
+                        .into(),
+                )
+            }
+        };
+        let rest = rest.trim();
+        let (who, access) = match rest.rsplit_once(' ') {
+            Some((w, "write")) => (w, AccessLevel::Write),
+            Some((w, "read")) => (w, AccessLevel::Read),
+            _ => (rest, AccessLevel::Read),
+        };
+        if who.trim().is_empty() {
+            return Err(format!(
+                "give the {} to share with",
+                if team { "team" } else { "person" }
+            ));
+        }
+        Ok(ShareAdd {
+            team,
+            who: who.trim().to_string(),
+            access,
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +96,7 @@ pub enum Command {
     Unlink,
     Share,
     /// Give a person or a team access (`:share add …`, `:share team …`).
-    ShareAdd(super::bulk::commands::ShareAdd),
+    ShareAdd(ShareAdd),
     Attach(Vec<String>),
     /// `:attach` without an id: a picker of the files seen on tasks.
     AttachPick,
@@ -307,7 +350,7 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec!("checks", "ID,ID|none", "set or clear the selected review link's check ids", true, Nothing, parse_checks),
     spec!("unlink", "", "remove the selected link", true, Nothing, |a| none(a, Command::Unlink)),
-    spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Nothing, |a| if a.is_empty() { Ok(Command::Share) } else { super::bulk::commands::ShareAdd::parse(a).map(Command::ShareAdd) }),
+    spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Nothing, |a| if a.is_empty() { Ok(Command::Share) } else { ShareAdd::parse(a).map(Command::ShareAdd) }),
     spec!("attach", "[FILE_ID…]", "attach uploaded files (no id: pick from the files seen on tasks)", true, Nothing, parse_attach),
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),

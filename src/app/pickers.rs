@@ -163,7 +163,7 @@ impl State {
 
     /// The ids of the files task `id` has (as this session knows it).
     fn files_of(&self, id: &str) -> HashSet<String> {
-        super::cache::known_task(self, id)
+        self.known_task(id)
             .map(|t| {
                 file_entries(t)
                     .into_iter()

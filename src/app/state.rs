@@ -1,103 +1,16 @@
 //! Application state. Owned by the event loop alone; changed only by the
 //! reducer (`reducer.rs`, `results.rs`).
 
-use super::input::LineInput;
 use super::keymap::Keymap;
 use crate::api::*;
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 pub use super::composer::{Compose, ComposeKind, SendState};
 pub use super::panes::*;
 pub use super::requests::*;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Focus {
-    List,
-    Detail,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Info,
-    Success,
-    Warn,
-    Error,
-}
-
-#[derive(Clone, Debug)]
-pub struct Message {
-    pub at: DateTime<Utc>,
-    pub level: Level,
-    pub text: String,
-}
-
-/// What a confirmation does when accepted.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Confirmed {
-    RejectDraft {
-        id: String,
-    },
-    RemoveLink {
-        id: String,
-        kind: LinkType,
-        item: String,
-    },
-    Detach {
-        id: String,
-        file_id: String,
-    },
-    PutSharing {
-        id: String,
-        update: SharingUpdate,
-    },
-    /// Start the bulk run (edit, undo or redo) prepared with this id.
-    Run(u64),
-    Quit,
-}
-
-pub enum Overlay {
-    None,
-    Help {
-        filter: LineInput,
-        scroll: u16,
-    },
-    Palette(super::popups::palette::Palette),
-    Search(Box<SearchBox>),
-    Confirm {
-        lines: Vec<String>,
-        on_yes: Confirmed,
-        /// Where `n` returns to (the sharing editor, with its edits).
-        back_to: Option<Box<Overlay>>,
-    },
-    Compose(Box<Compose>),
-    Text {
-        title: String,
-        lines: Vec<String>,
-        scroll: u16,
-    },
-    Picker(super::popups::sharing::Picker),
-    Sharing(Box<super::popups::sharing::SharingEditor>),
-    Filter(Box<super::popups::filter_form::FilterForm>),
-    /// `:recent`, `:changed`, `:outbox`.
-    Chooser(super::popups::chooser::Chooser),
-    /// The view switcher, with counts.
-    Views(super::popups::switcher::Switcher),
-    /// The inbox (`i`).
-    Inbox(super::popups::inbox::InboxList),
-    /// A queued edit three ways: saw, mine, theirs (`:outbox`, enter).
-    Conflict(super::popups::conflict::ConflictView),
-}
-
-/// A field edit in flight: shown as a pending mark until answered.
-#[derive(Clone, Debug)]
-pub struct Pending {
-    pub ticket: u64,
-    pub task_id: String,
-    pub field: String,
-    pub value: String,
-}
+pub use super::screen::{Confirmed, Focus, Level, Message, Overlay, Pending, MAX_MESSAGES};
 
 pub struct State {
     pub keymap: Keymap,
@@ -194,8 +107,6 @@ pub struct State {
     /// What needs the user (see `inbox.rs`).
     pub inbox: super::inbox::InboxView,
 }
-
-pub const MAX_MESSAGES: usize = 200;
 
 impl State {
     pub fn new(

@@ -2,9 +2,8 @@
 //! the worker, the inbox's commands, copying, the editor, custom commands,
 //! suspending, layouts read from disk, views saved to the config.
 
+use super::editor;
 use super::{clipboard, terminal, worker, Msg};
-use crate::app::custom;
-use crate::app::editor;
 use crate::app::state::{self, EditorTarget, Effect, Level, State};
 use crate::app::WritesInFlight;
 
@@ -151,7 +150,7 @@ pub(super) fn run_effect(
             // Like `$EDITOR`: the command has the terminal meanwhile.
             input.pause();
             terminal::restore();
-            let done = custom::run::run_interactive(*job);
+            let done = super::runner::run_interactive(*job);
             if let Err(e) = terminal::resume(term, ctx.mouse) {
                 tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
                 ctx.hangup = true;
@@ -164,7 +163,7 @@ pub(super) fn run_effect(
         Effect::RunCommand(job) => {
             let tx = ctx.worker.sender();
             tokio::spawn(async move {
-                let done = custom::run::run_job(*job).await;
+                let done = super::runner::run_job(*job).await;
                 let _ = tx.send(Msg::CommandDone(Box::new(done)));
             });
         }

@@ -7,8 +7,10 @@
 pub mod clamped;
 pub mod clipboard;
 pub mod colors;
+pub mod editor;
 mod effects;
 mod msg;
+pub mod runner;
 mod signals;
 mod store_link;
 pub mod terminal;

@@ -2,8 +2,8 @@
 //! and drafts saved (128 + the signal); SIGHUP also raises the flag the
 //! editor and custom commands watch.
 
+use super::editor;
 use super::Msg;
-use crate::app::editor;
 use tokio::sync::mpsc;
 
 /// Every signal whose default action ends the process and that can be

@@ -5,7 +5,7 @@
 
 use super::super::bulk::{Job, JobState, RunKind};
 use super::super::changes::{Change, ShareDelta};
-use super::super::command::Command;
+use super::super::command::{Command, ShareAdd};
 use super::super::directory::Resolved;
 use super::super::history::RecState;
 use super::super::keymap::Action;
@@ -16,49 +16,6 @@ use chrono::Utc;
 
 /// Tasks named in a confirmation (the rest are counted).
 const NAMED: usize = 6;
-
-/// Who `:share add` / `:share team` gives access to.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShareAdd {
-    pub team: bool,
-    /// As typed: a name, an e-mail or an id.
-    pub who: String,
-    pub access: AccessLevel,
-}
-
-impl ShareAdd {
-    /// `add NAME [read|write]` or `team NAME [read|write]`.
-    pub fn parse(arg: &str) -> Result<ShareAdd, String> {
-        let (kind, rest) = arg.trim().split_once(' ').unwrap_or((arg.trim(), ""));
-        let team = match kind {
-            "add" | "person" | "+" => false,
-            "team" => true,
-            _ => {
-                return Err(
-                    "use :share (the editor), :share add PERSON [read|write] or :share team TEAM [read|write]"
-                        .into(),
-                )
-            }
-        };
-        let rest = rest.trim();
-        let (who, access) = match rest.rsplit_once(' ') {
-            Some((w, "write")) => (w, AccessLevel::Write),
-            Some((w, "read")) => (w, AccessLevel::Read),
-            _ => (rest, AccessLevel::Read),
-        };
-        if who.trim().is_empty() {
-            return Err(format!(
-                "give the {} to share with",
-                if team { "team" } else { "person" }
-            ));
-        }
-        Ok(ShareAdd {
-            team,
-            who: who.trim().to_string(),
-            access,
-        })
-    }
-}
 
 /// Why a command stops before a change is prepared: a message, or effects
 /// (a picker opened to choose between several people).

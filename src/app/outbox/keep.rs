@@ -10,7 +10,7 @@ impl State {
     /// The version of a task the user sees (the detail, else the row,
     /// else the copy kept): what an edit made now is made against.
     pub(crate) fn shown_version(&self, id: &str) -> Option<String> {
-        super::super::cache::known_task(self, id)
+        self.known_task(id)
             .cloned()
             .or_else(|| self.best_copy(id))
             .and_then(|t| t.updated_at.map(String::from))

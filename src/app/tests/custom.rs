@@ -174,7 +174,7 @@ fn the_current_tasks_id_is_written_to_a_file() {
         .enable_all()
         .build()
         .unwrap();
-    let d = rt.block_on(crate::app::custom::run::run_job(j));
+    let d = rt.block_on(crate::tui::runner::run_job(j));
     assert_eq!(d.outcomes[0].exit, Exit::Code(0));
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
@@ -217,7 +217,7 @@ fn run_now(j: Job) -> Done {
         .enable_all()
         .build()
         .unwrap();
-    rt.block_on(crate::app::custom::run::run_job(j))
+    rt.block_on(crate::tui::runner::run_job(j))
 }
 
 /// `:run NAME` on a state with `settings` and the task `t`; what the

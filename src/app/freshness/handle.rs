@@ -1,11 +1,11 @@
-//! Answers that replace what is shown: list pages and tasks, under one
-//! staleness rule — an answer about a task never replaces a newer version.
+//! What the state does for `freshness` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
 
-use super::state::{Effect, Focus, Level, Origin, State};
-use crate::api::*;
+use super::super::state::{Effect, Focus, Level, Origin, State};
+use super::*;
 
 impl State {
-    pub(super) fn apply_page(
+    pub(crate) fn apply_page(
         &mut self,
         ticket: u64,
         asked: Option<String>,
@@ -195,23 +195,5 @@ impl State {
             })
             .map(|t| t.label())
             .unwrap_or_else(|| crate::api::short_id(id))
-    }
-}
-
-/// `b` is a version at least as new as `a` (unreadable times: assume so).
-pub fn newer_or_same(a: Option<&str>, b: Option<&str>) -> bool {
-    let p = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
-    match (p(a), p(b)) {
-        (Some(a), Some(b)) => b >= a,
-        _ => true,
-    }
-}
-
-/// `b` is a newer version than `a` (unreadable times: assume so).
-pub fn newer(a: Option<&str>, b: Option<&str>) -> bool {
-    let p = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
-    match (p(a), p(b)) {
-        (Some(a), Some(b)) => b > a,
-        _ => true,
     }
 }

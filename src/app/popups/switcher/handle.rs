@@ -1,18 +1,13 @@
-//! The view switcher (`0`, `:view`): every view with its key, its filter
-//! and its count (the rows of its first page, `+` when there are more),
-//! asked for each time it opens and filled in as the answers come.
+//! What the state does for `switcher` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
 
+use super::*;
 use crate::app::keymap::{Action, Context, Key};
 use crate::app::state::{Effect, Overlay, State};
 use crossterm::event::KeyEvent;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Switcher {
-    pub selected: usize,
-}
-
 impl State {
-    pub(super) fn switcher_key(&mut self, mut sw: Switcher, ev: KeyEvent) -> Vec<Effect> {
+    pub(crate) fn switcher_key(&mut self, mut sw: Switcher, ev: KeyEvent) -> Vec<Effect> {
         let n = self.views.list.len();
         match self.keymap.lookup(&[Context::Switcher], &ev) {
             Some(Action::Close) => return vec![],

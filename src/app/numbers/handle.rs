@@ -1,69 +1,14 @@
-//! Opening a task by its number (`:open #N`) and the number index behind
-//! it.
-//!
-//! - A row of the list opens at once (`commands.rs`).
-//! - Else the detail shows `#N (looking for it…)` at once — no action can
-//!   land on the task current before — and what memory or the store's
-//!   number index knows opens by id: the same path as `:open UUID`, one
-//!   round trip, with what is stored of the task shown meanwhile. The
-//!   service's answer for that id is checked: a task that no longer has
-//!   that number (renumbered, or gone: 404) sends the search below.
-//! - Else the service is searched and its list walked
-//!   (`worker::find_by_number`).
-//!
-//! Every row any answer carries (list pages, searches, views, subtasks,
-//! that walk, single tasks) is recorded in the index.
+//! What the state does for `numbers` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
 
-use super::state::{ApiRequest, Effect, Focus, Level, Reply, State};
-use crate::api::*;
+use super::super::state::{ApiRequest, Effect, Focus, Level, Reply, State};
+use super::*;
 use crate::store::worker::{FoundNumber, StoreCmd};
 use crate::store::{Numbered, StoredDetail};
 
-/// `:open #N` opened `#N` through the index: checked against the
-/// service's answer for the task; shown in the detail's title while the
-/// task loads.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ByNumber {
-    pub number: i64,
-    /// The task's `display_id` and title as last seen.
-    pub label: String,
-    pub title: String,
-}
-
-/// Whether `t` is `#number` (its number, or its display id).
-pub fn has_number(t: &Task, number: i64) -> bool {
-    t.task_number == Some(number) || t.display_id.raw() == format!("#{number}")
-}
-
-/// A task as the number index keeps it (`None`: it has no number).
-pub fn numbered(t: &Task) -> Option<Numbered> {
-    let number = t
-        .task_number
-        .or_else(|| t.display_id.raw().strip_prefix('#')?.parse().ok())?;
-    let label = t.display_id.raw();
-    Some(Numbered {
-        number,
-        display_id: if label.is_empty() {
-            format!("#{number}")
-        } else {
-            label.to_string()
-        },
-        id: t.id.as_str().to_string(),
-        title: t.title.raw().to_string(),
-    })
-}
-
-/// The search and the walk did not find `#number`.
-pub fn not_listed(number: i64) -> ApiError {
-    ApiError::NotFound {
-        what: format!("task #{number}"),
-        message: "not among the tasks you can see in lists (archived and draft tasks open by id: :open UUID)".into(),
-    }
-}
-
 impl State {
     /// The rows an answer carried go into the number index.
-    pub(super) fn index_answer(&mut self, result: &Result<Reply, ApiError>) {
+    pub(crate) fn index_answer(&mut self, result: &Result<Reply, ApiError>) {
         if !self.local.on {
             return;
         }
@@ -89,7 +34,7 @@ impl State {
     }
 
     /// `:open #N` of a task that is not a row of the list.
-    pub(super) fn open_number(&mut self, number: i64) -> Vec<Effect> {
+    pub(crate) fn open_number(&mut self, number: i64) -> Vec<Effect> {
         let placeholder = format!("#{number}");
         self.focus = Focus::Detail;
         if self
@@ -137,7 +82,7 @@ impl State {
 
     /// The number the detail is looking for, while nothing was found nor
     /// failed.
-    pub(super) fn number_waiting(&self) -> Option<i64> {
+    pub(crate) fn number_waiting(&self) -> Option<i64> {
         let d = self.detail.as_ref().filter(|d| d.error.is_none())?;
         d.task_id.strip_prefix('#')?.parse().ok()
     }
@@ -148,7 +93,7 @@ impl State {
 
     /// The store's answer to `FindNumber`: taken only while the detail
     /// still looks for that number (the user may have moved on).
-    pub(super) fn on_stored_number(
+    pub(crate) fn on_stored_number(
         &mut self,
         number: i64,
         first: bool,
@@ -239,7 +184,7 @@ impl State {
     /// The service answered for a task opened through the index: `None`
     /// when the answer goes on as usual; else the task is no longer that
     /// number (renumbered, or gone) and the service is searched for it.
-    pub(super) fn number_check(
+    pub(crate) fn number_check(
         &mut self,
         id: &str,
         answer: Result<&Task, &ApiError>,
@@ -275,7 +220,7 @@ impl State {
     }
 
     /// The answer to `FindByNumber`.
-    pub(super) fn on_found(
+    pub(crate) fn on_found(
         &mut self,
         ticket: u64,
         number: i64,

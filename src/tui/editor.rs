@@ -1,6 +1,6 @@
 //! `$VISUAL`/`$EDITOR` on a private file, and the log file's tail.
 
-use super::state::EditorTarget;
+use crate::app::requests::EditorTarget;
 use std::time::Duration;
 
 /// The last `n` lines of the log file (reads at most its last 64 KiB).
@@ -109,7 +109,7 @@ pub static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::Atomic
 /// process group (ours), as a shell passes it to its foreground job: when
 /// taskdeck leads the session (`ssh -t host taskdeck`), nobody else would,
 /// and an editor that does not read the terminal would keep us waiting.
-pub(super) fn wait_for_editor(
+pub(crate) fn wait_for_editor(
     mut child: std::process::Child,
 ) -> std::io::Result<std::process::ExitStatus> {
     use std::sync::atomic::Ordering;

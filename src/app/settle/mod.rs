@@ -11,9 +11,9 @@
 //! only what the ticks say (`on_tick(now)`): a move is dated by the tick
 //! after it, so the reducer is tested by feeding instants.
 
-use super::requests::{ApiRequest, Effect};
-use super::state::State;
 use std::time::{Duration, Instant};
+
+mod handle;
 
 /// How long the cursor stays put before it counts as resting.
 pub const SETTLE: Duration = Duration::from_millis(150);
@@ -52,46 +52,5 @@ impl Settle {
     /// loop wakes then).
     pub fn due(&self) -> Option<Instant> {
         self.since.map(|t| t + SETTLE)
-    }
-}
-
-impl State {
-    /// Time passes: a move is dated; a cursor still for [`SETTLE`] rests,
-    /// and the task it passed onto is read and opened.
-    pub(super) fn settle_tick(&mut self, now: Instant) -> Vec<Effect> {
-        if std::mem::take(&mut self.settle.moved) {
-            self.settle.since = Some(now);
-            return vec![];
-        }
-        if self.settle.due().is_none_or(|due| now < due) {
-            return vec![];
-        }
-        self.settle.since = None;
-        if !std::mem::take(&mut self.settle.passing) {
-            return vec![];
-        }
-        self.open_passed()
-    }
-
-    /// The current task became current in passing: read it and count it
-    /// as opened and seen now (the user rests on it, or pressed Enter).
-    pub fn open_passed(&mut self) -> Vec<Effect> {
-        let Some(d) = self.detail.as_mut().filter(|d| d.passing) else {
-            return vec![];
-        };
-        d.passing = false;
-        // Read ahead of it as well: the cursor stays on this task.
-        self.settle.passing = false;
-        let (id, tab) = (d.task_id.clone(), d.tab);
-        // Read ahead while it was passed: what arrived is shown.
-        self.fill_from_known();
-        self.look_at_current();
-        let mut fx = Vec::new();
-        let known = self.detail.as_ref().is_some_and(|d| d.task.is_some());
-        if !known && uuid::Uuid::parse_str(&id).is_ok() {
-            fx.push(self.request(ApiRequest::GetTask { id }));
-        }
-        fx.extend(self.load_tab(tab));
-        fx
     }
 }

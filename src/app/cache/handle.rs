@@ -1,132 +1,23 @@
-//! What taskdeck knows locally: every answer is kept per task in memory
-//! (`Local::known`) and, with a store, on disk (`crate::store`). The detail
-//! of a task shows what is known at once; the service's answers replace it
-//! as they arrive. What the user last saw of each task, the tasks recently
-//! opened or acted on and the directory live here too.
-//!
-//! The reducer never touches the database: it queues [`StoreCmd`]s in
-//! `Local::out`, which the loop hands to the store's thread.
+//! What the state does for `cache` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
 
-use super::state::{ApiRequest, ApiResult, Load, Reply, State};
-use crate::api::*;
+use super::super::known::Newest;
+use super::super::state::{ApiRequest, ApiResult, Reply, State};
+use super::*;
 use crate::store::worker::StoreCmd;
-use crate::store::{DirEntry, Recent, Seen, StoredTask};
-use std::collections::{BTreeSet, HashMap};
-
-pub use super::known::{Fetched, Known, Newest};
-
-/// At most this many tasks are known in memory (the store keeps more).
-const KNOWN_MAX: usize = 2000;
-
-/// The rows of a view the store keeps (and a start shows).
-pub const VIEW_ROWS_STORED: usize = 1000;
-
-#[derive(Default)]
-pub struct Local {
-    /// A store is in use (`cache = false` or no store: nothing is queued).
-    pub on: bool,
-    /// The user whose store is open (the one the key was last seen to
-    /// belong to, then the one `GET /me` names); `None`: nothing of anyone
-    /// is open (a key never seen, or no store).
-    pub user: Option<String>,
-    /// Commands for the store's thread, drained by the loop.
-    pub out: Vec<StoreCmd>,
-    /// Boxed: most entries are rows (a version and little else), and the
-    /// table (up to KNOWN_MAX entries, 4,096 buckets) stays small.
-    pub known: HashMap<String, Box<Known>>,
-    /// What the user last saw of each task.
-    pub seen: HashMap<String, Seen>,
-    /// Newest first.
-    pub recent: Vec<Recent>,
-    /// The directory's change count last written.
-    pub dir_written: u64,
-    /// Tasks asked of the store (once each).
-    pub asked: BTreeSet<String>,
-    /// `/` typed: the stored rows matching are shown until the service's
-    /// search answers (`gen` of the walk they belong to).
-    pub search_gen: u64,
-    /// The refresh generation: `r` moves it, and every tab fetched before
-    /// is asked again.
-    pub gen: u64,
-    /// Tasks deleted (drafts rejected) this session: their copies stay
-    /// known (undo, `:recent`), but no picker offers them again.
-    pub deleted: std::collections::HashSet<String>,
-}
-
-impl Local {
-    pub fn store(&mut self, cmd: StoreCmd) {
-        if self.on {
-            self.out.push(cmd);
-        }
-    }
-
-    fn known_mut(&mut self, id: &str) -> &mut Known {
-        if self.known.len() >= KNOWN_MAX && !self.known.contains_key(id) {
-            // Crude but bounded: forget the oldest half.
-            let mut ages: Vec<(i64, String)> =
-                self.known.iter().map(|(k, v)| (v.at, k.clone())).collect();
-            ages.sort();
-            for (_, k) in ages.into_iter().take(KNOWN_MAX / 2) {
-                self.known.remove(&k);
-            }
-        }
-        self.known.entry(id.to_string()).or_default()
-    }
-}
-
-pub fn now_secs() -> i64 {
-    crate::store::now_secs()
-}
-
-/// A task as the store keeps it.
-pub fn stored(t: &Task, full: bool) -> StoredTask {
-    StoredTask {
-        id: t.id.as_str().to_string(),
-        number: t.task_number,
-        title: t.title.raw().to_string(),
-        updated_at: t.updated_at.as_deref().map(str::to_string),
-        json: serde_json::to_string(t).unwrap_or_default(),
-        full,
-    }
-}
-
-/// A stored task read back (`None` if it no longer reads as a task).
-pub fn from_stored(s: &StoredTask) -> Option<Task> {
-    match TaskItem::from_json(&s.json) {
-        TaskItem::Task(t) => Some(*t),
-        TaskItem::Unreadable(_) => None,
-    }
-}
-
-fn subtasks_json(v: &[TaskItem]) -> String {
-    let items: Vec<serde_json::Value> = v
-        .iter()
-        .map(|i| match i {
-            TaskItem::Task(t) => serde_json::to_value(t).unwrap_or_default(),
-            TaskItem::Unreadable(u) => serde_json::from_str(&u.raw).unwrap_or_default(),
-        })
-        .collect();
-    serde_json::to_string(&items).unwrap_or_default()
-}
-
-pub(super) fn subtasks_from(json: &str) -> Option<Vec<TaskItem>> {
-    let raw: Vec<Box<serde_json::value::RawValue>> = serde_json::from_str(json).ok()?;
-    Some(raw.iter().map(|r| TaskItem::from_json(r.get())).collect())
-}
-
-pub use crate::domain::words::age;
+use crate::store::{DirEntry, StoredTask};
 
 impl State {
     /// An answer arrives: what it says is known (and stored), whatever
     /// task it is about. Called before it is applied.
-    pub(super) fn record(&mut self, r: &ApiResult) {
+    pub(crate) fn record(&mut self, r: &ApiResult) {
         let now = now_secs();
         let gen = self.local.gen;
         self.index_answer(&r.result);
         let full = |t: &Task, l: &mut Local| {
             let k = l.known_mut(t.id.as_str());
             let newer = !k.has_task()
-                || super::freshness::newer_or_same(k.version(), t.updated_at.as_deref());
+                || super::super::freshness::newer_or_same(k.version(), t.updated_at.as_deref());
             if newer {
                 k.task = Newest::Here(Box::new(t.clone()));
                 k.at = now;
@@ -167,7 +58,7 @@ impl State {
                 for t in p.items.iter().filter_map(TaskItem::task) {
                     let k = self.local.known_mut(t.id.as_str());
                     if !k.has_task()
-                        || super::freshness::newer(k.version(), t.updated_at.as_deref())
+                        || super::super::freshness::newer(k.version(), t.updated_at.as_deref())
                     {
                         k.task = if in_list {
                             Newest::Row(t.updated_at.as_deref().map(str::to_string))
@@ -276,7 +167,7 @@ impl State {
     }
 
     /// After an answer was applied: the view's rows and the directory.
-    pub(super) fn record_after(&mut self, req: &ApiRequest) {
+    pub(crate) fn record_after(&mut self, req: &ApiRequest) {
         match req {
             ApiRequest::ListPage { gen, .. } => {
                 // Pages past the stored rows do not change what is stored.
@@ -367,7 +258,7 @@ impl State {
     /// Show what is known of the current task's tabs at once; the shown
     /// values are refreshed when the tab is looked at. Asks the store for
     /// what memory does not know.
-    pub(super) fn fill_from_known(&mut self) {
+    pub(crate) fn fill_from_known(&mut self) {
         let Some(d) = &mut self.detail else { return };
         let id = d.task_id.clone();
         let Some(k) = self.local.known.get(&id) else {
@@ -438,43 +329,29 @@ impl State {
     }
 }
 
-fn fill<T: Clone>(
-    slot: &mut Load<T>,
-    known: &Option<T>,
-    stale: &mut BTreeSet<&'static str>,
-    name: &'static str,
-    fresh: bool,
-) {
-    if let Some(v) = known {
-        if !matches!(slot, Load::Loaded(_)) {
-            *slot = Load::Loaded(v.clone());
-            if !fresh {
-                stale.insert(name);
-            }
-        }
+impl State {
+    /// A task by id from what is known (the detail, the list, the local
+    /// copies), for the outbox and the pickers.
+    pub fn known_task(&self, id: &str) -> Option<&Task> {
+        self.detail
+            .as_ref()
+            .filter(|d| d.task_id == id)
+            .and_then(|d| d.task.as_ref())
+            .or_else(|| {
+                self.list
+                    .items
+                    .iter()
+                    .filter_map(TaskItem::task)
+                    .find(|t| t.id == id)
+            })
+            .or_else(|| self.local.known.get(id).and_then(|k| k.copy()))
     }
-}
-
-/// Tasks by id, for lookups in tests and the outbox.
-pub fn known_task<'a>(s: &'a State, id: &str) -> Option<&'a Task> {
-    s.detail
-        .as_ref()
-        .filter(|d| d.task_id == id)
-        .and_then(|d| d.task.as_ref())
-        .or_else(|| {
-            s.list
-                .items
-                .iter()
-                .filter_map(TaskItem::task)
-                .find(|t| t.id == id)
-        })
-        .or_else(|| s.local.known.get(id).and_then(|k| k.copy()))
 }
 
 impl State {
     /// `/` typed: the store's matches at once (the service's search runs
     /// after the pause).
-    pub(super) fn search_locally(&mut self) {
+    pub(crate) fn search_locally(&mut self) {
         if !self.local.on || self.search.trim().is_empty() {
             return;
         }

@@ -1,31 +1,17 @@
-//! Offline: when the service cannot be reached, taskdeck says OFFLINE,
-//! keeps showing what it knows, answers reads from the store, and probes
-//! with backoff until the service answers; then it refreshes and sends
-//! the outbox. Also `:profile` (leaving for another service or user).
+//! What the state does for `offline` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
 
-use super::outbox::is_read;
-use super::state::{ApiRequest, ApiResult, Detail, Effect, Level, Load, Overlay, SendState, State};
-use crate::api::*;
-use std::time::{Duration, Instant};
-
-const PROBE_FIRST: Duration = Duration::from_secs(1);
-const PROBE_MAX: Duration = Duration::from_secs(30);
-
-#[derive(Clone, Debug)]
-pub struct Offline {
-    pub since: chrono::DateTime<chrono::Utc>,
-    pub next_probe: Instant,
-    pub backoff: Duration,
-    /// The ticket of the probe in flight.
-    pub probing: Option<u64>,
-    /// Why, in one line.
-    pub why: String,
-}
+use super::super::outbox::is_read;
+use super::super::state::{
+    ApiRequest, ApiResult, Detail, Effect, Level, Load, Overlay, SendState, State,
+};
+use super::*;
+use std::time::Instant;
 
 impl State {
     /// Every answer says something of the link: a failure to connect puts
     /// taskdeck offline; any answer puts it back online.
-    pub(super) fn connectivity(&mut self, r: &ApiResult) -> Vec<Effect> {
+    pub(crate) fn connectivity(&mut self, r: &ApiResult) -> Vec<Effect> {
         if let Some(o) = &mut self.offline {
             if o.probing == Some(r.ticket) {
                 o.probing = None;
@@ -100,7 +86,7 @@ impl State {
             if queued > 0 {
                 format!(
                     "back online — sending {} from the outbox",
-                    super::results::plural(queued, "queued edit", "queued edits")
+                    super::super::results::plural(queued, "queued edit", "queued edits")
                 )
             } else {
                 "back online".to_string()
@@ -119,7 +105,7 @@ impl State {
     }
 
     /// On every tick while offline: probe when due (backoff to 30 s).
-    pub(super) fn offline_tick(&mut self, now: Instant) -> Vec<Effect> {
+    pub(crate) fn offline_tick(&mut self, now: Instant) -> Vec<Effect> {
         let Some(o) = &self.offline else {
             return vec![];
         };
@@ -162,7 +148,7 @@ impl State {
         if lost > 0 {
             return Err(format!(
                 "{} not kept by the store: switching would lose {} — wait for the service, or cancel {} in :outbox",
-                super::results::plural(lost, "queued edit is", "queued edits are"),
+                super::super::results::plural(lost, "queued edit is", "queued edits are"),
                 if lost == 1 { "it" } else { "them" },
                 if lost == 1 { "it" } else { "them" },
             ));
@@ -184,7 +170,7 @@ impl State {
 impl State {
     /// Offline, a read that could not go out leaves what is shown (from
     /// the store) as it is: no screen fills with errors.
-    pub(super) fn keeps_shown_offline(&mut self, r: &ApiResult) -> bool {
+    pub(crate) fn keeps_shown_offline(&mut self, r: &ApiResult) -> bool {
         let Err(e) = &r.result else { return false };
         if !(e.unreachable() || matches!(e, ApiError::Network { .. })) {
             return false;

@@ -8,9 +8,10 @@
 //! ([`State::rows_leave`]), so what was seen in an earlier view still
 //! opens at once.
 
-use super::state::State;
 use crate::api::*;
 use std::collections::HashMap;
+
+mod handle;
 
 /// Where the newest copy of a task known is.
 #[derive(Clone, Debug, Default)]
@@ -84,34 +85,6 @@ impl Known {
         match &self.task {
             Newest::Here(t) => Some(t),
             _ => None,
-        }
-    }
-}
-
-impl State {
-    /// The newest copy of task `id` known in memory: kept, or its row in
-    /// the list.
-    pub fn known_copy(&self, id: &str) -> Option<&Task> {
-        match &self.local.known.get(id)?.task {
-            Newest::Unknown => None,
-            Newest::Here(t) => Some(t),
-            Newest::Row(_) => self
-                .list
-                .position(id)
-                .and_then(|i| self.list.items[i].task()),
-        }
-    }
-
-    /// Rows leave the list: a task whose newest copy known was its row
-    /// keeps it here (moved, not copied).
-    pub(super) fn rows_leave(&mut self, rows: impl IntoIterator<Item = TaskItem>) {
-        for item in rows {
-            let TaskItem::Task(t) = item else { continue };
-            if let Some(k) = self.local.known.get_mut(t.id.as_str()) {
-                if matches!(&k.task, Newest::Row(v) if v.as_deref() == t.updated_at.as_deref()) {
-                    k.task = Newest::Here(t);
-                }
-            }
         }
     }
 }

@@ -1,44 +1,10 @@
-//! The inbox in the TUI: what the inbox task (`crate::inbox::link`) last
-//! sent, the popup's outcomes, `:snooze`, `:follow-up` and `:snoozed`.
-//! Everything that changes the inbox travels as `Effect::Inbox`; the
-//! answer is the inbox as it then stands (`on_inbox`).
+//! What the state does for `inbox` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
 
-use super::popups::inbox::{InboxList, InboxOutcome};
-use super::state::{Effect, Focus, Level, Overlay, State, Tab};
-use crate::inbox::{CycleReport, InboxCmd, InboxRow, InboxUpdate};
+use super::super::popups::inbox::{InboxList, InboxOutcome};
+use super::super::state::{Effect, Focus, Level, Overlay, State, Tab};
+use crate::inbox::{InboxCmd, InboxRow, InboxUpdate};
 use crate::store::{InboxMark, MarkKind};
-use std::collections::HashSet;
-
-/// The inbox as last sent.
-#[derive(Clone, Debug, Default)]
-pub struct InboxView {
-    /// An inbox runs (the service named the user, the store is on); else
-    /// why not.
-    pub running: bool,
-    pub off: Option<String>,
-    pub rows: Vec<InboxRow>,
-    /// Tasks with unread items: the header counts them, the list marks
-    /// them.
-    pub unread: HashSet<String>,
-    pub marks: Vec<InboxMark>,
-    pub walked_at: Option<i64>,
-    pub report: Option<CycleReport>,
-    pub error: Option<String>,
-    /// Read items shown too.
-    pub all: bool,
-    /// What `d` and opening marked read, last first (`u` brings back).
-    pub done: Vec<(String, Vec<String>)>,
-    /// An update came at least once.
-    pub loaded: bool,
-    /// It walks by itself (`inbox_refresh_secs` > 0); else when asked.
-    pub periodic: bool,
-}
-
-impl InboxView {
-    pub fn count(&self) -> usize {
-        self.unread.len()
-    }
-}
 
 impl State {
     pub fn open_inbox(&mut self) -> Vec<Effect> {
@@ -82,7 +48,7 @@ impl State {
         }
     }
 
-    pub(super) fn inbox_outcome(&mut self, list: InboxList, out: InboxOutcome) -> Vec<Effect> {
+    pub(crate) fn inbox_outcome(&mut self, list: InboxList, out: InboxOutcome) -> Vec<Effect> {
         let row = |s: &State, i: usize| s.inbox.rows.get(i).cloned();
         match out {
             InboxOutcome::Stay => {
@@ -187,7 +153,7 @@ impl State {
     }
 
     /// `:snooze WHEN` / `:follow-up WHEN` on the current task.
-    pub(super) fn inbox_mark(&mut self, kind: MarkKind, when: &str) -> Result<Vec<Effect>, String> {
+    pub(crate) fn inbox_mark(&mut self, kind: MarkKind, when: &str) -> Result<Vec<Effect>, String> {
         if !self.inbox.running {
             return Err(self.inbox_off_reason());
         }
@@ -230,7 +196,7 @@ impl State {
     }
 
     /// `:snoozed`: the rows of the chooser (key: `kind:task id`).
-    pub(super) fn snoozed_rows(&self) -> Vec<(String, String)> {
+    pub(crate) fn snoozed_rows(&self) -> Vec<(String, String)> {
         let now = chrono::Utc::now();
         self.inbox
             .marks
@@ -253,7 +219,7 @@ impl State {
     }
 
     /// `x` in `:snoozed`: the snooze or follow-up is cancelled.
-    pub(super) fn cancel_mark(&mut self, key: &str) -> Vec<Effect> {
+    pub(crate) fn cancel_mark(&mut self, key: &str) -> Vec<Effect> {
         let (kind, id) = match key.split_once(':') {
             Some(("snooze", id)) => (MarkKind::Snooze, id),
             Some(("follow-up", id)) => (MarkKind::FollowUp, id),

@@ -1,0 +1,340 @@
+//! What the state does for `bulk` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
+
+use super::super::changes::{apply_tags, changed_since, share_update, tag_list, Change};
+use super::super::state::{ApiRequest, ApiResult, Effect, Level, Pending, Reply, State};
+use super::*;
+use std::collections::HashSet;
+use std::time::Instant;
+
+impl State {
+    /// Start the run the confirmation was about.
+    pub fn start_run(&mut self, id: u64) -> Vec<Effect> {
+        let Some(mut run) = self.engine.prepared.take_if(|r| r.id == id) else {
+            self.say(Level::Warn, "that edit is no longer waiting to be sent");
+            return vec![];
+        };
+        run.phase = Phase::Applying;
+        run.started = Instant::now();
+        for j in &mut run.jobs {
+            if j.state == JobState::Checked {
+                j.state = JobState::Waiting;
+            }
+            if run.from_marks {
+                self.marks.failed.remove(&j.task_id);
+            }
+        }
+        self.engine.runs.push(run);
+        let mut fx = self.pump();
+        if let Some(ri) = self.engine.runs.iter().position(|r| r.id == id) {
+            fx.extend(self.settle(ri));
+        }
+        fx
+    }
+
+    /// Send what the limit allows: the next change of each waiting job, one
+    /// request per task at a time.
+    pub fn pump(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        while self.engine.in_flight() < self.engine.limit {
+            let Some((ri, ji)) = self.next_job() else {
+                break;
+            };
+            if let Some(why) = self.cannot_send(ri, ji) {
+                // Said in the summary; the run ends when its last job does.
+                self.engine.runs[ri].jobs[ji].state = JobState::Failed(why);
+                if self.engine.runs[ri].jobs.iter().all(|j| j.state.finished()) {
+                    self.finish(ri);
+                }
+                continue;
+            }
+            fx.push(self.issue(ri, ji));
+        }
+        fx
+    }
+
+    /// A change that would be computed from a task this session does not
+    /// hold (tags added and removed need the tags as they are): refused.
+    fn cannot_send(&self, ri: usize, ji: usize) -> Option<String> {
+        let run = &self.engine.runs[ri];
+        let job = &run.jobs[ji];
+        let needs_task = run.phase == Phase::Applying
+            && matches!(job.changes.get(job.next), Some(Change::Tags { .. }));
+        let known =
+            job.latest.is_some() || job.before.is_some() || self.best_copy(&job.task_id).is_some();
+        (needs_task && !known)
+            .then(|| "its tags are not known here (it could not be read): nothing sent".into())
+    }
+
+    fn next_job(&self) -> Option<(usize, usize)> {
+        let busy: HashSet<&str> = self
+            .engine
+            .runs
+            .iter()
+            .flat_map(|r| r.jobs.iter())
+            .filter(|j| j.state == JobState::InFlight)
+            .map(|j| j.task_id.as_str())
+            .collect();
+        self.engine.runs.iter().enumerate().find_map(|(ri, run)| {
+            run.jobs
+                .iter()
+                .position(|j| {
+                    let ready = match run.phase {
+                        Phase::Checking => j.state == JobState::Waiting,
+                        Phase::Applying => {
+                            matches!(j.state, JobState::Waiting | JobState::Checked)
+                                && j.next < j.changes.len()
+                        }
+                    };
+                    ready && !busy.contains(j.task_id.as_str())
+                })
+                .map(|ji| (ri, ji))
+        })
+    }
+
+    /// The next request of job `ji` of run `ri`.
+    fn issue(&mut self, ri: usize, ji: usize) -> Effect {
+        let phase = self.engine.runs[ri].phase;
+        let id = self.engine.runs[ri].jobs[ji].task_id.clone();
+        if phase == Phase::Applying && self.engine.runs[ri].jobs[ji].before.is_none() {
+            let known = self.engine.runs[ri].jobs[ji]
+                .latest
+                .clone()
+                .or_else(|| self.best_copy(&id));
+            let job = &mut self.engine.runs[ri].jobs[ji];
+            job.before = known.clone();
+            job.latest = known;
+        }
+        let job = &self.engine.runs[ri].jobs[ji];
+        let mut pending = None;
+        let req = match phase {
+            Phase::Checking => ApiRequest::GetTask { id: id.clone() },
+            Phase::Applying => {
+                let change = job.changes[job.next].clone();
+                let words = self.change_words(&change);
+                pending = Some((change.pending_field(), pending_value(&change, words)));
+                match (&change, job.step) {
+                    (Change::Share(_), Step::Send | Step::ReadSharing) => {
+                        pending = None;
+                        ApiRequest::SharingForEdit { id: id.clone() }
+                    }
+                    (Change::Share(d), Step::PutSharing) => ApiRequest::PutSharing {
+                        id: id.clone(),
+                        update: share_update(
+                            job.sharing_now.as_ref().unwrap_or(&Default::default()),
+                            d,
+                        ),
+                    },
+                    (_, Step::ReadBack) => {
+                        pending = None;
+                        ApiRequest::GetTask { id: id.clone() }
+                    }
+                    (Change::Patch(p), _) => ApiRequest::Patch {
+                        id: id.clone(),
+                        patch: p.clone(),
+                    },
+                    (Change::Tags { add, remove }, _) => {
+                        let current = job
+                            .latest
+                            .as_ref()
+                            .or(job.before.as_ref())
+                            .map(tag_list)
+                            .unwrap_or_default();
+                        let tags = apply_tags(&current, add, remove);
+                        pending = Some(("tags".into(), tags.join(", ")));
+                        ApiRequest::Patch {
+                            id: id.clone(),
+                            patch: TaskPatch {
+                                tags: Some(tags),
+                                ..Default::default()
+                            },
+                        }
+                    }
+                    (Change::AddLinks(links), _) => ApiRequest::AddLinks {
+                        id: id.clone(),
+                        links: links.clone(),
+                    },
+                    (Change::RemoveLink(kind, item), _) => ApiRequest::RemoveLink {
+                        id: id.clone(),
+                        kind: kind.clone(),
+                        item: item.clone(),
+                    },
+                    (Change::UpdateLink(kind, item, update), _) => ApiRequest::UpdateLink {
+                        id: id.clone(),
+                        kind: kind.clone(),
+                        item: item.clone(),
+                        update: update.clone(),
+                    },
+                    (Change::Attach(file_ids), _) => ApiRequest::Attach {
+                        id: id.clone(),
+                        file_ids: file_ids.clone(),
+                    },
+                    (Change::Detach(file_id), _) => ApiRequest::Detach {
+                        id: id.clone(),
+                        file_id: file_id.clone(),
+                    },
+                }
+            }
+        };
+        let fx = self.request(req);
+        let Effect::Api { ticket, .. } = &fx else {
+            return fx;
+        };
+        let ticket = *ticket;
+        // The engine records this write's outcome itself.
+        self.history.forget_sent(ticket);
+        if let Some((field, value)) = pending {
+            self.pending.push(Pending {
+                ticket,
+                task_id: id,
+                field,
+                value,
+            });
+        }
+        let run = &mut self.engine.runs[ri];
+        run.jobs[ji].state = JobState::InFlight;
+        self.engine.tickets.insert(ticket, (run.id, ji));
+        let n = run.in_flight();
+        run.max_in_flight = run.max_in_flight.max(n);
+        fx
+    }
+
+    /// An answer to one of the engine's requests (`Engine::owns`).
+    pub fn engine_answer(&mut self, r: ApiResult) -> Vec<Effect> {
+        let base = self.edit_bases.remove(&r.ticket);
+        let Some((run_id, ji)) = self.engine.tickets.remove(&r.ticket) else {
+            return vec![];
+        };
+        self.inflight.remove(&r.ticket);
+        let Some(ri) = self.engine.runs.iter().position(|x| x.id == run_id) else {
+            self.pending.retain(|p| p.ticket != r.ticket);
+            return vec![];
+        };
+        let run = &self.engine.runs[ri];
+        let offline = matches!(&r.result, Err(e) if e.unreachable());
+        if offline
+            && run.kind == RunKind::Apply
+            && run.phase == Phase::Applying
+            && super::super::outbox::queueable(&r.req)
+        {
+            // Queued like a single edit (its pending mark stays until it is
+            // sent); the summary says which tasks wait in the outbox.
+            self.queue_write(r.ticket, r.req.clone(), false, base, true);
+            let job = &mut self.engine.runs[ri].jobs[ji];
+            job.queued = true;
+            job.next += 1;
+            job.step = Step::Send;
+            job.state = if job.next >= job.changes.len() {
+                JobState::Queued
+            } else {
+                JobState::Waiting
+            };
+            let mut fx = self.settle(ri);
+            fx.extend(self.pump());
+            return fx;
+        }
+        self.pending.retain(|p| p.ticket != r.ticket);
+        let mut fx = match self.engine.runs[ri].phase {
+            Phase::Checking => {
+                self.checked(ri, ji, r);
+                vec![]
+            }
+            Phase::Applying => self.applied(ri, ji, r),
+        };
+        fx.extend(self.settle(ri));
+        fx.extend(self.pump());
+        fx
+    }
+
+    /// Undo/redo: a task read back (or not: then the copy shown decides).
+    fn checked(&mut self, ri: usize, ji: usize, r: ApiResult) {
+        let id = self.engine.runs[ri].jobs[ji].task_id.clone();
+        let current = match r.result {
+            Ok(Reply::Task(t)) => {
+                self.replace_task((*t).clone(), r.ticket);
+                Some(*t)
+            }
+            Ok(_) => self.best_copy(&id),
+            Err(e) => {
+                tracing::info!(error = %e, "reading a task back before undo failed; the copy shown decides");
+                self.best_copy(&id)
+            }
+        };
+        let job = &mut self.engine.runs[ri].jobs[ji];
+        job.changed = current
+            .as_ref()
+            .and_then(|c| changed_since(&job.changes, job.expect.as_deref(), job.ours.as_ref(), c));
+        job.latest = current;
+        job.state = JobState::Checked;
+    }
+
+    fn applied(&mut self, ri: usize, ji: usize, r: ApiResult) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let (id, label, step) = {
+            let j = &self.engine.runs[ri].jobs[ji];
+            (j.task_id.clone(), j.label.clone(), j.step)
+        };
+        match r.result {
+            Ok(Reply::Task(t)) => {
+                self.replace_task((*t).clone(), r.ticket);
+                self.history.wrote(&t);
+                let job = &mut self.engine.runs[ri].jobs[ji];
+                if step != Step::ReadBack {
+                    job.sent.push(job.changes[job.next].clone());
+                }
+                job.latest = Some(*t);
+                job.next += 1;
+                job.step = Step::Send;
+            }
+            Ok(Reply::Sharing(s)) => {
+                self.directory.learn_sharing(&s, Some(&label));
+                let job = &mut self.engine.runs[ri].jobs[ji];
+                if matches!(r.req, ApiRequest::PutSharing { .. }) {
+                    job.sent.push(job.changes[job.next].clone());
+                    job.sharing_after = Some(s);
+                    job.step = Step::ReadBack;
+                    // Its version is known once the task is read back.
+                    self.history.ours.insert(id.clone(), None);
+                } else {
+                    if job.sharing_before.is_none() {
+                        job.sharing_before = Some(s.clone());
+                    }
+                    job.sharing_now = Some(s);
+                    job.step = Step::PutSharing;
+                }
+            }
+            Err(_) if step == Step::ReadBack => {
+                // The change is made; only its version stays unknown.
+                let job = &mut self.engine.runs[ri].jobs[ji];
+                job.next += 1;
+                job.step = Step::Send;
+            }
+            Err(e) => {
+                let job = &mut self.engine.runs[ri].jobs[ji];
+                if e.outcome_unknown() {
+                    job.state = JobState::Unknown(e.to_string());
+                    // Never resent: read back so the screen shows what the
+                    // service has.
+                    fx.push(self.request(ApiRequest::GetTask { id }));
+                } else {
+                    job.state = JobState::Failed(e.to_string());
+                }
+                return fx;
+            }
+            Ok(_) => {
+                self.engine.runs[ri].jobs[ji].state =
+                    JobState::Failed("the service answered something unexpected".into());
+                return fx;
+            }
+        }
+        let job = &mut self.engine.runs[ri].jobs[ji];
+        job.state = if job.next >= job.changes.len() && job.queued {
+            JobState::Queued
+        } else if job.next >= job.changes.len() {
+            JobState::Done
+        } else {
+            JobState::Waiting
+        };
+        fx
+    }
+}

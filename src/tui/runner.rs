@@ -1,0 +1,301 @@
+//! Running a custom command (`crate::app::custom::run::Job`): `sh -c SCRIPT`, off the UI loop, with a
+//! time limit and a cap on the output kept; or, for `interactive = true`,
+//! with the terminal handed over (like `$EDITOR`).
+//!
+//! Why `sh -c` and not a command split into words: a command is written as
+//! shell (pipes, `>> file`, `;`, `$(…)`), and the README promises it. It is
+//! safe because the script is only what the config file says plus plain
+//! identifiers (see `template`): the task's text comes in the environment
+//! (`TASKDECK_TITLE`…), and the shell expands a variable as data, never as
+//! code. Splitting into words would make no difference to that, and would
+//! take the shell away from the people who wrote it.
+
+use crate::app::custom::run::{Done, Exit, Job, Outcome, Run, OUTPUT_CAP};
+use std::time::Duration;
+
+/// Read `r` to its end, keeping at most `cap` bytes.
+async fn read_capped<R: tokio::io::AsyncRead + Unpin>(mut r: R, cap: usize) -> (Vec<u8>, bool) {
+    use tokio::io::AsyncReadExt;
+    let mut kept = Vec::new();
+    let mut cut = false;
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+                cut |= n > room;
+            }
+        }
+    }
+    (kept, cut)
+}
+
+/// Run `r.script` with `sh -c` and `r.env`, no terminal, stdin empty; stop
+/// it (and what it started: its process group) after `limit`.
+pub async fn run_captured(r: &Run, limit: Duration, cap: usize) -> Outcome {
+    use std::process::Stdio;
+    let label = &r.label;
+    let mut cmd = tokio::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(&r.script)
+        .envs(r.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // Its own process group, so that the time limit stops all of it, and
+    // a ctrl-c typed into taskdeck never reaches it.
+    #[cfg(unix)]
+    cmd.process_group(0);
+    let outcome = |exit, stdout, stderr, truncated| Outcome {
+        label: label.to_string(),
+        exit,
+        stdout,
+        stderr,
+        truncated,
+    };
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => return outcome(Exit::CannotStart(e.to_string()), vec![], vec![], false),
+    };
+    let pid = child.id();
+    let mut out = child
+        .stdout
+        .take()
+        .map(|o| tokio::spawn(read_capped(o, cap)));
+    let mut err = child
+        .stderr
+        .take()
+        .map(|e| tokio::spawn(read_capped(e, cap)));
+    let exit = match tokio::time::timeout(limit, child.wait()).await {
+        Ok(Ok(st)) => exit_of(st),
+        Ok(Err(e)) => Exit::CannotStart(e.to_string()),
+        Err(_) => {
+            if let Some(pid) = pid {
+                // SAFETY: kill(2) on the group the child leads.
+                unsafe {
+                    libc::kill(-(pid as i32), libc::SIGKILL);
+                }
+            }
+            let _ = child.wait().await;
+            Exit::TimedOut(limit)
+        }
+    };
+    // Something it left running in the background may hold the pipes
+    // open: what came by now is what is shown.
+    let grace = Duration::from_millis(500);
+    let collect = |h: &mut Option<tokio::task::JoinHandle<(Vec<u8>, bool)>>| {
+        let h = h.take();
+        async move {
+            match h {
+                Some(mut h) => match tokio::time::timeout(grace, &mut h).await {
+                    Ok(Ok(v)) => v,
+                    _ => {
+                        h.abort();
+                        (vec![], false)
+                    }
+                },
+                None => (vec![], false),
+            }
+        }
+    };
+    let (stdout, cut_out) = collect(&mut out).await;
+    let (stderr, cut_err) = collect(&mut err).await;
+    outcome(exit, stdout, stderr, cut_out || cut_err)
+}
+
+fn exit_of(st: std::process::ExitStatus) -> Exit {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = st.signal() {
+            return Exit::Signal(sig);
+        }
+    }
+    Exit::Code(st.code().unwrap_or(-1))
+}
+
+/// Run every run of `job` in turn, captured.
+pub async fn run_job(job: Job) -> Done {
+    let mut outcomes = Vec::new();
+    for r in &job.runs {
+        outcomes.push(run_captured(r, job.timeout, OUTPUT_CAP).await);
+    }
+    Done {
+        name: job.name,
+        description: job.description,
+        interactive: false,
+        outcomes,
+    }
+}
+
+/// Give the terminal's foreground to process group `pgid` (SIGTTOU is
+/// ignored for the call: a background group may not take it otherwise).
+#[cfg(unix)]
+fn set_foreground(fd: i32, pgid: i32) {
+    // SAFETY: signal(2) and tcsetpgrp(3) on a descriptor we hold; both are
+    // async-signal-safe (this also runs between fork and exec).
+    unsafe {
+        let old = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
+        libc::tcsetpgrp(fd, pgid);
+        libc::signal(libc::SIGTTOU, old);
+    }
+}
+
+/// `sh -c script` (with its variables) as a shell runs a job: in its own process group, which
+/// owns the terminal until it ends. So ctrl-c and ctrl-\ typed into it
+/// interrupt the command, never taskdeck (which would quit); taskdeck then
+/// takes the terminal back. A hang-up meanwhile is passed on to it.
+fn run_in_foreground(r: &Run) -> std::io::Result<std::process::ExitStatus> {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(&r.script)
+        .envs(r.env.iter().map(|(k, v)| (k, v)));
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::process::CommandExt;
+        let tty = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty");
+        if let Ok(tty) = tty {
+            let fd = tty.as_raw_fd();
+            cmd.process_group(0);
+            // SAFETY: only async-signal-safe calls before exec. Both sides
+            // hand over the terminal, so the command never reads it while
+            // still in the background (it would be stopped).
+            unsafe {
+                cmd.pre_exec(move || {
+                    set_foreground(fd, libc::getpid());
+                    Ok(())
+                });
+            }
+            let mut child = cmd.spawn()?;
+            let pgid = child.id() as i32;
+            set_foreground(fd, pgid);
+            let status = wait_passing_hangup(&mut child, pgid);
+            // SAFETY: getpgrp(2) has no preconditions.
+            set_foreground(fd, unsafe { libc::getpgrp() });
+            drop(tty);
+            return status;
+        }
+    }
+    // No terminal to hand over: as `$EDITOR` runs.
+    cmd.spawn().and_then(super::editor::wait_for_editor)
+}
+
+/// Wait for `child`; a hang-up meanwhile goes on to its process group
+/// (as `$EDITOR`'s does), since the terminal that would send it is gone.
+fn wait_passing_hangup(
+    child: &mut std::process::Child,
+    pgid: i32,
+) -> std::io::Result<std::process::ExitStatus> {
+    use std::sync::atomic::Ordering;
+    let mut passed_on = false;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(st);
+        }
+        let hung_up = super::editor::HUNG_UP
+            .get()
+            .is_some_and(|f| f.load(Ordering::SeqCst));
+        if hung_up && !passed_on {
+            passed_on = true;
+            // SAFETY: kill(2) on the group the child leads.
+            unsafe {
+                libc::kill(-pgid, libc::SIGHUP);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Run `job` with the terminal: the TUI is suspended meanwhile (the caller
+/// restores and resumes it, as for `$EDITOR`).
+pub fn run_interactive(job: Job) -> Done {
+    let mut outcomes = Vec::new();
+    for r in &job.runs {
+        let exit = match run_in_foreground(r) {
+            Ok(st) => exit_of(st),
+            Err(e) => Exit::CannotStart(e.to_string()),
+        };
+        let stop = !exit.success();
+        outcomes.push(Outcome {
+            label: r.label.clone(),
+            exit,
+            stdout: vec![],
+            stderr: vec![],
+            truncated: false,
+        });
+        // A failure (or ctrl-c) stops the rest, as a shell loop with -e.
+        if stop {
+            break;
+        }
+    }
+    Done {
+        name: job.name,
+        description: job.description,
+        interactive: true,
+        outcomes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn script(s: &str) -> Run {
+        Run {
+            label: "#1".into(),
+            script: s.into(),
+            env: vec![],
+        }
+    }
+
+    fn rt() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn output_status_and_stderr_come_back() {
+        let o = rt().block_on(run_captured(
+            &script("echo out; echo err >&2; exit 3"),
+            Duration::from_secs(10),
+            OUTPUT_CAP,
+        ));
+        assert_eq!(o.exit, Exit::Code(3));
+        assert_eq!(o.stdout, b"out\n");
+        assert_eq!(o.stderr, b"err\n");
+        assert!(!o.truncated);
+        assert!(o.exit.describe().contains("exit status 3"));
+    }
+
+    #[test]
+    fn the_time_limit_stops_it_and_what_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let late = dir.path().join("late");
+        let run = script(&format!("(sleep 2; touch {}) & sleep 30", late.display()));
+        let o = rt().block_on(run_captured(&run, Duration::from_millis(300), OUTPUT_CAP));
+        assert_eq!(o.exit, Exit::TimedOut(Duration::from_millis(300)));
+        std::thread::sleep(Duration::from_millis(2500));
+        assert!(!late.exists(), "the background child was stopped too");
+    }
+
+    #[test]
+    fn output_is_capped() {
+        let o = rt().block_on(run_captured(
+            &script("head -c 100000 /dev/zero"),
+            Duration::from_secs(10),
+            1000,
+        ));
+        assert_eq!(o.exit, Exit::Code(0));
+        assert_eq!(o.stdout.len(), 1000);
+        assert!(o.truncated);
+    }
+}
