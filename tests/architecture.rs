@@ -408,7 +408,7 @@ fn readme_lists_every_palette_command() {
         .expect("README has a palette section");
     let section = &readme[start..];
     let section = &section[..section[4..].find("\n### ").map_or(section.len(), |i| i + 4)];
-    let missing: Vec<&str> = taskdeck::app::command::COMMANDS
+    let missing: Vec<&str> = taskdeck::app::dispatch::command::COMMANDS
         .iter()
         .map(|c| c.name)
         .filter(|n| !section.contains(&format!("`:{n}")))

@@ -8,7 +8,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use serde_json::json;
 use taskdeck::api::{ApiError, TaskItem, TaskPage};
-use taskdeck::app::input::LineInput;
+use taskdeck::app::state::input::LineInput;
 use taskdeck::app::state::*;
 use taskdeck::config::Settings;
 use taskdeck::ui::Theme;

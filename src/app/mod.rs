@@ -2,50 +2,18 @@
 //! commands, and one module per feature. The loop that owns it, with the
 //! terminal, the worker and the other side effects, is `crate::tui`.
 
-pub mod board;
-pub mod boot;
 pub mod bulk;
-pub mod cache;
-pub mod changes;
-pub mod command;
-pub mod commands;
-pub mod composer;
-mod conflict;
 pub mod custom;
 pub use crate::domain::dates;
-pub mod directory;
-pub mod drafts;
-pub mod fields;
-pub mod freshness;
+pub mod dispatch;
+pub mod edit;
 pub use crate::domain::fuzzy;
-pub mod history;
 pub mod inbox;
-pub mod input;
 pub use crate::domain::keymap;
-pub mod known;
-pub mod layout;
-pub mod list_refresh;
-pub mod marks;
-pub mod names;
-pub mod narrow;
-pub mod navigation;
-pub mod numbers;
-pub mod offline;
-pub mod outbox;
-pub mod panes;
-pub mod pickers;
-mod quit;
-pub use quit::{quit_lines, WritesInFlight};
+pub mod list;
+pub mod local;
 pub mod popups;
-pub mod prefetch;
-pub mod reducer;
-pub mod requests;
-pub mod results;
-pub mod screen;
-pub mod seen;
-mod sends;
-pub mod settle;
-pub mod share;
+pub use dispatch::quit::{quit_lines, WritesInFlight};
 pub mod state;
 pub mod views;
 

@@ -1,6 +1,6 @@
 //! `$VISUAL`/`$EDITOR` on a private file, and the log file's tail.
 
-use crate::app::requests::EditorTarget;
+use crate::app::state::requests::EditorTarget;
 use std::time::Duration;
 
 /// The last `n` lines of the log file (reads at most its last 64 KiB).

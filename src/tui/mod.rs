@@ -19,7 +19,7 @@ pub mod worker;
 pub use msg::Msg;
 
 use crate::api::Client;
-use crate::app::drafts;
+use crate::app::edit::drafts;
 use crate::app::new_state;
 use crate::app::quit_lines;
 use crate::app::state;

@@ -8,7 +8,7 @@
 //! shown, nor used, under it.
 
 use super::msg::Msg;
-use crate::app::outbox::OutItem;
+use crate::app::local::outbox::OutItem;
 use crate::app::state::{Level, State};
 use crate::store::worker::StoreCmd;
 use std::time::Instant;
@@ -150,7 +150,7 @@ impl StoreLink {
                 item.pending_ticket = None;
                 // This key's user made it; kept once the new store says so.
                 item.user_id = Some(me.clone());
-                item.kept = crate::app::outbox::Kept::Writing;
+                item.kept = crate::app::local::outbox::Kept::Writing;
                 item
             }));
         }

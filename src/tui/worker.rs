@@ -99,7 +99,7 @@ pub async fn execute(c: &Client, req: &ApiRequest) -> Result<Reply, ApiError> {
             number: Some(n), ..
         } => find_by_number(c, *n, 100).await?,
         ApiRequest::PickTasks { query, .. } => Reply::Page(
-            c.list_tasks(query, crate::app::pickers::PICK_LIMIT, None)
+            c.list_tasks(query, crate::app::edit::pickers::PICK_LIMIT, None)
                 .await?,
         ),
         ApiRequest::Patch { id, patch } => Reply::Task(Box::new(c.patch_task(id, patch).await?)),
@@ -233,7 +233,7 @@ async fn find_in(
         let page = c.list_tasks(&q, limit, cursor.as_deref()).await?;
         if let Ok(mut seen) = seen.lock() {
             let rows = page.items.iter().filter_map(|i| i.task());
-            seen.extend(rows.filter_map(crate::app::numbers::numbered));
+            seen.extend(rows.filter_map(crate::app::list::numbers::numbered));
         }
         if let Some(t) = page
             .items

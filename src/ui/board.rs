@@ -8,8 +8,8 @@
 use super::list::fit;
 use super::Theme;
 use crate::api::{Priority, TaskItem};
-use crate::app::board::{cards, columns};
 use crate::app::state::State;
+use crate::app::views::board::{cards, columns};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};

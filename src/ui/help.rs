@@ -2,7 +2,7 @@
 //! the views (with their tab keys), the custom commands and the palette
 //! commands.
 
-use crate::app::command;
+use crate::app::dispatch::command;
 use crate::app::keymap::Context;
 use crate::app::state::State;
 

@@ -75,7 +75,7 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
         );
         return m;
     }
-    let p = crate::app::layout::panes(area, s);
+    let p = crate::app::dispatch::layout::panes(area, s);
     draw_header(f, p.header, s, theme);
     list::draw_tabs(f, p.tabs, s, theme);
     if s.board.is_some() {
@@ -286,7 +286,7 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         let lost = s
             .outbox
             .iter()
-            .filter(|i| matches!(i.kept, crate::app::outbox::Kept::Not(_)))
+            .filter(|i| matches!(i.kept, crate::app::local::outbox::Kept::Not(_)))
             .count();
         if lost > 0 {
             spans.push(Span::styled(

@@ -4,14 +4,14 @@
 //! the last operation) and `:history`.
 
 use super::super::bulk::{Job, JobState, RunKind};
-use super::super::changes::{Change, ShareDelta};
-use super::super::command::{Command, ShareAdd};
-use super::super::directory::Resolved;
-use super::super::history::RecState;
 use super::super::keymap::Action;
-use super::super::results::plural;
 use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use crate::api::*;
+use crate::app::bulk::history::RecState;
+use crate::app::dispatch::command::{Command, ShareAdd};
+use crate::app::dispatch::results::plural;
+use crate::app::edit::changes::{Change, ShareDelta};
+use crate::app::edit::directory::Resolved;
 use chrono::Utc;
 
 /// Tasks named in a confirmation (the rest are counted).

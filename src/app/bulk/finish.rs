@@ -4,10 +4,10 @@
 //! failed`), or the status line shows the progress.
 
 use super::super::bulk::{Job, JobState, Phase, RunKind, RunStats};
-use super::super::changes::{inverse, Change};
-use super::super::history::{Op, RecState, Record};
-use super::super::results::plural;
 use super::super::state::{Confirmed, Effect, Level, Overlay, State};
+use crate::app::bulk::history::{Op, RecState, Record};
+use crate::app::dispatch::results::plural;
+use crate::app::edit::changes::{inverse, Change};
 use chrono::Utc;
 use std::time::Instant;
 

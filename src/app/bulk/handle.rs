@@ -1,9 +1,9 @@
 //! What the state does for `bulk` (its `impl State`): above the state,
 //! which holds the data of `super` and never this module.
 
-use super::super::changes::{apply_tags, changed_since, share_update, tag_list, Change};
 use super::super::state::{ApiRequest, ApiResult, Effect, Level, Pending, Reply, State};
 use super::*;
+use crate::app::edit::changes::{apply_tags, changed_since, share_update, tag_list, Change};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -215,7 +215,7 @@ impl State {
         if offline
             && run.kind == RunKind::Apply
             && run.phase == Phase::Applying
-            && super::super::outbox::queueable(&r.req)
+            && crate::app::local::outbox::queueable(&r.req)
         {
             // Queued like a single edit (its pending mark stays until it is
             // sent); the summary says which tasks wait in the outbox.

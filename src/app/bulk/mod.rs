@@ -7,9 +7,10 @@
 
 pub mod commands;
 mod finish;
+pub mod history;
 
-use super::changes::Change;
 use crate::api::*;
+use crate::app::edit::changes::Change;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -229,11 +230,13 @@ impl Engine {
 /// The value a pending mark shows (`completed`, `a, b`).
 fn pending_value(c: &Change, words: String) -> String {
     match c {
-        Change::Patch(p) => match &p.to_json()[super::changes::patch_field(p).as_str()] {
-            serde_json::Value::Null => "none".into(),
-            serde_json::Value::String(s) => s.clone(),
-            v => v.to_string(),
-        },
+        Change::Patch(p) => {
+            match &p.to_json()[crate::app::edit::changes::patch_field(p).as_str()] {
+                serde_json::Value::Null => "none".into(),
+                serde_json::Value::String(s) => s.clone(),
+                v => v.to_string(),
+            }
+        }
         _ => words,
     }
 }

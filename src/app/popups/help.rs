@@ -1,7 +1,7 @@
 //! The help overlay (`?`): every binding of the effective keymap and every
 //! palette command, filtered fuzzily as you type.
 
-use crate::app::input::LineInput;
+use crate::app::state::input::LineInput;
 use crate::app::state::{Effect, Overlay, State};
 use crossterm::event::{KeyCode, KeyEvent};
 

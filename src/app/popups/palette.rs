@@ -2,9 +2,9 @@
 //! fuzzily, Enter runs the highlighted suggestion. A palette opened for a
 //! task remembers which one: it never runs on another.
 
-use crate::app::command::{self, Complete, COMMANDS};
-use crate::app::input::LineInput;
+use crate::app::dispatch::command::{self, Complete, COMMANDS};
 use crate::app::keymap::Action;
+use crate::app::state::input::LineInput;
 use crossterm::event::KeyEvent;
 
 pub struct Palette {

@@ -4,7 +4,7 @@
 //! `enter` keeps the search; `esc` puts back the list as it was when `/`
 //! opened, with the cursor's task.
 
-use crate::app::reducer::SEARCH_DEBOUNCE;
+use crate::app::dispatch::reducer::SEARCH_DEBOUNCE;
 use crate::app::state::{Effect, Overlay, SearchBox, State};
 use crossterm::event::{KeyCode, KeyEvent};
 use std::time::Instant;
@@ -52,7 +52,7 @@ impl State {
         self.search = b.input.text.clone();
         self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
         self.search_locally();
-        let rows = crate::app::narrow::narrow(&b.before.items, &b.input.text);
+        let rows = crate::app::list::narrow::narrow(&b.before.items, &b.input.text);
         // The cursor stays on its task while that still matches.
         let keep = b.before.selected_id().map(str::to_string);
         let gone = std::mem::replace(&mut self.list.items, rows);

@@ -2,8 +2,8 @@
 //! and resolve ambiguous references through a picker.
 
 use crate::api::*;
-use crate::app::input::LineInput;
 use crate::app::keymap::Action;
+use crate::app::state::input::LineInput;
 use crossterm::event::{KeyCode, KeyEvent};
 use serde_json::Value;
 
@@ -34,7 +34,7 @@ pub struct SharingEditor {
     pub adding: Option<(Adding, LineInput)>,
     /// People and teams taskdeck has seen: a name or an e-mail typed here
     /// that names exactly one of them is sent as its id.
-    pub directory: crate::app::directory::Directory,
+    pub directory: crate::app::edit::directory::Directory,
     /// Why the last save was refused (the editor came back with its edits).
     pub note: Option<String>,
 }
@@ -306,7 +306,7 @@ impl SharingEditor {
                         _ => (text.clone(), AccessLevel::Read),
                     };
                     if !reference.is_empty() {
-                        use crate::app::directory::Resolved;
+                        use crate::app::edit::directory::Resolved;
                         let known = match kind {
                             Adding::Person => ed.directory.resolve_person(&reference),
                             Adding::Team => ed.directory.resolve_team(&reference),

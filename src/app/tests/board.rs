@@ -2,7 +2,7 @@
 //! follows), and `H`/`L` sending the status PATCH.
 
 use super::*;
-use crate::app::board::columns;
+use crate::app::views::board::columns;
 
 /// Five tasks: #1 not started, #2 and #3 in progress, #4 completed, #5 in
 /// a status the API does not list.

@@ -2,7 +2,7 @@
 
 use super::task;
 use crate::api::*;
-use crate::app::changes::*;
+use crate::app::edit::changes::*;
 
 #[test]
 fn the_inverse_of_a_tag_edit_is_computed_against_the_old_list() {

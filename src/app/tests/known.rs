@@ -4,7 +4,7 @@
 //! seen in an earlier view still opens at once (without a store).
 
 use super::*;
-use crate::app::known::Newest;
+use crate::app::local::known::Newest;
 
 fn page(s: &mut State, fx: &[Effect], items: impl IntoIterator<Item = Task>) {
     answer_where(

@@ -177,8 +177,8 @@ fn the_stores_matches_join_the_narrowed_rows_after_them() {
     s.on_store(crate::store::worker::StoreAnswer::Search {
         gen,
         rows: vec![
-            crate::app::cache::stored(&task(2), false),
-            crate::app::cache::stored(&hit, false),
+            crate::app::local::cache::stored(&task(2), false),
+            crate::app::local::cache::stored(&hit, false),
         ],
     });
     assert_eq!(shown(&s), vec!["#2", "#9"], "on screen first, once each");

@@ -22,7 +22,7 @@ fn booted(n: i64) -> State {
     let mut s = crate::app::new_state("svc.test".into(), &Settings::default(), false);
     s.local.on = true;
     let rows = (1..=n)
-        .map(|i| crate::app::cache::stored(&task(i), false))
+        .map(|i| crate::app::local::cache::stored(&task(i), false))
         .collect();
     let comments = serde_json::to_string(&vec![Comment {
         id: "c-old".into(),
@@ -35,7 +35,7 @@ fn booted(n: i64) -> State {
         rows,
         rows_saved_at: 100,
         current: Some(StoredDetail {
-            task: Some(crate::app::cache::stored(&task(2), true)),
+            task: Some(crate::app::local::cache::stored(&task(2), true)),
             fetched_at: 100,
             tabs: vec![StoredTab {
                 tab: "comments".into(),
@@ -84,7 +84,7 @@ fn the_first_frame_shows_stored_rows_and_the_current_task_then_the_service_repla
     // The names the store knew complete at once.
     assert!(matches!(
         s.directory.resolve_person("carol"),
-        crate::app::directory::Resolved::One(id, _) if id == "u-carol"
+        crate::app::edit::directory::Resolved::One(id, _) if id == "u-carol"
     ));
     let fx = s.start();
     let r = reqs(&fx);
@@ -222,7 +222,7 @@ fn an_unreachable_service_puts_taskdeck_offline_and_reading_goes_on() {
     s.on_store(StoreAnswer::Task(
         tid(3),
         Box::new(StoredDetail {
-            task: Some(crate::app::cache::stored(&task(3), true)),
+            task: Some(crate::app::local::cache::stored(&task(3), true)),
             fetched_at: 5,
             tabs: vec![StoredTab {
                 tab: "sharing".into(),
@@ -306,14 +306,14 @@ fn a_task_changed_since_it_was_last_opened_is_marked_until_opened() {
     );
     assert!(s.changed_since_seen(&t3));
     assert!(!s.changed_since_seen(&task(1)), "never opened: not marked");
-    let changed = crate::app::seen::changed_rows(&s);
+    let changed = crate::app::local::seen::changed_rows(&s);
     assert_eq!(changed.len(), 1);
     // :changed, Enter opens it; then it is seen.
     palette(&mut s, "changed");
     s.on_key(code(KeyCode::Enter));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
     assert!(!s.changed_since_seen(&t3));
-    assert!(crate::app::seen::changed_rows(&s).is_empty());
+    assert!(crate::app::local::seen::changed_rows(&s).is_empty());
 }
 
 #[test]
@@ -398,7 +398,7 @@ fn typing_a_search_shows_stored_matches_until_the_service_answers() {
     hit.title = "Invoice".into();
     s.on_store(StoreAnswer::Search {
         gen,
-        rows: vec![crate::app::cache::stored(&hit, false)],
+        rows: vec![crate::app::local::cache::stored(&hit, false)],
     });
     assert!(s.list.local_search);
     assert_eq!(s.list.items.len(), 1);

@@ -94,7 +94,7 @@ fn what_the_store_kept_of_the_task_is_shown_at_once_and_read_again() {
     let fx = s.on_store(known(
         500,
         StoredDetail {
-            task: Some(crate::app::cache::stored(&old, true)),
+            task: Some(crate::app::local::cache::stored(&old, true)),
             fetched_at: 100,
             tabs: vec![],
         },

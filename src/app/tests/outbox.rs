@@ -5,7 +5,7 @@
 
 use super::local::{unreachable, with_store};
 use super::*;
-use crate::app::outbox::OutState;
+use crate::app::local::outbox::OutState;
 use crate::store::worker::StoreCmd;
 
 fn go_offline(s: &mut State) {
@@ -283,8 +283,8 @@ fn stored_edits_come_back_from_the_store_and_are_checked_before_sending() {
             ..Default::default()
         },
     };
-    let stored = crate::app::outbox::to_stored(&req).unwrap();
-    assert_eq!(crate::app::outbox::from_stored(&stored), Some(req));
+    let stored = crate::app::local::outbox::to_stored(&req).unwrap();
+    assert_eq!(crate::app::local::outbox::from_stored(&stored), Some(req));
     s.outbox_from_store(vec![crate::store::OutboxRow {
         seq: 7,
         task_id: tid(2),
@@ -343,15 +343,17 @@ fn every_queueable_edit_survives_the_store_round_trip() {
         },
     ];
     for e in edits {
-        let s = crate::app::outbox::to_stored(&e).unwrap();
-        assert_eq!(crate::app::outbox::from_stored(&s), Some(e));
+        let s = crate::app::local::outbox::to_stored(&e).unwrap();
+        assert_eq!(crate::app::local::outbox::from_stored(&s), Some(e));
     }
-    assert!(crate::app::outbox::to_stored(&ApiRequest::AddComment {
-        id: "t".into(),
-        content: "x".into(),
-        file_ids: vec![]
-    })
-    .is_none());
+    assert!(
+        crate::app::local::outbox::to_stored(&ApiRequest::AddComment {
+            id: "t".into(),
+            content: "x".into(),
+            file_ids: vec![]
+        })
+        .is_none()
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@
 use super::bulk::{mark_rows, n_of, patched};
 use super::local::{unreachable, with_store};
 use super::*;
-use crate::app::outbox::{Kept, OutState};
+use crate::app::local::outbox::{Kept, OutState};
 use crate::store::worker::{StoreAnswer, StoreCmd};
 
 fn go_offline(s: &mut State) {
@@ -372,7 +372,7 @@ fn edits_queued_when_the_store_failed_are_not_kept_and_say_so() {
 #[test]
 fn an_edit_made_by_another_user_is_never_sent_with_this_key() {
     let mut s = loaded(2);
-    let stored = crate::app::outbox::to_stored(&ApiRequest::Patch {
+    let stored = crate::app::local::outbox::to_stored(&ApiRequest::Patch {
         id: tid(1),
         patch: TaskPatch {
             priority: Some(Priority::Low),
@@ -399,7 +399,7 @@ fn an_edit_made_by_another_user_is_never_sent_with_this_key() {
 #[test]
 fn an_edit_whose_base_version_is_not_known_waits_rather_than_overwrite() {
     let mut s = loaded(2);
-    let stored = crate::app::outbox::to_stored(&ApiRequest::Patch {
+    let stored = crate::app::local::outbox::to_stored(&ApiRequest::Patch {
         id: tid(1),
         patch: TaskPatch {
             priority: Some(Priority::Low),
@@ -441,7 +441,8 @@ fn edits_another_taskdeck_left_are_taken_in_order_once_and_sent() {
         task_id: tid(1),
         label: "#1".into(),
         what: what.into(),
-        request: crate::app::outbox::to_stored(&ApiRequest::Patch { id: tid(1), patch }).unwrap(),
+        request: crate::app::local::outbox::to_stored(&ApiRequest::Patch { id: tid(1), patch })
+            .unwrap(),
         base_updated_at: Some("2026-11-01T10:00:00Z".into()),
         created_at: 1,
         user_id: Some("u-me".into()),

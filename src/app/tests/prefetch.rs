@@ -317,7 +317,7 @@ fn a_prefetch_is_never_a_write_and_a_write_in_flight_holds_neighbours_back() {
     let plan = s.plan_prefetch();
     assert!(!pre(&plan).is_empty());
     for r in pre(&plan) {
-        assert!(crate::app::outbox::is_read(&r), "only reads: {r:?}");
+        assert!(crate::app::local::outbox::is_read(&r), "only reads: {r:?}");
     }
     assert!(reqs(&plan)
         .iter()
@@ -372,7 +372,7 @@ fn prefetch_false_in_the_config_and_offline_read_nothing_ahead() {
     open_tab(&mut s, Tab::Comments);
     let plan = s.plan_prefetch();
     assert_eq!(pre(&plan).len(), 3);
-    s.offline = Some(crate::app::offline::Offline {
+    s.offline = Some(crate::app::local::offline::Offline {
         since: chrono::Utc::now(),
         next_probe: std::time::Instant::now(),
         backoff: std::time::Duration::from_secs(1),

@@ -6,12 +6,13 @@
 //! A view keeps its filter as written: `to=today` or `assigned=me` is read
 //! again each time the view is chosen (local days, `me` once known).
 
+pub mod board;
 mod save;
 pub mod tabs;
 
-use super::fields::{filter_words, merge};
 use super::keymap::{Context, Key, KeyCodeOrd};
 use crate::api::TaskQuery;
+use crate::app::edit::fields::{filter_words, merge};
 use crate::config::{name_key, ViewEntry};
 use std::collections::HashMap;
 

@@ -306,7 +306,7 @@ fn the_mouse_scrolls_and_clicks_select_a_row() {
 fn the_list_title_shows_active_filters_with_me_for_you() {
     let mut s = loaded(0);
     s.filters =
-        crate::app::fields::parse_filters("assigned=me status=completed", s.my_id()).unwrap();
+        crate::app::edit::fields::parse_filters("assigned=me status=completed", s.my_id()).unwrap();
     let t = list::title_line(&s);
     assert!(t.contains("filter status=completed assigned=me"), "{t}");
 }

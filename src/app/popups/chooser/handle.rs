@@ -2,12 +2,12 @@
 //! which holds the data of `super` and never this module.
 
 use super::*;
-use crate::app::outbox::OutState;
+use crate::app::local::outbox::OutState;
 use crate::app::state::{Effect, Focus, Overlay, State};
 
 impl State {
     pub fn open_chooser(&mut self, kind: ChooserKind) {
-        let now = crate::app::cache::now_secs();
+        let now = crate::app::local::cache::now_secs();
         let rows: Vec<(String, String)> = match kind {
             // Built with what they wait for (`app/pickers.rs`).
             ChooserKind::Drafts | ChooserKind::LinkTask | ChooserKind::Attach => {
@@ -25,12 +25,12 @@ impl State {
                             r.label,
                             short(&r.title, 40),
                             r.action,
-                            crate::app::cache::age(r.at, now)
+                            crate::app::local::cache::age(r.at, now)
                         ),
                     )
                 })
                 .collect(),
-            ChooserKind::Changed => crate::app::seen::changed_rows(self)
+            ChooserKind::Changed => crate::app::local::seen::changed_rows(self)
                 .into_iter()
                 .map(|(id, label, title)| (id, format!("{label:<7} {}", short(&title, 60))))
                 .collect(),
@@ -48,7 +48,7 @@ impl State {
                         OutState::Waiting(why) => format!("WAITS FOR YOU: {why}"),
                     };
                     let state = match &i.kept {
-                        crate::app::outbox::Kept::Not(why) => {
+                        crate::app::local::outbox::Kept::Not(why) => {
                             format!("{state}, NOT KEPT ({why}): lost if you quit")
                         }
                         _ => state,
@@ -59,7 +59,7 @@ impl State {
                             "{:<7} {}  — {state}, made {}",
                             i.label,
                             i.what,
-                            crate::app::cache::age(i.created_at, now)
+                            crate::app::local::cache::age(i.created_at, now)
                         ),
                     )
                 })

@@ -1,0 +1,126 @@
+//! What quitting leaves to say: sends and other changes still in flight
+//! (their outcome unknown), and where unsent text was kept.
+
+use crate::app::edit::drafts;
+use crate::app::state::{self, State};
+
+/// Writes sent and not answered yet, by ticket, in words ("#12 status →
+/// completed"): what quitting leaves in doubt.
+#[derive(Debug, Default)]
+pub struct WritesInFlight(std::collections::BTreeMap<u64, String>);
+
+impl WritesInFlight {
+    /// A request goes out (reads are not tracked).
+    pub fn started(&mut self, ticket: u64, req: &state::ApiRequest, state: &State) {
+        if let Some(what) = describe_write(ticket, req, state) {
+            self.0.insert(ticket, what);
+        }
+    }
+
+    pub fn answered(&mut self, ticket: u64) {
+        self.0.remove(&ticket);
+    }
+}
+
+/// A write in words, or `None` for a read.
+fn describe_write(ticket: u64, req: &state::ApiRequest, state: &State) -> Option<String> {
+    let id = req.written_task()?;
+    let fields: Vec<String> = state
+        .pending
+        .iter()
+        .filter(|p| p.ticket == ticket)
+        .map(|p| format!("{} → {}", p.field.replace('_', " "), p.value))
+        .collect();
+    let what = if fields.is_empty() {
+        req.describe()
+    } else {
+        fields.join(", ")
+    };
+    Some(crate::text::clean(&format!(
+        "{} {what}",
+        state.label_of(id)
+    )))
+}
+
+/// What is said on stderr after the terminal is restored: sends and other
+/// changes whose outcome the quit left unknown, and where text was kept.
+pub fn quit_lines(
+    state: &State,
+    writes: &WritesInFlight,
+    kept: Option<&std::path::Path>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut sends: Vec<(&u64, &drafts::InFlight)> = state.sending.iter().collect();
+    sends.sort_by_key(|(t, _)| **t);
+    for (_, s) in &sends {
+        let path = state
+            .drafts
+            .path(&s.task_id, &s.key)
+            .map(|p| format!(" (the text is kept in {})", p.display()))
+            .unwrap_or_default();
+        out.push(crate::text::clean(&format!(
+            "taskdeck: your {} on {} was still being sent when you quit — its outcome is unknown: check the task before sending it again{path}",
+            s.what, s.label
+        )));
+    }
+    let others: Vec<&String> = writes
+        .0
+        .iter()
+        .filter(|(t, _)| !state.sending.contains_key(t))
+        .map(|(_, w)| w)
+        .collect();
+    if !others.is_empty() {
+        let list: Vec<&str> = others.iter().map(|s| s.as_str()).collect();
+        let (n, verb, its, it) = if others.len() == 1 {
+            ("1 change".to_string(), "was", "its", "it")
+        } else {
+            (format!("{} changes", others.len()), "were", "their", "them")
+        };
+        out.push(format!(
+            "taskdeck: {n} {verb} still in flight when you quit: {} — {its} outcome is unknown; check {it}",
+            list.join("; ")
+        ));
+    }
+    // A bulk edit, undo or redo cut short: the tasks it did not reach.
+    out.extend(state.unsent_lines());
+    // Queued edits: lost (not kept by the store) or kept for next time.
+    out.extend(state.outbox_quit_lines());
+    let in_flight = |p: &std::path::Path| {
+        sends
+            .iter()
+            .any(|(_, s)| state.drafts.path(&s.task_id, &s.key).as_deref() == Some(p))
+    };
+    let in_doubt = |p: &std::path::Path| p.with_extension("sent.json").exists() || in_flight(p);
+    match kept {
+        // Named with its send just above: once is enough.
+        Some(p) if in_flight(p) => {}
+        Some(p) if in_doubt(p) => out.push(format!(
+            "taskdeck: the composer's text is kept in {} (a send of it may have reached the service)",
+            p.display()
+        )),
+        Some(p) => out.push(format!(
+            "taskdeck: your unsent text is kept in {}",
+            p.display()
+        )),
+        None => {
+            let all = state.drafts.list();
+            let doubtful = all.iter().filter(|p| in_doubt(p)).count();
+            let unsent = all.len() - doubtful;
+            let dir = state
+                .drafts
+                .dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default();
+            if unsent > 0 {
+                out.push(format!("taskdeck: {unsent} unsent draft(s) kept in {dir}"));
+            }
+            if doubtful > sends.len() {
+                out.push(format!(
+                    "taskdeck: {} draft(s) in {dir} were sent with an unknown outcome: check before sending them again",
+                    doubtful - sends.len()
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,596 @@
+//! One change to one task: the request it becomes, what it says in words,
+//! and its inverse, computed from the task as the service answered it
+//! before and after the change. Single edits, bulk edits, undo and redo all
+//! speak this vocabulary.
+
+use super::fields::{file_entries, file_id};
+use crate::api::*;
+use serde_json::Value;
+
+// A few changes per task are held at a time: boxing the patch buys nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// A PATCH of exactly one field.
+    Patch(TaskPatch),
+    /// Tags added and removed, applied to the task's tags as they are when
+    /// sent (a PATCH of `tags`): the inverse of `+a -b` is `-a +b`.
+    Tags {
+        add: Vec<String>,
+        remove: Vec<String>,
+    },
+    AddLinks(Vec<(LinkType, String)>),
+    RemoveLink(LinkType, String),
+    UpdateLink(LinkType, String, LinkUpdate),
+    Attach(Vec<String>),
+    Detach(String),
+    /// Sharing entries set or removed, applied to the sharing state as it
+    /// is when sent (read it, then PUT it whole).
+    Share(ShareDelta),
+}
+
+/// People and teams whose access changes; `None` removes them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShareDelta {
+    pub visibility: Option<Visibility>,
+    pub users: Vec<(String, Option<AccessLevel>)>,
+    pub teams: Vec<(String, Option<AccessLevel>)>,
+    /// In words, for messages (`shared with Bob (write)`).
+    pub words: String,
+}
+
+/// The JSON key of the field a one-field patch sets (`status`).
+pub fn patch_field(p: &TaskPatch) -> String {
+    p.to_json()
+        .as_object()
+        .and_then(|m| m.keys().next().cloned())
+        .unwrap_or_default()
+}
+
+/// A patch as one-field patches, in the order of the body.
+pub fn split_patch(p: &TaskPatch) -> Vec<TaskPatch> {
+    let body = p.to_json();
+    let Some(m) = body.as_object() else {
+        return vec![];
+    };
+    m.keys().filter_map(|k| one_field(p, k)).collect::<Vec<_>>()
+}
+
+fn one_field(p: &TaskPatch, key: &str) -> Option<TaskPatch> {
+    let mut out = TaskPatch::default();
+    match key {
+        "title" => out.title = p.title.clone(),
+        "description" => out.description = p.description.clone(),
+        "additional_context" => out.additional_context = p.additional_context.clone(),
+        "assigned_to" => out.assigned_to = p.assigned_to.clone(),
+        "assigned_agent" => out.assigned_agent = p.assigned_agent.clone(),
+        "assigned_team_id" => out.assigned_team_id = p.assigned_team_id.clone(),
+        "matter_id" => out.matter_id = p.matter_id.clone(),
+        "status" => out.status = p.status.clone(),
+        "priority" => out.priority = p.priority.clone(),
+        "complete_by" => out.complete_by = p.complete_by.clone(),
+        "tags" => out.tags = p.tags.clone(),
+        "linked_items" => out.linked_items = p.linked_items.clone(),
+        "involved_people" => out.involved_people = p.involved_people.clone(),
+        "archived" => out.archived = p.archived,
+        "draft" => out.draft = p.draft,
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// The id an open-shape field (agent, team, matter) refers to: `Ok(None)`
+/// when it is empty, an error when it has no id to send back.
+fn open_id(v: &Value, what: &str) -> Result<Option<String>, String> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s.clone())),
+        Value::Object(m) => m
+            .get("id")
+            .and_then(|i| i.as_str())
+            .map(|s| Some(s.to_string()))
+            .ok_or(format!("the previous {what} has no id to send back")),
+        _ => Err(format!("the previous {what} has no id to send back")),
+    }
+}
+
+fn set_or_clear(v: Option<String>) -> Field<String> {
+    match v {
+        Some(v) => Field::Set(v),
+        None => Field::Clear,
+    }
+}
+
+pub fn tag_list(t: &Task) -> Vec<String> {
+    t.tags.iter().map(|s| s.raw().to_string()).collect()
+}
+
+/// `current` with `add` added (at the end, once) and `remove` removed.
+pub fn apply_tags(current: &[String], add: &[String], remove: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = current
+        .iter()
+        .filter(|t| !remove.contains(t))
+        .cloned()
+        .collect();
+    for a in add {
+        if !out.contains(a) {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// What undoes going from the tags `before` to `after`.
+fn tags_back(before: &[String], after: &[String]) -> Change {
+    Change::Tags {
+        add: before
+            .iter()
+            .filter(|t| !after.contains(t))
+            .cloned()
+            .collect(),
+        remove: after
+            .iter()
+            .filter(|t| !before.contains(t))
+            .cloned()
+            .collect(),
+    }
+}
+
+fn file_ids(t: &Task) -> Vec<String> {
+    file_entries(t)
+        .into_iter()
+        .filter_map(|(_, v)| file_id(v))
+        .collect()
+}
+
+/// The value of a task field as the PATCH body names it, for comparing.
+pub fn field_value(t: &Task, key: &str) -> Value {
+    let s = |x: &str| Value::String(x.to_string());
+    let opt = |x: Option<&str>| x.map(s).unwrap_or(Value::Null);
+    match key {
+        "title" => s(t.title.raw()),
+        "description" => opt(t.description.as_ref().map(|d| d.raw())),
+        "additional_context" => opt(t.additional_context.as_ref().map(|d| d.raw())),
+        "assigned_to" => opt(t.assigned_to.as_ref().map(|p| p.id.as_str())),
+        "assigned_agent" => open_id(&t.assigned_agent, "agent")
+            .map(|o| opt(o.as_deref()))
+            .unwrap_or((*t.assigned_agent).clone()),
+        "assigned_team_id" => open_id(&t.assigned_team, "team")
+            .map(|o| opt(o.as_deref()))
+            .unwrap_or((*t.assigned_team).clone()),
+        "matter_id" => open_id(&t.matter, "matter")
+            .map(|o| opt(o.as_deref()))
+            .unwrap_or((*t.matter).clone()),
+        "status" => s(t.status.as_wire()),
+        "priority" => s(t.priority.as_wire()),
+        "complete_by" => opt(t.complete_by.as_deref()),
+        "tags" => Value::Array(tag_list(t).into_iter().map(Value::String).collect()),
+        "archived" => Value::Bool(t.archived),
+        "draft" => Value::Bool(t.draft),
+        _ => Value::Null,
+    }
+}
+
+/// A field's value in words (`waiting`, `none`).
+pub fn value_words(t: &Task, key: &str) -> String {
+    match key {
+        "status" => t.status.label(),
+        "priority" => t.priority.to_string(),
+        "assigned_to" => t
+            .assigned_to
+            .as_ref()
+            .map(|p| p.label())
+            .unwrap_or_else(|| "nobody".into()),
+        "tags" if t.tags.is_empty() => "none".into(),
+        "tags" => tag_list(t).join(", "),
+        "archived" if t.archived => "archived".into(),
+        "archived" => "not archived".into(),
+        _ => match field_value(t, key) {
+            Value::Null => "none".into(),
+            Value::String(s) => s,
+            v => v.to_string(),
+        },
+    }
+}
+
+impl Change {
+    /// The PATCH field this change sets, if it is a PATCH.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            Change::Patch(p) => Some(patch_field(p)),
+            Change::Tags { .. } => Some("tags".into()),
+            _ => None,
+        }
+    }
+
+    /// What the row shows as pending while the change is in flight.
+    pub fn pending_field(&self) -> String {
+        match self {
+            Change::Patch(p) => patch_field(p),
+            Change::Tags { .. } => "tags".into(),
+            Change::AddLinks(_) | Change::RemoveLink(..) | Change::UpdateLink(..) => "links".into(),
+            Change::Attach(_) | Change::Detach(_) => "files".into(),
+            Change::Share(_) => "sharing".into(),
+        }
+    }
+
+    /// In words: `status → completed`, `tags +a -b`, `restored`.
+    /// `name` turns a person's id into a name.
+    pub fn words(&self, name: &dyn Fn(&str) -> String) -> String {
+        match self {
+            Change::Patch(p) => {
+                let key = patch_field(p);
+                let clear = p.to_json()[key.as_str()].is_null();
+                match key.as_str() {
+                    "status" => format!(
+                        "status → {}",
+                        p.status.as_ref().map(|s| s.label()).unwrap_or_default()
+                    ),
+                    "priority" => format!(
+                        "priority → {}",
+                        p.priority
+                            .as_ref()
+                            .map(|s| s.to_string())
+                            .unwrap_or_default()
+                    ),
+                    "assigned_to" => match &p.assigned_to {
+                        Field::Set(id) => format!("assigned to {}", name(id)),
+                        _ => "unassigned".into(),
+                    },
+                    "complete_by" => match &p.complete_by {
+                        Field::Set(d) => format!("due → {}", crate::app::dates::when(Some(d))),
+                        _ => "due date cleared".into(),
+                    },
+                    "tags" => match &p.tags {
+                        Some(t) if t.is_empty() => "tags cleared".into(),
+                        Some(t) => format!("tags → {}", t.join(", ")),
+                        None => "tags".into(),
+                    },
+                    "archived" if p.archived == Some(true) => "archived".into(),
+                    "archived" => "restored".into(),
+                    "draft" => "draft accepted".into(),
+                    "title" => format!("title → {}", p.title.clone().unwrap_or_default()),
+                    "description" | "additional_context" if clear => {
+                        format!("{} cleared", key.replace('_', " "))
+                    }
+                    "description" | "additional_context" => {
+                        format!("{} saved", key.replace('_', " "))
+                    }
+                    other if clear => format!("{} cleared", other.replace('_', " ")),
+                    other => {
+                        let v = p.to_json()[other].clone();
+                        let v = v.as_str().map(str::to_string).unwrap_or(v.to_string());
+                        format!("{} → {v}", other.replace('_', " "))
+                    }
+                }
+            }
+            Change::Tags { add, remove } => {
+                let mut parts: Vec<String> = add.iter().map(|t| format!("+{t}")).collect();
+                parts.extend(remove.iter().map(|t| format!("-{t}")));
+                if parts.is_empty() {
+                    "tags unchanged".into()
+                } else {
+                    format!("tags {}", parts.join(" "))
+                }
+            }
+            Change::AddLinks(v) if v.len() == 1 => format!("{} {} linked", v[0].0, short(&v[0].1)),
+            Change::AddLinks(v) => format!("{} items linked", v.len()),
+            Change::RemoveLink(k, i) => format!("{k} {} unlinked", short(i)),
+            Change::UpdateLink(k, i, u) => match (&u.role, &u.context) {
+                (Some(r), _) => format!("{k} {} link → {r}", short(i)),
+                (None, Some(None)) => format!("check ids of {k} {} cleared", short(i)),
+                (None, Some(Some(ids))) => format!("{k} {} checks → {}", short(i), ids.join(",")),
+                (None, None) => format!("{k} {} link updated", short(i)),
+            },
+            Change::Attach(v) if v.len() == 1 => "1 file attached".into(),
+            Change::Attach(v) => format!("{} files attached", v.len()),
+            Change::Detach(_) => "file detached".into(),
+            Change::Share(d) => d.words.clone(),
+        }
+    }
+}
+
+fn short(id: &str) -> String {
+    if id.starts_with('#') {
+        id.to_string()
+    } else {
+        short_id(id)
+    }
+}
+
+/// The changes that undo `done` (applied in this order to a task that was
+/// `before` and became `after`), or why they cannot be undone.
+pub fn inverse(
+    done: &[Change],
+    before: &Task,
+    after: &Task,
+    sharing: Option<(&SharingState, &SharingState)>,
+) -> Result<Vec<Change>, String> {
+    let mut out = Vec::new();
+    for c in done.iter().rev() {
+        out.extend(inverse_one(c, before, after, sharing)?);
+    }
+    Ok(out)
+}
+
+fn inverse_one(
+    c: &Change,
+    b: &Task,
+    a: &Task,
+    sharing: Option<(&SharingState, &SharingState)>,
+) -> Result<Vec<Change>, String> {
+    let patch = |p: TaskPatch| Ok(vec![Change::Patch(p)]);
+    let d = TaskPatch::default;
+    Ok(match c {
+        Change::Patch(p) => match patch_field(p).as_str() {
+            "status" => {
+                return patch(TaskPatch {
+                    status: Some(b.status.clone()),
+                    ..d()
+                })
+            }
+            "priority" => {
+                return patch(TaskPatch {
+                    priority: Some(b.priority.clone()),
+                    ..d()
+                })
+            }
+            "title" => {
+                return patch(TaskPatch {
+                    title: Some(b.title.raw().to_string()),
+                    ..d()
+                })
+            }
+            "description" => {
+                return patch(TaskPatch {
+                    description: set_or_clear(b.description.as_ref().map(|x| x.raw().into())),
+                    ..d()
+                })
+            }
+            "additional_context" => {
+                return patch(TaskPatch {
+                    additional_context: set_or_clear(
+                        b.additional_context.as_ref().map(|x| x.raw().into()),
+                    ),
+                    ..d()
+                })
+            }
+            "assigned_to" => {
+                return patch(TaskPatch {
+                    assigned_to: set_or_clear(
+                        b.assigned_to.as_ref().map(|p| p.id.as_str().to_string()),
+                    ),
+                    ..d()
+                })
+            }
+            "assigned_agent" => {
+                return patch(TaskPatch {
+                    assigned_agent: set_or_clear(open_id(&b.assigned_agent, "agent")?),
+                    ..d()
+                })
+            }
+            "assigned_team_id" => {
+                return patch(TaskPatch {
+                    assigned_team_id: set_or_clear(open_id(&b.assigned_team, "team")?),
+                    ..d()
+                })
+            }
+            "matter_id" => {
+                return patch(TaskPatch {
+                    matter_id: set_or_clear(open_id(&b.matter, "matter")?),
+                    ..d()
+                })
+            }
+            "complete_by" => {
+                return patch(TaskPatch {
+                    complete_by: set_or_clear(b.complete_by.as_deref().map(str::to_string)),
+                    ..d()
+                })
+            }
+            "archived" => {
+                return patch(TaskPatch {
+                    archived: Some(b.archived),
+                    ..d()
+                })
+            }
+            "tags" => vec![tags_back(&tag_list(b), &tag_list(a))],
+            "draft" if b.draft => {
+                return Err(
+                    "accepting a draft cannot be undone: the service has no way to make a task a draft again"
+                        .into(),
+                )
+            }
+            "draft" => vec![],
+            other => return Err(format!("a change of {other} cannot be undone")),
+        },
+        Change::Tags { .. } => vec![tags_back(&tag_list(b), &tag_list(a))],
+        Change::AddLinks(items) => items
+            .iter()
+            .filter(|(k, i)| {
+                !b.linked_items
+                    .iter()
+                    .any(|l| &l.kind == k && l.id.as_str() == i)
+            })
+            .map(|(k, i)| Change::RemoveLink(k.clone(), i.clone()))
+            .collect(),
+        Change::RemoveLink(k, i) => {
+            match b
+                .linked_items
+                .iter()
+                .find(|l| &l.kind == k && l.id.as_str() == i)
+            {
+                None => vec![],
+                Some(l) => {
+                    let mut v = vec![Change::AddLinks(vec![(k.clone(), i.clone())])];
+                    let context = (*k == LinkType::Review).then(|| {
+                        l.context
+                            .as_ref()
+                            .map(|c| c.check_ids.iter().map(|x| x.raw().to_string()).collect())
+                    });
+                    let update = LinkUpdate {
+                        role: l.role.clone(),
+                        context,
+                    };
+                    if update != LinkUpdate::default() {
+                        v.push(Change::UpdateLink(k.clone(), i.clone(), update));
+                    }
+                    v
+                }
+            }
+        }
+        Change::UpdateLink(k, i, u) => {
+            let l = b
+                .linked_items
+                .iter()
+                .find(|l| &l.kind == k && l.id.as_str() == i)
+                .ok_or("the link was not on the task before")?;
+            let update = LinkUpdate {
+                role: u
+                    .role
+                    .as_ref()
+                    .map(|_| l.role.clone().unwrap_or(LinkRole::Reference)),
+                context: u.context.as_ref().map(|_| {
+                    l.context
+                        .as_ref()
+                        .map(|c| c.check_ids.iter().map(|x| x.raw().to_string()).collect())
+                }),
+            };
+            vec![Change::UpdateLink(k.clone(), i.clone(), update)]
+        }
+        Change::Attach(ids) => {
+            let had = file_ids(b);
+            ids.iter()
+                .filter(|i| !had.contains(i))
+                .map(|i| Change::Detach(i.clone()))
+                .collect()
+        }
+        Change::Detach(id) => {
+            if file_ids(b).contains(id) {
+                vec![Change::Attach(vec![id.clone()])]
+            } else {
+                vec![]
+            }
+        }
+        Change::Share(_) => {
+            let (before, after) =
+                sharing.ok_or("the sharing before the change is not known")?;
+            vec![Change::Share(share_back(before, after))]
+        }
+    })
+}
+
+/// What brings the sharing state `after` back to `before`.
+pub fn share_back(before: &SharingState, after: &SharingState) -> ShareDelta {
+    let mut d = ShareDelta {
+        words: "sharing restored".into(),
+        ..Default::default()
+    };
+    if before.visibility != after.visibility {
+        d.visibility = Some(before.visibility.clone());
+    }
+    let level = |a: &Option<AccessLevel>| a.clone().unwrap_or(AccessLevel::Read);
+    for u in &after.users {
+        match before.users.iter().find(|x| x.id == u.id) {
+            None => d.users.push((u.id.as_str().to_string(), None)),
+            Some(x) if level(&x.access_level) != level(&u.access_level) => d
+                .users
+                .push((u.id.as_str().to_string(), Some(level(&x.access_level)))),
+            Some(_) => {}
+        }
+    }
+    for x in &before.users {
+        if !after.users.iter().any(|u| u.id == x.id) {
+            d.users
+                .push((x.id.as_str().to_string(), Some(level(&x.access_level))));
+        }
+    }
+    for t in &after.teams {
+        match before.teams.iter().find(|x| x.id == t.id) {
+            None => d.teams.push((t.id.as_str().to_string(), None)),
+            Some(x) if level(&x.access_level) != level(&t.access_level) => d
+                .teams
+                .push((t.id.as_str().to_string(), Some(level(&x.access_level)))),
+            Some(_) => {}
+        }
+    }
+    for x in &before.teams {
+        if !after.teams.iter().any(|t| t.id == x.id) {
+            d.teams
+                .push((x.id.as_str().to_string(), Some(level(&x.access_level))));
+        }
+    }
+    d
+}
+
+/// The whole sharing state to PUT: `current` with `d` applied.
+pub fn share_update(current: &SharingState, d: &ShareDelta) -> SharingUpdate {
+    let vis = d.visibility.clone().unwrap_or(current.visibility.clone());
+    let mut u = SharingUpdate::new(&vis);
+    let level = |a: &Option<AccessLevel>| a.clone().unwrap_or(AccessLevel::Read);
+    let mut users: Vec<(String, AccessLevel)> = current
+        .users
+        .iter()
+        .map(|m| (m.id.as_str().to_string(), level(&m.access_level)))
+        .collect();
+    let mut teams: Vec<(String, AccessLevel)> = current
+        .teams
+        .iter()
+        .map(|t| (t.id.as_str().to_string(), level(&t.access_level)))
+        .collect();
+    for (list, delta) in [(&mut users, &d.users), (&mut teams, &d.teams)] {
+        for (id, access) in delta {
+            match access {
+                None => list.retain(|(x, _)| x != id),
+                Some(a) => match list.iter_mut().find(|(x, _)| x == id) {
+                    Some(entry) => entry.1 = a.clone(),
+                    None => list.push((id.clone(), a.clone())),
+                },
+            }
+        }
+    }
+    for (id, a) in &users {
+        u = u.user(id, a);
+    }
+    for (id, a) in &teams {
+        u = u.team(id, a);
+    }
+    u
+}
+
+/// Why `current` looks changed on the service since `ours` (the task as
+/// our last write left it), judged by `updated_at` when both are readable,
+/// else by the fields `changes` touch; `None` when it does not.
+pub fn changed_since(
+    changes: &[Change],
+    expected_updated_at: Option<&str>,
+    ours: Option<&Task>,
+    current: &Task,
+) -> Option<String> {
+    let fields: Vec<String> = changes.iter().filter_map(Change::field).collect();
+    let moved: Vec<String> = match ours {
+        Some(o) => fields
+            .iter()
+            .filter(|f| field_value(o, f) != field_value(current, f))
+            .map(|f| format!("{} is now {}", f.replace('_', " "), value_words(current, f)))
+            .collect(),
+        None => vec![],
+    };
+    let parse = |s: Option<&str>| s.and_then(parse_timestamp);
+    let by_time = match (
+        parse(expected_updated_at),
+        parse(current.updated_at.as_deref()),
+    ) {
+        (Some(e), Some(c)) => Some(e != c),
+        _ => None,
+    };
+    match by_time {
+        Some(false) => None,
+        Some(true) if moved.is_empty() => Some(format!(
+            "updated on the service since (updated_at {})",
+            current.updated_at.clone().unwrap_or_default()
+        )),
+        Some(true) => Some(moved.join("; ")),
+        None if moved.is_empty() => None,
+        None => Some(moved.join("; ")),
+    }
+}

@@ -1,0 +1,273 @@
+//! Three ways for a queued edit that met a change made on the service
+//! (#25 §5): what the user last saw, what they wanted, what the service
+//! has now, per field; keep mine or take theirs, each. Only the fields
+//! kept are sent; taking theirs for all cancels the edit.
+
+use crate::api::{parse_timestamp, Priority, Status, Task, TaskPatch};
+use crate::app::popups::chooser::ChooserKind;
+use crate::app::popups::conflict::{ConflictOf, ConflictOutcome, ConflictView, Three};
+use crate::app::state::{ApiRequest, Effect, Level, Overlay, State};
+use serde_json::Value;
+
+impl State {
+    /// The fields of a queued PATCH three ways: `before` is the copy the
+    /// user last saw (when known), `now` what the service answered.
+    pub(crate) fn three_way(
+        &self,
+        patch: &TaskPatch,
+        before: Option<&Task>,
+        now: &Task,
+    ) -> Vec<Three> {
+        let mine = patch.to_json();
+        let Some(mine) = mine.as_object() else {
+            return Vec::new();
+        };
+        let json = |t: &Task| serde_json::to_value(t).unwrap_or(Value::Null);
+        let (before, now) = (before.map(json), json(now));
+        mine.iter()
+            .map(|(k, v)| {
+                // The task's own field for a PATCH key.
+                let on_task = |t: &Value| match k.as_str() {
+                    "assigned_team_id" => t.get("assigned_team").cloned(),
+                    "matter_id" => t.get("matter").cloned(),
+                    other => t.get(other).cloned(),
+                };
+                Three {
+                    key: k.clone(),
+                    field: k.replace('_', " "),
+                    saw: before
+                        .as_ref()
+                        .and_then(on_task)
+                        .map_or_else(|| "(not known)".to_string(), |v| self.words(k, &v)),
+                    mine: self.words(k, v),
+                    theirs: on_task(&now)
+                        .map_or_else(|| "(not said)".into(), |v| self.words(k, &v)),
+                    keep_mine: true,
+                    at: None,
+                }
+            })
+            .collect()
+    }
+
+    /// A field's value in words: a person by name, a date local, a status
+    /// as the list says it.
+    pub(crate) fn words(&self, key: &str, v: &Value) -> String {
+        let text = match (key, v) {
+            (_, Value::Null) => "none".to_string(),
+            ("status", Value::String(s)) => Status::parse(s).label(),
+            ("priority", Value::String(s)) => Priority::parse(s).label(),
+            // Short and local (`Fri 17:00`): three of them share a row.
+            ("complete_by", Value::String(s)) => parse_timestamp(s)
+                .map(|t| crate::domain::later::short_when(t, chrono::Utc::now(), true))
+                .unwrap_or_else(|| s.clone()),
+            ("assigned_to", Value::String(id)) => self
+                .directory
+                .people
+                .get(id)
+                .map(|p| p.label())
+                .unwrap_or_else(|| crate::api::short_id(id)),
+            (_, Value::Object(o)) => ["name", "email", "display_name", "id"]
+                .iter()
+                .find_map(|f| o.get(*f).and_then(|v| v.as_str()).filter(|s| !s.is_empty()))
+                .unwrap_or("(set)")
+                .to_string(),
+            (_, Value::Array(a)) if a.is_empty() => "none".to_string(),
+            (_, Value::Array(a)) => a
+                .iter()
+                .map(|x| match x {
+                    Value::String(s) => s.clone(),
+                    other => crate::api::json_summary(other),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            (_, Value::String(s)) => s.clone(),
+            (_, Value::Bool(b)) => if *b { "yes" } else { "no" }.to_string(),
+            (_, other) => crate::api::json_summary(other),
+        };
+        let clean = crate::text::clean(&text);
+        if clean.chars().count() > 40 {
+            format!("{}…", clean.chars().take(39).collect::<String>())
+        } else {
+            clean
+        }
+    }
+
+    /// `enter` on a waiting outbox entry: its fields three ways when it
+    /// is a field edit that met a change (else it is sent as it is).
+    pub(crate) fn open_conflict(&mut self, seq: i64) -> Option<Vec<Effect>> {
+        let item = self.outbox.iter().find(|i| i.seq == seq)?;
+        if item.three.is_empty() {
+            return None;
+        }
+        self.overlay = Overlay::Conflict(ConflictView {
+            of: ConflictOf::Outbox(seq),
+            label: item.label.clone(),
+            rows: item.three.clone(),
+            selected: 0,
+        });
+        Some(vec![])
+    }
+
+    pub(crate) fn conflict_outcome(
+        &mut self,
+        v: ConflictView,
+        out: ConflictOutcome,
+    ) -> Vec<Effect> {
+        match out {
+            ConflictOutcome::Stay => {
+                self.overlay = Overlay::Conflict(v);
+                vec![]
+            }
+            ConflictOutcome::Back => {
+                match v.of {
+                    ConflictOf::Outbox(_) => self.open_chooser(ChooserKind::Outbox),
+                    ConflictOf::Run(_) => {
+                        self.engine.prepared = None;
+                        self.say(Level::Info, format!("{}: cancelled, nothing sent", v.label));
+                    }
+                }
+                vec![]
+            }
+            ConflictOutcome::Apply => match v.of {
+                ConflictOf::Outbox(seq) => self.resolve_conflict(seq, v),
+                ConflictOf::Run(id) => self.resolve_run(id, &v),
+            },
+        }
+    }
+
+    /// Send the fields kept, drop the others.
+    fn resolve_conflict(&mut self, seq: i64, v: ConflictView) -> Vec<Effect> {
+        let Some(item) = self.outbox.iter().find(|i| i.seq == seq).cloned() else {
+            return vec![];
+        };
+        let ApiRequest::Patch { id, patch } = &item.req else {
+            return vec![];
+        };
+        let kept: Vec<&Three> = v.rows.iter().filter(|r| r.keep_mine).collect();
+        if kept.is_empty() {
+            self.outbox_cancel(seq);
+            self.say(
+                Level::Success,
+                format!("{}: kept the service's values, nothing sent", v.label),
+            );
+            return vec![];
+        }
+        if kept.len() == v.rows.len() {
+            return self.outbox_send_anyway(seq);
+        }
+        if self.offline.is_some() {
+            self.overlay = Overlay::Conflict(v);
+            self.say(
+                Level::Warn,
+                "offline: choose again once the service is back",
+            );
+            return vec![];
+        }
+        let mut body = serde_json::Map::new();
+        let all = patch.to_json();
+        for r in &kept {
+            if let Some(val) = all.get(&r.key) {
+                body.insert(r.key.clone(), val.clone());
+            }
+        }
+        let Some(part) = TaskPatch::from_json(&Value::Object(body)) else {
+            return vec![];
+        };
+        let id = id.clone();
+        // The entry goes; what is kept of it is sent as a new edit (over
+        // the service's values: the user has just seen them).
+        self.outbox_cancel(seq);
+        let kept_words: Vec<String> = kept
+            .iter()
+            .map(|r| format!("{} → {}", r.field, r.mine))
+            .collect();
+        self.say(
+            Level::Info,
+            format!(
+                "{}: sending {}; the rest kept as the service has it",
+                v.label,
+                kept_words.join(", ")
+            ),
+        );
+        vec![self.request(ApiRequest::Patch { id, patch: part })]
+    }
+}
+
+impl State {
+    /// An undo or redo whose tasks changed on the service since the edit,
+    /// when every change of theirs is a field: each field three ways (what
+    /// our edit left, what the undo sets, what the service has). `None`:
+    /// not that kind (the run asks yes or no).
+    pub(crate) fn run_three_way(&self, run: &crate::app::bulk::Run) -> Option<Vec<Three>> {
+        use super::changes::{patch_field, value_words, Change};
+        let mut rows = Vec::new();
+        for (ji, j) in run
+            .jobs
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| j.changed.is_some())
+        {
+            for (ci, c) in j.changes.iter().enumerate() {
+                let Change::Patch(p) = c else { return None };
+                let key = patch_field(p);
+                let mine = p.to_json().get(&key).cloned().unwrap_or(Value::Null);
+                rows.push(Three {
+                    field: format!("{} {}", j.label, key.replace('_', " ")),
+                    saw: j
+                        .ours
+                        .as_ref()
+                        .map_or_else(|| "(not known)".into(), |t| value_words(t, &key)),
+                    mine: self.words(&key, &mine),
+                    theirs: j
+                        .latest
+                        .as_ref()
+                        .map_or_else(|| "(not read)".into(), |t| value_words(t, &key)),
+                    key,
+                    keep_mine: true,
+                    at: Some((ji, ci)),
+                });
+            }
+        }
+        (!rows.is_empty()).then_some(rows)
+    }
+
+    /// Drop from the prepared run the fields whose service value is kept
+    /// (a task left with nothing to do is skipped), then run it.
+    fn resolve_run(&mut self, id: u64, v: &ConflictView) -> Vec<Effect> {
+        use crate::app::bulk::JobState;
+        let Some(run) = self.engine.prepared.as_mut().filter(|r| r.id == id) else {
+            return vec![];
+        };
+        let mut drop: Vec<(usize, usize)> = v
+            .rows
+            .iter()
+            .filter(|r| !r.keep_mine)
+            .filter_map(|r| r.at)
+            .collect();
+        drop.sort_unstable_by(|a, b| b.cmp(a));
+        for (ji, ci) in &drop {
+            if let Some(j) = run.jobs.get_mut(*ji) {
+                if *ci < j.changes.len() {
+                    j.changes.remove(*ci);
+                }
+            }
+        }
+        for j in run.jobs.iter_mut().filter(|j| j.changes.is_empty()) {
+            j.state = JobState::Skipped("kept the service's value".into());
+        }
+        if run
+            .jobs
+            .iter()
+            .all(|j| matches!(j.state, JobState::Skipped(_)))
+        {
+            let title = run.title.clone();
+            self.engine.prepared = None;
+            self.say(
+                Level::Success,
+                format!("{title}: kept the service's values, nothing sent"),
+            );
+            return vec![];
+        }
+        self.start_run(id)
+    }
+}

@@ -1,0 +1,313 @@
+//! The pickers that spare typing an id (#26 §1): `:drafts`, `:link task`
+//! and `:attach` open a `Chooser` (`popups/chooser.rs`) filled at once
+//! from what this session holds, then from the store (`StoreCmd::Scan`:
+//! the service lists no drafts and no files) or the service's search
+//! (`:link task`); the popup says what it still waits for, or what failed.
+//!
+//! Every row is text from the service: it is cleaned here, as the other
+//! choosers' rows are.
+
+use super::fields::{file_entries, file_id};
+use crate::api::{Task, TaskItem, TaskPage, TaskPatch, TaskQuery};
+use crate::app::local::cache::from_stored;
+use crate::app::popups::chooser::{Chooser, ChooserKind};
+use crate::app::state::{ApiRequest, Confirmed, Effect, Level, Overlay, State};
+use crate::store::worker::StoreCmd;
+use crate::store::{Scan, StoredTask};
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// Rows the service's search adds to the `:link task` picker.
+pub const PICK_LIMIT: u32 = 50;
+
+/// Every task this session holds: the open task, the list's rows, the
+/// copies kept (`Local::known`), each once and newest first.
+fn tasks_in_memory(s: &State) -> Vec<&Task> {
+    let mut seen = HashSet::new();
+    s.detail
+        .as_ref()
+        .and_then(|d| d.task.as_ref())
+        .into_iter()
+        .chain(s.list.items.iter().filter_map(TaskItem::task))
+        .chain(s.local.known.values().filter_map(|k| k.copy()))
+        .filter(|t| !s.local.deleted.contains(t.id.as_str()))
+        .filter(|t| seen.insert(t.id.as_str().to_string()))
+        .collect()
+}
+
+/// `#12  Title`, cleaned.
+fn task_line(t: &Task) -> String {
+    crate::text::clean(&format!("{:<7} {}", t.label(), t.title.raw()))
+}
+
+/// `:link task WORDS`: `#12` or `12` names a number (the task's label);
+/// else every word is in the title.
+fn matches(label: &str, title: &str, query: &str) -> bool {
+    let q = query.trim().trim_start_matches('#');
+    if q.is_empty() {
+        return true;
+    }
+    if q.chars().all(|c| c.is_ascii_digit()) {
+        return label == format!("#{q}");
+    }
+    let title = title.to_lowercase();
+    q.to_lowercase()
+        .split_whitespace()
+        .all(|w| title.contains(w))
+}
+
+/// A file entry as `(file id, line)`: its name, its size, its task.
+fn file_row(t: &Task, v: &Value) -> Option<(String, String)> {
+    let id = file_id(v)?;
+    let get = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| v.get(*k).filter(|x| !x.is_null()))
+            .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+    };
+    let name = get(&["name", "filename", "file_name"]).unwrap_or_else(|| id.clone());
+    let size = ["size_bytes", "size"]
+        .iter()
+        .find_map(|k| v.get(*k))
+        .and_then(|x| x.as_u64().or_else(|| x.as_str()?.trim().parse().ok()))
+        .map(crate::domain::words::human_size)
+        .unwrap_or_default();
+    let line = format!(
+        "{:<32} {:>9}  {} {}",
+        short(&name, 32),
+        size,
+        t.label(),
+        short(t.title.raw(), 30)
+    );
+    Some((id, crate::text::clean(&line)))
+}
+
+/// At most `n` characters, with `…` when cut.
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n - 1).chain(['…']).collect()
+    }
+}
+
+impl State {
+    /// `:drafts`: the draft tasks seen, to accept (`a`) or reject (`d`).
+    pub fn open_drafts(&mut self) -> Vec<Effect> {
+        let rows = tasks_in_memory(self)
+            .into_iter()
+            .filter(|t| t.draft)
+            .map(|t| (t.id.as_str().to_string(), task_line(t)))
+            .collect();
+        let mut c = Chooser::new(ChooserKind::Drafts, rows);
+        c.note = self.ask_store(Scan::Drafts);
+        self.overlay = Overlay::Chooser(c);
+        vec![]
+    }
+
+    /// `:attach` without an id: the files seen on tasks, but those the
+    /// task already has.
+    pub fn open_attach_picker(&mut self) -> Result<Vec<Effect>, String> {
+        let target = self.target()?;
+        let mut c = Chooser::new(ChooserKind::Attach, vec![]);
+        let tasks: Vec<Task> = tasks_in_memory(self).into_iter().cloned().collect();
+        let skip = self.files_of(&target.0);
+        c.target = Some(target);
+        add_files(&mut c, &tasks, &skip);
+        c.note = self.ask_store(Scan::WithFiles);
+        self.overlay = Overlay::Chooser(c);
+        Ok(vec![])
+    }
+
+    /// `:link task [WORDS]`: the tasks seen that match, then the
+    /// service's search adds its own.
+    pub fn open_link_picker(&mut self, query: &str) -> Result<Vec<Effect>, String> {
+        let target = self.target()?;
+        let q = query.trim();
+        let mut rows: Vec<(String, String)> = tasks_in_memory(self)
+            .into_iter()
+            .filter(|t| t.id.as_str() != target.0 && matches(&t.label(), t.title.raw(), q))
+            .map(|t| (t.id.as_str().to_string(), task_line(t)))
+            .collect();
+        // Tasks opened or acted on in earlier sessions (the store's).
+        for r in &self.local.recent {
+            if r.task_id != target.0
+                && !rows.iter().any(|(k, _)| *k == r.task_id)
+                && matches(&r.label, &r.title, q)
+            {
+                let line = format!("{:<7} {}", r.label, r.title);
+                rows.push((r.task_id.clone(), crate::text::clean(&line)));
+            }
+        }
+        let mut c = Chooser::new(ChooserKind::LinkTask, rows);
+        c.target = Some(target);
+        // A number is looked for as `:open #N` does (the search is free
+        // text: it may not match numbers); words are searched.
+        let digits = q.trim_start_matches('#');
+        let number = Some(digits)
+            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+            .and_then(|d| d.parse::<i64>().ok());
+        c.note = Some(match number {
+            Some(n) => format!("looking for #{n} on the service…"),
+            None => "searching the service…".into(),
+        });
+        let fx = vec![self.request(ApiRequest::PickTasks {
+            query: TaskQuery {
+                query: Some(q.to_string()).filter(|q| !q.is_empty() && number.is_none()),
+                ..Default::default()
+            },
+            number,
+        })];
+        self.overlay = Overlay::Chooser(c);
+        Ok(fx)
+    }
+
+    /// The ids of the files task `id` has (as this session knows it).
+    fn files_of(&self, id: &str) -> HashSet<String> {
+        self.known_task(id)
+            .map(|t| {
+                file_entries(t)
+                    .into_iter()
+                    .filter_map(|(_, v)| file_id(v))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Ask the store for `scan`; what the picker says meanwhile.
+    fn ask_store(&mut self, scan: Scan) -> Option<String> {
+        if self.local.on {
+            self.local.store(StoreCmd::Scan(scan));
+            Some("reading the store…".into())
+        } else {
+            Some("no local store in use: only what this session loaded".into())
+        }
+    }
+
+    /// The store answered a `Scan`: its tasks join the open picker (a
+    /// copy this session holds is newer, and decides).
+    pub(crate) fn on_scanned(&mut self, scan: Scan, rows: Result<Vec<StoredTask>, String>) {
+        let Overlay::Chooser(mut c) = std::mem::replace(&mut self.overlay, Overlay::None) else {
+            return;
+        };
+        let wanted = match c.kind {
+            ChooserKind::Drafts => Some(Scan::Drafts),
+            ChooserKind::Attach => Some(Scan::WithFiles),
+            _ => None,
+        };
+        if wanted == Some(scan) {
+            match rows {
+                Err(e) => {
+                    c.note = Some(crate::text::clean(&format!(
+                        "the store could not be read ({e}): only what this session loaded"
+                    )))
+                }
+                Ok(rows) => {
+                    c.note = None;
+                    let held: HashSet<String> = tasks_in_memory(self)
+                        .into_iter()
+                        .map(|t| t.id.as_str().to_string())
+                        .collect();
+                    let stored: Vec<Task> = rows
+                        .iter()
+                        .filter(|r| !held.contains(&r.id))
+                        .filter_map(from_stored)
+                        .collect();
+                    match scan {
+                        Scan::Drafts => {
+                            for t in stored.iter().filter(|t| t.draft) {
+                                c.rows.push((t.id.as_str().to_string(), task_line(t)));
+                            }
+                        }
+                        Scan::WithFiles => {
+                            let target = c.target.as_ref().map(|t| t.0.clone()).unwrap_or_default();
+                            let skip = self.files_of(&target);
+                            add_files(&mut c, &stored, &skip)
+                        }
+                    }
+                }
+            }
+        }
+        self.overlay = Overlay::Chooser(c);
+    }
+
+    /// The store cannot be read any more: a picker waiting on it says so.
+    pub(crate) fn scan_failed(&mut self, why: &str) {
+        if let Overlay::Chooser(c) = &mut self.overlay {
+            if matches!(c.kind, ChooserKind::Drafts | ChooserKind::Attach) && c.note.is_some() {
+                c.note = Some(crate::text::clean(&format!(
+                    "the store could not be read ({why}): only what this session loaded"
+                )));
+            }
+        }
+    }
+
+    /// The service's search for the `:link task` picker answered.
+    pub(crate) fn on_picked_tasks(&mut self, page: Result<TaskPage, String>) {
+        let Overlay::Chooser(c) = &mut self.overlay else {
+            return;
+        };
+        if c.kind != ChooserKind::LinkTask {
+            return;
+        }
+        match page {
+            Err(e) => {
+                c.note = Some(crate::text::clean(&format!(
+                    "the service's search failed ({e}): only the tasks seen"
+                )))
+            }
+            Ok(page) => {
+                c.note = None;
+                let target = c.target.as_ref().map(|t| t.0.clone()).unwrap_or_default();
+                for t in page.items.iter().filter_map(TaskItem::task) {
+                    let id = t.id.as_str().to_string();
+                    if id != target && !c.rows.iter().any(|(k, _)| *k == id) {
+                        c.rows.push((id, task_line(t)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// `a` in `:drafts`: accept the highlighted draft; the list stays
+    /// open on the next one, and the message line tells the outcome.
+    pub(crate) fn accept_draft_row(&mut self, mut c: Chooser, id: String) -> Vec<Effect> {
+        let label = self.label_of(&id);
+        c.remove(&id);
+        self.overlay = Overlay::Chooser(c);
+        self.say(Level::Info, format!("accepting draft {label}…"));
+        let patch = TaskPatch {
+            draft: Some(false),
+            ..Default::default()
+        };
+        vec![self.patch_task(id, "draft", "accepted".into(), patch)]
+    }
+
+    /// `d` in `:drafts`: the same question as `D` on the task; the answer
+    /// returns to the list.
+    pub(crate) fn reject_draft_row(&mut self, c: Chooser, id: String) -> Vec<Effect> {
+        let label = self.label_of(&id);
+        self.overlay = Overlay::Confirm {
+            lines: vec![
+                format!("Reject draft {label}?"),
+                "The draft task is deleted on the service.".into(),
+            ],
+            on_yes: Confirmed::RejectDraft { id },
+            back_to: Some(Box::new(Overlay::Chooser(c))),
+        };
+        vec![]
+    }
+}
+
+/// The files of `tasks` not yet in the picker, nor in `skip` (those its
+/// task already has).
+fn add_files(c: &mut Chooser, tasks: &[Task], skip: &HashSet<String>) {
+    for t in tasks {
+        for (_, v) in file_entries(t) {
+            if let Some((id, line)) = file_row(t, v) {
+                if !skip.contains(&id) && !c.rows.iter().any(|(k, _)| *k == id) {
+                    c.rows.push((id, line));
+                }
+            }
+        }
+    }
+}

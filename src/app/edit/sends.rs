@@ -1,0 +1,121 @@
+//! What becomes of a send from the composer: the draft loses only what
+//! was sent; an unknown outcome is said as such.
+
+use crate::api::*;
+use crate::app::state::{Level, Overlay, SendState, State};
+
+impl State {
+    /// The service confirmed a send from the composer. Only the text that
+    /// was sent leaves the draft: text added or edited since stays (on
+    /// disk and in an open composer), and the message says so.
+    pub(crate) fn compose_succeeded(&mut self, ticket: u64, message: &str) {
+        let Some(sent) = self.sending.remove(&ticket) else {
+            self.say(Level::Success, message.to_string());
+            return;
+        };
+        let label = format!("{}: ", sent.label);
+        let open = match &self.overlay {
+            Overlay::Compose(c) if c.task_id == sent.task_id && c.kind.draft_key() == sent.key => {
+                Some(c.text())
+            }
+            _ => None,
+        };
+        let current = open
+            .clone()
+            .or_else(|| self.drafts.load(&sent.task_id, &sent.key));
+        let left =
+            crate::app::edit::drafts::left_after_send(&sent.text, current.as_deref(), sent.appends);
+        // The draft first, then the record of the send: a crash between
+        // the two leaves a warning, never a draft said to be unsent.
+        let mut note = String::new();
+        match &left {
+            None => self.drafts.delete(&sent.task_id, &sent.key),
+            Some(rest) => match self.drafts.save(&sent.task_id, &sent.key, rest) {
+                Ok(_) => {
+                    note = if current.as_deref() == Some(rest.as_str()) {
+                        "; the text you edited since it was sent is kept as a draft (not sent)"
+                            .into()
+                    } else {
+                        "; what you wrote after the sent text is kept as a draft (not sent)".into()
+                    }
+                }
+                Err(e) => note = format!("; could not save the text written since: {e}"),
+            },
+        }
+        self.drafts.clear_sent(&sent.task_id, &sent.key);
+        if let Overlay::Compose(c) = &mut self.overlay {
+            if c.task_id == sent.task_id && c.kind.draft_key() == sent.key {
+                match &left {
+                    None => self.overlay = Overlay::None,
+                    Some(rest) => {
+                        if c.text() != *rest {
+                            c.set_text(rest);
+                        }
+                        c.state = SendState::Editing;
+                        c.initial = String::new();
+                        c.set_banner(Some(format!(
+                            "sent: \"{}\" — what is here is not sent",
+                            crate::text::clean(sent.text.lines().next().unwrap_or_default())
+                        )));
+                    }
+                }
+            }
+        }
+        let level = if note.is_empty() {
+            Level::Success
+        } else {
+            Level::Warn
+        };
+        self.say(level, format!("{label}{message}{note}"));
+    }
+
+    pub(crate) fn compose_failed(&mut self, ticket: u64, e: ApiError) {
+        let sent = self.sending.remove(&ticket);
+        let unknown = e.outcome_unknown();
+        let message = if unknown {
+            format!("{e} — outcome unknown: check before resending (your text is kept)")
+        } else {
+            format!("{e} — not sent, your text is kept")
+        };
+        if let Some(sent) = &sent {
+            if unknown {
+                self.drafts.mark_unknown(&sent.task_id, &sent.key);
+            } else {
+                self.drafts.send_refused(&sent.task_id, &sent.key);
+            }
+        }
+        if let Overlay::Compose(c) = &mut self.overlay {
+            if c.state == SendState::Sending(ticket) {
+                c.state = SendState::Failed {
+                    message: crate::text::clean(&message),
+                    outcome_unknown: unknown,
+                };
+            }
+            let same_draft = sent
+                .as_ref()
+                .is_some_and(|s| c.task_id == s.task_id && c.kind.draft_key() == s.key);
+            if same_draft {
+                c.set_banner(
+                    unknown.then(|| crate::app::popups::compose::SEND_MAY_HAVE_REACHED.into()),
+                );
+            }
+        }
+        let label = sent.map(|s| format!("{}: ", s.label)).unwrap_or_default();
+        self.say(Level::Error, format!("{label}{message}"));
+    }
+
+    /// Called at quit or hang-up: save what is being typed, say where.
+    pub fn save_drafts_now(&mut self) -> Option<std::path::PathBuf> {
+        if let Overlay::Compose(c) = &self.overlay {
+            let text = c.text();
+            if text == c.initial {
+                // Opened and not changed: nothing of the user's to keep.
+                return None;
+            }
+            if let Ok(Some(p)) = self.drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
+                return Some(p);
+            }
+        }
+        None
+    }
+}

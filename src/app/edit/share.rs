@@ -1,0 +1,167 @@
+//! Sharing: open the editor on the current state, review before the PUT,
+//! and resolve ambiguous names the service refused through a picker.
+
+use crate::api::*;
+use crate::app::popups::sharing::*;
+use crate::app::state::{ApiRequest, Effect, Focus, Level, Load, Overlay, State, Tab};
+
+impl State {
+    pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
+        // Sharing is the current task's, like every other task action.
+        let mut fx = Vec::new();
+        self.target()?;
+        let d = self.detail.as_mut().ok_or("no task selected")?;
+        match &d.sharing {
+            Load::Loaded(s) => {
+                let mut ed = SharingEditor::from_state(d.task_id.clone(), s);
+                ed.task_label = d.task.as_ref().map(|t| t.label()).unwrap_or_default();
+                ed.directory = self.directory.clone();
+                self.overlay = Overlay::Sharing(Box::new(ed));
+                Ok(fx)
+            }
+            _ => {
+                // Open the editor as soon as the current state arrives.
+                d.tab = Tab::Sharing;
+                d.edit_sharing_when_loaded = true;
+                self.focus = Focus::Detail;
+                if matches!(d.sharing, Load::Failed(_)) {
+                    d.sharing = Load::NotLoaded;
+                }
+                self.say(Level::Info, "loading the current sharing…");
+                fx.extend(self.load_tab(Tab::Sharing));
+                Ok(fx)
+            }
+        }
+    }
+
+    /// A sharing PUT answered 400: offer the candidates if the body has any.
+    pub fn sharing_refused(&mut self, id: String, update: SharingUpdate, err: &ApiError) -> bool {
+        let Some(body) = err.bad_request_body() else {
+            return false;
+        };
+        let candidates = candidates_in(body);
+        if candidates.is_empty() {
+            return false;
+        }
+        let lower = |s: &str| s.to_lowercase();
+        // Which reference was ambiguous: one the candidates' labels match,
+        // else the first that is not an id.
+        let refs: Vec<(bool, String)> = update
+            .users
+            .iter()
+            .map(|u| (false, u.user_id.clone()))
+            .chain(update.teams.iter().map(|t| (true, t.team_id.clone())))
+            .collect();
+        let hit = refs
+            .iter()
+            .find(|(_, r)| candidates.iter().any(|(_, l)| lower(l).contains(&lower(r))))
+            .or_else(|| refs.iter().find(|(_, r)| uuid::Uuid::parse_str(r).is_err()))
+            .cloned();
+        let Some((team, reference)) = hit else {
+            return false;
+        };
+        // Picking adds someone: one already in the update is not offered
+        // (choosing them would replace the new row with an existing one).
+        let present: Vec<&str> = if team {
+            update.teams.iter().map(|t| t.team_id.as_str()).collect()
+        } else {
+            update.users.iter().map(|u| u.user_id.as_str()).collect()
+        };
+        let candidates: Vec<(String, String)> = candidates
+            .into_iter()
+            .filter(|(id, _)| !present.contains(&id.as_str()))
+            .collect();
+        if candidates.is_empty() {
+            return false;
+        }
+        self.overlay = Overlay::Picker(Picker {
+            reference,
+            team,
+            candidates,
+            selected: 0,
+            then: PickThen::PutSharing {
+                task_id: id,
+                update,
+            },
+        });
+        true
+    }
+
+    /// The sharing PUT answered: say what the service kept that the change
+    /// left out (the creator, the assignee), or that you lost access.
+    pub(crate) fn sharing_saved(
+        &mut self,
+        ticket: u64,
+        id: String,
+        update: &SharingUpdate,
+        s: SharingState,
+    ) -> Vec<Effect> {
+        self.sharing_sent.take_if(|(t, _)| *t == ticket);
+        let kept: Vec<String> = s
+            .users
+            .iter()
+            .filter(|u| !update.users.iter().any(|x| x.user_id == u.id.as_str()))
+            .map(|u| match &u.role {
+                Some(r) => format!("{} ({})", u.name.line(), r.line()),
+                None => u.name.line().into_owned(),
+            })
+            .collect();
+        let me = self.my_id().unwrap_or_default().to_string();
+        let lost = s.visibility != Visibility::Customer && !s.users.iter().any(|u| u.id == me);
+        if lost {
+            // Reading the task again would only answer "not found".
+            self.say(
+                Level::Warn,
+                "sharing saved — you no longer have access to this task (unless a team of yours does)",
+            );
+            if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+                d.sharing = Load::Loaded(s);
+            }
+            return vec![];
+        }
+        if kept.is_empty() {
+            self.say(Level::Success, "sharing saved");
+        } else {
+            self.say(
+                Level::Warn,
+                format!(
+                    "sharing saved; the service kept access for {}",
+                    kept.join(", ")
+                ),
+            );
+        }
+        let mut fx = Vec::new();
+        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+            d.sharing = Load::Loaded(s);
+            // The task's visibility and people follow: reload it.
+            fx.push(self.request(ApiRequest::GetTask { id }));
+        }
+        fx
+    }
+
+    /// The sharing PUT was refused: a picker when the service named
+    /// candidates, else the editor back with its edits and the reason.
+    pub(crate) fn sharing_save_failed(
+        &mut self,
+        ticket: u64,
+        id: String,
+        update: SharingUpdate,
+        e: &ApiError,
+    ) -> Vec<Effect> {
+        let editor = self
+            .sharing_sent
+            .take_if(|(t, _)| *t == ticket)
+            .map(|(_, ed)| ed);
+        if self.sharing_refused(id, update, e) {
+            self.say(Level::Warn, format!("{e} — pick one"));
+            return vec![];
+        }
+        self.say(Level::Error, format!("saving sharing failed: {e}"));
+        // Unless another popup opened meanwhile.
+        if let (Some(mut ed), true) = (editor, matches!(self.overlay, Overlay::None)) {
+            ed.note = Some(e.to_string());
+            self.overlay = Overlay::Sharing(ed);
+        }
+        vec![]
+    }
+}

@@ -1,0 +1,199 @@
+//! What the state does for `freshness` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
+
+use super::*;
+use crate::app::state::{Effect, Focus, Level, Origin, State};
+
+impl State {
+    pub(crate) fn apply_page(
+        &mut self,
+        ticket: u64,
+        asked: Option<String>,
+        page: TaskPage,
+    ) -> Vec<Effect> {
+        let first = asked.is_none();
+        let keep_id = self
+            .list
+            .keep_selected
+            .clone()
+            .or_else(|| self.list.selected_id().map(str::to_string));
+        // A service that repeats a cursor would make the walk endless.
+        if let Some(c) = &page.cursor {
+            if !self.list.seen_cursors.insert(c.clone()) {
+                self.list.loading = false;
+                self.list.end_reached = true;
+                let msg = "the service repeated a page cursor: the list stops here (it may be incomplete)";
+                self.list.error = Some(msg.into());
+                self.say_about("list", Level::Error, msg);
+                return vec![];
+            }
+        }
+        let mut incoming = page.items;
+        // Rows answered individually since this page was asked for (a
+        // PATCH, a read) are newer than the page's copy: keep them.
+        for item in incoming.iter_mut() {
+            let Some(t) = item.task() else { continue };
+            if self.is_stale(t, ticket) {
+                if let Some(newer) = self
+                    .list
+                    .position(&t.id)
+                    .map(|i| self.list.items[i].clone())
+                {
+                    *item = newer;
+                }
+            }
+        }
+        if first {
+            self.list.before_refresh = None;
+            // A new walk: its pages are counted afresh.
+            self.list.pages.clear();
+            self.list.page_of.clear();
+        }
+        if first && self.list.replacing {
+            let gone = std::mem::take(&mut self.list.items);
+            self.list.reindex();
+            self.rows_leave(gone);
+            self.list.replacing = false;
+            self.list.changed.clear();
+            self.list.cached_at = None;
+            self.list.local_search = false;
+            self.list.narrowed = None;
+        }
+        for item in &incoming {
+            if let Some(t) = item.task() {
+                if let Some(prev) = self.list.previous.get(t.id.as_str()) {
+                    if prev.as_deref() != t.updated_at.as_deref() {
+                        self.list.changed.insert(t.id.as_str().to_string());
+                    }
+                }
+            }
+        }
+        for t in incoming.iter().filter_map(TaskItem::task) {
+            self.learn_people(t);
+        }
+        // The same task never shows twice in one list.
+        incoming.retain(|i| i.id().is_none_or(|id| self.list.position(id).is_none()));
+        self.list.note_page(asked, &incoming);
+        self.list.extend_rows(incoming);
+        self.list.cursor = page.cursor;
+        self.list.end_reached = self.list.cursor.is_none();
+        self.list.loading = false;
+        self.list.error = None;
+        // Selection stays on the same task across refreshes.
+        if let Some(id) = keep_id {
+            if let Some(i) = self.list.position(&id) {
+                self.list.selected = i;
+                self.list.keep_selected = None;
+            }
+        }
+        self.list.selected = self
+            .list
+            .selected
+            .min(self.list.items.len().saturating_sub(1));
+        // `G` follows pages down only while the user stays in the list: the
+        // current task never moves under a user reading the detail.
+        if self.focus != Focus::List {
+            self.list.to_bottom = false;
+        }
+        let followed_bottom = self.list.to_bottom && self.list.keep_selected.is_none();
+        if followed_bottom {
+            self.settle.carried();
+            self.list.selected = self.list.items.len().saturating_sub(1);
+            self.list.to_bottom = !self.list.end_reached;
+        }
+        let mut fx = Vec::new();
+        if self.list.items.len() < self.list.refill_to && !self.list.end_reached {
+            fx.push(self.next_page());
+        } else {
+            self.list.refill_to = 0;
+            self.list.keep_selected = None;
+            self.list.previous.clear();
+            fx.extend(self.fetch_ahead());
+        }
+        fx.extend(self.after_list_change(followed_bottom));
+        fx
+    }
+
+    /// After rows arrive: with no current task yet, or a new walk (a view,
+    /// a filter, a search), the row under the cursor becomes current; on a
+    /// refresh a current task that left the list stays current, marked as
+    /// not in this list: a refresh never changes the target.
+    fn after_list_change(&mut self, followed_bottom: bool) -> Vec<Effect> {
+        if self.list.keep_selected.is_some() {
+            return vec![];
+        }
+        let new_walk = std::mem::take(&mut self.list.follow_on_load);
+        let Some(d) = &mut self.detail else {
+            return self.follow_cursor();
+        };
+        if d.origin == Origin::List && (followed_bottom || new_walk) {
+            return self.follow_cursor();
+        }
+        if d.origin == Origin::List {
+            match self.list.position(&d.task_id) {
+                Some(i) => self.list.selected = i,
+                None => d.origin = Origin::Elsewhere,
+            }
+        }
+        vec![]
+    }
+
+    /// The answer `t` (ticket `ticket`) describes an older version than
+    /// what is shown. `updated_at` decides when both are readable (the
+    /// service's order, whatever order answers travel in); when they are
+    /// equal or unreadable, an answer sent before the one applied last is
+    /// the older.
+    pub fn is_stale(&self, t: &Task, ticket: u64) -> bool {
+        let Some((seen, updated)) = self.versions.get(t.id.as_str()) else {
+            return false;
+        };
+        let parse = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
+        match (parse(t.updated_at.as_deref()), parse(updated.as_deref())) {
+            (Some(a), Some(b)) if a != b => a < b,
+            _ => ticket < *seen,
+        }
+    }
+
+    /// Remember that the answer with `ticket` showed this version of `t`
+    /// (callers apply only answers that are not stale).
+    pub fn note_version(&mut self, t: &Task, ticket: u64) {
+        let e = self
+            .versions
+            .entry(t.id.as_str().to_string())
+            .or_insert((0, None));
+        *e = (ticket.max(e.0), t.updated_at.as_deref().map(str::to_string));
+    }
+
+    /// The service's answer replaces the row and the detail, unless it is
+    /// older than what they show (one staleness rule for every answer).
+    pub fn replace_task(&mut self, t: Task, ticket: u64) {
+        if self.is_stale(&t, ticket) {
+            tracing::debug!(ticket, "an older answer about a task arrived late: dropped");
+            return;
+        }
+        self.note_version(&t, ticket);
+        self.learn_people(&t);
+        if let Some(i) = self.list.position(&t.id) {
+            self.list.items[i] = TaskItem::Task(Box::new(t.clone()));
+        }
+        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == t.id) {
+            d.task = Some(t);
+            d.error = None;
+        }
+    }
+
+    /// `#12` for a task we know, else a short id.
+    pub fn label_of(&self, id: &str) -> String {
+        self.detail
+            .as_ref()
+            .and_then(|d| d.task.as_ref())
+            .filter(|t| t.id == id)
+            .or_else(|| {
+                self.list
+                    .position(id)
+                    .and_then(|i| self.list.items[i].task())
+            })
+            .map(|t| t.label())
+            .unwrap_or_else(|| crate::api::short_id(id))
+    }
+}

@@ -1,0 +1,433 @@
+//! What the state does for `outbox` (its `impl State`): above the state,
+//! which holds the data of `super` and never this module.
+
+use super::stored::{from_stored, to_stored};
+use super::*;
+use crate::app::state::{ApiRequest, ApiResult, Effect, Level, Reply, State};
+use crate::store::worker::StoreCmd;
+use crate::store::OutboxRow;
+use stored::already_applied;
+
+impl State {
+    /// The outbox is reading this task before sending an edit of it.
+    pub fn outbox_checking(&self, id: &str) -> bool {
+        self.outbox
+            .iter()
+            .any(|i| i.task_id == id && matches!(i.state, OutState::Checking(_)))
+    }
+    /// A queueable edit made while offline (or whose connection failed):
+    /// into the outbox. Its pending marks stay until it is sent.
+    ///
+    /// `base`: the version of the task shown when the edit was made
+    /// (`State::edit_bases`, recorded when the request was made): the
+    /// check before sending compares with it, never with a copy that
+    /// arrived since. `quiet`: a bulk edit says it in its summary.
+    pub(crate) fn queue_write(
+        &mut self,
+        ticket: u64,
+        req: ApiRequest,
+        unknown: bool,
+        base: Option<Option<String>>,
+        quiet: bool,
+    ) {
+        // Only an edit the store can hold is queued.
+        if to_stored(&req).is_none() {
+            return;
+        }
+        let id = match &req {
+            ApiRequest::Patch { id, .. }
+            | ApiRequest::PutSharing { id, .. }
+            | ApiRequest::UpdateLink { id, .. }
+            | ApiRequest::RemoveLink { id, .. }
+            | ApiRequest::Detach { id, .. } => id.clone(),
+            _ => return,
+        };
+        let fields: Vec<String> = self
+            .pending
+            .iter()
+            .filter(|p| p.ticket == ticket)
+            .map(|p| {
+                let v = if p.field == "complete_by" && p.value != "none" {
+                    crate::app::dates::when(Some(&p.value))
+                } else {
+                    p.value.clone()
+                };
+                format!("{} → {v}", p.field.replace('_', " "))
+            })
+            .collect();
+        let what = crate::text::clean(&if fields.is_empty() {
+            req.describe()
+        } else {
+            fields.join(", ")
+        });
+        let label = self.label_of(&id);
+        let base = base.unwrap_or_else(|| self.shown_version(&id));
+        let seq = self
+            .outbox
+            .iter()
+            .map(|i| i.seq)
+            .max()
+            .unwrap_or(0)
+            .max(crate::store::now_secs() * 1000)
+            + 1;
+        let created_at = crate::store::now_secs();
+        let saw = self
+            .known_copy(&id)
+            .or_else(|| self.current_task().filter(|t| t.id == id))
+            .cloned()
+            .map(Box::new);
+        let item = OutItem {
+            seq,
+            task_id: id,
+            label: label.clone(),
+            what: what.clone(),
+            req,
+            base_updated_at: base,
+            created_at,
+            state: OutState::Queued,
+            unknown,
+            pending_ticket: Some(ticket),
+            user_id: self.my_user(),
+            kept: if self.local.on {
+                Kept::Writing
+            } else {
+                Kept::Not(NO_STORE.into())
+            },
+            checked: None,
+            three: Vec::new(),
+            saw,
+        };
+        if let Some(cmd) = item.store_cmd() {
+            self.local.store(cmd);
+        }
+        self.outbox.push(item);
+        if quiet {
+            return;
+        }
+        let n = self.outbox.len();
+        // Not kept comes first: the line may be cut at the screen's edge.
+        let text = match (unknown, self.local.on) {
+            (true, true) => format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
+            (false, true) => format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)"),
+            (false, false) => format!("{label}: {what} NOT KEPT ({NO_STORE}): queued in memory only, sent if the service is back before you quit ({n} in the outbox, :outbox)"),
+            (true, false) => format!("{label}: {what} NOT KEPT ({NO_STORE}): the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
+        };
+        self.say(Level::Warn, text);
+    }
+
+    pub(crate) fn outbox_from_store(&mut self, rows: Vec<OutboxRow>) {
+        for r in rows {
+            if self.outbox.iter().any(|i| i.seq == r.seq) {
+                continue;
+            }
+            let Some(req) = from_stored(&r.request) else {
+                self.say(
+                    Level::Warn,
+                    format!(
+                        "an outbox entry ({} {}) is not readable by this taskdeck: left in the store",
+                        r.label, r.what
+                    ),
+                );
+                continue;
+            };
+            let saw = self.known_copy(&r.task_id).cloned().map(Box::new);
+            self.outbox.push(OutItem {
+                seq: r.seq,
+                task_id: r.task_id,
+                label: r.label,
+                what: r.what,
+                req,
+                base_updated_at: r.base_updated_at,
+                created_at: r.created_at,
+                state: OutState::Queued,
+                // Sent before a crash or not, it is checked first anyway.
+                unknown: true,
+                pending_ticket: None,
+                user_id: r.user_id,
+                kept: Kept::Kept,
+                checked: None,
+                three: Vec::new(),
+                saw,
+            });
+        }
+    }
+
+    /// Send the next queued edit (one at a time, in order; an edit waiting
+    /// for the user holds back the later ones of its task only).
+    pub fn outbox_pump(&mut self) -> Vec<Effect> {
+        // Only with the identity confirmed: this session's `GET /me` named
+        // the user whose store holds the edits (a queued edit is sent with
+        // a key of the user who made it, never another's).
+        let confirmed = self
+            .me
+            .as_ref()
+            .is_some_and(|me| self.local.user.as_ref().is_none_or(|u| *u == me.user_id));
+        if !confirmed
+            || self.offline.is_some()
+            || self
+                .outbox
+                .iter()
+                .any(|i| matches!(i.state, OutState::Checking(_) | OutState::Sending(_)))
+        {
+            return vec![];
+        }
+        let waiting: Vec<String> = self
+            .outbox
+            .iter()
+            .filter(|i| matches!(i.state, OutState::Waiting(_)))
+            .map(|i| i.task_id.clone())
+            .collect();
+        self.drop_other_users_edits();
+        let Some(i) = self
+            .outbox
+            .iter()
+            .position(|i| i.state == OutState::Queued && !waiting.contains(&i.task_id))
+        else {
+            return vec![];
+        };
+        let id = self.outbox[i].task_id.clone();
+        let fx = self.request(ApiRequest::GetTask { id });
+        if let Effect::Api { ticket, .. } = &fx {
+            self.outbox[i].state = OutState::Checking(*ticket);
+        }
+        vec![fx]
+    }
+
+    /// The outbox's own answers (its checks and sends), and queueable
+    /// edits that could not go out. Returns whether the answer was fully
+    /// handled here (else it is applied as any other), what to send, and
+    /// what to say once the answer is applied.
+    pub(crate) fn outbox_answer(&mut self, r: &ApiResult) -> Outboxed {
+        let ticket = r.ticket;
+        let base = self.edit_bases.remove(&ticket);
+        // A queueable edit that could not go out (or lost its connection).
+        let lost = match &r.result {
+            Err(e) if e.unreachable() => Some(false),
+            Err(ApiError::Network { .. }) => Some(true),
+            _ => None,
+        };
+        let from_outbox = self.outbox.iter().any(
+            |i| matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == ticket),
+        );
+        if let (Some(unknown), false) = (lost, from_outbox) {
+            if queueable(&r.req) && !self.sending.contains_key(&ticket) {
+                self.inflight.remove(&ticket);
+                self.queue_write(ticket, r.req.clone(), unknown, base, false);
+                return Outboxed::handled(if unknown { self.outbox_pump() } else { vec![] });
+            }
+        }
+        let Some(i) = self.outbox.iter().position(
+            |i| matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == ticket),
+        ) else {
+            return Outboxed::pass();
+        };
+        match (&self.outbox[i].state, &r.result) {
+            (OutState::Checking(_), Ok(Reply::Task(t))) => {
+                let item = &self.outbox[i];
+                // An edit whose version is not known (the task was not
+                // shown with one) cannot be told from someone else's
+                // change: it waits for the user rather than overwrite.
+                let moved = match (&item.base_updated_at, &t.updated_at) {
+                    (Some(base), Some(now)) => base != now,
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                };
+                if item.unknown && already_applied(&item.req, t) {
+                    let item = self.outbox.remove(i);
+                    self.local.store(StoreCmd::OutboxRemove(item.seq));
+                    if let Some(pt) = item.pending_ticket {
+                        self.pending.retain(|p| p.ticket != pt);
+                    }
+                    self.say(
+                        Level::Success,
+                        format!(
+                            "{}: {} — it had reached the service (not sent again)",
+                            item.label, item.what
+                        ),
+                    );
+                    self.inflight.remove(&ticket);
+                    self.replace_task((**t).clone(), ticket);
+                    return Outboxed::handled(self.outbox_pump());
+                }
+                if moved {
+                    let why = if item.base_updated_at.is_some() {
+                        format!(
+                            "{} changed on the service since this edit was made",
+                            item.label
+                        )
+                    } else {
+                        format!(
+                            "the version of {} this edit was made against is not known",
+                            item.label
+                        )
+                    };
+                    if let ApiRequest::Patch { patch, .. } = &self.outbox[i].req {
+                        let saw = self.outbox[i].saw.as_deref();
+                        let three = self.three_way(patch, saw, t);
+                        self.outbox[i].three = three;
+                    }
+                    self.outbox[i].state = OutState::Waiting(why.clone());
+                    self.say(
+                        Level::Warn,
+                        format!(
+                            "{why}: {} waits for you (:outbox, enter: yours and theirs side by side)",
+                            self.outbox[i].what
+                        ),
+                    );
+                    // The read itself is applied as any other.
+                    return Outboxed::pass();
+                }
+                // Accepted: the version the edit was made against (or our
+                // previous edit's answer).
+                self.outbox[i].checked = t.updated_at.as_deref().map(str::to_string);
+                let req = self.outbox[i].req.clone();
+                let fx = self.request(req);
+                if let Effect::Api { ticket: t2, .. } = &fx {
+                    self.outbox[i].state = OutState::Sending(*t2);
+                    if let Some(pt) = self.outbox[i].pending_ticket {
+                        for p in self.pending.iter_mut().filter(|p| p.ticket == pt) {
+                            p.ticket = *t2;
+                        }
+                    }
+                }
+                // Apply the read too, then send.
+                let mut all = vec![fx];
+                self.inflight.remove(&ticket);
+                self.replace_task((**t).clone(), ticket);
+                all.extend(self.outbox_pump());
+                Outboxed::handled(all)
+            }
+            (OutState::Checking(_), Err(e)) => {
+                if e.unreachable()
+                    || matches!(e, ApiError::Network { .. } | ApiError::Timeout { .. })
+                {
+                    self.outbox[i].state = OutState::Queued;
+                    return Outboxed::pass();
+                }
+                let why = format!(
+                    "reading {} before sending failed: {e}",
+                    self.outbox[i].label
+                );
+                self.outbox[i].state = OutState::Waiting(why);
+                Outboxed::pass()
+            }
+            (OutState::Checking(_), Ok(_)) => {
+                self.outbox[i].state = OutState::Waiting("unexpected answer".into());
+                Outboxed::pass()
+            }
+            (OutState::Sending(_), Ok(reply)) => {
+                let item = self.outbox.remove(i);
+                self.local.store(StoreCmd::OutboxRemove(item.seq));
+                if let Reply::Task(t) = reply {
+                    self.rebase_after(&item, t.updated_at.as_deref());
+                }
+                let left = self.outbox.len();
+                let note = Some((
+                    Level::Success,
+                    format!(
+                        "{}: {} — sent from the outbox{}",
+                        item.label,
+                        item.what,
+                        if left > 0 {
+                            format!(" ({left} left)")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+                // The answer is applied as any other (after this).
+                Outboxed {
+                    handled: false,
+                    fx: self.outbox_pump(),
+                    note,
+                }
+            }
+            (OutState::Sending(_), Err(e)) if e.unreachable() => {
+                self.outbox[i].state = OutState::Queued;
+                self.inflight.remove(&ticket);
+                Outboxed::handled(vec![])
+            }
+            // Never reached the service, and not the edit's fault: a
+            // certificate or a proxy refused the connection, or the key was
+            // refused. The edit stays, waiting for the user (`:outbox`
+            // sends it again once that is mended), instead of being dropped
+            // as if the service had refused it.
+            (OutState::Sending(_), Err(e)) if e.is_setup() || e.is_auth() => {
+                let why = format!("could not be sent: {e}");
+                self.outbox[i].state = OutState::Waiting(why);
+                self.inflight.remove(&ticket);
+                Outboxed::pass()
+            }
+            (OutState::Sending(_), Err(e)) if e.outcome_unknown() => {
+                self.outbox[i].unknown = true;
+                self.outbox[i].state =
+                    OutState::Waiting(format!("sending failed: {e} — outcome unknown"));
+                Outboxed::pass()
+            }
+            (OutState::Sending(_), Err(e)) => {
+                let item = self.outbox.remove(i);
+                self.local.store(StoreCmd::OutboxRemove(item.seq));
+                tracing::info!(error = %e, "queued edit refused");
+                let note = Some((
+                    Level::Error,
+                    format!(
+                        "{}: {} from the outbox was refused: {e}",
+                        item.label, item.what
+                    ),
+                ));
+                Outboxed {
+                    handled: false,
+                    fx: self.outbox_pump(),
+                    note,
+                }
+            }
+            (OutState::Queued | OutState::Waiting(_), _) => Outboxed::pass(),
+        }
+    }
+
+    /// `:outbox` — cancel one (`x`) or send one that waits (`enter`).
+    pub fn outbox_cancel(&mut self, seq: i64) {
+        if let Some(i) = self.outbox.iter().position(|i| i.seq == seq) {
+            if matches!(self.outbox[i].state, OutState::Sending(_)) {
+                self.say(
+                    Level::Warn,
+                    "already being sent: it cannot be cancelled now",
+                );
+                return;
+            }
+            let item = self.outbox.remove(i);
+            self.local.store(StoreCmd::OutboxRemove(item.seq));
+            if let Some(pt) = item.pending_ticket {
+                self.pending.retain(|p| p.ticket != pt);
+            }
+            self.say(
+                Level::Info,
+                format!("{}: {} cancelled (not sent)", item.label, item.what),
+            );
+        }
+    }
+
+    pub fn outbox_send_anyway(&mut self, seq: i64) -> Vec<Effect> {
+        let Some(i) = self.outbox.iter().position(|i| i.seq == seq) else {
+            return vec![];
+        };
+        if !matches!(self.outbox[i].state, OutState::Waiting(_)) {
+            return self.outbox_pump();
+        }
+        if self.offline.is_some() {
+            self.say(Level::Warn, "offline: it is sent once the service is back");
+            self.outbox[i].state = OutState::Queued;
+            return vec![];
+        }
+        // Sent over a change by someone else: the next edits of the task
+        // are not checked against its answer (they were not accepted
+        // over that change).
+        self.outbox[i].checked = None;
+        let req = self.outbox[i].req.clone();
+        let fx = self.request(req);
+        if let Effect::Api { ticket, .. } = &fx {
+            self.outbox[i].state = OutState::Sending(*ticket);
+        }
+        vec![fx]
+    }
+}

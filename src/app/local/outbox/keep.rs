@@ -1,0 +1,171 @@
+//! The outbox's bookkeeping around the store and the user: whether each
+//! queued edit is kept (what quitting says, and its exit status), whose
+//! edit it is, and the version each is checked against.
+
+use super::super::outbox::{Kept, OutItem, OutState};
+use crate::app::state::{Level, State};
+use crate::store::worker::StoreCmd;
+
+impl State {
+    /// The version of a task the user sees (the detail, else the row,
+    /// else the copy kept): what an edit made now is made against.
+    pub(crate) fn shown_version(&self, id: &str) -> Option<String> {
+        self.known_task(id)
+            .cloned()
+            .or_else(|| self.best_copy(id))
+            .and_then(|t| t.updated_at.map(String::from))
+    }
+
+    /// The user the service said this key belongs to (`None` until known).
+    pub(crate) fn my_user(&self) -> Option<String> {
+        self.my_id().filter(|u| !u.is_empty()).map(str::to_string)
+    }
+
+    /// An edit made by another user is never sent with this key: it leaves
+    /// the outbox of this session (it stays in its store), said once.
+    pub(crate) fn drop_other_users_edits(&mut self) {
+        let Some(me) = self.my_user() else { return };
+        let (theirs, ours): (Vec<OutItem>, Vec<OutItem>) =
+            std::mem::take(&mut self.outbox).into_iter().partition(|i| {
+                i.user_id
+                    .as_deref()
+                    .is_some_and(|u| !u.is_empty() && u != me)
+                    && matches!(i.state, OutState::Queued | OutState::Waiting(_))
+            });
+        self.outbox = ours;
+        if !theirs.is_empty() {
+            let what: Vec<String> = theirs
+                .iter()
+                .map(|i| format!("{} {}", i.label, i.what))
+                .collect();
+            self.say(
+                Level::Warn,
+                format!(
+                    "{} made by another user: never sent with this key ({})",
+                    crate::app::dispatch::results::plural(
+                        theirs.len(),
+                        "queued edit",
+                        "queued edits"
+                    ),
+                    what.join("; ")
+                ),
+            );
+        }
+    }
+
+    /// Our queued edit of a task was answered with `version`: the later
+    /// queued edits of the task made against the version its check
+    /// accepted are checked against our answer (our own change holds
+    /// nothing); any other version still holds them.
+    pub(crate) fn rebase_after(&mut self, sent: &OutItem, version: Option<&str>) {
+        let (Some(accepted), Some(version)) = (&sent.checked, version) else {
+            return;
+        };
+        let mut cmds = Vec::new();
+        for i in self.outbox.iter_mut().filter(|i| {
+            i.task_id == sent.task_id
+                && i.state == OutState::Queued
+                && i.base_updated_at.as_ref() == Some(accepted)
+        }) {
+            i.base_updated_at = Some(version.to_string());
+            cmds.push(StoreCmd::OutboxRebase {
+                seq: i.seq,
+                base: i.base_updated_at.clone(),
+            });
+        }
+        for c in cmds {
+            self.local.store(c);
+        }
+    }
+
+    /// The store wrote a queued edit.
+    pub(crate) fn outbox_kept(&mut self, seq: u64) {
+        if let Some(i) = self.outbox.iter_mut().find(|i| i.seq as u64 == seq) {
+            if i.kept == Kept::Writing {
+                i.kept = Kept::Kept;
+            }
+        }
+    }
+
+    /// The store could not write a queued edit: it says so, with why.
+    pub(crate) fn outbox_not_kept(&mut self, seq: u64, why: &str) {
+        let Some(i) = self.outbox.iter_mut().find(|i| i.seq as u64 == seq) else {
+            return;
+        };
+        i.kept = Kept::Not(why.to_string());
+        let text = format!(
+            "{}: {} could NOT be kept ({why}): it is in memory only — lost if you quit before the service is back",
+            i.label, i.what
+        );
+        self.say(Level::Error, text);
+    }
+
+    /// The store stopped: edits it had not confirmed are not kept.
+    pub(crate) fn outbox_store_failed(&mut self, why: &str) {
+        let mut named = Vec::new();
+        for i in self.outbox.iter_mut().filter(|i| i.kept == Kept::Writing) {
+            i.kept = Kept::Not(why.to_string());
+            named.push(format!("{} {}", i.label, i.what));
+        }
+        if !named.is_empty() {
+            self.say(
+                Level::Error,
+                format!(
+                    "{} could NOT be kept ({why}): in memory only — lost if you quit before the service is back",
+                    named.join("; ")
+                ),
+            );
+        }
+    }
+
+    /// Queued edits the store does not hold: quitting now loses them.
+    pub fn outbox_lost(&self) -> Vec<&OutItem> {
+        self.outbox
+            .iter()
+            .filter(|i| i.kept != Kept::Kept)
+            .collect()
+    }
+
+    /// What quitting says of the outbox: edits lost (not kept: the exit
+    /// status says so too), and edits kept for the next start.
+    pub fn outbox_quit_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let lost = self.outbox_lost();
+        if !lost.is_empty() {
+            let why = lost
+                .iter()
+                .find_map(|i| match &i.kept {
+                    Kept::Not(w) => Some(w.as_str()),
+                    _ => None,
+                })
+                .unwrap_or("the store never confirmed writing them");
+            let names: Vec<String> = lost
+                .iter()
+                .map(|i| format!("{} {}", i.label, i.what))
+                .collect();
+            out.push(crate::text::clean(&format!(
+                "taskdeck: {} NOT sent and NOT kept ({why}) — lost: {}",
+                crate::app::dispatch::results::plural(
+                    lost.len(),
+                    "queued edit was",
+                    "queued edits were"
+                ),
+                names.join("; ")
+            )));
+        }
+        let kept: Vec<String> = self
+            .outbox
+            .iter()
+            .filter(|i| i.kept == Kept::Kept)
+            .map(|i| format!("{} {}", i.label, i.what))
+            .collect();
+        if !kept.is_empty() {
+            out.push(crate::text::clean(&format!(
+                "taskdeck: {} not sent yet, kept in the local store (sent at the next start): {}",
+                crate::app::dispatch::results::plural(kept.len(), "queued edit", "queued edits"),
+                kept.join("; ")
+            )));
+        }
+        out
+    }
+}

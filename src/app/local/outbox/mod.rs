@@ -1,0 +1,141 @@
+//! Offline and the outbox. When the service cannot be reached, taskdeck
+//! says OFFLINE, keeps showing what it knows, and probes with backoff until
+//! the service answers. Edits that are safe to repeat (a PATCH of fields,
+//! the sharing replacement, a link's role or context, removing a link or a
+//! file) are queued in the outbox (and the store) and sent in order once
+//! the service is back — each after reading the task: if it changed on the
+//! service since the version the edit was made against (recorded when the
+//! edit was made, `State::edit_bases`), the edit waits for the user. The
+//! service's answer to our own queued edit becomes the version the next
+//! queued edit of the task is checked against (`rebase_after`), so only a
+//! change by someone else holds one. An edit is sent only for the user who
+//! made it; whether the store kept it is tracked (`outbox/keep.rs`).
+//! Comments and requester replies are never queued: they stay drafts.
+
+use crate::api::*;
+use crate::app::state::{ApiRequest, Effect, Level};
+use crate::store::worker::StoreCmd;
+
+mod handle;
+
+mod keep;
+mod stored;
+
+pub use stored::{from_stored, to_stored};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutState {
+    Queued,
+    /// Reading the task before sending (ticket of the read).
+    Checking(u64),
+    Sending(u64),
+    /// The task changed on the service since the edit was made (or the
+    /// first attempt's outcome is unknown and it changed): the user decides.
+    Waiting(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct OutItem {
+    pub seq: i64,
+    pub task_id: String,
+    pub label: String,
+    pub what: String,
+    pub req: ApiRequest,
+    pub base_updated_at: Option<String>,
+    pub created_at: i64,
+    pub state: OutState,
+    /// A first attempt was sent and its outcome is unknown.
+    pub unknown: bool,
+    /// The pending marks of the edit (shown until it is sent).
+    pub pending_ticket: Option<u64>,
+    /// The user who made it: it is only ever sent for that user.
+    pub user_id: Option<String>,
+    /// Whether the store holds it (what quitting says depends on it).
+    pub kept: Kept,
+    /// The version the check before sending found and accepted (it was
+    /// the one the edit was made against): the next queued edit of the
+    /// task made against it is checked against our answer instead.
+    pub checked: Option<String>,
+    /// A field edit that met a change on the service: its fields three
+    /// ways (`conflict.rs`), for the user to choose.
+    pub three: Vec<crate::app::popups::conflict::Three>,
+    /// The task as the user saw it when making the edit (or, for one read
+    /// back from the store, the stored copy then): "you saw" of a
+    /// conflict.
+    pub saw: Option<Box<Task>>,
+}
+
+/// Whether a queued edit is in the store (it survives a quit) or only in
+/// memory.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kept {
+    /// Written to the store's thread, not confirmed yet.
+    Writing,
+    Kept,
+    /// The store could not keep it (why): it is lost at quit.
+    Not(String),
+}
+
+impl OutItem {
+    /// The store's command that keeps this edit (`None`: not an edit the
+    /// store can hold).
+    pub fn store_cmd(&self) -> Option<StoreCmd> {
+        Some(StoreCmd::OutboxAdd {
+            local: self.seq as u64,
+            seq: self.seq,
+            task_id: self.task_id.clone(),
+            label: self.label.clone(),
+            what: self.what.clone(),
+            request: to_stored(&self.req)?,
+            base_updated_at: self.base_updated_at.clone(),
+            created_at: self.created_at,
+        })
+    }
+}
+
+/// What the outbox made of an answer.
+pub(crate) struct Outboxed {
+    /// Fully handled here; else it is applied as any other answer.
+    pub handled: bool,
+    /// Requests it sends next.
+    pub fx: Vec<Effect>,
+    /// What to say once the answer is applied.
+    pub note: Option<(Level, String)>,
+}
+
+impl Outboxed {
+    fn handled(fx: Vec<Effect>) -> Outboxed {
+        Outboxed {
+            handled: true,
+            fx,
+            note: None,
+        }
+    }
+    fn pass() -> Outboxed {
+        Outboxed {
+            handled: false,
+            fx: vec![],
+            note: None,
+        }
+    }
+}
+
+/// Edits the outbox may hold: those safe to send again.
+pub fn queueable(req: &ApiRequest) -> bool {
+    matches!(
+        req,
+        ApiRequest::Patch { .. }
+            | ApiRequest::PutSharing { .. }
+            | ApiRequest::UpdateLink { .. }
+            | ApiRequest::RemoveLink { .. }
+            | ApiRequest::Detach { .. }
+    )
+}
+
+/// A read: may be answered "offline" without going out.
+pub fn is_read(req: &ApiRequest) -> bool {
+    req.written_task().is_none()
+}
+
+/// Why an edit is not kept when there is no store at all.
+pub(crate) const NO_STORE: &str = "no local store in use";

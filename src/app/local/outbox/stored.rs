@@ -1,0 +1,90 @@
+//! The outbox's edits in the store's JSON form, and whether an edit
+//! already holds on the service.
+
+use crate::api::*;
+use crate::app::state::ApiRequest;
+
+/// The store's JSON form of a queueable edit.
+pub fn to_stored(req: &ApiRequest) -> Option<String> {
+    use serde_json::json;
+    let v = match req {
+        ApiRequest::Patch { id, patch } => {
+            json!({"kind": "patch", "id": id, "body": patch.to_json()})
+        }
+        ApiRequest::PutSharing { id, update } => {
+            json!({"kind": "sharing", "id": id, "body": serde_json::to_value(update).ok()?})
+        }
+        ApiRequest::UpdateLink {
+            id,
+            kind,
+            item,
+            update,
+        } => {
+            json!({"kind": "link", "id": id, "type": kind.as_wire(), "item": item, "body": update.to_json()})
+        }
+        ApiRequest::RemoveLink { id, kind, item } => {
+            json!({"kind": "unlink", "id": id, "type": kind.as_wire(), "item": item})
+        }
+        ApiRequest::Detach { id, file_id } => json!({"kind": "detach", "id": id, "file": file_id}),
+        _ => return None,
+    };
+    Some(v.to_string())
+}
+
+/// A stored edit read back (`None`: not one this build knows).
+pub fn from_stored(s: &str) -> Option<ApiRequest> {
+    let v: serde_json::Value = serde_json::from_str(s).ok()?;
+    let id = v["id"].as_str()?.to_string();
+    let kind = || LinkType::parse(v["type"].as_str().unwrap_or(""));
+    Some(match v["kind"].as_str()? {
+        "patch" => ApiRequest::Patch {
+            id,
+            patch: TaskPatch::from_json(&v["body"])?,
+        },
+        "sharing" => ApiRequest::PutSharing {
+            id,
+            update: serde_json::from_value(v["body"].clone()).ok()?,
+        },
+        "link" => ApiRequest::UpdateLink {
+            id,
+            kind: kind(),
+            item: v["item"].as_str()?.to_string(),
+            update: LinkUpdate::from_json(&v["body"])?,
+        },
+        "unlink" => ApiRequest::RemoveLink {
+            id,
+            kind: kind(),
+            item: v["item"].as_str()?.to_string(),
+        },
+        "detach" => ApiRequest::Detach {
+            id,
+            file_id: v["file"].as_str()?.to_string(),
+        },
+        _ => return None,
+    })
+}
+
+/// The task already holds what the PATCH sets (the first attempt landed).
+pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
+    let ApiRequest::Patch { patch, .. } = req else {
+        return false;
+    };
+    let body = patch.to_json();
+    let Some(m) = body.as_object() else {
+        return false;
+    };
+    let task = serde_json::to_value(t).unwrap_or_default();
+    !m.is_empty()
+        && m.iter().all(|(k, v)| match k.as_str() {
+            "assigned_to" => match v {
+                serde_json::Value::Null => t.assigned_to.is_none(),
+                v => t
+                    .assigned_to
+                    .as_ref()
+                    .is_some_and(|p| Some(p.id.as_str()) == v.as_str()),
+            },
+            "status" | "priority" | "title" | "tags" | "archived" | "draft" | "description"
+            | "additional_context" => task.get(k) == Some(v),
+            _ => false,
+        })
+}

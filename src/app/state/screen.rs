@@ -1,0 +1,100 @@
+//! What the screen holds around the panes: where the focus is, the popup
+//! over them (`Overlay`) and what `y` confirms there, the messages and how
+//! loud they are, the marks of field edits in flight. Data only: `State`
+//! (`state.rs`) holds these, the handlers change them.
+
+use super::input::LineInput;
+use super::panes::SearchBox;
+use crate::api::*;
+use crate::app::edit::composer::Compose;
+use chrono::{DateTime, Utc};
+
+/// The messages kept (`ctrl-l`).
+pub const MAX_MESSAGES: usize = 200;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    List,
+    Detail,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Success,
+    Warn,
+    Error,
+}
+
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub at: DateTime<Utc>,
+    pub level: Level,
+    pub text: String,
+}
+
+/// What a confirmation does when accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Confirmed {
+    RejectDraft {
+        id: String,
+    },
+    RemoveLink {
+        id: String,
+        kind: LinkType,
+        item: String,
+    },
+    Detach {
+        id: String,
+        file_id: String,
+    },
+    PutSharing {
+        id: String,
+        update: SharingUpdate,
+    },
+    /// Start the bulk run (edit, undo or redo) prepared with this id.
+    Run(u64),
+    Quit,
+}
+
+pub enum Overlay {
+    None,
+    Help {
+        filter: LineInput,
+        scroll: u16,
+    },
+    Palette(crate::app::popups::palette::Palette),
+    Search(Box<SearchBox>),
+    Confirm {
+        lines: Vec<String>,
+        on_yes: Confirmed,
+        /// Where `n` returns to (the sharing editor, with its edits).
+        back_to: Option<Box<Overlay>>,
+    },
+    Compose(Box<Compose>),
+    Text {
+        title: String,
+        lines: Vec<String>,
+        scroll: u16,
+    },
+    Picker(crate::app::popups::sharing::Picker),
+    Sharing(Box<crate::app::popups::sharing::SharingEditor>),
+    Filter(Box<crate::app::popups::filter_form::FilterForm>),
+    /// `:recent`, `:changed`, `:outbox`.
+    Chooser(crate::app::popups::chooser::Chooser),
+    /// The view switcher, with counts.
+    Views(crate::app::popups::switcher::Switcher),
+    /// The inbox (`i`).
+    Inbox(crate::app::popups::inbox::InboxList),
+    /// A queued edit three ways: saw, mine, theirs (`:outbox`, enter).
+    Conflict(crate::app::popups::conflict::ConflictView),
+}
+
+/// A field edit in flight: shown as a pending mark until answered.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub ticket: u64,
+    pub task_id: String,
+    pub field: String,
+    pub value: String,
+}
