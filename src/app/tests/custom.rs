@@ -1,10 +1,10 @@
 //! Custom commands: the exact script each key and `:run` produces, for
 //! which task, and what the screen shows of its outcome.
 
-use super::views::config;
 use super::*;
 use crate::app::custom::run::{Done, Exit, Job, Outcome, Run};
 use crate::app::custom::vars::{env, Vars};
+use crate::app::tests::views::saved::config;
 use std::time::Duration;
 
 const COMMANDS: &str = r#"

@@ -2,33 +2,13 @@
 //! requests emitted and the resulting state. Helpers here, tests by
 //! subject in the files below.
 
-mod backoff;
-pub(crate) mod board;
 mod bulk;
-mod changes;
-mod collab;
-mod compose;
-mod connection;
 mod custom;
-mod edits;
+mod edit;
 mod inbox;
-mod keys;
-mod known;
 mod list;
-mod live_filter;
-mod local;
-mod names;
-mod navigation;
-mod numbers;
-mod outbox;
-mod outbox_order;
-mod pickers;
-mod prefetch;
+pub(crate) mod local;
 mod props;
-mod refresh;
-mod review;
-mod settle;
-mod tabs;
 mod undo;
 pub(crate) mod views;
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::app::custom::run::{Done, Exit, Outcome};
-use crate::app::tests::board::board_state;
+use crate::app::tests::views::board::board_state;
 use crate::app::views::Count;
 
 /// The board over five tasks, one of them hostile, a move in flight.

@@ -269,7 +269,7 @@ fn bottom_follows_new_pages_to_the_end() {
 
 #[test]
 fn a_repeated_cursor_ends_the_walk_and_no_task_shows_twice() {
-    let mut s = super::loaded(0);
+    let mut s = crate::app::tests::loaded(0);
     let first = reqs(&s.reload_list(false)).remove(0);
     let page = |range: std::ops::RangeInclusive<i64>, cursor: &str| {
         Ok(Reply::Page(TaskPage {

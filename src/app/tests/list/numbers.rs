@@ -4,8 +4,8 @@
 //! never steals the screen; a wrong index is corrected by the service's
 //! answer; every listing's rows are indexed.
 
-use super::local::with_store;
 use super::*;
+use crate::app::tests::local::store::with_store;
 use crate::store::worker::{FoundNumber, StoreAnswer, StoreCmd};
 use crate::store::{Numbered, StoredDetail};
 

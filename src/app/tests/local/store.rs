@@ -5,13 +5,13 @@ use super::*;
 use crate::store::worker::{StoreAnswer, StoreCmd};
 use crate::store::{Boot, Seen, StoredDetail, StoredTab};
 
-pub(super) fn unreachable() -> ApiError {
+pub(crate) fn unreachable() -> ApiError {
     ApiError::Unreachable {
         message: "connection refused".into(),
     }
 }
 
-pub(super) fn with_store(mut s: State) -> State {
+pub(crate) fn with_store(mut s: State) -> State {
     s.local.on = true;
     s.local.out.clear();
     s

@@ -1,8 +1,8 @@
 //! Inverses of changes, computed from the task before and after.
 
-use super::task;
 use crate::api::*;
 use crate::app::edit::changes::*;
+use crate::app::tests::task;
 
 #[test]
 fn the_inverse_of_a_tag_edit_is_computed_against_the_old_list() {

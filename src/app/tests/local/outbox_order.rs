@@ -4,10 +4,10 @@
 //! was made against; bulk edits made offline queue per task; an edit the
 //! store could not keep says so, and quitting names it.
 
-use super::bulk::{mark_rows, n_of, patched};
-use super::local::{unreachable, with_store};
 use super::*;
 use crate::app::local::outbox::{Kept, OutState};
+use crate::app::tests::bulk::{mark_rows, n_of, patched};
+use crate::app::tests::local::store::{unreachable, with_store};
 use crate::store::worker::{StoreAnswer, StoreCmd};
 
 fn go_offline(s: &mut State) {

@@ -3,9 +3,9 @@
 //! wait for the user over a newer version, can be cancelled, and survive
 //! the store. Comments never queue.
 
-use super::local::{unreachable, with_store};
 use super::*;
 use crate::app::local::outbox::OutState;
+use crate::app::tests::local::store::{unreachable, with_store};
 use crate::store::worker::StoreCmd;
 
 fn go_offline(s: &mut State) {

@@ -112,7 +112,7 @@ fn archive_from_the_list_offers_undo() {
     assert!(s.status.as_ref().unwrap().1.contains("z restores"));
     // z reads the task back first (did it change on the service since?),
     // then sends exactly one request: the restore.
-    let fx = super::undo::undo_key_unchanged(&mut s, 'z', &[archived]);
+    let fx = crate::app::tests::undo::undo_key_unchanged(&mut s, 'z', &[archived]);
     let r = reqs(&fx);
     assert_eq!(r.len(), 1);
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(task(1)))));

@@ -167,7 +167,7 @@ fn a_paste_narrows_like_typing() {
 
 #[test]
 fn the_stores_matches_join_the_narrowed_rows_after_them() {
-    let mut s = super::local::with_store(loaded(3));
+    let mut s = crate::app::tests::local::store::with_store(loaded(3));
     s.on_key(key('/'));
     type_str(&mut s, "number 2");
     assert_eq!(shown(&s), vec!["#2"]);

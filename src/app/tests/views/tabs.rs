@@ -2,8 +2,8 @@
 //! own key wins over a position, and each tab's count is only what is
 //! known.
 
-use super::views::config;
 use super::*;
+use crate::app::tests::views::saved::config;
 use crate::app::views::Count;
 
 /// Views 8 and 9 have no key: their digits are their positions'. Due

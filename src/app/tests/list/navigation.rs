@@ -295,7 +295,11 @@ fn archiving_from_the_detail_offers_the_same_undo() {
         "{:?}",
         s.status
     );
-    let (id, body) = only_patch(&super::undo::undo_key_unchanged(&mut s, 'z', &[archived]));
+    let (id, body) = only_patch(&crate::app::tests::undo::undo_key_unchanged(
+        &mut s,
+        'z',
+        &[archived],
+    ));
     assert_eq!((id, body), (tid(1), json!({"archived": false})));
 }
 

@@ -1,0 +1,9 @@
+//! Reducer tests of views, tabs and the board (`app/views`).
+
+// The helpers of `tests/mod.rs` for the tests below (each `use super::*`).
+#[allow(unused_imports)]
+use super::*;
+
+pub(crate) mod board;
+pub(crate) mod saved;
+mod tabs;
