@@ -172,10 +172,16 @@ pub fn tag_edit(arg: &str) -> Result<TagEdit, String> {
         out
     };
     if signed > 0 {
-        Ok(TagEdit::AddRemove {
-            add: unique(&mut words.iter().filter_map(|w| w.strip_prefix('+'))),
-            remove: unique(&mut words.iter().filter_map(|w| w.strip_prefix('-'))),
-        })
+        let add = unique(&mut words.iter().filter_map(|w| w.strip_prefix('+')));
+        let remove = unique(&mut words.iter().filter_map(|w| w.strip_prefix('-')));
+        // Both ways would mean whichever ran last: say so instead.
+        if let Some(both) = add.iter().find(|t| remove.contains(t)) {
+            return Err(format!(
+                "adds and removes {:?}: name each tag one way (nothing sent)",
+                crate::text::clean(both)
+            ));
+        }
+        Ok(TagEdit::AddRemove { add, remove })
     } else {
         Ok(TagEdit::Replace(unique(&mut words.iter().copied())))
     }
@@ -185,17 +191,24 @@ pub fn tag_edit(arg: &str) -> Result<TagEdit, String> {
 pub fn edit_tags(current: &[String], arg: &str) -> Result<Vec<String>, String> {
     Ok(match tag_edit(arg)? {
         TagEdit::Replace(tags) => tags,
-        TagEdit::AddRemove { add, remove } => {
-            let mut tags = current.to_vec();
-            for t in add {
-                if !tags.contains(&t) {
-                    tags.push(t);
-                }
-            }
-            tags.retain(|t| !remove.contains(t));
-            tags
-        }
+        TagEdit::AddRemove { add, remove } => apply_tags(current, &add, &remove),
     })
+}
+
+/// `current` with `add` added (at the end, once) and `remove` removed: the
+/// one rule for a tag edit, on one task or many (bulk, undo).
+pub fn apply_tags(current: &[String], add: &[String], remove: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = current
+        .iter()
+        .filter(|t| !remove.contains(t))
+        .cloned()
+        .collect();
+    for a in add {
+        if !out.contains(a) {
+            out.push(a.clone());
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -225,6 +238,10 @@ mod tests {
         assert_eq!(edit_tags(&cur, "x,y").unwrap(), vec!["x", "y"]);
         assert_eq!(edit_tags(&cur, "+c -a").unwrap(), vec!["b", "c"]);
         assert_eq!(edit_tags(&cur, "").unwrap(), Vec::<String>::new());
+        assert_eq!(
+            edit_tags(&cur, "+a -a").unwrap_err(),
+            "adds and removes \"a\": name each tag one way (nothing sent)"
+        );
         assert!(edit_tags(&cur, "x +a -b")
             .unwrap_err()
             .contains("nothing sent"));

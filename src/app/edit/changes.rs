@@ -101,23 +101,10 @@ fn set_or_clear(v: Option<String>) -> Field<String> {
     }
 }
 
+pub use crate::domain::filters::apply_tags;
+
 pub fn tag_list(t: &Task) -> Vec<String> {
     t.tags.iter().map(|s| s.raw().to_string()).collect()
-}
-
-/// `current` with `add` added (at the end, once) and `remove` removed.
-pub fn apply_tags(current: &[String], add: &[String], remove: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = current
-        .iter()
-        .filter(|t| !remove.contains(t))
-        .cloned()
-        .collect();
-    for a in add {
-        if !out.contains(a) {
-            out.push(a.clone());
-        }
-    }
-    out
 }
 
 /// What undoes going from the tags `before` to `after`.
