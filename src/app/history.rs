@@ -7,7 +7,7 @@
 use super::changes::{inverse, share_back, split_patch, Change, ShareDelta};
 use super::state::{ApiRequest, ApiResult, Load, Reply, State};
 use crate::api::*;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use std::collections::HashMap;
 
 /// Operations kept (the oldest go first).
@@ -51,7 +51,7 @@ impl Record {
 #[derive(Clone, Debug)]
 pub struct Op {
     pub id: u64,
-    pub at: DateTime<Utc>,
+    pub at: Timestamp,
     /// `3 tasks: status → completed`, `#12: archived`.
     pub title: String,
     pub records: Vec<Record>,
@@ -340,7 +340,7 @@ impl State {
         };
         let op = Op {
             id: self.history.next_id(),
-            at: Utc::now(),
+            at: Timestamp::now(),
             title,
             records: vec![Record {
                 task_id: id.clone(),

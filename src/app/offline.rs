@@ -13,7 +13,7 @@ const PROBE_MAX: Duration = Duration::from_secs(30);
 
 #[derive(Clone, Debug)]
 pub struct Offline {
-    pub since: chrono::DateTime<chrono::Utc>,
+    pub since: jiff::Timestamp,
     pub next_probe: Instant,
     pub backoff: Duration,
     /// The ticket of the probe in flight.
@@ -66,7 +66,7 @@ impl State {
         }
         tracing::warn!(why = %why, "the service cannot be reached: offline");
         self.offline = Some(Offline {
-            since: chrono::Utc::now(),
+            since: jiff::Timestamp::now(),
             next_probe: Instant::now() + PROBE_FIRST,
             backoff: PROBE_FIRST,
             probing: None,
@@ -89,11 +89,8 @@ impl State {
         let Some(o) = self.offline.take() else {
             return self.outbox_pump();
         };
-        let away = chrono::Utc::now().signed_duration_since(o.since);
-        tracing::info!(
-            secs = away.num_seconds(),
-            "the service answers again: online"
-        );
+        let away = jiff::Timestamp::now().duration_since(o.since);
+        tracing::info!(secs = away.as_secs(), "the service answers again: online");
         let queued = self.outbox.len();
         self.say(
             Level::Success,

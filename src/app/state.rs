@@ -4,7 +4,7 @@
 use super::input::LineInput;
 use super::keymap::Keymap;
 use crate::api::*;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,7 @@ pub enum Level {
 
 #[derive(Clone, Debug)]
 pub struct Message {
-    pub at: DateTime<Utc>,
+    pub at: Timestamp,
     pub level: Level,
     pub text: String,
 }
@@ -298,7 +298,7 @@ impl State {
         if action_failed {
             let text = crate::text::clean(&text.into());
             self.messages.push_back(Message {
-                at: Utc::now(),
+                at: Timestamp::now(),
                 level,
                 text,
             });
@@ -324,7 +324,7 @@ impl State {
         let text = crate::text::clean(&text.into());
         self.status = Some((level, text.clone(), Instant::now()));
         self.messages.push_back(Message {
-            at: Utc::now(),
+            at: Timestamp::now(),
             level,
             text,
         });

@@ -12,7 +12,7 @@ use super::super::keymap::Action;
 use super::super::results::plural;
 use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use crate::api::*;
-use chrono::Utc;
+use jiff::Timestamp;
 
 /// Tasks named in a confirmation (the rest are counted).
 const NAMED: usize = 6;
@@ -149,7 +149,7 @@ impl State {
                 ..d()
             }),
             Command::Due(arg) => {
-                let due = super::super::dates::parse_due(arg, Utc::now())?;
+                let due = super::super::dates::parse_due(arg, Timestamp::now())?;
                 patch(TaskPatch {
                     complete_by: match due {
                         Some(v) => Field::Set(v),

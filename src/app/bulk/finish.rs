@@ -8,7 +8,7 @@ use super::super::changes::{inverse, Change};
 use super::super::history::{Op, RecState, Record};
 use super::super::results::plural;
 use super::super::state::{Confirmed, Effect, Level, Overlay, State};
-use chrono::Utc;
+use jiff::Timestamp;
 use std::time::Instant;
 
 impl State {
@@ -208,7 +208,7 @@ impl State {
                     .collect();
                 self.history.push(Op {
                     id: run.op,
-                    at: Utc::now(),
+                    at: Timestamp::now(),
                     title: run.title.clone(),
                     records,
                     never: None,

@@ -89,7 +89,7 @@ pub struct Views {
     /// When each of `words` was read into the filters: a relative date
     /// (`to=now`, `+7d`) is known to be behind a filter value by reading it
     /// again at that time.
-    pub words_at: Vec<chrono::DateTime<chrono::Utc>>,
+    pub words_at: Vec<jiff::Timestamp>,
 }
 
 impl Default for Views {
@@ -365,7 +365,7 @@ impl State {
                 self.views.words_at.clear();
             }
             Ok(w) => {
-                let now = chrono::Utc::now();
+                let now = jiff::Timestamp::now();
                 self.views.words_at.extend(w.iter().map(|_| now));
                 self.views.words.extend(w);
             }
