@@ -121,7 +121,7 @@ async fn main() {
         sb.clear_requests();
         let before = sb.requests_received();
         let t0 = Instant::now();
-        let r = cycle(&c, &mut db, &me, &plan, chrono::Utc::now())
+        let r = cycle(&c, &mut db, &me, &plan, jiff::Timestamp::now())
             .await
             .unwrap();
         let ms = t0.elapsed().as_secs_f64() * 1000.0;

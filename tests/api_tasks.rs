@@ -109,13 +109,13 @@ async fn list_filters_are_applied() {
         |_: &Task| true,
     )
     .await;
-    let from = chrono::Utc::now() - chrono::Duration::days(3);
-    let to = chrono::Utc::now() + chrono::Duration::days(10);
+    let from = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(3 * 24);
+    let to = jiff::Timestamp::now() + jiff::SignedDuration::from_hours(10 * 24);
     let n = check(
         &c,
         TaskQuery {
-            complete_by_from: Some(from.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
-            complete_by_to: Some(to.format("%Y-%m-%d").to_string()),
+            complete_by_from: Some(taskdeck::api::to_utc_seconds(from)),
+            complete_by_to: Some(to.strftime("%Y-%m-%d").to_string()),
             ..Default::default()
         },
         |t: &Task| t.due().is_some_and(|d| d >= from),

@@ -446,7 +446,7 @@ async fn human_table_honours_columns_off_a_tty() {
 async fn due_filters_take_the_tuis_forms() {
     let sb = sandbox(false).await;
     let env = Env::for_sandbox(&sb, &sb.keys[0].key);
-    let now = chrono::Utc::now();
+    let now = jiff::Timestamp::now();
     let expect = |s: &str, lower: bool| taskdeck::app::dates::parse_bound(s, now, lower).unwrap();
     for (flag, value, param, want) in [
         (

@@ -335,8 +335,12 @@ fn bare_name(n: &str) -> &str {
 
 /// A day from Unix seconds, for an expiry date.
 fn date(secs: u64) -> String {
-    chrono::DateTime::from_timestamp(secs as i64, 0)
-        .map(|d| d.format("%Y-%m-%d").to_string())
+    // Counted in days on the calendar: a certificate "without expiry"
+    // ends 9999-12-31T23:59:59Z, past jiff's last instant.
+    let days = i64::try_from(secs / 86_400).ok();
+    days.and_then(|d| jiff::Span::new().try_days(d).ok())
+        .and_then(|d| jiff::civil::date(1970, 1, 1).checked_add(d).ok())
+        .map(crate::api::ymd)
         .unwrap_or_else(|| "an unknown date".into())
 }
 

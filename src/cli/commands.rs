@@ -376,9 +376,9 @@ fn keymap_problems(c: &Config) -> Vec<(Option<usize>, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::{DateTime, Utc};
+    use jiff::Timestamp;
 
-    fn now() -> DateTime<Utc> {
+    fn now() -> Timestamp {
         crate::api::parse_timestamp("2026-11-22T10:00:00Z").unwrap()
     }
 

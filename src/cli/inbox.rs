@@ -21,7 +21,7 @@ pub async fn run(
         ));
     }
     let base = client.base_url().to_string();
-    let now = chrono::Utc::now();
+    let now = jiff::Timestamp::now();
     let (db, reached) = match client.me().await {
         Ok(me) => {
             let dir = store::service_dir(&base, false);
@@ -77,7 +77,7 @@ pub async fn run(
     let marks = db
         .inbox_marks()
         .map_err(|e| Failure::failed(e.to_string()))?;
-    let now_s = now.timestamp();
+    let now_s = now.as_second();
     let rows = inbox::group(&items, &marks, now_s);
     let code = match &reached {
         Ok(()) => EXIT_OK,

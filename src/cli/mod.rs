@@ -148,7 +148,7 @@ async fn dispatch(cli: Cli) -> Outcome {
         }
         Some(Command::Tasks(a)) => {
             // Bad filter values are reported before the configuration is used.
-            let q = commands::task_query(&a, chrono::Utc::now())?;
+            let q = commands::task_query(&a, jiff::Timestamp::now())?;
             let c = connect(profile, false)?;
             within(
                 limit,

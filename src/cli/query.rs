@@ -5,11 +5,11 @@ use super::args::{TasksArgs, PRIORITY_VALUES, STATUS_VALUES};
 use super::output::Failure;
 use crate::api::TaskQuery;
 use crate::text::clean;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 
 /// The query for `tasks`, with the dates resolved; bad values are usage
 /// errors (exit 2) found before anything is sent.
-pub fn task_query(a: &TasksArgs, now: DateTime<Utc>) -> Result<TaskQuery, Failure> {
+pub fn task_query(a: &TasksArgs, now: Timestamp) -> Result<TaskQuery, Failure> {
     let due = |flag: &str, v: &Option<String>| -> Result<Option<String>, Failure> {
         v.as_deref().map(|s| due_filter(flag, s, now)).transpose()
     };
@@ -59,7 +59,7 @@ fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<Strin
 /// words (`today`, `tomorrow`, `+3d`, `+2w`) and dates are the start (from)
 /// or the end (to) of that local day; a local date-time is converted to
 /// UTC; a time with `Z` or an offset is sent as given.
-pub fn due_filter(flag: &str, input: &str, now: DateTime<Utc>) -> Result<String, Failure> {
+pub fn due_filter(flag: &str, input: &str, now: Timestamp) -> Result<String, Failure> {
     crate::app::dates::parse_bound(input, now, flag == "due-from").map_err(|e| {
         if e.contains("means no date") || e.is_empty() {
             Failure::usage(format!(

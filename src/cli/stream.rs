@@ -76,7 +76,7 @@ impl TaskOutput {
                 &parsed,
                 table::output_width(),
                 table::use_colour(),
-                chrono::Utc::now(),
+                jiff::Timestamp::now(),
             );
             emit(&format!("{}\n", layout.header()))?;
             self.started = Some(Some(layout));

@@ -2,7 +2,7 @@
 //! colours only when asked to.
 
 use crate::api::{Priority, Status, Task, TaskItem};
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use std::io::IsTerminal;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -91,7 +91,7 @@ struct Row {
     unreadable: Option<String>,
 }
 
-fn row(item: &TaskItem, now: DateTime<Utc>) -> Row {
+fn row(item: &TaskItem, now: Timestamp) -> Row {
     match item {
         TaskItem::Task(t) => task_row(t, now),
         TaskItem::Unreadable(u) => Row {
@@ -115,7 +115,7 @@ fn row(item: &TaskItem, now: DateTime<Utc>) -> Row {
     }
 }
 
-fn task_row(t: &Task, now: DateTime<Utc>) -> Row {
+fn task_row(t: &Task, now: Timestamp) -> Row {
     let completed = t.status == Status::Completed;
     let (due, overdue) = match (t.due(), &t.complete_by) {
         // The TUI's wording; a completed task is never flagged as overdue.
@@ -174,7 +174,7 @@ const MIN_TITLE: usize = 10;
 
 /// Render the table as lines (no trailing newline), at most `width` columns
 /// wide (unless even the minimum layout does not fit).
-pub fn render(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>) -> Vec<String> {
+pub fn render(items: &[TaskItem], width: usize, colour: bool, now: Timestamp) -> Vec<String> {
     let layout = Layout::fit(items, width, colour, now);
     let mut out = Vec::with_capacity(items.len() + 1);
     out.push(layout.header());
@@ -189,12 +189,12 @@ pub struct Layout {
     widths: [usize; 7],
     width: usize,
     colour: bool,
-    now: DateTime<Utc>,
+    now: Timestamp,
 }
 
 impl Layout {
     /// Widths that fit `items` in `width` columns.
-    pub fn fit(items: &[TaskItem], width: usize, colour: bool, now: DateTime<Utc>) -> Layout {
+    pub fn fit(items: &[TaskItem], width: usize, colour: bool, now: Timestamp) -> Layout {
         let mut widths = [0usize; 7];
         for (i, h) in HEADERS.iter().enumerate() {
             widths[i] = h.width();
@@ -292,7 +292,7 @@ impl Layout {
 mod tests {
     use super::*;
 
-    fn now() -> DateTime<Utc> {
+    fn now() -> Timestamp {
         crate::api::parse_timestamp("2026-06-10T12:00:00Z").unwrap()
     }
 

@@ -2,12 +2,16 @@
 //! (`2h`, `tomorrow`, `mon 9:00`, `fri`, `2026-12-01 14:00`), and the
 //! short local forms the inbox shows (`Fri`, `Mon 09:00`, `today 14:00`).
 
-use super::dates::{from_local, local_date, local_time_in, to_jiff, zone, MAX_DAYS_AHEAD};
-use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
+use super::dates::{
+    add_days, days_between, from_local, local_date, local_time_in, zone, MAX_DAYS_AHEAD,
+};
+use crate::api::parse_date;
+use jiff::civil::{Date, DateTime, Time};
 use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
 
 /// The clock time a day without one means (the start of a working day).
-const MORNING: (u32, u32) = (9, 0);
+const MORNING: (i8, i8) = (9, 0);
 
 const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
@@ -16,15 +20,11 @@ const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 /// (the next Monday, 09:00) or `monday 14:30`; a clock time alone (`16:00`:
 /// today, or tomorrow once passed); a date (`2026-12-01`, 09:00) with an
 /// optional time. Anything not ahead of `now` is refused.
-pub fn parse_later(input: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
+pub fn parse_later(input: &str, now: Timestamp) -> Result<Timestamp, String> {
     parse_later_in(input, now, &zone())
 }
 
-pub fn parse_later_in(
-    input: &str,
-    now: DateTime<Utc>,
-    tz: &TimeZone,
-) -> Result<DateTime<Utc>, String> {
+pub fn parse_later_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestamp, String> {
     let s = input.trim().to_ascii_lowercase();
     let bad = || {
         format!(
@@ -48,21 +48,21 @@ pub fn parse_later_in(
     let today = local_date(now, tz);
     let (day, clock) = if let Some(c) = parse_clock(day_word) {
         // A clock time alone: today, or tomorrow once it has passed.
-        let at = from_local(today.and_hms_opt(c.0, c.1, 0).ok_or_else(bad)?, tz).ok_or_else(bad)?;
+        let at = from_local(at_clock(today, c).ok_or_else(bad)?, tz).ok_or_else(bad)?;
         if at > now {
             return Ok(at);
         }
-        (today + Duration::days(1), Some(c))
+        (add_days(today, 1).ok_or_else(bad)?, Some(c))
     } else {
         let day = match day_word {
             "today" => today,
-            "tomorrow" => today + Duration::days(1),
+            "tomorrow" => add_days(today, 1).ok_or_else(bad)?,
             w => match weekday(w) {
                 Some(wd) => {
-                    let ahead = (wd + 7 - today.weekday().num_days_from_monday()) % 7;
-                    today + Duration::days(if ahead == 0 { 7 } else { ahead } as i64)
+                    let ahead = (wd + 7 - today.weekday().to_monday_zero_offset()) % 7;
+                    add_days(today, if ahead == 0 { 7 } else { ahead }.into()).ok_or_else(bad)?
                 }
-                None => NaiveDate::parse_from_str(w, "%Y-%m-%d").map_err(|_| bad())?,
+                None => parse_date(w, "%Y-%m-%d").ok_or_else(bad)?,
             },
         };
         let clock = match clock {
@@ -72,7 +72,7 @@ pub fn parse_later_in(
         (day, clock)
     };
     let (h, m) = clock.unwrap_or(MORNING);
-    let at = from_local(day.and_hms_opt(h, m, 0).ok_or_else(bad)?, tz).ok_or_else(bad)?;
+    let at = from_local(at_clock(day, (h, m)).ok_or_else(bad)?, tz).ok_or_else(bad)?;
     if at <= now {
         return Err(format!(
             "{} has passed: say a time ahead",
@@ -82,7 +82,12 @@ pub fn parse_later_in(
     Ok(at)
 }
 
-fn duration(s: &str) -> Option<Duration> {
+/// `day` at the clock time `(hour, minute)`.
+fn at_clock(day: Date, (h, m): (i8, i8)) -> Option<DateTime> {
+    Some(day.to_datetime(Time::new(h, m, 0, 0).ok()?))
+}
+
+fn duration(s: &str) -> Option<SignedDuration> {
     let (i, unit) = s.char_indices().last()?;
     let num = &s[..i];
     if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
@@ -96,10 +101,10 @@ fn duration(s: &str) -> Option<Duration> {
         'w' => n.checked_mul(7 * 24 * 60)?,
         _ => return None,
     };
-    (minutes > 0 && minutes <= MAX_DAYS_AHEAD * 24 * 60).then(|| Duration::minutes(minutes))
+    (minutes > 0 && minutes <= MAX_DAYS_AHEAD * 24 * 60).then(|| SignedDuration::from_mins(minutes))
 }
 
-fn parse_clock(s: &str) -> Option<(u32, u32)> {
+fn parse_clock(s: &str) -> Option<(i8, i8)> {
     let (h, m) = s.split_once(':').unwrap_or((s, "0"));
     if h.is_empty() || h.len() > 2 || m.len() > 2 || !s.contains(':') && s.len() > 2 {
         return None;
@@ -109,10 +114,10 @@ fn parse_clock(s: &str) -> Option<(u32, u32)> {
         return None;
     }
     let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-    (h < 24 && m < 60).then_some((h, m))
+    (h < 24 && m < 60).then_some((h as i8, m as i8))
 }
 
-fn weekday(w: &str) -> Option<u32> {
+fn weekday(w: &str) -> Option<i8> {
     if w.len() < 3 {
         return None;
     }
@@ -121,38 +126,35 @@ fn weekday(w: &str) -> Option<u32> {
         .position(|d| {
             w.starts_with(d) && "mondaytuesdaywednesdaythursdayfridaysaturdaysunday".contains(w)
         })
-        .map(|i| i as u32)
+        .map(|i| i as i8)
 }
 
 /// The local calendar day of `t` (`2026-11-25`): "once per local day".
-pub fn day_key(t: DateTime<Utc>) -> String {
-    local_date(t, &zone()).format("%Y-%m-%d").to_string()
+pub fn day_key(t: Timestamp) -> String {
+    crate::api::ymd(local_date(t, &zone()))
 }
 
 /// A time near `now` in few characters, local: `today 14:00`,
 /// `tomorrow 09:00`, `Fri 09:00` within a week, else `2026-12-01 09:00`.
 /// `with_clock: false` drops the clock (a due date: `Fri`, `today`).
-pub fn short_when(t: DateTime<Utc>, now: DateTime<Utc>, with_clock: bool) -> String {
+pub fn short_when(t: Timestamp, now: Timestamp, with_clock: bool) -> String {
     let tz = zone();
     let day = local_date(t, &tz);
-    let days = (day - local_date(now, &tz)).num_days();
+    let days = days_between(local_date(now, &tz), day);
     let name = match days {
         0 => "today".to_string(),
         1 => "tomorrow".to_string(),
         -1 => "yesterday".to_string(),
-        d if (-6..=6).contains(&d) => day.format("%a").to_string(),
-        _ => day.format("%Y-%m-%d").to_string(),
+        d if (-6..=6).contains(&d) => day.strftime("%a").to_string(),
+        _ => crate::api::ymd(day),
     };
     if !with_clock {
         return name;
     }
-    let clock = to_jiff(t)
-        .map(|ts| {
-            ts.to_zoned_datetime(tz.clone())
-                .strftime("%H:%M")
-                .to_string()
-        })
-        .unwrap_or_else(|| t.format("%H:%M").to_string());
+    let clock = t
+        .to_zoned_datetime(tz.clone())
+        .strftime("%H:%M")
+        .to_string();
     format!("{name} {clock}")
 }
 
@@ -160,7 +162,7 @@ pub fn short_when(t: DateTime<Utc>, now: DateTime<Utc>, with_clock: bool) -> Str
 mod tests {
     use super::*;
 
-    fn at(s: &str) -> DateTime<Utc> {
+    fn at(s: &str) -> Timestamp {
         crate::api::parse_timestamp(s).unwrap()
     }
 
@@ -169,7 +171,7 @@ mod tests {
         // Wednesday 2026-11-25 10:00 UTC (tests run in UTC).
         let now = at("2026-11-25T10:00:00Z");
         let tz = TimeZone::UTC;
-        let p = |s: &str| parse_later_in(s, now, &tz).map(|t| t.to_rfc3339());
+        let p = |s: &str| parse_later_in(s, now, &tz).map(crate::api::to_rfc3339);
         assert_eq!(p("2h").unwrap(), "2026-11-25T12:00:00+00:00");
         assert_eq!(p("+30m").unwrap(), "2026-11-25T10:30:00+00:00");
         assert_eq!(p("tomorrow").unwrap(), "2026-11-26T09:00:00+00:00");
@@ -202,7 +204,7 @@ mod tests {
         let tz = crate::domain::dates::resolve_zone("Europe/Berlin").unwrap();
         // 00:30 on Thursday in Berlin: tomorrow is Friday 09:00 CET.
         let t = parse_later_in("tomorrow", now, &tz).unwrap();
-        assert_eq!(t.to_rfc3339(), "2026-11-27T08:00:00+00:00");
+        assert_eq!(crate::api::to_rfc3339(t), "2026-11-27T08:00:00+00:00");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::derive::{self, Me};
 use super::snapshot::Snapshot;
 use crate::api::{ApiError, Client, Comment, Task, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind};
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use std::collections::{HashMap, HashSet};
 
 /// How far the service's clock may be behind ours: a comment that many
@@ -100,7 +100,7 @@ pub async fn cycle(
     db: &mut Db,
     me: &Me,
     plan: &Plan,
-    now: DateTime<Utc>,
+    now: Timestamp,
 ) -> Result<CycleReport, CycleError> {
     let mut report = CycleReport::default();
     let bases = db.inbox_bases().unwrap_or_default();
@@ -219,7 +219,7 @@ pub async fn cycle(
     // 4. What is news, and the new bases.
     let mut new_bases = Vec::with_capacity(tasks.len());
     let mut items = gone_items;
-    let now_secs = now.timestamp();
+    let now_secs = now.as_second();
     for (i, (t, s)) in tasks.iter().zip(&snaps).enumerate() {
         let id = t.id.as_str();
         let stored = bases.get(id);
@@ -282,15 +282,15 @@ async fn read_comments(
 
 /// Follow-ups whose time came: "no answer since …" unless something of
 /// someone else's arrived since it was set. Each is then over.
-pub fn follow_ups(db: &mut Db, now: DateTime<Utc>) -> rusqlite::Result<usize> {
+pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
     let marks = db.inbox_marks()?;
     let mut n = 0;
     for m in marks
         .iter()
-        .filter(|m| m.kind == MarkKind::FollowUp && m.at <= now.timestamp())
+        .filter(|m| m.kind == MarkKind::FollowUp && m.at <= now.as_second())
     {
         if !db.inbox_news_since(&m.task_id, m.since)? {
-            let since = DateTime::from_timestamp(m.since, 0).unwrap_or_default();
+            let since = Timestamp::from_second(m.since).unwrap_or_default();
             let words = format!(
                 "no answer since {} (follow-up)",
                 crate::domain::later::short_when(since, now, true)

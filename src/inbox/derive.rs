@@ -6,7 +6,7 @@ use super::snapshot::Snapshot;
 use crate::api::{parse_timestamp, Comment};
 use crate::domain::later;
 use crate::store::InboxItem;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 /// Why an item is in the inbox. The order is the order in a row: what
@@ -73,7 +73,7 @@ pub struct Change {
 }
 
 pub fn secs(raw: Option<&str>) -> Option<i64> {
-    raw.and_then(parse_timestamp).map(|t| t.timestamp())
+    raw.and_then(parse_timestamp).map(crate::api::unix_seconds)
 }
 
 // Every part of an item, named at each call: a struct would only move
@@ -104,7 +104,7 @@ fn item(
     }
 }
 
-fn due_words(due: Option<&str>, now: DateTime<Utc>) -> String {
+fn due_words(due: Option<&str>, now: Timestamp) -> String {
     match due.and_then(parse_timestamp) {
         Some(t) => later::short_when(t, now, false),
         None => "none".to_string(),
@@ -112,7 +112,7 @@ fn due_words(due: Option<&str>, now: DateTime<Utc>) -> String {
 }
 
 /// The fields that changed, before → after, in words.
-pub fn changes(before: &Snapshot, after: &Snapshot, now: DateTime<Utc>) -> Vec<Change> {
+pub fn changes(before: &Snapshot, after: &Snapshot, now: Timestamp) -> Vec<Change> {
     let mut out = Vec::new();
     let mut add = |field: &str, b: String, a: String| {
         if b != a {
@@ -167,10 +167,10 @@ pub fn task_items(
     base: Option<&Snapshot>,
     now_snap: &Snapshot,
     first: bool,
-    now: DateTime<Utc>,
+    now: Timestamp,
 ) -> Vec<InboxItem> {
     let mut out = Vec::new();
-    let at = secs(now_snap.updated_at.as_deref()).unwrap_or(now.timestamp());
+    let at = secs(now_snap.updated_at.as_deref()).unwrap_or(now.as_second());
     let v = now_snap.version();
     let it = |kind, key: String, words: String, changes: &[Change], target: Option<String>| {
         item(task_id, now_snap, kind, key, words, changes, target, at)
@@ -266,7 +266,7 @@ pub fn task_items(
                     &[],
                     Some("field:due".into()),
                 );
-                i.at = now.timestamp();
+                i.at = now.as_second();
                 out.push(i);
             }
         }
@@ -332,7 +332,7 @@ pub fn comment_items(
     since: i64,
     comments: &[Comment],
     me: &Me,
-    now: DateTime<Utc>,
+    now: Timestamp,
 ) -> Vec<InboxItem> {
     let mine: Vec<&str> = comments
         .iter()
@@ -364,7 +364,7 @@ pub fn comment_items(
             } else {
                 (Kind::Comment, format!("new comment by {who}: “{text}”"))
             };
-            let at = secs(c.created_at.as_deref()).unwrap_or(now.timestamp());
+            let at = secs(c.created_at.as_deref()).unwrap_or(now.as_second());
             item(
                 task_id,
                 snap,
@@ -386,7 +386,7 @@ pub fn gone_item(
     task_id: &str,
     base: &Snapshot,
     read: Option<Option<&Snapshot>>,
-    now: DateTime<Utc>,
+    now: Timestamp,
 ) -> Option<InboxItem> {
     let words = match read {
         Some(Some(s)) if s.archived => "archived".to_string(),
@@ -409,6 +409,6 @@ pub fn gone_item(
         words,
         &[],
         None,
-        now.timestamp(),
+        now.as_second(),
     ))
 }

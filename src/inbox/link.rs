@@ -126,7 +126,7 @@ impl InboxLink {
                     _ = tokio::time::sleep_until(wait), if due.is_some() && named => true,
                 };
                 if walk {
-                    let now = chrono::Utc::now();
+                    let now = jiff::Timestamp::now();
                     match cycle(&client, &mut db, &me, &Plan::default(), now).await {
                         Ok(r) => {
                             state.report = Some(r);
@@ -137,7 +137,7 @@ impl InboxLink {
                         }
                         Err(e) => state.error = Some(e.to_string()),
                     }
-                    state.walked_at = Some(now.timestamp());
+                    state.walked_at = Some(now.as_second());
                     if let Some(e) = every {
                         next = tokio::time::Instant::now() + e;
                     }
@@ -169,7 +169,7 @@ impl Drop for InboxLink {
 }
 
 fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
-    let now = chrono::Utc::now().timestamp();
+    let now = jiff::Timestamp::now().as_second();
     let r = match cmd {
         InboxCmd::Refresh | InboxCmd::SetMe(_) => Ok(()),
         InboxCmd::Read(id) => db.inbox_read(&id, now).map(|keys| {
@@ -203,7 +203,7 @@ fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
 }
 
 fn load(db: &Db, state: &mut InboxUpdate) {
-    let now = chrono::Utc::now().timestamp();
+    let now = jiff::Timestamp::now().as_second();
     let items = db.inbox_items(state.all).unwrap_or_default();
     state.marks = db.inbox_marks().unwrap_or_default();
     state.rows = group(&items, &state.marks, now);

@@ -31,8 +31,8 @@ impl InboxRow {
     pub fn why(&self, now: i64) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some(u) = self.snoozed_until {
-            let t = chrono::DateTime::from_timestamp(u, 0).unwrap_or_default();
-            let n = chrono::DateTime::from_timestamp(now, 0).unwrap_or_default();
+            let t = jiff::Timestamp::from_second(u).unwrap_or_default();
+            let n = jiff::Timestamp::from_second(now).unwrap_or_default();
             parts.push(format!(
                 "snoozed until {}",
                 crate::domain::later::short_when(t, n, true)
@@ -135,10 +135,7 @@ pub struct JsonTask {
 }
 
 fn iso(secs: i64) -> String {
-    chrono::DateTime::from_timestamp(secs, 0)
-        .unwrap_or_default()
-        .format("%Y-%m-%dT%H:%M:%SZ")
-        .to_string()
+    crate::api::to_utc_seconds(jiff::Timestamp::from_second(secs).unwrap_or_default())
 }
 
 /// The items of the rows shown (same order), for `--json`.

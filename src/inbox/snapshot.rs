@@ -91,5 +91,5 @@ impl Snapshot {
 pub fn version(updated_at: Option<&str>) -> i64 {
     updated_at
         .and_then(parse_timestamp)
-        .map_or(0, |t| t.timestamp_millis())
+        .map_or(0, crate::api::unix_millis)
 }

@@ -5,7 +5,7 @@ use super::derive::*;
 use super::*;
 use crate::api::{Comment, Task};
 use crate::store::{Db, InboxBase, InboxMark, MarkKind};
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use serde_json::json;
 
 const ME: &str = "00000000-0000-4000-8000-00000000000a";
@@ -20,7 +20,7 @@ fn me() -> Me {
     }
 }
 
-fn now() -> DateTime<Utc> {
+fn now() -> Timestamp {
     crate::api::parse_timestamp("2026-11-25T10:00:00Z").unwrap()
 }
 
@@ -338,7 +338,7 @@ fn snoozes_and_follow_ups_survive_a_restart() {
     assert_eq!(marks.len(), 2);
     // Before its time the follow-up waits; after it, with no news, it
     // enters the inbox saying so, once.
-    let t = |s| DateTime::from_timestamp(s, 0).unwrap();
+    let t = |s| Timestamp::from_second(s).unwrap();
     assert_eq!(cycle::follow_ups(&mut db, t(1500)).unwrap(), 0);
     assert_eq!(cycle::follow_ups(&mut db, t(2500)).unwrap(), 1);
     assert_eq!(cycle::follow_ups(&mut db, t(2600)).unwrap(), 0);
@@ -385,7 +385,7 @@ fn a_follow_up_answered_by_someone_is_dropped_silently() {
     );
     let items = comment_items(T1, &s, Some(&[]), 0, &[c], &me(), now());
     db.inbox_commit(&[], &[], &items, 900).unwrap();
-    let t = DateTime::from_timestamp(2500, 0).unwrap();
+    let t = Timestamp::from_second(2500).unwrap();
     assert_eq!(cycle::follow_ups(&mut db, t).unwrap(), 0);
     assert!(db.inbox_marks().unwrap().is_empty());
 }

@@ -9,7 +9,7 @@
 use std::cmp::Reverse;
 
 use base64::Engine;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use uuid::Uuid;
 
 /// Where a task sorts in the list: priority, due date (nulls last), newest
@@ -18,31 +18,30 @@ use uuid::Uuid;
 pub(crate) struct ListKey {
     priority: u8,
     no_due: bool,
-    due: DateTime<Utc>,
-    created: Reverse<DateTime<Utc>>,
+    due: Timestamp,
+    created: Reverse<Timestamp>,
     id: Uuid,
 }
 
 impl ListKey {
     /// The key of a task of priority rank `priority` (see
     /// `store::priority_rank`), due `due`, created `created`.
-    pub fn new(
-        priority: u8,
-        due: Option<DateTime<Utc>>,
-        created: DateTime<Utc>,
-        id: Uuid,
-    ) -> ListKey {
+    pub fn new(priority: u8, due: Option<Timestamp>, created: Timestamp, id: Uuid) -> ListKey {
         ListKey {
             priority,
             no_due: due.is_none(),
-            due: due.unwrap_or(DateTime::UNIX_EPOCH),
+            due: due.unwrap_or(Timestamp::UNIX_EPOCH),
             created: Reverse(created),
             id,
         }
     }
 
     fn encode(&self) -> String {
-        let at = |d: &DateTime<Utc>| format!("{}.{}", d.timestamp(), d.timestamp_subsec_nanos());
+        // Whole seconds rounded down and a fraction 0..1e9, as before.
+        let at = |d: &Timestamp| {
+            let nanos = d.subsec_nanosecond().rem_euclid(1_000_000_000);
+            format!("{}.{nanos}", crate::api::unix_seconds(*d))
+        };
         format!(
             "{}:{}:{}:{}:{}",
             self.priority,
@@ -56,7 +55,8 @@ impl ListKey {
     fn decode(s: &str) -> Option<ListKey> {
         let at = |s: &str| {
             let (secs, nanos) = s.split_once('.')?;
-            DateTime::from_timestamp(secs.parse().ok()?, nanos.parse().ok()?)
+            let nanos: u32 = nanos.parse().ok()?;
+            Timestamp::new(secs.parse().ok()?, i32::try_from(nanos).ok()?).ok()
         };
         let mut p = s.splitn(5, ':');
         Some(ListKey {
@@ -121,8 +121,8 @@ mod tests {
         let t = Task {
             id: Uuid::from_u128(7),
             priority: "high".into(),
-            complete_by: DateTime::from_timestamp(1_800_000_000, 123),
-            created_at: DateTime::from_timestamp(1_700_000_000, 999_999_999).unwrap(),
+            complete_by: Timestamp::new(1_800_000_000, 123).ok(),
+            created_at: Timestamp::new(1_700_000_000, 999_999_999).unwrap(),
             ..Default::default()
         };
         let k = t.list_key();
@@ -150,7 +150,7 @@ mod tests {
         u.complete_by = None;
         assert!(t.list_key() < u.list_key());
         let mut older = t.clone();
-        older.created_at = DateTime::from_timestamp(1_600_000_000, 0).unwrap();
+        older.created_at = Timestamp::from_second(1_600_000_000).unwrap();
         assert!(t.list_key() < older.list_key());
     }
 }

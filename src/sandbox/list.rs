@@ -6,7 +6,7 @@ use std::ops::Bound;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::Json;
-use chrono::{DateTime, Duration, Utc};
+use jiff::{SignedDuration, Timestamp};
 use serde_json::{json, Value};
 
 use super::index::{ListCursor, ListKey};
@@ -56,14 +56,14 @@ pub(crate) async fn list_tasks(
     let involving = uuid_param("involving")?;
     let team_id = uuid_param("team_id")?;
     let tags = list("tags");
-    let date_param = |k: &str, end_of_day: bool| -> ApiResult<Option<DateTime<Utc>>> {
+    let date_param = |k: &str, end_of_day: bool| -> ApiResult<Option<Timestamp>> {
         let Some(v) = get(k) else { return Ok(None) };
         let d = parse_ts(v).ok_or_else(|| {
             ApiError::bad(format!("{k}: {v:?} is not an ISO 8601 date or date-time"))
         })?;
         let date_only = v.len() == 10;
         Ok(Some(if end_of_day && date_only {
-            d + Duration::days(1) - Duration::seconds(1)
+            d + SignedDuration::from_hours(24) - SignedDuration::from_secs(1)
         } else {
             d
         }))

@@ -9,7 +9,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::Json;
-use chrono::{DateTime, Duration, Timelike, Utc};
+use jiff::{SignedDuration, Timestamp};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
@@ -44,13 +44,13 @@ impl FromRequestParts<AppState> for Caller {
 }
 
 /// Current time, second precision.
-pub(crate) fn now() -> DateTime<Utc> {
-    Utc::now().with_nanosecond(0).unwrap()
+pub(crate) fn now() -> Timestamp {
+    Timestamp::from_second(Timestamp::now().as_second()).unwrap()
 }
 
 /// A fresh `updated_at` strictly after `prev`.
-pub(crate) fn bump(prev: DateTime<Utc>) -> DateTime<Utc> {
-    now().max(prev + Duration::seconds(1))
+pub(crate) fn bump(prev: Timestamp) -> Timestamp {
+    now().max(prev + SignedDuration::from_secs(1))
 }
 
 /// Parses a request body that must be a JSON object.

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use jiff::Timestamp;
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
 
@@ -25,23 +25,15 @@ pub(crate) fn priority_rank(p: &str) -> u8 {
     PRIORITIES.iter().position(|x| *x == p).unwrap_or(5) as u8
 }
 
-pub(crate) fn ts(d: DateTime<Utc>) -> String {
-    d.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+pub(crate) fn ts(d: Timestamp) -> String {
+    crate::api::to_utc_seconds(d)
 }
 
 /// Parses a date (`2026-12-01`, start of that day in UTC) or a date-time
 /// (RFC 3339, or without offset meaning UTC).
-pub(crate) fn parse_ts(s: &str) -> Option<DateTime<Utc>> {
-    let s = s.trim();
-    if let Ok(d) = DateTime::parse_from_rfc3339(s) {
-        return Some(d.with_timezone(&Utc));
-    }
-    if let Ok(d) = NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f") {
-        return Some(d.and_utc());
-    }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .ok()
-        .map(|d| d.and_hms_opt(0, 0, 0).unwrap().and_utc())
+pub(crate) fn parse_ts(s: &str) -> Option<Timestamp> {
+    // The client's reading, after trimming.
+    crate::api::parse_timestamp(s.trim())
 }
 
 /// An error answer: `{"error": msg, "status": N, ...extra}` (or an empty body).
@@ -161,8 +153,8 @@ pub(crate) struct Comment {
     pub parent: Option<Uuid>,
     pub mentioned: Vec<usize>,
     pub file_ids: Vec<Uuid>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
 }
 
 #[derive(Clone)]
@@ -174,7 +166,7 @@ pub(crate) struct Message {
     pub sender: Option<usize>,
     pub sender_display_name: String,
     pub delivery_status: &'static str,
-    pub created_at: DateTime<Utc>,
+    pub created_at: Timestamp,
 }
 
 #[derive(Clone, Default)]
@@ -193,7 +185,7 @@ pub(crate) struct Task {
     pub agent: Option<usize>,
     pub assigned_team: Option<usize>,
     pub matter: Option<usize>,
-    pub complete_by: Option<DateTime<Utc>>,
+    pub complete_by: Option<Timestamp>,
     pub tags: Vec<String>,
     pub source_channel: String,
     pub visibility: String,
@@ -205,8 +197,8 @@ pub(crate) struct Task {
     pub input_files: Vec<usize>,
     pub output_files: Vec<usize>,
     pub parent: Option<Uuid>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
     pub comments: Vec<Comment>,
     pub thread: Vec<Message>,
     /// 0 = a normal task; otherwise which forward-compatibility quirk to apply when rendering.

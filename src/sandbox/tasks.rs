@@ -4,7 +4,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
@@ -59,7 +59,7 @@ fn tags_value(v: &Value) -> ApiResult<Vec<String>> {
     Ok(out)
 }
 
-fn date_value(field: &str, v: &Value) -> ApiResult<Option<DateTime<Utc>>> {
+fn date_value(field: &str, v: &Value) -> ApiResult<Option<Timestamp>> {
     match v {
         Value::Null => Ok(None),
         Value::String(s) => parse_ts(s).map(Some).ok_or_else(|| {

@@ -21,7 +21,7 @@ const MIN_COLUMN: u16 = 26;
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     let items = &s.list.items;
-    let now = chrono::Utc::now();
+    let now = jiff::Timestamp::now();
     let cols = columns(items);
     let cards = cards(items, &cols);
     let cursor = s.board_cursor();

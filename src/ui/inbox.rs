@@ -14,7 +14,7 @@ use ratatui::Frame;
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Theme) {
     let v = &s.inbox;
-    let now = chrono::Utc::now().timestamp();
+    let now = jiff::Timestamp::now().as_second();
     let h = (v.rows.len() as u16 * 2).clamp(1, 40) + 3;
     let r = centered(area, 120, h);
     let title = match (v.all, v.count()) {

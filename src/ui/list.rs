@@ -121,7 +121,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usiz
     header.push_str(&fit("TITLE  [tags]", w_rest));
     lines.push(Line::styled(header, theme.dim.add_modifier(Modifier::BOLD)));
 
-    let now = chrono::Utc::now();
+    let now = jiff::Timestamp::now();
     let on_current = s.cursor_on_current();
     let end = (offset + rows).min(s.list.items.len());
     for i in offset..end {
@@ -189,7 +189,7 @@ fn task_row<'a>(
     t: &'a Task,
     s: &State,
     theme: &Theme,
-    now: chrono::DateTime<chrono::Utc>,
+    now: jiff::Timestamp,
     (w_id, w_pri, w_status, w_due, w_who, w_rest): (usize, usize, usize, usize, usize, usize),
 ) -> Line<'a> {
     let pending = s.pending.iter().any(|p| p.task_id == t.id);

@@ -4,6 +4,7 @@
 //! stay JSON, and fields the client does not know are kept in `extra` so that
 //! nothing the service sent is lost.
 
+mod clock;
 mod conversation;
 mod display;
 mod enums;
@@ -14,6 +15,10 @@ mod stamp;
 mod task;
 mod values;
 
+pub use clock::{
+    parse_date, parse_datetime, parse_rfc3339, to_rfc3339, to_utc_seconds, unix_millis,
+    unix_seconds, utc, ymd,
+};
 pub use conversation::*;
 pub use display::*;
 pub use enums::*;

@@ -7,7 +7,8 @@ use super::shared::{Poolable, Shared, SharedPool};
 use super::stamp::Stamp;
 use super::values::{null_as_default, Extra, Id, Json};
 use crate::text::Untrusted;
-use chrono::{DateTime, NaiveDate, Utc};
+use jiff::civil::Time;
+use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::{Mutex, OnceLock};
@@ -116,7 +117,7 @@ impl Task {
         self.tags.shrink_to_fit();
     }
 
-    pub fn due(&self) -> Option<DateTime<Utc>> {
+    pub fn due(&self) -> Option<Timestamp> {
         self.complete_by.as_deref().and_then(parse_timestamp)
     }
     /// The parent task's id when the service names it (`parent_task_id`,
@@ -143,17 +144,16 @@ impl Task {
 }
 
 /// Parse an ISO 8601 date or date-time as the service sends them.
-pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Some(t.with_timezone(&Utc));
+pub fn parse_timestamp(s: &str) -> Option<Timestamp> {
+    if let Some(t) = super::clock::parse_rfc3339(s) {
+        return Some(t);
     }
-    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f") {
-        return Some(t.and_utc());
+    if let Some(t) = super::clock::parse_datetime(s, "%Y-%m-%dT%H:%M:%S%.f") {
+        return super::clock::utc(t);
     }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|t| t.and_utc())
+    super::clock::parse_date(s, "%Y-%m-%d")
+        .map(|d| d.to_datetime(Time::midnight()))
+        .and_then(super::clock::utc)
 }
 
 /// A task list entry: a task, or an item that could not be read (kept with

@@ -12,7 +12,7 @@ use crate::app::dispatch::command::{Command, ShareAdd};
 use crate::app::dispatch::results::plural;
 use crate::app::edit::changes::{Change, ShareDelta};
 use crate::app::edit::directory::Resolved;
-use chrono::Utc;
+use jiff::Timestamp;
 
 /// Tasks named in a confirmation (the rest are counted).
 const NAMED: usize = 6;
@@ -106,7 +106,7 @@ impl State {
                 ..d()
             }),
             Command::Due(arg) => {
-                let due = super::super::dates::parse_due(arg, Utc::now())?;
+                let due = super::super::dates::parse_due(arg, Timestamp::now())?;
                 patch(TaskPatch {
                     complete_by: match due {
                         Some(v) => Field::Set(v),

@@ -8,7 +8,7 @@ use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use crate::app::bulk::history::{Op, RecState, Record};
 use crate::app::dispatch::results::plural;
 use crate::app::edit::changes::{inverse, Change};
-use chrono::Utc;
+use jiff::Timestamp;
 use std::time::Instant;
 
 impl State {
@@ -208,7 +208,7 @@ impl State {
                     .collect();
                 self.history.push(Op {
                     id: run.op,
-                    at: Utc::now(),
+                    at: Timestamp::now(),
                     title: run.title.clone(),
                     records,
                     never: None,

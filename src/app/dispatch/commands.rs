@@ -10,7 +10,7 @@ use crate::app::edit::names::filter_template;
 use crate::app::state::{
     ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, Focus, Level, Overlay, State, Tab,
 };
-use chrono::Utc;
+use jiff::Timestamp;
 
 impl State {
     /// Run palette text. Errors go to the status line.
@@ -95,7 +95,7 @@ impl State {
                 },
             )?,
             Command::Due(arg) => {
-                let due = dates::parse_due(&arg, Utc::now())?;
+                let due = dates::parse_due(&arg, Timestamp::now())?;
                 let shown = due.clone().unwrap_or_else(|| "none".into());
                 let field = match due {
                     Some(d) => Field::Set(d),

@@ -58,7 +58,7 @@ impl State {
             ("priority", Value::String(s)) => Priority::parse(s).label(),
             // Short and local (`Fri 17:00`): three of them share a row.
             ("complete_by", Value::String(s)) => parse_timestamp(s)
-                .map(|t| crate::domain::later::short_when(t, chrono::Utc::now(), true))
+                .map(|t| crate::domain::later::short_when(t, jiff::Timestamp::now(), true))
                 .unwrap_or_else(|| s.clone()),
             ("assigned_to", Value::String(id)) => self
                 .directory

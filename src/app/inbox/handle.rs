@@ -158,7 +158,7 @@ impl State {
             return Err(self.inbox_off_reason());
         }
         let (id, label) = self.target()?;
-        let now = chrono::Utc::now();
+        let now = jiff::Timestamp::now();
         let at = crate::domain::later::parse_later(when, now)?;
         let title = self
             .current_task()
@@ -168,8 +168,8 @@ impl State {
         let m = InboxMark {
             task_id: id,
             kind,
-            at: at.timestamp(),
-            since: now.timestamp(),
+            at: at.as_second(),
+            since: now.as_second(),
             label: label.clone(),
             title: crate::text::clean(&title),
         };
@@ -197,15 +197,15 @@ impl State {
 
     /// `:snoozed`: the rows of the chooser (key: `kind:task id`).
     pub(crate) fn snoozed_rows(&self) -> Vec<(String, String)> {
-        let now = chrono::Utc::now();
+        let now = jiff::Timestamp::now();
         self.inbox
             .marks
             .iter()
             .map(|m| {
-                let at = chrono::DateTime::from_timestamp(m.at, 0).unwrap_or_default();
+                let at = jiff::Timestamp::from_second(m.at).unwrap_or_default();
                 let when = crate::domain::later::short_when(at, now, true);
                 let what = match m.kind {
-                    MarkKind::Snooze if m.at <= now.timestamp() => format!("snooze ended {when}"),
+                    MarkKind::Snooze if m.at <= now.as_second() => format!("snooze ended {when}"),
                     MarkKind::Snooze => format!("snoozed until {when}"),
                     MarkKind::FollowUp => format!("follow-up {when}"),
                 };

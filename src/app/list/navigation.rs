@@ -563,7 +563,7 @@ impl State {
         };
         self.views.words =
             crate::app::edit::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
-        self.views.words_at = vec![chrono::Utc::now(); self.views.words.len()];
+        self.views.words_at = vec![jiff::Timestamp::now(); self.views.words.len()];
         if self.view != Some(i) {
             self.keep_tab_count();
         }

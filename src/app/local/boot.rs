@@ -148,12 +148,10 @@ impl State {
             let words = v["words"].as_array().cloned().unwrap_or_default();
             for pair in &words {
                 let word = pair[0].as_str();
-                let at = pair[1]
-                    .as_str()
-                    .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+                let at = pair[1].as_str().and_then(crate::api::parse_rfc3339);
                 if let (Some(w), Some(at)) = (word, at) {
                     self.views.words.push(w.to_string());
-                    self.views.words_at.push(at.with_timezone(&chrono::Utc));
+                    self.views.words_at.push(at);
                 }
             }
         }

@@ -38,7 +38,7 @@ impl State {
             .messages
             .iter()
             .rev()
-            .map(|m| format!("{} {:?} {}", m.at.format("%H:%M:%S"), m.level, m.text))
+            .map(|m| format!("{} {:?} {}", m.at.strftime("%H:%M:%S"), m.level, m.text))
             .collect();
         if lines.is_empty() {
             lines.push("no messages yet".into());

@@ -7,7 +7,7 @@
 
 use super::keymap::Keymap;
 use crate::api::*;
-use chrono::Utc;
+use jiff::Timestamp;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -218,7 +218,7 @@ impl State {
         if action_failed {
             let text = crate::text::clean(&text.into());
             self.messages.push_back(Message {
-                at: Utc::now(),
+                at: Timestamp::now(),
                 level,
                 text,
             });
@@ -244,7 +244,7 @@ impl State {
         let text = crate::text::clean(&text.into());
         self.status = Some((level, text.clone(), Instant::now()));
         self.messages.push_back(Message {
-            at: Utc::now(),
+            at: Timestamp::now(),
             level,
             text,
         });

@@ -7,7 +7,7 @@ use super::input::LineInput;
 use super::panes::SearchBox;
 use crate::api::*;
 use crate::app::edit::composer::Compose;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 
 /// The messages kept (`ctrl-l`).
 pub const MAX_MESSAGES: usize = 200;
@@ -28,7 +28,7 @@ pub enum Level {
 
 #[derive(Clone, Debug)]
 pub struct Message {
-    pub at: DateTime<Utc>,
+    pub at: Timestamp,
     pub level: Level,
     pub text: String,
 }

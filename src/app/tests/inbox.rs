@@ -11,7 +11,7 @@ fn row(n: i64, kind: Kind, words: &str, target: Option<&str>) -> InboxRow {
         task_id: tid(n),
         label: format!("#{n}"),
         title: format!("Task number {n}"),
-        at: chrono::Utc::now().timestamp() - 60,
+        at: jiff::Timestamp::now().as_second() - 60,
         reasons: vec![(kind, words.into())],
         target: target.map(str::to_string),
         snoozed_until: None,
@@ -138,7 +138,7 @@ fn snooze_and_follow_up_are_stored_marks_on_the_current_task() {
     };
     assert_eq!(m.kind, MarkKind::Snooze);
     assert_eq!(m.task_id, tid(1));
-    let ahead = m.at - chrono::Utc::now().timestamp();
+    let ahead = m.at - jiff::Timestamp::now().as_second();
     assert!((7190..=7200).contains(&ahead), "{ahead}");
     assert!(s.status.as_ref().unwrap().1.contains("snoozed until"));
     let fx = palette(&mut s, "follow-up tomorrow");
@@ -176,7 +176,7 @@ fn without_a_running_inbox_snooze_says_why() {
 #[test]
 fn snoozed_lists_the_marks_and_x_cancels_one() {
     let mut s = with_inbox();
-    let now = chrono::Utc::now().timestamp();
+    let now = jiff::Timestamp::now().as_second();
     s.on_inbox(InboxUpdate {
         marks: vec![InboxMark {
             task_id: tid(4),
@@ -208,7 +208,7 @@ fn with_no_period_opening_the_inbox_walks_once_and_r_offline_says_why() {
     assert_eq!(inbox_cmds(&s.on_key(key('i'))), [InboxCmd::Refresh]);
     s.on_key(code(KeyCode::Esc));
     s.on_inbox(InboxUpdate {
-        walked_at: Some(chrono::Utc::now().timestamp()),
+        walked_at: Some(jiff::Timestamp::now().as_second()),
         ..Default::default()
     });
     assert!(inbox_cmds(&s.on_key(key('i'))).is_empty());

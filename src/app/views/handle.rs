@@ -116,7 +116,7 @@ impl State {
                 self.views.words_at.clear();
             }
             Ok(w) => {
-                let now = chrono::Utc::now();
+                let now = jiff::Timestamp::now();
                 self.views.words_at.extend(w.iter().map(|_| now));
                 self.views.words.extend(w);
             }

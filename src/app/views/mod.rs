@@ -91,7 +91,7 @@ pub struct Views {
     /// When each of `words` was read into the filters: a relative date
     /// (`to=now`, `+7d`) is known to be behind a filter value by reading it
     /// again at that time.
-    pub words_at: Vec<chrono::DateTime<chrono::Utc>>,
+    pub words_at: Vec<jiff::Timestamp>,
 }
 
 impl Default for Views {

@@ -9,8 +9,10 @@
 //! start, [`set_zone`]), else `TZ`, else the system's (see [`zone`]). Unit tests run in UTC unless a test
 //! picks a zone with [`with_zone`], so they read the same on every machine.
 
-use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use crate::api::{parse_date, parse_datetime, parse_rfc3339, to_utc_seconds, utc, ymd};
+use jiff::civil::{Date, DateTime, Time};
 use jiff::tz::TimeZone;
+use jiff::{Span, Timestamp};
 use std::sync::OnceLock;
 
 /// The furthest a relative due date (`+Nd`, `+Nw`) may reach.
@@ -90,48 +92,39 @@ fn is_utc(tz: &TimeZone) -> bool {
     )
 }
 
-pub(crate) fn to_jiff(t: DateTime<Utc>) -> Option<jiff::Timestamp> {
-    jiff::Timestamp::new(t.timestamp(), t.timestamp_subsec_nanos() as i32).ok()
-}
-
-/// The local calendar date of an instant (UTC's when out of range).
-pub(crate) fn local_date(t: DateTime<Utc>, tz: &TimeZone) -> NaiveDate {
-    to_jiff(t)
-        .map(|ts| tz.to_datetime(ts).date())
-        .and_then(|d| NaiveDate::from_ymd_opt(d.year().into(), d.month() as u32, d.day() as u32))
-        .unwrap_or_else(|| t.date_naive())
+/// The local calendar date of an instant.
+pub(crate) fn local_date(t: Timestamp, tz: &TimeZone) -> Date {
+    tz.to_datetime(t).date()
 }
 
 /// A local wall-clock time as an instant. A time skipped by a DST change
 /// moves forward; a repeated one takes the first (the "compatible" rule).
-pub(crate) fn from_local(t: NaiveDateTime, tz: &TimeZone) -> Option<DateTime<Utc>> {
-    let year = i16::try_from(t.year()).ok()?;
-    let dt = jiff::civil::DateTime::new(
-        year,
-        t.month() as i8,
-        t.day() as i8,
-        t.hour() as i8,
-        t.minute() as i8,
-        t.second() as i8,
-        0,
-    )
-    .ok()?;
-    let ts = tz.to_timestamp(dt).ok()?;
-    DateTime::from_timestamp(ts.as_second(), 0)
+/// Whole seconds: a fraction typed is dropped.
+pub(crate) fn from_local(t: DateTime, tz: &TimeZone) -> Option<Timestamp> {
+    let t = t.with().subsec_nanosecond(0).build().ok()?;
+    tz.to_timestamp(t).ok()
 }
 
-use chrono::Timelike;
-
-fn start_of(d: NaiveDate, tz: &TimeZone) -> Option<DateTime<Utc>> {
-    from_local(d.and_time(NaiveTime::MIN), tz)
+fn start_of(d: Date, tz: &TimeZone) -> Option<Timestamp> {
+    from_local(d.to_datetime(Time::midnight()), tz)
 }
 
-fn end_of(d: NaiveDate, tz: &TimeZone) -> Option<DateTime<Utc>> {
-    from_local(d.and_hms_opt(23, 59, 59)?, tz)
+fn end_of(d: Date, tz: &TimeZone) -> Option<Timestamp> {
+    from_local(d.to_datetime(Time::new(23, 59, 59, 0).ok()?), tz)
 }
 
-fn iso(t: DateTime<Utc>) -> String {
-    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+fn iso(t: Timestamp) -> String {
+    to_utc_seconds(t)
+}
+
+/// `d` moved by `days` days (None past the calendar's ends).
+pub(crate) fn add_days(d: Date, days: i64) -> Option<Date> {
+    d.checked_add(Span::new().try_days(days).ok()?).ok()
+}
+
+/// Whole days from `from` to `to`.
+pub(crate) fn days_between(from: Date, to: Date) -> i64 {
+    (to - from).get_days().into()
 }
 
 /// Parse a due date as typed: `none`, `today`, `tomorrow`, `+3d`, `+2w`,
@@ -139,52 +132,38 @@ fn iso(t: DateTime<Utc>) -> String {
 /// `…+01:00`). Read in the user's zone: a date alone means the end of that
 /// local day, a time without a zone is a local time. The answer is UTC.
 /// `Ok(None)` clears the due date.
-pub fn parse_due(input: &str, now: DateTime<Utc>) -> Result<Option<String>, String> {
+pub fn parse_due(input: &str, now: Timestamp) -> Result<Option<String>, String> {
     parse_due_in(input, now, &zone())
 }
 
 /// [`parse_due`] in the zone `tz`.
-pub fn parse_due_in(
-    input: &str,
-    now: DateTime<Utc>,
-    tz: &TimeZone,
-) -> Result<Option<String>, String> {
+pub fn parse_due_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Option<String>, String> {
     let s = input.trim().to_ascii_lowercase();
     let today = local_date(now, tz);
     let at = match s.as_str() {
         "none" | "clear" | "-" => return Ok(None),
         "" => return Err("type a date: 2026-12-01, today, tomorrow, +3d, +2w or none".into()),
         "today" => end_of(today, tz),
-        "tomorrow" => today
-            .checked_add_signed(Duration::days(1))
-            .and_then(|d| end_of(d, tz)),
+        "tomorrow" => add_days(today, 1).and_then(|d| end_of(d, tz)),
         _ if s.starts_with('+') => {
             let days = plus_days(input, &s[1..])?;
-            today
-                .checked_add_signed(Duration::days(days))
-                .and_then(|d| end_of(d, tz))
+            add_days(today, days).and_then(|d| end_of(d, tz))
         }
         _ => {
-            if let Ok(d) = NaiveDate::parse_from_str(&s, "%Y-%m-%d") {
+            if let Some(d) = parse_date(&s, "%Y-%m-%d") {
                 end_of(d, tz)
-            } else if let Ok(t) = DateTime::parse_from_rfc3339(input.trim()) {
-                Some(t.with_timezone(&Utc))
+            } else if let Some(t) = parse_rfc3339(input.trim()) {
+                Some(t)
             } else {
                 // A trailing Z means UTC; without it the time is local.
-                let (body, utc) = match s.strip_suffix('z') {
+                let (body, zulu) = match s.strip_suffix('z') {
                     Some(b) => (b, true),
                     None => (s.as_str(), false),
                 };
                 ["%Y-%m-%dt%H:%M:%S", "%Y-%m-%dt%H:%M", "%Y-%m-%d %H:%M"]
                     .iter()
-                    .find_map(|f| NaiveDateTime::parse_from_str(body, f).ok())
-                    .and_then(|t| {
-                        if utc {
-                            Some(t.and_utc())
-                        } else {
-                            from_local(t, tz)
-                        }
-                    })
+                    .find_map(|f| parse_datetime(body, f))
+                    .and_then(|t| if zulu { utc(t) } else { from_local(t, tz) })
             }
         }
     };
@@ -232,14 +211,14 @@ fn plus_days(input: &str, body: &str) -> Result<i64, String> {
 /// (lower) or Sunday 23:59:59 (upper); `now` is this instant (saved views
 /// such as Overdue read `to=now`); a time without a zone is local; a time
 /// with a zone is sent as given. The answer is UTC.
-pub fn parse_bound(input: &str, now: DateTime<Utc>, lower: bool) -> Result<String, String> {
+pub fn parse_bound(input: &str, now: Timestamp, lower: bool) -> Result<String, String> {
     parse_bound_in(input, now, lower, &zone())
 }
 
 /// [`parse_bound`] in the zone `tz`.
 pub fn parse_bound_in(
     input: &str,
-    now: DateTime<Utc>,
+    now: Timestamp,
     lower: bool,
     tz: &TimeZone,
 ) -> Result<String, String> {
@@ -252,10 +231,10 @@ pub fn parse_bound_in(
         }
         _ => {}
     }
-    if DateTime::parse_from_rfc3339(v).is_ok() {
+    if parse_rfc3339(v).is_some() {
         return Ok(v.to_string());
     }
-    if let Ok(d) = NaiveDate::parse_from_str(v, "%Y-%m-%d") {
+    if let Some(d) = parse_date(v, "%Y-%m-%d") {
         // The service reads a date alone as that UTC day: in UTC the date
         // is sent as typed.
         if is_utc(tz) {
@@ -288,15 +267,15 @@ pub fn parse_bound_in(
 
 /// "today", "tomorrow", "in 3d", "2d overdue"; the bool says overdue. Days
 /// are counted between local calendar dates.
-pub fn relative(due: DateTime<Utc>, now: DateTime<Utc>) -> (String, bool) {
+pub fn relative(due: Timestamp, now: Timestamp) -> (String, bool) {
     relative_in(due, now, &zone())
 }
 
 /// [`relative`] in the zone `tz`.
-pub fn relative_in(due: DateTime<Utc>, now: DateTime<Utc>, tz: &TimeZone) -> (String, bool) {
+pub fn relative_in(due: Timestamp, now: Timestamp, tz: &TimeZone) -> (String, bool) {
     let overdue = due < now;
     let due_day = local_date(due, tz);
-    let days = (due_day - local_date(now, tz)).num_days();
+    let days = days_between(local_date(now, tz), due_day);
     let text = match days {
         0 if overdue => "overdue today".to_string(),
         0 => "today".to_string(),
@@ -306,21 +285,21 @@ pub fn relative_in(due: DateTime<Utc>, now: DateTime<Utc>, tz: &TimeZone) -> (St
         d if d < 0 => format!("{}w overdue", -d / 7),
         d if d < 14 => format!("in {d}d"),
         d if d < 120 => format!("in {}w", d / 7),
-        _ => due_day.format("%Y-%m-%d").to_string(),
+        _ => ymd(due_day),
     };
     (text, overdue)
 }
 
 /// A due date as a row shows it; the bool says the task is late. A
 /// completed task is never late: a past date reads "due 3d ago".
-pub fn due_text(due: DateTime<Utc>, now: DateTime<Utc>, completed: bool) -> (String, bool) {
+pub fn due_text(due: Timestamp, now: Timestamp, completed: bool) -> (String, bool) {
     due_text_in(due, now, completed, &zone())
 }
 
 /// [`due_text`] in the zone `tz`.
 pub fn due_text_in(
-    due: DateTime<Utc>,
-    now: DateTime<Utc>,
+    due: Timestamp,
+    now: Timestamp,
     completed: bool,
     tz: &TimeZone,
 ) -> (String, bool) {
@@ -329,7 +308,7 @@ pub fn due_text_in(
         return (text, false);
     }
     if completed {
-        let days = (local_date(now, tz) - local_date(due, tz)).num_days();
+        let days = days_between(local_date(due, tz), local_date(now, tz));
         let t = match days {
             0 => "due today".to_string(),
             d if d < 60 => format!("due {d}d ago"),
@@ -342,18 +321,18 @@ pub fn due_text_in(
 
 /// Monday 00:00 to Sunday 23:59:59 (local) of the week of `now`, as UTC
 /// timestamps.
-pub fn this_week(now: DateTime<Utc>) -> (String, String) {
+pub fn this_week(now: Timestamp) -> (String, String) {
     this_week_in(now, &zone())
 }
 
 /// [`this_week`] in the zone `tz`.
-pub fn this_week_in(now: DateTime<Utc>, tz: &TimeZone) -> (String, String) {
+pub fn this_week_in(now: Timestamp, tz: &TimeZone) -> (String, String) {
     let today = local_date(now, tz);
-    let monday = today - Duration::days(today.weekday().num_days_from_monday() as i64);
-    let sunday = monday + Duration::days(6);
-    let or_utc = |t: Option<DateTime<Utc>>, d: NaiveDate, clock: &str| {
-        t.map(iso)
-            .unwrap_or_else(|| format!("{}T{clock}Z", d.format("%Y-%m-%d")))
+    // Saturating: only the calendar's first and last weeks are cut short.
+    let monday = today.saturating_add(Span::new().days(-today.weekday().to_monday_zero_offset()));
+    let sunday = monday.saturating_add(Span::new().days(6));
+    let or_utc = |t: Option<Timestamp>, d: Date, clock: &str| {
+        t.map(iso).unwrap_or_else(|| format!("{}T{clock}Z", ymd(d)))
     };
     (
         or_utc(start_of(monday, tz), monday, "00:00:00"),
@@ -362,26 +341,21 @@ pub fn this_week_in(now: DateTime<Utc>, tz: &TimeZone) -> (String, String) {
 }
 
 /// An instant as a local clock time with its zone: `2026-11-30 09:00 EST`.
-pub fn local_time(t: DateTime<Utc>) -> String {
+pub fn local_time(t: Timestamp) -> String {
     local_time_in(t, &zone())
 }
 
 /// [`local_time`] in the zone `tz`.
-pub fn local_time_in(t: DateTime<Utc>, tz: &TimeZone) -> String {
-    match to_jiff(t) {
-        Some(ts) => {
-            let z = ts.to_zoned_datetime(tz.clone());
-            let abbr = z.strftime("%Z").to_string();
-            // Zones without a letter abbreviation show their offset.
-            let abbr = if abbr.is_empty() {
-                z.strftime("%:z").to_string()
-            } else {
-                abbr
-            };
-            format!("{} {abbr}", z.strftime("%Y-%m-%d %H:%M"))
-        }
-        None => t.format("%Y-%m-%d %H:%M UTC").to_string(),
-    }
+pub fn local_time_in(t: Timestamp, tz: &TimeZone) -> String {
+    let z = t.to_zoned_datetime(tz.clone());
+    let abbr = z.strftime("%Z").to_string();
+    // Zones without a letter abbreviation show their offset.
+    let abbr = if abbr.is_empty() {
+        z.strftime("%:z").to_string()
+    } else {
+        abbr
+    };
+    format!("{} {abbr}", z.strftime("%Y-%m-%d %H:%M"))
 }
 
 /// A timestamp from the service as a local clock time (see

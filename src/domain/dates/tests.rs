@@ -2,14 +2,12 @@
 //! across the end of DST in America/New_York (2026-11-01).
 use super::*;
 
-fn now() -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
-        .unwrap()
-        .with_timezone(&Utc)
+fn now() -> Timestamp {
+    parse_rfc3339("2026-11-22T10:00:00Z").unwrap()
 }
 
-fn at(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+fn at(s: &str) -> Timestamp {
+    parse_rfc3339(s).unwrap()
 }
 
 fn ny() -> TimeZone {
@@ -114,7 +112,7 @@ proptest::proptest! {
 
     #[test]
     fn display_never_panics(secs in proptest::num::i64::ANY) {
-        if let Some(t) = DateTime::from_timestamp(secs / 1000, 0) {
+        if let Ok(t) = Timestamp::from_second(secs / 1000) {
             let _ = local_time_in(t, &ny());
             let _ = relative_in(t, now(), &ny());
             let _ = this_week_in(t, &ny());

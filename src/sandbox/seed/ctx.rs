@@ -3,7 +3,7 @@
 //! generator) with the helpers that build tasks. A leaf below `seed` and
 //! the parts it calls (`fixtures`, `random`).
 
-use chrono::{DateTime, Duration, Timelike, Utc};
+use jiff::{SignedDuration, Timestamp};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -53,7 +53,7 @@ impl Rng {
 
 pub(crate) struct Ctx {
     pub rng: Rng,
-    pub now: DateTime<Utc>,
+    pub now: Timestamp,
     pub s: Store,
 }
 
@@ -72,14 +72,10 @@ impl Ctx {
             .nth(nth)
             .unwrap()
     }
-    pub(crate) fn days(&self, d: i64) -> DateTime<Utc> {
-        (self.now + Duration::days(d))
-            .with_hour(17)
-            .unwrap()
-            .with_minute(0)
-            .unwrap()
-            .with_second(0)
-            .unwrap()
+    pub(crate) fn days(&self, d: i64) -> Timestamp {
+        // 17:00 UTC that day.
+        let secs = (self.now + SignedDuration::from_hours(24 * d)).as_second();
+        Timestamp::from_second(secs - secs.rem_euclid(86_400) + 17 * 3600).unwrap()
     }
     /// A task with the common defaults; the caller fills the rest.
     #[allow(clippy::too_many_arguments)]
@@ -95,8 +91,9 @@ impl Ctx {
         age_days: i64,
     ) -> Task {
         self.s.next_number += 1;
-        let created =
-            self.now - Duration::days(age_days) - Duration::minutes(self.s.next_number as i64);
+        let created = self.now
+            - SignedDuration::from_hours(24 * age_days)
+            - SignedDuration::from_mins(self.s.next_number as i64);
         let mut t = Task {
             id: self.rng.uuid(),
             number: self.s.next_number,
@@ -115,7 +112,7 @@ impl Ctx {
                 access: "write".into(),
             }],
             created_at: created,
-            updated_at: created + Duration::hours(3),
+            updated_at: created + SignedDuration::from_hours(3),
             ..Default::default()
         };
         t.sync_assignee();
@@ -139,7 +136,7 @@ impl Ctx {
         parent: Option<Uuid>,
         edited: bool,
     ) -> Comment {
-        let at = t.created_at + Duration::hours(1 + t.comments.len() as i64 * 5);
+        let at = t.created_at + SignedDuration::from_hours(1 + t.comments.len() as i64 * 5);
         Comment {
             id: self.rng.uuid(),
             author,
@@ -149,7 +146,7 @@ impl Ctx {
             file_ids: vec![],
             created_at: at,
             updated_at: if edited {
-                at + Duration::minutes(12)
+                at + SignedDuration::from_mins(12)
             } else {
                 at
             },

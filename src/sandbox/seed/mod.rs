@@ -6,7 +6,6 @@ mod random;
 
 use super::shared::DemoKey;
 use super::store::*;
-use chrono::{Timelike, Utc};
 use ctx::{Ctx, Rng};
 use random::{CLIENTS, DOCS, PERIODS};
 
@@ -183,11 +182,10 @@ pub(crate) fn seed(n_tasks: usize, quirks: bool, staff: usize) -> (Store, Vec<(D
         // The top of the hour: the same seed gives the same times for an
         // hour, so a demo started again does not look changed everywhere
         // to the local store.
-        now: Utc::now()
-            .with_nanosecond(0)
-            .and_then(|t| t.with_second(0))
-            .and_then(|t| t.with_minute(0))
-            .unwrap(),
+        now: {
+            let secs = jiff::Timestamp::now().as_second();
+            jiff::Timestamp::from_second(secs - secs.rem_euclid(3600)).unwrap()
+        },
         s,
     };
     let files0 = c.org_of(&c.s.files, 0, |f| f.org);

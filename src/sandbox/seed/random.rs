@@ -1,6 +1,6 @@
 //! Pseudo-random bulk tasks.
 
-use chrono::Duration;
+use jiff::SignedDuration;
 use serde_json::json;
 use uuid::Uuid;
 
@@ -144,8 +144,8 @@ pub(crate) fn random_tasks(c: &mut Ctx, n: usize, alice: usize) {
         let age = 1 + r.below(90) as i64;
         let mut t = c.base(org, &title, creator, assignee, team, channel, vis, age);
         let r = &mut c.rng;
-        t.created_at -= Duration::seconds(r.below(86_400) as i64);
-        t.updated_at = t.created_at + Duration::minutes(r.below(20_000) as i64);
+        t.created_at -= SignedDuration::from_secs(r.below(86_400) as i64);
+        t.updated_at = t.created_at + SignedDuration::from_mins(r.below(20_000) as i64);
         t.status = r
             .weighted(&[
                 ("not_started", 30),

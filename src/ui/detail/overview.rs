@@ -51,7 +51,7 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         theme,
         theme.base,
     ));
-    let now = chrono::Utc::now();
+    let now = jiff::Timestamp::now();
     let due = match (t.due(), &t.complete_by) {
         (Some(d), _) => {
             // A completed task is not late, whatever its date.

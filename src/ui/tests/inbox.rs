@@ -13,7 +13,7 @@ fn inbox_scene() -> State {
         .iter()
         .map(|i| i.id().unwrap().to_string())
         .collect();
-    let now = chrono::Utc::now().timestamp();
+    let now = jiff::Timestamp::now().as_second();
     let row = |i: usize, title: &str, reasons: Vec<(Kind, &str)>, ago: i64| InboxRow {
         task_id: ids[i].clone(),
         label: format!("#{}", 101 + i),
@@ -159,7 +159,7 @@ fn a_service_without_a_comment_listing_is_said_in_the_inbox() {
         comments_unavailable: true,
         ..Default::default()
     });
-    s.inbox.walked_at = Some(chrono::Utc::now().timestamp());
+    s.inbox.walked_at = Some(jiff::Timestamp::now().as_second());
     s.on_key(key('i'));
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("this service does not list comments"), "{t}");

@@ -39,11 +39,11 @@ pub(super) fn text(b: &Buffer) -> String {
 /// Three tasks: one overdue, one draft, one with hostile text.
 pub(super) fn scene() -> State {
     let mut s = loaded(0);
-    let now = chrono::Utc::now();
+    let now = jiff::Timestamp::now();
     let mut a = task_json(101);
     a["title"] = "Renew the Contoso NDA".into();
-    a["complete_by"] = (now - chrono::Duration::days(3))
-        .format("%Y-%m-%dT%H:%M:%SZ")
+    a["complete_by"] = (now - jiff::SignedDuration::from_hours(3 * 24))
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()
         .into();
     a["priority"] = "urgent".into();
@@ -51,8 +51,8 @@ pub(super) fn scene() -> State {
     b["title"] = "Draft engagement letter".into();
     b["draft"] = true.into();
     b["status"] = "not_started".into();
-    b["complete_by"] = (now + chrono::Duration::days(5))
-        .format("%Y-%m-%dT%H:%M:%SZ")
+    b["complete_by"] = (now + jiff::SignedDuration::from_hours(5 * 24))
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()
         .into();
     let mut c = task_json(103);

@@ -184,7 +184,8 @@ fn the_views_tabs_at_80x24_and_200x50() {
 #[test]
 fn bang_means_overdue_in_the_list_and_on_the_board() {
     let mut s = board_state();
-    let late = (chrono::Utc::now() - chrono::Duration::days(3)).to_rfc3339();
+    let late =
+        crate::api::to_rfc3339(jiff::Timestamp::now() - jiff::SignedDuration::from_hours(3 * 24));
     for (i, item) in s.list.items.iter_mut().enumerate() {
         if let TaskItem::Task(t) = item {
             t.priority = crate::api::Priority::Medium;

@@ -4,7 +4,7 @@
 use super::*;
 use crate::app::edit::changes::{inverse, share_back, split_patch, Change, ShareDelta};
 use crate::app::state::{ApiRequest, ApiResult, Load, Reply, State};
-use chrono::Utc;
+use jiff::Timestamp;
 
 impl State {
     /// A person's name for messages (their id when unknown).
@@ -180,7 +180,7 @@ impl State {
         };
         let op = Op {
             id: self.history.next_id(),
-            at: Utc::now(),
+            at: Timestamp::now(),
             title,
             records: vec![Record {
                 task_id: id.clone(),

@@ -6,7 +6,7 @@
 
 use crate::api::*;
 use crate::app::edit::changes::Change;
-use chrono::{DateTime, Utc};
+use jiff::Timestamp;
 use std::collections::HashMap;
 
 mod handle;
@@ -52,7 +52,7 @@ impl Record {
 #[derive(Clone, Debug)]
 pub struct Op {
     pub id: u64,
-    pub at: DateTime<Utc>,
+    pub at: Timestamp,
     /// `3 tasks: status → completed`, `#12: archived`.
     pub title: String,
     pub records: Vec<Record>,

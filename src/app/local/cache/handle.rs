@@ -218,7 +218,7 @@ impl State {
             // The words behind the filters and when each was read: a
             // view saved after a restart keeps its relative dates.
             "words": self.views.words.iter().zip(&self.views.words_at)
-                .map(|(w, at)| serde_json::json!([w, at.to_rfc3339()]))
+                .map(|(w, at)| serde_json::json!([w, crate::api::to_rfc3339(*at)]))
                 .collect::<Vec<_>>(),
         })
         .to_string()

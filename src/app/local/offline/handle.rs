@@ -52,7 +52,7 @@ impl State {
         }
         tracing::warn!(why = %why, "the service cannot be reached: offline");
         self.offline = Some(Offline {
-            since: chrono::Utc::now(),
+            since: jiff::Timestamp::now(),
             next_probe: Instant::now() + PROBE_FIRST,
             backoff: PROBE_FIRST,
             probing: None,
@@ -75,11 +75,8 @@ impl State {
         let Some(o) = self.offline.take() else {
             return self.outbox_pump();
         };
-        let away = chrono::Utc::now().signed_duration_since(o.since);
-        tracing::info!(
-            secs = away.num_seconds(),
-            "the service answers again: online"
-        );
+        let away = jiff::Timestamp::now().duration_since(o.since);
+        tracing::info!(secs = away.as_secs(), "the service answers again: online");
         let queued = self.outbox.len();
         self.say(
             Level::Success,

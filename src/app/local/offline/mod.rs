@@ -13,7 +13,7 @@ const PROBE_MAX: Duration = Duration::from_secs(30);
 
 #[derive(Clone, Debug)]
 pub struct Offline {
-    pub since: chrono::DateTime<chrono::Utc>,
+    pub since: jiff::Timestamp,
     pub next_probe: Instant,
     pub backoff: Duration,
     /// The ticket of the probe in flight.

@@ -373,7 +373,7 @@ fn prefetch_false_in_the_config_and_offline_read_nothing_ahead() {
     let plan = s.plan_prefetch();
     assert_eq!(pre(&plan).len(), 3);
     s.offline = Some(crate::app::local::offline::Offline {
-        since: chrono::Utc::now(),
+        since: jiff::Timestamp::now(),
         next_probe: std::time::Instant::now(),
         backoff: std::time::Duration::from_secs(1),
         probing: None,

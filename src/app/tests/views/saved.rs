@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::app::dates;
-use chrono::Utc;
+use jiff::Timestamp;
 
 pub(crate) fn config(src: &str) -> Settings {
     let c = crate::config::from_str(src, None);
@@ -35,7 +35,7 @@ fn list_query(fx: &[Effect]) -> TaskQuery {
 fn a_config_view_is_reachable_by_its_key_and_sends_my_id_and_the_end_of_today() {
     let mut s = loaded_with(&config(DUE_TODAY), 3);
     let q = list_query(&s.on_key(key('7')));
-    let end_of_today = dates::parse_bound("today", Utc::now(), false).unwrap();
+    let end_of_today = dates::parse_bound("today", Timestamp::now(), false).unwrap();
     assert_eq!(
         q.pairs(),
         vec![
@@ -69,14 +69,14 @@ fn a_view_naming_me_waits_for_the_identity_like_mine() {
 #[test]
 fn the_built_in_views_are_data_with_overdue_and_mine_open() {
     let mut s = loaded(1);
-    let before = Utc::now() - chrono::Duration::seconds(1);
+    let before = Timestamp::now() - jiff::SignedDuration::from_secs(1);
     let q = list_query(&s.on_key(key('5')));
     assert_eq!(
         q.status,
         vec!["not_started", "in_progress", "waiting_on_external"]
     );
     let to = crate::api::parse_timestamp(q.complete_by_to.as_deref().unwrap()).unwrap();
-    assert!(to >= before && to <= Utc::now(), "to=now: {to}");
+    assert!(to >= before && to <= Timestamp::now(), "to=now: {to}");
     assert_eq!((q.assigned_to, q.complete_by_from), (None, None));
     assert!(crate::ui::list_title(&s).starts_with("Tasks: Overdue"));
 
@@ -86,7 +86,7 @@ fn the_built_in_views_are_data_with_overdue_and_mine_open() {
     assert!(crate::ui::list_title(&s).starts_with("Tasks: Mine, open"));
 
     let q = list_query(&s.on_key(key('4')));
-    let (from, to) = dates::this_week(Utc::now());
+    let (from, to) = dates::this_week(Timestamp::now());
     assert_eq!(
         (q.complete_by_from, q.complete_by_to),
         (Some(from), Some(to))
@@ -101,7 +101,7 @@ fn the_built_in_views_are_data_with_overdue_and_mine_open() {
 #[test]
 fn mine_overdue_is_a_built_in_view_one_key_from_the_list() {
     let mut s = loaded(1);
-    let before = Utc::now() - chrono::Duration::seconds(1);
+    let before = Timestamp::now() - jiff::SignedDuration::from_secs(1);
     let q = list_query(&s.on_key(key('7')));
     assert_eq!(q.assigned_to.as_deref(), Some("u-me"));
     assert_eq!(
@@ -109,7 +109,7 @@ fn mine_overdue_is_a_built_in_view_one_key_from_the_list() {
         vec!["not_started", "in_progress", "waiting_on_external"]
     );
     let to = crate::api::parse_timestamp(q.complete_by_to.as_deref().unwrap()).unwrap();
-    assert!(to >= before && to <= Utc::now(), "to=now: {to}");
+    assert!(to >= before && to <= Timestamp::now(), "to=now: {to}");
     assert_eq!(q.complete_by_from, None);
     assert!(crate::ui::list_title(&s).starts_with("Tasks: Mine, overdue"));
 }
@@ -148,7 +148,7 @@ fn views_by_name_from_the_palette() {
     // The old names still work.
     assert_eq!(
         list_query(&s.command("view week")).complete_by_from,
-        Some(dates::this_week(Utc::now()).0)
+        Some(dates::this_week(Timestamp::now()).0)
     );
     assert_eq!(
         list_query(&s.command("view involving"))
@@ -417,7 +417,7 @@ fn view_save_keeps_relative_dates_relative_later_and_after_a_restart() {
     let mut s = loaded(1);
     palette(&mut s, "filter to=now");
     // An hour later: the filter holds what `now` read an hour ago.
-    let hour_ago = chrono::Utc::now() - chrono::Duration::hours(1);
+    let hour_ago = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(1);
     s.views.words_at = vec![hour_ago];
     s.filters.complete_by_to =
         Some(crate::app::dates::parse_bound("now", hour_ago, false).unwrap());
