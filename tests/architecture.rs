@@ -418,3 +418,73 @@ fn readme_lists_every_palette_command() {
         "README's palette commands lack {missing:?}"
     );
 }
+
+/// Files and folders a person can hold (issue 23 §4): no source file over
+/// 600 lines anywhere (`src`, `tests`, `benches`, `examples`), no folder of
+/// `src` with more than 15 entries side by side (`insta`'s `snapshots`
+/// folders hold data, not code).
+#[test]
+fn no_file_over_600_lines_and_no_src_folder_over_15_entries() {
+    fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>, dirs: &mut Vec<std::path::PathBuf>) {
+        dirs.push(dir.to_path_buf());
+        for e in std::fs::read_dir(dir).expect("read dir") {
+            let p = e.expect("read dir").path();
+            if p.is_dir() {
+                walk(&p, files, dirs);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut long = Vec::new();
+    let mut crowded = Vec::new();
+    for top in ["src", "tests", "benches", "examples"] {
+        let (mut files, mut dirs) = (Vec::new(), Vec::new());
+        walk(&root.join(top), &mut files, &mut dirs);
+        for f in files {
+            let n = std::fs::read_to_string(&f).expect("read").lines().count();
+            if n > 600 {
+                long.push(format!(
+                    "{} ({n} lines)",
+                    f.strip_prefix(root).unwrap().display()
+                ));
+            }
+        }
+        if top == "src" {
+            for d in dirs.iter().filter(|d| !d.ends_with("snapshots")) {
+                let n = std::fs::read_dir(d).expect("read dir").count();
+                if n > 15 {
+                    crowded.push(format!(
+                        "{} ({n} entries)",
+                        d.strip_prefix(root).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over 600 lines (split by subject): {long:?}"
+    );
+    assert!(
+        crowded.is_empty(),
+        "folders over 15 entries (group by subject): {crowded:?}"
+    );
+}
+
+/// One time library (issue 23 §5): jiff, which carries the IANA zone
+/// database and converts local times across DST changes; chrono would need
+/// chrono-tz beside it, and `time` has no zone database at all.
+#[test]
+fn one_time_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("read Cargo.toml");
+    let mut deps = deps_of(&manifest, "dependencies");
+    deps.extend(deps_of(&manifest, "dev-dependencies"));
+    let time: Vec<&String> = deps
+        .iter()
+        .filter(|d| ["chrono", "chrono-tz", "chrono_tz", "time", "jiff"].contains(&d.as_str()))
+        .collect();
+    assert_eq!(time, vec!["jiff"], "one time crate, jiff: {time:?}");
+}

@@ -85,7 +85,7 @@ pub(crate) async fn list_comments(
         range
             .map(|i| {
                 let mut v = s.comment_json(idx, &t.comments[i]);
-                super::quirks::apply_comment_quirk(t.quirk, i, &mut v);
+                crate::sandbox::odd::quirks::apply_comment_quirk(t.quirk, i, &mut v);
                 v
             })
             .collect()

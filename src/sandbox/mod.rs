@@ -3,13 +3,11 @@
 //! `taskdeck sandbox` and the tests.
 
 mod collab;
-mod faults;
 mod index;
 mod layout;
 mod list;
 mod listing;
-mod middleware;
-mod quirks;
+mod odd;
 mod request;
 mod routes;
 mod seed;
@@ -24,8 +22,8 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
-pub use faults::Faults;
 pub use listing::ListingShape;
+pub use odd::faults::Faults;
 pub use shared::{DemoKey, RecordedRequest, LOG_KEPT};
 
 use shared::{AppState, Shared};

@@ -11,10 +11,11 @@ use axum::routing::{get, patch, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
+use super::odd::middleware;
 use super::request::{json_body, Caller};
 use super::shared::AppState;
 use super::store::{ApiError, ApiResult};
-use super::{collab, layout, list, middleware, sharing, tasks};
+use super::{collab, layout, list, sharing, tasks};
 
 pub(crate) fn router(state: AppState) -> Router {
     Router::new()

@@ -7,9 +7,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
-use super::faults::Faults;
 use super::listing::ListingShape;
 use super::store::Store;
+use crate::sandbox::odd::faults::Faults;
 
 /// A seeded API key and who it acts as.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use uuid::Uuid;
 
 use super::index::ListKey;
-use super::quirks;
+use crate::sandbox::odd::quirks;
 
 pub(crate) const STATUSES: [&str; 4] = [
     "not_started",

@@ -9,7 +9,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::shared::{record, AppState, RecordedRequest, LOG_KEPT};
+use crate::sandbox::shared::{record, AppState, RecordedRequest, LOG_KEPT};
 
 fn hits(n: u64, every: u64) -> bool {
     every > 0 && n % every == 0

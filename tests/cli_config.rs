@@ -1,0 +1,387 @@
+//! The real binary as a process, for its files: `config check`, profiles,
+//! `config init`, `validate-layout`, completions and the man page. The user's config and state
+//! are never touched: TASKDECK_CONFIG and XDG_STATE_HOME point into a
+//! temporary directory.
+
+mod cli_env;
+
+use cli_env::*;
+use serde_json::Value;
+use taskdeck::sandbox::{Sandbox, SandboxOptions};
+
+async fn sandbox(quirks: bool) -> Sandbox {
+    Sandbox::start_local(SandboxOptions {
+        tasks: 300,
+        quirks,
+        ..Default::default()
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn config_file_profiles_and_check() {
+    let sb = sandbox(false).await;
+    let env = Env::new();
+    let path = env.write_config(&format!(
+        "base_url = \"http://127.0.0.1:9\"\n\
+         theme = \"dark\"\n\
+         colour = \"red\"\n\
+         \n\
+         [profiles.demo]\n\
+         base_url = \"{}\"\n\
+         api_key_command = \"printf '%s' {}\"\n",
+        sb.base_url(),
+        sb.keys[1].key
+    ));
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "{}:3: error: unknown key `colour`",
+            path.display()
+        )),
+        "{out}"
+    );
+
+    let o = env.run(&["config", "path"]).await;
+    assert_eq!(stdout(&o).trim(), path.display().to_string());
+
+    // The profile's connection keys win; the key comes from the command.
+    let o = env.run(&["--profile", "demo", "me", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["user_email"], sb.keys[1].user_email.as_str());
+
+    let o = env.run(&["--profile", "nope", "me"]).await;
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("profile `nope` is not defined"));
+
+    // A failing key command: exit status named, output hidden.
+    env.write_config(&format!(
+        "base_url = \"{}\"\napi_key_command = \"echo hidden-output; exit 7\"\n",
+        sb.base_url()
+    ));
+    let o = env.run(&["me"]).await;
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("exit status: 7"), "{err}");
+    assert!(
+        !err.replace("echo hidden-output", "")
+            .contains("hidden-output"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn completions_and_man() {
+    let env = Env::new();
+    let o = env.run(&["completions", "bash"]).await;
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(
+        out.contains("_taskdeck") && out.contains("validate-layout"),
+        "{out}"
+    );
+    let o = env.run(&["man"]).await;
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains(".TH taskdeck"));
+}
+
+#[tokio::test]
+async fn config_check_reports_bad_key_bindings() {
+    let env = Env::new();
+    let path = env.write_config(
+        "theme = \"dark\"\n\
+         \n\
+         [keys.list]\n\
+         \"ctrl-n\" = \"down\"\n\
+         \"K\" = \"fly\"\n\
+         \n\
+         [keys.bogus]\n\
+         x = \"up\"\n",
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let p = path.display();
+    let line = |n: usize| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{p}:{n}: error: ")))
+            .unwrap_or_else(|| panic!("no error on line {n}: {out}"))
+            .to_string()
+    };
+    assert!(line(5).contains("fly"), "{out}");
+    assert!(line(7).contains("bogus"), "{out}");
+    assert!(!out.contains(&format!("{p}:4:")), "{out}");
+    assert!(out.contains("2 errors, 0 warnings"), "{out}");
+
+    // Good bindings only: clean, exit 0.
+    env.write_config("[keys.list]\n\"ctrl-n\" = \"down\"\n");
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 errors"), "{}", stdout(&o));
+}
+
+#[tokio::test]
+async fn config_check_reports_views_and_commands() {
+    let env = Env::new();
+    let path = env.write_config(
+        "[[views]]\n\
+         name = \"Due today\"\n\
+         filter = \"assigned=me to=someday\"\n\
+         \n\
+         [[views]]\n\
+         name = \"Jay\"\n\
+         filter = \"\"\n\
+         key = \"j\"\n\
+         \n\
+         [[commands]]\n\
+         description = \"Quoted\"\n\
+         run = \"echo '{id}'\"\n\
+         \n\
+         [[commands]]\n\
+         description = \"Fine\"\n\
+         run = \"echo {titel} {id}\"\n",
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let p = path.display();
+    let at = |n: usize, sev: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{p}:{n}: {sev}: ")))
+            .unwrap_or_else(|| panic!("no {sev} on line {n}: {out}"))
+            .to_string()
+    };
+    assert!(at(3, "error").contains("someday"), "{out}");
+    assert!(at(12, "error").contains("inside quotes"), "{out}");
+    assert!(at(16, "warning").contains("{titel}"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with(&format!("{p}: warning: "))
+                && l.contains("key j of view \"Jay\"")),
+        "{out}"
+    );
+    assert!(out.contains("2 errors, 2 warnings"), "{out}");
+}
+
+#[tokio::test]
+async fn config_init_fed_its_answers_writes_a_working_private_config() {
+    let sb = sandbox(false).await;
+    let env = Env::new();
+    let path = env.write_config("# kept: my own note\ntheme = \"light\"\n");
+    let answers = format!(
+        "{}/api/v1\n1\nprintf %s {}\n",
+        sb.base_url(),
+        sb.keys[0].key
+    );
+    let o = env
+        .run_with_stdin(&["config", "init"], Some(&answers))
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("adds /api/v1 itself"), "{err}");
+    assert!(err.contains("connected: Alice Martin"), "{err}");
+    assert!(err.contains("Acme"), "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("# kept: my own note"), "{text}");
+    assert!(text.contains("theme = \"light\""), "{text}");
+    assert!(
+        text.contains(&format!(
+            "base_url = \"{}\"",
+            sb.base_url().trim_end_matches('/')
+        )),
+        "{text}"
+    );
+    assert!(text.contains("api_key_command = \"printf %s "), "{text}");
+    assert!(
+        !text.contains("api_key ="),
+        "the key is not in the file: {text}"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    // `taskdeck me` uses it.
+    let o = env.run(&["me"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Alice Martin"));
+
+    // No answers: nothing written, a clear line.
+    let bare = Env::new();
+    let o = bare.run_with_stdin(&["config", "init"], Some("")).await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing written"), "{}", stderr(&o));
+    assert!(!bare.dir.path().join("config.toml").exists());
+}
+
+#[tokio::test]
+async fn config_check_suggests_keys_hints_api_v1_and_points_to_init() {
+    let env = Env::new();
+    let o = env.run(&["config", "check"]).await;
+    assert!(
+        stdout(&o).contains("nothing configured: `taskdeck config init`"),
+        "{}",
+        stdout(&o)
+    );
+    let path = env.write_config("base_url = \"https://h.example/api/v1\"\npage_sise = 20\n");
+    let o = env.run(&["config", "check"]).await;
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "{}:2: error: unknown key `page_sise` — did you mean `page_size`?",
+            path.display()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(":1: warning: `base_url` ends with /api/v1"),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn validate_layout_outcomes() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let good = env.dir.path().join("good.json");
+    std::fs::write(
+        &good,
+        r#"{"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}"#,
+    )
+    .unwrap();
+    let o = env.run(&["validate-layout", good.to_str().unwrap()]).await;
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("valid"));
+
+    let bad = r#"{"type": "report", "blocks": [{"type": "heading", "levl": 1}]}"#;
+    let o = env
+        .run_with_stdin(&["validate-layout", "-"], Some(bad))
+        .await;
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("invalid"), "{out}");
+    assert!(
+        out.contains("warning  blocks[0].levl  unknown_field"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.starts_with("error  blocks[0]")),
+        "{out}"
+    );
+
+    let o = env
+        .run_with_stdin(&["validate-layout", "-", "--json"], Some(bad))
+        .await;
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["valid"], false);
+
+    let o = env
+        .run_with_stdin(&["validate-layout", "-"], Some("{\"blocks\": [\n"))
+        .await;
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("standard input") && err.contains("line 2"),
+        "{err}"
+    );
+    let o = env
+        .run(&["validate-layout", "/nonexistent/layout.json"])
+        .await;
+    assert_eq!(o.status.code(), Some(2));
+
+    let gina = sb
+        .keys
+        .iter()
+        .find(|k| k.note.contains("no Visual Builder"))
+        .unwrap();
+    let env2 = Env::for_sandbox(&sb, &gina.key);
+    let o = env2.run(&["validate-layout", good.to_str().unwrap()]).await;
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the Visual Builder is not enabled for this organisation"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[tokio::test]
+async fn validate_layout_help_unwrapping_and_json_errors() {
+    let sb = sandbox(false).await;
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+
+    // The help says what FILE holds: the layout itself, not {"layout": ...}.
+    for flag in ["-h", "--help"] {
+        let o = env.run(&["validate-layout", flag]).await;
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        assert!(
+            out.contains(r#"{"type": "report", "version": "1", "blocks": [...]}"#),
+            "{flag}: {out}"
+        );
+    }
+    let o = env.run(&["validate-layout", "--help"]).await;
+    assert!(
+        stdout(&o).contains(r#"not wrapped in {"layout": ...}"#),
+        "{}",
+        stdout(&o)
+    );
+
+    // A wrapped layout is unwrapped, with a note, and validated as the inner object.
+    let wrapped = env.dir.path().join("wrapped.json");
+    std::fs::write(
+        &wrapped,
+        r#"{"layout": {"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}}"#,
+    )
+    .unwrap();
+    sb.clear_requests();
+    let o = env
+        .run(&["validate-layout", wrapped.to_str().unwrap()])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "note: {} wraps the layout in {{\"layout\": …}}; sending the inner object",
+            wrapped.display()
+        )
+    );
+    assert!(stdout(&o).contains(": valid"), "{}", stdout(&o));
+    // Not wrapped: no note.
+    let o = env
+        .run_with_stdin(
+            &["validate-layout", "-"],
+            Some(
+                r#"{"type": "report", "blocks": [{"type": "heading", "text": "Q3", "level": 1}]}"#,
+            ),
+        )
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+
+    // Invalid JSON: exit 2, one line naming the file, the line and the column.
+    let broken = env.dir.path().join("broken.json");
+    std::fs::write(
+        &broken,
+        "{\n  \"type\": \"report\",\n  \"blocks\": [,]\n}\n",
+    )
+    .unwrap();
+    sb.clear_requests();
+    let o = env
+        .run(&["validate-layout", broken.to_str().unwrap()])
+        .await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "taskdeck: {}: not valid JSON at line 3, column 14: ",
+            broken.display()
+        )),
+        "{err}"
+    );
+    assert!(sb.requests().is_empty());
+}
