@@ -6,8 +6,9 @@
 //! skipped, `#[cfg(test)]` items and test-only files left out), and checks:
 //!
 //! - the layers that hold today and must never regress (`api`, `store`,
-//!   `sandbox`, `text` and `secret` import nothing from `app`, `ui`, `cli`;
-//!   `config` nothing from `ui`, `cli`; `ui` nothing from `cli`; no module
+//!   `sandbox`, `config`, `text` and `secret` import nothing from `app`,
+//!   `ui`, `cli`; `ui` nothing from `cli`, `tui`; `app` nothing from `ui`,
+//!   `tui`, `cli`; no path to a handler (`…::handle`); no module
 //!   outside `app` joins a cycle with `app` modules — config and store
 //!   were in one, before `domain`);
 //! - nothing unused in `Cargo.toml` (`arch/deps.rs`: every dependency
@@ -44,7 +45,7 @@ const KNOWN_CYCLES: &[&[&str]] = &[
     // `use super::*`, and `mod.rs` only re-exports and finds the files.)
     // (sandbox left: what its parts share lives in leaves below the
     // handlers — `shared` (the state, the record), `request` (caller, body,
-    // the edit prologue), `faults`, `listing`, `index`, `quirks`,
+    // the edit prologue), `odd/faults`, `listing`, `index`, `odd/quirks`,
     // `seed/ctx` — so arrows run mod.rs → routes → handlers → leaves.)
     // (api::models left: the enums its children import live in the leaf
     // `models/enums.rs`, which mod.rs re-exports.)
@@ -168,6 +169,12 @@ fn check(
         if to.ends_with("::handle") {
             errors.push(format!(
                 "`{from}` imports `{to}`: a handler is reached as a method of State, never imported"
+            ));
+        }
+        // A feature split in data and handler: its data never names State.
+        if to == "app::state" && g.edges.contains_key(&format!("{from}::handle")) {
+            errors.push(format!(
+                "`{from}` imports `app::state`: a feature's data never names State (its `impl State` goes in `{from}::handle`)"
             ));
         }
     }
@@ -326,6 +333,16 @@ fn a_new_cycle_fails_naming_its_modules_and_a_paid_debt_asks_to_be_struck_off() 
         "{errors:?}"
     );
     assert_eq!(errors.len(), 2, "{errors:?}");
+
+    let g = graph(&[
+        ("app::list::settle", "app::state"),
+        ("app::list::settle::handle", "app::state"),
+    ]);
+    let errors = check(&g, &[], &[], &[]);
+    assert_eq!(
+        errors,
+        vec!["`app::list::settle` imports `app::state`: a feature's data never names State (its `impl State` goes in `app::list::settle::handle`)".to_string()]
+    );
 
     let g = graph(&[("app::reducer", "app::views::handle")]);
     let errors = check(&g, &[], &[], &[]);

@@ -1,4 +1,4 @@
-//! The state machine of the TUI: `State` (`state.rs`), the reducer, the
+//! The state machine of the TUI: `State` (`state/mod.rs`), the reducer, the
 //! commands, and one module per feature. The loop that owns it, with the
 //! terminal, the worker and the other side effects, is `crate::tui`.
 

@@ -523,7 +523,7 @@ impl State {
                 fx
             }
             // Not a row: what is known of the number, else the service
-            // (`numbers.rs`).
+            // (`list/numbers/`).
             None => self.open_number(number),
         })
     }

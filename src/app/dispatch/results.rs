@@ -514,7 +514,7 @@ impl State {
                 vec![]
             }
             (ApiRequest::ViewCount { view, .. }, result) => self.view_counted(ticket, view, result),
-            // Unwrapped in `on_api` (see `prefetch.rs`).
+            // Unwrapped in `on_api` (see `list/prefetch/`).
             (ApiRequest::Prefetch(_), _) => vec![],
             (req, Ok(_)) => {
                 tracing::warn!(request = %req.describe(), "unexpected reply kind");

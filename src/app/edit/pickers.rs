@@ -1,5 +1,5 @@
 //! The pickers that spare typing an id (#26 §1): `:drafts`, `:link task`
-//! and `:attach` open a `Chooser` (`popups/chooser.rs`) filled at once
+//! and `:attach` open a `Chooser` (`popups/chooser/`) filled at once
 //! from what this session holds, then from the store (`StoreCmd::Scan`:
 //! the service lists no drafts and no files) or the service's search
 //! (`:link task`); the popup says what it still waits for, or what failed.

@@ -95,7 +95,7 @@ impl State {
 
     /// Fetch the next page when the selection nears the end of what is
     /// loaded; pages that came into view unchecked for a refresh period
-    /// are asked again (`list_refresh.rs`).
+    /// are asked again (`list/refresh.rs`).
     pub fn fetch_ahead(&mut self) -> Vec<Effect> {
         let l = &self.list;
         let near_end =
@@ -291,7 +291,7 @@ impl State {
         fx
     }
 
-    /// `show`; `passing`: the cursor only passes the row (`settle.rs`), so
+    /// `show`; `passing`: the cursor only passes the row (`list/settle/`), so
     /// it is shown from what is known and neither read nor opened yet.
     fn show_as(&mut self, id: String, task: Option<Task>, passing: bool) -> Vec<Effect> {
         let in_list = self.list.position(&id);

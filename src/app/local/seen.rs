@@ -94,7 +94,7 @@ impl State {
 
     /// Record what the detail shows of the current task as seen.
     pub fn mark_seen(&mut self) {
-        // A task the cursor only passed is not seen (`settle.rs`).
+        // A task the cursor only passed is not seen (`list/settle/`).
         let Some(d) = self.detail.as_ref().filter(|d| !d.passing) else {
             return;
         };

@@ -1,5 +1,5 @@
 //! The live filter (`/`, #26 §2): each key narrows the rows on screen at
-//! once (`narrow.rs`), the store's matches join them, then the service is
+//! once (`list/narrow.rs`), the store's matches join them, then the service is
 //! asked after a pause in typing (a newer query supersedes the older).
 //! `enter` keeps the search; `esc` puts back the list as it was when `/`
 //! opened, with the cursor's task.

@@ -90,9 +90,9 @@ pub struct State {
     /// exactly the text sent. When the service confirms, that text (and
     /// only that text) leaves the draft.
     pub sending: HashMap<u64, crate::app::edit::drafts::InFlight>,
-    /// What is known locally (answers, the store), see `cache.rs`.
+    /// What is known locally (answers, the store), see `local/cache/`.
     pub local: crate::app::local::cache::Local,
-    /// The service cannot be reached (see `outbox.rs`).
+    /// The service cannot be reached (see `local/offline/`).
     pub offline: Option<crate::app::local::offline::Offline>,
     /// Edits waiting for the service, in order.
     pub outbox: Vec<crate::app::local::outbox::OutItem>,
@@ -103,7 +103,7 @@ pub struct State {
     pub profile: Option<String>,
     /// `:profile NAME`: the loop ends and starts again with that profile.
     pub switch_to: Option<String>,
-    /// Saved views: the built-in ones and `[[views]]` (see `views.rs`).
+    /// Saved views: the built-in ones and `[[views]]` (see `views/`).
     pub views: super::views::Views,
     /// Custom commands: `[[commands]]` (see `custom/`).
     pub custom: super::custom::Custom,
@@ -111,9 +111,9 @@ pub struct State {
     pub board: Option<crate::app::views::board::Board>,
     /// Reads of the tasks around the cursor before they are asked for.
     pub prefetch: crate::app::list::prefetch::Prefetch,
-    /// Whether the list cursor rests or passes rows (see `settle.rs`).
+    /// Whether the list cursor rests or passes rows (see `list/settle/`).
     pub settle: crate::app::list::settle::Settle,
-    /// What needs the user (see `inbox.rs`).
+    /// What needs the user (see `inbox/`).
     pub inbox: super::inbox::InboxView,
 }
 

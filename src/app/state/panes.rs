@@ -1,5 +1,5 @@
 //! What the panes show: the list walk, the current task and its tabs
-//! (views are in `views.rs`).
+//! (views are in `app/views/`).
 
 use crate::api::*;
 use std::collections::HashMap;
@@ -108,7 +108,7 @@ pub struct Detail {
     pub by_number: Option<crate::app::list::numbers::ByNumber>,
     /// Became current while the cursor passed rows: shown from what is
     /// known, not read, not opened (recent) nor seen until the cursor
-    /// rests on it (`settle.rs`).
+    /// rests on it (`list/settle/`).
     pub passing: bool,
     /// Opened from the inbox at this comment: the cursor goes to it once
     /// the comments are there.
@@ -191,7 +191,7 @@ pub struct TaskList {
     /// The pages of this walk as the service answered them: the cursor
     /// that asks for each again and when it was last answered (the
     /// periodic refresh asks again only the pages in view and the first,
-    /// see `list_refresh.rs`).
+    /// see `list/refresh.rs`).
     pub pages: Vec<PageMark>,
     /// Row id -> the page (index in `pages`) whose last answer listed it.
     /// A row without one was not listed by its page's last answer: it

@@ -14,7 +14,7 @@ pub enum ApiRequest {
         cursor: Option<String>,
     },
     /// One page of the walk asked again (the periodic refresh and rows
-    /// coming into view, see `list_refresh.rs`): `page` indexes
+    /// coming into view, see `list/refresh.rs`): `page` indexes
     /// `TaskList::pages`, `cursor` is what asked for it the first time.
     RefreshPage {
         gen: u64,
@@ -124,7 +124,7 @@ pub enum ApiRequest {
         limit: u32,
     },
     /// A read of a task near the cursor made before the user asks for it
-    /// (see `prefetch.rs`): no slot, so it never aborts (or is aborted by)
+    /// (see `list/prefetch/`): no slot, so it never aborts (or is aborted by)
     /// the user's own request; its answer fills what is known and touches
     /// the screen only if its task is current and the tab still waits.
     /// Only reads are ever wrapped.

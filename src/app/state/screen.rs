@@ -1,7 +1,7 @@
 //! What the screen holds around the panes: where the focus is, the popup
 //! over them (`Overlay`) and what `y` confirms there, the messages and how
 //! loud they are, the marks of field edits in flight. Data only: `State`
-//! (`state.rs`) holds these, the handlers change them.
+//! (`mod.rs`) holds these, the handlers change them.
 
 use super::input::LineInput;
 use super::panes::SearchBox;

@@ -1,6 +1,6 @@
 //! The views as tabs over the list (#26 §3): each with the key that
 //! switches to it and the rows known for it. Read by `ui/list.rs`;
-//! `navigation.rs` keeps a count when a view is left. Nothing the state
+//! `list/navigation.rs` keeps a count when a view is left. Nothing the state
 //! names lives here, so it joins no module cycle.
 
 use super::super::state::State;

@@ -1,7 +1,7 @@
 //! Opening a task by its number (`:open #N`) and the number index behind
 //! it.
 //!
-//! - A row of the list opens at once (`commands.rs`).
+//! - A row of the list opens at once (`dispatch/commands.rs`).
 //! - Else the detail shows `#N (looking for it…)` at once — no action can
 //!   land on the task current before — and what memory or the store's
 //!   number index knows opens by id: the same path as `:open UUID`, one

@@ -1,4 +1,4 @@
-//! What is known of one task in memory (`Local::known`, see `cache.rs`).
+//! What is known of one task in memory (`Local::known`, see `cache/mod.rs`).
 //!
 //! A row of the list is not copied here: the list holds it. Its entry
 //! keeps only the row's version ([`Newest::Row`]), which is what the

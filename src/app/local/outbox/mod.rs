@@ -57,7 +57,7 @@ pub struct OutItem {
     /// task made against it is checked against our answer instead.
     pub checked: Option<String>,
     /// A field edit that met a change on the service: its fields three
-    /// ways (`conflict.rs`), for the user to choose.
+    /// ways (`popups/conflict.rs`), for the user to choose.
     pub three: Vec<crate::app::popups::conflict::Three>,
     /// The task as the user saw it when making the edit (or, for one read
     /// back from the store, the stored copy then): "you saw" of a

@@ -9,7 +9,7 @@ impl State {
     pub fn open_chooser(&mut self, kind: ChooserKind) {
         let now = crate::app::local::cache::now_secs();
         let rows: Vec<(String, String)> = match kind {
-            // Built with what they wait for (`app/pickers.rs`).
+            // Built with what they wait for (`app/edit/pickers.rs`).
             ChooserKind::Drafts | ChooserKind::LinkTask | ChooserKind::Attach => {
                 return;
             }

@@ -4,7 +4,7 @@
 //! for the service), and the pickers that spare typing an id: `:drafts`
 //! (`a` accepts, `d` rejects after a confirmation), `:link task` (a task by
 //! `#N` or title) and `:attach` (a file seen on a task); their rows are
-//! built in `app/pickers.rs`. Keys of the `picker` context: move, `enter`
+//! built in `app/edit/pickers.rs`. Keys of the `picker` context: move, `enter`
 //! opens (the outbox: sends an edit that waits; a picker: uses the row),
 //! `x` cancels an outbox edit.
 
