@@ -15,9 +15,9 @@ use ratatui::Frame;
 pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Theme) {
     let v = &s.inbox;
     let now = jiff::Timestamp::now().as_second();
-    let h = (v.rows.len() as u16 * 2).clamp(1, 40) + 3;
+    let h = (v.last.rows.len() as u16 * 2).clamp(1, 40) + 3;
     let r = centered(area, 120, h);
-    let title = match (v.all, v.count()) {
+    let title = match (v.last.all, v.count()) {
         (true, _) => "Inbox — read items too (a: unread only)".to_string(),
         (false, 0) => "Inbox — what needs you".to_string(),
         (false, n) => format!("Inbox — {n} need{} you", if n == 1 { "s" } else { "" }),
@@ -30,7 +30,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Them
     let fit = |t: String| -> String { crate::text::clean(&t).chars().take(width).collect() };
     let body_rows = inner.height.saturating_sub(1) as usize;
     let mut lines: Vec<Line> = Vec::new();
-    if v.rows.is_empty() {
+    if v.last.rows.is_empty() {
         let empty = if !v.running {
             v.off
                 .clone()
@@ -46,7 +46,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Them
         let per = 2;
         let shown = (body_rows / per).max(1);
         let offset = (list.selected + 1).saturating_sub(shown);
-        for (i, row) in v.rows.iter().enumerate().skip(offset).take(shown) {
+        for (i, row) in v.last.rows.iter().enumerate().skip(offset).take(shown) {
             let sel = i == list.selected;
             let base = if sel { theme.selected } else { theme.base };
             let head = format!(
@@ -79,7 +79,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Them
         ..inner
     };
     f.render_widget(Paragraph::new(lines), body);
-    let status = match (&v.error, v.walked_at, &v.report) {
+    let status = match (&v.last.error, v.last.walked_at, &v.last.report) {
         (Some(e), ..) => Span::styled(fit(e.clone()), theme.error),
         (None, _, Some(r)) if r.comments_unavailable => Span::styled(
             fit("this service does not list comments: new comments and mentions are not in the inbox".into()),

@@ -200,7 +200,7 @@ fn task_row<'a>(
         ("…", theme.pending)
     } else if changed {
         ("*", theme.pending)
-    } else if s.inbox.unread.contains(t.id.as_str()) {
+    } else if s.inbox.last.unread.contains(t.id.as_str()) {
         // In the inbox (and not changed since seen: `*` says more).
         ("»", theme.accent)
     } else if s.row_unchecked(t.id.as_str(), std::time::Instant::now()) {

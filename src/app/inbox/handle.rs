@@ -10,15 +10,15 @@ impl State {
     pub fn open_inbox(&mut self) -> Vec<Effect> {
         self.overlay = Overlay::Inbox(InboxList::default());
         // Walking only when asked: opening it asks, the first time.
-        if !self.inbox.periodic && self.inbox.walked_at.is_none() && self.me.is_some() {
+        if !self.inbox.periodic && self.inbox.last.walked_at.is_none() && self.me.is_some() {
             return self.inbox_cmd(InboxCmd::Refresh);
         }
         vec![]
     }
 
     /// The inbox as it now stands.
-    pub fn on_inbox(&mut self, u: InboxUpdate) {
-        if let Some((id, keys)) = u.read {
+    pub fn on_inbox(&mut self, mut u: InboxUpdate) {
+        if let Some((id, keys)) = u.read.take() {
             if !keys.is_empty() {
                 self.inbox.done.push((id, keys));
                 if self.inbox.done.len() > 50 {
@@ -27,16 +27,14 @@ impl State {
             }
         }
         let v = &mut self.inbox;
-        v.rows = u.rows;
-        v.unread = u.unread;
-        v.marks = u.marks;
-        v.walked_at = u.walked_at;
-        v.report = u.report;
-        v.error = u.error.map(|e| crate::text::clean(&e));
-        v.all = u.all;
+        v.last = InboxUpdate {
+            error: u.error.map(|e| crate::text::clean(&e)),
+            read: None,
+            ..u
+        };
         v.loaded = true;
         if let Overlay::Inbox(list) = &mut self.overlay {
-            list.selected = list.selected.min(v.rows.len().saturating_sub(1));
+            list.selected = list.selected.min(v.last.rows.len().saturating_sub(1));
         }
     }
 
@@ -49,7 +47,7 @@ impl State {
     }
 
     pub(crate) fn inbox_outcome(&mut self, list: InboxList, out: InboxOutcome) -> Vec<Effect> {
-        let row = |s: &State, i: usize| s.inbox.rows.get(i).cloned();
+        let row = |s: &State, i: usize| s.inbox.last.rows.get(i).cloned();
         match out {
             InboxOutcome::Stay => {
                 self.overlay = Overlay::Inbox(list);
@@ -84,7 +82,7 @@ impl State {
             }
             InboxOutcome::ToggleAll => {
                 self.overlay = Overlay::Inbox(list);
-                let all = !self.inbox.all;
+                let all = !self.inbox.last.all;
                 self.inbox_cmd(InboxCmd::ShowAll(all))
             }
             InboxOutcome::Refresh => {
@@ -199,6 +197,7 @@ impl State {
     pub(crate) fn snoozed_rows(&self) -> Vec<(String, String)> {
         let now = jiff::Timestamp::now();
         self.inbox
+            .last
             .marks
             .iter()
             .map(|m| {
@@ -226,6 +225,7 @@ impl State {
             _ => return vec![],
         };
         self.inbox
+            .last
             .marks
             .retain(|m| !(m.kind == kind && m.task_id == id));
         self.inbox_cmd(InboxCmd::Unmark(id.to_string(), kind))

@@ -3,29 +3,21 @@
 //! Everything that changes the inbox travels as `Effect::Inbox`; the
 //! answer is the inbox as it then stands (`on_inbox`).
 
-use crate::inbox::{CycleReport, InboxRow};
-use crate::store::InboxMark;
-use std::collections::HashSet;
+use crate::inbox::InboxUpdate;
 
 mod handle;
 
-/// The inbox as last sent.
+/// The inbox as last sent: the update itself (`last`, its `read` taken
+/// into `done`), and what the TUI adds to it.
 #[derive(Clone, Debug, Default)]
 pub struct InboxView {
     /// An inbox runs (the service named the user, the store is on); else
     /// why not.
     pub running: bool,
     pub off: Option<String>,
-    pub rows: Vec<InboxRow>,
-    /// Tasks with unread items: the header counts them, the list marks
-    /// them.
-    pub unread: HashSet<String>,
-    pub marks: Vec<InboxMark>,
-    pub walked_at: Option<i64>,
-    pub report: Option<CycleReport>,
-    pub error: Option<String>,
-    /// Read items shown too.
-    pub all: bool,
+    /// The rows, unread tasks (the header counts them, the list marks
+    /// them), marks, the last walk and whether read items are shown.
+    pub last: InboxUpdate,
     /// What `d` and opening marked read, last first (`u` brings back).
     pub done: Vec<(String, Vec<String>)>,
     /// An update came at least once.
@@ -36,6 +28,6 @@ pub struct InboxView {
 
 impl InboxView {
     pub fn count(&self) -> usize {
-        self.unread.len()
+        self.last.unread.len()
     }
 }

@@ -216,15 +216,7 @@ impl State {
         let action_failed =
             self.status_about.is_none() && matches!(self.status, Some((Level::Error, _, _)));
         if action_failed {
-            let text = crate::text::clean(&text.into());
-            self.messages.push_back(Message {
-                at: Timestamp::now(),
-                level,
-                text,
-            });
-            while self.messages.len() > MAX_MESSAGES {
-                self.messages.pop_front();
-            }
+            self.keep_message(level, crate::text::clean(&text.into()));
             return;
         }
         self.say(level, text);
@@ -243,6 +235,11 @@ impl State {
         self.status_about = None;
         let text = crate::text::clean(&text.into());
         self.status = Some((level, text.clone(), Instant::now()));
+        self.keep_message(level, text);
+    }
+
+    /// Into the messages (`ctrl-l`), the oldest going past [`MAX_MESSAGES`].
+    fn keep_message(&mut self, level: Level, text: String) {
         self.messages.push_back(Message {
             at: Timestamp::now(),
             level,

@@ -155,11 +155,11 @@ fn a_conflict_three_ways_at_80x24_and_200x50() {
 #[test]
 fn a_service_without_a_comment_listing_is_said_in_the_inbox() {
     let mut s = inbox_scene();
-    s.inbox.report = Some(crate::inbox::CycleReport {
+    s.inbox.last.report = Some(crate::inbox::CycleReport {
         comments_unavailable: true,
         ..Default::default()
     });
-    s.inbox.walked_at = Some(jiff::Timestamp::now().as_second());
+    s.inbox.last.walked_at = Some(jiff::Timestamp::now().as_second());
     s.on_key(key('i'));
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("this service does not list comments"), "{t}");
@@ -168,7 +168,7 @@ fn a_service_without_a_comment_listing_is_said_in_the_inbox() {
 #[test]
 fn a_field_change_opens_with_the_field_marked() {
     let mut s = inbox_scene();
-    if let Some(r) = s.inbox.rows.get_mut(1) {
+    if let Some(r) = s.inbox.last.rows.get_mut(1) {
         r.target = Some("field:status".into());
     }
     s.on_key(key('i'));
