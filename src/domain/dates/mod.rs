@@ -117,6 +117,20 @@ fn iso(t: Timestamp) -> String {
     to_utc_seconds(t)
 }
 
+/// A typed text starts with a four-digit year and a dash. The patterns read
+/// a year of any width (chrono's `%Y`), so `26-12-01` was year 26 and
+/// `+2026-12-01` a signed year: sent as due dates two thousand years past,
+/// or as bounds the service reads its own way. People mean 2026.
+pub(crate) fn full_year(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+}
+
+/// A date as typed (`2026-12-01`): a four-digit year (see [`full_year`]).
+pub(crate) fn typed_date(s: &str) -> Option<Date> {
+    full_year(s).then(|| parse_date(s, "%Y-%m-%d")).flatten()
+}
+
 /// `d` moved by `days` days (None past the calendar's ends).
 pub(crate) fn add_days(d: Date, days: i64) -> Option<Date> {
     d.checked_add(Span::new().try_days(days).ok()?).ok()
@@ -150,7 +164,7 @@ pub fn parse_due_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Option
             add_days(today, days).and_then(|d| end_of(d, tz))
         }
         _ => {
-            if let Some(d) = parse_date(&s, "%Y-%m-%d") {
+            if let Some(d) = typed_date(&s) {
                 end_of(d, tz)
             } else if let Some(t) = parse_rfc3339(input.trim()) {
                 Some(t)
@@ -162,6 +176,7 @@ pub fn parse_due_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Option
                 };
                 ["%Y-%m-%dt%H:%M:%S", "%Y-%m-%dt%H:%M", "%Y-%m-%d %H:%M"]
                     .iter()
+                    .filter(|_| full_year(body))
                     .find_map(|f| parse_datetime(body, f))
                     .and_then(|t| if zulu { utc(t) } else { from_local(t, tz) })
             }
@@ -234,11 +249,11 @@ pub fn parse_bound_in(
     if parse_rfc3339(v).is_some() {
         return Ok(v.to_string());
     }
-    if let Some(d) = parse_date(v, "%Y-%m-%d") {
+    if let Some(d) = typed_date(v) {
         // The service reads a date alone as that UTC day: in UTC the date
-        // is sent as typed.
+        // is sent as a date, written out (`2026-1-5` is not ISO 8601).
         if is_utc(tz) {
-            return Ok(v.to_string());
+            return Ok(ymd(d));
         }
         let at = if lower {
             start_of(d, tz)

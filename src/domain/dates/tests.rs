@@ -67,6 +67,33 @@ fn parses_every_form() {
 }
 
 #[test]
+fn a_typed_date_needs_a_four_digit_year_and_is_sent_written_out() {
+    let n = now();
+    // chrono's %Y read any width: `26-12-01` was year 26, sent as a due
+    // date two thousand years past; a signed year was sent as typed.
+    for bad in [
+        "26-12-01",
+        "0026-12-01x",
+        "+2026-12-01",
+        "-0001-12-01",
+        "26-12-01T10:00",
+        "26-12-01 10:00",
+        "26-12-01t10:00z",
+    ] {
+        assert!(parse_due(bad, n).is_err(), "due {bad:?}");
+        assert!(parse_bound(bad, n, true).is_err(), "bound {bad:?}");
+        assert!(parse_bound_in(bad, n, false, &ny()).is_err(), "ny {bad:?}");
+    }
+    // In UTC a date alone goes as a date, but as ISO 8601 writes it.
+    assert_eq!(parse_bound("2026-1-5", n, true).unwrap(), "2026-01-05");
+    assert_eq!(parse_bound(" 2026-12-01 ", n, false).unwrap(), "2026-12-01");
+    assert_eq!(
+        parse_due("2026-1-5", n).unwrap().unwrap(),
+        "2026-01-05T23:59:59Z"
+    );
+}
+
+#[test]
 fn relative_dates_never_wrap_or_panic() {
     let n = now();
     assert_eq!(
