@@ -156,6 +156,19 @@ pub fn parse_timestamp(s: &str) -> Option<Timestamp> {
         .and_then(super::clock::utc)
 }
 
+/// Orders two timestamps as received, oldest first: by instant whatever
+/// the offset or fraction (as text `…10:00:00.5Z` sorts before
+/// `…10:00:00Z`, and `14:00:00+05:00` after `10:00:00Z`), then the
+/// unreadable and missing ones, by their text. A total order: sorting with
+/// it never panics.
+pub fn chronological(a: Option<&str>, b: Option<&str>) -> std::cmp::Ordering {
+    let key = |s: Option<&str>| {
+        let t = s.and_then(parse_timestamp);
+        (t.is_none(), t)
+    };
+    key(a).cmp(&key(b)).then_with(|| a.cmp(&b))
+}
+
 /// A task list entry: a task, or an item that could not be read (kept with
 /// the reason, so one odd item never fails a page).
 /// Both boxed: a list holds one per row, 16 bytes each (the unreadable

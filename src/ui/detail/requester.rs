@@ -42,7 +42,9 @@ pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
             messages.push(m);
         }
     }
-    messages.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    messages.sort_by(|a, b| {
+        crate::api::chronological(a.created_at.as_deref(), b.created_at.as_deref())
+    });
     if messages.is_empty() {
         out.push(Line::styled(
             "No messages yet — R writes a reply.",
