@@ -370,7 +370,9 @@ pub fn local_time_in(t: Timestamp, tz: &TimeZone) -> String {
     } else {
         abbr
     };
-    format!("{} {abbr}", z.strftime("%Y-%m-%d %H:%M"))
+    // The date as `ymd` writes it (a year before 1 as `-0001`, as chrono
+    // did; jiff's `%Y` writes `-001`).
+    format!("{} {} {abbr}", ymd(z.date()), z.strftime("%H:%M"))
 }
 
 /// A timestamp from the service as a local clock time (see

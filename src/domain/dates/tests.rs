@@ -94,6 +94,18 @@ fn a_typed_date_needs_a_four_digit_year_and_is_sent_written_out() {
 }
 
 #[test]
+fn a_year_before_1_shows_as_chrono_wrote_it() {
+    // The service's date alone reads with a signed year.
+    let t = crate::api::parse_timestamp("-0001-12-01").unwrap();
+    assert_eq!(local_time_in(t, &TimeZone::UTC), "-0001-12-01 00:00 UTC");
+    assert_eq!(when(Some("0000-01-01")), "0000-01-01 00:00 UTC");
+    assert_eq!(
+        local_time_in(at("0001-01-01T00:00:00Z"), &ny()),
+        "0000-12-31 19:03 LMT"
+    );
+}
+
+#[test]
 fn relative_dates_never_wrap_or_panic() {
     let n = now();
     assert_eq!(
