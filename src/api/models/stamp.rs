@@ -123,6 +123,12 @@ impl<'de> Deserialize<'de> for Stamp {
     }
 }
 
+/// A time of a comment or message as received: a string, or a number or
+/// boolean kept as its text (see [`Stamp`]); null is none.
+pub fn time_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<Stamp>::deserialize(d)?.map(String::from))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Task;
