@@ -376,9 +376,10 @@ pub fn local_time_in(t: Timestamp, tz: &TimeZone) -> String {
 }
 
 /// A timestamp from the service as a local clock time (see
-/// [`local_time`]); an unreadable one is shown as received, sanitised.
+/// [`local_time`]); an unreadable one is shown as received, sanitised; an
+/// empty one as none.
 pub fn when(raw: Option<&str>) -> String {
-    match raw {
+    match raw.filter(|r| !r.trim().is_empty()) {
         Some(raw) => crate::api::parse_timestamp(raw)
             .map(local_time)
             .unwrap_or_else(|| crate::text::clean(raw)),

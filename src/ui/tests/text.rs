@@ -200,4 +200,12 @@ fn the_detail_shows_due_and_times_in_the_users_zone() {
     assert!(t.contains("created: 2026-11-01 05:00 EST"), "{t}");
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("due: 2026-11-30 14:00 UTC"), "{t}");
+    // Empty times from the service read as none, not as blanks.
+    let task = s.detail.as_mut().unwrap().task.as_mut().unwrap();
+    task.complete_by = Some("".into());
+    task.created_at = Some(" ".into());
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("due: none"), "{t}");
+    assert!(!t.contains("unreadable date"), "{t}");
+    assert!(t.contains("created: -"), "{t}");
 }
