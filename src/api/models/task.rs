@@ -118,7 +118,7 @@ impl Task {
     }
 
     pub fn due(&self) -> Option<Timestamp> {
-        self.complete_by.as_deref().and_then(parse_timestamp)
+        self.complete_by.as_deref().and_then(due_instant)
     }
     /// The parent task's id when the service names it (`parent_task_id`,
     /// or a `parent` object with an id); a subtask shows it as a link.
@@ -167,6 +167,18 @@ pub fn chronological(a: Option<&str>, b: Option<&str>) -> std::cmp::Ordering {
         (t.is_none(), t)
     };
     key(a).cmp(&key(b)).then_with(|| a.cmp(&b))
+}
+
+/// A due date as received, as an instant. A date alone (`2026-12-01`: the
+/// spec shows date-times, a service may still send one) is the end of that
+/// day where the user is, as `:due 2026-12-01` means: read as UTC midnight
+/// it showed as the evening before west of Greenwich, and was overdue from
+/// the start of its day east of it.
+pub fn due_instant(raw: &str) -> Option<Timestamp> {
+    match super::clock::parse_date(raw, "%Y-%m-%d") {
+        Some(d) => crate::domain::dates::end_of_local_day(d),
+        None => parse_timestamp(raw),
+    }
 }
 
 /// A task list entry: a task, or an item that could not be read (kept with

@@ -113,6 +113,12 @@ fn end_of(d: Date, tz: &TimeZone) -> Option<Timestamp> {
     from_local(d.to_datetime(Time::new(23, 59, 59, 0).ok()?), tz)
 }
 
+/// The end of the local day `d` (23:59:59 in the user's zone): what a
+/// date alone means as a due date, typed or received.
+pub fn end_of_local_day(d: Date) -> Option<Timestamp> {
+    end_of(d, &zone())
+}
+
 fn iso(t: Timestamp) -> String {
     to_utc_seconds(t)
 }

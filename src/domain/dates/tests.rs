@@ -106,6 +106,32 @@ fn a_year_before_1_shows_as_chrono_wrote_it() {
 }
 
 #[test]
+fn a_due_date_received_without_a_time_is_that_local_day() {
+    let n = now();
+    let due = |raw: &str| {
+        let t: crate::api::Task =
+            serde_json::from_value(serde_json::json!({"id": "x", "complete_by": raw})).unwrap();
+        t.due().unwrap()
+    };
+    // In New York, 2026-12-01 is still 2026-12-01 (not 19:00 the evening
+    // before), and Sunday's due date is not overdue on Sunday afternoon.
+    with_zone(ny(), || {
+        assert_eq!(local_time(due("2026-12-01")), "2026-12-01 23:59 EST");
+        assert_eq!(relative(due("2026-11-22"), n), ("today".into(), false));
+    });
+    // East of Greenwich, not overdue from the start of its day.
+    let tokyo = TimeZone::get("Asia/Tokyo").unwrap();
+    with_zone(tokyo, || {
+        assert_eq!(relative(due("2026-11-22"), n), ("today".into(), false));
+    });
+    // A date-time is read as it says.
+    assert_eq!(
+        local_time_in(due("2026-12-01T00:00:00Z"), &ny()),
+        "2026-11-30 19:00 EST"
+    );
+}
+
+#[test]
 fn relative_dates_never_wrap_or_panic() {
     let n = now();
     assert_eq!(
