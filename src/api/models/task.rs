@@ -176,7 +176,7 @@ pub fn chronological(a: Option<&str>, b: Option<&str>) -> std::cmp::Ordering {
 /// the start of its day east of it.
 pub fn due_instant(raw: &str) -> Option<Timestamp> {
     match super::clock::parse_date(raw, "%Y-%m-%d") {
-        Some(d) => crate::domain::dates::end_of_local_day(d),
+        Some(d) => super::clock::end_of_local_day(d),
         None => parse_timestamp(raw),
     }
 }

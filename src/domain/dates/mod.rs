@@ -13,52 +13,15 @@ use crate::api::{parse_date, parse_datetime, parse_rfc3339, to_utc_seconds, utc,
 use jiff::civil::{Date, DateTime, Time};
 use jiff::tz::TimeZone;
 use jiff::{Span, Timestamp};
-use std::sync::OnceLock;
 
 /// The furthest a relative due date (`+Nd`, `+Nw`) may reach.
 pub const MAX_DAYS_AHEAD: i64 = 3650;
 
-static ZONE: OnceLock<TimeZone> = OnceLock::new();
-
+// The zone lives beside the timestamp reading (`api`), which needs it for a
+// due date received without a time; it is set and read from here.
 #[cfg(test)]
-thread_local! {
-    static TEST_ZONE: std::cell::RefCell<Option<TimeZone>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Run `f` with `tz` as the zone on this thread (tests only; tests run on
-/// threads of their own, so they never see each other's zone).
-#[cfg(test)]
-pub fn with_zone<R>(tz: TimeZone, f: impl FnOnce() -> R) -> R {
-    struct Reset(Option<TimeZone>);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            TEST_ZONE.with(|z| *z.borrow_mut() = self.0.take());
-        }
-    }
-    let _reset = Reset(TEST_ZONE.with(|z| z.borrow_mut().replace(tz)));
-    f()
-}
-
-/// The user's time zone. Set once at start with [`set_zone`] (the command
-/// line does it from `time_zone` in the config file); otherwise `TZ`, else
-/// the system's.
-pub fn zone() -> TimeZone {
-    #[cfg(test)]
-    {
-        if let Some(tz) = TEST_ZONE.with(|z| z.borrow().clone()) {
-            return tz;
-        }
-        TimeZone::UTC
-    }
-    #[cfg(not(test))]
-    ZONE.get_or_init(TimeZone::system).clone()
-}
-
-/// Fix the zone for the rest of the process (before any date is read or
-/// shown); false when it was already fixed.
-pub fn set_zone(tz: TimeZone) -> bool {
-    ZONE.set(tz).is_ok()
-}
+pub use crate::api::with_zone;
+pub use crate::api::{set_zone, zone};
 
 /// A `time_zone` setting: an IANA name (`America/New_York`), `utc`, or
 /// `system` (`TZ`, else the system's zone).
@@ -111,12 +74,6 @@ fn start_of(d: Date, tz: &TimeZone) -> Option<Timestamp> {
 
 fn end_of(d: Date, tz: &TimeZone) -> Option<Timestamp> {
     from_local(d.to_datetime(Time::new(23, 59, 59, 0).ok()?), tz)
-}
-
-/// The end of the local day `d` (23:59:59 in the user's zone): what a
-/// date alone means as a due date, typed or received.
-pub fn end_of_local_day(d: Date) -> Option<Timestamp> {
-    end_of(d, &zone())
 }
 
 fn iso(t: Timestamp) -> String {
