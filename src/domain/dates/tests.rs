@@ -331,6 +331,19 @@ fn day_words_end_at_local_midnight_across_the_dst_change() {
         parse_due_in("2026-11-01T01:30", n, &tz).unwrap().unwrap(),
         "2026-11-01T05:30:00Z"
     );
+    // 02:30 never happens on 2026-03-08 (02:00 EST becomes 03:00 EDT): it
+    // moves forward by the gap, for a due date, a bound and a snooze alike.
+    assert_eq!(
+        parse_due_in("2026-03-08 02:30", n, &tz).unwrap().unwrap(),
+        "2026-03-08T07:30:00Z"
+    );
+    assert_eq!(
+        parse_bound_in("2026-03-08T02:30", n, true, &tz).unwrap(),
+        "2026-03-08T07:30:00Z"
+    );
+    let march = at("2026-03-07T12:00:00Z");
+    let snooze = crate::domain::later::parse_later_in("2026-03-08 02:30", march, &tz);
+    assert_eq!(local_time_in(snooze.unwrap(), &tz), "2026-03-08 03:30 EDT");
     // The filter's day is 25 hours long: midnight EDT to 23:59:59 EST.
     let sunday = at("2026-11-01T12:00:00Z");
     assert_eq!(
