@@ -229,3 +229,32 @@ async fn a_repeated_cursor_stops_the_walk_with_an_error() {
         "stopped at the first repeat"
     );
 }
+
+/// Tasks and comments whose times are odd in every way the spec leaves
+/// open: each one is still read, its time kept as received.
+const ODD_TIMES: &str = r#"{"items": [
+  {"id": "t1", "title": "no times"},
+  {"id": "t2", "title": "empty", "created_at": "", "updated_at": "", "complete_by": ""},
+  {"id": "t3", "title": "numbers", "created_at": 1732000000, "updated_at": 1.5, "complete_by": 0},
+  {"id": "t4", "title": "null and bool", "created_at": null, "updated_at": true, "complete_by": null},
+  {"id": "t5", "title": "odd forms", "created_at": "2026-11-10T18:18:19.1234567890123+05:30",
+   "updated_at": "2026-11-10", "complete_by": "9999-12-31T23:59:59Z"},
+  {"id": "t6", "title": "garbage", "created_at": "soon\u001b[31m", "updated_at": "+99999-01-01T00:00:00Z",
+   "complete_by": "2026-13-45"}
+], "cursor": null}"#;
+
+#[tokio::test]
+async fn odd_times_never_make_a_task_or_comment_unreadable() {
+    let (url, _) = stub(ODD_TIMES).await;
+    let c = alice(&url, 50);
+    let page = c.list_tasks(&TaskQuery::default(), 50, None).await.unwrap();
+    let tasks: Vec<&Task> = page.items.iter().filter_map(|i| i.task()).collect();
+    assert_eq!(tasks.len(), 6, "{:?}", page.items);
+    assert_eq!(tasks[2].created_at.as_deref(), Some("1732000000"));
+    assert_eq!(tasks[3].updated_at.as_deref(), Some("true"));
+    assert!(tasks.iter().all(|t| t.id != "t5" || t.due().is_none()));
+    // The same page as comments (the envelope's items): none skipped.
+    let comments = c.list_comments("t1").await.unwrap();
+    assert_eq!(comments.len(), 6, "{comments:?}");
+    assert_eq!(comments[2].created_at.as_deref(), Some("1732000000"));
+}

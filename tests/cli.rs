@@ -272,7 +272,8 @@ async fn due_filters_take_the_tuis_forms() {
     }
 
     sb.clear_requests();
-    for bad in ["next week", "none", "+3x", "+"] {
+    // 26-12-01 was read as year 26 and sent.
+    for bad in ["next week", "none", "+3x", "+", "26-12-01", "2026-02-30"] {
         let o = env.run(&["tasks", "--due-to", bad]).await;
         assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
         let err = stderr(&o);

@@ -117,7 +117,8 @@ fn row(item: &TaskItem, now: Timestamp) -> Row {
 
 fn task_row(t: &Task, now: Timestamp) -> Row {
     let completed = t.status == Status::Completed;
-    let (due, overdue) = match (t.due(), &t.complete_by) {
+    let raw_due = t.complete_by.as_deref().filter(|r| !r.trim().is_empty());
+    let (due, overdue) = match (t.due(), raw_due) {
         // The TUI's wording; a completed task is never flagged as overdue.
         (Some(d), _) => {
             let (text, late) = crate::app::dates::due_text(d, now, completed);
@@ -332,6 +333,8 @@ mod tests {
         let none = TaskItem::from_json(r##"{"id":"t","display_id":"#7","title":"T"}"##);
         assert_eq!(due_cell(none, false), "-");
         assert_eq!(due_cell(task("in_progress", "soon"), false), "soon");
+        // An empty date is none: the cell says so rather than nothing.
+        assert_eq!(due_cell(task("in_progress", ""), false), "-");
     }
 
     #[test]

@@ -3,17 +3,14 @@
 //! short local forms the inbox shows (`Fri`, `Mon 09:00`, `today 14:00`).
 
 use super::dates::{
-    add_days, days_between, from_local, local_date, local_time_in, zone, MAX_DAYS_AHEAD,
+    add_days, days_between, from_local, local_date, local_time_in, typed_date, zone, MAX_DAYS_AHEAD,
 };
-use crate::api::parse_date;
 use jiff::civil::{Date, DateTime, Time};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
 /// The clock time a day without one means (the start of a working day).
 const MORNING: (i8, i8) = (9, 0);
-
-const WEEKDAYS: [&str; 7] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 /// When `input` says, after `now`, in the user's zone: `30m`, `2h`, `3d`,
 /// `1w` (also with a `+`); `today 17:00`, `tomorrow` (09:00), `mon`
@@ -62,7 +59,7 @@ pub fn parse_later_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Time
                     let ahead = (wd + 7 - today.weekday().to_monday_zero_offset()) % 7;
                     add_days(today, if ahead == 0 { 7 } else { ahead }.into()).ok_or_else(bad)?
                 }
-                None => parse_date(w, "%Y-%m-%d").ok_or_else(bad)?,
+                None => typed_date(w).ok_or_else(bad)?,
             },
         };
         let clock = match clock {
@@ -117,16 +114,22 @@ fn parse_clock(s: &str) -> Option<(i8, i8)> {
     (h < 24 && m < 60).then_some((h as i8, m as i8))
 }
 
+/// `mon`, `tues`, `friday`: a day's name cut after three letters or more
+/// (`mondaytue`, `monx` are not days).
 fn weekday(w: &str) -> Option<i8> {
+    const NAMES: [&str; 7] = [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
     if w.len() < 3 {
         return None;
     }
-    WEEKDAYS
-        .iter()
-        .position(|d| {
-            w.starts_with(d) && "mondaytuesdaywednesdaythursdayfridaysaturdaysunday".contains(w)
-        })
-        .map(|i| i as i8)
+    NAMES.iter().position(|d| d.starts_with(w)).map(|i| i as i8)
 }
 
 /// The local calendar day of `t` (`2026-11-25`): "once per local day".
@@ -193,6 +196,12 @@ mod tests {
             "2026-13-01",
             "fr",
             "9",
+            // Not a day's name, though made of them.
+            "mondaytue",
+            "wednesdaythursday",
+            // A year is four digits: 26-12-01 is not 2026.
+            "26-12-01",
+            "+2026-12-01",
         ] {
             assert!(p(bad).is_err(), "{bad:?} must be refused");
         }

@@ -8,9 +8,11 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// "3m ago", "2h ago", "yesterday".
+/// "3m ago", "2h ago", "yesterday"; a time ahead (a skewed clock) is
+/// "just now".
 pub fn age(secs: i64, now: i64) -> String {
-    let d = (now - secs).max(0);
+    // Saturating: the seconds come from the store, which may hold anything.
+    let d = now.saturating_sub(secs).max(0);
     match d {
         0..=59 => "just now".into(),
         60..=3599 => format!("{}m ago", d / 60),
@@ -61,4 +63,16 @@ pub fn human_size(bytes: u64) -> String {
     }
     let text = text.strip_suffix(".0").unwrap_or(&text).to_string();
     format!("{text}{NBSP}{}", UNITS[unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::age;
+
+    #[test]
+    fn ages_never_overflow() {
+        assert_eq!(age(i64::MIN, 1_800_000_000), "106751991167300d ago");
+        assert_eq!(age(i64::MAX, 1_800_000_000), "just now");
+        assert_eq!(age(1_800_000_000 - 7200, 1_800_000_000), "2h ago");
+    }
 }

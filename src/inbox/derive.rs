@@ -3,7 +3,7 @@
 
 pub use super::snapshot::Me;
 use super::snapshot::Snapshot;
-use crate::api::{parse_timestamp, Comment};
+use crate::api::{due_instant, parse_timestamp, Comment};
 use crate::domain::later;
 use crate::store::InboxItem;
 use jiff::Timestamp;
@@ -105,7 +105,7 @@ fn item(
 }
 
 fn due_words(due: Option<&str>, now: Timestamp) -> String {
-    match due.and_then(parse_timestamp) {
+    match due.and_then(due_instant) {
         Some(t) => later::short_when(t, now, false),
         None => "none".to_string(),
     }
@@ -132,8 +132,8 @@ pub fn changes(before: &Snapshot, after: &Snapshot, now: Timestamp) -> Vec<Chang
     }
     add("priority", before.priority.clone(), after.priority.clone());
     let (bd, ad) = (
-        before.due.as_deref().and_then(parse_timestamp),
-        after.due.as_deref().and_then(parse_timestamp),
+        before.due.as_deref().and_then(due_instant),
+        after.due.as_deref().and_then(due_instant),
     );
     if bd != ad {
         add(
@@ -249,7 +249,7 @@ pub fn task_items(
     // Reminders: once per local day while it lasts.
     let day = later::day_key(now);
     if now_snap.mine && now_snap.open() {
-        if let Some(due) = now_snap.due.as_deref().and_then(parse_timestamp) {
+        if let Some(due) = now_snap.due.as_deref().and_then(due_instant) {
             if later::day_key(due) <= day || due <= now {
                 let words = if due <= now {
                     format!("overdue: was due {}", later::short_when(due, now, true))

@@ -24,6 +24,28 @@ pub struct Db {
 /// SQLite's page cache, in KiB (a negative `cache_size` counts KiB).
 pub(super) const PAGE_CACHE_KIB: i64 = -512;
 
+/// A task as received replaces the stored one (of `updated_at` `old`):
+/// unless it is an older version, or the same one as a row where the whole
+/// task is kept. Unreadable or missing versions: it replaces.
+fn replaces(old: Option<&str>, old_full: bool, new: &StoredTask) -> bool {
+    let (Some(old), Some(new_at)) = (old, new.updated_at.as_deref()) else {
+        return true;
+    };
+    let order = match (
+        crate::api::parse_timestamp(old),
+        crate::api::parse_timestamp(new_at),
+    ) {
+        (Some(a), Some(b)) => b.cmp(&a),
+        // As before: by the text.
+        _ => new_at.cmp(old),
+    };
+    match order {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Equal => new.full || !old_full,
+        std::cmp::Ordering::Less => false,
+    }
+}
+
 impl Db {
     /// An in-memory database (tests, `cache = false` is *no* store at all).
     pub fn in_memory() -> rusqlite::Result<Db> {
@@ -63,15 +85,27 @@ impl Db {
                  ON CONFLICT(id) DO UPDATE SET number=excluded.number, title=excluded.title,
                    updated_at=excluded.updated_at, json=excluded.json, full=excluded.full,
                    fetched_at=excluded.fetched_at
-                 WHERE tasks.updated_at IS NULL OR excluded.updated_at IS NULL
-                   OR excluded.updated_at > tasks.updated_at
-                   OR (excluded.updated_at = tasks.updated_at AND (excluded.full OR NOT tasks.full))",
+                 WHERE ?8",
             )?;
+            // Which version is newer is decided here, by instant: SQL
+            // compares the text, where `…10:00:00.5Z` is older than
+            // `…10:00:00Z` and an offset's digits beat UTC's.
+            let mut stored = tx.prepare_cached("SELECT updated_at, full FROM tasks WHERE id=?1")?;
             let mut fresh = tx
                 .prepare_cached("UPDATE tasks SET fetched_at=?2 WHERE id=?1 AND fetched_at < ?2")?;
             let mut del = tx.prepare_cached("DELETE FROM tasks_fts WHERE id=?1")?;
             let mut fts = tx.prepare_cached("INSERT INTO tasks_fts(id,text) VALUES(?1,?2)")?;
             for t in tasks {
+                let replaces = stored
+                    .query_row([&t.id], |r| {
+                        Ok(replaces(
+                            r.get::<_, Option<String>>(0)?.as_deref(),
+                            r.get(1)?,
+                            t,
+                        ))
+                    })
+                    .optional()?
+                    .unwrap_or(true);
                 let changed = up.execute(params![
                     t.id,
                     t.number,
@@ -79,7 +113,8 @@ impl Db {
                     t.updated_at,
                     t.json,
                     t.full,
-                    now
+                    now,
+                    replaces
                 ])?;
                 fresh.execute(params![t.id, now])?;
                 if changed > 0 {

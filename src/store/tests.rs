@@ -68,6 +68,32 @@ fn an_older_version_never_replaces_a_newer_one() {
 }
 
 #[test]
+fn versions_are_compared_by_instant_not_by_text() {
+    let mut db = Db::in_memory().unwrap();
+    let title = |db: &Db| db.get_task("a").unwrap().unwrap().0.title;
+    db.put_tasks(&[task("a", 1, "Old", "2026-02-01T10:00:00Z", true)], 1)
+        .unwrap();
+    // Half a second later: as text, `.` sorts before `Z`.
+    db.put_tasks(&[task("a", 1, "New", "2026-02-01T10:00:00.5Z", true)], 2)
+        .unwrap();
+    assert_eq!(title(&db), "New");
+    // An hour earlier, written with an offset: as text, later.
+    db.put_tasks(
+        &[task("a", 1, "Older", "2026-02-01T14:00:00+05:00", true)],
+        3,
+    )
+    .unwrap();
+    assert_eq!(title(&db), "New");
+    // The same instant written otherwise: a row does not replace the task.
+    db.put_tasks(
+        &[task("a", 1, "Row", "2026-02-01T10:00:00.500+00:00", false)],
+        4,
+    )
+    .unwrap();
+    assert_eq!(title(&db), "New");
+}
+
+#[test]
 fn local_search_finds_words_by_prefix_and_follows_updates() {
     let mut db = Db::in_memory().unwrap();
     db.put_tasks(

@@ -11,8 +11,61 @@
 //! blanks, a year of up to four digits or signed, seconds optional).
 
 use jiff::civil::{Date, DateTime, Time};
-use jiff::tz::Offset;
+use jiff::tz::{Offset, TimeZone};
 use jiff::Timestamp;
+use std::sync::OnceLock;
+
+// The user's time zone (`domain::dates` sets and reads it): here, because
+// a due date received without a time is read in it.
+static ZONE: OnceLock<TimeZone> = OnceLock::new();
+
+#[cfg(test)]
+thread_local! {
+    static TEST_ZONE: std::cell::RefCell<Option<TimeZone>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with `tz` as the zone on this thread (tests only; tests run on
+/// threads of their own, so they never see each other's zone).
+#[cfg(test)]
+pub fn with_zone<R>(tz: TimeZone, f: impl FnOnce() -> R) -> R {
+    struct Reset(Option<TimeZone>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            TEST_ZONE.with(|z| *z.borrow_mut() = self.0.take());
+        }
+    }
+    let _reset = Reset(TEST_ZONE.with(|z| z.borrow_mut().replace(tz)));
+    f()
+}
+
+/// The user's time zone. Set once at start with [`set_zone`] (the command
+/// line does it from `time_zone` in the config file); otherwise `TZ`, else
+/// the system's.
+pub fn zone() -> TimeZone {
+    #[cfg(test)]
+    {
+        if let Some(tz) = TEST_ZONE.with(|z| z.borrow().clone()) {
+            return tz;
+        }
+        TimeZone::UTC
+    }
+    #[cfg(not(test))]
+    ZONE.get_or_init(TimeZone::system).clone()
+}
+
+/// Fix the zone for the rest of the process (before any date is read or
+/// shown); false when it was already fixed.
+pub fn set_zone(tz: TimeZone) -> bool {
+    ZONE.set(tz).is_ok()
+}
+
+/// The end of the local day `d` (23:59:59 in the user's zone): what a
+/// date alone means as a due date, typed or received.
+pub fn end_of_local_day(d: Date) -> Option<Timestamp> {
+    zone()
+        .to_timestamp(d.to_datetime(Time::new(23, 59, 59, 0).ok()?))
+        .ok()
+}
 
 /// An RFC 3339 date-time with an offset, as UTC (chrono's
 /// `DateTime::parse_from_rfc3339`).

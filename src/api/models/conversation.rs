@@ -2,6 +2,7 @@
 
 use super::enums::DeliveryStatus;
 use super::people::Person;
+use super::stamp::time_text;
 use super::task::parse_timestamp;
 use super::values::{null_as_default, Extra, Id, Json};
 use crate::text::Untrusted;
@@ -18,7 +19,9 @@ pub struct Comment {
     pub mentioned_users: Json,
     #[serde(default, deserialize_with = "null_as_default")]
     pub file_ids: Vec<Untrusted>,
+    #[serde(deserialize_with = "time_text")]
     pub created_at: Option<String>,
+    #[serde(deserialize_with = "time_text")]
     pub updated_at: Option<String>,
     #[serde(flatten)]
     pub extra: Extra,
@@ -50,6 +53,7 @@ pub struct RequesterMessage {
     pub sender_display_name: Option<Untrusted>,
     /// `None` when the service did not say: never shown as sent.
     pub delivery_status: Option<DeliveryStatus>,
+    #[serde(deserialize_with = "time_text")]
     pub created_at: Option<String>,
     #[serde(flatten)]
     pub extra: Extra,

@@ -15,9 +15,11 @@ mod stamp;
 mod task;
 mod values;
 
+#[cfg(test)]
+pub use clock::with_zone;
 pub use clock::{
-    parse_date, parse_datetime, parse_rfc3339, to_rfc3339, to_utc_seconds, unix_millis,
-    unix_seconds, utc, ymd,
+    end_of_local_day, parse_date, parse_datetime, parse_rfc3339, set_zone, to_rfc3339,
+    to_utc_seconds, unix_millis, unix_seconds, utc, ymd, zone,
 };
 pub use conversation::*;
 pub use display::*;

@@ -103,9 +103,30 @@ impl<'de> Deserialize<'de> for Stamp {
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Stamp, E> {
                 Ok(Stamp::from(v))
             }
+            // A number or a boolean (the spec says a string) is kept as its
+            // text, shown as received: one odd time must not make the whole
+            // task unreadable.
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Stamp, E> {
+                Ok(Stamp::from(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Stamp, E> {
+                Ok(Stamp::from(v.to_string()))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Stamp, E> {
+                Ok(Stamp::from(v.to_string()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Stamp, E> {
+                Ok(Stamp::from(v.to_string()))
+            }
         }
-        d.deserialize_str(V)
+        d.deserialize_any(V)
     }
+}
+
+/// A time of a comment or message as received: a string, or a number or
+/// boolean kept as its text (see [`Stamp`]); null is none.
+pub fn time_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<Stamp>::deserialize(d)?.map(String::from))
 }
 
 #[cfg(test)]
@@ -128,5 +149,25 @@ mod tests {
             std::mem::size_of::<Option<Stamp>>(),
             std::mem::size_of::<String>()
         );
+    }
+
+    #[test]
+    fn a_time_sent_as_a_number_keeps_the_task_readable() {
+        let json = r#"{"id":"x","title":"t","created_at":1732000000,"updated_at":1.5,"complete_by":false}"#;
+        let item = super::super::TaskItem::from_json(json);
+        let t = item.task().expect("one odd time is not an unreadable task");
+        assert_eq!(t.created_at.as_deref(), Some("1732000000"));
+        assert_eq!(t.updated_at.as_deref(), Some("1.5"));
+        // Shown as received, never read as a date.
+        assert_eq!(t.complete_by.as_deref(), Some("false"));
+        assert_eq!(t.due(), None);
+        assert_eq!(
+            crate::domain::dates::when(t.created_at.as_deref()),
+            "1732000000"
+        );
+        // Null is no time; an object is still not one.
+        let t: Task = serde_json::from_str(r#"{"id":"x","updated_at":null}"#).unwrap();
+        assert_eq!(t.updated_at, None);
+        assert!(serde_json::from_str::<Task>(r#"{"id":"x","updated_at":{}}"#).is_err());
     }
 }

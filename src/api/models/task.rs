@@ -118,7 +118,7 @@ impl Task {
     }
 
     pub fn due(&self) -> Option<Timestamp> {
-        self.complete_by.as_deref().and_then(parse_timestamp)
+        self.complete_by.as_deref().and_then(due_instant)
     }
     /// The parent task's id when the service names it (`parent_task_id`,
     /// or a `parent` object with an id); a subtask shows it as a link.
@@ -154,6 +154,31 @@ pub fn parse_timestamp(s: &str) -> Option<Timestamp> {
     super::clock::parse_date(s, "%Y-%m-%d")
         .map(|d| d.to_datetime(Time::midnight()))
         .and_then(super::clock::utc)
+}
+
+/// Orders two timestamps as received, oldest first: by instant whatever
+/// the offset or fraction (as text `…10:00:00.5Z` sorts before
+/// `…10:00:00Z`, and `14:00:00+05:00` after `10:00:00Z`), then the
+/// unreadable and missing ones, by their text. A total order: sorting with
+/// it never panics.
+pub fn chronological(a: Option<&str>, b: Option<&str>) -> std::cmp::Ordering {
+    let key = |s: Option<&str>| {
+        let t = s.and_then(parse_timestamp);
+        (t.is_none(), t)
+    };
+    key(a).cmp(&key(b)).then_with(|| a.cmp(&b))
+}
+
+/// A due date as received, as an instant. A date alone (`2026-12-01`: the
+/// spec shows date-times, a service may still send one) is the end of that
+/// day where the user is, as `:due 2026-12-01` means: read as UTC midnight
+/// it showed as the evening before west of Greenwich, and was overdue from
+/// the start of its day east of it.
+pub fn due_instant(raw: &str) -> Option<Timestamp> {
+    match super::clock::parse_date(raw, "%Y-%m-%d") {
+        Some(d) => super::clock::end_of_local_day(d),
+        None => parse_timestamp(raw),
+    }
 }
 
 /// A task list entry: a task, or an item that could not be read (kept with

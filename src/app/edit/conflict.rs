@@ -3,7 +3,7 @@
 //! has now, per field; keep mine or take theirs, each. Only the fields
 //! kept are sent; taking theirs for all cancels the edit.
 
-use crate::api::{parse_timestamp, Priority, Status, Task, TaskPatch};
+use crate::api::{due_instant, Priority, Status, Task, TaskPatch};
 use crate::app::popups::chooser::ChooserKind;
 use crate::app::popups::conflict::{ConflictOf, ConflictOutcome, ConflictView, Three};
 use crate::app::state::{ApiRequest, Effect, Level, Overlay, State};
@@ -57,7 +57,7 @@ impl State {
             ("status", Value::String(s)) => Status::parse(s).label(),
             ("priority", Value::String(s)) => Priority::parse(s).label(),
             // Short and local (`Fri 17:00`): three of them share a row.
-            ("complete_by", Value::String(s)) => parse_timestamp(s)
+            ("complete_by", Value::String(s)) => due_instant(s)
                 .map(|t| crate::domain::later::short_when(t, jiff::Timestamp::now(), true))
                 .unwrap_or_else(|| s.clone()),
             ("assigned_to", Value::String(id)) => self

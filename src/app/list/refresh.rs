@@ -16,6 +16,7 @@
 //! tells which. The cursor stays on the same task and on the same line.
 
 use crate::api::*;
+use crate::app::local::freshness::same_version;
 use crate::app::state::panes::{PageMark, TaskList};
 use crate::app::state::{ApiRequest, Effect, Level, Reply, State};
 use std::collections::HashSet;
@@ -239,7 +240,8 @@ impl State {
             let row = match shown {
                 Some(old) if self.is_stale(t, ticket) => old,
                 Some(old) => {
-                    if old.task().map(|o| &o.updated_at) != Some(&t.updated_at) {
+                    let was = old.task().map(|o| o.updated_at.as_deref());
+                    if was.is_none_or(|w| !same_version(w, t.updated_at.as_deref())) {
                         self.list.changed.insert(id.clone());
                     }
                     item

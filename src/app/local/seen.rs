@@ -138,10 +138,14 @@ impl State {
 
     /// The row changed on the service since the user last opened it.
     pub fn changed_since_seen(&self, t: &Task) -> bool {
+        // A newer version than the one seen: not the same instant written
+        // otherwise, nor an older copy (a list row behind the detail).
         self.local.seen.get(t.id.as_str()).is_some_and(|s| {
-            s.updated_at.is_some()
-                && t.updated_at.is_some()
-                && s.updated_at.as_deref() != t.updated_at.as_deref()
+            let (seen, now) = (s.updated_at.as_deref(), t.updated_at.as_deref());
+            seen.is_some()
+                && now.is_some()
+                && !super::freshness::same_version(seen, now)
+                && super::freshness::newer(seen, now)
         })
     }
 

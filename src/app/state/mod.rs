@@ -368,7 +368,7 @@ impl State {
 /// out is still shown, at the top level.
 fn comment_tree(mut all: Vec<&Comment>) -> Vec<(usize, &Comment)> {
     use std::collections::{HashMap, HashSet};
-    all.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    all.sort_by(|a, b| crate::api::chronological(a.created_at.as_deref(), b.created_at.as_deref()));
     let ids: HashSet<&str> = all.iter().map(|c| c.id.as_str()).collect();
     // Children by parent, in order: one pass, not one scan per node.
     let mut children: HashMap<Option<&str>, Vec<&Comment>> = HashMap::new();

@@ -13,52 +13,15 @@ use crate::api::{parse_date, parse_datetime, parse_rfc3339, to_utc_seconds, utc,
 use jiff::civil::{Date, DateTime, Time};
 use jiff::tz::TimeZone;
 use jiff::{Span, Timestamp};
-use std::sync::OnceLock;
 
 /// The furthest a relative due date (`+Nd`, `+Nw`) may reach.
 pub const MAX_DAYS_AHEAD: i64 = 3650;
 
-static ZONE: OnceLock<TimeZone> = OnceLock::new();
-
+// The zone lives beside the timestamp reading (`api`), which needs it for a
+// due date received without a time; it is set and read from here.
 #[cfg(test)]
-thread_local! {
-    static TEST_ZONE: std::cell::RefCell<Option<TimeZone>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Run `f` with `tz` as the zone on this thread (tests only; tests run on
-/// threads of their own, so they never see each other's zone).
-#[cfg(test)]
-pub fn with_zone<R>(tz: TimeZone, f: impl FnOnce() -> R) -> R {
-    struct Reset(Option<TimeZone>);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            TEST_ZONE.with(|z| *z.borrow_mut() = self.0.take());
-        }
-    }
-    let _reset = Reset(TEST_ZONE.with(|z| z.borrow_mut().replace(tz)));
-    f()
-}
-
-/// The user's time zone. Set once at start with [`set_zone`] (the command
-/// line does it from `time_zone` in the config file); otherwise `TZ`, else
-/// the system's.
-pub fn zone() -> TimeZone {
-    #[cfg(test)]
-    {
-        if let Some(tz) = TEST_ZONE.with(|z| z.borrow().clone()) {
-            return tz;
-        }
-        TimeZone::UTC
-    }
-    #[cfg(not(test))]
-    ZONE.get_or_init(TimeZone::system).clone()
-}
-
-/// Fix the zone for the rest of the process (before any date is read or
-/// shown); false when it was already fixed.
-pub fn set_zone(tz: TimeZone) -> bool {
-    ZONE.set(tz).is_ok()
-}
+pub use crate::api::with_zone;
+pub use crate::api::{set_zone, zone};
 
 /// A `time_zone` setting: an IANA name (`America/New_York`), `utc`, or
 /// `system` (`TZ`, else the system's zone).
@@ -117,6 +80,20 @@ fn iso(t: Timestamp) -> String {
     to_utc_seconds(t)
 }
 
+/// A typed text starts with a four-digit year and a dash. The patterns read
+/// a year of any width (chrono's `%Y`), so `26-12-01` was year 26 and
+/// `+2026-12-01` a signed year: sent as due dates two thousand years past,
+/// or as bounds the service reads its own way. People mean 2026.
+pub(crate) fn full_year(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
+}
+
+/// A date as typed (`2026-12-01`): a four-digit year (see [`full_year`]).
+pub(crate) fn typed_date(s: &str) -> Option<Date> {
+    full_year(s).then(|| parse_date(s, "%Y-%m-%d")).flatten()
+}
+
 /// `d` moved by `days` days (None past the calendar's ends).
 pub(crate) fn add_days(d: Date, days: i64) -> Option<Date> {
     d.checked_add(Span::new().try_days(days).ok()?).ok()
@@ -150,7 +127,7 @@ pub fn parse_due_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Option
             add_days(today, days).and_then(|d| end_of(d, tz))
         }
         _ => {
-            if let Some(d) = parse_date(&s, "%Y-%m-%d") {
+            if let Some(d) = typed_date(&s) {
                 end_of(d, tz)
             } else if let Some(t) = parse_rfc3339(input.trim()) {
                 Some(t)
@@ -162,6 +139,7 @@ pub fn parse_due_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Option
                 };
                 ["%Y-%m-%dt%H:%M:%S", "%Y-%m-%dt%H:%M", "%Y-%m-%d %H:%M"]
                     .iter()
+                    .filter(|_| full_year(body))
                     .find_map(|f| parse_datetime(body, f))
                     .and_then(|t| if zulu { utc(t) } else { from_local(t, tz) })
             }
@@ -234,11 +212,11 @@ pub fn parse_bound_in(
     if parse_rfc3339(v).is_some() {
         return Ok(v.to_string());
     }
-    if let Some(d) = parse_date(v, "%Y-%m-%d") {
+    if let Some(d) = typed_date(v) {
         // The service reads a date alone as that UTC day: in UTC the date
-        // is sent as typed.
+        // is sent as a date, written out (`2026-1-5` is not ISO 8601).
         if is_utc(tz) {
-            return Ok(v.to_string());
+            return Ok(ymd(d));
         }
         let at = if lower {
             start_of(d, tz)
@@ -355,13 +333,16 @@ pub fn local_time_in(t: Timestamp, tz: &TimeZone) -> String {
     } else {
         abbr
     };
-    format!("{} {abbr}", z.strftime("%Y-%m-%d %H:%M"))
+    // The date as `ymd` writes it (a year before 1 as `-0001`, as chrono
+    // did; jiff's `%Y` writes `-001`).
+    format!("{} {} {abbr}", ymd(z.date()), z.strftime("%H:%M"))
 }
 
 /// A timestamp from the service as a local clock time (see
-/// [`local_time`]); an unreadable one is shown as received, sanitised.
+/// [`local_time`]); an unreadable one is shown as received, sanitised; an
+/// empty one as none.
 pub fn when(raw: Option<&str>) -> String {
-    match raw {
+    match raw.filter(|r| !r.trim().is_empty()) {
         Some(raw) => crate::api::parse_timestamp(raw)
             .map(local_time)
             .unwrap_or_else(|| crate::text::clean(raw)),

@@ -67,6 +67,71 @@ fn parses_every_form() {
 }
 
 #[test]
+fn a_typed_date_needs_a_four_digit_year_and_is_sent_written_out() {
+    let n = now();
+    // chrono's %Y read any width: `26-12-01` was year 26, sent as a due
+    // date two thousand years past; a signed year was sent as typed.
+    for bad in [
+        "26-12-01",
+        "0026-12-01x",
+        "+2026-12-01",
+        "-0001-12-01",
+        "26-12-01T10:00",
+        "26-12-01 10:00",
+        "26-12-01t10:00z",
+    ] {
+        assert!(parse_due(bad, n).is_err(), "due {bad:?}");
+        assert!(parse_bound(bad, n, true).is_err(), "bound {bad:?}");
+        assert!(parse_bound_in(bad, n, false, &ny()).is_err(), "ny {bad:?}");
+    }
+    // In UTC a date alone goes as a date, but as ISO 8601 writes it.
+    assert_eq!(parse_bound("2026-1-5", n, true).unwrap(), "2026-01-05");
+    assert_eq!(parse_bound(" 2026-12-01 ", n, false).unwrap(), "2026-12-01");
+    assert_eq!(
+        parse_due("2026-1-5", n).unwrap().unwrap(),
+        "2026-01-05T23:59:59Z"
+    );
+}
+
+#[test]
+fn a_year_before_1_shows_as_chrono_wrote_it() {
+    // The service's date alone reads with a signed year.
+    let t = crate::api::parse_timestamp("-0001-12-01").unwrap();
+    assert_eq!(local_time_in(t, &TimeZone::UTC), "-0001-12-01 00:00 UTC");
+    assert_eq!(when(Some("0000-01-01")), "0000-01-01 00:00 UTC");
+    assert_eq!(
+        local_time_in(at("0001-01-01T00:00:00Z"), &ny()),
+        "0000-12-31 19:03 LMT"
+    );
+}
+
+#[test]
+fn a_due_date_received_without_a_time_is_that_local_day() {
+    let n = now();
+    let due = |raw: &str| {
+        let t: crate::api::Task =
+            serde_json::from_value(serde_json::json!({"id": "x", "complete_by": raw})).unwrap();
+        t.due().unwrap()
+    };
+    // In New York, 2026-12-01 is still 2026-12-01 (not 19:00 the evening
+    // before), and Sunday's due date is not overdue on Sunday afternoon.
+    with_zone(ny(), || {
+        assert_eq!(local_time(due("2026-12-01")), "2026-12-01 23:59 EST");
+        assert_eq!(relative(due("2026-11-22"), n), ("today".into(), false));
+    });
+    // East of Greenwich, not overdue from the start of its day.
+    let tokyo = TimeZone::get("Asia/Tokyo").unwrap();
+    with_zone(tokyo, || {
+        assert_eq!(relative(due("2026-11-22"), n), ("today".into(), false));
+    });
+    // A date-time is read as it says.
+    assert_eq!(
+        local_time_in(due("2026-12-01T00:00:00Z"), &ny()),
+        "2026-11-30 19:00 EST"
+    );
+}
+
+#[test]
 fn relative_dates_never_wrap_or_panic() {
     let n = now();
     assert_eq!(
@@ -266,6 +331,19 @@ fn day_words_end_at_local_midnight_across_the_dst_change() {
         parse_due_in("2026-11-01T01:30", n, &tz).unwrap().unwrap(),
         "2026-11-01T05:30:00Z"
     );
+    // 02:30 never happens on 2026-03-08 (02:00 EST becomes 03:00 EDT): it
+    // moves forward by the gap, for a due date, a bound and a snooze alike.
+    assert_eq!(
+        parse_due_in("2026-03-08 02:30", n, &tz).unwrap().unwrap(),
+        "2026-03-08T07:30:00Z"
+    );
+    assert_eq!(
+        parse_bound_in("2026-03-08T02:30", n, true, &tz).unwrap(),
+        "2026-03-08T07:30:00Z"
+    );
+    let march = at("2026-03-07T12:00:00Z");
+    let snooze = crate::domain::later::parse_later_in("2026-03-08 02:30", march, &tz);
+    assert_eq!(local_time_in(snooze.unwrap(), &tz), "2026-03-08 03:30 EDT");
     // The filter's day is 25 hours long: midnight EDT to 23:59:59 EST.
     let sunday = at("2026-11-01T12:00:00Z");
     assert_eq!(

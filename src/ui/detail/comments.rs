@@ -35,11 +35,11 @@ pub(super) fn comments<'a>(t: &Task, d: &Detail, cx: &Cx<'_>) -> (Vec<Line<'a>>,
             selected_line = Some(out.len());
         }
         let indent = "  ".repeat((*depth).min(8));
+        // An unreadable time is shown as received, sanitised.
         let when = c
             .created_at
             .as_deref()
-            .and_then(parse_timestamp)
-            .map(crate::domain::dates::local_time)
+            .map(|raw| crate::domain::dates::when(Some(raw)))
             .unwrap_or_default();
         let mut head = format!(
             "{indent}{} {}  {when}",

@@ -52,7 +52,9 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         theme.base,
     ));
     let now = jiff::Timestamp::now();
-    let due = match (t.due(), &t.complete_by) {
+    // An empty due date (`""`) is none, not an unreadable one.
+    let raw_due = t.complete_by.as_deref().filter(|r| !r.trim().is_empty());
+    let due = match (t.due(), raw_due) {
         (Some(d), _) => {
             // A completed task is not late, whatever its date.
             let (rel, late) = crate::domain::dates::due_text(d, now, t.status == Status::Completed);

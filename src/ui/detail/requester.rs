@@ -42,7 +42,9 @@ pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
             messages.push(m);
         }
     }
-    messages.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    messages.sort_by(|a, b| {
+        crate::api::chronological(a.created_at.as_deref(), b.created_at.as_deref())
+    });
     if messages.is_empty() {
         out.push(Line::styled(
             "No messages yet — R writes a reply.",
@@ -55,11 +57,11 @@ pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         ));
     }
     for m in messages {
+        // An unreadable time is shown as received, sanitised.
         let when = m
             .created_at
             .as_deref()
-            .and_then(parse_timestamp)
-            .map(crate::domain::dates::local_time)
+            .map(|raw| crate::domain::dates::when(Some(raw)))
             .unwrap_or_default();
         let who = m
             .sender_display_name

@@ -165,6 +165,25 @@ fn comments_render_markdown_mentions_and_files() {
 }
 
 #[test]
+fn a_comment_with_an_unreadable_time_shows_it_as_received() {
+    let mut s = markdown_scene();
+    s.on_key(key(']'));
+    let task_id = s.detail.as_ref().unwrap().task_id.clone();
+    let c = serde_json::from_value::<crate::api::Comment>(serde_json::json!({
+        "id": "c1", "task_id": task_id, "content": "hello",
+        "author": {"id": "u-bob", "name": "Bob Okafor"},
+        "created_at": "2026-11-01 05:30\u{1b}[31m", "updated_at": "2026-11-01 05:30\u{1b}[31m"
+    }))
+    .unwrap();
+    s.detail.as_mut().unwrap().comments = crate::app::state::Load::Loaded(vec![c]);
+    s.rebuild_comment_tree();
+    let b = render(&mut s, 100, 30, &Theme::dark());
+    no_controls(&b);
+    let t = text(&b);
+    assert!(t.contains("Bob Okafor  2026-11-01 05:30␛[31m"), "{t}");
+}
+
+#[test]
 fn the_detail_shows_due_and_times_in_the_users_zone() {
     let mut s = markdown_scene();
     let due = Some("2026-11-30T14:00:00Z".to_string());
@@ -181,4 +200,12 @@ fn the_detail_shows_due_and_times_in_the_users_zone() {
     assert!(t.contains("created: 2026-11-01 05:00 EST"), "{t}");
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("due: 2026-11-30 14:00 UTC"), "{t}");
+    // Empty times from the service read as none, not as blanks.
+    let task = s.detail.as_mut().unwrap().task.as_mut().unwrap();
+    task.complete_by = Some("".into());
+    task.created_at = Some(" ".into());
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("due: none"), "{t}");
+    assert!(!t.contains("unreadable date"), "{t}");
+    assert!(t.contains("created: -"), "{t}");
 }

@@ -62,7 +62,7 @@ impl State {
         for item in &incoming {
             if let Some(t) = item.task() {
                 if let Some(prev) = self.list.previous.get(t.id.as_str()) {
-                    if prev.as_deref() != t.updated_at.as_deref() {
+                    if !super::same_version(prev.as_deref(), t.updated_at.as_deref()) {
                         self.list.changed.insert(t.id.as_str().to_string());
                     }
                 }

@@ -22,3 +22,13 @@ pub fn newer(a: Option<&str>, b: Option<&str>) -> bool {
         _ => true,
     }
 }
+
+/// `a` and `b` name the same version: the same instant however written
+/// (`…10:00:00Z`, `…10:00:00.000+00:00`), else the same text.
+pub fn same_version(a: Option<&str>, b: Option<&str>) -> bool {
+    let p = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
+    match (p(a), p(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}

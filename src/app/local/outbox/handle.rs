@@ -228,7 +228,12 @@ impl State {
                 // shown with one) cannot be told from someone else's
                 // change: it waits for the user rather than overwrite.
                 let moved = match (&item.base_updated_at, &t.updated_at) {
-                    (Some(base), Some(now)) => base != now,
+                    // The same instant written otherwise (the task read
+                    // alone, the row listed) has not moved.
+                    (Some(base), Some(now)) => !super::super::freshness::same_version(
+                        Some(base.as_str()),
+                        Some(now.as_str()),
+                    ),
                     (None, _) => true,
                     (Some(_), None) => false,
                 };

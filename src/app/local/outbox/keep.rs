@@ -65,7 +65,10 @@ impl State {
         for i in self.outbox.iter_mut().filter(|i| {
             i.task_id == sent.task_id
                 && i.state == OutState::Queued
-                && i.base_updated_at.as_ref() == Some(accepted)
+                && super::super::freshness::same_version(
+                    i.base_updated_at.as_deref(),
+                    Some(accepted.as_str()),
+                )
         }) {
             i.base_updated_at = Some(version.to_string());
             cmds.push(StoreCmd::OutboxRebase {

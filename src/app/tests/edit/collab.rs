@@ -306,6 +306,38 @@ fn comments_in_a_broken_parent_chain_are_still_shown() {
 }
 
 #[test]
+fn comments_are_ordered_by_instant_whatever_the_offset_or_fraction() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Comments);
+    let c = |id: &str, at: Option<&str>| Comment {
+        id: id.into(),
+        created_at: at.map(str::to_string),
+        ..Default::default()
+    };
+    // As text these sort 4, 1, 3, 2 (`.` before `Z`).
+    let listed = vec![
+        c("unknown", Some("soon")),
+        c("none", None),
+        c("3", Some("2026-11-10T10:00:00.500Z")),
+        c("4", Some("2026-11-10T05:00:01-05:00")),
+        c("1", Some("2026-11-10T09:00:00Z")),
+        c("2", Some("2026-11-10T10:00:00Z")),
+    ];
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Comments { .. }),
+        Ok(Reply::Comments(listed)),
+    );
+    let order: Vec<String> = s
+        .comment_rows()
+        .iter()
+        .map(|(_, c)| c.id.to_string())
+        .collect();
+    assert_eq!(order, ["1", "2", "3", "4", "none", "unknown"]);
+}
+
+#[test]
 fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
     let mut s = loaded(1);
     let fx = open_tab(&mut s, Tab::Sharing);

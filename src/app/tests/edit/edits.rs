@@ -59,6 +59,30 @@ fn due_none_sends_an_explicit_null_and_nothing_else() {
 }
 
 #[test]
+fn a_due_date_typed_wrong_sends_nothing_and_says_why() {
+    let mut s = loaded(1);
+    for bad in [
+        "26-12-01",
+        "+2026-12-01",
+        "2026-02-30",
+        "2026-13-01",
+        "today 25:00",
+        "fri",
+        "next mon",
+        "-1d",
+        "+99999d",
+    ] {
+        s.status = None;
+        assert!(
+            reqs(&palette(&mut s, &format!("due {bad}"))).is_empty(),
+            "{bad}"
+        );
+        let (level, text, _) = s.status.clone().expect(bad);
+        assert_eq!(level, Level::Error, "{bad}: {text}");
+    }
+}
+
+#[test]
 fn every_patch_field_is_reachable_from_the_palette() {
     let cases: Vec<(&str, Value)> = vec![
         ("title New title", json!({"title": "New title"})),

@@ -113,6 +113,32 @@ fn a_periodic_refresh_is_one_request_with_one_page_or_ten_thousand_rows() {
 }
 
 #[test]
+fn a_row_of_the_same_instant_written_otherwise_is_not_marked_changed() {
+    let mut s = walked(3, 5);
+    let fx = vec![s.refresh_page(1)];
+    // Page 2 again: #7 at 2026-11-01T10:00:00Z, written with a fraction and
+    // an offset; #6 really newer.
+    let mut same = task(7);
+    same.updated_at = Some("2026-11-01T05:00:00.000-05:00".into());
+    let mut newer = task(6);
+    newer.updated_at = Some("2026-11-01T10:00:00.5Z".into());
+    let items = [newer, same, task(8), task(9), task(10)]
+        .into_iter()
+        .map(|t| TaskItem::Task(Box::new(t)))
+        .collect();
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items,
+            cursor: Some("c2".into()),
+        })),
+    );
+    assert!(s.list.changed.contains(&tid(6)));
+    assert!(!s.list.changed.contains(&tid(7)));
+}
+
+#[test]
 fn a_page_asked_again_replaces_its_rows_in_place_and_keeps_the_cursor() {
     let mut s = walked(3, 5);
     // The cursor on #12 (page 2), on the screen's third line.

@@ -114,6 +114,27 @@ fn a_queued_edit_waits_for_the_user_when_the_task_changed_on_the_service() {
     assert_eq!(body, json!({"priority": "low"}));
 }
 
+#[test]
+fn a_queued_edit_goes_when_the_task_read_back_writes_the_same_version_otherwise() {
+    let mut s = loaded(3);
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    // The row said 2026-11-01T10:00:00Z; the task read alone says the same.
+    let mut same = task(1);
+    same.updated_at = Some("2026-11-01T10:00:00.000000+00:00".into());
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(same))),
+    );
+    let (_, body) = only_patch(&fx);
+    assert_eq!(body, json!({"priority": "low"}));
+}
+
 /// A queued `:priority low` that meets the service's `urgent`.
 fn conflicted() -> State {
     let mut s = loaded(3);

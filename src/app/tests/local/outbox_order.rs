@@ -194,6 +194,43 @@ fn an_edit_sent_anyway_over_someone_elses_change_does_not_carry_the_next_one() {
     assert!(matches!(s.outbox[0].state, OutState::Waiting(_)));
 }
 
+#[test]
+fn queued_edits_go_out_when_the_service_writes_their_version_otherwise() {
+    let mut s = with_store(loaded(2));
+    go_offline(&mut s);
+    for cmd in ["priority low", "status completed"] {
+        let fx = palette(&mut s, cmd);
+        answer(&mut s, &fx, Err(unreachable()));
+    }
+    let mut fx = back_online(&mut s);
+    // The rows said 2026-11-01T10:00:00Z; the task read alone writes the
+    // same instant with a fraction and an offset.
+    let mut service = version(&task(1), "2026-11-01T10:00:00.000+00:00");
+    let mut sent = Vec::new();
+    for at in ["2026-11-02T10:00:01Z", "2026-11-02T10:00:02Z"] {
+        fx = answer_where(
+            &mut s,
+            &fx,
+            |r| is_get(r, 1),
+            Ok(Reply::Task(Box::new(service.clone()))),
+        );
+        let (next, body) = after_patch(&fx, &service, at);
+        sent.push(body);
+        service = next;
+        fx = answer_where(
+            &mut s,
+            &fx,
+            |r| matches!(r, ApiRequest::Patch { .. }),
+            Ok(Reply::Task(Box::new(service.clone()))),
+        );
+    }
+    assert_eq!(
+        sent,
+        vec![json!({"priority": "low"}), json!({"status": "completed"})]
+    );
+    assert!(s.outbox.is_empty(), "{:?}", s.outbox);
+}
+
 // Issue 22, point 9: the base was taken when the edit's failure came back,
 // from whatever copy had arrived meanwhile (here a refresh showing another
 // person's change), so the check compared the service with itself and the

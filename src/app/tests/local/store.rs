@@ -317,6 +317,31 @@ fn a_task_changed_since_it_was_last_opened_is_marked_until_opened() {
 }
 
 #[test]
+fn the_same_version_written_otherwise_or_an_older_copy_is_not_changed() {
+    let mut s = booted(3);
+    s.local.seen.insert(
+        tid(3),
+        Seen {
+            updated_at: Some("2026-11-09T10:00:00Z".into()),
+            ..Default::default()
+        },
+    );
+    let with = |at: &str| {
+        let mut t = task(3);
+        t.updated_at = Some(at.into());
+        t
+    };
+    assert!(!s.changed_since_seen(&with("2026-11-09T10:00:00.000+00:00")));
+    assert!(!s.changed_since_seen(&with("2026-11-09T05:00:00-05:00")));
+    assert!(
+        !s.changed_since_seen(&with("2026-11-08T10:00:00Z")),
+        "older"
+    );
+    assert!(s.changed_since_seen(&with("2026-11-09T10:00:00.5Z")));
+    assert!(s.changed_since_seen(&with("soon")), "unreadable: by text");
+}
+
+#[test]
 fn new_comments_since_the_last_look_are_marked() {
     let mut s = booted(3);
     let fx = s.start();
