@@ -56,9 +56,9 @@ impl Known {
     /// asked again once per look.)
     pub fn fresh(&self, tab: &str, gen: u64) -> bool {
         let now = self.version();
-        self.fetched
-            .get(tab)
-            .is_some_and(|f| f.gen == gen && f.updated_at.as_deref() == now)
+        self.fetched.get(tab).is_some_and(|f| {
+            f.gen == gen && super::freshness::same_version(f.updated_at.as_deref(), now)
+        })
     }
 
     pub(crate) fn note_fetched(&mut self, tab: &'static str, gen: u64) {

@@ -66,6 +66,31 @@ fn tabs_fetched_for_a_row_are_fresh_until_a_newer_row_comes() {
 }
 
 #[test]
+fn tabs_stay_fresh_when_the_same_version_comes_written_otherwise() {
+    let mut s = loaded(3);
+    let gen = s.local.gen;
+    s.on_api(ApiResult {
+        ticket: 9000,
+        req: ApiRequest::Comments { id: tid(2) },
+        result: Ok(Reply::Comments(vec![])),
+    });
+    // The full task comes at the same instant, written with a fraction
+    // and an offset: not a new version, nothing to ask again.
+    s.on_api(ApiResult {
+        ticket: 9001,
+        req: ApiRequest::GetTask { id: tid(2) },
+        result: Ok(Reply::Task(Box::new(changed(
+            2,
+            "Task number 2",
+            "2026-11-01T10:00:00.000+00:00",
+        )))),
+    });
+    let k = &s.local.known[&tid(2)];
+    assert_eq!(k.version(), Some("2026-11-01T10:00:00.000+00:00"));
+    assert!(k.fresh("comments", gen));
+}
+
+#[test]
 fn a_full_answer_is_kept_and_a_newer_row_replaces_it() {
     let mut s = loaded(3);
     s.on_api(ApiResult {
@@ -93,6 +118,27 @@ fn a_full_answer_is_kept_and_a_newer_row_replaces_it() {
     let k = &s.local.known[&tid(3)];
     assert!(k.copy().is_none());
     assert_eq!(s.known_copy(&tid(3)).unwrap().title.raw(), "Newer");
+}
+
+#[test]
+fn a_full_answer_of_the_rows_instant_written_otherwise_is_shown_over_the_row() {
+    let mut s = loaded(3);
+    // Task 3 read in full (read-ahead) at the row's instant, written with a
+    // fraction and an offset: the same version, richer than the row.
+    s.on_api(ApiResult {
+        ticket: 9000,
+        req: ApiRequest::GetTask { id: tid(3) },
+        result: Ok(Reply::Task(Box::new(changed(
+            3,
+            "Full answer of 3",
+            "2026-11-01T10:00:00.000+00:00",
+        )))),
+    });
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    let d = s.detail.as_ref().unwrap();
+    assert_eq!(d.task_id, tid(3));
+    assert_eq!(d.task.as_ref().unwrap().title.raw(), "Full answer of 3");
 }
 
 #[test]
