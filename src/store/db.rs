@@ -77,7 +77,9 @@ impl Db {
     /// Store tasks. A row never replaces a whole task of the same version
     /// or newer, and an older version never replaces a newer one.
     pub fn put_tasks(&mut self, tasks: &[StoredTask], now: i64) -> rusqlite::Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         {
             let mut up = tx.prepare_cached(
                 "INSERT INTO tasks(id,number,title,updated_at,json,full,fetched_at)
@@ -299,7 +301,9 @@ impl Db {
 
     /// Replace the directory with `entries` (it only grows in memory).
     pub fn put_directory(&mut self, entries: &[DirEntry]) -> rusqlite::Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         {
             let mut st = tx.prepare_cached(
                 "INSERT INTO people(id,team,name,email,tasks) VALUES(?1,?2,?3,?4,?5)
@@ -374,7 +378,9 @@ impl Db {
     /// Forget a task the service deleted (a rejected draft): it, its tabs,
     /// its search text and its number.
     pub fn forget_task(&mut self, id: &str) -> rusqlite::Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         for table in [
             "tasks WHERE id",
             "tabs WHERE task_id",
@@ -400,7 +406,9 @@ impl Db {
         if n <= max {
             return Ok(0);
         }
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let gone = tx.execute(
             "DELETE FROM tasks WHERE id IN (
                SELECT id FROM tasks WHERE id NOT IN (SELECT task_id FROM outbox)

@@ -26,7 +26,9 @@ impl Db {
     /// one task (the last seen with it) and a task has one number (the
     /// last it was seen with).
     pub fn put_numbers(&mut self, rows: &[Numbered], now: i64) -> rusqlite::Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         {
             let mut moved = tx.prepare_cached("DELETE FROM numbers WHERE id=?1 AND number<>?2")?;
             let mut up = tx.prepare_cached(

@@ -168,7 +168,9 @@ impl Db {
     /// Rows carried over from a store set aside: written as they were,
     /// free to be taken.
     pub(super) fn outbox_put_rows(&mut self, rows: &[OutboxRow]) -> rusqlite::Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         for r in rows {
             tx.execute(
                 "INSERT OR IGNORE INTO outbox(seq,task_id,label,what,request,base_updated_at,

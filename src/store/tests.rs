@@ -558,3 +558,36 @@ fn scan_finds_stored_drafts_and_tasks_with_files_and_a_forgotten_task_is_gone() 
     assert!(db.find_number(1).unwrap().is_none());
     assert!(db.search("d", 10).unwrap().is_empty());
 }
+
+/// A write beside another connection's (the inbox's, a second instance's)
+/// waits for it and lands: the task write takes the lock when it begins.
+/// It read the stored version first in a deferred transaction, so when the
+/// other writer committed after that read, SQLite refused the write at
+/// once ("database is locked"): the task was never stored — a draft
+/// opened once was gone at the next start.
+#[test]
+fn a_task_write_beside_another_writer_waits_and_lands() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite3");
+    let (mut db, _) = Db::open(&path).unwrap();
+    db.put_tasks(&[task("a", 1, "first", "2026-11-01T10:00:00Z", true)], 1)
+        .unwrap();
+    // Another connection holds the write lock for a moment, then commits.
+    let mut other = rusqlite::Connection::open(&path).unwrap();
+    let tx = other
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .unwrap();
+    tx.execute(
+        "INSERT INTO meta(key, value) VALUES('x', 'y') ON CONFLICT(key) DO UPDATE SET value='y'",
+        [],
+    )
+    .unwrap();
+    let writer = std::thread::spawn(move || {
+        db.put_tasks(&[task("a", 1, "second", "2026-11-02T10:00:00Z", true)], 2)
+            .map(|_| db)
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tx.commit().unwrap();
+    let db = writer.join().unwrap().expect("the write waited and landed");
+    assert_eq!(db.get_task("a").unwrap().unwrap().0.title, "second");
+}
