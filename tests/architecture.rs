@@ -171,6 +171,17 @@ fn check(
                 "`{from}` imports `{to}`: a handler is reached as a method of State, never imported"
             ));
         }
+        // What the state composes never names the state module, not even
+        // for what it re-exports: read without following re-exports, that
+        // is a cycle (import from `state::requests`, `panes`, `screen`).
+        if from == "app::state"
+            && g.names_state.contains(to.as_str())
+            && !to.starts_with("app::state::")
+        {
+            errors.push(format!(
+                "`{to}` names `app::state`, which holds it: import from `app::state::requests`, `panes` or `screen` instead"
+            ));
+        }
         // A feature split in data and handler: its data never names State.
         if to == "app::state" && g.edges.contains_key(&format!("{from}::handle")) {
             errors.push(format!(
@@ -301,6 +312,7 @@ fn graph(edges: &[(&str, &str)]) -> Graph {
     let mut g = Graph {
         edges: BTreeMap::new(),
         state_globs: BTreeSet::new(),
+        names_state: BTreeSet::new(),
     };
     for (f, t) in edges {
         g.edges

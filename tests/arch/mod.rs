@@ -13,6 +13,10 @@ pub struct Graph {
     pub edges: BTreeMap<String, BTreeSet<String>>,
     /// Files that glob import `app::state`.
     pub state_globs: BTreeSet<String>,
+    /// Modules that name `app::state` itself in a path, even for an item it
+    /// only re-exports (`app::state::ApiRequest`, defined in
+    /// `state::requests`): the edges above follow the item to its home.
+    pub names_state: BTreeSet<String>,
 }
 
 /// The module path of a file: `src/app/mod.rs` → `app`, `src/lib.rs` → `crate`.
@@ -206,10 +210,18 @@ pub fn graph_of(src: &Path) -> Graph {
     let mut g = Graph {
         edges: BTreeMap::new(),
         state_globs: BTreeSet::new(),
+        names_state: BTreeSet::new(),
     };
     for (module, (file, p)) in &krate.modules {
         let mut to = BTreeSet::new();
         for n in &p.names {
+            if module != "app::state"
+                && krate
+                    .module_prefix(module, &n.segs)
+                    .is_some_and(|(m, _)| m == "app::state")
+            {
+                g.names_state.insert(module.clone());
+            }
             if n.glob {
                 if let Some((m, [])) = krate.module_prefix(module, &n.segs) {
                     if m == "app::state" {

@@ -21,7 +21,7 @@
 //!   is not asked again until the user refreshes.
 
 use crate::api::*;
-use crate::app::state::ApiRequest;
+use crate::app::state::requests::ApiRequest;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 

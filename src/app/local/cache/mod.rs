@@ -8,7 +8,7 @@
 //! `Local::out`, which the loop hands to the store's thread.
 
 use crate::api::*;
-use crate::app::state::Load;
+use crate::app::state::panes::Load;
 use crate::store::worker::StoreCmd;
 use crate::store::{Recent, Seen, StoredTask};
 use std::collections::{BTreeSet, HashMap};

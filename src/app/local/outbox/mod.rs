@@ -13,7 +13,8 @@
 //! Comments and requester replies are never queued: they stay drafts.
 
 use crate::api::*;
-use crate::app::state::{ApiRequest, Effect, Level};
+use crate::app::state::requests::{ApiRequest, Effect};
+use crate::app::state::screen::Level;
 use crate::store::worker::StoreCmd;
 
 mod handle;

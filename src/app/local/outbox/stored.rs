@@ -2,7 +2,7 @@
 //! already holds on the service.
 
 use crate::api::*;
-use crate::app::state::ApiRequest;
+use crate::app::state::requests::ApiRequest;
 
 /// The store's JSON form of a queueable edit.
 pub fn to_stored(req: &ApiRequest) -> Option<String> {
