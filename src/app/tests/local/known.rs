@@ -120,8 +120,11 @@ fn a_full_answer_is_kept_and_a_newer_row_replaces_it() {
     assert_eq!(s.known_copy(&tid(3)).unwrap().title.raw(), "Newer");
 }
 
+/// What a full read of a task not current brings is what the task shows
+/// when its row becomes current (here at the row's instant written with a
+/// fraction and an offset, which must not make it look older than the row).
 #[test]
-fn a_full_answer_of_the_rows_instant_written_otherwise_is_shown_over_the_row() {
+fn a_full_answer_read_before_its_row_is_current_is_what_it_shows() {
     let mut s = loaded(3);
     // Task 3 read in full (read-ahead) at the row's instant, written with a
     // fraction and an offset: the same version, richer than the row.
