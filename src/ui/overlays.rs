@@ -182,7 +182,21 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         Overlay::Filter(form) => draw_filter(f, area, form, theme),
         Overlay::Chooser(c) => {
             let note = c.note.iter().count() as u16;
-            let r = centered(area, 100, (c.rows.len() as u16).clamp(1, 30) + note + 2);
+            // Nothing to choose: the reason, wrapped to the popup's width
+            // (at 80 columns it takes two lines).
+            let empty = c.rows.is_empty() && !c.waiting();
+            let inner_w = area
+                .width
+                .saturating_sub(2)
+                .min(100)
+                .saturating_sub(2)
+                .max(1) as usize;
+            let body = if empty {
+                c.empty_text().chars().count().div_ceil(inner_w) as u16
+            } else {
+                c.rows.len() as u16
+            };
+            let r = centered(area, 100, body.clamp(1, 30) + note + 2);
             let inner = popup(f, r, c.title(), theme);
             // What the rows still wait for, or why some may be missing.
             let [note_area, inner] =
@@ -217,7 +231,13 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                     })
                     .collect()
             };
-            f.render_widget(Paragraph::new(ls), inner);
+            let p = Paragraph::new(ls);
+            let p = if empty {
+                p.wrap(ratatui::widgets::Wrap { trim: true })
+            } else {
+                p
+            };
+            f.render_widget(p, inner);
         }
         Overlay::Views(sw) => draw_switcher(f, area, s, sw, theme),
         Overlay::Inbox(list) => super::inbox::draw(f, area, s, list, theme),

@@ -118,6 +118,19 @@ fn help_overlay_80x24() {
     snap("help_due_80x24", &b);
 }
 
+/// A picker with nothing to choose says why in full at 80 columns: the
+/// reason wraps inside the popup instead of being cut at its edge.
+#[test]
+fn an_empty_picker_says_why_in_full_at_80_columns() {
+    use crate::app::popups::chooser::{Chooser, ChooserKind};
+    let mut s = scene();
+    s.overlay = Overlay::Chooser(Chooser::new(ChooserKind::Drafts, vec![]));
+    let b = render(&mut s, 80, 24, &Theme::dark());
+    let t = text(&b);
+    assert!(t.contains("no draft task seen"), "{t}");
+    assert!(t.contains("stored)"), "the reason cut at the edge:\n{t}");
+}
+
 pub(super) fn find(b: &Buffer, needle: &str) -> (u16, u16) {
     let t = text(b);
     for (y, line) in t.lines().enumerate() {
