@@ -49,8 +49,13 @@ fn a_second_start_shows_the_stored_list_while_the_service_is_stalled() {
     svc.set_faults("delay=60000");
     svc.sb.clear_requests();
     let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
+    // The whole frame, not its first lines: the terminal may be read while
+    // a frame is half written (the detail's title is drawn on the row above
+    // the list's first task).
     tui.wait_until("stored rows", WAIT, |s| {
-        s.contains("cached ") && s.contains(&current)
+        s.contains("cached ")
+            && s.contains(&format!("┌{current} "))
+            && (s.contains(&format!("┃> {current}")) || s.contains(&format!("│> {current}")))
     });
     let screen = tui.screen();
     // The cursor is on the task that was current, its detail shown, marked.
