@@ -83,6 +83,27 @@ pub enum Command {
     },
     /// List tasks (one page, or every page with --all).
     Tasks(TasksArgs),
+    /// Search everything seen: the local store's matches first (number,
+    /// title, description, additional context, tags, people, comments and
+    /// requester messages, each saying where it matched), then the
+    /// service's own search. Exit 0; without the service (unreachable),
+    /// the stored matches and exit 5; a refused key exits 4.
+    Search {
+        /// The words (each matches as the beginning of a word).
+        #[arg(required = true, value_name = "WORDS")]
+        words: Vec<String>,
+        /// One JSON object: `stored` (each with `matched`: where, who,
+        /// snippet) and `service` (the items as received, or null).
+        #[arg(long)]
+        json: bool,
+        /// The store only: the service is not asked.
+        #[arg(long)]
+        offline: bool,
+        /// At most this many of each (1-1000).
+        #[arg(long, value_name = "N", default_value_t = 20,
+              value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
+    },
     /// Check an artifact layout (a JSON file holding the layout object, or - for stdin) without saving it.
     #[command(
         name = "validate-layout",

@@ -8,6 +8,7 @@ mod inbox;
 pub mod init;
 mod output;
 pub mod query;
+mod search;
 pub mod stream;
 pub mod table;
 
@@ -154,6 +155,26 @@ async fn dispatch(cli: Cli) -> Outcome {
                 limit,
                 "tasks",
                 commands::tasks(&c.client, c.store.as_deref(), &a, q),
+            )
+            .await
+        }
+        Some(Command::Search {
+            words,
+            json,
+            offline,
+            limit: most,
+        }) => {
+            let c = connect(profile, false)?;
+            let ask = search::Ask {
+                words: words.join(" "),
+                json,
+                offline,
+                limit: most as usize,
+            };
+            within(
+                limit,
+                "search",
+                search::run(&c.client, c.store.as_deref(), &ask),
             )
             .await
         }

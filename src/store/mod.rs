@@ -18,6 +18,7 @@ mod open;
 pub mod outbox;
 mod rows;
 mod schema;
+mod search;
 pub mod worker;
 
 pub use db::{read_directory, Db};
@@ -25,7 +26,8 @@ pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, OWN_WRITE_HOLD};
 pub use numbers::{Numbered, NUMBERS_MAX};
 pub use open::{move_aside, trouble, Trouble, OPEN_WAIT};
 pub use rows::{
-    now_secs, Boot, DirEntry, OutboxRow, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
+    now_secs, Boot, DirEntry, Found, Hit, OutboxRow, Place, Recent, Scan, Seen, StoredDetail,
+    StoredTab, StoredTask,
 };
 pub use schema::SCHEMA_VERSION;
 
@@ -76,3 +78,5 @@ pub fn db_path_for_key(service_dir: &Path, key: &str) -> Option<PathBuf> {
 mod tests;
 #[cfg(test)]
 mod tests_outbox;
+#[cfg(test)]
+mod tests_search;

@@ -6,7 +6,7 @@
 use super::db::Db;
 
 /// The schema version this build writes; older databases are migrated.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 impl Db {
     pub(super) fn migrate(&mut self) -> rusqlite::Result<()> {
@@ -108,6 +108,14 @@ impl Db {
                     PRIMARY KEY(task_id, kind));
                  CREATE TABLE inbox_own(task_id TEXT PRIMARY KEY, at INTEGER NOT NULL);",
             )?;
+        }
+        if version < 5 {
+            // v5: the search index holds comments, requester messages,
+            // additional context and people too (`search.rs`); filled from
+            // what is stored. Idempotent: each table is made if missing and
+            // the index is filled anew.
+            tx.execute_batch(super::search::SCHEMA_V5)?;
+            super::search::rebuild(&tx)?;
         }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tx.commit()

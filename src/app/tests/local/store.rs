@@ -423,7 +423,7 @@ fn typing_a_search_shows_stored_matches_until_the_service_answers() {
     hit.title = "Invoice".into();
     s.on_store(StoreAnswer::Search {
         gen,
-        rows: vec![crate::app::local::cache::stored(&hit, false)],
+        rows: vec![crate::app::tests::local::store::found(&hit)],
     });
     assert!(s.list.local_search);
     assert_eq!(s.list.items.len(), 1);
@@ -456,4 +456,12 @@ fn profile_switch_needs_a_configured_profile_and_is_refused_in_the_demo() {
     let mut d = crate::app::new_state("svc.test".into(), &Settings::default(), true);
     palette(&mut d, "profile work");
     assert!(d.status.as_ref().unwrap().1.contains("demo"));
+}
+
+/// A stored match found by its title (what the store's search answers).
+pub(crate) fn found(t: &Task) -> crate::store::Found {
+    crate::store::Found {
+        task: crate::app::local::cache::stored(t, false),
+        hits: vec![],
+    }
 }
