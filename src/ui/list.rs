@@ -270,11 +270,12 @@ fn task_row<'a>(
         let tags: Vec<String> = t.tags.iter().map(|t| t.line().into_owned()).collect();
         title.push_str(&format!("  [{}]", tags.join(",")));
     }
-    // Found by `/` in the store where the row does not show it.
+    // Found by `/` in the store where the row does not show it: the
+    // title gives it room (a third of the column at most).
     if !s.search.is_empty() && s.list.found_for == s.search {
         if let Some(w) = s.list.found.get(t.id.as_str()) {
-            title.push_str(" · ");
-            title.push_str(&crate::text::clean(w));
+            let short = fit(&title, (w_rest / 3).max(12));
+            title = format!("{} · {}", short.trim_end(), crate::text::clean(w));
         }
     }
     spans.push(Span::styled(

@@ -465,3 +465,34 @@ pub(crate) fn found(t: &Task) -> crate::store::Found {
         hits: vec![],
     }
 }
+
+#[test]
+fn a_stored_match_found_through_a_comment_says_so_on_its_row() {
+    let mut s = with_store(loaded(3));
+    s.on_key(key('/'));
+    type_str(&mut s, "zebra");
+    let gen = s.local.search_gen;
+    let mut by_comment = found(&task(9));
+    by_comment.hits = vec![crate::store::Hit {
+        place: crate::store::Place::Comment("Bob".into()),
+        snippet: "…the zebra memo…".into(),
+    }];
+    let mut by_title = found(&task(8));
+    by_title.hits = vec![crate::store::Hit {
+        place: crate::store::Place::Title,
+        snippet: "Zebra".into(),
+    }];
+    s.on_store(StoreAnswer::Search {
+        gen,
+        rows: vec![by_comment, by_title],
+    });
+    assert_eq!(
+        s.list.found.get(tid(9).as_str()).map(String::as_str),
+        Some("comment by Bob: \"…the zebra memo…\"")
+    );
+    assert!(
+        !s.list.found.contains_key(tid(8).as_str()),
+        "the row shows its title already"
+    );
+    assert_eq!(s.list.found_for, "zebra");
+}
