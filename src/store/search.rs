@@ -21,7 +21,7 @@ pub(super) const SCHEMA_V5: &str = "CREATE TABLE IF NOT EXISTS words(
         who TEXT NOT NULL DEFAULT '', note TEXT NOT NULL DEFAULT '');
      CREATE INDEX IF NOT EXISTS words_task ON words(task_id, kind);
      CREATE VIRTUAL TABLE IF NOT EXISTS words_fts USING fts5(
-        text, content='', contentless_delete=1, tokenize='unicode61');
+        text, content='', contentless_delete=1, tokenize='unicode61', prefix='1 2');
      DROP TABLE IF EXISTS tasks_fts;";
 
 /// A task's own words.
@@ -241,6 +241,9 @@ fn first_match(text: &str, words: &[String]) -> Option<usize> {
         .map(|(at, _)| at)
 }
 
+/// At most this many matches (the newest) are ranked by relevance.
+pub const RANKED: i64 = 2000;
+
 /// Characters shown before and after the match in a snippet.
 const BEFORE: usize = 24;
 const AFTER: usize = 40;
@@ -294,17 +297,23 @@ impl Db {
             return Ok(vec![]);
         }
         let matcher: Vec<String> = words.iter().map(|w| format!("\"{w}\"*")).collect();
-        // Rows, best first; several may name one task.
+        // Rows, best first; several may name one task. Only the newest
+        // RANKED matches are ranked: FTS5 reads a match list in rowid
+        // order and stops there, so a word in every task costs no more
+        // than a rare one (a keystroke stays within its budget).
         let docs: Vec<(String, String, String, String)> = {
             let mut st = self.conn.prepare_cached(
                 "SELECT w.task_id, w.kind, w.who, w.note
-                 FROM (SELECT rowid, rank FROM words_fts WHERE words_fts MATCH ?1
+                 FROM (SELECT rowid, rank FROM
+                         (SELECT rowid, rank FROM words_fts WHERE words_fts MATCH ?1
+                          ORDER BY rowid DESC LIMIT ?3)
                        ORDER BY rank LIMIT ?2) f
                  JOIN words w ON w.id = f.rowid ORDER BY f.rank",
             )?;
-            let rows = st.query_map(params![matcher.join(" "), (limit * 4) as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            })?;
+            let rows = st.query_map(
+                params![matcher.join(" "), (limit * 4) as i64, RANKED],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )?;
             rows.collect::<rusqlite::Result<_>>()?
         };
         let mut out: Vec<Found> = Vec::new();

@@ -133,6 +133,9 @@ pub struct FoundNumber {
     pub detail: StoredDetail,
 }
 
+/// The store's matches a keystroke of `/` asks for: a screen or two.
+pub const SEARCH_ROWS: usize = 50;
+
 /// Trim the number index after this many rows were written.
 const NUMBERS_TRIM_EVERY: usize = 5000;
 
@@ -369,7 +372,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             return Ok(false);
         }
         StoreCmd::Search { gen, query } => {
-            let rows = db.find(&query, 200)?;
+            let rows = db.find(&query, SEARCH_ROWS)?;
             answer(StoreAnswer::Search { gen, rows });
             return Ok(false);
         }
