@@ -242,7 +242,7 @@ fn first_match(text: &str, words: &[String]) -> Option<usize> {
 }
 
 /// At most this many matches (the newest) are ranked by relevance.
-pub const RANKED: i64 = 2000;
+pub const RANKED: i64 = 500;
 
 /// Characters shown before and after the match in a snippet.
 const BEFORE: usize = 24;
