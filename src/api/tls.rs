@@ -97,9 +97,16 @@ impl ServerCertVerifier for Keeper {
 }
 
 /// The certificates of a `ca_file` (PEM, one or several), or why not.
-pub(super) fn ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
+/// The most a `ca_file` may hold: a bundle of every public root is ~250 KB.
+pub const CA_FILE_MAX_BYTES: u64 = 4 * 1024 * 1024;
+
+pub fn ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
     let shown = path.display();
-    let pem = std::fs::read(path).map_err(|e| format!("ca_file {shown}: cannot read it: {e}"))?;
+    let pem =
+        crate::files::read_regular_bytes(path, CA_FILE_MAX_BYTES).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("ca_file {shown}: no such file"),
+            _ => format!("ca_file {shown}: cannot read it: {e}"),
+        })?;
     let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|_| {
         format!("ca_file {shown}: not PEM certificates (-----BEGIN CERTIFICATE-----)")
     })?;
