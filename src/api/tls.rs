@@ -16,6 +16,9 @@ use std::time::Duration;
 pub(super) struct Names {
     pub subject: String,
     pub issuer: String,
+    /// Issued by itself (the same name as subject and issuer): a
+    /// self-signed certificate, which only `ca_file` can make trusted.
+    pub self_signed: bool,
 }
 
 /// The certificate `host:port` presents, read within `wait`; `None` when
@@ -160,6 +163,7 @@ pub(super) fn names_of(der: &[u8]) -> Option<Names> {
     Some(Names {
         subject: name(subject),
         issuer: name(issuer),
+        self_signed: subject == issuer,
     })
 }
 
