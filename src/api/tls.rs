@@ -107,7 +107,9 @@ pub fn ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificat
     let shown = path.display();
     let pem =
         crate::files::read_regular_bytes(path, CA_FILE_MAX_BYTES).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("ca_file {shown}: no such file"),
+            std::io::ErrorKind::NotFound => {
+                format!("ca_file {shown}: cannot read it: no such file")
+            }
             _ => format!("ca_file {shown}: cannot read it: {e}"),
         })?;
     let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|_| {

@@ -12,7 +12,7 @@
 //! - a span from now: `30m`, `2h` (an instant), `3d`, `2w`, `+3d` (a day);
 //! - an instant with a zone: `2026-12-01T14:00:00Z`, `…+01:00`.
 
-use super::{add_days, from_local, full_year, local_date, typed_date, MAX_DAYS_AHEAD};
+use super::civil::{add_days, from_local, full_year, local_date, typed_date, MAX_DAYS_AHEAD};
 use crate::api::{parse_datetime, parse_rfc3339, utc};
 use jiff::civil::{Date, DateTime, Time};
 use jiff::tz::TimeZone;
