@@ -156,3 +156,99 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
     assert_eq!(stored.len(), got.len());
     assert!(stderr(&o).contains("the inbox as stored"), "{}", stderr(&o));
 }
+
+/// `inbox --all-profiles` (#36 §1): two sandboxes as two profiles, each
+/// walked with its own key and store; every item names its profile; one
+/// service down is named on stderr, the other's items are printed, exit 6.
+#[tokio::test]
+async fn every_profile_in_one_inbox_and_one_down_is_partial() {
+    let opts = || SandboxOptions {
+        tasks: 60,
+        ..Default::default()
+    };
+    let work = Sandbox::start_local(opts()).await.unwrap();
+    let client_sb = Sandbox::start_local(opts()).await.unwrap();
+    let env = Env::new();
+    let config = env.write_config(&format!(
+        "[profiles.work]\nbase_url = \"{}\"\napi_key = \"{}\"\n\n\
+         [profiles.client]\nbase_url = \"{}\"\napi_key = \"{}\"\n",
+        work.base_url(),
+        work.keys[0].key,
+        client_sb.base_url(),
+        client_sb.keys[1].key,
+    ));
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    // The first walks learn what there is (reminders only).
+    let first = env.run(&["inbox", "--all-profiles", "--json"]).await;
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // News on each service: a task of another user given to each profile's user.
+    for (sb, me, other) in [(&work, 0usize, 1usize), (&client_sb, 1, 0)] {
+        let mine = client(sb, &sb.keys[me].key);
+        let theirs = client(sb, &sb.keys[other].key);
+        let my_id = mine.me().await.unwrap().user_id;
+        let their_id = theirs.me().await.unwrap().user_id;
+        let t = first_page(
+            &theirs,
+            TaskQuery {
+                assigned_to: Some(their_id),
+                ..Default::default()
+            },
+        )
+        .await
+        .into_iter()
+        .next()
+        .expect("a task of the other user");
+        theirs
+            .patch_task(
+                &t.id,
+                &TaskPatch {
+                    assigned_to: Field::Set(my_id),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+    }
+    work.clear_requests();
+    client_sb.clear_requests();
+    let got = items(&env.run(&["inbox", "--all-profiles", "--json"]).await);
+    let assigned = |p: &str| {
+        got.iter()
+            .filter(|i| i["profile"] == p && i["reason"] == "assigned")
+            .count()
+    };
+    assert!(assigned("work") >= 1 && assigned("client") >= 1, "{got:#?}");
+    assert!(got
+        .iter()
+        .all(|i| i["profile"] == "work" || i["profile"] == "client"));
+    // Nothing of one is sent under the other: each service was asked,
+    // and only with its own profile's key.
+    for (sb, who) in [(&work, 0usize), (&client_sb, 1)] {
+        let reqs = sb.requests();
+        assert!(!reqs.is_empty());
+        let email = sb.keys[who].user_email.clone();
+        assert!(
+            reqs.iter()
+                .all(|r| r.caller.as_deref() == Some(email.as_str())),
+            "a request with another profile's key: {reqs:?}"
+        );
+    }
+    // The table has a profile column.
+    let table = env.run(&["inbox", "--all-profiles"]).await;
+    let out = stdout(&table);
+    assert!(out.starts_with("PROFILE"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("work ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("client ")), "{out}");
+
+    // The client's service goes down: named, the other printed, exit 6.
+    client_sb.set_faults("down=1".parse().unwrap());
+    let o = env.run(&["inbox", "--all-profiles", "--json"]).await;
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+    assert!(stderr(&o).contains("profile client:"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("profile work:"), "{}", stderr(&o));
+    let v: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.iter().any(|i| i["profile"] == "work"));
+}

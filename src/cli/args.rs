@@ -17,7 +17,8 @@ use std::path::PathBuf;
         (see `taskdeck config path`), where the key may come from `api_key_command`.\n\
         Try it without any configuration: `taskdeck demo`.",
     after_help = "Exit codes: 0 success, 1 the service refused or failed (or an invalid \
-        layout), 2 bad usage or configuration, 4 authentication failed."
+        layout), 2 bad usage or configuration, 4 authentication failed, 5 the service \
+        could not be reached, 6 some of several profiles failed (inbox --all-profiles)."
 )]
 pub struct Cli {
     /// Use the [profiles.NAME] table of the config file.
@@ -80,6 +81,13 @@ pub enum Command {
         /// Items already read too.
         #[arg(long)]
         all: bool,
+        /// Every profile of the config file ([profiles.NAME]) in one list,
+        /// each walked with its own key, service and store, each item
+        /// naming its profile (`--profile` is ignored). A profile that
+        /// fails is named on stderr; the others are printed and the exit
+        /// code is 6.
+        #[arg(long)]
+        all_profiles: bool,
     },
     /// List tasks (one page, or every page with --all).
     Tasks(TasksArgs),
