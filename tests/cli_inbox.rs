@@ -252,3 +252,53 @@ async fn every_profile_in_one_inbox_and_one_down_is_partial() {
     let v: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v.iter().any(|i| i["profile"] == "work"));
 }
+
+/// What `taskdeck inbox` read is searchable offline (#36 §2): a comment
+/// Bob wrote on Alice's task, read by the walk, is found by
+/// `taskdeck search WORD --offline`, saying where.
+#[tokio::test]
+async fn a_comment_the_inbox_read_is_found_offline_by_search() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 60,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let alice_key = &sb.keys[0].key;
+    let env = Env::for_sandbox(&sb, alice_key);
+    let (alice, bob) = (client(&sb, alice_key), client(&sb, &sb.keys[1].key));
+    let alice_id = alice.me().await.unwrap().user_id;
+    let _ = items(&env.run(&["inbox", "--json"]).await);
+    let theirs = first_page(
+        &alice,
+        TaskQuery {
+            assigned_to: Some(alice_id),
+            status: vec!["in_progress".into()],
+            ..Default::default()
+        },
+    )
+    .await;
+    let mut on = None;
+    for t in &theirs {
+        if bob.get_task(&t.id).await.is_ok() {
+            on = Some(t.clone());
+            break;
+        }
+    }
+    let t = on.expect("a task of Alice's Bob sees");
+    bob.add_comment(&t.id, "Where is the okapi memo?", &[])
+        .await
+        .unwrap();
+    // Within two walks (the comment may wait for its half of the rotation).
+    let _ = env.run(&["inbox"]).await;
+    let _ = env.run(&["inbox"]).await;
+    let o = env.run(&["search", "okapi", "--offline", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["stored"][0]["id"], t.id.as_str(), "{v:#}");
+    assert_eq!(v["stored"][0]["matched"][0]["where"], "comment");
+    assert_eq!(
+        v["stored"][0]["matched"][0]["who"],
+        sb.keys[1].user_name.as_str()
+    );
+}
