@@ -9,7 +9,7 @@ use super::derive::Me;
 use super::rows::{group, InboxRow};
 use super::snapshot::Snapshot;
 use crate::api::{Client, Task};
-use crate::store::{Db, InboxBase, InboxMark, MarkKind};
+use crate::store::{Db, InboxMark, MarkKind};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,8 +35,16 @@ pub enum InboxCmd {
     OwnPending(String),
     /// … and was answered with this task.
     Own(Box<Task>),
-    /// … and failed (nothing changed).
+    /// … and failed (nothing changed), or was answered without the task
+    /// by a write that changes nothing the inbox compares (a comment, a
+    /// link, a file).
     OwnFailed(String),
+    /// … a sharing write was answered: the user's own access now (`None`:
+    /// not among the people it is shared with).
+    OwnShared(String, Option<String>),
+    /// … a deletion (a draft rejected) was answered: the task is gone by
+    /// the user's doing.
+    OwnDeleted(String),
 }
 
 /// The inbox as it stands, sent after every walk and command.
@@ -185,20 +193,47 @@ fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
         InboxCmd::OwnPending(id) => db.inbox_own(&id, None, now),
         InboxCmd::OwnFailed(id) => db.inbox_own_done(&id),
         InboxCmd::Own(t) => {
-            let s = Snapshot::of(&t, me);
-            let base = InboxBase {
-                task_id: t.id.to_string(),
-                snap: serde_json::to_string(&s).unwrap_or_default(),
-                version: s.version(),
-                comment_ids: None,
-                since: now,
-                reminds: true,
-            };
-            db.inbox_own(&t.id, Some(&base), now)
+            let mut s = Snapshot::of(&t, me);
+            s.own = true;
+            own_base(db, &t.id, &s, now)
         }
+        InboxCmd::OwnShared(id, access) => own_change(db, &id, now, |s| s.shared_me = access),
+        InboxCmd::OwnDeleted(id) => own_change(db, &id, now, |s| {
+            s.mine = false;
+            s.creator_me = false;
+            s.shared_me = None;
+        }),
     };
     if let Err(e) = r {
         state.error = Some(format!("the inbox's store: {e}"));
+    }
+}
+
+/// The base after a write of ours was answered (nothing of it is news).
+fn own_base(db: &mut Db, id: &str, s: &Snapshot, now: i64) -> rusqlite::Result<()> {
+    let at = jiff::Timestamp::from_second(now).unwrap_or_default();
+    db.inbox_own(id, Some(&super::cycle::new_base(id, s, None, now, at)), now)
+}
+
+/// A write of ours answered without the task (sharing, a deletion): what
+/// the inbox knew of it, changed as the write did.
+fn own_change(
+    db: &mut Db,
+    id: &str,
+    now: i64,
+    change: impl FnOnce(&mut Snapshot),
+) -> rusqlite::Result<()> {
+    let known = db
+        .inbox_bases()?
+        .remove(id)
+        .and_then(|b| serde_json::from_str::<Snapshot>(&b.snap).ok());
+    match known {
+        Some(mut s) => {
+            change(&mut s);
+            s.own = true;
+            own_base(db, id, &s, now)
+        }
+        None => db.inbox_own_done(id),
     }
 }
 

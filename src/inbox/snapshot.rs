@@ -43,6 +43,11 @@ pub struct Snapshot {
     pub creator_me: bool,
     pub shared_me: Option<String>,
     pub updated_at: Option<String>,
+    /// This is what a write of the user's own was answered with (not what
+    /// a walk read): a task that this answer shows leaving the walk left
+    /// by the user's doing, which is no news.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub own: bool,
 }
 
 impl Snapshot {
@@ -74,7 +79,42 @@ impl Snapshot {
             creator_me: t.creator.as_ref().is_some_and(|p| p.id == me.id),
             shared_me,
             updated_at: t.updated_at.as_deref().map(str::to_string),
+            own: false,
         }
+    }
+
+    /// Among the tasks a walk finds, as far as the task itself tells:
+    /// not archived, and assigned to, made by or shared with the user.
+    pub fn in_walk(&self) -> bool {
+        !self.archived && (self.mine || self.creator_me || self.shared_me.is_some())
+    }
+
+    /// A fingerprint of what the inbox compares (every field but
+    /// `updated_at`): two reads with the same fingerprint hold no change
+    /// for the inbox, whatever their `updated_at` say. Stable across runs
+    /// and versions (FNV-1a over the fields, the due date as an instant).
+    pub fn fingerprint(&self) -> u64 {
+        let due = self
+            .due
+            .as_deref()
+            .and_then(crate::api::due_instant)
+            .map(|t| t.as_millisecond().to_string())
+            .or_else(|| self.due.clone())
+            .unwrap_or_default();
+        let parts: [&str; 11] = [
+            &self.title,
+            &self.status,
+            &self.priority,
+            &due,
+            self.assignee_id.as_deref().unwrap_or(""),
+            &self.tags.join("\u{1f}"),
+            if self.draft { "draft" } else { "" },
+            if self.archived { "archived" } else { "" },
+            if self.mine { "mine" } else { "" },
+            if self.creator_me { "creator" } else { "" },
+            self.shared_me.as_deref().map_or("-", |a| a),
+        ];
+        fnv1a(&parts)
     }
 
     /// Still to be done: neither completed nor archived.
@@ -85,6 +125,18 @@ impl Snapshot {
     pub fn version(&self) -> i64 {
         version(self.updated_at.as_deref())
     }
+}
+
+/// FNV-1a (64 bits) over the parts, each ended by a separator byte.
+pub fn fnv1a(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// A task's `updated_at` in milliseconds (0: none, or unreadable).

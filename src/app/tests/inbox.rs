@@ -227,3 +227,36 @@ fn with_no_period_opening_the_inbox_walks_once_and_r_offline_says_why() {
         .1
         .contains("once the service has said who you are"));
 }
+
+#[test]
+fn a_partial_walk_is_said_once_with_what_is_missing() {
+    let mut s = with_inbox();
+    let walk = |at: i64, failed: usize| InboxUpdate {
+        walked_at: Some(at),
+        report: Some(crate::inbox::CycleReport {
+            pages: 1,
+            complete: true,
+            comments_failed: failed,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let said = |s: &State| -> Vec<String> {
+        s.messages
+            .iter()
+            .filter(|m| m.text.starts_with("inbox partly refreshed"))
+            .map(|m| m.text.clone())
+            .collect()
+    };
+    s.on_inbox(walk(100, 2));
+    assert_eq!(
+        said(&s),
+        ["inbox partly refreshed: the comments of 2 tasks could not be read"]
+    );
+    // The same walk sent again (after a command): not said twice.
+    s.on_inbox(walk(100, 2));
+    assert_eq!(said(&s).len(), 1);
+    // A whole walk says nothing.
+    s.on_inbox(walk(200, 0));
+    assert_eq!(said(&s).len(), 1);
+}
