@@ -184,9 +184,21 @@ async fn human_table_is_safe_and_colourless_off_a_tty() {
         .any(|c| c != '\n' && taskdeck::text::is_dangerous(c)));
     assert!(out.contains("Terminal escapes ␛[2J"), "{out}");
     assert!(out.contains("unreadable item"), "{out}");
-    for line in out.lines() {
-        assert!(unicode_width(line) <= 100, "too wide: {line}");
+    // Not a terminal: the columns fit 100, and every title is whole
+    // (issue 32 §11: a script gets whole titles, never cut with `…`).
+    let header = out.lines().next().unwrap();
+    assert!(unicode_width(header) <= 100, "too wide: {header}");
+    let o = env
+        .run(&["tasks", "--all", "--limit", "100", "--json"])
+        .await;
+    let items: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let mut titles = 0;
+    for t in items.iter().filter_map(|v| v["title"].as_str()) {
+        let shown = taskdeck::text::clean(t);
+        assert!(out.contains(shown.trim()), "cut: {shown}\n{out}");
+        titles += 1;
     }
+    assert!(titles > 10);
 
     env.set("NO_COLOR", "1");
     env.set("CLICOLOR_FORCE", "1");
@@ -207,7 +219,9 @@ fn unicode_width(s: &str) -> usize {
 async fn human_table_honours_columns_off_a_tty() {
     let sb = sandbox(true).await;
     let mut env = Env::for_sandbox(&sb, &sb.keys[0].key);
-    let widest = |o: &Output| stdout(o).lines().map(unicode_width).max().unwrap_or(0);
+    // The layout follows COLUMNS (its header); a title wider than its
+    // column is written whole off a terminal (issue 32 §11).
+    let widest = |o: &Output| stdout(o).lines().next().map(unicode_width).unwrap_or(0);
 
     let o = env.run(&["tasks", "--limit", "100"]).await;
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -94,10 +94,12 @@ fn item(
         key,
         kind: kind.as_str().to_string(),
         rank: kind.rank(),
-        words: crate::text::clean(&words),
+        // The service's text as sent: `--json` is lossless; every screen
+        // sanitises (`rows::group`, the CLI's lines).
+        words,
         changes: serde_json::to_string(changes).unwrap_or_else(|_| "[]".into()),
-        label: crate::text::clean(&snap.label),
-        title: crate::text::clean(&snap.title),
+        label: snap.label.clone(),
+        title: snap.title.clone(),
         target,
         at,
         read_at: None,
@@ -390,6 +392,16 @@ fn prose(md: &str) -> String {
     out
 }
 
+/// The first `max` characters of `s` (trimmed), `…` when cut; not
+/// sanitised (the item keeps the service's text).
+fn excerpt(s: &str, max: usize) -> String {
+    let s = s.trim();
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 /// What makes a comment the same comment whatever id it comes back under:
 /// its author, its time and its text.
 pub fn comment_print(c: &Comment) -> String {
@@ -434,8 +446,8 @@ pub fn comment_items(
             None => secs(c.created_at.as_deref()).is_some_and(|t| t >= since),
         })
         .map(|c| {
-            let who = c.author.label();
-            let text = crate::text::excerpt(&c.content.line(), 60);
+            let who = super::snapshot::person(&c.author);
+            let text = excerpt(c.content.raw(), 60);
             let (kind, words) = if mentions(c, me) {
                 (Kind::Mention, format!("{who} mentioned you: “{text}”"))
             } else if c

@@ -1,7 +1,7 @@
 //! The fields of a task the inbox compares, as the user last saw them
 //! through the inbox (stored as JSON in the inbox's base).
 
-use crate::api::{parse_timestamp, Identity, Status, Task};
+use crate::api::{parse_timestamp, short_id, Identity, Person, Status, Task};
 use serde::{Deserialize, Serialize};
 
 /// Who "me" is: the user the service named (`/me`).
@@ -22,6 +22,9 @@ impl Me {
     }
 }
 
+/// The fields of a task the inbox compares, as the service sent them
+/// (lossless: `--json` carries them exactly; screens sanitise them, see
+/// `rows::group`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Snapshot {
@@ -64,15 +67,19 @@ impl Snapshot {
                     .unwrap_or_default()
             });
         Snapshot {
-            label: t.label(),
-            title: t.title.line().into_owned(),
+            label: if t.display_id.is_empty() {
+                short_id(&t.id)
+            } else {
+                t.display_id.raw().to_string()
+            },
+            title: t.title.raw().to_string(),
             status: t.status.to_string(),
             status_words: t.status.label(),
             priority: t.priority.label(),
             due: t.complete_by.as_deref().map(str::to_string),
             assignee_id: assignee.map(|p| p.id.to_string()),
-            assignee: assignee.map(|p| p.label()),
-            tags: t.tags.iter().map(|s| s.line().into_owned()).collect(),
+            assignee: assignee.map(person),
+            tags: t.tags.iter().map(|s| s.raw().to_string()).collect(),
             draft: t.draft,
             archived: t.archived,
             mine: assignee.is_some_and(|p| p.id == me.id),
@@ -124,6 +131,18 @@ impl Snapshot {
 
     pub fn version(&self) -> i64 {
         version(self.updated_at.as_deref())
+    }
+}
+
+/// A person as the service names them (name, else e-mail, else a short
+/// id), unsanitised: the inbox keeps the service's text, screens clean it.
+pub fn person(p: &Person) -> String {
+    if !p.name.is_empty() {
+        p.name.raw().to_string()
+    } else if !p.email.is_empty() {
+        p.email.raw().to_string()
+    } else {
+        short_id(&p.id)
     }
 }
 
