@@ -245,3 +245,67 @@ fn load(db: &Db, state: &mut InboxUpdate) {
     let unread_rows: Vec<&InboxRow> = state.rows.iter().filter(|r| !r.read).collect();
     state.unread = unread_rows.iter().map(|r| r.task_id.clone()).collect();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inbox::derive::gone_item;
+    use crate::inbox::tests::{me, now, snap, BOB, T1};
+    use serde_json::json;
+
+    fn followed(db: &mut Db, s: &Snapshot) {
+        let b = super::super::cycle::new_base(T1, s, Some(&[]), 0, now());
+        db.inbox_commit(&[b], &[], &[], 1).unwrap();
+    }
+
+    fn known(db: &Db) -> Snapshot {
+        serde_json::from_str(&db.inbox_bases().unwrap()[T1].snap).unwrap()
+    }
+
+    #[test]
+    fn own_reassignment_sharing_and_deletion_make_a_task_leave_silently() {
+        let mut state = InboxUpdate::default();
+        let read = |v| Some(Some(v));
+        // Reassigned to Bob by the user: the answer is the base.
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &snap(json!({})));
+        let task: Task = serde_json::from_value(json!({
+            "id": T1, "display_id": "#12", "title": "Quarterly report",
+            "status": "in_progress", "priority": "medium",
+            "assigned_to": {"id": BOB, "name": "Bob"},
+            "creator": {"id": BOB, "name": "Bob"},
+            "updated_at": "2026-11-25T09:00:00Z"
+        }))
+        .unwrap();
+        apply(&mut db, &me(), InboxCmd::OwnPending(T1.into()), &mut state);
+        apply(&mut db, &me(), InboxCmd::Own(Box::new(task)), &mut state);
+        let b = known(&db);
+        assert!(b.own && !b.mine);
+        assert_eq!(gone_item(T1, &b, read(&b), now()), None);
+        // The user took their own access away (shared, not assigned).
+        let shared = snap(json!({
+            "assigned_to": {"id": BOB, "name": "Bob"},
+            "involved_people": [{"id": crate::inbox::tests::ME, "role": "shared", "access_level": "read"}]
+        }));
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &shared);
+        apply(&mut db, &me(), InboxCmd::OwnPending(T1.into()), &mut state);
+        apply(
+            &mut db,
+            &me(),
+            InboxCmd::OwnShared(T1.into(), None),
+            &mut state,
+        );
+        assert_eq!(gone_item(T1, &known(&db), Some(None), now()), None);
+        // Rejected a draft: gone by the user's doing.
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &snap(json!({"draft": true})));
+        apply(&mut db, &me(), InboxCmd::OwnDeleted(T1.into()), &mut state);
+        assert_eq!(gone_item(T1, &known(&db), Some(None), now()), None);
+        // Someone else removing the user's access still says so.
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &shared);
+        assert!(gone_item(T1, &known(&db), Some(None), now()).is_some());
+        assert_eq!(state.error, None);
+    }
+}

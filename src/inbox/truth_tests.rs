@@ -135,7 +135,16 @@ fn a_comment_back_under_another_id_is_not_a_second_item() {
     // Read once: known by id and by print.
     let base = new_base(T1, &s, Some(std::slice::from_ref(&first)), 0, now());
     let known = base.comment_ids.unwrap();
-    assert!(comment_items(T1, &s, Some(&known), 0, &[again.clone()], &me(), now()).is_empty());
+    assert!(comment_items(
+        T1,
+        &s,
+        Some(&known),
+        0,
+        std::slice::from_ref(&again),
+        &me(),
+        now()
+    )
+    .is_empty());
     // Both in one listing never read before: one item.
     let items = comment_items(T1, &s, Some(&[]), 0, &[first, again], &me(), now());
     assert_eq!(items.len(), 1);
