@@ -3,7 +3,6 @@
 //! commands and its exhaustive handler, the answers of the service, where
 //! the panes are, and what quitting leaves to say.
 
-pub mod command;
 pub mod commands;
 pub mod layout;
 pub mod quit;
