@@ -32,7 +32,7 @@ pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
     }
 }
 
-/// What a task the service no longer gives us is.
+/// What a task answering 404 is: deleted, or its sharing changed.
 pub const GONE: &str = "gone, or no longer visible to you";
 
 /// Joins a number to its unit so that wrapping never parts them.

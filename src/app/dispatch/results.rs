@@ -5,8 +5,6 @@ use crate::app::state::{
     ApiRequest, ApiResult, Effect, Focus, Level, Load, Overlay, Pending, Reply, State, Tab,
 };
 
-/// What a task answering 404 is: deleted, or its sharing changed.
-
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
         if let ApiRequest::Prefetch(inner) = r.req {
