@@ -6,11 +6,13 @@
 //! `inbox::gather` with that profile's own connection.
 //!
 //! A profile that fails is named on stderr with why; the others are
-//! printed, and the exit code is [`EXIT_PARTIAL`] (every profile failed:
-//! the first one's code).
+//! printed, and the exit code is [`EXIT_SOME_PROFILES`] (every profile
+//! failed: the first one's code; a walk that was partial: [`EXIT_PARTIAL`]).
 
 use super::inbox::Gathered;
-use super::output::{emit, emit_json, say, Failure, Outcome, EXIT_OK, EXIT_PARTIAL};
+use super::output::{
+    emit, emit_json, say, Failure, Outcome, EXIT_OK, EXIT_PARTIAL, EXIT_SOME_PROFILES,
+};
 use serde_json::Value;
 
 /// One profile's walk, or why it could not run.
@@ -22,6 +24,7 @@ pub struct Walk {
 pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
     let mut failed: Vec<i32> = Vec::new();
     let mut shown = 0usize;
+    let mut partial = false;
     let mut rows: Vec<(String, crate::inbox::InboxRow)> = Vec::new();
     let mut items: Vec<Value> = Vec::new();
     for w in walks {
@@ -33,7 +36,15 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
             }
             Ok(g) => {
                 match &g.reached {
-                    Ok(()) => shown += 1,
+                    Ok(None) => shown += 1,
+                    Ok(Some(part)) => {
+                        shown += 1;
+                        partial = true;
+                        say(&format!(
+                            "taskdeck: profile {p}: the inbox walk was partial: {} — what was read is shown",
+                            crate::text::clean(part)
+                        ));
+                    }
                     Err(f) => {
                         say(&format!(
                             "taskdeck: profile {p}: {} — its inbox as stored is shown",
@@ -53,8 +64,9 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
         }
     }
     let code = match (failed.first(), shown) {
+        (None, _) if partial => EXIT_PARTIAL,
         (None, _) => EXIT_OK,
-        (Some(_), n) if n > 0 => EXIT_PARTIAL,
+        (Some(_), n) if n > 0 => EXIT_SOME_PROFILES,
         (Some(c), _) => *c,
     };
     // Newest first across the profiles.
@@ -71,7 +83,7 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
         return Ok(code);
     }
     let now_s = now.as_second();
-    let width = super::table::output_width();
+    let width = super::table::cut_width();
     let mut text = format!("{:<12} {:<8} {:>8}  WHAT\n", "PROFILE", "TASK", "WHEN");
     for (p, r) in &rows {
         let when = crate::domain::words::age(r.at, now_s);
@@ -83,7 +95,11 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
             r.title,
             r.why(now_s)
         );
-        text.push_str(&super::table::truncate(&crate::text::clean(&line), width));
+        let line = crate::text::clean(&line);
+        match width {
+            Some(w) => text.push_str(&super::table::truncate(&line, w)),
+            None => text.push_str(&line),
+        }
         text.push('\n');
     }
     emit(&text)?;

@@ -68,10 +68,15 @@ pub async fn run(client: &Client, store: Option<&Path>, ask: &Ask) -> Outcome {
         emit_json(&format!("{text}\n"))?;
         return Ok(code);
     }
-    let width = super::table::output_width();
+    // Cut to the width on a terminal only: into a pipe, whole lines.
+    let width = super::table::cut_width();
     let mut text = String::new();
     let line = |text: &mut String, s: &str| {
-        text.push_str(&super::table::truncate(&crate::text::clean(s), width));
+        let s = crate::text::clean(s);
+        match width {
+            Some(w) => text.push_str(&super::table::truncate(&s, w)),
+            None => text.push_str(&s),
+        }
         text.push('\n');
     };
     if stored.is_empty() {
