@@ -1,7 +1,7 @@
 //! The database itself: schema and migrations, and every read and write.
 
 use super::rows::{
-    now_secs, Boot, DirEntry, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
+    now_secs, Boot, DirEntry, Found, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
@@ -342,6 +342,27 @@ impl Db {
             })
         })?;
         rows.collect()
+    }
+
+    /// Stored tasks matching `query` (every word, as a prefix, in the
+    /// task's own fields or in one comment or message), best first, each
+    /// with where it matched (`search.rs`).
+    pub fn find(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<Found>> {
+        super::search::find(&self.conn, query, limit)
+    }
+
+    /// Stored tasks matching `query`, best first (see [`Db::find`]).
+    pub fn search(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<StoredTask>> {
+        Ok(self
+            .find(query, limit)?
+            .into_iter()
+            .map(|f| f.task)
+            .collect())
+    }
+
+    /// The search index's size on disk, in bytes.
+    pub fn index_bytes(&self) -> rusqlite::Result<i64> {
+        super::search::index_bytes(&self.conn)
     }
 
     /// Stored tasks of one kind, most recently fetched first: what the

@@ -9,7 +9,6 @@
 //! `put_tab`, `forget_task` and `evict` (a row is removed by its rowid:
 //! FTS5 has no index on anything else).
 
-use super::db::Db;
 use super::rows::{Found, Hit, Place, StoredTask};
 use rusqlite::{params, Connection};
 use serde_json::Value;
@@ -287,130 +286,133 @@ pub fn snippet(text: &str, words: &[String]) -> String {
     s
 }
 
-impl Db {
-    /// Stored tasks matching `query` (every word, as a prefix, in the
-    /// task's own fields or in one comment or message), best first, each
-    /// with where it matched.
-    pub fn find(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<Found>> {
-        let words = query_words(query);
-        if words.is_empty() || limit == 0 {
-            return Ok(vec![]);
-        }
-        let matcher: Vec<String> = words.iter().map(|w| format!("\"{w}\"*")).collect();
-        // Rows, best first; several may name one task. Only the newest
-        // RANKED matches are ranked: FTS5 reads a match list in rowid
-        // order and stops there, so a word in every task costs no more
-        // than a rare one (a keystroke stays within its budget).
-        let docs: Vec<(String, String, String, String)> = {
-            let mut st = self.conn.prepare_cached(
-                "SELECT w.task_id, w.kind, w.who, w.note
-                 FROM (SELECT rowid, rank FROM
-                         (SELECT rowid, rank FROM words_fts WHERE words_fts MATCH ?1
-                          ORDER BY rowid DESC LIMIT ?3)
-                       ORDER BY rank LIMIT ?2) f
-                 JOIN words w ON w.id = f.rowid ORDER BY f.rank",
-            )?;
-            let rows = st.query_map(
-                params![matcher.join(" "), (limit * 4) as i64, RANKED],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        let mut out: Vec<Found> = Vec::new();
-        for (task_id, kind, who, note) in docs {
-            let at = match out.iter().position(|f| f.task.id == task_id) {
-                Some(i) => i,
-                None if out.len() >= limit => continue,
-                None => {
-                    let Some((task, _)) = self.get_task(&task_id)? else {
-                        continue;
-                    };
-                    out.push(Found { task, hits: vec![] });
-                    out.len() - 1
-                }
-            };
-            let hits = self.hits(&out[at].task, &kind, &who, &note, &words)?;
-            out[at].hits.extend(hits);
-        }
-        Ok(out)
+/// Stored tasks matching `query` (every word, as a prefix, in the task's
+/// own fields or in one comment or message), best first, each with where
+/// it matched ([`Db::find`](super::Db::find)).
+pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Result<Vec<Found>> {
+    let words = query_words(query);
+    if words.is_empty() || limit == 0 {
+        return Ok(vec![]);
     }
-
-    /// Stored tasks matching `query`, best first (see [`Db::find`]).
-    pub fn search(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<StoredTask>> {
-        Ok(self
-            .find(query, limit)?
-            .into_iter()
-            .map(|f| f.task)
-            .collect())
-    }
-
-    /// Where one indexed row matched, with the words around it.
-    fn hits(
-        &self,
-        t: &StoredTask,
-        kind: &str,
-        who: &str,
-        note: &str,
-        words: &[String],
-    ) -> rusqlite::Result<Vec<Hit>> {
-        if kind == TASK {
-            let v: Value = serde_json::from_str(&t.json).unwrap_or_default();
-            let fields = task_fields(t, &v);
-            let mut hits: Vec<Hit> = fields
-                .iter()
-                .filter(|(_, s)| first_match(s, words).is_some())
-                .map(|(place, s)| Hit {
-                    place: place.clone(),
-                    snippet: snippet(s, words),
-                })
-                .collect();
-            if hits.is_empty() {
-                // Found by FTS5's folding (accents) where ours did not.
-                hits.push(Hit {
-                    place: Place::Title,
-                    snippet: snippet(&t.title, words),
-                });
+    let matcher: Vec<String> = words.iter().map(|w| format!("\"{w}\"*")).collect();
+    // Rows, best first; several may name one task. Only the newest
+    // RANKED matches are ranked: FTS5 reads a match list in rowid order
+    // and stops there, so a word in every task costs no more than a rare
+    // one (a keystroke stays within its budget).
+    let docs: Vec<(String, String, String, String)> = {
+        let mut st = c.prepare_cached(
+            "SELECT w.task_id, w.kind, w.who, w.note
+             FROM (SELECT rowid, rank FROM
+                     (SELECT rowid, rank FROM words_fts WHERE words_fts MATCH ?1
+                      ORDER BY rowid DESC LIMIT ?3)
+                   ORDER BY rank LIMIT ?2) f
+             JOIN words w ON w.id = f.rowid ORDER BY f.rank",
+        )?;
+        let rows = st.query_map(
+            params![matcher.join(" "), (limit * 4) as i64, RANKED],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut out: Vec<Found> = Vec::new();
+    for (task_id, kind, who, note) in docs {
+        let at = match out.iter().position(|f| f.task.id == task_id) {
+            Some(i) => i,
+            None if out.len() >= limit => continue,
+            None => {
+                let Some(task) = stored_task(c, &task_id)? else {
+                    continue;
+                };
+                out.push(Found { task, hits: vec![] });
+                out.len() - 1
             }
-            return Ok(hits);
-        }
-        let tab = if kind == COMMENT {
-            "comments"
-        } else {
-            "thread"
         };
-        let text = self
-            .conn
-            .prepare_cached("SELECT json FROM tabs WHERE task_id=?1 AND tab=?2")?
-            .query_row(params![t.id, tab], |r| r.get::<_, String>(0))
-            .ok()
-            .and_then(|json| serde_json::from_str::<Vec<Value>>(&json).ok())
-            .and_then(|notes| {
-                notes
-                    .into_iter()
-                    .find(|n| n.get("id").map(id_text).as_deref() == Some(note))
-                    .map(|n| str_at(&n, "content").to_string())
-            })
-            .unwrap_or_default();
-        let place = if kind == COMMENT {
-            Place::Comment(who.to_string())
-        } else {
-            Place::Message(who.to_string())
-        };
-        Ok(vec![Hit {
-            place,
-            snippet: snippet(&text, words),
-        }])
+        let hits = hits(c, &out[at].task, &kind, &who, &note, &words)?;
+        out[at].hits.extend(hits);
     }
+    Ok(out)
+}
 
-    /// The index's size on disk, in bytes (`dbstat`), for the benchmark.
-    pub fn index_bytes(&self) -> rusqlite::Result<i64> {
-        self.conn.query_row(
-            "SELECT coalesce(sum(pgsize), 0) FROM dbstat
-             WHERE name LIKE 'words%'",
-            [],
-            |r| r.get(0),
-        )
+fn stored_task(c: &Connection, id: &str) -> rusqlite::Result<Option<StoredTask>> {
+    use rusqlite::OptionalExtension;
+    c.prepare_cached("SELECT id,number,title,updated_at,json,full FROM tasks WHERE id=?1")?
+        .query_row([id], |r| {
+            Ok(StoredTask {
+                id: r.get(0)?,
+                number: r.get(1)?,
+                title: r.get(2)?,
+                updated_at: r.get(3)?,
+                json: r.get(4)?,
+                full: r.get(5)?,
+            })
+        })
+        .optional()
+}
+
+/// Where one indexed row matched, with the words around it.
+fn hits(
+    c: &Connection,
+    t: &StoredTask,
+    kind: &str,
+    who: &str,
+    note: &str,
+    words: &[String],
+) -> rusqlite::Result<Vec<Hit>> {
+    if kind == TASK {
+        let v: Value = serde_json::from_str(&t.json).unwrap_or_default();
+        let fields = task_fields(t, &v);
+        let mut hits: Vec<Hit> = fields
+            .iter()
+            .filter(|(_, s)| first_match(s, words).is_some())
+            .map(|(place, s)| Hit {
+                place: place.clone(),
+                snippet: snippet(s, words),
+            })
+            .collect();
+        if hits.is_empty() {
+            // Found by FTS5's folding (accents) where ours did not.
+            hits.push(Hit {
+                place: Place::Title,
+                snippet: snippet(&t.title, words),
+            });
+        }
+        return Ok(hits);
     }
+    let tab = if kind == COMMENT {
+        "comments"
+    } else {
+        "thread"
+    };
+    let text = c
+        .prepare_cached("SELECT json FROM tabs WHERE task_id=?1 AND tab=?2")?
+        .query_row(params![t.id, tab], |r| r.get::<_, String>(0))
+        .ok()
+        .and_then(|json| serde_json::from_str::<Vec<Value>>(&json).ok())
+        .and_then(|notes| {
+            notes
+                .into_iter()
+                .find(|n| n.get("id").map(id_text).as_deref() == Some(note))
+                .map(|n| str_at(&n, "content").to_string())
+        })
+        .unwrap_or_default();
+    let place = if kind == COMMENT {
+        Place::Comment(who.to_string())
+    } else {
+        Place::Message(who.to_string())
+    };
+    Ok(vec![Hit {
+        place,
+        snippet: snippet(&text, words),
+    }])
+}
+
+/// The index's size on disk, in bytes (`dbstat`).
+pub(super) fn index_bytes(c: &Connection) -> rusqlite::Result<i64> {
+    c.query_row(
+        "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'words%'",
+        [],
+        |r| r.get(0),
+    )
 }
 
 #[cfg(test)]
