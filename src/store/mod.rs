@@ -16,6 +16,7 @@ mod inbox;
 mod numbers;
 mod open;
 pub mod outbox;
+mod repair;
 mod rows;
 mod schema;
 pub mod worker;
@@ -76,3 +77,5 @@ pub fn db_path_for_key(service_dir: &Path, key: &str) -> Option<PathBuf> {
 mod tests;
 #[cfg(test)]
 mod tests_outbox;
+#[cfg(test)]
+mod tests_repair;
