@@ -8,7 +8,6 @@
 //! shown, nor used, under it.
 
 use super::msg::Msg;
-use crate::app::local::outbox::OutItem;
 use crate::app::state::{Level, State};
 use crate::store::worker::StoreCmd;
 use std::time::Instant;
@@ -123,27 +122,27 @@ impl StoreLink {
                 tracing::warn!(error = %e, "cannot remember whose key this is");
             }
         }
-        // Edits made in this session before the service answered belong
-        // to this key's user, whichever store was open then.
-        let mine = carried_edits(state);
-        if self.user.is_some() {
-            // Another user's store was open (the key now belongs to someone
-            // else): nothing of it stays, and this session's edits leave
-            // its outbox, never to be sent with that user's key.
+        if let Some(old) = self.user.clone() {
+            // Another user's store was open (the key acts as someone else
+            // now): their edits stay in their store, never sent with this
+            // key, and the screen says they wait. Only edits made with no
+            // user known go to this key's user.
+            let mine = state.leave_store_of(&old, &me);
+            let carried: std::collections::HashSet<i64> = mine.iter().map(|i| i.seq).collect();
             if let Some(t) = self.thread.take() {
                 for cmd in std::mem::take(&mut state.local.out) {
-                    if !matches!(cmd, StoreCmd::OutboxAdd { .. }) {
-                        t.send(cmd);
+                    match &cmd {
+                        StoreCmd::OutboxAdd { seq, .. } if carried.contains(seq) => {}
+                        _ => t.send(cmd),
                     }
                 }
-                for (seq, _) in &mine {
+                for seq in &carried {
                     t.send(StoreCmd::OutboxRemove(*seq));
                 }
                 t.finish();
             }
             state.forget_local();
-            state.outbox.extend(mine.into_iter().map(|(_, item)| {
-                let mut item = *item;
+            state.outbox.extend(mine.into_iter().map(|mut item| {
                 if let Some(cmd) = item.store_cmd() {
                     state.local.out.push(cmd);
                 }
@@ -153,6 +152,8 @@ impl StoreLink {
                 item.kept = crate::app::local::outbox::Kept::Writing;
                 item
             }));
+        } else if state.owner.away.as_ref().is_some_and(|a| a.user_id == me) {
+            state.owner.away = None;
         }
         let pending = std::mem::take(&mut state.local.out);
         self.open(&me, state, false);
@@ -186,14 +187,4 @@ impl StoreLink {
             t.finish();
         }
     }
-}
-
-/// The outbox's edits made in this session (not read from a store).
-fn carried_edits(state: &State) -> Vec<(i64, Box<OutItem>)> {
-    state
-        .outbox
-        .iter()
-        .filter(|i| i.pending_ticket.is_some())
-        .map(|i| (i.seq, Box::new(i.clone())))
-        .collect()
 }
