@@ -24,7 +24,7 @@ pub mod worker;
 pub use db::{read_directory, Db};
 pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, OWN_WRITE_HOLD};
 pub use numbers::{Numbered, NUMBERS_MAX};
-pub use open::{move_aside, trouble, Trouble, OPEN_WAIT};
+pub use open::{busy_words, move_aside, trouble, Trouble, OPEN_WAIT};
 pub use rows::{
     now_secs, Boot, DirEntry, OutboxRow, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
 };

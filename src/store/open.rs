@@ -334,7 +334,7 @@ fn rescue_drafts(path: &Path) -> Vec<super::rows::StoredTask> {
 /// matter first (a status line is cut at the screen's edge), the path last.
 pub fn busy_words(path: &Path) -> String {
     format!(
-        "the local store is held by another program (another taskdeck?): waited {} s; this session runs without it and leaves it as it is ({})",
+        "the local store is held by another program (another taskdeck?): waited {} s; trying again in the background — it is left as it is, and what is queued meanwhile waits in memory for it ({})",
         OPEN_WAIT.as_secs(),
         path.display()
     )

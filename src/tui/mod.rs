@@ -245,6 +245,15 @@ pub async fn run(
                     }
                     dirty = true;
                 }
+                Msg::StoreRetried(user, opened) => {
+                    if store.retried(user, *opened, &mut state) && inbox.is_none() {
+                        inbox = start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
+                        state.inbox.running = inbox.is_some();
+                    }
+                    // What the store held goes out now.
+                    effects.extend(state.outbox_pump());
+                    dirty = true;
+                }
                 Msg::Inbox(u) => {
                     state.on_inbox(*u);
                     dirty = true;

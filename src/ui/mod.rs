@@ -279,6 +279,12 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 .add_modifier(Modifier::REVERSED | Modifier::BOLD),
         ));
     }
+    if s.local.busy {
+        spans.push(Span::styled(
+            "  store busy — retrying",
+            theme.warn.add_modifier(Modifier::BOLD),
+        ));
+    }
     if s.inbox.count() > 0 {
         spans.push(Span::styled(
             format!("  inbox {}", s.inbox.count()),
