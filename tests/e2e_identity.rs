@@ -228,6 +228,17 @@ fn an_edit_queued_as_alice_waits_when_the_service_comes_back_acting_as_bob() {
     let st = tui.wait_exit(WAIT);
     assert_eq!(st.exit_code(), 0, "her edit is kept in her store");
 
+    // The next start, the key still acting as Bob: said again, not sent.
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
+    tui.wait_for(
+        "1 edit made as Alice Martin waits: this key acts as Bob Okafor",
+        WAIT,
+    );
+    tui.wait_until("Bob's list", WAIT, |s| s.contains("(more below)"));
+    assert_eq!(patches("bob@acme.test"), 0, "never sent as Bob");
+    tui.send("q");
+    tui.wait_exit(WAIT);
+
     // The key names Alice again: her edit goes out, as her, once.
     assert!(svc.sb.reissue_key(KEY, KEY));
     let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);

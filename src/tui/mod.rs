@@ -215,6 +215,7 @@ pub async fn run(
                     effects.extend(state.on_api(*r));
                     if me {
                         store.bind(&mut state);
+                        store.note_waiting(&mut state);
                         // The store of the user the service named, with
                         // its outbox: sent with this key, which is theirs.
                         effects.extend(state.outbox_pump());

@@ -28,6 +28,8 @@ pub(super) struct StoreLink {
     tx: mpsc::UnboundedSender<Msg>,
     /// The store was busy: the background retry's stop flag.
     retry: Option<Arc<AtomicBool>>,
+    /// The user whose waiting edits of others were last looked for.
+    noted: Option<String>,
 }
 
 use super::msg::Opened;
@@ -90,6 +92,7 @@ impl StoreLink {
             thread: None,
             tx,
             retry: None,
+            noted: None,
         }
     }
 
@@ -211,6 +214,18 @@ impl StoreLink {
                 false
             }
         }
+    }
+
+    /// Once per user named: edits made as other users that wait in their
+    /// stores on this service are said (issue 32, point 4).
+    pub(super) fn note_waiting(&mut self, state: &mut State) {
+        let Some(me) = state.my_user() else { return };
+        if !self.enabled || self.noted.as_deref() == Some(me.as_str()) {
+            return;
+        }
+        self.noted = Some(me.clone());
+        let mine = crate::store::db_path(&self.dir, &me);
+        state.note_waiting_elsewhere(crate::store::outbox::waiting_elsewhere(&self.dir, &mine));
     }
 
     fn stop_retry(&mut self) {

@@ -91,16 +91,20 @@ pub struct Away {
     pub made_as: String,
     /// Who the key acts as now.
     pub now_as: String,
+    /// Seen to change in this session (the key acted as the one who made
+    /// them before): "now acts as".
+    pub changed: bool,
 }
 
 impl Away {
     /// `2 edits made as Alice Martin wait: this key now acts as Bob Okafor`.
     pub fn words(&self) -> String {
         crate::text::clean(&format!(
-            "{} made as {} {}: this key now acts as {}",
+            "{} made as {} {}: this key {}acts as {}",
             crate::domain::words::plural(self.count, "edit", "edits"),
             self.made_as,
             if self.count == 1 { "waits" } else { "wait" },
+            if self.changed { "now " } else { "" },
             self.now_as
         ))
     }

@@ -47,6 +47,7 @@ impl State {
                 user_id: old.to_string(),
                 made_as: made_as.clone(),
                 now_as,
+                changed: true,
             };
             tracing::warn!(
                 edits = theirs.len(),
@@ -95,5 +96,41 @@ impl State {
                 .user_id
                 .as_deref()
                 .is_none_or(|u| self.my_id() == Some(u))
+    }
+
+    /// At a start (once `/me` named the user): edits made as other users
+    /// that wait in their stores on this service, `(user id, name, count)`
+    /// (`store::outbox::waiting_elsewhere`). The largest is said, as when
+    /// the key changed user while running.
+    pub fn note_waiting_elsewhere(&mut self, mut waiting: Vec<(String, String, usize)>) {
+        let Some(me) = self.my_user() else { return };
+        waiting.retain(|(u, _, n)| *u != me && *n > 0);
+        waiting.sort_by_key(|(_, _, n)| std::cmp::Reverse(*n));
+        let Some((user, name, count)) = waiting.into_iter().next() else {
+            return;
+        };
+        if self.owner.away.is_some() {
+            return;
+        }
+        let made_as = if name.trim().is_empty() {
+            self.user_named(&user)
+        } else {
+            crate::text::clean(&name)
+        };
+        let away = Away {
+            count,
+            user_id: user,
+            made_as: made_as.clone(),
+            now_as: self.user_named(&me),
+            changed: false,
+        };
+        self.say(
+            Level::Warn,
+            format!(
+                "{} — kept in the store of {made_as}, sent once a key acts as {made_as} again",
+                away.words()
+            ),
+        );
+        self.owner.away = Some(away);
     }
 }
