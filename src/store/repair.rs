@@ -102,13 +102,17 @@ struct Schema {
     columns: Vec<(String, Vec<Column>)>,
 }
 
+/// The migration steps from a version (`schema::steps`), given by the
+/// caller: this module stands below the schema.
+pub(super) type Steps = fn(&Connection, i64) -> rusqlite::Result<()>;
+
 /// What the migrations make of an empty database: the schema a store of
 /// this build holds.
-fn expected() -> &'static Schema {
+fn expected(steps: Steps) -> &'static Schema {
     static EXPECTED: OnceLock<Schema> = OnceLock::new();
     EXPECTED.get_or_init(|| {
         let conn = Connection::open_in_memory().expect("an in-memory database");
-        super::schema::steps(&conn, 0).expect("the migrations make an empty database");
+        steps(&conn, 0).expect("the migrations make an empty database");
         read_schema(&conn).expect("the schema of an in-memory database")
     })
 }
@@ -173,8 +177,8 @@ fn quote(name: &str) -> String {
 }
 
 /// What the file lacks of the schema, in words (empty: it is whole).
-pub(super) fn gaps(conn: &Connection) -> rusqlite::Result<Vec<String>> {
-    let want = expected();
+pub(super) fn gaps(conn: &Connection, steps: Steps) -> rusqlite::Result<Vec<String>> {
+    let want = expected(steps);
     let have = read_schema(conn)?;
     let mut gaps = Vec::new();
     for o in &want.objects {
@@ -199,8 +203,8 @@ pub(super) fn gaps(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 /// Make what is missing: tables (virtual ones first: they bring their
 /// own tables), then indexes, then the columns SQLite can add. Returns
 /// what was made, in words (for the log).
-pub(super) fn fill(conn: &Connection) -> rusqlite::Result<Vec<String>> {
-    let want = expected();
+pub(super) fn fill(conn: &Connection, steps: Steps) -> rusqlite::Result<Vec<String>> {
+    let want = expected(steps);
     let mut made = Vec::new();
     let order = |o: &&Object| (!o.virtual_table, o.kind != "table");
     let mut objects: Vec<&Object> = want.objects.iter().collect();

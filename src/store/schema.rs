@@ -23,7 +23,7 @@ impl Db {
         }
         // Read only: opening a store another process is writing to never
         // waits on its lock here.
-        let gaps = super::repair::gaps(&self.conn)?;
+        let gaps = super::repair::gaps(&self.conn, steps)?;
         if version == SCHEMA_VERSION && gaps.is_empty() {
             return Ok(());
         }
@@ -33,8 +33,8 @@ impl Db {
         // Each step skips what already exists (a store whose version says
         // less than its tables hold), then what is missing is made.
         steps(&tx, version)?;
-        let made = super::repair::fill(&tx)?;
-        let left = super::repair::gaps(&tx)?;
+        let made = super::repair::fill(&tx, steps)?;
+        let left = super::repair::gaps(&tx, steps)?;
         if !left.is_empty() {
             // Rolled back: the caller sets the store aside, its queued
             // edits and drafts carried over.

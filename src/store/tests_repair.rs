@@ -98,7 +98,9 @@ fn a_store_whose_tables_are_missing_is_repaired_with_its_queued_edit() {
     db.conn
         .execute("INSERT INTO inbox_own(task_id, at) VALUES('t1', 1)", [])
         .unwrap();
-    assert!(super::repair::gaps(&db.conn).unwrap().is_empty());
+    assert!(super::repair::gaps(&db.conn, super::schema::steps)
+        .unwrap()
+        .is_empty());
     assert_eq!(set_aside_files(dir.path()), 0);
 }
 
@@ -122,7 +124,9 @@ fn a_store_that_cannot_be_repaired_is_set_aside_after_its_edits_and_drafts_are_c
     assert_eq!(rows.len(), 1, "the carried edit is taken to be sent");
     let drafts = db.scan(Scan::Drafts, 10).unwrap();
     assert_eq!(drafts.len(), 1, "the draft is in the new store");
-    assert!(super::repair::gaps(&db.conn).unwrap().is_empty());
+    assert!(super::repair::gaps(&db.conn, super::schema::steps)
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -135,6 +139,8 @@ fn a_whole_store_is_opened_without_a_write() {
     writer.execute_batch("BEGIN IMMEDIATE;").unwrap();
     let (db, note) = Db::open_waiting(&path, std::time::Duration::from_millis(200)).expect("opens");
     assert_eq!(note, None);
-    assert!(super::repair::gaps(&db.conn).unwrap().is_empty());
+    assert!(super::repair::gaps(&db.conn, super::schema::steps)
+        .unwrap()
+        .is_empty());
     writer.execute_batch("COMMIT;").unwrap();
 }
