@@ -16,6 +16,7 @@ mod inbox;
 mod numbers;
 mod open;
 pub mod outbox;
+mod repair;
 mod rows;
 mod schema;
 mod search;
@@ -24,7 +25,7 @@ pub mod worker;
 pub use db::{read_directory, Db};
 pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, CLOCK_SKEW_SECS, OWN_WRITE_HOLD};
 pub use numbers::{Numbered, NUMBERS_MAX};
-pub use open::{move_aside, trouble, Trouble, OPEN_WAIT};
+pub use open::{busy_words, move_aside, trouble, Trouble, OPEN_WAIT};
 pub use rows::{
     now_secs, Boot, DirEntry, Found, Hit, OutboxRow, Place, Recent, Scan, Seen, StoredDetail,
     StoredTab, StoredTask,
@@ -79,4 +80,4 @@ mod tests;
 #[cfg(test)]
 mod tests_outbox;
 #[cfg(test)]
-mod tests_search;
+mod tests_repair;

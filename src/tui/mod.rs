@@ -215,6 +215,7 @@ pub async fn run(
                     effects.extend(state.on_api(*r));
                     if me {
                         store.bind(&mut state);
+                        store.note_waiting(&mut state);
                         // The store of the user the service named, with
                         // its outbox: sent with this key, which is theirs.
                         effects.extend(state.outbox_pump());
@@ -243,6 +244,15 @@ pub async fn run(
                             }
                         }
                     }
+                    dirty = true;
+                }
+                Msg::StoreRetried(user, opened) => {
+                    if store.retried(user, *opened, &mut state) && inbox.is_none() {
+                        inbox = start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
+                        state.inbox.running = inbox.is_some();
+                    }
+                    // What the store held goes out now.
+                    effects.extend(state.outbox_pump());
                     dirty = true;
                 }
                 Msg::Inbox(u) => {

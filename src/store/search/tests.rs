@@ -2,7 +2,7 @@
 //! comments and requester messages, through edits, deletions, comments
 //! read later, forgetting, eviction and the migration from v4.
 
-use super::*;
+use crate::store::{Db, StoredTask};
 
 use serde_json::json;
 
@@ -233,8 +233,8 @@ fn a_version_4_store_is_indexed_anew_and_the_migration_can_run_twice() {
     assert_eq!(ids(&db, "zebra"), ["a"], "comments stored before are found");
     assert_eq!(ids(&db, "aardvark"), ["a"]);
     // Run again (a step interrupted and retried): the same index, once.
-    db.conn.execute_batch(super::search::SCHEMA_V5).unwrap();
-    super::search::rebuild(&db.conn).unwrap();
+    db.conn.execute_batch(super::SCHEMA_V5).unwrap();
+    super::rebuild(&db.conn).unwrap();
     assert_eq!(found(&db, "zebra").len(), 1);
     let rows: i64 = db
         .conn

@@ -416,7 +416,10 @@ pub(super) fn index_bytes(c: &Connection) -> rusqlite::Result<i64> {
 }
 
 #[cfg(test)]
-mod tests {
+mod tests;
+
+#[cfg(test)]
+mod snippets {
     use super::*;
 
     #[test]
