@@ -21,8 +21,8 @@ pub use theme::{parse_style, Theme};
 mod tests;
 
 use crate::app::popups::chooser::ChooserKind;
-use crate::app::state::{Focus, Level, Overlay, State};
-use ratatui::layout::Rect;
+use crate::app::state::{Focus, Hit, Level, Overlay, State};
+use ratatui::layout::{Position, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -34,11 +34,21 @@ pub const MIN_HEIGHT: u16 = 12;
 const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
 
 /// What the last frame measured, for scrolling: the list's visible rows and
-/// first row, the detail's (visible, content) height.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// first row, the detail's (visible, content) height; where the focus is
+/// (the terminal's cursor goes there) and what a click can land on.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Metrics {
     pub list: Option<(usize, usize)>,
     pub detail: Option<(usize, usize)>,
+    /// The cell of what has focus: the current row, the input's caret.
+    pub cursor: Option<Position>,
+    /// The focus is a text input: the cursor is shown in every mode.
+    /// Otherwise it is shown only in accessible mode (and placed, hidden,
+    /// by the loop: braille displays and input methods follow it).
+    pub caret: bool,
+    /// Where this frame drew what a click can land on; the last drawn
+    /// (a popup) first when looked up.
+    pub hits: Vec<(Rect, Hit)>,
 }
 
 impl Metrics {
@@ -51,6 +61,24 @@ impl Metrics {
         if let Some(d) = self.detail {
             s.detail_view = d;
         }
+        s.hits = self.hits;
+    }
+
+    /// The focus is at `(x, y)`; a later call (a popup over the panes)
+    /// takes it.
+    pub(crate) fn focus_at(&mut self, x: u16, y: u16) {
+        self.cursor = Some(Position::new(x, y));
+        self.caret = false;
+    }
+
+    /// A text input's caret at `(x, y)`, shown in every mode.
+    pub(crate) fn caret_at(&mut self, x: u16, y: u16) {
+        self.cursor = Some(Position::new(x, y));
+        self.caret = true;
+    }
+
+    pub(crate) fn hit(&mut self, r: Rect, h: Hit) {
+        self.hits.push((r, h));
     }
 }
 
@@ -77,22 +105,33 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
     }
     let p = crate::app::dispatch::layout::panes(area, s);
     draw_header(f, p.header, s, theme);
-    list::draw_tabs(f, p.tabs, s, theme);
+    list::draw_tabs(f, p.tabs, s, theme, &mut m);
     if s.board.is_some() {
         // The board takes the list's and the detail's place.
         let top = p.tabs.bottom();
         let body = Rect::new(area.x, top, area.width, p.status.y.saturating_sub(top));
-        board::draw(f, body, s, theme);
+        board::draw(f, body, s, theme, &mut m);
     } else if let Some(r) = p.list {
-        m.list = Some(list::draw(f, r, s, theme));
+        m.hit(r, Hit::Pane(Focus::List));
+        m.list = Some(list::draw(f, r, s, theme, &mut m));
     }
     if let Some(r) = p.detail.filter(|_| s.board.is_none()) {
+        m.hit(r, Hit::Pane(Focus::Detail));
         // Scrolling stops at the end of what the tab shows.
-        m.detail = Some(detail::draw(f, r, s, theme));
+        m.detail = Some(detail::draw(f, r, s, theme, &mut m));
     }
     draw_status(f, p.status, s, theme);
     draw_hints(f, p.hints, s, theme);
-    overlays::draw(f, area, s, theme);
+    overlays::draw(f, area, s, theme, &mut m);
+    // Shown where a screen reader or a braille display should read, and
+    // under a text input's caret; placed hidden otherwise (by the loop).
+    if let Some(at) = m.cursor.filter(|at| area.contains(*at)) {
+        if m.caret || theme.accessible {
+            f.set_cursor_position(at);
+        }
+    } else {
+        m.cursor = None;
+    }
     m
 }
 
@@ -256,8 +295,10 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         theme.dim,
     ));
     if let Some(o) = &s.offline {
+        // No clock in accessible mode: the countdown is left out.
         let retry = s
             .offline_retry_in(std::time::Instant::now())
+            .filter(|_| !theme.accessible)
             .map(|n| format!(" — retrying in {n}s"))
             .unwrap_or_default();
         spans.push(Span::styled("  ", theme.base));
@@ -299,12 +340,14 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     }
     let n = s.inflight.len();
     if n > 0 {
+        // Accessible mode: a still word, nothing that turns.
+        let turn = if theme.accessible {
+            "loading"
+        } else {
+            SPINNER[s.spinner % 4]
+        };
         spans.push(Span::styled(
-            format!(
-                "  {} {n} request{}",
-                SPINNER[s.spinner % 4],
-                if n == 1 { "" } else { "s" }
-            ),
+            format!("  {turn} {n} request{}", if n == 1 { "" } else { "s" }),
             theme.pending,
         ));
     }
