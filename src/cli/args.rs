@@ -49,7 +49,12 @@ pub struct Cli {
     /// The screen reader's and braille display's view: the terminal's
     /// cursor on the focus, no box drawing, nothing redrawn while idle
     /// (also `accessible = true` in the config).
-    #[arg(long, global = true, env = "TASKDECK_ACCESSIBLE")]
+    #[arg(
+        long,
+        global = true,
+        env = "TASKDECK_ACCESSIBLE",
+        value_parser = clap::builder::FalseyValueParser::new()
+    )]
     pub accessible: bool,
 
     #[command(subcommand)]

@@ -338,7 +338,13 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             ));
         }
     }
-    let n = s.inflight.len();
+    // Accessible mode counts what the user asked for: a background check
+    // that changes nothing draws nothing.
+    let n = s
+        .inflight
+        .values()
+        .filter(|(what, _)| !(theme.accessible && what.starts_with(crate::app::state::CHECKING)))
+        .count();
     if n > 0 {
         // Accessible mode: a still word, nothing that turns.
         let turn = if theme.accessible {

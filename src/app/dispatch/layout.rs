@@ -82,6 +82,8 @@ impl State {
         let popup = !matches!(self.overlay, Overlay::None);
         match m.kind {
             MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                // Clicks either side of a turn of the wheel are not a double.
+                self.last_click = None;
                 let down = m.kind == MouseEventKind::ScrollDown;
                 if popup {
                     let code = if down { KeyCode::Down } else { KeyCode::Up };
