@@ -334,6 +334,7 @@ mod access;
 mod grapheme;
 mod inbox;
 mod marks;
+mod mouse;
 mod screens;
 mod text;
 mod views;
