@@ -247,3 +247,52 @@ fn clicks_and_the_wheel_act_where_they_point_and_motion_writes_nothing() {
     tui.send("q");
     tui.wait_exit(WAIT);
 }
+
+/// How often `what` occurs in `raw`, and where it last does.
+fn count(raw: &[u8], what: &str) -> (usize, Option<usize>) {
+    let w = what.as_bytes();
+    let at: Vec<usize> = (0..raw.len().saturating_sub(w.len() - 1))
+        .filter(|i| &raw[*i..*i + w.len()] == w)
+        .collect();
+    (at.len(), at.last().copied())
+}
+
+#[test]
+fn mouse_capture_is_released_for_the_editor_and_ctrl_z_and_taken_back_after() {
+    use std::os::unix::fs::PermissionsExt;
+    const ON: &str = "\x1b[?1000h";
+    const OFF: &str = "\x1b[?1000l";
+    let svc = Service::small();
+    let home = Home::new();
+    let editor = home.root().join("editor.sh");
+    std::fs::write(&editor, "#!/bin/sh\nprintf 'from the editor' >> \"$1\"\n").unwrap();
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut env = with_config(&svc, &home, "mouse = true\nrefresh_secs = 0\n");
+    env.push(("EDITOR".into(), editor.display().to_string()));
+    let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
+    ready(&tui);
+    assert_eq!(count(&tui.raw(), ON).0, 1, "captured at start");
+    assert_eq!(count(&tui.raw(), OFF).0, 0);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("\x05"); // ctrl-e: $EDITOR
+    tui.wait_for("from the editor", WAIT);
+    let raw = tui.raw();
+    let (ons, on_at) = count(&raw, ON);
+    let (offs, off_at) = count(&raw, OFF);
+    assert_eq!((ons, offs), (2, 1), "released once, taken back once");
+    assert!(
+        off_at < on_at,
+        "released before the editor, taken back after"
+    );
+    tui.key("\x1b");
+    // ctrl-z: the terminal given back (this test's group is orphaned, so
+    // the process is not stopped: it takes the terminal again at once).
+    tui.send("\x1a");
+    tui.wait_until("released and taken back again", WAIT, |_| {
+        let raw = tui.raw();
+        count(&raw, ON).0 == 3 && count(&raw, OFF).0 == 2
+    });
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
