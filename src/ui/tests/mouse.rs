@@ -177,3 +177,17 @@ fn the_wheel_over_the_detail_scrolls_it_and_over_the_list_moves_the_cursor() {
     s.on_mouse(at(MouseEventKind::ScrollDown, 5, 6), now);
     assert_eq!(s.focus, Focus::List);
 }
+
+#[test]
+fn the_help_screen_lists_what_the_mouse_does_and_accessible_mode() {
+    let s = scene();
+    let lines = crate::ui::help_lines(&s, "");
+    for what in ["double click", "wheel", "shift-drag", "accessible = true"] {
+        assert!(
+            lines.iter().any(|l| l.contains(what)),
+            "{what:?} not in the help"
+        );
+    }
+    let found = crate::ui::help_lines(&s, "double click");
+    assert!(found[0].contains("double click"), "{found:?}");
+}
