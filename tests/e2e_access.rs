@@ -6,7 +6,6 @@
 
 mod support;
 
-use std::time::Duration;
 use support::*;
 
 /// A config file in the home with `body`; the environment pointing to it.

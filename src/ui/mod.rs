@@ -42,9 +42,10 @@ pub struct Metrics {
     pub detail: Option<(usize, usize)>,
     /// The cell of what has focus: the current row, the input's caret.
     pub cursor: Option<Position>,
-    /// The focus is a text input: the cursor is shown in every mode.
-    /// Otherwise it is shown only in accessible mode (and placed, hidden,
-    /// by the loop: braille displays and input methods follow it).
+    /// The focus is the palette's input: the cursor is shown in every
+    /// mode, as it always was. Elsewhere it is shown only in accessible
+    /// mode (and placed, hidden, by the loop: braille displays and input
+    /// methods follow it).
     pub caret: bool,
     /// Where this frame drew what a click can land on; the last drawn
     /// (a popup) first when looked up.
@@ -71,7 +72,7 @@ impl Metrics {
         self.caret = false;
     }
 
-    /// A text input's caret at `(x, y)`, shown in every mode.
+    /// The palette's caret at `(x, y)`, shown in every mode.
     pub(crate) fn caret_at(&mut self, x: u16, y: u16) {
         self.cursor = Some(Position::new(x, y));
         self.caret = true;

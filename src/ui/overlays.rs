@@ -43,7 +43,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
             let [input, body] =
                 Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
             f.render_widget(Paragraph::new(format!("filter: {}_", filter.text)), input);
-            m.caret_at(input.x + 8 + filter.cursor as u16, input.y);
+            m.focus_at(input.x + 8 + filter.cursor as u16, input.y);
             let lines: Vec<Line> = help_lines(s, &filter.text)
                 .into_iter()
                 .map(|l| {
@@ -140,7 +140,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
             ]);
             f.render_widget(ratatui::widgets::Clear, r);
             f.render_widget(Paragraph::new(line), r);
-            m.caret_at(r.x + 1 + b.input.cursor as u16, r.y);
+            m.focus_at(r.x + 1 + b.input.cursor as u16, r.y);
         }
         Overlay::Confirm { lines, .. } => {
             let h = lines.len() as u16 + 4;
@@ -343,7 +343,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
                     "add person: "
                 };
                 let y = inner.y + ls.len() as u16;
-                m.caret_at(inner.x + (label.len() + input.cursor) as u16, y);
+                m.focus_at(inner.x + (label.len() + input.cursor) as u16, y);
             }
             match &ed.adding {
                 Some((kind, input)) => ls.push(Line::raw(format!(
@@ -412,7 +412,7 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mut M
         at.col.saturating_sub(left as usize),
     );
     let row = row + usize::from(c.banner.is_some());
-    m.caret_at(
+    m.focus_at(
         body.x + (col as u16).min(body.width.saturating_sub(1)),
         body.y + (row as u16).min(body.height.saturating_sub(1)),
     );
@@ -434,7 +434,7 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mut M
     };
     f.render_widget(Paragraph::new(files_line), files);
     if c.files_focus {
-        m.caret_at(files.x + 10 + c.file_ids.cursor as u16, files.y);
+        m.focus_at(files.x + 10 + c.file_ids.cursor as u16, files.y);
     }
     let st = match &c.state {
         SendState::Editing if c.mention.is_some() => Line::styled(
@@ -501,7 +501,7 @@ fn draw_filter(
         if form.row == 5 + i {
             // The caret after the field's label (padded to 22 columns).
             let left = 3 + label.chars().count().max(22) + form.text[i].cursor;
-            m.caret_at(inner.x + left as u16, inner.y + ls.len() as u16);
+            m.focus_at(inner.x + left as u16, inner.y + ls.len() as u16);
         }
         ls.push(Line::styled(
             theme.point(format!("  {label:<22} {text}{cursor}"), form.row == 5 + i),
