@@ -19,7 +19,7 @@ use ratatui::Frame;
 /// sideways to keep the cursor's column in view.
 const MIN_COLUMN: u16 = 26;
 
-pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::Metrics) {
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::metrics::Metrics) {
     let items = &s.list.items;
     let now = jiff::Timestamp::now();
     let cols = columns(items);

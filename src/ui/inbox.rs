@@ -3,7 +3,8 @@
 //! walked (or why it could not).
 
 use super::clear::{centered, popup};
-use super::{Metrics, Theme};
+use super::metrics::Metrics;
+use super::Theme;
 use crate::app::popups::inbox::InboxList;
 use crate::app::state::State;
 use ratatui::layout::Rect;

@@ -1,6 +1,7 @@
 //! The task list: only the visible rows are built, whatever the list size.
 
-use super::{Metrics, Theme};
+use super::metrics::Metrics;
+use super::Theme;
 use crate::api::{Priority, Task, TaskItem};
 use crate::app::dates;
 use crate::app::state::{Focus, Hit, State};

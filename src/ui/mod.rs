@@ -8,6 +8,7 @@ mod help;
 mod inbox;
 mod list;
 pub mod markdown;
+mod metrics;
 mod overlays;
 mod theme;
 pub mod wrap;
@@ -15,6 +16,7 @@ pub mod wrap;
 pub use detail::header as detail_header;
 pub use help::help_lines;
 pub use list::title_line as list_title;
+pub use metrics::Metrics;
 pub use theme::{parse_style, Theme};
 
 #[cfg(test)]
@@ -22,7 +24,7 @@ mod tests;
 
 use crate::app::popups::chooser::ChooserKind;
 use crate::app::state::{Focus, Hit, Level, Overlay, State};
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -32,56 +34,6 @@ pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 12;
 
 const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
-
-/// What the last frame measured, for scrolling: the list's visible rows and
-/// first row, the detail's (visible, content) height; where the focus is
-/// (the terminal's cursor goes there) and what a click can land on.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Metrics {
-    pub list: Option<(usize, usize)>,
-    pub detail: Option<(usize, usize)>,
-    /// The cell of what has focus: the current row, the input's caret.
-    pub cursor: Option<Position>,
-    /// The focus is the palette's input: the cursor is shown in every
-    /// mode, as it always was. Elsewhere it is shown only in accessible
-    /// mode (and placed, hidden, by the loop: braille displays and input
-    /// methods follow it).
-    pub caret: bool,
-    /// Where this frame drew what a click can land on; the last drawn
-    /// (a popup) first when looked up.
-    pub hits: Vec<(Rect, Hit)>,
-}
-
-impl Metrics {
-    /// Keep what the frame measured (the loop calls this after drawing).
-    pub fn apply(self, s: &mut State) {
-        if let Some((rows, offset)) = self.list {
-            s.list_height = rows;
-            s.list.offset = offset;
-        }
-        if let Some(d) = self.detail {
-            s.detail_view = d;
-        }
-        s.hits = self.hits;
-    }
-
-    /// The focus is at `(x, y)`; a later call (a popup over the panes)
-    /// takes it.
-    pub(crate) fn focus_at(&mut self, x: u16, y: u16) {
-        self.cursor = Some(Position::new(x, y));
-        self.caret = false;
-    }
-
-    /// The palette's caret at `(x, y)`, shown in every mode.
-    pub(crate) fn caret_at(&mut self, x: u16, y: u16) {
-        self.cursor = Some(Position::new(x, y));
-        self.caret = true;
-    }
-
-    pub(crate) fn hit(&mut self, r: Rect, h: Hit) {
-        self.hits.push((r, h));
-    }
-}
 
 /// Draw a frame and keep what it measured in the state.
 pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {

@@ -2,10 +2,11 @@
 
 use super::clear::{centered, clear_area, popup};
 use super::help::help_lines;
-use super::{Metrics, Theme};
+use super::metrics::Metrics;
+use super::Theme;
 use crate::app::dispatch::command;
 use crate::app::popups::palette;
-use crate::app::state::{Compose, ComposeKind, Hit, Overlay, SendState, State};
+use crate::app::state::{Compose, ComposeKind, Overlay, SendState, State};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -17,17 +18,6 @@ use ratatui::Frame;
 fn below_titles(r: Rect) -> Rect {
     let down = u16::from(r.height > 3);
     Rect::new(r.x, r.y + down, r.width, r.height - down)
-}
-
-/// A popup's row `i` is drawn at `y`: a click there chooses it, and the
-/// current one has the cursor.
-fn row(m: &mut Metrics, inner: Rect, y: u16, i: usize, current: bool) {
-    if y < inner.bottom() {
-        m.hit(Rect::new(inner.x, y, inner.width, 1), Hit::Row(i));
-        if current {
-            m.focus_at(inner.x, y);
-        }
-    }
 }
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics) {
@@ -113,7 +103,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
             lines.extend(hint);
             f.render_widget(Paragraph::new(lines), inner);
             for i in 0..completions.len().min(12) {
-                row(m, inner, inner.y + 1 + i as u16, i, false);
+                m.row(inner, inner.y + 1 + i as u16, i, false);
             }
             let x = inner.x + 1 + p.input.cursor as u16;
             if x < inner.right() {
@@ -190,7 +180,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
                 if p.team { "team" } else { "person" }
             ))];
             for (i, (id, label)) in p.candidates.iter().enumerate() {
-                row(m, inner, inner.y + 1 + i as u16, i, i == p.selected);
+                m.row(inner, inner.y + 1 + i as u16, i, i == p.selected);
                 ls.push(Line::styled(
                     theme.point(
                         format!("  {label}  ({})", crate::text::clean(id)),
@@ -247,7 +237,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
                     .take(rows)
                     .map(|(i, (_, line))| {
                         let y = inner.y + (i - offset) as u16;
-                        row(m, inner, y, i, i == c.selected);
+                        m.row(inner, y, i, i == c.selected);
                         Line::styled(
                             if theme.accessible {
                                 theme.point(format!(" {line}"), i == c.selected)
@@ -299,7 +289,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
                 i => i + 2,
             };
             for i in 0..ed.rows() {
-                row(m, inner, inner.y + at(i) as u16, i, i == ed.cursor);
+                m.row(inner, inner.y + at(i) as u16, i, i == ed.cursor);
             }
             let mut ls = vec![Line::styled(
                 if theme.accessible {
@@ -561,7 +551,7 @@ fn draw_switcher(
         let key = v.key.map(|k| k.label()).unwrap_or_default();
         let count = s.views.counts.get(&i).map(|c| c.text()).unwrap_or_default();
         let sel = if i == sw.selected { ">" } else { " " };
-        row(m, inner, inner.y + i as u16, i, i == sw.selected);
+        m.row(inner, inner.y + i as u16, i, i == sw.selected);
         let head = format!(
             "{sel}{current} {key:<6} {} {count:>5}  ",
             super::list::fit(&crate::text::clean(&v.name), name_w)

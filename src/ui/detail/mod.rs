@@ -13,7 +13,8 @@ mod subtasks;
 use parts::Cx;
 pub use parts::TextMode;
 
-use super::{Metrics, Theme};
+use super::metrics::Metrics;
+use super::Theme;
 use crate::api::*;
 use crate::app::state::{Focus, Hit, Origin, State, Tab};
 use crate::text::Untrusted;
