@@ -6,6 +6,7 @@ use super::screens::popups;
 use super::*;
 use crate::app::tests::type_str;
 use crate::tui::clamped::Clamped;
+use ratatui::layout::Position;
 
 fn accessible() -> Theme {
     let mut t = Theme::dark();
