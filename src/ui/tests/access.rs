@@ -292,3 +292,30 @@ fn the_active_tab_is_in_brackets_and_the_current_comment_marked() {
         assert!(t.contains("(rule)") && t.contains("| quoted"), "{t}");
     }
 }
+
+#[test]
+fn in_accessible_mode_a_message_stays_until_the_next_and_nothing_turns() {
+    for accessible_mode in [true, false] {
+        let mut s = opened();
+        s.accessible = accessible_mode;
+        assert!(!s.inflight.is_empty(), "the scene waits for answers");
+        s.say(Level::Info, "first");
+        let later = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let spinner = s.spinner;
+        s.on_tick(later);
+        assert_eq!(
+            s.status.as_ref().map(|m| m.1.as_str()),
+            accessible_mode.then_some("first"),
+            "accessible: {accessible_mode}"
+        );
+        // No spinner turns in accessible mode.
+        assert_eq!(s.spinner == spinner, accessible_mode);
+        if accessible_mode {
+            s.say(Level::Info, "second");
+            assert_eq!(s.status.as_ref().map(|m| m.1.as_str()), Some("second"));
+            let b = render(&mut s, 80, 24, &accessible());
+            assert!(row(&b, 22).contains("second"), "{}", text(&b));
+            assert!(row(&b, 0).contains("loading 3 requests"), "{}", text(&b));
+        }
+    }
+}
