@@ -1,7 +1,7 @@
 //! Where the panes are, for drawing and for mouse hit-testing alike.
 
-use crate::app::dispatch::command::Command;
 use crate::app::keymap::Action;
+use crate::app::state::command::Command;
 use crate::app::state::{Effect, Focus, Hit, Level, Overlay, State, Tab};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
