@@ -116,6 +116,23 @@ mod tests {
     }
 
     #[test]
+    fn inbox_profiles_is_all_or_current() {
+        assert!(from_str("", None).settings.inbox_all_profiles);
+        let c = from_str("inbox_profiles = \"current\"\n", None);
+        assert!(errors(&c).is_empty(), "{:?}", c.diagnostics);
+        assert!(!c.settings.inbox_all_profiles);
+        let c = from_str("inbox_profiles = \"some\"\n", None);
+        assert_eq!(
+            errors(&c),
+            vec![(
+                Some(1),
+                "`inbox_profiles` must be all or current, not \"some\"".to_string()
+            )]
+        );
+        assert!(c.settings.inbox_all_profiles);
+    }
+
+    #[test]
     fn values_profiles_and_keys() {
         let src = r#"
 base_url = "https://top.example"

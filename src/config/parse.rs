@@ -162,6 +162,18 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                                 if n == 0 { 0 } else { (n as u64).max(30) };
                         }
                     }
+                    "inbox_profiles" => {
+                        if let Some(s) = p.string(key, v) {
+                            match s.trim() {
+                                "all" => settings.inbox_all_profiles = true,
+                                "current" => settings.inbox_all_profiles = false,
+                                _ => p.error(
+                                    v.span().start,
+                                    format!("`inbox_profiles` must be all or current, not {s:?}"),
+                                ),
+                            }
+                        }
+                    }
                     "theme" => {
                         if let Some(s) = p.string(key, v) {
                             if THEMES.contains(&s.as_str()) {
@@ -402,6 +414,7 @@ const TOP_KEYS: &[&str] = &[
     "page_size",
     "refresh_secs",
     "inbox_refresh_secs",
+    "inbox_profiles",
     "theme",
     "time_zone",
     "mouse",

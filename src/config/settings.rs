@@ -30,6 +30,10 @@ pub struct Settings {
     /// The inbox's walk, every N seconds (0 = only when asked, `r` in the
     /// inbox); at least 30.
     pub inbox_refresh_secs: u64,
+    /// `inbox_profiles = "all" | "current"`: the TUI's inbox shows every
+    /// configured profile's items (each walked with its own connection
+    /// and store) or the current profile's only. Default all.
+    pub inbox_all_profiles: bool,
     /// Theme name: `dark`, `light` or `high-contrast`.
     pub theme: String,
     /// Mouse support (off by default so terminal selection keeps working).
@@ -73,6 +77,7 @@ impl Default for Settings {
             page_size: 50,
             refresh_secs: 60,
             inbox_refresh_secs: 120,
+            inbox_all_profiles: true,
             theme: "dark".into(),
             mouse: false,
             accessible: false,
