@@ -319,11 +319,13 @@ struct Connected {
 
 async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
     let mut profile = profile.map(str::to_string);
+    let mut open = None;
     offer_init(profile.as_deref()).await?;
     loop {
         // Without configuration this fails at once (exit 2) with instructions.
         let mut c = connect(profile.as_deref(), true)?;
         c.config.settings.accessible |= accessible;
+        let others = other_profiles(profile.as_deref(), &c.config.settings);
         let end = crate::tui::run(
             c.client,
             c.config.settings,
@@ -331,6 +333,8 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
                 demo: false,
                 profile: profile.clone(),
                 key_print: c.key_print,
+                others,
+                open: open.take(),
             },
         )
         .await
@@ -340,10 +344,33 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
             Some(next) => {
                 tracing::info!(profile = %next, "switching profile");
                 profile = Some(next);
+                open = end.open;
             }
             None => return Ok(end.code),
         }
     }
+}
+
+/// The profiles whose inboxes the TUI shows beside the current one's
+/// (`inbox_profiles = "all"`, issue 36): every other configured profile,
+/// each connected with its own key and service (or why it could not be).
+fn other_profiles(
+    current: Option<&str>,
+    settings: &config::Settings,
+) -> Vec<crate::tui::profiles::OtherProfile> {
+    if !settings.inbox_all_profiles || !settings.cache {
+        return vec![];
+    }
+    config::profile_names()
+        .into_iter()
+        .filter(|n| Some(n.as_str()) != current)
+        .map(|name| {
+            let connected = connect_as(Some(&name), false, true)
+                .map(|c| (c.client, c.key_print))
+                .map_err(|f| f.message);
+            crate::tui::profiles::OtherProfile { name, connected }
+        })
+        .collect()
 }
 
 /// `time_zone` from the config file, for everything this process reads or
@@ -463,6 +490,8 @@ async fn demo(profile: Option<&str>, tasks: Option<usize>, accessible: bool) -> 
             demo: true,
             profile: None,
             key_print: key_print.flatten(),
+            others: vec![],
+            open: None,
         },
     )
     .await

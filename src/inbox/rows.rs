@@ -105,14 +105,18 @@ pub fn group(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<InboxRow
             }),
         }
     }
-    let names_me = |r: &InboxRow| matches!(r.top(), Some(Kind::Mention | Kind::Reply));
-    rows.sort_by(|a, b| {
-        names_me(b)
-            .cmp(&names_me(a))
-            .then(b.at.cmp(&a.at))
-            .then(a.label.cmp(&b.label))
-    });
+    rows.sort_by(row_order);
     rows
+}
+
+/// The order of the inbox's rows: what names the user first, then newest
+/// first (also across profiles, issue 36).
+pub fn row_order(a: &InboxRow, b: &InboxRow) -> std::cmp::Ordering {
+    let names_me = |r: &InboxRow| matches!(r.top(), Some(Kind::Mention | Kind::Reply));
+    names_me(b)
+        .cmp(&names_me(a))
+        .then(b.at.cmp(&a.at))
+        .then(a.label.cmp(&b.label))
 }
 
 /// An item as `taskdeck inbox --json` prints it: every item, lossless.

@@ -17,6 +17,8 @@ pub(super) struct EffectCtx<'a> {
     pub(super) copy_command: Option<String>,
     /// The inbox, once it runs.
     pub(super) inbox: Option<&'a crate::inbox::InboxLink>,
+    /// The other profiles' inboxes (issue 36).
+    pub(super) others: &'a super::profiles::Walkers,
 }
 
 pub(super) fn run_effect(
@@ -39,6 +41,7 @@ pub(super) fn run_effect(
                 link.send(cmd);
             }
         }
+        Effect::ProfileInbox(profile, cmd) => ctx.others.send(&profile, cmd),
         Effect::Quit => state.quit = true,
         Effect::Suspend => {
             input.pause();

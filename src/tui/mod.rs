@@ -10,6 +10,7 @@ pub mod colors;
 pub mod editor;
 mod effects;
 mod msg;
+pub mod profiles;
 pub mod runner;
 mod signals;
 mod store_link;
@@ -43,6 +44,12 @@ pub struct LaunchInfo {
     /// The API key's fingerprint in this service's store folder: which
     /// user's store may open before the service answers (`None`: none).
     pub key_print: Option<crate::store::identity::KeyPrint>,
+    /// The other profiles whose inboxes are shown beside this one's
+    /// (`inbox_profiles = "all"`, issue 36); empty: this one's only.
+    pub others: Vec<profiles::OtherProfile>,
+    /// Enter on another profile's inbox row switched to this profile:
+    /// that row, opened once started.
+    pub open: Option<crate::inbox::InboxRow>,
 }
 
 /// How a run ended.
@@ -52,6 +59,8 @@ pub struct RunEnd {
     pub code: i32,
     /// `:profile NAME`: start again with that profile.
     pub switch_to: Option<String>,
+    /// … and open this inbox row there (Enter on another profile's row).
+    pub open: Option<crate::inbox::InboxRow>,
 }
 
 const FRAME: Duration = Duration::from_millis(16);
@@ -104,6 +113,17 @@ pub async fn run(
                 .into(),
         );
     }
+    let every =
+        (settings.inbox_refresh_secs > 0).then(|| Duration::from_secs(settings.inbox_refresh_secs));
+    let mut launch = launch;
+    if settings.cache && !launch.others.is_empty() {
+        state.inbox.here = launch.profile.clone().unwrap_or_else(|| "default".into());
+    }
+    let others = if settings.cache {
+        profiles::Walkers::start(std::mem::take(&mut launch.others), every, &tx)
+    } else {
+        profiles::Walkers::default()
+    };
     let mut worker = worker::Worker::new(client, tx.clone());
 
     let env = |k: &str| std::env::var(k).ok();
@@ -128,8 +148,13 @@ pub async fn run(
         writes: &mut writes,
         hangup: false,
         copy_command: settings.copy_command.clone(),
-        inbox: None,
+        inbox: inbox.as_ref(),
+        others: &others,
     };
+    let mut start_fx = start_fx;
+    if let Some(row) = launch.open.take() {
+        start_fx.extend(state.open_switched(row));
+    }
     for fx in start_fx {
         run_effect(fx, &mut state, &mut ctx, &mut term, &input);
     }
@@ -249,9 +274,14 @@ pub async fn run(
                                 );
                                 let (off, periodic) =
                                     (state.inbox.off.take(), state.inbox.periodic);
+                                // The other profiles' inboxes stay.
+                                let others = std::mem::take(&mut state.inbox.others);
+                                let here = std::mem::take(&mut state.inbox.here);
                                 state.inbox = Default::default();
                                 state.inbox.off = off;
                                 state.inbox.periodic = periodic;
+                                state.inbox.others = others;
+                                state.inbox.here = here;
                                 state.inbox.running = inbox.is_some();
                             }
                         }
@@ -269,6 +299,10 @@ pub async fn run(
                 }
                 Msg::Inbox(u) => {
                     state.on_inbox(*u);
+                    dirty = true;
+                }
+                Msg::ProfileInbox(p, u) => {
+                    state.on_profile_inbox(p, *u);
                     dirty = true;
                 }
                 Msg::Store(a) => {
@@ -308,6 +342,7 @@ pub async fn run(
             hangup: false,
             copy_command: settings.copy_command.clone(),
             inbox: inbox.as_ref(),
+            others: &others,
         };
         ctx.worker.offline = state.offline.is_some();
         for fx in effects {
@@ -350,6 +385,7 @@ pub async fn run(
     Ok(RunEnd {
         code: exit_code,
         switch_to: state.switch_to.take(),
+        open: state.inbox.open_next.take(),
     })
 }
 

@@ -18,6 +18,8 @@ pub enum Msg {
     StoreRetried(String, Box<Result<Opened, String>>),
     /// The inbox as it now stands (see `crate::inbox::link`).
     Inbox(Box<crate::inbox::InboxUpdate>),
+    /// Another profile's inbox as it now stands (`tui/profiles.rs`).
+    ProfileInbox(String, Box<crate::inbox::InboxUpdate>),
 }
 
 /// A store as `Db::open_for` gives it: the database, what to say, and

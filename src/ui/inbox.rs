@@ -23,7 +23,20 @@ pub fn draw(
 ) {
     let v = &s.inbox;
     let now = jiff::Timestamp::now().as_second();
-    let h = (v.last.rows.len() as u16 * 2).clamp(1, 40) + 3;
+    let rows = v.rows();
+    // Another profile whose service is down or unread: a line each, the
+    // others' rows still shown (issue 36).
+    let down: Vec<String> = v
+        .others
+        .iter()
+        .filter_map(|o| {
+            o.last
+                .error
+                .as_ref()
+                .map(|e| format!("[{}] {e}", o.profile))
+        })
+        .collect();
+    let h = (rows.len() as u16 * 2 + down.len() as u16).clamp(1, 40) + 3;
     let r = centered(area, 120, h);
     let title = match (v.last.all, v.count()) {
         (true, _) => "Inbox — read items too (a: unread only)".to_string(),
@@ -36,9 +49,12 @@ pub fn draw(
     }
     let width = inner.width as usize;
     let fit = |t: String| -> String { crate::text::clean(&t).chars().take(width).collect() };
-    let body_rows = inner.height.saturating_sub(1) as usize;
     let mut lines: Vec<Line> = Vec::new();
-    if v.last.rows.is_empty() {
+    for d in &down {
+        lines.push(Line::styled(fit(d.clone()), theme.error));
+    }
+    let body_rows = (inner.height.saturating_sub(1) as usize).saturating_sub(lines.len());
+    if rows.is_empty() {
         let empty = if !v.running {
             v.off
                 .clone()
@@ -54,7 +70,12 @@ pub fn draw(
         let per = 2;
         let shown = (body_rows / per).max(1);
         let offset = (list.selected + 1).saturating_sub(shown);
-        for (i, row) in v.last.rows.iter().enumerate().skip(offset).take(shown) {
+        for (i, shown_row) in rows.iter().enumerate().skip(offset).take(shown) {
+            let row = shown_row.row;
+            let whose = v
+                .label(shown_row)
+                .map(|l| format!("{l} "))
+                .unwrap_or_default();
             let sel = i == list.selected;
             let base = if sel { theme.selected } else { theme.base };
             // A click on either of its two lines chooses it.
@@ -66,7 +87,7 @@ pub fn draw(
             }
             let head = theme.point(
                 format!(
-                    "{:<7} {:>9}  {}",
+                    "{whose}{:<7} {:>9}  {}",
                     row.label,
                     crate::domain::words::age(row.at, now),
                     row.title

@@ -18,14 +18,7 @@ impl State {
 
     /// The inbox as it now stands.
     pub fn on_inbox(&mut self, mut u: InboxUpdate) {
-        if let Some((id, keys)) = u.read.take() {
-            if !keys.is_empty() {
-                self.inbox.done.push((id, keys));
-                if self.inbox.done.len() > 50 {
-                    self.inbox.done.remove(0);
-                }
-            }
-        }
+        self.took_read(None, &mut u);
         // A walk that could not read everything says so, once per walk.
         let new_walk = u.walked_at.is_some() && u.walked_at != self.inbox.last.walked_at;
         if let Some(why) = u
@@ -46,9 +39,96 @@ impl State {
             ..u
         };
         v.loaded = true;
-        if let Overlay::Inbox(list) = &mut self.overlay {
-            list.selected = list.selected.min(v.last.rows.len().saturating_sub(1));
+        self.clamp_inbox();
+    }
+
+    /// Another profile's inbox as its own walker now has it (issue 36).
+    pub fn on_profile_inbox(&mut self, profile: String, mut u: InboxUpdate) {
+        self.took_read(Some(&profile), &mut u);
+        let u = InboxUpdate {
+            error: u.error.map(|e| crate::text::clean(&e)),
+            read: None,
+            ..u
+        };
+        let others = &mut self.inbox.others;
+        match others.iter_mut().find(|o| o.profile == profile) {
+            Some(o) => {
+                o.last = u;
+                o.loaded = true;
+            }
+            None => others.push(super::OtherInbox {
+                profile,
+                last: u,
+                loaded: true,
+            }),
         }
+        self.clamp_inbox();
+    }
+
+    fn took_read(&mut self, profile: Option<&str>, u: &mut InboxUpdate) {
+        if let Some((id, keys)) = u.read.take() {
+            if !keys.is_empty() {
+                let done = &mut self.inbox.done;
+                done.push((profile.map(str::to_string), id, keys));
+                if done.len() > 50 {
+                    done.remove(0);
+                }
+            }
+        }
+    }
+
+    fn clamp_inbox(&mut self) {
+        let n = self.inbox.rows().len();
+        if let Overlay::Inbox(list) = &mut self.overlay {
+            list.selected = list.selected.min(n.saturating_sub(1));
+        }
+    }
+
+    /// Every profile's inbox is asked the same (`a`, `r`).
+    fn every_inbox(&self, cmd: InboxCmd) -> Vec<Effect> {
+        let mut fx = self.inbox_cmd(cmd.clone());
+        for o in &self.inbox.others {
+            fx.push(Effect::ProfileInbox(o.profile.clone(), cmd.clone()));
+        }
+        fx
+    }
+
+    /// A row's inbox is asked: the current profile's, or its own profile's
+    /// (never the current one's for another profile's row).
+    fn inbox_of(&self, profile: Option<String>, cmd: InboxCmd) -> Vec<Effect> {
+        match profile {
+            None => self.inbox_cmd(cmd),
+            Some(p) => vec![Effect::ProfileInbox(p, cmd)],
+        }
+    }
+
+    /// Enter on another profile's row: switch to it (as `:profile` does:
+    /// drafts saved, the store written), then open the row there.
+    fn open_in_profile(&mut self, list: InboxList, profile: &str, r: InboxRow) -> Vec<Effect> {
+        match self.switch_profile(profile) {
+            Ok(fx) => {
+                self.say(
+                    Level::Info,
+                    format!("switching to profile {profile} to open {}", r.label),
+                );
+                self.inbox.open_next = Some(r);
+                fx
+            }
+            Err(e) => {
+                self.overlay = Overlay::Inbox(list);
+                self.say(Level::Warn, e);
+                vec![]
+            }
+        }
+    }
+
+    /// After a switch made by Enter on another profile's row: that row,
+    /// now the current profile's, is read and opened where it matters.
+    pub fn open_switched(&mut self, r: InboxRow) -> Vec<Effect> {
+        self.overlay = Overlay::None;
+        let mut fx = self.inbox_cmd(InboxCmd::Read(r.task_id.clone()));
+        fx.extend(self.open_at(&r));
+        fx
     }
 
     fn inbox_cmd(&self, cmd: InboxCmd) -> Vec<Effect> {
@@ -60,7 +140,12 @@ impl State {
     }
 
     pub(crate) fn inbox_outcome(&mut self, list: InboxList, out: InboxOutcome) -> Vec<Effect> {
-        let row = |s: &State, i: usize| s.inbox.last.rows.get(i).cloned();
+        let row = |s: &State, i: usize| {
+            s.inbox
+                .rows()
+                .get(i)
+                .map(|r| (r.profile.map(str::to_string), r.row.clone()))
+        };
         match out {
             InboxOutcome::Stay => {
                 self.overlay = Overlay::Inbox(list);
@@ -68,24 +153,39 @@ impl State {
             }
             InboxOutcome::Close => vec![],
             InboxOutcome::Open(i) => {
-                let Some(r) = row(self, i) else { return vec![] };
+                let Some((p, r)) = row(self, i) else {
+                    return vec![];
+                };
+                if let Some(p) = p {
+                    return self.open_in_profile(list, &p, r);
+                }
                 let mut fx = self.inbox_cmd(InboxCmd::Read(r.task_id.clone()));
                 fx.extend(self.open_at(&r));
                 fx
             }
             InboxOutcome::Done(i) => {
                 self.overlay = Overlay::Inbox(list);
-                let Some(r) = row(self, i) else { return vec![] };
-                self.say(Level::Info, format!("done: {} (u brings it back)", r.label));
-                self.inbox_cmd(InboxCmd::Read(r.task_id))
+                let Some((p, r)) = row(self, i) else {
+                    return vec![];
+                };
+                let whose = p.as_ref().map(|p| format!("[{p}] ")).unwrap_or_default();
+                self.say(
+                    Level::Info,
+                    format!("done: {whose}{} (u brings it back)", r.label),
+                );
+                self.inbox_of(p, InboxCmd::Read(r.task_id))
             }
             InboxOutcome::Undo => {
                 self.overlay = Overlay::Inbox(list);
                 match self.inbox.done.pop() {
-                    Some((id, keys)) => {
+                    Some((None, id, keys)) => {
                         let label = self.label_of(&id);
                         self.say(Level::Info, format!("back in the inbox: {label}"));
                         self.inbox_cmd(InboxCmd::Unread(id, keys))
+                    }
+                    Some((Some(p), id, keys)) => {
+                        self.say(Level::Info, format!("back in the inbox of profile {p}"));
+                        vec![Effect::ProfileInbox(p, InboxCmd::Unread(id, keys))]
                     }
                     None => {
                         self.say(Level::Info, "nothing marked done to bring back");
@@ -96,7 +196,7 @@ impl State {
             InboxOutcome::ToggleAll => {
                 self.overlay = Overlay::Inbox(list);
                 let all = !self.inbox.last.all;
-                self.inbox_cmd(InboxCmd::ShowAll(all))
+                self.every_inbox(InboxCmd::ShowAll(all))
             }
             InboxOutcome::Refresh => {
                 self.overlay = Overlay::Inbox(list);
@@ -107,10 +207,22 @@ impl State {
                     );
                     return vec![];
                 }
-                self.inbox_cmd(InboxCmd::Refresh)
+                self.every_inbox(InboxCmd::Refresh)
             }
             InboxOutcome::Snooze(i) | InboxOutcome::FollowUp(i) => {
-                let Some(r) = row(self, i) else { return vec![] };
+                let Some((p, r)) = row(self, i) else {
+                    return vec![];
+                };
+                if let Some(p) = p {
+                    // The palette acts on the current profile's task: never
+                    // another profile's, nor its mark under this one.
+                    self.overlay = Overlay::Inbox(list);
+                    self.say(
+                        Level::Warn,
+                        format!("{} is in profile {p}: enter switches to it, then snooze or follow up there", r.label),
+                    );
+                    return vec![];
+                }
                 let word = if matches!(out, InboxOutcome::Snooze(_)) {
                     "snooze "
                 } else {

@@ -3,7 +3,7 @@
 //! Everything that changes the inbox travels as `Effect::Inbox`; the
 //! answer is the inbox as it then stands (`on_inbox`).
 
-use crate::inbox::InboxUpdate;
+use crate::inbox::{InboxRow, InboxUpdate};
 
 mod handle;
 
@@ -18,16 +18,76 @@ pub struct InboxView {
     /// The rows, unread tasks (the header counts them, the list marks
     /// them), marks, the last walk and whether read items are shown.
     pub last: InboxUpdate,
-    /// What `d` and opening marked read, last first (`u` brings back).
-    pub done: Vec<(String, Vec<String>)>,
+    /// What `d` and opening marked read, last first (`u` brings back);
+    /// whose (`None`: the current profile's).
+    pub done: Vec<(Option<String>, String, Vec<String>)>,
     /// An update came at least once.
     pub loaded: bool,
     /// It walks by itself (`inbox_refresh_secs` > 0); else when asked.
     pub periodic: bool,
+    /// The other profiles' inboxes (`inbox_profiles = "all"`, issue 36),
+    /// in the config's order: each sent by its own walker.
+    pub others: Vec<OtherInbox>,
+    /// The current profile's label when others are shown.
+    pub here: String,
+    /// Enter on another profile's row: the profile is switched to, then
+    /// this row opened there (carried across the switch by the loop).
+    pub open_next: Option<InboxRow>,
+}
+
+/// Another profile's inbox as its walker last sent it (its `error`: its
+/// service could not be reached or read).
+#[derive(Clone, Debug, Default)]
+pub struct OtherInbox {
+    pub profile: String,
+    pub last: InboxUpdate,
+    pub loaded: bool,
+}
+
+/// A row as the inbox shows it: whose (`None`: the current profile's).
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a> {
+    pub profile: Option<&'a str>,
+    pub row: &'a InboxRow,
 }
 
 impl InboxView {
+    /// Tasks with unread items, every profile's.
     pub fn count(&self) -> usize {
         self.last.unread.len()
+            + self
+                .others
+                .iter()
+                .map(|o| o.last.unread.len())
+                .sum::<usize>()
+    }
+
+    /// The rows shown, every profile's, in one order.
+    pub fn rows(&self) -> Vec<Shown<'_>> {
+        let mut rows: Vec<Shown> = self
+            .last
+            .rows
+            .iter()
+            .map(|row| Shown { profile: None, row })
+            .collect();
+        if self.others.is_empty() {
+            return rows;
+        }
+        for o in &self.others {
+            rows.extend(o.last.rows.iter().map(|row| Shown {
+                profile: Some(o.profile.as_str()),
+                row,
+            }));
+        }
+        rows.sort_by(|a, b| crate::inbox::rows::row_order(a.row, b.row));
+        rows
+    }
+
+    /// The label a row carries (`[work]`), when several profiles are shown.
+    pub fn label(&self, s: &Shown) -> Option<String> {
+        if self.others.is_empty() {
+            return None;
+        }
+        Some(format!("[{}]", s.profile.unwrap_or(&self.here)))
     }
 }

@@ -291,6 +291,9 @@ pub enum Effect {
     /// Ask the inbox (`crate::inbox::link`); it answers with the inbox as
     /// it then stands (`on_inbox`).
     Inbox(crate::inbox::InboxCmd),
+    /// Ask another profile's inbox (issue 36: its own walker, connection
+    /// and store; never the current profile's).
+    ProfileInbox(String, crate::inbox::InboxCmd),
 }
 
 #[derive(Clone, Debug, PartialEq)]
