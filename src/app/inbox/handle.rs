@@ -105,7 +105,7 @@ impl State {
     /// Enter on another profile's row: switch to it (as `:profile` does:
     /// drafts saved, the store written), then open the row there.
     fn open_in_profile(&mut self, list: InboxList, profile: &str, r: InboxRow) -> Vec<Effect> {
-        match self.switch_profile(profile) {
+        match self.switch_to_known(profile) {
             Ok(fx) => {
                 self.say(
                     Level::Info,

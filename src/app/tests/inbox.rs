@@ -292,3 +292,131 @@ fn a_partial_walk_is_said_once_with_what_is_missing() {
     s.on_inbox(walk(200, 0));
     assert_eq!(said(&s).len(), 1);
 }
+
+/// Issue 36: another profile's inbox beside the current one's.
+fn with_other_profile() -> State {
+    let mut s = with_inbox();
+    s.profile = Some("home".into());
+    s.inbox.here = "home".into();
+    let mut r = row(
+        7,
+        Kind::Fields,
+        "status open → blocked",
+        Some("field:status"),
+    );
+    r.task_id = "t-work-7".into();
+    // The newest of all: first after the mention.
+    r.at += 30;
+    s.on_profile_inbox(
+        "work".into(),
+        InboxUpdate {
+            rows: vec![r],
+            unread: ["t-work-7".to_string()].into_iter().collect(),
+            ..Default::default()
+        },
+    );
+    s.on_profile_inbox(
+        "lab".into(),
+        InboxUpdate {
+            error: Some("its service cannot be reached: \u{1b}[31mrefused".into()),
+            ..Default::default()
+        },
+    );
+    s
+}
+
+#[test]
+fn other_profiles_rows_are_labelled_and_counted_and_their_writes_go_to_their_own_inbox() {
+    let mut s = with_other_profile();
+    // The header counts every profile's unread tasks.
+    assert_eq!(s.inbox.count(), 3);
+    let rows = s.inbox.rows();
+    let shown: Vec<(Option<String>, &str)> = rows
+        .iter()
+        .map(|r| (s.inbox.label(r), r.row.label.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (Some("[home]".to_string()), "#2"),
+            (Some("[work]".to_string()), "#7"),
+            (Some("[home]".to_string()), "#3"),
+        ]
+    );
+    // The profile that is down says so, sanitised.
+    let lab = s.inbox.others.iter().find(|o| o.profile == "lab").unwrap();
+    assert_eq!(
+        lab.last.error.as_deref(),
+        Some("its service cannot be reached: ␛[31mrefused")
+    );
+    // `d` on the other profile's row: its own inbox, never the current one.
+    s.on_key(key('i'));
+    s.on_key(key('j'));
+    let fx = s.on_key(key('d'));
+    assert_eq!(inbox_cmds(&fx), []);
+    assert_eq!(
+        fx,
+        [Effect::ProfileInbox(
+            "work".into(),
+            InboxCmd::Read("t-work-7".into())
+        )]
+    );
+    // Its answer names what was read: `u` brings it back there.
+    s.on_profile_inbox(
+        "work".into(),
+        InboxUpdate {
+            read: Some(("t-work-7".into(), vec!["k1".into()])),
+            ..Default::default()
+        },
+    );
+    let fx = s.on_key(key('u'));
+    assert_eq!(
+        fx,
+        [Effect::ProfileInbox(
+            "work".into(),
+            InboxCmd::Unread("t-work-7".into(), vec!["k1".into()])
+        )]
+    );
+    // Snoozing another profile's row is refused in words.
+    s.on_profile_inbox(
+        "work".into(),
+        InboxUpdate {
+            rows: vec![{
+                let mut r = row(7, Kind::Fields, "x", None);
+                r.task_id = "t-work-7".into();
+                r.at += 30;
+                r
+            }],
+            ..Default::default()
+        },
+    );
+    let fx = s.on_key(key('s'));
+    assert!(fx.is_empty(), "{fx:?}");
+    assert!(matches!(s.overlay, Overlay::Inbox(_)));
+    assert!(s.detail.as_ref().is_none_or(|d| d.task_id != "t-work-7"));
+}
+
+#[test]
+fn enter_on_another_profiles_row_switches_to_it_then_opens_the_row_there() {
+    let mut s = with_other_profile();
+    s.on_key(key('i'));
+    s.on_key(key('j'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    // Nothing asked of this profile's service or inbox for that row.
+    assert!(reqs(&fx).is_empty(), "{fx:?}");
+    assert_eq!(inbox_cmds(&fx), []);
+    assert_eq!(s.switch_to.as_deref(), Some("work"));
+    assert!(s.quit);
+    let r = s.inbox.open_next.clone().expect("the row, carried across");
+    assert_eq!(r.task_id, "t-work-7");
+    // In the new run (now the work profile): read there and opened at the
+    // changed field.
+    let mut s = loaded(5);
+    s.inbox.running = true;
+    let fx = s.open_switched(r);
+    assert_eq!(inbox_cmds(&fx), [InboxCmd::Read("t-work-7".into())]);
+    let d = s.detail.as_ref().unwrap();
+    assert_eq!(d.task_id, "t-work-7");
+    assert_eq!(d.focus_field.as_deref(), Some("status"));
+    assert!(matches!(s.overlay, Overlay::None));
+}

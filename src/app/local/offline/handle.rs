@@ -145,6 +145,23 @@ impl State {
     /// `:profile NAME`: leave this service and user for another profile's
     /// (drafts are saved and the store written first, as at quit).
     pub fn switch_profile(&mut self, name: &str) -> Result<Vec<Effect>, String> {
+        if self.demo || self.profile.as_deref() == Some(name) {
+            return self.switch_to_known(name);
+        }
+        let names = crate::config::profile_names();
+        if !names.iter().any(|n| n == name) {
+            return Err(if names.is_empty() {
+                format!("no profile {name:?}: the config file defines none ([profiles.NAME])")
+            } else {
+                format!("no profile {name:?} (profiles: {})", names.join(", "))
+            });
+        }
+        self.switch_to_known(name)
+    }
+
+    /// Switch to a profile known to be configured (its inbox is shown):
+    /// drafts saved and the store written first, as at quit.
+    pub fn switch_to_known(&mut self, name: &str) -> Result<Vec<Effect>, String> {
         if self.demo {
             return Err("the demo has no profiles: run taskdeck with a config file".into());
         }
@@ -160,14 +177,6 @@ impl State {
                 if lost == 1 { "it" } else { "them" },
                 if lost == 1 { "it" } else { "them" },
             ));
-        }
-        let names = crate::config::profile_names();
-        if !names.iter().any(|n| n == name) {
-            return Err(if names.is_empty() {
-                format!("no profile {name:?}: the config file defines none ([profiles.NAME])")
-            } else {
-                format!("no profile {name:?} (profiles: {})", names.join(", "))
-            });
         }
         self.switch_to = Some(name.to_string());
         self.quit = true;
