@@ -210,3 +210,123 @@ fn another_users_changes_reach_the_inbox_and_mine_do_not() {
     tui.send("q");
     tui.wait_exit(WAIT);
 }
+
+/// Issue 36: two sandboxes as two profiles (and a third whose service is
+/// down). Started as `work`, the inbox shows the `client` profile's news
+/// labelled `[client]` (walked with its own key and store), the profile
+/// that is down as a line, and Enter on the client's row switches to the
+/// client profile and opens the task there. No request reaches a service
+/// with another profile's key.
+#[test]
+fn another_profiles_item_is_labelled_and_enter_opens_it_in_that_profile() {
+    let work = Service::small();
+    let client_svc = Service::small();
+    let home = Home::new();
+    let work_key = work.sb.keys[0].key.clone();
+    let client_key = client_svc.sb.keys[1].key.clone();
+    let config = home.root().join("profiles.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "inbox_refresh_secs = 600\n\n\
+             [profiles.work]\nbase_url = \"{}\"\napi_key = \"{work_key}\"\n\n\
+             [profiles.client]\nbase_url = \"{}\"\napi_key = \"{client_key}\"\n\n\
+             [profiles.lab]\nbase_url = \"http://127.0.0.1:9\"\napi_key = \"nothing-here\"\n",
+            work.sb.base_url(),
+            client_svc.sb.base_url(),
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let env = vec![("TASKDECK_CONFIG".to_string(), config.display().to_string())];
+    // The first walks (the CLI's) learn what there is.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"))
+        .args(["inbox", "--all-profiles", "--json"])
+        .env_clear()
+        .envs(home.env().into_iter().chain(env.clone()))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // News on the client's service: a task of another user given to the
+    // client profile's user.
+    let mine = client(&client_svc, &client_key);
+    let theirs = client(&client_svc, &client_svc.sb.keys[0].key);
+    let my_id = client_svc.user_id(&client_key);
+    let their_id = client_svc.user_id(&client_svc.sb.keys[0].key);
+    let t = page(
+        &client_svc,
+        &theirs,
+        TaskQuery {
+            assigned_to: Some(their_id),
+            ..Default::default()
+        },
+    )
+    .into_iter()
+    .find(|t| !t.title.line().is_empty())
+    .expect("a task of the other user");
+    client_svc
+        .rt
+        .block_on(theirs.patch_task(
+            &t.id,
+            &TaskPatch {
+                assigned_to: Field::Set(my_id),
+                ..Default::default()
+            },
+        ))
+        .unwrap();
+    drop(mine);
+    work.sb.clear_requests();
+    client_svc.sb.clear_requests();
+    let label = t.display_id.line().into_owned();
+
+    let tui = Tui::spawn(&home, &["--profile", "work"], &env, 140, 40);
+    tui.wait_for("┌#", WAIT);
+    tui.send("i");
+    tui.wait_for("Inbox", WAIT);
+    let head = format!("[client] {label}");
+    tui.wait_for(&head, WAIT);
+    tui.wait_for("[lab] its service cannot be reached", WAIT);
+    // The row's place among the rows (two lines a row): `j` that often.
+    let screen = tui.screen();
+    let at = screen
+        .lines()
+        .filter(|l| l.contains("[work] #") || l.contains("[client] #"))
+        .position(|l| l.contains(&head))
+        .expect("the client's row");
+    for _ in 0..at {
+        tui.send("j");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tui.send("\r");
+    // The client profile, with the task open.
+    let open = format!("▶ {label} ");
+    tui.wait_until("the client's task open in the client profile", WAIT, |s| {
+        s.contains(&open) && s.contains("profile client")
+    });
+    // Nothing went to a service with another profile's key.
+    for (svc, key) in [(&work, &work_key), (&client_svc, &client_key)] {
+        let email = svc
+            .sb
+            .keys
+            .iter()
+            .find(|k| &k.key == key)
+            .unwrap()
+            .user_email
+            .clone();
+        let reqs = svc.requests();
+        assert!(!reqs.is_empty());
+        assert!(
+            reqs.iter()
+                .all(|r| r.caller.as_deref() == Some(email.as_str())),
+            "a request with another profile's key: {reqs:?}"
+        );
+    }
+}
