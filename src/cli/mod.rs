@@ -325,7 +325,11 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
         // Without configuration this fails at once (exit 2) with instructions.
         let mut c = connect(profile.as_deref(), true)?;
         c.config.settings.accessible |= accessible;
-        let others = other_profiles(profile.as_deref(), &c.config.settings);
+        let others = profiles::others(profile.as_deref(), &c.config.settings, |name| {
+            connect_as(Some(name), false, true)
+                .map(|c| (c.client, c.key_print))
+                .map_err(|f| f.message)
+        });
         let end = crate::tui::run(
             c.client,
             c.config.settings,
@@ -349,28 +353,6 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
             None => return Ok(end.code),
         }
     }
-}
-
-/// The profiles whose inboxes the TUI shows beside the current one's
-/// (`inbox_profiles = "all"`, issue 36): every other configured profile,
-/// each connected with its own key and service (or why it could not be).
-fn other_profiles(
-    current: Option<&str>,
-    settings: &config::Settings,
-) -> Vec<crate::tui::profiles::OtherProfile> {
-    if !settings.inbox_all_profiles || !settings.cache {
-        return vec![];
-    }
-    config::profile_names()
-        .into_iter()
-        .filter(|n| Some(n.as_str()) != current)
-        .map(|name| {
-            let connected = connect_as(Some(&name), false, true)
-                .map(|c| (c.client, c.key_print))
-                .map_err(|f| f.message);
-            crate::tui::profiles::OtherProfile { name, connected }
-        })
-        .collect()
 }
 
 /// `time_zone` from the config file, for everything this process reads or

@@ -8,6 +8,9 @@
 //! A profile that fails is named on stderr with why; the others are
 //! printed, and the exit code is [`EXIT_SOME_PROFILES`] (every profile
 //! failed: the first one's code; a walk that was partial: [`EXIT_PARTIAL`]).
+//!
+//! Also [`others`]: the other profiles the TUI walks beside the current
+//! one (`inbox_profiles = "all"`), each connected with its own key.
 
 use super::inbox::Gathered;
 use super::output::{
@@ -104,4 +107,26 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
     }
     emit(&text)?;
     Ok(code)
+}
+
+/// The profiles whose inboxes the TUI shows beside the current one's
+/// (`inbox_profiles = "all"`, issue 36): every other configured profile,
+/// each connected with its own key and service (or why it could not be).
+/// `connect`: a profile's own client and key fingerprint, or why not.
+pub fn others(
+    current: Option<&str>,
+    settings: &crate::config::Settings,
+    connect: impl Fn(&str) -> crate::tui::profiles::Connection,
+) -> Vec<crate::tui::profiles::OtherProfile> {
+    if !settings.inbox_all_profiles || !settings.cache {
+        return vec![];
+    }
+    crate::config::profile_names()
+        .into_iter()
+        .filter(|n| Some(n.as_str()) != current)
+        .map(|name| {
+            let connected = connect(&name);
+            crate::tui::profiles::OtherProfile { name, connected }
+        })
+        .collect()
 }

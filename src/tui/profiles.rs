@@ -16,11 +16,15 @@ use std::collections::HashMap;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+/// A profile's own client and key fingerprint, or why it could not be
+/// connected.
+pub type Connection = Result<(Client, Option<crate::store::identity::KeyPrint>), String>;
+
 /// Another profile, as the CLI connected it (or why it could not).
 #[derive(Clone)]
 pub struct OtherProfile {
     pub name: String,
-    pub connected: Result<(Client, Option<crate::store::identity::KeyPrint>), String>,
+    pub connected: Connection,
 }
 
 impl std::fmt::Debug for OtherProfile {
