@@ -7,6 +7,7 @@
 //! `Settings.warnings`. The API key is kept apart from [`Settings`] and is
 //! only produced by [`Config::api_key`].
 
+pub mod doc;
 mod entries;
 mod key_command;
 mod parse;
