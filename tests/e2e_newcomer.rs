@@ -126,3 +126,60 @@ fn the_demo_leaves_the_users_config_store_and_drafts_byte_for_byte() {
         "the demo's folder is removed at exit"
     );
 }
+
+/// Issue 34 §5: in the demo, `W` lists the draft the demo organisation
+/// links from a visible task (#3 → #5) and `a` accepts it.
+#[test]
+fn in_the_demo_w_then_a_accepts_a_draft() {
+    let home = Home::new();
+    let env = vec![("TMPDIR".to_string(), home.root().display().to_string())];
+    let mut tui = Tui::spawn(&home, &["demo"], &env, 120, 40);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    tui.send("W");
+    tui.wait_for("Draft tasks", WAIT);
+    tui.wait_for("Respond to new matter intake from Litware", WAIT);
+    tui.send("a");
+    tui.wait_until("the draft accepted", WAIT, |s| {
+        s.contains("accepted") && s.contains("#5")
+    });
+    let screen = tui.screen();
+    assert!(!screen.contains("ERROR"), "{screen}");
+    tui.key("\x1b");
+    tui.wait_until("the drafts list closed", WAIT, |s| !s.contains("Draft tasks"));
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
+
+/// Issue 34 §6: the first start says where help is and how to leave, at
+/// 80×24; once a key is pressed the key line keeps `? help` and `q quit`;
+/// the next start does not say it again.
+#[test]
+fn the_first_start_shows_help_and_quit_once_at_80x24() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 80, 24);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_for(
+        "New here? Press ? for help, : for commands, q to quit (this hint shows once)",
+        WAIT,
+    );
+    tui.send("j");
+    tui.wait_until("the key line", WAIT, |s| {
+        let last = s.lines().last().unwrap_or("");
+        last.contains("? help") && last.trim_end().ends_with("q quit")
+    });
+    assert!(!tui.screen().contains("New here?"));
+    tui.send("q");
+    tui.wait_exit(WAIT);
+    assert!(home.state().join("taskdeck/welcomed").is_file());
+
+    let mut again = Tui::spawn(&home, &[], &svc.env(), 80, 24);
+    again.wait_for("Alice Martin", WAIT);
+    again.wait_until("the key line", WAIT, |s| {
+        s.lines().last().unwrap_or("").contains("q quit")
+    });
+    assert!(!again.screen().contains("New here?"), "{}", again.screen());
+    again.send("q");
+    again.wait_exit(WAIT);
+}
