@@ -7,7 +7,6 @@
 //! problem in the demo can be reported).
 
 use super::commands::{Failure, Outcome};
-use super::{terminal_ready, TerminalFacts};
 use crate::api::{Client, ClientConfig};
 use crate::config;
 use crate::sandbox::{Sandbox, SandboxOptions};
@@ -98,8 +97,8 @@ fn without_connection(text: &str) -> String {
     doc.to_string()
 }
 
+/// The demo itself (the caller has checked the terminal).
 pub(super) async fn demo(tasks: Option<usize>) -> Outcome {
-    terminal_ready(&TerminalFacts::now())?;
     // Only the look-and-feel settings are used; connection settings are
     // not (and are not in the demo's copy of the config).
     let mut settings = config::load(None).settings;

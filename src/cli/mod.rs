@@ -133,7 +133,10 @@ async fn dispatch(cli: Cli) -> Outcome {
     let limit = Duration::from_secs(cli.timeout);
     match cli.command {
         None => tui(profile).await,
-        Some(Command::Demo { tasks }) => demo::demo(tasks).await,
+        Some(Command::Demo { tasks }) => {
+            terminal_ready(&TerminalFacts::now())?;
+            demo::demo(tasks).await
+        }
         Some(Command::Sandbox(a)) => {
             let mut opts = SandboxOptions::default();
             if let Some(n) = a.tasks {
