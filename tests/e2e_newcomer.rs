@@ -146,7 +146,9 @@ fn in_the_demo_w_then_a_accepts_a_draft() {
     let screen = tui.screen();
     assert!(!screen.contains("ERROR"), "{screen}");
     tui.key("\x1b");
-    tui.wait_until("the drafts list closed", WAIT, |s| !s.contains("Draft tasks"));
+    tui.wait_until("the drafts list closed", WAIT, |s| {
+        !s.contains("Draft tasks")
+    });
     tui.send("q");
     tui.wait_exit(WAIT);
 }
