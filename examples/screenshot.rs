@@ -246,7 +246,7 @@ fn render_svg(screen: &vt100::Screen) -> String {
                 }
                 if !c.is_wide_continuation() {
                     let s = c.contents();
-                    text.push_str(if s.is_empty() { " " } else { &s });
+                    text.push_str(if s.is_empty() { " " } else { s });
                 }
                 col += 1;
             }
