@@ -44,7 +44,7 @@ pub fn palette_markdown() -> String {
             format!("`{}`", c.args.replace('|', "\\|"))
         };
         let on = if c.task {
-            " (the current task, or the marked tasks)"
+            " — on the current task"
         } else {
             ""
         };
