@@ -91,8 +91,13 @@ fn the_demo_leaves_the_users_config_store_and_drafts_byte_for_byte() {
     let home = Home::new();
     let env = user_files(&home);
     let before = users_tree(&home);
-    let mut tui = Tui::spawn(&home, &["demo"], &env, 100, 30);
+    let mut tui = Tui::spawn(&home, &["demo"], &env, 120, 30);
     tui.wait_for("Alice Martin", WAIT);
+    // The screen says what the demo does with what is done in it.
+    tui.wait_for(
+        "demo: nothing of yours is touched; what you change here is discarded at exit",
+        WAIT,
+    );
     tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
     // A config write: the view is saved, in the demo's own config.
     tui.send(":view save Newcomer view\r");

@@ -75,6 +75,10 @@ pub async fn run(
     state.drafts = drafts::Drafts::per_user(drafts_dir);
     // The first start says where help is and how to leave, once.
     state.welcome = first_start(&crate::config::state_dir());
+    if launch.demo {
+        // What the demo does with what you do (issue 34 §4).
+        state.say(Level::Info, DEMO_NOTE);
+    }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
     for w in theme_warnings {
@@ -394,6 +398,10 @@ fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
         Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
     }
 }
+
+/// The demo's first words: nothing of the user's is written.
+pub const DEMO_NOTE: &str =
+    "demo: nothing of yours is touched; what you change here is discarded at exit";
 
 /// The mark in the state folder that the first start's hint was shown.
 const WELCOMED: &str = "welcomed";
