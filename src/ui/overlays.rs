@@ -181,7 +181,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         }
         Overlay::Filter(form) => draw_filter(f, area, form, theme),
         Overlay::Chooser(c) => {
-            let note = c.note.iter().count() as u16;
+            let shown = c.shown_note();
+            let note = shown.iter().count() as u16;
             // Nothing to choose: the reason, wrapped to the popup's width
             // (at 80 columns it takes two lines).
             let empty = c.rows.is_empty() && !c.waiting();
@@ -201,7 +202,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             // What the rows still wait for, or why some may be missing.
             let [note_area, inner] =
                 Layout::vertical([Constraint::Length(note), Constraint::Min(0)]).areas(inner);
-            if let Some(n) = &c.note {
+            if let Some(n) = &shown {
                 f.render_widget(
                     Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
                     note_area,

@@ -122,10 +122,11 @@ impl State {
         linked.truncate(LINKED_READS);
         let mut c = Chooser::new(ChooserKind::Drafts, rows);
         c.note = self.ask_store(Scan::Drafts);
-        self.overlay = Overlay::Chooser(c);
         if self.offline.is_some() {
-            return vec![];
+            linked.clear();
         }
+        c.reading = linked.clone();
+        self.overlay = Overlay::Chooser(c);
         linked
             .into_iter()
             .map(|id| {
@@ -146,8 +147,13 @@ impl State {
             .into_iter()
             .find(|t| t.id.as_str() == id && t.draft)
             .map(|t| (t.id.as_str().to_string(), task_line(t)));
-        if let (Overlay::Chooser(c), Some(row)) = (&mut self.overlay, found) {
-            if c.kind == ChooserKind::Drafts && !c.rows.iter().any(|r| r.0 == row.0) {
+        if let Overlay::Chooser(c) = &mut self.overlay {
+            if c.kind != ChooserKind::Drafts {
+                return;
+            }
+            // Answered (or failed): no longer waited for.
+            c.reading.retain(|r| r != id);
+            if let Some(row) = found.filter(|row| !c.rows.iter().any(|r| r.0 == row.0)) {
                 c.rows.push(row);
             }
         }

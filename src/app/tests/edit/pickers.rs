@@ -357,6 +357,20 @@ fn a_draft_linked_from_a_visible_task_is_listed_and_accepted() {
         ],
         "the linked tasks are read, not the chat"
     );
+    // Until they answer, the list says it waits for them ("none" is not
+    // said yet).
+    assert!(chooser(&s).waiting());
+    // With the store in use, the note names both waits.
+    s.overlay = Overlay::None;
+    s.local.on = true;
+    s.on_key(key('W'));
+    assert_eq!(
+        chooser(&s).shown_note().as_deref(),
+        Some("reading the store and 2 linked tasks…")
+    );
+    s.overlay = Overlay::None;
+    s.local.on = false;
+    let fx = s.on_key(key('W'));
     // #8 is no draft: not listed. #9 is: listed as it answers.
     answer_where(
         &mut s,
@@ -373,6 +387,7 @@ fn a_draft_linked_from_a_visible_task_is_listed_and_accepted() {
     );
     assert_eq!(chooser(&s).rows.len(), 1);
     assert_eq!(chooser(&s).rows[0].0, tid(9));
+    assert!(!chooser(&s).waiting(), "both linked tasks answered");
     let fx = s.on_key(key('a'));
     assert_eq!(only_patch(&fx), (tid(9), json!({"draft": false})));
     // Opened again, nothing is read twice: #9 and #8 are known now.
