@@ -109,6 +109,15 @@ fn the_demo_leaves_the_users_config_store_and_drafts_byte_for_byte() {
     tui.wait_for("a comment left as a draft", WAIT);
     tui.key("\x1b");
     tui.wait_until("the composer closed", WAIT, |s| !s.contains("[compose]"));
+    // `:log` shows the log file every run writes, the demo's included.
+    tui.send(":log\r");
+    tui.wait_for("— the end of the log file", WAIT);
+    let log = home.state().join("taskdeck").join("taskdeck.log");
+    tui.wait_for(&log.display().to_string(), WAIT);
+    tui.key("\x1b");
+    tui.wait_until("the log closed", WAIT, |s| {
+        !s.contains("end of the log file")
+    });
     // The writes went to the demo's folder.
     let dir = demo_dir(&home).expect("the demo's own folder in TMPDIR");
     let saved = std::fs::read_to_string(dir.join("config/config.toml")).unwrap();

@@ -406,6 +406,7 @@ fn init_logging(
 ) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     use tracing_appender::rolling::{RollingFileAppender, Rotation};
     config::ensure_private_dir(dir).ok()?;
+    config::set_log_dir(dir);
     let appender = RollingFileAppender::builder()
         .rotation(Rotation::NEVER)
         .filename_prefix("taskdeck.log")
