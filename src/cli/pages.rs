@@ -36,7 +36,7 @@ pub const GENERATED: &[Generated] = &[
 /// The palette's commands (`COMMANDS`) as a Markdown table.
 pub fn palette_markdown() -> String {
     let mut out = String::from("| command | arguments | what it does |\n|---|---|---|\n");
-    for c in crate::app::dispatch::command::COMMANDS {
+    for c in crate::app::state::command::COMMANDS {
         let args = if c.args.is_empty() {
             String::new()
         } else {
@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn palette_table_names_every_command_with_its_help() {
         let t = palette_markdown();
-        for c in crate::app::dispatch::command::COMMANDS {
+        for c in crate::app::state::command::COMMANDS {
             assert!(t.contains(&format!("| `:{}` |", c.name)), "{}", c.name);
         }
         // A `|` in an argument hint stays inside its cell.
