@@ -98,10 +98,11 @@ fn without_connection(text: &str) -> String {
 }
 
 /// The demo itself (the caller has checked the terminal).
-pub(super) async fn demo(tasks: Option<usize>) -> Outcome {
+pub(super) async fn demo(tasks: Option<usize>, accessible: bool) -> Outcome {
     // Only the look-and-feel settings are used; connection settings are
     // not (and are not in the demo's copy of the config).
     let mut settings = config::load(None).settings;
+    settings.accessible |= accessible;
     let mut opts = SandboxOptions::default();
     if let Some(n) = tasks {
         opts.tasks = n;

@@ -132,10 +132,10 @@ async fn dispatch(cli: Cli) -> Outcome {
     apply_time_zone(profile);
     let limit = Duration::from_secs(cli.timeout);
     match cli.command {
-        None => tui(profile).await,
+        None => tui(profile, cli.accessible).await,
         Some(Command::Demo { tasks }) => {
             terminal_ready(&TerminalFacts::now())?;
-            demo::demo(tasks).await
+            demo::demo(tasks, cli.accessible).await
         }
         Some(Command::Sandbox(a)) => {
             let mut opts = SandboxOptions::default();
@@ -281,12 +281,13 @@ struct Connected {
     key_print: Option<crate::store::identity::KeyPrint>,
 }
 
-async fn tui(profile: Option<&str>) -> Outcome {
+async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
     let mut profile = profile.map(str::to_string);
     offer_init(profile.as_deref()).await?;
     loop {
         // Without configuration this fails at once (exit 2) with instructions.
-        let c = connect(profile.as_deref(), true)?;
+        let mut c = connect(profile.as_deref(), true)?;
+        c.config.settings.accessible |= accessible;
         let end = crate::tui::run(
             c.client,
             c.config.settings,

@@ -70,7 +70,18 @@ pub const SETTINGS: &[SettingDoc] = &[
         "`$TZ`, else the system's",
         None,
     ),
-    row("mouse", "mouse support (wheel scrolls, click selects); off so that terminal selection keeps working over SSH", "false", Some("false")),
+row(
+        "mouse",
+        "mouse support (wheel scrolls, click selects, see [mouse](mouse.md)); off so that terminal selection keeps working over SSH",
+        "false",
+        Some("false"),
+    ),
+    row(
+        "accessible",
+        "accessible mode for screen readers and braille displays: the terminal's cursor on the focus, no box drawing, nothing redrawn while idle; also `--accessible` and `TASKDECK_ACCESSIBLE=1` (see [accessibility](accessibility.md))",
+        "false",
+        Some("false"),
+    ),
     row(
         "colors",
         "the colours the terminal shows: `truecolor`, `256`, `16` or `auto` (from `COLORTERM`, then `TERM`: a `…256color` one is 256, plain `xterm`, `linux`, `screen` are 16); under 16 every colour is written as a classic code (`ESC[31m`), not a 256-colour one",
