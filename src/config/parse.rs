@@ -206,6 +206,9 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             ),
                         ),
                     },
+                    "notify" | "notify_command" | "notify_osc" => {
+                        super::notify::parse(&mut p, key, v, &mut settings.notify)
+                    }
                     "keys" => parse_keys(&mut p, v, &mut settings.keys, &mut key_lines),
                     "views" => super::entries::parse_views(&mut p, v, &mut settings.views),
                     "commands" => super::entries::parse_commands(&mut p, v, &mut settings.commands),
@@ -402,6 +405,9 @@ const TOP_KEYS: &[&str] = &[
     "theme",
     "time_zone",
     "mouse",
+    "notify",
+    "notify_command",
+    "notify_osc",
     "cache",
     "prefetch",
     "http2",

@@ -58,6 +58,8 @@ pub struct Settings {
     pub views: Vec<ViewEntry>,
     /// `[[commands]]`: custom commands.
     pub commands: Vec<CommandEntry>,
+    /// `notify`, `notify_command`, `notify_osc`: how something new is told.
+    pub notify: super::Notify,
 }
 
 impl Default for Settings {
@@ -82,6 +84,7 @@ impl Default for Settings {
             ca_file: None,
             views: Vec::new(),
             commands: Vec::new(),
+            notify: super::Notify::default(),
         }
     }
 }

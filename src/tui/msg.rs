@@ -15,4 +15,6 @@ pub enum Msg {
     CommandDone(Box<crate::app::custom::run::Done>),
     /// The inbox as it now stands (see `crate::inbox::link`).
     Inbox(Box<crate::inbox::InboxUpdate>),
+    /// `notify_command` ended: `Some(why)` when it failed.
+    NotifyDone(Option<String>),
 }
