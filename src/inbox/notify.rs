@@ -41,12 +41,13 @@ impl UnreadItem {
     pub fn reason(&self) -> &'static str {
         self.kind.map_or("snoozed", Kind::as_str)
     }
-    /// `Bob Okafor mentioned you on #12`.
+    /// `Bob Okafor mentioned you on #12` (the comment quoted after the
+    /// words stays in the inbox: a notification says who and where).
     pub fn phrase(&self) -> String {
-        let words = if self.words.is_empty() {
-            self.reason()
-        } else {
-            &self.words
+        let words = match self.words.split_once(": “") {
+            Some((head, _)) => head,
+            None if self.words.is_empty() => self.reason(),
+            None => &self.words,
         };
         if self.label.is_empty() {
             words.to_string()
@@ -256,7 +257,12 @@ mod tests {
         assert_eq!(w.observe(&[stored.clone(), caught_up.clone()], true), None);
         assert!(w.started());
         // A mention arrives.
-        let m = item("3", "comment:b", Kind::Mention, "Bob Okafor mentioned you");
+        let m = item(
+            "3",
+            "comment:b",
+            Kind::Mention,
+            "Bob Okafor mentioned you: “look: here”",
+        );
         let all = [stored.clone(), caught_up.clone(), m.clone()];
         let n = w.observe(&all, true).expect("a notice");
         assert_eq!(n.items, vec![m.clone()]);
