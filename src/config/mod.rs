@@ -20,7 +20,6 @@ pub use entries::{builtin_views, name_key};
 pub use key_command::{
     run_key_command, run_key_command_within, KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
 };
-pub use notify::{Notify, NOTIFY_OSCS, NOTIFY_WAYS};
 pub use parse::from_str;
 pub use paths::{
     config_path, ensure_private_dir, read_regular_file, state_dir, write_private_file,
