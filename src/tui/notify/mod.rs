@@ -207,4 +207,57 @@ mod tests {
         );
         assert!(tmux.ends_with(b"\x07\x1b\\"), "{tmux:?}");
     }
+
+    #[test]
+    fn a_failing_command_is_said_once() {
+        let mut state =
+            crate::app::new_state("h".into(), &crate::config::Settings::default(), false);
+        let mut n = notifier(&["title"], &[]);
+        let said = |s: &State| {
+            s.messages
+                .iter()
+                .filter(|m| m.text.contains("notify_command"))
+                .count()
+        };
+        n.command_done(None, &mut state);
+        assert_eq!(said(&state), 0);
+        n.command_done(Some("failed: exit status 1 (no such)".into()), &mut state);
+        n.command_done(Some("failed: exit status 1 (no such)".into()), &mut state);
+        assert_eq!(said(&state), 1);
+        assert!(state
+            .messages
+            .back()
+            .unwrap()
+            .text
+            .contains("exit status 1"));
+    }
+
+    #[test]
+    fn the_command_runs_with_the_notice_in_its_environment_and_its_failure_comes_back() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("env");
+        let mut cfg = Notify::default();
+        cfg.command = Some(format!(
+            "printf '%s|%s' \"$TASKDECK_WORDS\" \"$TASKDECK_TASK_ID\" > '{}'; exit 3",
+            out.display()
+        ));
+        let mut n = Notifier::new(cfg, &|_| None);
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let done = rt.block_on(async {
+            n.notify(&notice(), None, &tx);
+            rx.recv().await
+        });
+        match done {
+            Some(Msg::NotifyDone(Some(why))) => assert!(why.contains("exit status 3"), "{why}"),
+            _ => panic!("the command's end comes back as NotifyDone"),
+        }
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "Bob Okafor mentioned you on #12|t1"
+        );
+    }
 }
