@@ -262,3 +262,77 @@ fn inside_tmux_the_notification_is_wrapped_for_passthrough() {
     tui.wait_exit(WAIT);
     assert_restored(&tui.raw());
 }
+
+/// In a real tmux (a private server, `allow-passthrough on`), attached in
+/// the pseudo-terminal: the terminal outside tmux receives the OSC 9.
+#[test]
+fn through_a_real_tmux_with_passthrough_the_terminal_gets_the_notification() {
+    let svc = Service::small();
+    let home = Home::new();
+    let out = home.root().join("notified");
+    let cfg = config(&home, &out);
+    let task = hostile_task(&svc);
+    let label = task.display_id.raw().to_string();
+    let conf = home.root().join("tmux.conf");
+    std::fs::write(&conf, "set -g allow-passthrough on\nset -g status off\n").unwrap();
+    let socket = home.root().join("tmux.sock");
+    // The pane's environment: the home's, the service's and the config,
+    // on the command line (a tmux server's environment is its own).
+    let mut cmd = String::from("env -i");
+    let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg.display().to_string());
+    for (k, v) in home.env().iter().chain(env.iter()) {
+        if k != "TASKDECK_CONFIG" || v.ends_with("notify.toml") {
+            cmd.push_str(&format!(" {k}='{v}'"));
+        }
+    }
+    cmd.push_str(&format!(
+        " TMUX=\"$TMUX\" TERM=tmux-256color {}",
+        env!("CARGO_BIN_EXE_taskdeck")
+    ));
+    let sock = socket.display().to_string();
+    let conf = conf.display().to_string();
+    /// The private server goes, whatever the test's end.
+    struct Server(String);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux")
+                .args(["-S", &self.0, "kill-server"])
+                .output();
+        }
+    }
+    let server = Server(sock.clone());
+    let mut tui = Tui::spawn_program(
+        &home,
+        "tmux",
+        &[
+            "-S",
+            &sock,
+            "-f",
+            &conf,
+            "new-session",
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &cmd,
+        ],
+        &[],
+        120,
+        40,
+    );
+    tui.wait_for("Alice Martin", WAIT);
+    tui.send("i");
+    tui.wait_for("read just now", WAIT);
+    tui.send("\x1b");
+    tui.wait_until("the inbox closed", WAIT, |s| !s.contains("┌ Inbox"));
+    mention(&svc, &task);
+    let plain = format!("\x1b]9;taskdeck: Bob Okafor mentioned you on {label}");
+    wait_raw(&tui, "OSC 9 out of tmux", plain.as_bytes(), NEXT_WALKS);
+    let raw = tui.raw();
+    assert!(
+        find(&raw, b"\x1bPtmux;").is_none(),
+        "tmux unwrapped it: the terminal outside never sees the wrapper"
+    );
+    drop(server);
+    tui.wait_exit(WAIT);
+}
