@@ -270,7 +270,7 @@ mod tests {
         // The same items again: nothing.
         assert_eq!(w.observe(&all, true), None);
         // Read (gone from the unread items), then brought back: not news.
-        assert_eq!(w.observe(&[stored.clone()], true), None);
+        assert_eq!(w.observe(std::slice::from_ref(&stored), true), None);
         assert_eq!(w.observe(&all, true), None);
     }
 

@@ -240,11 +240,13 @@ mod tests {
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("env");
-        let mut cfg = Notify::default();
-        cfg.command = Some(format!(
-            "printf '%s|%s' \"$TASKDECK_WORDS\" \"$TASKDECK_TASK_ID\" > '{}'; exit 3",
-            out.display()
-        ));
+        let cfg = Notify {
+            command: Some(format!(
+                "printf '%s|%s' \"$TASKDECK_WORDS\" \"$TASKDECK_TASK_ID\" > '{}'; exit 3",
+                out.display()
+            )),
+            ..Notify::default()
+        };
         let mut n = Notifier::new(cfg, &|_| None);
         let (tx, mut rx) = mpsc::unbounded_channel();
         let done = rt.block_on(async {
