@@ -106,7 +106,7 @@ pub async fn walk_pages_with(
                 return Err(Failure::failed(format!(
                     "listing tasks failed: stopped after {pages} pages ({}) and the \
                      service still sends a cursor; narrow the query or raise --limit",
-                    crate::app::dispatch::results::plural(count, "task", "tasks")
+                    crate::domain::words::plural(count, "task", "tasks")
                 )));
             }
             Some(next) => {
@@ -162,7 +162,7 @@ pub async fn tasks(
     if more && !a.json {
         say(&format!(
             "taskdeck: {} shown; more are available (use --all)",
-            crate::app::dispatch::results::plural(count, "task", "tasks")
+            crate::domain::words::plural(count, "task", "tasks")
         ));
     }
     Ok(EXIT_OK)
@@ -331,6 +331,20 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
         }
     ));
     out.push_str(&format!("API key: {}\n", c.key_source()));
+    if let Some(ca) = &c.settings.ca_file {
+        match crate::api::ca_certificates(ca) {
+            Ok(certs) => out.push_str(&format!(
+                "ca_file: {} ({} certificate{})\n",
+                ca.display(),
+                certs.len(),
+                if certs.len() == 1 { "" } else { "s" }
+            )),
+            Err(e) => {
+                errors += 1;
+                out.push_str(&format!("{path}: error: {}\n", clean(&e)));
+            }
+        }
+    }
     out.push_str(&format!(
         "{errors} error{}, {warnings} warning{}\n",
         if errors == 1 { "" } else { "s" },

@@ -32,6 +32,9 @@ pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
     }
 }
 
+/// What a task answering 404 is: deleted, or its sharing changed.
+pub const GONE: &str = "gone, or no longer visible to you";
+
 /// Joins a number to its unit so that wrapping never parts them.
 pub const NBSP: char = '\u{a0}';
 

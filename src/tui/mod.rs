@@ -20,10 +20,10 @@ pub mod worker;
 pub use msg::Msg;
 
 use crate::api::Client;
-use crate::app::edit::drafts;
 use crate::app::new_state;
 use crate::app::quit_lines;
 use crate::app::state;
+use crate::app::state::drafts;
 use crate::app::WritesInFlight;
 use crate::config::Settings;
 use crossterm::event::{Event, KeyEventKind};

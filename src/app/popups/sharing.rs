@@ -34,7 +34,7 @@ pub struct SharingEditor {
     pub adding: Option<(Adding, LineInput)>,
     /// People and teams taskdeck has seen: a name or an e-mail typed here
     /// that names exactly one of them is sent as its id.
-    pub directory: crate::app::edit::directory::Directory,
+    pub directory: crate::app::state::directory::Directory,
     /// Why the last save was refused (the editor came back with its edits).
     pub note: Option<String>,
 }
@@ -306,7 +306,7 @@ impl SharingEditor {
                         _ => (text.clone(), AccessLevel::Read),
                     };
                     if !reference.is_empty() {
-                        use crate::app::edit::directory::Resolved;
+                        use crate::app::state::directory::Resolved;
                         let known = match kind {
                             Adding::Person => ed.directory.resolve_person(&reference),
                             Adding::Team => ed.directory.resolve_team(&reference),
