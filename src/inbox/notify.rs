@@ -17,7 +17,7 @@
 
 use super::derive::Kind;
 use crate::store::{InboxItem, InboxMark, MarkKind};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// An unread item as the inbox update carries it (what a notice is made
 /// of): the task, the item's key, its reason and its words.
@@ -203,7 +203,8 @@ pub fn unread_items(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<U
 /// is over (the store's items and the first walk's are known).
 #[derive(Clone, Debug, Default)]
 pub struct Watch {
-    seen: HashSet<(String, String)>,
+    /// Task id → the keys of its items seen (looked up without copying).
+    seen: HashMap<String, HashSet<String>>,
     started: bool,
 }
 
@@ -218,7 +219,18 @@ impl Watch {
             if i.kind == Some(Kind::Draft) {
                 continue;
             }
-            if self.seen.insert((i.task_id.clone(), i.key.clone())) && self.started {
+            if self
+                .seen
+                .get(&i.task_id)
+                .is_some_and(|k| k.contains(&i.key))
+            {
+                continue;
+            }
+            self.seen
+                .entry(i.task_id.clone())
+                .or_default()
+                .insert(i.key.clone());
+            if self.started {
                 new.push(i.clone());
             }
         }
