@@ -219,6 +219,7 @@ pub async fn run(
                     effects.extend(state.on_api(*r));
                     if me {
                         store.bind(&mut state);
+                        store.note_waiting(&mut state);
                         // The store of the user the service named, with
                         // its outbox: sent with this key, which is theirs.
                         effects.extend(state.outbox_pump());
@@ -247,6 +248,15 @@ pub async fn run(
                             }
                         }
                     }
+                    dirty = true;
+                }
+                Msg::StoreRetried(user, opened) => {
+                    if store.retried(user, *opened, &mut state) && inbox.is_none() {
+                        inbox = start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
+                        state.inbox.running = inbox.is_some();
+                    }
+                    // What the store held goes out now.
+                    effects.extend(state.outbox_pump());
                     dirty = true;
                 }
                 Msg::Inbox(u) => {
@@ -401,6 +411,24 @@ fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
     };
     match &r.result {
         Ok(state::Reply::Task(t)) => link.send(InboxCmd::Own(t.clone())),
+        // Own sharing and deletions are no news either (the user's own
+        // access removed, a draft rejected: the task leaves by their doing).
+        Ok(state::Reply::Sharing(s)) => {
+            let access = s
+                .users
+                .iter()
+                .find(|m| {
+                    m.id == link.user() && m.role.as_ref().is_none_or(|r| r.raw() != "assignee")
+                })
+                .map(|m| {
+                    m.access_level
+                        .as_ref()
+                        .map(|a| a.to_string())
+                        .unwrap_or_default()
+                });
+            link.send(InboxCmd::OwnShared(id.to_string(), access))
+        }
+        Ok(state::Reply::Deleted) => link.send(InboxCmd::OwnDeleted(id.to_string())),
         Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
         Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
     }

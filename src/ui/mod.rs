@@ -244,6 +244,14 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         (None, Some(_)) => spans.push(Span::styled("identity unknown (see :log)", theme.error)),
         (None, None) => spans.push(Span::styled("identifying…", theme.dim)),
     }
+    // Edits made as another user wait in their store: in view, next to
+    // the name they are not sent under.
+    if let Some(w) = s.away_words() {
+        spans.push(Span::styled(
+            format!("  {w}"),
+            theme.warn.add_modifier(Modifier::BOLD),
+        ));
+    }
     spans.push(Span::styled(
         match &s.profile {
             Some(p) => format!(
@@ -269,6 +277,12 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             theme
                 .error
                 .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+        ));
+    }
+    if s.local.busy {
+        spans.push(Span::styled(
+            "  store busy — retrying",
+            theme.warn.add_modifier(Modifier::BOLD),
         ));
     }
     if s.inbox.count() > 0 {

@@ -103,6 +103,8 @@ pub struct State {
     pub offline: Option<crate::app::local::offline::Offline>,
     /// Edits waiting for the service, in order.
     pub outbox: Vec<crate::app::local::outbox::OutItem>,
+    /// Whose edits may go out now, and another user's that wait.
+    pub owner: crate::app::local::outbox::Owner,
     /// Per queueable write in flight: the version of the task shown when
     /// it was made, the base it is checked against if it is queued.
     pub edit_bases: HashMap<u64, Option<String>>,
@@ -176,6 +178,7 @@ impl State {
             local: Default::default(),
             offline: None,
             outbox: Vec::new(),
+            owner: Default::default(),
             edit_bases: HashMap::new(),
             profile: None,
             switch_to: None,

@@ -201,3 +201,19 @@ impl State {
         }
     }
 }
+
+/// A write lost its connection: before anything queued is sent, who the
+/// key acts as is asked again (issue 32, point 4). `fx` holds that
+/// `GET /me` alone; it names the same user (`loaded`'s); returns what
+/// follows.
+pub(crate) fn confirm_me(s: &mut State, fx: &[Effect]) -> Vec<Effect> {
+    assert_eq!(reqs(fx), vec![ApiRequest::Me], "who the key acts as first");
+    answer(
+        s,
+        fx,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    )
+}
