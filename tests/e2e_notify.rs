@@ -124,10 +124,15 @@ fn start(home: &Home, svc: &Service, extra: &[(&str, &str)], cfg: &Path) -> Tui 
     tui
 }
 
+/// Bob mentions Alice by her e-mail: the sandbox lists her in
+/// `mentioned_users`, which the inbox takes as the truth.
 fn mention(svc: &Service, task: &Task) {
     let bob = client(svc, BOB);
+    let alice = client(svc, KEY);
+    let email = svc.rt.block_on(alice.me()).unwrap().user_email;
+    let text = format!("@{} can you look at this?", email.raw());
     svc.rt
-        .block_on(bob.add_comment(&task.id, "@Alice Martin can you look at this?", &[]))
+        .block_on(bob.add_comment(&task.id, &text, &[]))
         .unwrap();
 }
 
@@ -213,14 +218,23 @@ fn a_mention_while_idle_rings_notifies_titles_and_runs_the_command_once() {
         "TASKDECK_REASON=mentioned".to_string(),
         format!("TASKDECK_TASK_NUMBER={}", label.trim_start_matches('#')),
         format!("TASKDECK_TASK_ID={}", task.id.as_str()),
-        "TASKDECK_TITLE=Budget␛]0;pwned␇ review".to_string(),
         format!("TASKDECK_WORDS={words}"),
         "TASKDECK_COUNT=1".to_string(),
         "TASKDECK_PROFILE=".to_string(),
     ] {
         assert!(env.lines().any(|l| l == want), "{want:?} in\n{env}");
     }
-    assert!(!env.contains('\x1b'), "{env:?}");
+    assert!(!env.contains('\x1b') && !env.contains('\x07'), "{env:?}");
+    // The title, its controls made harmless (spaces, or the stand-ins the
+    // store kept).
+    let title = env
+        .lines()
+        .find_map(|l| l.strip_prefix("TASKDECK_TITLE="))
+        .expect("TASKDECK_TITLE");
+    assert!(
+        title.starts_with("Budget") && title.ends_with(" review") && title.contains("]0;pwned"),
+        "{title:?}"
+    );
 }
 
 #[test]
