@@ -7,6 +7,7 @@
 //! `Settings.warnings`. The API key is kept apart from [`Settings`] and is
 //! only produced by [`Config::api_key`].
 
+pub mod doc;
 mod entries;
 mod key_command;
 mod notify;
@@ -22,8 +23,8 @@ pub use key_command::{
 };
 pub use parse::from_str;
 pub use paths::{
-    config_path, ensure_private_dir, read_regular_file, resolve_links, state_dir,
-    write_private_file, CONFIG_MAX_BYTES,
+    config_path, ensure_private_dir, log_file, read_regular_file, resolve_links, set_log_dir,
+    state_dir, write_private_file, CONFIG_MAX_BYTES,
 };
 pub use save::save_view;
 pub use settings::*;
@@ -124,6 +125,7 @@ api_key = "top-key"
 page_size = 30
 theme = "light"
 mouse = true
+accessible = true
 
 [keys.list]
 "ctrl-j" = "down"
@@ -137,6 +139,7 @@ api_key_command = "echo  work-key "
         assert_eq!(c.settings.page_size, 30);
         assert_eq!(c.settings.theme, "light");
         assert!(c.settings.mouse);
+        assert!(c.settings.accessible);
         assert_eq!(c.settings.keys["list"]["ctrl-j"], "down");
         if std::env::var_os(ENV_BASE_URL).is_none() && std::env::var_os(ENV_API_KEY).is_none() {
             assert_eq!(c.settings.base_url.as_deref(), Some("https://work.example"));

@@ -156,7 +156,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                     }
                     "inbox_refresh_secs" => {
                         // At least a minute: each walk costs a bounded but
-                        // real number of requests (README, the inbox).
+                        // real number of requests (docs/inbox.md).
                         if let Some(n) = p.integer(key, v, 0, 86_400) {
                             settings.inbox_refresh_secs =
                                 if n == 0 { 0 } else { (n as u64).max(30) };
@@ -190,22 +190,25 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                         settings.http2 = true;
                         settings.http2_always = true;
                     }
-                    "mouse" | "cache" | "prefetch" | "http2" => match v.get_ref().as_bool() {
-                        Some(b) => match key {
-                            "mouse" => settings.mouse = b,
-                            "cache" => settings.cache = b,
-                            "http2" => (settings.http2, settings.http2_always) = (b, false),
-                            _ => settings.prefetch = b,
-                        },
-                        None => p.error(
-                            v.span().start,
-                            format!(
-                                "`{key}` must be true or false{}, not {}",
-                                if key == "http2" { " or \"always\"" } else { "" },
-                                v.get_ref().type_str()
+                    "mouse" | "accessible" | "cache" | "prefetch" | "http2" => {
+                        match v.get_ref().as_bool() {
+                            Some(b) => match key {
+                                "mouse" => settings.mouse = b,
+                                "accessible" => settings.accessible = b,
+                                "cache" => settings.cache = b,
+                                "http2" => (settings.http2, settings.http2_always) = (b, false),
+                                _ => settings.prefetch = b,
+                            },
+                            None => p.error(
+                                v.span().start,
+                                format!(
+                                    "`{key}` must be true or false{}, not {}",
+                                    if key == "http2" { " or \"always\"" } else { "" },
+                                    v.get_ref().type_str()
+                                ),
                             ),
-                        ),
-                    },
+                        }
+                    }
                     "notify" | "notify_command" | "notify_osc" => {
                         super::notify::parse(&mut p, key, v, &mut settings.notify)
                     }
@@ -391,7 +394,7 @@ fn expand_home(s: &str) -> PathBuf {
 }
 
 /// The keys of the file's top level (for "did you mean").
-const TOP_KEYS: &[&str] = &[
+pub(super) const TOP_KEYS: &[&str] = &[
     "base_url",
     "api_key",
     "api_key_command",
@@ -408,6 +411,7 @@ const TOP_KEYS: &[&str] = &[
     "notify",
     "notify_command",
     "notify_osc",
+    "accessible",
     "cache",
     "prefetch",
     "http2",
@@ -418,7 +422,7 @@ const TOP_KEYS: &[&str] = &[
 ];
 
 /// The keys a profile takes.
-const CONN_KEYS: &[&str] = &["base_url", "api_key", "api_key_command", "ca_file"];
+pub(super) const CONN_KEYS: &[&str] = &["base_url", "api_key", "api_key_command", "ca_file"];
 
 /// ` — did you mean `x`?` for the known key nearest to `typed`, when it is
 /// near enough to be a slip (a third of its letters at most); else nothing.

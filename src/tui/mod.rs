@@ -74,8 +74,15 @@ pub async fn run(
         launch.demo,
     );
     state.drafts = drafts::Drafts::per_user(drafts_dir);
+    // The first start says where help is and how to leave, once.
+    state.welcome = first_start(&crate::config::state_dir());
+    if launch.demo {
+        // What the demo does with what you do (issue 34 §4).
+        state.say(Level::Info, DEMO_NOTE);
+    }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
+    let (mut theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
+    theme.accessible = settings.accessible;
     for w in theme_warnings {
         state.say(Level::Warn, w);
     }
@@ -160,6 +167,17 @@ pub async fn run(
                     exit_code = hangup_code(exit_code);
                     break;
                 }
+                // Outside accessible mode the cursor is hidden but still
+                // placed on the focus (braille displays and input methods
+                // follow it); the backend writes nothing when it is
+                // already there.
+                if let Some(at) = metrics
+                    .cursor
+                    .filter(|_| !metrics.caret && !theme.accessible)
+                {
+                    let _ = term.set_cursor_position(at);
+                    let _ = ratatui::backend::Backend::flush(term.backend_mut());
+                }
                 metrics.apply(&mut state);
                 last_draw = Instant::now();
                 dirty = false;
@@ -202,10 +220,10 @@ pub async fn run(
                     dirty = true;
                 }
                 Msg::Term(Event::Mouse(m)) => {
-                    let size = term.size().unwrap_or_default();
-                    let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-                    effects.extend(state.on_mouse(m, area));
-                    dirty = true;
+                    // Motion, or a click on nothing: nothing redrawn.
+                    let (fx, changed) = state.on_mouse(m, Instant::now());
+                    effects.extend(fx);
+                    dirty |= changed;
                 }
                 Msg::Term(Event::Resize(..)) => dirty = true,
                 Msg::Term(_) => {}
@@ -431,5 +449,39 @@ fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
         Ok(state::Reply::Deleted) => link.send(InboxCmd::OwnDeleted(id.to_string())),
         Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
         Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
+    }
+}
+
+/// The demo's first words: nothing of the user's is written.
+pub const DEMO_NOTE: &str =
+    "demo: nothing of yours is touched; what you change here is discarded at exit";
+
+/// The mark in the state folder that the first start's hint was shown.
+const WELCOMED: &str = "welcomed";
+
+/// Whether this is the first start (no mark in `state_dir` yet); the mark
+/// is written now, so the hint shows once. A folder that cannot be written
+/// shows it again next time, which is harmless.
+fn first_start(state_dir: &std::path::Path) -> bool {
+    let mark = state_dir.join(WELCOMED);
+    if mark.exists() {
+        return false;
+    }
+    if let Err(e) = crate::config::write_private_file(&mark, b"the first start's hint was shown\n")
+    {
+        tracing::warn!(error = %e, "cannot keep the first start's mark");
+    }
+    true
+}
+
+#[cfg(test)]
+mod first_start_tests {
+    #[test]
+    fn the_hint_shows_once_per_state_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("taskdeck");
+        assert!(super::first_start(&state));
+        assert!(!super::first_start(&state));
+        assert!(state.join(super::WELCOMED).is_file());
     }
 }

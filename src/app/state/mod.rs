@@ -26,11 +26,14 @@ pub mod screen;
 pub use composer::{Compose, ComposeKind, SendState};
 pub use panes::*;
 pub use requests::*;
-pub use screen::{Confirmed, Focus, Level, Message, Overlay, Pending, MAX_MESSAGES};
+pub use screen::{Confirmed, Focus, Hit, Level, Message, Overlay, Pending, MAX_MESSAGES};
 
 pub struct State {
     pub keymap: Keymap,
     pub demo: bool,
+    /// The first start's hint (where help is, how to leave) shows in the
+    /// key line until the first key (issue 34 §6).
+    pub welcome: bool,
     pub host: String,
     pub me: Option<Identity>,
     pub me_error: Option<String>,
@@ -90,6 +93,12 @@ pub struct State {
     /// Every edit made from taskdeck, with its inverse (`z` / `Z`).
     pub history: crate::app::bulk::history::History,
     pub spinner: usize,
+    /// Accessible mode: messages stay until the next one (no expiry).
+    pub accessible: bool,
+    /// Where the last frame drew what a click can land on.
+    pub hits: Vec<(ratatui::layout::Rect, Hit)>,
+    /// The last click, for a double click: when, and on what.
+    pub last_click: Option<(Instant, Hit)>,
     pub list_height: usize,
     pub quit: bool,
     pub drafts: crate::app::state::drafts::Drafts,
@@ -137,6 +146,7 @@ impl State {
         State {
             keymap,
             demo,
+            welcome: false,
             host,
             me: None,
             me_error: None,
@@ -171,6 +181,9 @@ impl State {
             engine: Default::default(),
             history: Default::default(),
             spinner: 0,
+            accessible: false,
+            hits: Vec::new(),
+            last_click: None,
             list_height: 20,
             quit: false,
             drafts: crate::app::state::drafts::Drafts::new(None),

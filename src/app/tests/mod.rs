@@ -129,6 +129,15 @@ pub fn loaded_with_tasks(settings: &Settings, tasks: Vec<Task>) -> State {
     s
 }
 
+/// Draw one frame of `w`×`h`: what a click lands on is where a frame
+/// drew it (`State::hits`), as in the TUI, which draws before the user
+/// can click.
+pub(crate) fn drawn(s: &mut State, w: u16, h: u16) {
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    term.draw(|f| crate::ui::draw(f, s, &crate::ui::Theme::dark()))
+        .unwrap();
+}
+
 pub(crate) fn type_str(s: &mut State, text: &str) -> Vec<Effect> {
     let mut fx = Vec::new();
     for c in text.chars() {
