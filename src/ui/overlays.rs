@@ -182,6 +182,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         Overlay::Filter(form) => draw_filter(f, area, form, theme),
         Overlay::Chooser(c) => {
             let note = c.note.iter().count() as u16;
+            // A typed picker shows what is typed, above all.
+            let typed = u16::from(c.typed.is_some());
             // Nothing to choose: the reason, wrapped to the popup's width
             // (at 80 columns it takes two lines).
             let empty = c.rows.is_empty() && !c.waiting();
@@ -196,11 +198,25 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             } else {
                 c.rows.len() as u16
             };
-            let r = centered(area, 100, body.clamp(1, 30) + note + 2);
+            let r = centered(area, 100, body.clamp(1, 30) + note + typed + 2);
             let inner = popup(f, r, c.title(), theme);
             // What the rows still wait for, or why some may be missing.
-            let [note_area, inner] =
-                Layout::vertical([Constraint::Length(note), Constraint::Min(0)]).areas(inner);
+            let [typed_area, note_area, inner] = Layout::vertical([
+                Constraint::Length(typed),
+                Constraint::Length(note),
+                Constraint::Min(0),
+            ])
+            .areas(inner);
+            if let Some(t) = &c.typed {
+                f.render_widget(
+                    Paragraph::new(Line::from(vec![
+                        Span::styled("find: ", theme.accent),
+                        Span::raw(crate::text::clean(&t.input.text)),
+                        Span::styled("▏", theme.accent),
+                    ])),
+                    typed_area,
+                );
+            }
             if let Some(n) = &c.note {
                 f.render_widget(
                     Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
@@ -220,8 +236,14 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                     .skip(offset)
                     .take(rows)
                     .map(|(i, (_, line))| {
+                        // What Enter takes: marked, not only coloured.
+                        let mark = match (c.typed.is_some(), i == c.selected) {
+                            (false, _) => "",
+                            (true, true) => "> ",
+                            (true, false) => "  ",
+                        };
                         Line::styled(
-                            line.clone(),
+                            format!("{mark}{line}"),
                             if i == c.selected {
                                 theme.selected
                             } else {

@@ -179,16 +179,21 @@ impl State {
                 self.say_about("list", Level::Error, msg);
                 vec![]
             }
-            (ApiRequest::PickTasks { .. }, result) => {
-                self.on_picked_tasks(match result {
-                    Ok(Reply::Page(p)) => Ok(p),
-                    Ok(Reply::Found(found, _)) => Ok(TaskPage {
-                        items: found.into_iter().map(TaskItem::Task).collect(),
-                        cursor: None,
-                    }),
-                    Ok(_) => Err("unexpected answer".into()),
-                    Err(e) => Err(e.to_string()),
-                });
+            (ApiRequest::PickTasks { query, number }, result) => {
+                let q = query.query.clone().unwrap_or_default();
+                self.on_picked_tasks(
+                    Some(q),
+                    number,
+                    match result {
+                        Ok(Reply::Page(p)) => Ok(p),
+                        Ok(Reply::Found(found, _)) => Ok(TaskPage {
+                            items: found.into_iter().map(TaskItem::Task).collect(),
+                            cursor: None,
+                        }),
+                        Ok(_) => Err("unexpected answer".into()),
+                        Err(e) => Err(e.to_string()),
+                    },
+                );
                 vec![]
             }
             (ApiRequest::FindByNumber { number, .. }, result) => {

@@ -89,10 +89,7 @@ impl State {
                     }
                 }
             }
-            Overlay::Chooser(mut c) => {
-                let out = c.on_key(self.keymap.lookup(&[Context::Picker], &ev));
-                self.chooser_outcome(c, out)
-            }
+            Overlay::Chooser(c) => self.chooser_key(c, ev),
             Overlay::Views(sw) => self.switcher_key(sw, ev),
             Overlay::Conflict(mut v) => {
                 let out = v.on_key(self.keymap.lookup(&[Context::Conflict], &ev));

@@ -2,10 +2,52 @@
 //! which holds the data of `super` and never this module.
 
 use super::*;
+use crate::app::keymap::Context;
 use crate::app::local::outbox::OutState;
-use crate::app::state::{Effect, Focus, Overlay, State};
+use crate::app::state::{Effect, Focus, Level, Overlay, State};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// A key that edits a typed picker's text (`j` is a letter there; the
+/// arrows move).
+fn edits_text(ev: &KeyEvent) -> bool {
+    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    match ev.code {
+        KeyCode::Char('u' | 'w') if ctrl => true,
+        KeyCode::Char(_) => !ctrl && !ev.modifiers.contains(KeyModifiers::ALT),
+        KeyCode::Backspace | KeyCode::Delete | KeyCode::Left | KeyCode::Right => true,
+        KeyCode::Home | KeyCode::End => true,
+        _ => false,
+    }
+}
 
 impl State {
+    /// A key in a chooser: a typed picker takes text keys into its line
+    /// (the rows narrow at once); the others go by the `picker` keymap.
+    pub(crate) fn chooser_key(&mut self, mut c: Chooser, ev: KeyEvent) -> Vec<Effect> {
+        if let Some(t) = c.typed.as_mut().filter(|_| edits_text(&ev)) {
+            let before = t.input.text.clone();
+            t.input.handle(&ev);
+            let fx = if t.input.text != before {
+                self.link_typed(&mut c)
+            } else {
+                vec![]
+            };
+            self.overlay = Overlay::Chooser(c);
+            return fx;
+        }
+        let action = self.keymap.lookup(&[Context::Picker], &ev);
+        if action == Some(crate::app::keymap::Action::Choose) {
+            if let Some(wait) = c.awaited_number() {
+                // Enter means the task typed: never another row meanwhile.
+                self.say(Level::Info, format!("still looking up #{wait}…"));
+                self.overlay = Overlay::Chooser(c);
+                return vec![];
+            }
+        }
+        let out = c.on_key(action);
+        self.chooser_outcome(c, out)
+    }
+
     pub fn open_chooser(&mut self, kind: ChooserKind) {
         let now = crate::app::local::cache::now_secs();
         let rows: Vec<(String, String)> = match kind {
