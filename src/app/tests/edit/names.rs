@@ -343,7 +343,10 @@ fn a_team_name_goes_as_typed_and_a_known_ambiguity_is_asked_before_the_review() 
         }),
     );
     match &s.overlay {
-        Overlay::Picker(p) => assert_eq!((p.reference.as_str(), p.candidates.len()), ("Paralegals", 2)),
+        Overlay::Picker(p) => assert_eq!(
+            (p.reference.as_str(), p.candidates.len()),
+            ("Paralegals", 2)
+        ),
         _ => panic!("a picker ({:?})", s.status),
     }
     // `:share team Litigation`: two seen, asked before anything is sent.
