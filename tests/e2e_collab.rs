@@ -202,7 +202,10 @@ fn a_second_person_of_the_same_name_is_added_beside_the_first() {
         WAIT,
     );
     let review = tui.screen();
-    assert!(!review.contains("- person"), "nobody loses access: {review}");
+    assert!(
+        !review.contains("- person"),
+        "nobody loses access: {review}"
+    );
     assert!(svc.requests_matching("PUT", "/sharing").is_empty());
     tui.key("y");
     tui.wait_for("sharing saved", WAIT);

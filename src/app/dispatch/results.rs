@@ -35,6 +35,13 @@ impl State {
         );
         let outboxed = self.outbox_answer(&r);
         fx.extend(outboxed.fx);
+        // An open `:outbox` shows the entries as they are now.
+        let refused = outboxed
+            .note
+            .as_ref()
+            .filter(|(l, _)| *l == Level::Error)
+            .map(|(_, t)| t.clone());
+        self.refresh_outbox_chooser(refused);
         let req = r.req.clone();
         if outboxed.handled {
             self.record_after(&req);

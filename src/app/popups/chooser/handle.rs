@@ -115,6 +115,29 @@ impl State {
         self.overlay = Overlay::Chooser(Chooser::new(kind, rows));
     }
 
+    /// An open `:outbox` follows the outbox (#32 §13): its rows are built
+    /// again from the entries as they are now (one sent or refused leaves,
+    /// `sending…` never outlives its answer), the highlight stays on its
+    /// entry, and `note` (a refusal) is said above them.
+    pub(crate) fn refresh_outbox_chooser(&mut self, note: Option<String>) {
+        let Overlay::Chooser(c) = &self.overlay else {
+            return;
+        };
+        if c.kind != ChooserKind::Outbox {
+            return;
+        }
+        let key = c.rows.get(c.selected).map(|(k, _)| k.clone());
+        let (selected, old) = (c.selected, c.note.clone());
+        self.open_chooser(ChooserKind::Outbox);
+        if let Overlay::Chooser(n) = &mut self.overlay {
+            n.selected = key
+                .and_then(|k| n.rows.iter().position(|(r, _)| *r == k))
+                .unwrap_or(selected)
+                .min(n.rows.len().saturating_sub(1));
+            n.note = note.map(|t| crate::text::clean(&t)).or(old);
+        }
+    }
+
     pub(crate) fn chooser_outcome(&mut self, c: Chooser, out: ChooserOutcome) -> Vec<Effect> {
         match out {
             ChooserOutcome::Stay => {

@@ -457,3 +457,53 @@ fn a_conflict_sends_only_the_fields_kept_as_mine() {
         "the entry is replaced by what was sent"
     );
 }
+
+/// #32 §13: `:outbox` open while a queued edit is sent: the service
+/// refuses it (404) — the entry no longer says `sending…`, the refusal is
+/// said in the list.
+#[test]
+fn an_open_outbox_never_keeps_sending_on_an_entry_the_service_refused() {
+    let mut s = with_store(loaded(3));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "status completed");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(
+        &mut s,
+        &probe,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    );
+    palette(&mut s, "outbox");
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { id } if *id == tid(1)),
+        Ok(Reply::Task(Box::new(task(1)))),
+    );
+    let rows = |s: &State| match &s.overlay {
+        Overlay::Chooser(c) => (
+            c.rows.iter().map(|r| r.1.clone()).collect::<Vec<_>>(),
+            c.note.clone(),
+        ),
+        _ => panic!("the outbox stays open"),
+    };
+    let (shown, _) = rows(&s);
+    assert!(shown[0].contains("sending…"), "{shown:?}");
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::NotFound {
+            what: "task".into(),
+            message: "not found".into(),
+        }),
+    );
+    let (shown, note) = rows(&s);
+    assert!(shown.iter().all(|l| !l.contains("sending…")), "{shown:?}");
+    assert!(
+        note.as_deref().unwrap_or("").contains("was refused"),
+        "{note:?}"
+    );
+}
