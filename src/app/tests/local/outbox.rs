@@ -507,3 +507,78 @@ fn an_open_outbox_never_keeps_sending_on_an_entry_the_service_refused() {
         "{note:?}"
     );
 }
+
+/// #32 §12: a held `priority` edit of a task archived meanwhile: the view
+/// says the task is archived, and sending asks first (no: back to the
+/// view, nothing sent; yes: sent).
+#[test]
+fn a_conflict_view_says_archived_and_asks_before_writing_to_it() {
+    let mut s = loaded(3);
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let mut changed = task(1);
+    changed.priority = Priority::Urgent;
+    changed.archived = true;
+    changed.draft = true;
+    changed.updated_at = Some("2026-11-05T10:00:00Z".into());
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(changed))),
+    );
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    let about = match &s.overlay {
+        Overlay::Conflict(v) => v.about.join("\n"),
+        _ => panic!("the conflict view"),
+    };
+    assert!(about.contains("#1 is ARCHIVED on the service"), "{about}");
+    assert!(about.contains("#1 is a DRAFT"), "{about}");
+    // Enter asks; `n` goes back to the view with nothing sent.
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty());
+    match &s.overlay {
+        Overlay::Confirm { lines, .. } => {
+            assert!(lines.join(" ").contains("archived"), "{lines:?}")
+        }
+        _ => panic!("asked first"),
+    }
+    assert!(reqs(&s.on_key(key('n'))).is_empty());
+    assert!(matches!(s.overlay, Overlay::Conflict(_)));
+    s.on_key(code(KeyCode::Enter));
+    let fx = s.on_key(key('y'));
+    let (id, body) = only_patch(&fx);
+    assert_eq!((id, body), (tid(1), json!({"priority": "low"})));
+}
+
+/// #32 §12: a held edit whose task the service no longer shows (404 on
+/// the read before sending) waits saying access was lost.
+#[test]
+fn a_held_edit_whose_task_is_gone_says_access_lost() {
+    let mut s = loaded(3);
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Err(ApiError::NotFound {
+            what: "task".into(),
+            message: "not found".into(),
+        }),
+    );
+    match &s.outbox[0].state {
+        OutState::Waiting(w) => assert!(
+            w.starts_with("access lost: the service no longer shows #1 to you"),
+            "{w}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
