@@ -74,7 +74,7 @@ impl SharingEditor {
     /// The first entry typed as a name the directory knows several of:
     /// asked before the review (`team`, its index, the candidates but
     /// those already listed).
-    pub fn ambiguous_typed(&self) -> Option<(bool, usize, Vec<(String, String)>)> {
+    pub fn ambiguous_typed(&self) -> Option<(bool, usize, Candidates)> {
         use crate::app::edit::directory::Resolved;
         for (team, list) in [(false, &self.users), (true, &self.teams)] {
             for (i, g) in list.iter().enumerate().filter(|(_, g)| g.typed) {
@@ -306,6 +306,9 @@ impl SharingEditor {
         out
     }
 }
+
+/// People or teams a name may mean: (id, label).
+pub type Candidates = Vec<(String, String)>;
 
 /// Choose among the candidates for an ambiguous name: those a sharing 400
 /// listed, or those the directory knows.
