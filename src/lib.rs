@@ -5,6 +5,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod domain;
+pub mod files;
 pub mod inbox;
 pub mod sandbox;
 pub mod secret;

@@ -34,11 +34,15 @@ struct Front {
 }
 
 async fn tls_front(target: SocketAddr, cert: &str) -> Front {
+    tls_front_keyed(target, cert, "localhost.key").await
+}
+
+async fn tls_front_keyed(target: SocketAddr, cert: &str, key: &str) -> Front {
     let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(tls_file(cert))
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    let key = PrivateKeyDer::from_pem_file(tls_file("localhost.key")).unwrap();
+    let key = PrivateKeyDer::from_pem_file(tls_file(key)).unwrap();
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
     let mut cfg = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
@@ -409,5 +413,45 @@ async fn a_socks5_proxy_carries_the_requests() {
         let asked = asked.lock().unwrap().clone();
         assert!(!asked.is_empty(), "{var}: nothing went through the proxy");
         assert!(asked.iter().all(|a| *a == expect), "{var}: {asked:?}");
+    }
+}
+
+/// A self-signed leaf (the usual private service: `openssl req -x509 …
+/// basicConstraints=critical,CA:FALSE`), RSA or EC, is named as one — for
+/// whom, not trusted, and how to trust it (`ca_file`) — not as "damaged"
+/// or "refused" with no names; trusted with `ca_file`, it works.
+#[tokio::test]
+async fn a_self_signed_certificate_is_named_as_one() {
+    let sb = sandbox(false).await;
+    for (cert, key, org) in [
+        ("selfsigned.pem", "selfsigned.key", "Self Signed Test"),
+        (
+            "selfsigned-ec.pem",
+            "selfsigned-ec.key",
+            "Self Signed EC Test",
+        ),
+    ] {
+        let front = tls_front_keyed(sb.addr, cert, key).await;
+        let e = client_for(&front.url, None).me().await.unwrap_err();
+        let m = e.to_string();
+        eprintln!("{cert}: {m}");
+        assert!(matches!(e, ApiError::Tls { .. }), "{e:?}");
+        assert!(m.contains("is self-signed"), "{cert}: {m}");
+        assert!(
+            m.contains(&format!(r#""localhost" ({org})"#)),
+            "{cert}: {m}"
+        );
+        assert!(
+            m.contains("not trusted") && m.contains("ca_file"),
+            "{cert}: {m}"
+        );
+        assert!(!m.contains("damaged") && !m.contains('\n'), "{cert}: {m}");
+        // Trusted by name, it is what the service is.
+        let c = client_for(&front.url, Some(tls_file(cert)));
+        assert_eq!(
+            c.me().await.unwrap().user_name.raw(),
+            "Alice Martin",
+            "{cert}"
+        );
     }
 }

@@ -385,3 +385,112 @@ async fn validate_layout_help_unwrapping_and_json_errors() {
     );
     assert!(sb.requests().is_empty());
 }
+
+/// `ca_file` is read like the config file: a regular file of bounded size,
+/// refused at once otherwise (`/dev/zero` grew to 1.7 GB in a second, a
+/// FIFO hung); `config check` names what is wrong with it.
+#[tokio::test]
+async fn config_check_checks_the_ca_file_and_refuses_special_files_at_once() {
+    let env = Env::new();
+    let tls = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tls");
+    let fifo = env.dir.path().join("ca.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    let folder = env.dir.path().join("certs");
+    std::fs::create_dir(&folder).unwrap();
+    let missing = env.dir.path().join("nowhere.pem");
+    let cases: Vec<(String, &str)> = vec![
+        (tls.join("ca.pem").display().to_string(), "(1 certificate)"),
+        (
+            "/dev/zero".into(),
+            "not a regular file (a character device)",
+        ),
+        (fifo.display().to_string(), "not a regular file (a FIFO)"),
+        (
+            folder.display().to_string(),
+            "not a regular file (a directory)",
+        ),
+        (missing.display().to_string(), "no such file"),
+        (
+            tls.join("README.md").display().to_string(),
+            "no certificate in it",
+        ),
+    ];
+    for (ca, says) in cases {
+        env.write_config(&format!(
+            "base_url = \"https://tasks.example\"\nca_file = \"{ca}\"\n"
+        ));
+        let o = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            env.run(&["config", "check"]),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("config check hung on ca_file {ca}"));
+        let out = stdout(&o);
+        assert!(out.contains(says), "{ca}: {out}");
+        let good = says.starts_with('(');
+        assert_eq!(
+            o.status.code(),
+            Some(if good { 0 } else { 1 }),
+            "{ca}: {out}"
+        );
+        // The TUI and the commands refuse it at once too (no hang, no growth).
+        if !good {
+            let mut env2 = Env::new();
+            env2.write_config(&format!(
+                "base_url = \"https://tasks.example\"\nca_file = \"{ca}\"\n"
+            ));
+            env2.set("TASKDECK_API_KEY", "k");
+            let o = tokio::time::timeout(std::time::Duration::from_secs(20), env2.run(&["me"]))
+                .await
+                .unwrap_or_else(|_| panic!("`me` hung on ca_file {ca}"));
+            assert_ne!(o.status.code(), Some(0));
+            assert!(stderr(&o).contains("ca_file"), "{ca}: {}", stderr(&o));
+        }
+    }
+}
+
+/// `config init` with a FIFO at the config path stops with a word before
+/// asking anything (it hung reading it); a symlinked config is written
+/// through the link, which stays a link.
+#[tokio::test]
+async fn config_init_stops_at_a_fifo_and_writes_through_a_link() {
+    let env = Env::new();
+    let path = env.dir.path().join("config.toml");
+    let made = std::process::Command::new("mkfifo").arg(&path).status();
+    assert!(made.unwrap().success());
+    let o = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        env.run_with_stdin(&["config", "init"], Some("")),
+    )
+    .await
+    .expect("config init hung on a FIFO");
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(err.contains("not a regular file (a FIFO)"), "{err}");
+    assert!(!err.contains("Base URL"), "asked before refusing: {err}");
+
+    let sb = sandbox(false).await;
+    let env = Env::new();
+    let dotfiles = env.dir.path().join("dotfiles");
+    std::fs::create_dir(&dotfiles).unwrap();
+    let target = dotfiles.join("taskdeck.toml");
+    std::fs::write(&target, "# mine\n").unwrap();
+    let link = env.dir.path().join("config.toml");
+    std::os::unix::fs::symlink("dotfiles/taskdeck.toml", &link).unwrap();
+    let answers = format!("{}\n1\nprintf %s {}\n", sb.base_url(), sb.keys[0].key);
+    let o = env
+        .run_with_stdin(&["config", "init"], Some(&answers))
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(
+        meta.file_type().is_symlink(),
+        "the link was replaced by a file"
+    );
+    let text = std::fs::read_to_string(&target).unwrap();
+    assert!(
+        text.contains("# mine") && text.contains("base_url"),
+        "{text}"
+    );
+}

@@ -85,12 +85,21 @@ fn errors<'a>(e: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'stati
 /// Whether TLS refused the certificate as issued by an authority it does
 /// not know: then who it is for and who issued it are worth reading
 /// ([`super::tls`]) to name them.
+/// Also for a certificate refused for its signature or encoding, or for
+/// a reason without a name: a self-signed one is refused so by some
+/// verifiers, and is named as self-signed once read.
 pub(super) fn unknown_issuer(e: &reqwest::Error) -> bool {
     errors(e).iter().any(|s| {
         matches!(
             s.downcast_ref::<rustls::Error>(),
             Some(rustls::Error::InvalidCertificate(
                 CertificateError::UnknownIssuer
+                    | CertificateError::BadSignature
+                    | CertificateError::BadEncoding
+                    | CertificateError::Other(_)
+                    | CertificateError::UnhandledCriticalExtension
+                    | CertificateError::InvalidPurpose
+                    | CertificateError::ApplicationVerificationFailure
             ))
         )
     })
@@ -252,6 +261,33 @@ pub(super) fn proxy_refused(proxy: &str, status: u16, host: &str) -> String {
 /// A TLS failure, by what the library says of the certificate.
 fn tls(e: &rustls::Error, host: &str, names: Option<&Names>) -> String {
     let cert = |why: &str, todo: &str| format!("{host}: the service's certificate {why} — {todo}");
+    // Self-signed: whatever the verifier called it (unknown issuer, a bad
+    // signature for a leaf that is no CA, a refusal without a name).
+    if let (rustls::Error::InvalidCertificate(c), Some(n)) = (e, names) {
+        let about_trust = !matches!(
+            c,
+            CertificateError::Expired
+                | CertificateError::ExpiredContext { .. }
+                | CertificateError::NotValidYet
+                | CertificateError::NotValidYetContext { .. }
+                | CertificateError::NotValidForName
+                | CertificateError::NotValidForNameContext { .. }
+                | CertificateError::Revoked
+        );
+        if n.self_signed && about_trust {
+            return cert(
+                &format!(
+                    "is self-signed and not trusted: it is for {}, and vouches for itself",
+                    n.subject
+                ),
+                &format!(
+                    "if it is your service's own, trust it: save it as PEM (openssl s_client \
+                     -connect {host} -showcerts </dev/null | openssl x509 > service.pem) and set \
+                     ca_file to that file"
+                ),
+            );
+        }
+    }
     match e {
         rustls::Error::InvalidCertificate(c) => match c {
             CertificateError::UnknownIssuer => cert(
@@ -347,6 +383,41 @@ fn date(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_self_signed_certificate_is_named_so_whatever_the_verifier_called_it() {
+        use super::super::tls::Names;
+        let me = Names {
+            subject: r#""tasks.internal" (Acme)"#.into(),
+            issuer: r#""tasks.internal" (Acme)"#.into(),
+            self_signed: true,
+        };
+        for c in [
+            CertificateError::UnknownIssuer,
+            CertificateError::BadSignature,
+            CertificateError::BadEncoding,
+            CertificateError::InvalidPurpose,
+        ] {
+            let m = tls(
+                &rustls::Error::InvalidCertificate(c.clone()),
+                "h:443",
+                Some(&me),
+            );
+            assert!(m.contains("is self-signed and not trusted"), "{c:?}: {m}");
+            assert!(m.contains(r#"for "tasks.internal" (Acme)"#), "{c:?}: {m}");
+            assert!(
+                m.contains("ca_file") && !m.contains("damaged"),
+                "{c:?}: {m}"
+            );
+        }
+        // Expired is expired, self-signed or not.
+        let m = tls(
+            &rustls::Error::InvalidCertificate(CertificateError::Expired),
+            "h",
+            Some(&me),
+        );
+        assert!(m.contains("has expired"), "{m}");
+    }
 
     #[test]
     fn a_tls_error_wrapped_in_io_is_found_and_named_in_plain_words() {

@@ -17,3 +17,4 @@ pub use error::{message_from_body, ApiError};
 pub use models::*;
 pub use protocol::Protocol;
 pub use request::*;
+pub use tls::{ca_certificates, CA_FILE_MAX_BYTES};

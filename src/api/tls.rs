@@ -16,6 +16,9 @@ use std::time::Duration;
 pub(super) struct Names {
     pub subject: String,
     pub issuer: String,
+    /// Issued by itself (the same name as subject and issuer): a
+    /// self-signed certificate, which only `ca_file` can make trusted.
+    pub self_signed: bool,
 }
 
 /// The certificate `host:port` presents, read within `wait`; `None` when
@@ -97,9 +100,18 @@ impl ServerCertVerifier for Keeper {
 }
 
 /// The certificates of a `ca_file` (PEM, one or several), or why not.
-pub(super) fn ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
+/// The most a `ca_file` may hold: a bundle of every public root is ~250 KB.
+pub const CA_FILE_MAX_BYTES: u64 = 4 * 1024 * 1024;
+
+pub fn ca_certificates(path: &std::path::Path) -> Result<Vec<reqwest::Certificate>, String> {
     let shown = path.display();
-    let pem = std::fs::read(path).map_err(|e| format!("ca_file {shown}: cannot read it: {e}"))?;
+    let pem =
+        crate::files::read_regular_bytes(path, CA_FILE_MAX_BYTES).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                format!("ca_file {shown}: cannot read it: no such file")
+            }
+            _ => format!("ca_file {shown}: cannot read it: {e}"),
+        })?;
     let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|_| {
         format!("ca_file {shown}: not PEM certificates (-----BEGIN CERTIFICATE-----)")
     })?;
@@ -153,6 +165,7 @@ pub(super) fn names_of(der: &[u8]) -> Option<Names> {
     Some(Names {
         subject: name(subject),
         issuer: name(issuer),
+        self_signed: subject == issuer,
     })
 }
 

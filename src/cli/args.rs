@@ -225,9 +225,10 @@ pub struct TasksArgs {
     #[arg(long, value_delimiter = ',', value_name = "a,b")]
     pub tags: Vec<String>,
     /// Only tasks due at or after this date, in your time zone (`time_zone`
-    /// in the config, else TZ, else the system's): 2026-12-01, today,
-    /// tomorrow, +3d or +2w mean the start of that local day (00:00);
-    /// 2026-12-01T09:00 is a local time; 2026-12-01T09:00:00Z is UTC.
+    /// in the config, else TZ, else the system's): a day (2026-12-01,
+    /// today, tomorrow, fri, next fri, +3d, 2w) means the start of that
+    /// local day (00:00); 2026-12-01 09:00, fri 17:00 or 5pm is a local
+    /// time; 2026-12-01T09:00:00Z is UTC. The same forms as :due.
     #[arg(long, value_name = "DATE")]
     pub due_from: Option<String>,
     /// Only tasks due at or before this date (same forms as --due-from; a

@@ -331,6 +331,20 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
         }
     ));
     out.push_str(&format!("API key: {}\n", c.key_source()));
+    if let Some(ca) = &c.settings.ca_file {
+        match crate::api::ca_certificates(ca) {
+            Ok(certs) => out.push_str(&format!(
+                "ca_file: {} ({} certificate{})\n",
+                ca.display(),
+                certs.len(),
+                if certs.len() == 1 { "" } else { "s" }
+            )),
+            Err(e) => {
+                errors += 1;
+                out.push_str(&format!("{path}: error: {}\n", clean(&e)));
+            }
+        }
+    }
     out.push_str(&format!(
         "{errors} error{}, {warnings} warning{}\n",
         if errors == 1 { "" } else { "s" },

@@ -166,7 +166,10 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     let mut a = Asker {
         input: stdin.lock(),
     };
-    let path = crate::config::config_path();
+    // A link is written through; a FIFO, a device or a folder at the path
+    // stops here, before any question (reading a FIFO would hang).
+    let path = crate::config::resolve_links(&crate::config::config_path());
+    existing_text(&path)?;
     eprintln!(
         "Setting up taskdeck{} — the answers go to {}",
         profile
@@ -271,22 +274,26 @@ async fn test_answers(base: &str, key: &KeyAnswer) -> Result<String, String> {
     ))
 }
 
+/// What the config file at `path` holds now (nothing if it is missing);
+/// anything but a regular file of a sane size is refused with its name.
+fn existing_text(path: &Path) -> Result<String, Failure> {
+    match crate::config::read_regular_file(path, crate::config::CONFIG_MAX_BYTES) {
+        Ok(t) => Ok(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(Failure::failed(format!(
+            "cannot use {}: {e}; nothing written",
+            path.display()
+        ))),
+    }
+}
+
 fn write_file(
     path: &Path,
     profile: Option<&str>,
     base: &str,
     key: &KeyAnswer,
 ) -> Result<PathBuf, Failure> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            return Err(Failure::failed(format!(
-                "cannot read {}: {e}",
-                path.display()
-            )))
-        }
-    };
+    let text = existing_text(path)?;
     let out = write_answers(&text, profile, base, key).map_err(Failure::failed)?;
     crate::config::write_private_file(path, out.as_bytes())
         .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;

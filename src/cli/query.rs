@@ -77,7 +77,7 @@ pub fn due_filter(flag: &str, input: &str, now: Timestamp) -> Result<String, Fai
     })
 }
 
-const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01T09:00:00Z, today, tomorrow, +3d or +2w";
+const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01 14:00, 2026-12-01T09:00:00Z, today, tomorrow 16:00, fri, next fri 17:00, +3d or 2w";
 
 /// People and teams are ids on the wire: a name or an e-mail the directory
 /// of the local store knows (people and teams taskdeck has seen) becomes

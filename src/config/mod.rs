@@ -21,8 +21,8 @@ pub use key_command::{
 };
 pub use parse::from_str;
 pub use paths::{
-    config_path, ensure_private_dir, read_regular_file, state_dir, write_private_file,
-    CONFIG_MAX_BYTES,
+    config_path, ensure_private_dir, read_regular_file, resolve_links, state_dir,
+    write_private_file, CONFIG_MAX_BYTES,
 };
 pub use save::save_view;
 pub use settings::*;

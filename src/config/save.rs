@@ -11,7 +11,7 @@ use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
 /// `[[views]]` entry is added at the end. A symlinked config file is
 /// followed (its target is written). Returns the path written.
 pub fn save_view(path: &Path, name: &str, filter: &str) -> Result<PathBuf, String> {
-    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let real = super::resolve_links(path);
     let text = match read_regular_file(&real, CONFIG_MAX_BYTES) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

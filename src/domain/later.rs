@@ -2,19 +2,19 @@
 //! (`2h`, `tomorrow`, `mon 9:00`, `fri`, `2026-12-01 14:00`), and the
 //! short local forms the inbox shows (`Fri`, `Mon 09:00`, `today 14:00`).
 
-use super::dates::{
-    add_days, days_between, from_local, local_date, local_time_in, typed_date, zone, MAX_DAYS_AHEAD,
-};
-use jiff::civil::{Date, DateTime, Time};
+use super::dates::when::{parse_when, When};
+use super::dates::{days_between, from_local, local_date, local_time_in, zone};
+use jiff::civil::Time;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 
 /// The clock time a day without one means (the start of a working day).
 const MORNING: (i8, i8) = (9, 0);
 
-/// When `input` says, after `now`, in the user's zone: `30m`, `2h`, `3d`,
-/// `1w` (also with a `+`); `today 17:00`, `tomorrow` (09:00), `mon`
-/// (the next Monday, 09:00) or `monday 14:30`; a clock time alone (`16:00`:
+/// When `input` says, after `now`, in the user's zone, in the grammar
+/// every typed time shares ([`crate::domain::dates::when`]): `30m`, `2h`,
+/// `3d`, `1w` (from now); `today 17:00`, `tomorrow` (09:00), `mon`
+/// (the next Monday, 09:00), `next fri 5pm`; a clock time alone (`16:00`:
 /// today, or tomorrow once passed); a date (`2026-12-01`, 09:00) with an
 /// optional time. Anything not ahead of `now` is refused.
 pub fn parse_later(input: &str, now: Timestamp) -> Result<Timestamp, String> {
@@ -22,54 +22,15 @@ pub fn parse_later(input: &str, now: Timestamp) -> Result<Timestamp, String> {
 }
 
 pub fn parse_later_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Timestamp, String> {
-    let s = input.trim().to_ascii_lowercase();
-    let bad = || {
-        format!(
-            "{:?} is not a time ahead: use 2h, 30m, 3d, tomorrow, mon 9:00, 16:00 or 2026-12-01",
-            crate::text::clean(input.trim())
-        )
-    };
-    if s.is_empty() {
-        return Err("say when: 2h, tomorrow, mon 9:00, 2026-12-01".into());
-    }
-    let body = s.strip_prefix('+').unwrap_or(&s);
-    if let Some(at) = duration(body).map(|d| now + d) {
-        return Ok(at);
-    }
-    let mut words = s.split_whitespace();
-    let day_word = words.next().unwrap_or_default();
-    let clock = words.next();
-    if words.next().is_some() {
-        return Err(bad());
-    }
-    let today = local_date(now, tz);
-    let (day, clock) = if let Some(c) = parse_clock(day_word) {
-        // A clock time alone: today, or tomorrow once it has passed.
-        let at = from_local(at_clock(today, c).ok_or_else(bad)?, tz).ok_or_else(bad)?;
-        if at > now {
-            return Ok(at);
+    let bad = || format!("{:?} is not a time", crate::text::clean(input.trim()));
+    let at = match parse_when(input, now, tz)? {
+        When::At(t) => t,
+        When::Days(n) => now + SignedDuration::from_hours(n * 24),
+        When::Day(d) => {
+            let morning = Time::new(MORNING.0, MORNING.1, 0, 0).map_err(|_| bad())?;
+            from_local(d.to_datetime(morning), tz).ok_or_else(bad)?
         }
-        (add_days(today, 1).ok_or_else(bad)?, Some(c))
-    } else {
-        let day = match day_word {
-            "today" => today,
-            "tomorrow" => add_days(today, 1).ok_or_else(bad)?,
-            w => match weekday(w) {
-                Some(wd) => {
-                    let ahead = (wd + 7 - today.weekday().to_monday_zero_offset()) % 7;
-                    add_days(today, if ahead == 0 { 7 } else { ahead }.into()).ok_or_else(bad)?
-                }
-                None => typed_date(w).ok_or_else(bad)?,
-            },
-        };
-        let clock = match clock {
-            Some(c) => Some(parse_clock(c).ok_or_else(bad)?),
-            None => None,
-        };
-        (day, clock)
     };
-    let (h, m) = clock.unwrap_or(MORNING);
-    let at = from_local(at_clock(day, (h, m)).ok_or_else(bad)?, tz).ok_or_else(bad)?;
     if at <= now {
         return Err(format!(
             "{} has passed: say a time ahead",
@@ -77,59 +38,6 @@ pub fn parse_later_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Time
         ));
     }
     Ok(at)
-}
-
-/// `day` at the clock time `(hour, minute)`.
-fn at_clock(day: Date, (h, m): (i8, i8)) -> Option<DateTime> {
-    Some(day.to_datetime(Time::new(h, m, 0, 0).ok()?))
-}
-
-fn duration(s: &str) -> Option<SignedDuration> {
-    let (i, unit) = s.char_indices().last()?;
-    let num = &s[..i];
-    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: i64 = num.parse().ok()?;
-    let minutes = match unit {
-        'm' => n,
-        'h' => n.checked_mul(60)?,
-        'd' => n.checked_mul(24 * 60)?,
-        'w' => n.checked_mul(7 * 24 * 60)?,
-        _ => return None,
-    };
-    (minutes > 0 && minutes <= MAX_DAYS_AHEAD * 24 * 60).then(|| SignedDuration::from_mins(minutes))
-}
-
-fn parse_clock(s: &str) -> Option<(i8, i8)> {
-    let (h, m) = s.split_once(':').unwrap_or((s, "0"));
-    if h.is_empty() || h.len() > 2 || m.len() > 2 || !s.contains(':') && s.len() > 2 {
-        return None;
-    }
-    if !s.contains(':') {
-        // "9" alone is not a clock (it reads as a number): "9:00" is.
-        return None;
-    }
-    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-    (h < 24 && m < 60).then_some((h as i8, m as i8))
-}
-
-/// `mon`, `tues`, `friday`: a day's name cut after three letters or more
-/// (`mondaytue`, `monx` are not days).
-fn weekday(w: &str) -> Option<i8> {
-    const NAMES: [&str; 7] = [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ];
-    if w.len() < 3 {
-        return None;
-    }
-    NAMES.iter().position(|d| d.starts_with(w)).map(|i| i as i8)
 }
 
 /// The local calendar day of `t` (`2026-11-25`): "once per local day".
@@ -195,6 +103,7 @@ mod tests {
             "mon 25:00",
             "2026-13-01",
             "fr",
+            "tomorrow tomorrow",
             "9",
             // Not a day's name, though made of them.
             "mondaytue",

@@ -181,7 +181,7 @@ pub struct Spec {
 pub use crate::domain::filters::{PRIORITY_VALUES, STATUS_VALUES};
 pub const ROLE_VALUES: &[&str] = &["reference", "subject", "output"];
 pub const LINK_TYPES: &[&str] = &["chat", "review", "report", "task"];
-const DUE_WORDS: &[&str] = &["today", "tomorrow", "+1d", "+3d", "+1w", "none"];
+const DUE_WORDS: &[&str] = &["today", "tomorrow", "fri", "+1d", "+3d", "+1w", "none"];
 const LATER_WORDS: &[&str] = &["1h", "3h", "tomorrow", "mon 9:00", "fri"];
 
 fn none(arg: &str, c: Command) -> Result<Command, String> {
@@ -325,7 +325,7 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec!("assign", "me|e-mail|name|id", "assign the task (several matches: pick one)", true, People, |a| Ok(Command::Assign(needs(a, "a person: me, an e-mail, a name or a user id")?.to_string()))),
     spec!("unassign", "", "remove the assignee", true, Nothing, |a| none(a, Command::Unassign)),
-    spec!("due", "2026-12-01|2026-12-01T14:00|today|tomorrow|+3d|+2w|none", "set or clear the due date", true, Values(DUE_WORDS), |a| Ok(Command::Due(needs(a, "a date: 2026-12-01, today, tomorrow, +3d, +2w or none")?.to_string()))),
+    spec!("due", "2026-12-01|fri 17:00|tomorrow|+3d|none", "set or clear the due date (a day alone: its end)", true, Values(DUE_WORDS), |a| Ok(Command::Due(needs(a, "a date: 2026-12-01, 2026-12-01 14:00, today, tomorrow 16:00, fri, next fri 17:00, +3d, 2w, or none")?.to_string()))),
     spec!("tags", "a,b | +add -remove | none", "replace, add, remove or clear tags", true, Nothing, |a| Ok(Command::Tags(needs(a, "tags: a,b replaces, +a -b adds and removes, none clears")?.to_string()))),
     spec!("title", "TEXT", "set the title", true, Nothing, |a| Ok(Command::Title(needs(a, "a title (it cannot be empty)")?.to_string()))),
     spec!("description", "[editor|clear]", "edit the description here (or in $EDITOR), or clear it", true, Values(&["editor", "clear"]), |a| Ok(Command::Description(text_edit(a)?))),
@@ -379,7 +379,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("changed", "", "loaded tasks changed since you last opened them", false, Nothing, |a| none(a, Command::Changed)),
     spec!("outbox", "", "edits waiting for the service (cancel, or send one that waits)", false, Nothing, |a| none(a, Command::Outbox)),
     spec!("inbox", "", "what needs you, and why: assigned, mentions, replies, changed fields, sharing, due, drafts, follow-ups (i)", false, Nothing, |a| none(a, Command::Inbox)),
-    spec!("snooze", "2h|tomorrow|mon 9:00|2026-12-01", "hide the task in the inbox until then; it comes back saying so", true, Values(LATER_WORDS), |a| Ok(Command::Snooze(needs(a, "when: 2h, tomorrow, mon 9:00, 2026-12-01")?.to_string()))),
+    spec!("snooze", "2h|tomorrow|mon 9:00|2026-12-01", "hide the task in the inbox until then; it comes back saying so", true, Values(LATER_WORDS), |a| Ok(Command::Snooze(needs(a, "when: 2h, tomorrow, mon 9:00, next fri 5pm, 2026-12-01 14:00")?.to_string()))),
     spec!("follow-up", "fri|2d|mon 9:00", "if nobody else comments on or changes the task by then, it enters the inbox", true, Values(LATER_WORDS), |a| Ok(Command::FollowUp(needs(a, "when: fri, 2d, mon 9:00")?.to_string()))),
     spec!("snoozed", "", "snoozes and follow-ups waiting (x cancels one)", false, Nothing, |a| none(a, Command::Snoozed)),
     spec!("profile", "NAME", "switch to another profile of the config (its own store, drafts, outbox)", false, Profiles, |a| Ok(Command::Profile(needs(a, "a profile name from the config")?.to_string()))),

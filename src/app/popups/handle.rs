@@ -37,6 +37,11 @@ impl State {
                         self.overlay = Overlay::Palette(p);
                         vec![]
                     }
+                    palette::PaletteOutcome::Ask(words) => {
+                        self.overlay = Overlay::Palette(p);
+                        self.say(Level::Info, words);
+                        vec![]
+                    }
                     palette::PaletteOutcome::Close => vec![],
                     palette::PaletteOutcome::Run(text) => self.run_palette(&text, p.target),
                 }

@@ -115,6 +115,8 @@ pub enum PaletteOutcome {
     /// Run this text (the highlighted suggestion, or what was typed) on
     /// the palette's `target`.
     Run(String),
+    /// Stay open and say this: what is missing before anything can run.
+    Ask(String),
 }
 
 impl Palette {
@@ -150,6 +152,34 @@ impl Palette {
                 let typed = self.input.text.trim().to_string();
                 if !self.chose && completions.len() > 1 && names_argument(&typed) {
                     return PaletteOutcome::Run(typed);
+                }
+                if !self.chose {
+                    if let Some((cmd, arg)) = self.input.text.trim_start().split_once(' ') {
+                        let spec = command::spec(cmd);
+                        // An argument left empty is asked for: the first
+                        // suggestion (`snooze 1h`, `status not_started`)
+                        // is not an answer the user gave.
+                        if arg.trim().is_empty() && takes_args(cmd) {
+                            let why = spec.and_then(|s| (s.parse)("").err()).unwrap_or_default();
+                            return PaletteOutcome::Ask(format!(
+                                ":{cmd}: {why} (↓ or Tab picks a suggestion)"
+                            ));
+                        }
+                        // A value typed runs as typed unless the highlighted
+                        // suggestion only completes it (`tom` → `tomorrow`):
+                        // `snooze tomorrow tomorrow` is not `snooze tomorrow`.
+                        let free = spec.is_some_and(|s| {
+                            !matches!(s.complete, Complete::People | Complete::Teams)
+                        });
+                        if free && !arg.trim().is_empty() {
+                            let completes = highlighted.as_deref().is_some_and(|h| {
+                                h.to_lowercase().starts_with(&typed.to_lowercase())
+                            });
+                            if !completes {
+                                return PaletteOutcome::Run(typed);
+                            }
+                        }
+                    }
                 }
                 return match highlighted {
                     Some(c) if !c.contains(' ') && takes_args(&c) => {

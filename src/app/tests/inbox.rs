@@ -227,3 +227,35 @@ fn with_no_period_opening_the_inbox_walks_once_and_r_offline_says_why() {
         .1
         .contains("once the service has said who you are"));
 }
+
+#[test]
+fn snooze_with_nothing_asks_and_a_time_said_twice_is_refused() {
+    // `:snooze ` + Enter (and `s` + Enter) took the first suggestion and
+    // snoozed an hour; now the palette stays open and asks.
+    let mut s = with_inbox();
+    s.on_key(code(KeyCode::Enter));
+    for text in ["snooze", "snooze ", "follow-up "] {
+        let fx = palette(&mut s, text);
+        assert!(inbox_cmds(&fx).is_empty(), "{text:?} stored a mark");
+        assert!(matches!(s.overlay, Overlay::Palette(_)), "{text:?} closed");
+        s.on_key(code(KeyCode::Esc));
+    }
+    s.on_key(key('i'));
+    s.on_key(key('s'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(inbox_cmds(&fx).is_empty(), "s + Enter snoozed");
+    let (_, words, _) = s.status.clone().unwrap();
+    assert!(words.contains("when"), "{words}");
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(code(KeyCode::Esc));
+    // A value typed runs as typed: not the suggestion `tomorrow`.
+    let fx = palette(&mut s, "snooze tomorrow tomorrow");
+    assert!(inbox_cmds(&fx).is_empty());
+    assert_eq!(s.status.as_ref().unwrap().0, Level::Error);
+    // Chosen with the arrows, a suggestion runs.
+    s.on_key(key(':'));
+    type_str(&mut s, "snooze ");
+    s.on_key(code(KeyCode::Down));
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(matches!(&inbox_cmds(&fx)[0], InboxCmd::Mark(m) if m.kind == MarkKind::Snooze));
+}

@@ -9,13 +9,16 @@
 //! start, [`set_zone`]), else `TZ`, else the system's (see [`zone`]). Unit tests run in UTC unless a test
 //! picks a zone with [`with_zone`], so they read the same on every machine.
 
-use crate::api::{parse_date, parse_datetime, parse_rfc3339, to_utc_seconds, utc, ymd};
-use jiff::civil::{Date, DateTime, Time};
+use crate::api::{parse_rfc3339, to_utc_seconds, ymd};
+use jiff::civil::{Date, Time};
 use jiff::tz::TimeZone;
 use jiff::{Span, Timestamp};
 
-/// The furthest a relative due date (`+Nd`, `+Nw`) may reach.
-pub const MAX_DAYS_AHEAD: i64 = 3650;
+mod civil;
+pub mod when;
+pub use civil::MAX_DAYS_AHEAD;
+pub(crate) use civil::{add_days, from_local, local_date, typed_date};
+pub use when::When;
 
 // The zone lives beside the timestamp reading (`api`), which needs it for a
 // due date received without a time; it is set and read from here.
@@ -55,19 +58,6 @@ fn is_utc(tz: &TimeZone) -> bool {
     )
 }
 
-/// The local calendar date of an instant.
-pub(crate) fn local_date(t: Timestamp, tz: &TimeZone) -> Date {
-    tz.to_datetime(t).date()
-}
-
-/// A local wall-clock time as an instant. A time skipped by a DST change
-/// moves forward; a repeated one takes the first (the "compatible" rule).
-/// Whole seconds: a fraction typed is dropped.
-pub(crate) fn from_local(t: DateTime, tz: &TimeZone) -> Option<Timestamp> {
-    let t = t.with().subsec_nanosecond(0).build().ok()?;
-    tz.to_timestamp(t).ok()
-}
-
 fn start_of(d: Date, tz: &TimeZone) -> Option<Timestamp> {
     from_local(d.to_datetime(Time::midnight()), tz)
 }
@@ -80,35 +70,16 @@ fn iso(t: Timestamp) -> String {
     to_utc_seconds(t)
 }
 
-/// A typed text starts with a four-digit year and a dash. The patterns read
-/// a year of any width (chrono's `%Y`), so `26-12-01` was year 26 and
-/// `+2026-12-01` a signed year: sent as due dates two thousand years past,
-/// or as bounds the service reads its own way. People mean 2026.
-pub(crate) fn full_year(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-'
-}
-
-/// A date as typed (`2026-12-01`): a four-digit year (see [`full_year`]).
-pub(crate) fn typed_date(s: &str) -> Option<Date> {
-    full_year(s).then(|| parse_date(s, "%Y-%m-%d")).flatten()
-}
-
-/// `d` moved by `days` days (None past the calendar's ends).
-pub(crate) fn add_days(d: Date, days: i64) -> Option<Date> {
-    d.checked_add(Span::new().try_days(days).ok()?).ok()
-}
-
 /// Whole days from `from` to `to`.
 pub(crate) fn days_between(from: Date, to: Date) -> i64 {
     (to - from).get_days().into()
 }
 
-/// Parse a due date as typed: `none`, `today`, `tomorrow`, `+3d`, `+2w`,
-/// `2026-12-01`, `2026-12-01T14:00[:00]`, or with a zone (`…Z`,
-/// `…+01:00`). Read in the user's zone: a date alone means the end of that
-/// local day, a time without a zone is a local time. The answer is UTC.
-/// `Ok(None)` clears the due date.
+/// Parse a due date as typed, in the grammar every typed time shares
+/// ([`when`]): `none` clears it; a day without a clock time (`today`,
+/// `fri`, `+3d`, `2026-12-01`) means the end of that local day; a time
+/// without a zone is local (`fri 17:00`, `next friday 5pm`,
+/// `2026-12-01 14:00`). The answer is UTC. `Ok(None)` clears the due date.
 pub fn parse_due(input: &str, now: Timestamp) -> Result<Option<String>, String> {
     parse_due_in(input, now, &zone())
 }
@@ -116,70 +87,18 @@ pub fn parse_due(input: &str, now: Timestamp) -> Result<Option<String>, String> 
 /// [`parse_due`] in the zone `tz`.
 pub fn parse_due_in(input: &str, now: Timestamp, tz: &TimeZone) -> Result<Option<String>, String> {
     let s = input.trim().to_ascii_lowercase();
-    let today = local_date(now, tz);
-    let at = match s.as_str() {
+    match s.as_str() {
         "none" | "clear" | "-" => return Ok(None),
-        "" => return Err("type a date: 2026-12-01, today, tomorrow, +3d, +2w or none".into()),
-        "today" => end_of(today, tz),
-        "tomorrow" => add_days(today, 1).and_then(|d| end_of(d, tz)),
-        _ if s.starts_with('+') => {
-            let days = plus_days(input, &s[1..])?;
-            add_days(today, days).and_then(|d| end_of(d, tz))
-        }
-        _ => {
-            if let Some(d) = typed_date(&s) {
-                end_of(d, tz)
-            } else if let Some(t) = parse_rfc3339(input.trim()) {
-                Some(t)
-            } else {
-                // A trailing Z means UTC; without it the time is local.
-                let (body, zulu) = match s.strip_suffix('z') {
-                    Some(b) => (b, true),
-                    None => (s.as_str(), false),
-                };
-                ["%Y-%m-%dt%H:%M:%S", "%Y-%m-%dt%H:%M", "%Y-%m-%d %H:%M"]
-                    .iter()
-                    .filter(|_| full_year(body))
-                    .find_map(|f| parse_datetime(body, f))
-                    .and_then(|t| if zulu { utc(t) } else { from_local(t, tz) })
-            }
-        }
-    };
-    at.map(|t| Some(iso(t))).ok_or_else(|| {
-        format!("{input:?} is not a date: use 2026-12-01, today, tomorrow, +3d, +2w or none")
-    })
-}
-
-/// The number of days in `+3d` / `+2w` (`body` is what follows the `+`).
-fn plus_days(input: &str, body: &str) -> Result<i64, String> {
-    // By characters: "+", "+3é" are errors, never a panic.
-    let (num, unit) = match body.char_indices().last() {
-        Some((i, u)) => (&body[..i], u),
-        None => ("", ' '),
-    };
-    let bad = || format!("{input:?}: use +Nd or +Nw, e.g. +3d");
-    // Digits only: no sign, no space ("+-3d", "++3d" are errors).
-    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
+        "" => return Err(format!("type a date: {}, or none", when::FORMS)),
+        _ => {}
     }
-    let per_unit = match unit {
-        'd' => 1,
-        'w' => 7,
-        _ => return Err(bad()),
+    let at = match when::parse_when(input, now, tz).map_err(|e| format!("{e}, or none"))? {
+        When::Day(d) => end_of(d, tz),
+        When::Days(n) => add_days(local_date(now, tz), n).and_then(|d| end_of(d, tz)),
+        When::At(t) => Some(t),
     };
-    let too_far = || {
-        format!(
-            "{input:?} is too far away: at most {MAX_DAYS_AHEAD} days (+{}w)",
-            MAX_DAYS_AHEAD / 7
-        )
-    };
-    // Only digits, so parsing fails only when the number overflows; the
-    // product is checked too (it used to wrap around).
-    num.parse::<i64>()
-        .ok()
-        .and_then(|n| n.checked_mul(per_unit))
-        .filter(|d| *d <= MAX_DAYS_AHEAD)
-        .ok_or_else(too_far)
+    at.map(|t| Some(iso(t)))
+        .ok_or_else(|| format!("{:?} is not a date", crate::text::clean(input.trim())))
 }
 
 /// One end of a due-date range, as typed, in the user's zone: a date or a
@@ -227,20 +146,20 @@ pub fn parse_bound_in(
             .map(iso)
             .ok_or_else(|| format!("{input:?} is not a date"));
     }
-    let at = parse_due_in(v, now, tz)?
-        .ok_or_else(|| format!("{input:?} means no date; a range needs one"))?;
-    let word = {
-        let w = v.to_ascii_lowercase();
-        matches!(w.as_str(), "today" | "tomorrow") || w.starts_with('+')
+    let day = match when::parse_when(v, now, tz)? {
+        When::At(t) => return Ok(iso(t)),
+        When::Day(d) => Some(d),
+        When::Days(n) => add_days(local_date(now, tz), n),
     };
-    if !(lower && word) {
-        return Ok(at);
-    }
-    // The start of the same local day as the end `parse_due` found.
-    let end = crate::api::parse_timestamp(&at).ok_or_else(|| format!("{input:?} is not a date"))?;
-    start_of(local_date(end, tz), tz)
-        .map(iso)
-        .ok_or_else(|| format!("{input:?} is not a date"))
+    day.and_then(|d| {
+        if lower {
+            start_of(d, tz)
+        } else {
+            end_of(d, tz)
+        }
+    })
+    .map(iso)
+    .ok_or_else(|| format!("{input:?} is not a date"))
 }
 
 /// "today", "tomorrow", "in 3d", "2d overdue"; the bool says overdue. Days

@@ -469,3 +469,100 @@ fn zone_settings_resolve() {
     assert!(!is_utc(&ny()));
     assert!(!is_utc(&TimeZone::get("Europe/London").unwrap()));
 }
+
+#[test]
+fn one_grammar_reads_every_form_for_due_bounds_and_snoozes() {
+    use super::when::{parse_when, When};
+    // Sunday 2026-11-22 10:00 UTC.
+    let n = now();
+    let tz = TimeZone::UTC;
+    let w = |s: &str| parse_when(s, n, &tz);
+    let day = |s: &str| When::Day(typed_date(s).unwrap());
+    let at = |s: &str| When::At(parse_rfc3339(s).unwrap());
+    assert_eq!(w("fri"), Ok(day("2026-11-27")));
+    assert_eq!(w("Next Friday"), Ok(day("2026-11-27")));
+    // The same weekday is next week's.
+    assert_eq!(w("sun"), Ok(day("2026-11-29")));
+    assert_eq!(w("fri 17:00"), Ok(at("2026-11-27T17:00:00Z")));
+    assert_eq!(w("next fri 17:00"), Ok(at("2026-11-27T17:00:00Z")));
+    assert_eq!(w("fri at 5pm"), Ok(at("2026-11-27T17:00:00Z")));
+    assert_eq!(w("tomorrow 16:00"), Ok(at("2026-11-23T16:00:00Z")));
+    assert_eq!(w("2026-12-01 14:00"), Ok(at("2026-12-01T14:00:00Z")));
+    assert_eq!(w("2026-12-01T14:00"), Ok(at("2026-12-01T14:00:00Z")));
+    assert_eq!(w("2026-12-01 14:00:30"), Ok(at("2026-12-01T14:00:30Z")));
+    assert_eq!(w("2026-12-01"), Ok(day("2026-12-01")));
+    assert_eq!(w("16:00"), Ok(at("2026-11-22T16:00:00Z")));
+    // A clock time passed today is tomorrow's.
+    assert_eq!(w("9:00"), Ok(at("2026-11-23T09:00:00Z")));
+    assert_eq!(w("12am"), Ok(at("2026-11-23T00:00:00Z")));
+    assert_eq!(w("12pm"), Ok(at("2026-11-22T12:00:00Z")));
+    assert_eq!(w("4:30pm"), Ok(at("2026-11-22T16:30:00Z")));
+    assert_eq!(w("2h"), Ok(at("2026-11-22T12:00:00Z")));
+    assert_eq!(w("+3d"), Ok(When::Days(3)));
+    assert_eq!(w("2w"), Ok(When::Days(14)));
+    for bad in [
+        "",
+        "tomorrow tomorrow",
+        "fri fri",
+        "next",
+        "next 17:00",
+        "next tomorrow",
+        "fri 25:00",
+        "fri 9",
+        "13pm",
+        "0am",
+        "9",
+        "16:0",
+        "fri 17:00 extra",
+        "soon",
+        "-1d",
+        "+99999d",
+        "0h",
+        "26-12-01 10:00",
+    ] {
+        assert!(w(bad).is_err(), "{bad:?} must be refused");
+    }
+    // Each reader gives a day its own meaning; a time is a time for all.
+    assert_eq!(
+        parse_due("fri", n).unwrap().unwrap(),
+        "2026-11-27T23:59:59Z"
+    );
+    assert_eq!(
+        parse_due("fri 17:00", n).unwrap().unwrap(),
+        "2026-11-27T17:00:00Z"
+    );
+    assert_eq!(parse_bound("fri", n, true).unwrap(), "2026-11-27T00:00:00Z");
+    assert_eq!(
+        parse_bound("fri", n, false).unwrap(),
+        "2026-11-27T23:59:59Z"
+    );
+    assert_eq!(
+        parse_bound("fri 17:00", n, false).unwrap(),
+        "2026-11-27T17:00:00Z"
+    );
+    let later = |s: &str| crate::domain::later::parse_later_in(s, n, &tz).map(to_utc_seconds);
+    assert_eq!(later("fri").unwrap(), "2026-11-27T09:00:00Z");
+    assert_eq!(later("fri 17:00").unwrap(), "2026-11-27T17:00:00Z");
+    // Every form one reader takes, the others take (bar a time passed).
+    for form in super::when::FORMS.split(", ") {
+        assert!(parse_due(form, n).is_ok(), "due {form}");
+        assert!(parse_bound(form, n, true).is_ok(), "bound {form}");
+        // `today` is 09:00 for a snooze, passed at 10:00.
+        assert!(later(form).is_ok() || form == "today", "later {form}");
+    }
+}
+
+#[test]
+fn typed_times_in_new_york_are_local() {
+    use super::when::{parse_when, When};
+    let n = now();
+    // 17:00 on Friday in New York is 22:00 UTC (EST).
+    assert_eq!(
+        parse_when("next friday 17:00", n, &ny()),
+        Ok(When::At(at("2026-11-27T22:00:00Z")))
+    );
+    assert_eq!(
+        parse_due_in("fri", n, &ny()).unwrap().unwrap(),
+        "2026-11-28T04:59:59Z"
+    );
+}

@@ -59,6 +59,31 @@ fn due_none_sends_an_explicit_null_and_nothing_else() {
 }
 
 #[test]
+fn due_takes_the_same_forms_as_snooze() {
+    // `:due fri 17:00` and `next friday 17:00` were refused while
+    // `:snooze` took them: one grammar now serves both.
+    let mut s = loaded(1);
+    let now = jiff::Timestamp::now();
+    for (typed, as_snooze) in [
+        ("fri 17:00", "fri 17:00"),
+        ("next friday 17:00", "fri 17:00"),
+        ("tomorrow 16:00", "tomorrow 16:00"),
+        ("mon 5pm", "mon 17:00"),
+    ] {
+        let (_, body) = only_patch(&palette(&mut s, &format!("due {typed}")));
+        let sent = body["complete_by"].as_str().unwrap().to_string();
+        let snooze = crate::domain::later::parse_later(as_snooze, now).unwrap();
+        assert_eq!(sent, crate::api::to_utc_seconds(snooze), "{typed}");
+    }
+    // A day alone stays the end of that local day.
+    let (_, body) = only_patch(&palette(&mut s, "due fri"));
+    assert!(body["complete_by"]
+        .as_str()
+        .unwrap()
+        .ends_with("T23:59:59Z"));
+}
+
+#[test]
 fn a_due_date_typed_wrong_sends_nothing_and_says_why() {
     let mut s = loaded(1);
     for bad in [
@@ -67,8 +92,11 @@ fn a_due_date_typed_wrong_sends_nothing_and_says_why() {
         "2026-02-30",
         "2026-13-01",
         "today 25:00",
-        "fri",
-        "next mon",
+        "fri 25:00",
+        "next",
+        "next 17:00",
+        "fri fri",
+        "fri 17:00 extra",
         "-1d",
         "+99999d",
     ] {

@@ -1,0 +1,89 @@
+//! Reading a file a setting names, safely: a regular file of bounded
+//! size, refused at once otherwise (a FIFO would block, `/dev/zero` never
+//! ends). Below every other module: `config`, `api` (`ca_file`) and
+//! `store` read through it.
+
+use std::path::Path;
+
+/// Read `path` as text if it is a regular file of at most `cap` bytes.
+/// Anything else — a FIFO (which would block until a writer comes), a
+/// device such as `/dev/zero` (which never ends), a directory — is refused
+/// at once with an error naming what it is. A symlink to a regular file is
+/// followed. `NotFound` stays `NotFound`.
+pub fn read_regular_file(path: &Path, cap: u64) -> std::io::Result<String> {
+    String::from_utf8(read_regular_bytes(path, cap)?).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not UTF-8 text".to_string(),
+        )
+    })
+}
+
+/// [`read_regular_file`] as bytes (a certificate bundle, a layout).
+pub fn read_regular_bytes(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Opening a FIFO for reading blocks until it has a writer; without
+        // blocking it opens at once and is refused below.
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = o.open(path)?;
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("not a regular file ({})", file_kind(&meta)),
+        ));
+    }
+    if meta.len() > cap {
+        return Err(too_large(cap));
+    }
+    let mut bytes = Vec::new();
+    // The file may grow after the check: reading stops one byte past the cap.
+    f.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large(cap));
+    }
+    Ok(bytes)
+}
+
+fn too_large(cap: u64) -> std::io::Error {
+    let shown = if cap % (1024 * 1024) == 0 {
+        format!("{} MiB", cap / (1024 * 1024))
+    } else {
+        format!("{cap} bytes")
+    };
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("larger than {shown}"),
+    )
+}
+
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
