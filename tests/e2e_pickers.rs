@@ -161,3 +161,32 @@ fn link_picker_shows_what_is_typed_narrows_and_links_the_highlighted_task() {
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
+
+/// #32 §13: a task whose `task_number` the service sends as text (the
+/// sandbox's quirk task 5) opens, shown by its number as received.
+#[test]
+fn a_task_whose_number_is_text_opens() {
+    let svc = Service::start(taskdeck::sandbox::SandboxOptions {
+        tasks: 60,
+        quirks: true,
+        ..Default::default()
+    });
+    let home = Home::new();
+    let raw = svc.raw_tasks();
+    let quirky = raw
+        .iter()
+        .find(|t| t["title"] == "Task with a string matter and a list of agents")
+        .expect("the quirk task");
+    assert!(quirky["task_number"].is_string(), "{quirky}");
+    let label = quirky["display_id"].as_str().unwrap().to_string();
+    let mut tui = launch_ready(&svc, &home);
+    tui.send(&format!(":open {label}\r"));
+    tui.wait_until("the task opened", WAIT, |s| {
+        s.contains(&format!("▶ {label} Task with a string matter"))
+            && s.contains("title:")
+            && !s.contains("looking for it")
+    });
+    assert!(!tui.screen().contains("could not be loaded"));
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}
