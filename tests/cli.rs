@@ -184,9 +184,21 @@ async fn human_table_is_safe_and_colourless_off_a_tty() {
         .any(|c| c != '\n' && taskdeck::text::is_dangerous(c)));
     assert!(out.contains("Terminal escapes ␛[2J"), "{out}");
     assert!(out.contains("unreadable item"), "{out}");
-    for line in out.lines() {
-        assert!(unicode_width(line) <= 100, "too wide: {line}");
+    // Not a terminal: the columns fit 100, and every title is whole
+    // (issue 32 §11: a script gets whole titles, never cut with `…`).
+    let header = out.lines().next().unwrap();
+    assert!(unicode_width(header) <= 100, "too wide: {header}");
+    let o = env
+        .run(&["tasks", "--all", "--limit", "100", "--json"])
+        .await;
+    let items: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let mut titles = 0;
+    for t in items.iter().filter_map(|v| v["title"].as_str()) {
+        let shown = taskdeck::text::clean(t);
+        assert!(out.contains(shown.trim()), "cut: {shown}\n{out}");
+        titles += 1;
     }
+    assert!(titles > 10);
 
     env.set("NO_COLOR", "1");
     env.set("CLICOLOR_FORCE", "1");
@@ -207,7 +219,9 @@ fn unicode_width(s: &str) -> usize {
 async fn human_table_honours_columns_off_a_tty() {
     let sb = sandbox(true).await;
     let mut env = Env::for_sandbox(&sb, &sb.keys[0].key);
-    let widest = |o: &Output| stdout(o).lines().map(unicode_width).max().unwrap_or(0);
+    // The layout follows COLUMNS (its header); a title wider than its
+    // column is written whole off a terminal (issue 32 §11).
+    let widest = |o: &Output| stdout(o).lines().next().map(unicode_width).unwrap_or(0);
 
     let o = env.run(&["tasks", "--limit", "100"]).await;
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -435,18 +449,23 @@ async fn tasks_all_streams_the_same_output_and_asks_the_largest_page() {
     assert_eq!(limits.len(), items.len().div_ceil(100));
     assert!(limits.iter().all(|l| l == "limit=100"), "{limits:?}");
 
-    // The table: a header and one line per task in the walk's order, none
-    // wider than the output.
+    // The table: a header no wider than the output and one line per task
+    // in the walk's order; off a terminal each title is whole (issue 32
+    // §11: was "no line wider than the output", which cut titles).
     let o = env.run(&["tasks", "--all"]).await;
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), items.len() + 1);
     assert!(lines[0].starts_with("ID "), "{}", lines[0]);
+    assert!(unicode_width(lines[0]) <= 100, "too wide: {}", lines[0]);
     for (line, item) in lines[1..].iter().zip(&items) {
-        assert!(unicode_width(line) <= 100, "too wide: {line}");
         let v: Value = serde_json::from_str(item.get()).unwrap();
         let readable = !line.contains("(unreadable item: ");
+        if let Some(t) = v["title"].as_str().filter(|_| readable) {
+            let shown = taskdeck::text::clean(t);
+            assert!(line.contains(shown.trim()), "cut: {line} for {shown}");
+        }
         if let Some(d) = v["display_id"].as_str().filter(|_| readable) {
             assert!(line.starts_with(&format!("{d} ")), "{line} for {d}");
         }

@@ -97,9 +97,9 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
     .await
     .unwrap();
     let before = alice.get_task(&talked.id).await.unwrap().updated_at;
-    // By name in the text: the sandbox fills `mentioned_users` only for
-    // an e-mail, so this is the inbox's own reading.
-    let text = format!("@{} can you look at this?", sb.keys[0].user_name);
+    // By e-mail: the sandbox fills `mentioned_users` for it, and that list
+    // is the truth (a name alone it does not list, so it is no mention).
+    let text = format!("@{} can you look at this?", sb.keys[0].user_email);
     bob.add_comment(&talked.id, &text, &[]).await.unwrap();
     let after = alice.get_task(&talked.id).await.unwrap().updated_at;
     assert_eq!(before, after, "the sandbox keeps updated_at on a comment");
@@ -155,4 +155,154 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
     let stored: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(stored.len(), got.len());
     assert!(stderr(&o).contains("the inbox as stored"), "{}", stderr(&o));
+}
+
+/// Control characters, a long tail: the title as the service holds it.
+const TITLE: &str = "Pay \u{9b}31minvoice\u{1b}]0;pwned\u{7} \u{202e}fdp.exe, then a long tail of words that goes well past a hundred columns: the end";
+const TAIL: &str = "goes well past a hundred columns: the end";
+
+fn has_raw_controls(s: &str) -> bool {
+    s.chars()
+        .any(|c| c != '\n' && (taskdeck::text::is_dangerous(c) || taskdeck::text::is_invisible(c)))
+}
+
+#[tokio::test]
+async fn a_partial_walk_is_said_json_is_lossless_pipes_get_whole_titles_reminders_end() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 30,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let alice_key = &sb.keys[0].key;
+    let env = Env::for_sandbox(&sb, alice_key);
+    let alice = client(&sb, alice_key);
+    let bob = client(&sb, &sb.keys[1].key);
+    let alice_id = alice.me().await.unwrap().user_id;
+    let first = items(&env.run(&["inbox", "--json"]).await);
+    let mine = first_page(
+        &alice,
+        TaskQuery {
+            assigned_to: Some(alice_id.clone()),
+            ..Default::default()
+        },
+    )
+    .await;
+    // Open tasks of Alice's that Bob may see and change.
+    let mut open = Vec::new();
+    for t in mine.iter().filter(|t| t.status != Status::Completed) {
+        if bob.get_task(&t.id).await.is_ok() {
+            open.push(t);
+        }
+    }
+    assert!(open.len() >= 3, "Alice has open tasks Bob sees");
+
+    // §6: an overdue task of Alice's, due moved a week ahead by Bob: its
+    // reminder ends at the next walk.
+    let overdue = open[0];
+    let past = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(30);
+    let ahead = jiff::Timestamp::now() + jiff::SignedDuration::from_hours(24 * 8);
+    let due = |t: jiff::Timestamp| taskdeck::api::to_utc_seconds(t);
+    bob.patch_task(
+        &overdue.id,
+        &TaskPatch {
+            complete_by: Field::Set(due(past)),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let got = items(&env.run(&["inbox", "--json"]).await);
+    let reminded = |got: &[Value]| {
+        got.iter()
+            .any(|i| i["task"]["id"] == overdue.id.as_str() && i["reason"] == "due")
+    };
+    assert!(reminded(&got), "{first:#?} {got:#?}");
+    bob.patch_task(
+        &overdue.id,
+        &TaskPatch {
+            complete_by: Field::Set(due(ahead)),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let got = items(&env.run(&["inbox", "--json"]).await);
+    assert!(!reminded(&got), "the reminder ended: {got:#?}");
+
+    // §11: a title with control characters, lossless in --json, whole
+    // (and sanitised) into a pipe.
+    let titled = open[1];
+    bob.patch_task(
+        &titled.id,
+        &TaskPatch {
+            title: Some(TITLE.into()),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    let o = env.run(&["inbox", "--json"]).await;
+    let raw = stdout(&o);
+    assert!(!has_raw_controls(&raw), "{raw}");
+    let got = items(&o);
+    let it = got
+        .iter()
+        .find(|i| i["task"]["id"] == titled.id.as_str())
+        .expect("the retitled task");
+    assert_eq!(it["task"]["title"], TITLE, "lossless");
+    let change = it["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["field"] == "title")
+        .unwrap();
+    assert_eq!(change["after"], TITLE);
+    let o = env.run(&["inbox"]).await;
+    let text = stdout(&o);
+    assert!(!has_raw_controls(&text), "{text}");
+    assert!(text.contains(TAIL), "a whole title into a pipe: {text}");
+    assert_eq!(text.lines().filter(|l| l.contains(TAIL)).count(), 1);
+    let o = env.run(&["tasks", "--limit", "100"]).await;
+    let text = stdout(&o);
+    assert!(text.contains(TAIL), "a whole title into a pipe: {text}");
+    assert!(!has_raw_controls(&text), "{text}");
+
+    // §10: one answer garbled in the walk (a comment read): said on
+    // stderr, which part, exit 3; the mention it hid comes within the
+    // next walks.
+    let email = &sb.keys[0].user_email;
+    for t in &open[..3] {
+        bob.add_comment(&t.id, &format!("@{email} a word"), &[])
+            .await
+            .unwrap();
+    }
+    sb.clear_requests();
+    let n0 = sb.requests_received();
+    // /me, the one page, then comment reads: the second of those.
+    let garbled = n0 + 4;
+    sb.set_faults(taskdeck::sandbox::Faults {
+        garbage_every: garbled,
+        ..Default::default()
+    });
+    let o = env.run(&["inbox"]).await;
+    sb.set_faults(taskdeck::sandbox::Faults::default());
+    let log = sb.requests();
+    assert!(
+        log[(garbled - n0 - 1) as usize].path.ends_with("/comments"),
+        "{:?}",
+        log.iter().map(|r| &r.path).collect::<Vec<_>>()
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("the inbox walk was partial: the comments of 1 task could not be read"),
+        "{err}"
+    );
+    let mut mentioned = 0;
+    for _ in 0..3 {
+        let got = items(&env.run(&["inbox", "--json"]).await);
+        mentioned = got.iter().filter(|i| i["reason"] == "mentioned").count();
+    }
+    assert_eq!(mentioned, 3);
 }

@@ -106,8 +106,13 @@ fn another_users_changes_reach_the_inbox_and_mine_do_not() {
         .unwrap();
     let updated = |id: &str| svc.rt.block_on(alice.get_task(id)).unwrap().updated_at;
     let was = updated(&talked.id);
+    // By e-mail: the sandbox lists her in `mentioned_users`, and the
+    // service's list is the truth (issue 32 §7: a name it does not list
+    // is no mention).
+    let email = svc.rt.block_on(alice.me()).unwrap().user_email;
+    let text = format!("@{} a question for you", email.raw());
     svc.rt
-        .block_on(bob.add_comment(&talked.id, "@Alice Martin a question for you", &[]))
+        .block_on(bob.add_comment(&talked.id, &text, &[]))
         .unwrap();
     assert_eq!(
         updated(&talked.id),

@@ -17,7 +17,9 @@ use std::path::PathBuf;
         (see `taskdeck config path`), where the key may come from `api_key_command`.\n\
         Try it without any configuration: `taskdeck demo`.",
     after_help = "Exit codes: 0 success, 1 the service refused or failed (or an invalid \
-        layout), 2 bad usage or configuration, 4 authentication failed."
+        layout), 2 bad usage or configuration, 3 `inbox`: the walk was partial (what was \
+        read is shown; stderr says which part), 4 authentication failed, 5 the connection's \
+        setup failed (a certificate, a proxy)."
 )]
 pub struct Cli {
     /// Use the [profiles.NAME] table of the config file.
@@ -70,8 +72,9 @@ pub enum Command {
     /// mention or answer you, fields changed on your tasks (before →
     /// after), sharing, due dates, drafts, follow-ups. Reads the service
     /// once (a bounded walk), then prints from the local store the TUI
-    /// shares. Exit 0 (an empty list when nothing needs you); without the
-    /// service, the stored inbox and exit 5.
+    /// shares. Exit 0 (an empty list when nothing needs you); a walk that
+    /// could not read everything, what it read and exit 3 (stderr says
+    /// which part); without the service, the stored inbox and exit 5.
     Inbox {
         /// Every item, lossless: reason, task, changes (field, before,
         /// after), at.

@@ -106,7 +106,7 @@ pub async fn walk_pages_with(
                 return Err(Failure::failed(format!(
                     "listing tasks failed: stopped after {pages} pages ({}) and the \
                      service still sends a cursor; narrow the query or raise --limit",
-                    crate::app::dispatch::results::plural(count, "task", "tasks")
+                    crate::domain::words::plural(count, "task", "tasks")
                 )));
             }
             Some(next) => {
@@ -162,7 +162,7 @@ pub async fn tasks(
     if more && !a.json {
         say(&format!(
             "taskdeck: {} shown; more are available (use --all)",
-            crate::app::dispatch::results::plural(count, "task", "tasks")
+            crate::domain::words::plural(count, "task", "tasks")
         ));
     }
     Ok(EXIT_OK)

@@ -1,9 +1,14 @@
 //! `taskdeck inbox [--json] [--all]`: one walk of the inbox (see
 //! `crate::inbox`), then what needs the user, from the same store the TUI
 //! uses — so the two agree. Without the service, what was stored is shown
-//! and the exit status says the service was not reached.
+//! and the exit status says the service was not reached; a walk that
+//! could not read everything says which part on stderr and exits 3.
+//! `--json` carries the service's text exactly; the lines sanitise it, and
+//! cut it to the terminal's width only on a terminal.
 
-use super::output::{emit, emit_json, say, Failure, Outcome, EXIT_CONNECTION, EXIT_OK};
+use super::output::{
+    emit, emit_json, say, Failure, Outcome, EXIT_CONNECTION, EXIT_OK, EXIT_PARTIAL,
+};
 use crate::api::Client;
 use crate::inbox::{self, Me, Plan};
 use crate::store::{self, Db};
@@ -44,7 +49,7 @@ pub async fn run(
                     if report.comments_unavailable {
                         say("taskdeck: this service does not list comments: new comments are not in the inbox");
                     }
-                    Ok(())
+                    Ok(report.partial())
                 }
                 Err(inbox::CycleError::Service(e)) => {
                     Err(offline_or(Failure::api("reading the inbox", &e), &e))
@@ -80,7 +85,14 @@ pub async fn run(
     let now_s = now.as_second();
     let rows = inbox::group(&items, &marks, now_s);
     let code = match &reached {
-        Ok(()) => EXIT_OK,
+        Ok(None) => EXIT_OK,
+        Ok(Some(part)) => {
+            say(&format!(
+                "taskdeck: the inbox walk was partial: {} — what was read is shown; the next run reads the rest",
+                crate::text::clean(part)
+            ));
+            EXIT_PARTIAL
+        }
         Err(f) => {
             say(&format!(
                 "taskdeck: {} — the inbox as stored is shown",
@@ -99,13 +111,17 @@ pub async fn run(
         emit("Nothing needs you.\n")?;
         return Ok(code);
     }
-    let width = super::table::output_width();
+    // Cut to the width on a terminal only: into a pipe, whole lines.
+    let width = super::table::cut_width();
     let mut text = String::new();
     for r in &rows {
         let when = crate::domain::words::age(r.at, now_s);
         let head = format!("{:<8} {:>8}  ", r.label, when);
-        let line = format!("{head}{} — {}", r.title, r.why(now_s));
-        text.push_str(&super::table::truncate(&crate::text::clean(&line), width));
+        let line = crate::text::clean(&format!("{head}{} — {}", r.title, r.why(now_s)));
+        match width {
+            Some(w) => text.push_str(&super::table::truncate(&line, w)),
+            None => text.push_str(&line),
+        }
         text.push('\n');
     }
     emit(&text)?;

@@ -12,6 +12,10 @@ pub const EXIT_AUTH: i32 = 4;
 /// How this computer reaches the service is misconfigured: a certificate
 /// not trusted (ca_file), a proxy refusing or failing. Not the key.
 pub const EXIT_CONNECTION: i32 = 5;
+/// `taskdeck inbox`: the walk was partial (a page, some comments or some
+/// tasks could not be read): what was read is shown, and stderr says
+/// which part is missing.
+pub const EXIT_PARTIAL: i32 = 3;
 
 /// A failed command: its exit code and the one line for stderr (without
 /// the `taskdeck: ` prefix).

@@ -85,9 +85,9 @@ const DUE_FORMS: &str = "use 2026-12-01, 2026-12-01 14:00, 2026-12-01T09:00:00Z,
 /// (exit 2), saying what to give instead.
 pub fn resolve_id_filters(
     q: &mut TaskQuery,
-    dir: &crate::app::edit::directory::Directory,
+    dir: &crate::app::state::directory::Directory,
 ) -> Result<(), Failure> {
-    use crate::app::edit::directory::Resolved;
+    use crate::app::state::directory::Resolved;
     for (flag, slot, team) in [
         ("--assigned-to", &mut q.assigned_to, false),
         ("--involving", &mut q.involving, false),
@@ -128,8 +128,10 @@ pub fn resolve_id_filters(
 
 /// The directory of a local store (empty when there is none): the store
 /// of the user the key belongs to, never another user's.
-pub fn stored_directory(store: Option<&std::path::Path>) -> crate::app::edit::directory::Directory {
-    let mut d = crate::app::edit::directory::Directory::default();
+pub fn stored_directory(
+    store: Option<&std::path::Path>,
+) -> crate::app::state::directory::Directory {
+    let mut d = crate::app::state::directory::Directory::default();
     let Some(path) = store else {
         return d;
     };

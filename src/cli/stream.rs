@@ -77,7 +77,8 @@ impl TaskOutput {
                 table::output_width(),
                 table::use_colour(),
                 jiff::Timestamp::now(),
-            );
+            )
+            .whole_titles(table::cut_width().is_none());
             emit(&format!("{}\n", layout.header()))?;
             self.started = Some(Some(layout));
         }

@@ -35,6 +35,13 @@ pub fn output_width() -> usize {
     pick_width(size, std::env::var("COLUMNS").ok().as_deref())
 }
 
+/// The width to cut lines to: on a terminal, its width; into a pipe or a
+/// file, none (`None`): a script gets whole titles, never cut with `…`
+/// (still sanitised, one row a line).
+pub fn cut_width() -> Option<usize> {
+    std::io::stdout().is_terminal().then(output_width)
+}
+
 /// [`output_width`] without the environment: `tty` is the terminal's width
 /// when stdout is one, `columns` the value of `COLUMNS`.
 pub fn pick_width(tty: Option<usize>, columns: Option<&str>) -> usize {
@@ -191,6 +198,8 @@ pub struct Layout {
     width: usize,
     colour: bool,
     now: Timestamp,
+    /// A title wider than its column is written whole (into a pipe).
+    whole_titles: bool,
 }
 
 impl Layout {
@@ -229,7 +238,15 @@ impl Layout {
             width,
             colour,
             now,
+            whole_titles: false,
         }
+    }
+
+    /// Titles are never cut (the other columns still fit the width): for
+    /// output that is not a terminal.
+    pub fn whole_titles(mut self, yes: bool) -> Layout {
+        self.whole_titles = yes;
+        self
     }
 
     /// The header line.
@@ -275,6 +292,9 @@ impl Layout {
                     .map(|i| {
                         let text = if i == 6 {
                             truncate(&r.cells[i], widths[i])
+                        } else if i == TITLE && self.whole_titles && r.cells[i].width() > widths[i]
+                        {
+                            r.cells[i].clone()
                         } else {
                             pad(&r.cells[i], widths[i])
                         };
@@ -345,6 +365,21 @@ mod tests {
         let done = render(&[task("completed", late)], 200, true, now());
         assert!(done[1].contains("due 2d ago"), "{done:?}");
         assert!(!done[1].contains(RED), "{done:?}");
+    }
+
+    #[test]
+    fn into_a_pipe_titles_are_whole_on_a_terminal_cut() {
+        let long = "a title much longer than the forty columns given to the table here";
+        let item = TaskItem::from_json(&format!(
+            r##"{{"id":"t","display_id":"#7","title":"{long}","status":"in_progress","priority":"low","tags":["x"]}}"##
+        ));
+        let items = [item];
+        let cut = Layout::fit(&items, 40, false, now()).lines(&items);
+        assert!(cut[0].contains('…') && !cut[0].contains(long), "{cut:?}");
+        let whole = Layout::fit(&items, 40, false, now())
+            .whole_titles(true)
+            .lines(&items);
+        assert!(whole[0].contains(long), "{whole:?}");
     }
 
     #[test]

@@ -23,8 +23,9 @@ use std::collections::{HashMap, HashSet};
 
 /// How far the service's clock may be behind ours: a comment that many
 /// seconds older than when the inbox began to follow its task (and never
-/// read before) is still new.
-pub const CLOCK_SKEW_SECS: i64 = 300;
+/// read before) is still new. (A base version further ahead of our clock
+/// than this orders nothing: see `derive::moved`.)
+pub const CLOCK_SKEW_SECS: i64 = crate::store::CLOCK_SKEW_SECS;
 
 /// How much one walk may ask.
 #[derive(Clone, Debug)]
@@ -67,11 +68,74 @@ pub struct CycleReport {
     pub first: bool,
     /// Comments could not be read (the service lacks the listing).
     pub comments_unavailable: bool,
+    /// A page after the first failed (the walk stopped there; `complete`
+    /// is false, as it is when the page cap was reached).
+    pub page_failed: bool,
+    /// Tasks whose comments could not be read (an error, a garbled
+    /// answer): their news waits for the next walk.
+    pub comments_failed: usize,
+    /// Tasks that left the walk and could not be read to say why.
+    pub gone_failed: usize,
 }
 
 impl CycleReport {
     pub fn requests(&self) -> usize {
         self.pages + self.comment_reads + self.task_reads
+    }
+
+    /// What the walk could not read, in words (`None`: all of it). Said
+    /// on stderr by `taskdeck inbox` (exit 3) and on the TUI's status
+    /// line ("inbox partly refreshed: …").
+    pub fn partial(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.page_failed {
+            parts.push(format!(
+                "the task list stopped after page {} (a page failed)",
+                self.pages
+            ));
+        } else if !self.complete && self.pages > 0 {
+            parts.push(format!(
+                "the task list stopped at its limit of {} pages",
+                self.pages
+            ));
+        }
+        if self.comments_failed > 0 {
+            parts.push(format!(
+                "the comments of {} could not be read",
+                crate::domain::words::plural(self.comments_failed, "task", "tasks")
+            ));
+        }
+        if self.gone_failed > 0 {
+            parts.push(format!(
+                "{} that left your tasks could not be read",
+                crate::domain::words::plural(self.gone_failed, "task", "tasks")
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
+/// What the inbox knows of a task after a walk read it (`comments`: what
+/// its comment read found, `None`: not read): the snapshot, the comments
+/// by id and by [`derive::comment_print`], whether its reminder holds.
+pub fn new_base(
+    task_id: &str,
+    s: &Snapshot,
+    comments: Option<&[Comment]>,
+    since: i64,
+    now: Timestamp,
+) -> InboxBase {
+    InboxBase {
+        task_id: task_id.to_string(),
+        snap: serde_json::to_string(s).unwrap_or_default(),
+        version: s.version(),
+        comment_ids: comments.map(|cs| {
+            cs.iter()
+                .flat_map(|c| [c.id.to_string(), derive::comment_print(c)])
+                .collect()
+        }),
+        since,
+        reminds: derive::reminder(s, now).is_some(),
     }
 }
 
@@ -122,7 +186,10 @@ pub async fn cycle(
         let page = match client.list_tasks(&q, plan.page, cursor.as_deref()).await {
             Ok(p) => p,
             Err(e) if report.pages == 0 => return Err(CycleError::Service(e)),
-            Err(_) => break false,
+            Err(_) => {
+                report.page_failed = true;
+                break false;
+            }
         };
         report.pages += 1;
         for t in page.items.iter().filter_map(|i| i.task()) {
@@ -183,7 +250,8 @@ pub async fn cycle(
         }
     }
     want.truncate(plan.comment_reads);
-    let comments = read_comments(client, &tasks, &want, plan.concurrency, &mut report).await;
+    let (comments, failed) =
+        read_comments(client, &tasks, &want, plan.concurrency, &mut report).await;
 
     // 3. Tasks that left the walk: read a few to say why.
     let mut gone: Vec<String> = Vec::new();
@@ -201,7 +269,10 @@ pub async fn cycle(
                     Ok(t) => Some(Some(Snapshot::of(&t, me))),
                     Err(ApiError::NotFound { .. } | ApiError::Forbidden { .. }) => Some(None),
                     // Unknown: asked again next walk.
-                    Err(_) => continue,
+                    Err(_) => {
+                        report.gone_failed += 1;
+                        continue;
+                    }
                 }
             } else {
                 None
@@ -233,14 +304,12 @@ pub async fn cycle(
             let known = stored.and_then(|b| b.comment_ids.as_deref());
             items.extend(derive::comment_items(id, s, known, since, cs, me, now));
         }
-        new_bases.push(InboxBase {
-            task_id: id.to_string(),
-            snap: serde_json::to_string(s).unwrap_or_default(),
-            version: s.version(),
-            comment_ids: read.map(|cs| cs.iter().map(|c| c.id.to_string()).collect()),
-            since,
-            reminds: s.mine && s.open(),
-        });
+        // Its comments could not be read: the base stays as it was, so
+        // the next walk reads them again (a mention is not lost).
+        if failed.contains(&i) && stored.is_some() && !first {
+            continue;
+        }
+        new_bases.push(new_base(id, s, read.map(|v| v.as_slice()), since, now));
     }
     report.new_items = db
         .inbox_commit(&new_bases, &gone, &items, now_secs)
@@ -257,9 +326,10 @@ async fn read_comments(
     want: &[usize],
     concurrency: usize,
     report: &mut CycleReport,
-) -> HashMap<usize, Vec<Comment>> {
+) -> (HashMap<usize, Vec<Comment>>, HashSet<usize>) {
     use futures::StreamExt;
     let mut out = HashMap::new();
+    let mut failed = HashSet::new();
     let mut reads = futures::stream::iter(want.iter().copied())
         .map(|i| async move { (i, client.list_comments(&tasks[i].id).await) })
         .buffer_unordered(concurrency.max(1));
@@ -273,11 +343,15 @@ async fn read_comments(
                 report.comments_unavailable = true;
                 break;
             }
-            // One task's comments failing leaves what was known of them.
-            Err(_) => {}
+            // One task's comments failing leaves what was known of them,
+            // and makes the walk partial.
+            Err(_) => {
+                report.comments_failed += 1;
+                failed.insert(i);
+            }
         }
     }
-    out
+    (out, failed)
 }
 
 /// Follow-ups whose time came: "no answer since …" unless something of

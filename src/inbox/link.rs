@@ -9,7 +9,7 @@ use super::derive::Me;
 use super::rows::{group, InboxRow};
 use super::snapshot::Snapshot;
 use crate::api::{Client, Task};
-use crate::store::{Db, InboxBase, InboxMark, MarkKind};
+use crate::store::{Db, InboxMark, MarkKind};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,8 +35,16 @@ pub enum InboxCmd {
     OwnPending(String),
     /// … and was answered with this task.
     Own(Box<Task>),
-    /// … and failed (nothing changed).
+    /// … and failed (nothing changed), or was answered without the task
+    /// by a write that changes nothing the inbox compares (a comment, a
+    /// link, a file).
     OwnFailed(String),
+    /// … a sharing write was answered: the user's own access now (`None`:
+    /// not among the people it is shared with).
+    OwnShared(String, Option<String>),
+    /// … a deletion (a draft rejected) was answered: the task is gone by
+    /// the user's doing.
+    OwnDeleted(String),
 }
 
 /// The inbox as it stands, sent after every walk and command.
@@ -185,20 +193,47 @@ fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
         InboxCmd::OwnPending(id) => db.inbox_own(&id, None, now),
         InboxCmd::OwnFailed(id) => db.inbox_own_done(&id),
         InboxCmd::Own(t) => {
-            let s = Snapshot::of(&t, me);
-            let base = InboxBase {
-                task_id: t.id.to_string(),
-                snap: serde_json::to_string(&s).unwrap_or_default(),
-                version: s.version(),
-                comment_ids: None,
-                since: now,
-                reminds: true,
-            };
-            db.inbox_own(&t.id, Some(&base), now)
+            let mut s = Snapshot::of(&t, me);
+            s.own = true;
+            own_base(db, &t.id, &s, now)
         }
+        InboxCmd::OwnShared(id, access) => own_change(db, &id, now, |s| s.shared_me = access),
+        InboxCmd::OwnDeleted(id) => own_change(db, &id, now, |s| {
+            s.mine = false;
+            s.creator_me = false;
+            s.shared_me = None;
+        }),
     };
     if let Err(e) = r {
         state.error = Some(format!("the inbox's store: {e}"));
+    }
+}
+
+/// The base after a write of ours was answered (nothing of it is news).
+fn own_base(db: &mut Db, id: &str, s: &Snapshot, now: i64) -> rusqlite::Result<()> {
+    let at = jiff::Timestamp::from_second(now).unwrap_or_default();
+    db.inbox_own(id, Some(&super::cycle::new_base(id, s, None, now, at)), now)
+}
+
+/// A write of ours answered without the task (sharing, a deletion): what
+/// the inbox knew of it, changed as the write did.
+fn own_change(
+    db: &mut Db,
+    id: &str,
+    now: i64,
+    change: impl FnOnce(&mut Snapshot),
+) -> rusqlite::Result<()> {
+    let known = db
+        .inbox_bases()?
+        .remove(id)
+        .and_then(|b| serde_json::from_str::<Snapshot>(&b.snap).ok());
+    match known {
+        Some(mut s) => {
+            change(&mut s);
+            s.own = true;
+            own_base(db, id, &s, now)
+        }
+        None => db.inbox_own_done(id),
     }
 }
 
@@ -209,4 +244,68 @@ fn load(db: &Db, state: &mut InboxUpdate) {
     state.rows = group(&items, &state.marks, now);
     let unread_rows: Vec<&InboxRow> = state.rows.iter().filter(|r| !r.read).collect();
     state.unread = unread_rows.iter().map(|r| r.task_id.clone()).collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inbox::derive::gone_item;
+    use crate::inbox::tests::{me, now, snap, BOB, T1};
+    use serde_json::json;
+
+    fn followed(db: &mut Db, s: &Snapshot) {
+        let b = super::super::cycle::new_base(T1, s, Some(&[]), 0, now());
+        db.inbox_commit(&[b], &[], &[], 1).unwrap();
+    }
+
+    fn known(db: &Db) -> Snapshot {
+        serde_json::from_str(&db.inbox_bases().unwrap()[T1].snap).unwrap()
+    }
+
+    #[test]
+    fn own_reassignment_sharing_and_deletion_make_a_task_leave_silently() {
+        let mut state = InboxUpdate::default();
+        let read = |v| Some(Some(v));
+        // Reassigned to Bob by the user: the answer is the base.
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &snap(json!({})));
+        let task: Task = serde_json::from_value(json!({
+            "id": T1, "display_id": "#12", "title": "Quarterly report",
+            "status": "in_progress", "priority": "medium",
+            "assigned_to": {"id": BOB, "name": "Bob"},
+            "creator": {"id": BOB, "name": "Bob"},
+            "updated_at": "2026-11-25T09:00:00Z"
+        }))
+        .unwrap();
+        apply(&mut db, &me(), InboxCmd::OwnPending(T1.into()), &mut state);
+        apply(&mut db, &me(), InboxCmd::Own(Box::new(task)), &mut state);
+        let b = known(&db);
+        assert!(b.own && !b.mine);
+        assert_eq!(gone_item(T1, &b, read(&b), now()), None);
+        // The user took their own access away (shared, not assigned).
+        let shared = snap(json!({
+            "assigned_to": {"id": BOB, "name": "Bob"},
+            "involved_people": [{"id": crate::inbox::tests::ME, "role": "shared", "access_level": "read"}]
+        }));
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &shared);
+        apply(&mut db, &me(), InboxCmd::OwnPending(T1.into()), &mut state);
+        apply(
+            &mut db,
+            &me(),
+            InboxCmd::OwnShared(T1.into(), None),
+            &mut state,
+        );
+        assert_eq!(gone_item(T1, &known(&db), Some(None), now()), None);
+        // Rejected a draft: gone by the user's doing.
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &snap(json!({"draft": true})));
+        apply(&mut db, &me(), InboxCmd::OwnDeleted(T1.into()), &mut state);
+        assert_eq!(gone_item(T1, &known(&db), Some(None), now()), None);
+        // Someone else removing the user's access still says so.
+        let mut db = Db::in_memory().unwrap();
+        followed(&mut db, &shared);
+        assert!(gone_item(T1, &known(&db), Some(None), now()).is_some());
+        assert_eq!(state.error, None);
+    }
 }

@@ -29,3 +29,5 @@ pub use snapshot::Snapshot;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod truth_tests;

@@ -5,7 +5,8 @@ use super::derive::{Change, Kind};
 use crate::store::{InboxItem, InboxMark, MarkKind};
 use serde::Serialize;
 
-/// One task in the inbox: why, newest first.
+/// One task in the inbox: why, newest first. For screens: every text in
+/// it is sanitised (the items keep the service's text for `--json`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InboxRow {
     pub task_id: String,
@@ -64,8 +65,8 @@ pub fn group(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<InboxRow
         let at = *index.entry(i.task_id.clone()).or_insert_with(|| {
             rows.push(InboxRow {
                 task_id: i.task_id.clone(),
-                label: i.label.clone(),
-                title: i.title.clone(),
+                label: crate::text::clean(&i.label),
+                title: crate::text::clean(&i.title),
                 at: i.at,
                 reasons: Vec::new(),
                 target: None,
@@ -82,7 +83,7 @@ pub fn group(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<InboxRow
         if row.reasons.iter().all(|(k, _)| kind < *k) {
             row.target = i.target.clone();
         }
-        row.reasons.push((kind, i.words.clone()));
+        row.reasons.push((kind, crate::text::clean(&i.words)));
         row.reasons.sort_by_key(|(k, _)| *k);
     }
     // Snoozes that ended bring their task back, items or not.
@@ -94,8 +95,8 @@ pub fn group(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<InboxRow
             Some(&i) => rows[i].snoozed_until = Some(m.at),
             None => rows.push(InboxRow {
                 task_id: m.task_id.clone(),
-                label: m.label.clone(),
-                title: m.title.clone(),
+                label: crate::text::clean(&m.label),
+                title: crate::text::clean(&m.title),
                 at: m.at,
                 reasons: Vec::new(),
                 target: None,
@@ -149,13 +150,16 @@ pub fn json_items(rows: &[InboxRow], items: &[InboxItem], marks: &[InboxMark]) -
         let mut of_row: Vec<&InboxItem> = items.iter().filter(|i| i.task_id == r.task_id).collect();
         of_row.sort_by_key(|i| (i.rank, -i.at));
         if of_row.is_empty() {
+            let mark = marks
+                .iter()
+                .find(|m| m.kind == MarkKind::Snooze && m.task_id == r.task_id);
             out.push(JsonItem {
                 reason: "snoozed".into(),
                 words: r.why(r.at),
                 task: JsonTask {
                     id: r.task_id.clone(),
-                    display_id: r.label.clone(),
-                    title: r.title.clone(),
+                    display_id: mark.map_or_else(|| r.label.clone(), |m| m.label.clone()),
+                    title: mark.map_or_else(|| r.title.clone(), |m| m.title.clone()),
                 },
                 changes: Vec::new(),
                 at: iso(r.at),

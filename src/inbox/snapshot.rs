@@ -1,7 +1,7 @@
 //! The fields of a task the inbox compares, as the user last saw them
 //! through the inbox (stored as JSON in the inbox's base).
 
-use crate::api::{parse_timestamp, Identity, Status, Task};
+use crate::api::{parse_timestamp, short_id, Identity, Person, Status, Task};
 use serde::{Deserialize, Serialize};
 
 /// Who "me" is: the user the service named (`/me`).
@@ -22,6 +22,9 @@ impl Me {
     }
 }
 
+/// The fields of a task the inbox compares, as the service sent them
+/// (lossless: `--json` carries them exactly; screens sanitise them, see
+/// `rows::group`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Snapshot {
@@ -43,6 +46,11 @@ pub struct Snapshot {
     pub creator_me: bool,
     pub shared_me: Option<String>,
     pub updated_at: Option<String>,
+    /// This is what a write of the user's own was answered with (not what
+    /// a walk read): a task that this answer shows leaving the walk left
+    /// by the user's doing, which is no news.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub own: bool,
 }
 
 impl Snapshot {
@@ -59,22 +67,61 @@ impl Snapshot {
                     .unwrap_or_default()
             });
         Snapshot {
-            label: t.label(),
-            title: t.title.line().into_owned(),
+            label: if t.display_id.is_empty() {
+                short_id(&t.id)
+            } else {
+                t.display_id.raw().to_string()
+            },
+            title: t.title.raw().to_string(),
             status: t.status.to_string(),
             status_words: t.status.label(),
             priority: t.priority.label(),
             due: t.complete_by.as_deref().map(str::to_string),
             assignee_id: assignee.map(|p| p.id.to_string()),
-            assignee: assignee.map(|p| p.label()),
-            tags: t.tags.iter().map(|s| s.line().into_owned()).collect(),
+            assignee: assignee.map(person),
+            tags: t.tags.iter().map(|s| s.raw().to_string()).collect(),
             draft: t.draft,
             archived: t.archived,
             mine: assignee.is_some_and(|p| p.id == me.id),
             creator_me: t.creator.as_ref().is_some_and(|p| p.id == me.id),
             shared_me,
             updated_at: t.updated_at.as_deref().map(str::to_string),
+            own: false,
         }
+    }
+
+    /// Among the tasks a walk finds, as far as the task itself tells:
+    /// not archived, and assigned to, made by or shared with the user.
+    pub fn in_walk(&self) -> bool {
+        !self.archived && (self.mine || self.creator_me || self.shared_me.is_some())
+    }
+
+    /// A fingerprint of what the inbox compares (every field but
+    /// `updated_at`): two reads with the same fingerprint hold no change
+    /// for the inbox, whatever their `updated_at` say. Stable across runs
+    /// and versions (FNV-1a over the fields, the due date as an instant).
+    pub fn fingerprint(&self) -> u64 {
+        let due = self
+            .due
+            .as_deref()
+            .and_then(crate::api::due_instant)
+            .map(|t| t.as_millisecond().to_string())
+            .or_else(|| self.due.clone())
+            .unwrap_or_default();
+        let parts: [&str; 11] = [
+            &self.title,
+            &self.status,
+            &self.priority,
+            &due,
+            self.assignee_id.as_deref().unwrap_or(""),
+            &self.tags.join("\u{1f}"),
+            if self.draft { "draft" } else { "" },
+            if self.archived { "archived" } else { "" },
+            if self.mine { "mine" } else { "" },
+            if self.creator_me { "creator" } else { "" },
+            self.shared_me.as_deref().map_or("-", |a| a),
+        ];
+        fnv1a(&parts)
     }
 
     /// Still to be done: neither completed nor archived.
@@ -85,6 +132,30 @@ impl Snapshot {
     pub fn version(&self) -> i64 {
         version(self.updated_at.as_deref())
     }
+}
+
+/// A person as the service names them (name, else e-mail, else a short
+/// id), unsanitised: the inbox keeps the service's text, screens clean it.
+pub fn person(p: &Person) -> String {
+    if !p.name.is_empty() {
+        p.name.raw().to_string()
+    } else if !p.email.is_empty() {
+        p.email.raw().to_string()
+    } else {
+        short_id(&p.id)
+    }
+}
+
+/// FNV-1a (64 bits) over the parts, each ended by a separator byte.
+pub fn fnv1a(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// A task's `updated_at` in milliseconds (0: none, or unreadable).

@@ -13,6 +13,12 @@ use std::collections::HashMap;
 /// long at most (a write that never answered frees it).
 pub const OWN_WRITE_HOLD: i64 = 120;
 
+/// How far the service's clock may be off ours (seconds). A stored base
+/// whose version is further ahead of our clock than this was written by a
+/// service clock that ran ahead: it orders nothing, a later read replaces
+/// it.
+pub const CLOCK_SKEW_SECS: i64 = 300;
+
 /// Items kept, newest first (read ones go first when over).
 const ITEMS_KEPT: i64 = 2000;
 
@@ -30,8 +36,9 @@ pub struct InboxBase {
     /// When the inbox started following it (seconds): comments made
     /// after it are new even before the first read.
     pub since: i64,
-    /// Its due-date reminder still holds (open and the user's); not
-    /// stored: a reminder of a task that no longer reminds is over.
+    /// Its due-date reminder still holds (the user's, open, due today or
+    /// overdue); not stored: the reminder of a task that no longer
+    /// reminds (done, due moved ahead) is over.
     pub reminds: bool,
 }
 
@@ -145,6 +152,7 @@ impl Db {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut added = 0;
+        let ahead = (now + CLOCK_SKEW_SECS) * 1000;
         {
             let mut held = tx.prepare_cached("SELECT at FROM inbox_own WHERE task_id=?1")?;
             let mut cur = tx.prepare_cached("SELECT version FROM inbox_base WHERE task_id=?1")?;
@@ -163,7 +171,9 @@ impl Db {
                     .query_row([&b.task_id], |r| r.get(0))
                     .map(Some)
                     .or_else(none_if_no_rows)?;
-                let newer_stored = stored.is_some_and(|v| v > b.version);
+                // A stored version ahead of our clock orders nothing (a
+                // service clock that ran ahead and was set back).
+                let newer_stored = stored.is_some_and(|v| v > b.version && v <= ahead);
                 if own.is_some_and(|at| at > now - OWN_WRITE_HOLD) || newer_stored {
                     skipped.insert(b.task_id.clone());
                     continue;
@@ -184,8 +194,19 @@ impl Db {
                     over.execute(params![b.task_id, now])?;
                 }
             }
+            // A task that left the walk while a write of ours to it is in
+            // flight left by our doing, as far as anyone can tell yet: kept
+            // (the answer tells), and nothing said of it.
             let mut del = tx.prepare_cached("DELETE FROM inbox_base WHERE task_id=?1")?;
             for id in gone {
+                let own: Option<i64> = held
+                    .query_row([id], |r| r.get(0))
+                    .map(Some)
+                    .or_else(none_if_no_rows)?;
+                if own.is_some_and(|at| at > now - OWN_WRITE_HOLD) {
+                    skipped.insert(id.clone());
+                    continue;
+                }
                 del.execute([id])?;
             }
             let mut ins = tx.prepare_cached(
@@ -237,11 +258,22 @@ impl Db {
                     .conn
                     .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
                 tx.execute("DELETE FROM inbox_own WHERE task_id=?1", [task_id])?;
-                // Only a task the inbox follows, and never back in time.
-                tx.execute(
-                    "UPDATE inbox_base SET snap=?2, version=?3 WHERE task_id=?1 AND version <= ?3",
-                    params![task_id, b.snap, b.version],
+                // Only a task the inbox follows, and never back in time
+                // (unless the stored version is ahead of our clock).
+                let ahead = (now + CLOCK_SKEW_SECS) * 1000;
+                let n = tx.execute(
+                    "UPDATE inbox_base SET snap=?2, version=?3 WHERE task_id=?1
+                       AND (version <= ?3 OR version > ?4)",
+                    params![task_id, b.snap, b.version, ahead],
                 )?;
+                // Our write ended its reminder (done, due moved ahead).
+                if n > 0 && !b.reminds {
+                    tx.execute(
+                        "UPDATE inbox_items SET read_at=?2
+                           WHERE task_id=?1 AND kind='due' AND read_at IS NULL",
+                        params![task_id, now],
+                    )?;
+                }
                 tx.commit()?;
             }
         }

@@ -21,7 +21,7 @@ mod schema;
 pub mod worker;
 
 pub use db::{read_directory, Db};
-pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, OWN_WRITE_HOLD};
+pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, CLOCK_SKEW_SECS, OWN_WRITE_HOLD};
 pub use numbers::{Numbered, NUMBERS_MAX};
 pub use open::{move_aside, trouble, Trouble, OPEN_WAIT};
 pub use rows::{

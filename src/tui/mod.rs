@@ -19,10 +19,10 @@ pub mod worker;
 pub use msg::Msg;
 
 use crate::api::Client;
-use crate::app::edit::drafts;
 use crate::app::new_state;
 use crate::app::quit_lines;
 use crate::app::state;
+use crate::app::state::drafts;
 use crate::app::WritesInFlight;
 use crate::config::Settings;
 use crossterm::event::{Event, KeyEventKind};
@@ -388,6 +388,24 @@ fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
     };
     match &r.result {
         Ok(state::Reply::Task(t)) => link.send(InboxCmd::Own(t.clone())),
+        // Own sharing and deletions are no news either (the user's own
+        // access removed, a draft rejected: the task leaves by their doing).
+        Ok(state::Reply::Sharing(s)) => {
+            let access = s
+                .users
+                .iter()
+                .find(|m| {
+                    m.id == link.user() && m.role.as_ref().is_none_or(|r| r.raw() != "assignee")
+                })
+                .map(|m| {
+                    m.access_level
+                        .as_ref()
+                        .map(|a| a.to_string())
+                        .unwrap_or_default()
+                });
+            link.send(InboxCmd::OwnShared(id.to_string(), access))
+        }
+        Ok(state::Reply::Deleted) => link.send(InboxCmd::OwnDeleted(id.to_string())),
         Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
         Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
     }

@@ -2,8 +2,8 @@
 //! the views (with their tab keys), the custom commands and the palette
 //! commands.
 
-use crate::app::dispatch::command;
 use crate::app::keymap::Context;
+use crate::app::state::command;
 use crate::app::state::State;
 
 /// How the popups are used (their keys), for the help screen.

@@ -81,6 +81,13 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Them
     f.render_widget(Paragraph::new(lines), body);
     let status = match (&v.last.error, v.last.walked_at, &v.last.report) {
         (Some(e), ..) => Span::styled(fit(e.clone()), theme.error),
+        (None, _, Some(r)) if r.partial().is_some() => Span::styled(
+            fit(format!(
+                "inbox partly refreshed: {}",
+                r.partial().unwrap_or_default()
+            )),
+            theme.warn,
+        ),
         (None, _, Some(r)) if r.comments_unavailable => Span::styled(
             fit("this service does not list comments: new comments and mentions are not in the inbox".into()),
             theme.warn,

@@ -47,7 +47,7 @@ pub fn title_line(s: &State) -> String {
     let mut parts = vec![format!("Tasks: {}", s.view_title())];
     // The view's filter is written out too: the title, the filter form and
     // the request read the same filters.
-    let f = crate::app::edit::fields::filter_string(&s.filters, s.my_id(), &s.directory);
+    let f = crate::app::state::fields::filter_string(&s.filters, s.my_id(), &s.directory);
     if !f.is_empty() {
         parts.push(format!("filter {f}"));
     }

@@ -3,8 +3,8 @@
 use super::clear::{centered, clear_area, popup};
 use super::help::help_lines;
 use super::Theme;
-use crate::app::dispatch::command;
 use crate::app::popups::palette;
+use crate::app::state::command;
 use crate::app::state::{Compose, ComposeKind, Overlay, SendState, State};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;

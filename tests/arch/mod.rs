@@ -2,6 +2,7 @@
 //! cycles.
 
 pub mod deps;
+pub mod features;
 pub mod source;
 
 use source::{parse, strip_tests, tokens, Parsed};
@@ -17,6 +18,9 @@ pub struct Graph {
     /// only re-exports (`app::state::ApiRequest`, defined in
     /// `state::requests`): the edges above follow the item to its home.
     pub names_state: BTreeSet<String>,
+    /// Where each arrow comes from: `(from, to)` → the first file and path
+    /// that makes it (`src/app/list/mod.rs: use crate::app::edit::Draft`).
+    pub via: BTreeMap<(String, String), String>,
 }
 
 /// The module path of a file: `src/app/mod.rs` → `app`, `src/lib.rs` → `crate`.
@@ -211,6 +215,7 @@ pub fn graph_of(src: &Path) -> Graph {
         edges: BTreeMap::new(),
         state_globs: BTreeSet::new(),
         names_state: BTreeSet::new(),
+        via: BTreeMap::new(),
     };
     for (module, (file, p)) in &krate.modules {
         let mut to = BTreeSet::new();
@@ -222,15 +227,22 @@ pub fn graph_of(src: &Path) -> Graph {
             {
                 g.names_state.insert(module.clone());
             }
+            let mut reached = BTreeSet::new();
             if n.glob {
                 if let Some((m, [])) = krate.module_prefix(module, &n.segs) {
                     if m == "app::state" {
                         g.state_globs.insert(file.clone());
                     }
-                    to.extend(krate.glob_targets(module, &m, 0));
+                    reached.extend(krate.glob_targets(module, &m, 0));
                 }
             } else if let Some(target) = krate.resolve(module, &n.segs, 0) {
-                to.insert(target);
+                reached.insert(target);
+            }
+            for t in reached {
+                g.via
+                    .entry((module.clone(), t.clone()))
+                    .or_insert_with(|| format!("src/{file}: {}", shown(n)));
+                to.insert(t);
             }
         }
         to.remove(module);
@@ -298,6 +310,17 @@ pub fn cycles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String
     }
     t.out.sort_by_key(|c| std::cmp::Reverse(c.len()));
     t.out
+}
+
+/// A named path as the code spells it: `use crate::app::edit::Draft`,
+/// `use super::*`, or a path in an expression (`crate::domain::words::plural`).
+fn shown(n: &source::Named) -> String {
+    let path = n.segs.join("::") + if n.glob { "::*" } else { "" };
+    if n.glob || n.brings.is_some() {
+        format!("use {path}")
+    } else {
+        path
+    }
 }
 
 pub fn top(m: &str) -> &str {

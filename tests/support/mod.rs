@@ -85,11 +85,11 @@ impl Service {
     /// The folder of `key`'s user's drafts against this service in `home`.
     pub fn drafts_of(&self, home: &Home, key: &str) -> PathBuf {
         home.drafts()
-            .join(taskdeck::app::edit::drafts::service_key(
+            .join(taskdeck::app::state::drafts::service_key(
                 &self.sb.base_url(),
                 false,
             ))
-            .join(taskdeck::app::edit::drafts::user_key(&self.user_id(key)))
+            .join(taskdeck::app::state::drafts::user_key(&self.user_id(key)))
     }
 
     /// The draft file of `key`'s user for a task and kind.

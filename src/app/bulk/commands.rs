@@ -8,11 +8,10 @@ use super::super::keymap::Action;
 use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use crate::api::*;
 use crate::app::bulk::history::RecState;
-use crate::app::dispatch::command::{Command, ShareAdd};
-use crate::app::dispatch::results::plural;
 use crate::app::edit::changes::{Change, ShareDelta};
-use crate::app::edit::directory::names_one;
-use crate::app::edit::directory::Resolved;
+use crate::app::state::command::{Command, ShareAdd};
+use crate::app::state::directory::{names_one, Resolved};
+use crate::domain::words::plural;
 use jiff::Timestamp;
 
 /// Tasks named in a confirmation (the rest are counted).

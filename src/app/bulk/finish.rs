@@ -6,8 +6,8 @@
 use super::super::bulk::{Job, JobState, Phase, RunKind, RunStats};
 use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use crate::app::bulk::history::{Op, RecState, Record};
-use crate::app::dispatch::results::plural;
 use crate::app::edit::changes::{inverse, Change};
+use crate::domain::words::plural;
 use jiff::Timestamp;
 use std::time::Instant;
 

@@ -6,6 +6,7 @@
 //! changed on the service since.
 
 pub mod commands;
+mod conflict;
 mod finish;
 pub mod history;
 

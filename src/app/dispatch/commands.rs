@@ -1,12 +1,12 @@
 //! The handler of every `Command`: one exhaustive match. Task commands act
 //! on the current task (`State::target`) and name it.
 
-use super::command::{Command, TextEdit};
 use crate::api::*;
 use crate::app::dates;
-use crate::app::edit::directory::Resolved;
-use crate::app::edit::fields::{edit_tags, file_entries, file_id, parse_filters};
 use crate::app::edit::names::filter_template;
+use crate::app::state::command::{Command, TextEdit};
+use crate::app::state::directory::Resolved;
+use crate::app::state::fields::{edit_tags, file_entries, file_id, parse_filters};
 use crate::app::state::{
     ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, Focus, Level, Overlay, State, Tab,
 };
@@ -365,7 +365,7 @@ impl State {
             Command::Filter(words) => {
                 let mut q = parse_filters(&words, self.my_id())?;
                 // Names become ids before anything is sent.
-                match crate::app::edit::fields::resolve_names(&mut q, &self.directory) {
+                match crate::app::state::fields::resolve_names(&mut q, &self.directory) {
                     Ok(()) => {}
                     Err(Ok(amb)) => {
                         let template = filter_template(&words, amb.key, &amb.reference);
@@ -380,7 +380,7 @@ impl State {
                 }
                 // On top of the view's own filter; `clear` clears all.
                 let q = match self.view_base() {
-                    Some(base) if !q.is_empty() => crate::app::edit::fields::merge(base, &q),
+                    Some(base) if !q.is_empty() => crate::app::state::fields::merge(base, &q),
                     _ => q,
                 };
                 self.note_filter_words(&words);

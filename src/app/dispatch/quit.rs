@@ -1,7 +1,7 @@
 //! What quitting leaves to say: sends and other changes still in flight
 //! (their outcome unknown), and where unsent text was kept.
 
-use crate::app::edit::drafts;
+use crate::app::state::drafts;
 use crate::app::state::{self, State};
 
 /// Writes sent and not answered yet, by ticket, in words ("#12 status →

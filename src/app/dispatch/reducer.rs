@@ -1,14 +1,11 @@
 //! Keys become commands and navigation; time passes.
 
-use super::command::Command;
 use crate::api::*;
 use crate::app::keymap::{Action, Context};
+use crate::app::state::command::{Command, TextEdit};
 use crate::app::state::{ApiRequest, Effect, Focus, Level, Overlay, Pending, State, Tab};
 use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};
-
-/// How long a quiet pause in typing waits before the search is sent.
-pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(250);
 
 impl State {
     pub fn on_paste(&mut self, text: &str) {
@@ -133,7 +130,7 @@ impl State {
                     .unwrap_or_default();
                 return self.open_palette(&format!("title {title}"));
             }
-            Action::EditDescription => Command::Description(super::command::TextEdit::Editor),
+            Action::EditDescription => Command::Description(TextEdit::Editor),
             Action::Comment => Command::Comment,
             Action::ReplyRequester => Command::Reply,
             Action::CopyDisplayId => Command::Copy { id: false },

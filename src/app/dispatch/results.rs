@@ -5,9 +5,6 @@ use crate::app::state::{
     ApiRequest, ApiResult, Effect, Focus, Level, Load, Overlay, Pending, Reply, State, Tab,
 };
 
-/// What a task answering 404 is: deleted, or its sharing changed.
-pub const GONE: &str = "gone, or no longer visible to you";
-
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
         if let ApiRequest::Prefetch(inner) = r.req {
@@ -559,7 +556,7 @@ fn done_text(p: &Pending) -> String {
     }
 }
 
-pub use crate::domain::words::{delivery_text, plural};
+use crate::domain::words::{delivery_text, plural, GONE};
 
 /// A linked item's display name, quoted.
 fn link_name(t: &Task, item: &str) -> String {

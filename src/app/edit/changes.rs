@@ -3,8 +3,8 @@
 //! before and after the change. Single edits, bulk edits, undo and redo all
 //! speak this vocabulary.
 
-use super::fields::{file_entries, file_id};
 use crate::api::*;
+use crate::app::state::fields::{file_entries, file_id};
 use serde_json::Value;
 
 // A few changes per task are held at a time: boxing the patch buys nothing.

@@ -4,13 +4,11 @@
 //! kept are sent; taking theirs for all cancels the edit.
 
 use crate::api::{due_instant, Priority, Status, Task, TaskPatch};
+use crate::app::local::outbox::Three;
 use crate::app::popups::chooser::ChooserKind;
-use crate::app::popups::conflict::{ConflictOf, ConflictOutcome, ConflictView, Three};
+use crate::app::popups::conflict::{ConflictOf, ConflictOutcome, ConflictView};
 use crate::app::state::{ApiRequest, Effect, Level, Overlay, State};
 use serde_json::Value;
-
-/// How an outbox entry whose task can no longer be read says so.
-pub(crate) const ACCESS_LOST: &str = "access lost";
 
 impl State {
     /// The fields of a queued PATCH three ways: `before` is the copy the
@@ -103,7 +101,9 @@ impl State {
             return None;
         }
         let lost = match &item.state {
-            crate::app::local::outbox::OutState::Waiting(w) if w.starts_with(ACCESS_LOST) => {
+            crate::app::local::outbox::OutState::Waiting(w)
+                if w.starts_with(crate::domain::words::ACCESS_LOST) =>
+            {
                 Some(w.clone())
             }
             _ => None,
@@ -237,84 +237,5 @@ impl State {
             ),
         );
         vec![self.request(ApiRequest::Patch { id, patch: part })]
-    }
-}
-
-impl State {
-    /// An undo or redo whose tasks changed on the service since the edit,
-    /// when every change of theirs is a field: each field three ways (what
-    /// our edit left, what the undo sets, what the service has). `None`:
-    /// not that kind (the run asks yes or no).
-    pub(crate) fn run_three_way(&self, run: &crate::app::bulk::Run) -> Option<Vec<Three>> {
-        use super::changes::{patch_field, value_words, Change};
-        let mut rows = Vec::new();
-        for (ji, j) in run
-            .jobs
-            .iter()
-            .enumerate()
-            .filter(|(_, j)| j.changed.is_some())
-        {
-            for (ci, c) in j.changes.iter().enumerate() {
-                let Change::Patch(p) = c else { return None };
-                let key = patch_field(p);
-                let mine = p.to_json().get(&key).cloned().unwrap_or(Value::Null);
-                rows.push(Three {
-                    field: format!("{} {}", j.label, key.replace('_', " ")),
-                    saw: j
-                        .ours
-                        .as_ref()
-                        .map_or_else(|| "(not known)".into(), |t| value_words(t, &key)),
-                    mine: self.words(&key, &mine),
-                    theirs: j
-                        .latest
-                        .as_ref()
-                        .map_or_else(|| "(not read)".into(), |t| value_words(t, &key)),
-                    key,
-                    keep_mine: true,
-                    at: Some((ji, ci)),
-                });
-            }
-        }
-        (!rows.is_empty()).then_some(rows)
-    }
-
-    /// Drop from the prepared run the fields whose service value is kept
-    /// (a task left with nothing to do is skipped), then run it.
-    fn resolve_run(&mut self, id: u64, v: &ConflictView) -> Vec<Effect> {
-        use crate::app::bulk::JobState;
-        let Some(run) = self.engine.prepared.as_mut().filter(|r| r.id == id) else {
-            return vec![];
-        };
-        let mut drop: Vec<(usize, usize)> = v
-            .rows
-            .iter()
-            .filter(|r| !r.keep_mine)
-            .filter_map(|r| r.at)
-            .collect();
-        drop.sort_unstable_by(|a, b| b.cmp(a));
-        for (ji, ci) in &drop {
-            if let Some(j) = run.jobs.get_mut(*ji) {
-                if *ci < j.changes.len() {
-                    j.changes.remove(*ci);
-                }
-            }
-        }
-        for j in run.jobs.iter_mut().filter(|j| j.changes.is_empty()) {
-            j.state = JobState::Skipped("kept the service's value".into());
-        }
-        if run
-            .jobs
-            .iter()
-            .all(|j| matches!(j.state, JobState::Skipped(_)))
-        {
-            let title = run.title.clone();
-            self.engine.prepared = None;
-            self.say(
-                Level::Success,
-                format!("{title}: kept the service's values, nothing sent"),
-            );
-            return vec![];
-        }
-        self.start_run(id)
     }
 }

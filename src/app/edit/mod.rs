@@ -1,15 +1,12 @@
 //! Changing the current task: one change and its inverse (`changes`),
-//! fields and names as people type them (`fields`, `names`, `directory`),
-//! sharing (`share`), the pickers (`pickers`), three-way conflicts
-//! (`conflict`), and writing — the composer, its drafts on disk and what
-//! becomes of a send (`composer`, `drafts`, `sends`).
+//! names as people type them resolved or picked (`names`), sharing
+//! (`share`), the pickers (`pickers`), three-way conflicts (`conflict`),
+//! and what becomes of a send (`sends`). The words they stand on — the
+//! directory, the fields, the composer and its drafts — are the state's
+//! (`app/state/`), as popups and the list use them too.
 
 pub mod changes;
-pub mod composer;
 pub mod conflict;
-pub mod directory;
-pub mod drafts;
-pub mod fields;
 pub mod names;
 pub mod pickers;
 pub mod sends;

@@ -1,7 +1,7 @@
 //! People and teams as the user types them: resolved through the
 //! directory, several matches open a picker.
 
-use super::directory::Resolved;
+use crate::app::state::directory::Resolved;
 use crate::app::state::{Effect, Level, Overlay, State};
 impl State {
     /// A person as typed (`me`, an e-mail, a name, an id): their id and
@@ -37,7 +37,7 @@ impl State {
             Level::Info,
             format!(
                 "{reference:?} matches {} — pick one",
-                crate::app::dispatch::results::plural(
+                crate::domain::words::plural(
                     candidates.len(),
                     if team { "team" } else { "person" },
                     if team { "teams" } else { "people" }

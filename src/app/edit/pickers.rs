@@ -7,10 +7,10 @@
 //! Every row is text from the service: it is cleaned here, as the other
 //! choosers' rows are.
 
-use super::fields::{file_entries, file_id};
 use crate::api::{Task, TaskItem, TaskPage, TaskPatch, TaskQuery};
 use crate::app::local::cache::from_stored;
 use crate::app::popups::chooser::{typed_number, Chooser, ChooserKind, Pick, Typed};
+use crate::app::state::fields::{file_entries, file_id};
 use crate::app::state::input::LineInput;
 use crate::app::state::{ApiRequest, Confirmed, Effect, Level, Overlay, State};
 use crate::store::worker::StoreCmd;

@@ -23,8 +23,11 @@ impl State {
         let current = open
             .clone()
             .or_else(|| self.drafts.load(&sent.task_id, &sent.key));
-        let left =
-            crate::app::edit::drafts::left_after_send(&sent.text, current.as_deref(), sent.appends);
+        let left = crate::app::state::drafts::left_after_send(
+            &sent.text,
+            current.as_deref(),
+            sent.appends,
+        );
         // The draft first, then the record of the send: a crash between
         // the two leaves a warning, never a draft said to be unsent.
         let mut note = String::new();

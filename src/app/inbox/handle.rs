@@ -26,6 +26,19 @@ impl State {
                 }
             }
         }
+        // A walk that could not read everything says so, once per walk.
+        let new_walk = u.walked_at.is_some() && u.walked_at != self.inbox.last.walked_at;
+        if let Some(why) = u
+            .report
+            .as_ref()
+            .and_then(|r| r.partial())
+            .filter(|_| new_walk)
+        {
+            self.say(
+                Level::Warn,
+                format!("inbox partly refreshed: {}", crate::text::clean(&why)),
+            );
+        }
         let v = &mut self.inbox;
         v.last = InboxUpdate {
             error: u.error.map(|e| crate::text::clean(&e)),

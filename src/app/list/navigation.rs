@@ -534,7 +534,7 @@ impl State {
             Tab::Files => d
                 .task
                 .as_ref()
-                .map_or(0, |t| crate::app::edit::fields::file_entries(t).len()),
+                .map_or(0, |t| crate::app::state::fields::file_entries(t).len()),
             Tab::Subtasks => match &d.subtasks {
                 Load::Loaded(v) => v.len(),
                 _ => 0,
@@ -562,7 +562,7 @@ impl State {
             }
         };
         self.views.words =
-            crate::app::edit::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
+            crate::app::state::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
         self.views.words_at = vec![jiff::Timestamp::now(); self.views.words.len()];
         if self.view != Some(i) {
             self.keep_tab_count();

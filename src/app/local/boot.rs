@@ -59,7 +59,7 @@ impl State {
                     Level::Info,
                     format!(
                         "{} left by a taskdeck that stopped: sent from here (:outbox)",
-                        crate::app::dispatch::results::plural(n, "queued edit", "queued edits")
+                        crate::domain::words::plural(n, "queued edit", "queued edits")
                     ),
                 );
                 self.outbox_pump()
@@ -131,7 +131,7 @@ impl State {
                 Level::Info,
                 format!(
                     "{} in the store belong to another taskdeck running now (or another user): not sent from here",
-                    crate::app::dispatch::results::plural(boot.outbox_elsewhere, "queued edit", "queued edits")
+                    crate::domain::words::plural(boot.outbox_elsewhere, "queued edit", "queued edits")
                 ),
             );
         }

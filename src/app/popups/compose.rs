@@ -340,7 +340,7 @@ impl State {
     /// first (at most five).
     fn mention_candidates(&self, c: &Compose) -> Option<Vec<String>> {
         let prefix = Self::mention_prefix(c)?;
-        let people: Vec<&crate::app::edit::directory::PersonEntry> =
+        let people: Vec<&crate::app::state::directory::PersonEntry> =
             self.directory.people.values().collect();
         let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
         let hits = crate::app::fuzzy::rank(&prefix, &labels);
@@ -358,7 +358,7 @@ impl State {
         let Some(prefix) = Self::mention_prefix(c) else {
             return false;
         };
-        let people: Vec<&crate::app::edit::directory::PersonEntry> =
+        let people: Vec<&crate::app::state::directory::PersonEntry> =
             self.directory.people.values().collect();
         let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
         let Some(best) = crate::app::fuzzy::rank(&prefix, &labels).first().copied() else {
@@ -427,7 +427,7 @@ impl State {
         }
         c.dirty_since = None;
         c.set_banner(None);
-        let in_flight = crate::app::edit::drafts::InFlight {
+        let in_flight = crate::app::state::drafts::InFlight {
             task_id: c.task_id.clone(),
             key,
             label: c.task_label.clone(),
@@ -505,7 +505,7 @@ impl State {
         let text = match result {
             // Line ends as the rest of the program has them (LF); the text
             // is otherwise kept exactly as written in the editor.
-            Ok(t) => crate::app::edit::drafts::from_editor(&t),
+            Ok(t) => crate::app::state::drafts::from_editor(&t),
             Err(e) => {
                 self.say(
                     Level::Error,

@@ -5,22 +5,7 @@
 //! back, nothing sent).
 
 use crate::app::keymap::Action;
-
-/// One field of the edit.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Three {
-    /// The PATCH's own key (`status`, `complete_by`…).
-    pub key: String,
-    /// In words, for the rows.
-    pub field: String,
-    pub saw: String,
-    pub mine: String,
-    pub theirs: String,
-    /// Keep mine (else take theirs).
-    pub keep_mine: bool,
-    /// An undo or redo: the job and the change of the run it is.
-    pub at: Option<(usize, usize)>,
-}
+use crate::app::local::outbox::Three;
 
 /// What the choice applies to.
 #[derive(Clone, Copy, Debug, PartialEq)]

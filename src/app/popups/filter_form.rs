@@ -1,10 +1,10 @@
 //! The filter form (`f`): every filter of the task list in one place.
 
 use crate::api::TaskQuery;
-use crate::app::dispatch::command::{PRIORITY_VALUES, STATUS_VALUES};
-use crate::app::edit::directory::Directory;
-use crate::app::edit::fields::parse_filters;
 use crate::app::keymap::Action;
+use crate::app::state::command::{PRIORITY_VALUES, STATUS_VALUES};
+use crate::app::state::directory::Directory;
+use crate::app::state::fields::parse_filters;
 use crate::app::state::input::LineInput;
 use crossterm::event::{KeyCode, KeyEvent};
 
@@ -35,7 +35,7 @@ impl FilterForm {
     /// when the directory knows them (they are resolved again on apply).
     pub fn from_query(q: &TaskQuery, me: Option<&str>, dir: &Directory) -> FilterForm {
         let show_me = |v: &Option<String>| match v {
-            Some(id) if !id.is_empty() => crate::app::edit::fields::person_word(id, me, dir),
+            Some(id) if !id.is_empty() => crate::app::state::fields::person_word(id, me, dir),
             _ => String::new(),
         };
         let team = q

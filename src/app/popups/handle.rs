@@ -127,8 +127,8 @@ impl State {
         text: &str,
         target: Option<(String, String)>,
     ) -> Vec<Effect> {
-        let (word, _) = crate::app::dispatch::command::split(text);
-        let is_task = crate::app::dispatch::command::spec(word).is_some_and(|s| s.task);
+        let (word, _) = crate::app::state::command::split(text);
+        let is_task = crate::app::state::command::spec(word).is_some_and(|s| s.task);
         if is_task {
             let now = self.target().ok();
             if let (Some((was, was_label)), Some((id, label))) = (&target, &now) {
@@ -234,7 +234,7 @@ impl State {
     /// the form open with the message.
     fn apply_filter_form(&mut self, mut form: Box<filter_form::FilterForm>) -> Vec<Effect> {
         let problem = match form.to_query(self.my_id()) {
-            Ok(mut q) => match crate::app::edit::fields::resolve_names(&mut q, &self.directory) {
+            Ok(mut q) => match crate::app::state::fields::resolve_names(&mut q, &self.directory) {
                 Ok(()) => {
                     self.set_filters(q);
                     self.focus = Focus::List;

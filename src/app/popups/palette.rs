@@ -2,8 +2,8 @@
 //! fuzzily, Enter runs the highlighted suggestion. A palette opened for a
 //! task remembers which one: it never runs on another.
 
-use crate::app::dispatch::command::{self, Complete, COMMANDS};
 use crate::app::keymap::Action;
+use crate::app::state::command::{self, Complete, COMMANDS};
 use crate::app::state::input::LineInput;
 use crossterm::event::KeyEvent;
 

@@ -1,13 +1,15 @@
 //! The live filter (`/`, #26 §2): each key narrows the rows on screen at
-//! once (`list/narrow.rs`), the store's matches join them, then the service is
+//! once (`domain/narrow.rs`), the store's matches join them, then the service is
 //! asked after a pause in typing (a newer query supersedes the older).
 //! `enter` keeps the search; `esc` puts back the list as it was when `/`
 //! opened, with the cursor's task.
 
-use crate::app::dispatch::reducer::SEARCH_DEBOUNCE;
 use crate::app::state::{Effect, Overlay, SearchBox, State};
 use crossterm::event::{KeyCode, KeyEvent};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How long a quiet pause in typing waits before the search is sent.
+pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(250);
 
 impl State {
     /// `/`: the box opens over the list as it is.
@@ -52,7 +54,7 @@ impl State {
         self.search = b.input.text.clone();
         self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
         self.search_locally();
-        let rows = crate::app::list::narrow::narrow(&b.before.items, &b.input.text);
+        let rows = crate::domain::narrow::narrow(&b.before.items, &b.input.text);
         // The cursor stays on its task while that still matches.
         let keep = b.before.selected_id().map(str::to_string);
         let gone = std::mem::replace(&mut self.list.items, rows);

@@ -37,7 +37,7 @@ pub struct SharingEditor {
     pub adding: Option<(Adding, LineInput)>,
     /// People and teams taskdeck has seen: a name or an e-mail typed here
     /// that names exactly one of them is sent as its id.
-    pub directory: crate::app::edit::directory::Directory,
+    pub directory: crate::app::state::directory::Directory,
     /// Why the last save was refused (the editor came back with its edits).
     pub note: Option<String>,
 }
@@ -50,7 +50,7 @@ impl SharingEditor {
     /// service answers, or the review asks first when the directory knows
     /// several).
     pub fn grant_for(&self, kind: &Adding, reference: &str, access: AccessLevel) -> Grant {
-        use crate::app::edit::directory::{names_one, Resolved};
+        use crate::app::state::directory::{names_one, Resolved};
         let known = match kind {
             Adding::Person => self.directory.resolve_person(reference),
             Adding::Team => self.directory.resolve_team(reference),
@@ -75,7 +75,7 @@ impl SharingEditor {
     /// asked before the review (`team`, its index, the candidates but
     /// those already listed).
     pub fn ambiguous_typed(&self) -> Option<(bool, usize, Candidates)> {
-        use crate::app::edit::directory::Resolved;
+        use crate::app::state::directory::Resolved;
         for (team, list) in [(false, &self.users), (true, &self.teams)] {
             for (i, g) in list.iter().enumerate().filter(|(_, g)| g.typed) {
                 let found = if team {

@@ -3,7 +3,9 @@
 //! `handle.rs`). `State` composes the features' data; the data it shares
 //! with all of them is here: the panes (`panes`), the overlay and the
 //! messages (`screen`), requests and effects (`requests`), a one-line input
-//! (`input`).
+//! (`input`), the one vocabulary of commands (`command`), who is who
+//! (`directory`) and the filter fields as it knows them (`fields`), the
+//! composer (`composer`) and its drafts on disk (`drafts`).
 
 use super::keymap::Keymap;
 use crate::api::*;
@@ -11,12 +13,17 @@ use jiff::Timestamp;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
+pub mod command;
+pub mod composer;
+pub mod directory;
+pub mod drafts;
+pub mod fields;
 pub mod input;
 pub mod panes;
 pub mod requests;
 pub mod screen;
 
-pub use crate::app::edit::composer::{Compose, ComposeKind, SendState};
+pub use composer::{Compose, ComposeKind, SendState};
 pub use panes::*;
 pub use requests::*;
 pub use screen::{Confirmed, Focus, Level, Message, Overlay, Pending, MAX_MESSAGES};
@@ -70,7 +77,7 @@ pub struct State {
     pub status_about: Option<String>,
     pub next_ticket: u64,
     /// People seen so far, for the assignee picker.
-    pub directory: crate::app::edit::directory::Directory,
+    pub directory: crate::app::state::directory::Directory,
     /// Comments created or edited this session, per task (for services
     /// without a comment-listing endpoint).
     pub local_comments: HashMap<String, Vec<Comment>>,
@@ -85,11 +92,11 @@ pub struct State {
     pub spinner: usize,
     pub list_height: usize,
     pub quit: bool,
-    pub drafts: crate::app::edit::drafts::Drafts,
+    pub drafts: crate::app::state::drafts::Drafts,
     /// Sends in flight from the composer, by ticket: which draft, and
     /// exactly the text sent. When the service confirms, that text (and
     /// only that text) leaves the draft.
-    pub sending: HashMap<u64, crate::app::edit::drafts::InFlight>,
+    pub sending: HashMap<u64, crate::app::state::drafts::InFlight>,
     /// What is known locally (answers, the store), see `local/cache/`.
     pub local: crate::app::local::cache::Local,
     /// The service cannot be reached (see `local/offline/`).
@@ -164,7 +171,7 @@ impl State {
             spinner: 0,
             list_height: 20,
             quit: false,
-            drafts: crate::app::edit::drafts::Drafts::new(None),
+            drafts: crate::app::state::drafts::Drafts::new(None),
             sending: HashMap::new(),
             local: Default::default(),
             offline: None,

@@ -6,7 +6,7 @@
 use super::input::LineInput;
 use super::panes::SearchBox;
 use crate::api::*;
-use crate::app::edit::composer::Compose;
+use crate::app::state::composer::Compose;
 use jiff::Timestamp;
 
 /// The messages kept (`ctrl-l`).

@@ -259,3 +259,36 @@ fn snooze_with_nothing_asks_and_a_time_said_twice_is_refused() {
     let fx = s.on_key(code(KeyCode::Enter));
     assert!(matches!(&inbox_cmds(&fx)[0], InboxCmd::Mark(m) if m.kind == MarkKind::Snooze));
 }
+
+#[test]
+fn a_partial_walk_is_said_once_with_what_is_missing() {
+    let mut s = with_inbox();
+    let walk = |at: i64, failed: usize| InboxUpdate {
+        walked_at: Some(at),
+        report: Some(crate::inbox::CycleReport {
+            pages: 1,
+            complete: true,
+            comments_failed: failed,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let said = |s: &State| -> Vec<String> {
+        s.messages
+            .iter()
+            .filter(|m| m.text.starts_with("inbox partly refreshed"))
+            .map(|m| m.text.clone())
+            .collect()
+    };
+    s.on_inbox(walk(100, 2));
+    assert_eq!(
+        said(&s),
+        ["inbox partly refreshed: the comments of 2 tasks could not be read"]
+    );
+    // The same walk sent again (after a command): not said twice.
+    s.on_inbox(walk(100, 2));
+    assert_eq!(said(&s).len(), 1);
+    // A whole walk says nothing.
+    s.on_inbox(walk(200, 0));
+    assert_eq!(said(&s).len(), 1);
+}

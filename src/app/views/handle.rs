@@ -5,7 +5,7 @@ use super::super::keymap::Key;
 use super::super::state::{ApiRequest, Effect, Overlay, Reply, State};
 use super::*;
 use crate::api::TaskQuery;
-use crate::app::edit::fields::{filter_words, parse_filters, resolve_names};
+use crate::app::state::fields::{filter_words, parse_filters, resolve_names};
 use crate::config::name_key;
 
 impl State {
@@ -134,7 +134,7 @@ impl State {
             return self.set_view(i);
         }
         if let Some(name) = self.custom.by_key(&key) {
-            return self.run_or_say(crate::app::dispatch::command::Command::Run(name));
+            return self.run_or_say(crate::app::state::command::Command::Run(name));
         }
         // A digit no view and no command claims: the Nth tab.
         if let Some(i) = self.views.tab_for_key(&key) {

@@ -12,7 +12,7 @@ pub mod tabs;
 
 use super::keymap::{Context, Key, KeyCodeOrd};
 use crate::api::TaskQuery;
-use crate::app::edit::fields::{filter_words, merge};
+use crate::app::state::fields::{filter_words, merge};
 use crate::config::{name_key, ViewEntry};
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! it (`225 KB`) and its type; the size's number and unit never part.
 
 use super::parts::*;
-use crate::app::edit::fields::file_entries;
+use crate::app::state::fields::file_entries;
 use serde_json::Value;
 
 // Shared with the `:attach` picker, which lists files too.
@@ -72,7 +72,7 @@ pub(super) fn file_by_id<'t>(t: &'t Task, id: &str) -> Option<&'t Value> {
     file_entries(t)
         .into_iter()
         .map(|(_, v)| v)
-        .find(|v| crate::app::edit::fields::file_id(v).as_deref() == Some(id))
+        .find(|v| crate::app::state::fields::file_id(v).as_deref() == Some(id))
 }
 
 /// The files attached to a comment or a message, by id: `1 file: …` on

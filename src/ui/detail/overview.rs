@@ -4,7 +4,7 @@
 use super::files::file_line;
 use super::links::link_text;
 use super::parts::*;
-use crate::app::edit::fields::file_entries;
+use crate::app::state::fields::file_entries;
 
 pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     let (s, theme) = (cx.s, cx.theme);

@@ -318,8 +318,8 @@ fn the_mouse_scrolls_and_clicks_select_a_row() {
 #[test]
 fn the_list_title_shows_active_filters_with_me_for_you() {
     let mut s = loaded(0);
-    s.filters =
-        crate::app::edit::fields::parse_filters("assigned=me status=completed", s.my_id()).unwrap();
+    s.filters = crate::app::state::fields::parse_filters("assigned=me status=completed", s.my_id())
+        .unwrap();
     let t = list::title_line(&s);
     assert!(t.contains("filter status=completed assigned=me"), "{t}");
 }

@@ -213,7 +213,7 @@ impl State {
             Level::Info,
             format!(
                 "{} cleared: task actions act on the current task again",
-                crate::app::dispatch::results::plural(n, "mark", "marks")
+                crate::domain::words::plural(n, "mark", "marks")
             ),
         );
         vec![]

@@ -97,7 +97,7 @@ impl State {
         if let Some(d) = self.detail.as_mut().filter(|d| d.error.is_none()) {
             let key = (d.task_id.clone(), "task");
             if self.prefetch.failed.get(&key).is_some_and(|f| f.gone) {
-                d.error = Some(crate::app::dispatch::results::GONE.into());
+                d.error = Some(crate::domain::words::GONE.into());
             }
         }
         let mut fx = Vec::new();

@@ -83,7 +83,7 @@ impl State {
             if queued > 0 {
                 format!(
                     "back online — sending {} from the outbox",
-                    crate::app::dispatch::results::plural(queued, "queued edit", "queued edits")
+                    crate::domain::words::plural(queued, "queued edit", "queued edits")
                 )
             } else {
                 "back online".to_string()
@@ -145,7 +145,7 @@ impl State {
         if lost > 0 {
             return Err(format!(
                 "{} not kept by the store: switching would lose {} — wait for the service, or cancel {} in :outbox",
-                crate::app::dispatch::results::plural(lost, "queued edit is", "queued edits are"),
+                crate::domain::words::plural(lost, "queued edit is", "queued edits are"),
                 if lost == 1 { "it" } else { "them" },
                 if lost == 1 { "it" } else { "them" },
             ));

@@ -314,7 +314,7 @@ impl State {
                     // Deleted, or its sharing changed: said as such (#32 §12).
                     ApiError::NotFound { .. } | ApiError::Forbidden { .. } => format!(
                         "{}: the service no longer shows {label} to you ({e})",
-                        crate::app::edit::conflict::ACCESS_LOST
+                        crate::domain::words::ACCESS_LOST
                     ),
                     _ => format!("reading {label} before sending failed: {e}"),
                 };

@@ -42,11 +42,7 @@ impl State {
                 Level::Warn,
                 format!(
                     "{} made by another user: never sent with this key ({})",
-                    crate::app::dispatch::results::plural(
-                        theirs.len(),
-                        "queued edit",
-                        "queued edits"
-                    ),
+                    crate::domain::words::plural(theirs.len(), "queued edit", "queued edits"),
                     what.join("; ")
                 ),
             );
@@ -148,11 +144,7 @@ impl State {
                 .collect();
             out.push(crate::text::clean(&format!(
                 "taskdeck: {} NOT sent and NOT kept ({why}) — lost: {}",
-                crate::app::dispatch::results::plural(
-                    lost.len(),
-                    "queued edit was",
-                    "queued edits were"
-                ),
+                crate::domain::words::plural(lost.len(), "queued edit was", "queued edits were"),
                 names.join("; ")
             )));
         }
@@ -165,7 +157,7 @@ impl State {
         if !kept.is_empty() {
             out.push(crate::text::clean(&format!(
                 "taskdeck: {} not sent yet, kept in the local store (sent at the next start): {}",
-                crate::app::dispatch::results::plural(kept.len(), "queued edit", "queued edits"),
+                crate::domain::words::plural(kept.len(), "queued edit", "queued edits"),
                 kept.join("; ")
             )));
         }

@@ -21,8 +21,10 @@ mod handle;
 
 mod keep;
 mod stored;
+mod three;
 
 pub use stored::{from_stored, to_stored};
+pub use three::Three;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum OutState {
@@ -59,7 +61,7 @@ pub struct OutItem {
     pub checked: Option<String>,
     /// A field edit that met a change on the service: its fields three
     /// ways (`popups/conflict.rs`), for the user to choose.
-    pub three: Vec<crate::app::popups::conflict::Three>,
+    pub three: Vec<Three>,
     /// The task as the user saw it when making the edit (or, for one read
     /// back from the store, the stored copy then): "you saw" of a
     /// conflict.

@@ -96,7 +96,7 @@ impl Chooser {
     }
 
     /// A typed picker's rows again from its pool: those matching every
-    /// typed word (`list::narrow`'s rule, `fuzzy::words_match`), the task
+    /// typed word (`domain::narrow`'s rule, `fuzzy::words_match`), the task
     /// whose number is exactly the one typed first. The highlight stays on
     /// its row while that still matches, else the first.
     pub fn narrow(&mut self) {

@@ -86,7 +86,7 @@ fn removing_a_link_or_detaching_a_file_asks_first() {
 
 #[test]
 fn requester_delivery_is_never_shown_as_sent_unless_it_was() {
-    use crate::app::dispatch::results::delivery_text;
+    use crate::domain::words::delivery_text;
     assert_eq!(delivery_text(Some(&DeliveryStatus::Sent)), "Sent");
     assert!(delivery_text(Some(&DeliveryStatus::Draft)).starts_with("DRAFT"));
     assert!(delivery_text(Some(&DeliveryStatus::Other("queued".into()))).contains("NOT confirmed"));

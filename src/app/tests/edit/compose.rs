@@ -6,7 +6,7 @@ use super::*;
 fn a_failed_comment_keeps_the_text_and_says_outcome_unknown() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = loaded(1);
-    s.drafts = crate::app::edit::drafts::Drafts::new(Some(dir.path().to_path_buf()));
+    s.drafts = crate::app::state::drafts::Drafts::new(Some(dir.path().to_path_buf()));
     s.on_key(key('c'));
     type_str(&mut s, "hello there");
     let fx = s.on_key(ctrl('s'));
@@ -59,7 +59,7 @@ fn a_failed_comment_keeps_the_text_and_says_outcome_unknown() {
 fn a_draft_is_offered_back_when_the_composer_reopens() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = loaded(1);
-    s.drafts = crate::app::edit::drafts::Drafts::new(Some(dir.path().to_path_buf()));
+    s.drafts = crate::app::state::drafts::Drafts::new(Some(dir.path().to_path_buf()));
     s.drafts
         .save(&tid(1), "requester", "half-written reply")
         .unwrap();
@@ -78,7 +78,7 @@ fn a_draft_is_offered_back_when_the_composer_reopens() {
 fn the_draft_is_deleted_on_success_even_if_the_composer_was_closed() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = loaded(1);
-    s.drafts = crate::app::edit::drafts::Drafts::new(Some(dir.path().to_path_buf()));
+    s.drafts = crate::app::state::drafts::Drafts::new(Some(dir.path().to_path_buf()));
     s.on_key(key('c'));
     type_str(&mut s, "sent while closed");
     let fx = s.on_key(ctrl('s'));
@@ -187,7 +187,7 @@ fn shift_tab_leaves_the_file_ids_line_and_pasted_text_is_normalised() {
 }
 
 fn with_drafts(s: &mut State, dir: &std::path::Path) {
-    s.drafts = crate::app::edit::drafts::Drafts::new(Some(dir.to_path_buf()));
+    s.drafts = crate::app::state::drafts::Drafts::new(Some(dir.to_path_buf()));
 }
 
 fn status(s: &State) -> String {
@@ -453,7 +453,7 @@ fn drafts_belong_to_the_user_and_wait_for_the_identity() {
     let service = dir.path().join("svc");
     // Before the service said who the user is: no composer, nothing kept.
     let mut s = crate::app::new_state("svc.test".into(), &Default::default(), false);
-    s.drafts = crate::app::edit::drafts::Drafts::per_user(service.clone());
+    s.drafts = crate::app::state::drafts::Drafts::per_user(service.clone());
     s.detail = Some(Detail::new(tid(1), Some(task(1))));
     s.on_key(key('c'));
     assert!(!matches!(s.overlay, Overlay::Compose(_)));
@@ -464,7 +464,7 @@ fn drafts_belong_to_the_user_and_wait_for_the_identity() {
     );
 
     let mut alice = loaded(1);
-    alice.drafts = crate::app::edit::drafts::Drafts::per_user(service.clone());
+    alice.drafts = crate::app::state::drafts::Drafts::per_user(service.clone());
     alice.on_key(key('c'));
     type_str(&mut alice, "alice's words");
     alice.on_key(code(KeyCode::Esc));
@@ -476,7 +476,7 @@ fn drafts_belong_to_the_user_and_wait_for_the_identity() {
     // Another user of the same service is not offered it.
     let mut bob = loaded(1);
     bob.me.as_mut().unwrap().user_id = "u-bob".into();
-    bob.drafts = crate::app::edit::drafts::Drafts::per_user(service.clone());
+    bob.drafts = crate::app::state::drafts::Drafts::per_user(service.clone());
     bob.on_key(key('c'));
     assert_eq!(composer(&bob).text(), "");
     assert!(!composer(&bob).restored);

@@ -84,7 +84,7 @@ fn the_first_frame_shows_stored_rows_and_the_current_task_then_the_service_repla
     // The names the store knew complete at once.
     assert!(matches!(
         s.directory.resolve_person("carol"),
-        crate::app::edit::directory::Resolved::One(id, _) if id == "u-carol"
+        crate::app::state::directory::Resolved::One(id, _) if id == "u-carol"
     ));
     let fx = s.start();
     let r = reqs(&fx);

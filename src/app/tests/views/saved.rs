@@ -314,7 +314,7 @@ fn view_save_writes_the_filters_with_their_relative_dates() {
         }]
     );
     // The words saved read back as the same filters.
-    let mut q = crate::app::edit::fields::parse_filters(
+    let mut q = crate::app::state::fields::parse_filters(
         "priority=high assigned=me to=today query=\"annual return\"",
         Some("u-me"),
     )

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::api::Status;
-use crate::app::dispatch::command::Command;
 use crate::app::keymap::Action;
+use crate::app::state::command::Command;
 use crate::app::state::{Effect, Focus, Level, State};
 
 impl State {
