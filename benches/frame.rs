@@ -104,5 +104,54 @@ fn apply_page(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, frame, apply_page);
+/// Accessible mode's drawing (#33): the same frame and key at 10,000
+/// tasks, drawn as usual and in accessible mode (blank borders, `>` and
+/// brackets in the text, the cursor placed on the focus).
+fn accessible(c: &mut Criterion) {
+    let base = support::sandbox_items(1000);
+    let mut g = c.benchmark_group("accessible_200x60");
+    g.sample_size(60)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    let items = support::task_jsons(&base, 10_000);
+    for on in [false, true] {
+        let mut theme = Theme::dark();
+        theme.accessible = on;
+        let mut s = support::fresh_state();
+        support::load(&mut s, &items, 100);
+        let target = 5_000;
+        let mut term = Terminal::new(TestBackend::new(200, 60)).unwrap();
+        term.draw(|f| taskdeck::ui::draw(f, &mut s, &theme))
+            .unwrap();
+        s.list.selected = target;
+        let _ = s.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        s.focus = taskdeck::app::state::Focus::List;
+        s.list.loading = false;
+        let name = if on { "accessible" } else { "usual" };
+        g.bench_function(format!("{name}_frame"), |b| {
+            let mut flip = false;
+            b.iter(|| {
+                flip = !flip;
+                s.list.selected = if flip { target } else { target + 1 };
+                term.draw(|f| taskdeck::ui::draw(f, &mut s, &theme))
+                    .unwrap();
+                black_box(term.backend());
+            })
+        });
+        g.bench_function(format!("{name}_key_j_k"), |b| {
+            let mut down = false;
+            b.iter(|| {
+                down = !down;
+                let c = if down { 'j' } else { 'k' };
+                black_box(s.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+                term.draw(|f| taskdeck::ui::draw(f, &mut s, &theme))
+                    .unwrap();
+                black_box(term.backend());
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, frame, apply_page, accessible);
 criterion_main!(benches);

@@ -2,7 +2,8 @@
 //! a start opens only the store of the user its key belongs to. Bob,
 //! starting while the service is away after Alice worked, sees nothing of
 //! Alice's; an edit Bob queues offline is sent with Bob's key, never with
-//! Alice's. No assertion depends on how fast anything is: the service is
+//! Alice's; an edit made as Alice waits for a key that names her when the
+//! key turns out to act as Bob, at start or while running. No assertion depends on how fast anything is: the service is
 //! down for longer than any wait.
 
 mod support;
@@ -114,8 +115,12 @@ fn identities(home: &Home) -> std::path::PathBuf {
         .expect("an identities file")
 }
 
+// Issue 32, point 4, the change seen at start. This test asserted the
+// opposite before (`an_edit_made_before_the_service_names_another_user_
+// moves_to_that_users_store`: the edit went out with Bob's key): an edit
+// made while Alice's store was open is Alice's, and goes out only as her.
 #[test]
-fn an_edit_made_before_the_service_names_another_user_moves_to_that_users_store() {
+fn an_edit_made_in_alices_store_waits_for_her_when_the_service_names_bob_at_start() {
     let svc = Service::small();
     let home = Home::new();
     let alices = session(&svc, &home, KEY, "Alice Martin");
@@ -130,7 +135,8 @@ fn an_edit_made_before_the_service_names_another_user_moves_to_that_users_store(
     let swapped = serde_json::json!({ a.0.clone(): b.1.clone(), b.0.clone(): a.1.clone() });
     std::fs::write(&path, swapped.to_string()).unwrap();
 
-    // Bob offline: Alice's store opens (the stale map); an edit is queued.
+    // Bob's key offline: Alice's store opens (the stale map); an edit is
+    // queued in it.
     svc.set_faults("down=1");
     let mut tui = Tui::spawn(&home, &[], &env_with_key(&svc, BOB), 120, 40);
     tui.wait_for("OFFLINE", WAIT);
@@ -140,8 +146,8 @@ fn an_edit_made_before_the_service_names_another_user_moves_to_that_users_store(
     let wanted = if before == "low" { "high" } else { "low" };
     tui.send(&format!(":priority {wanted}\r"));
     tui.wait_for("outbox 1", WAIT);
-    // The service is back and names Bob: the edit goes with Bob's key,
-    // never Alice's, and Bob's own store is now the one shown.
+    // The service is back and names Bob: the edit waits, said in words;
+    // nothing of Alice's stays on screen.
     svc.set_faults("");
     let patches = |who: &str| {
         svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"))
@@ -149,24 +155,97 @@ fn an_edit_made_before_the_service_names_another_user_moves_to_that_users_store(
             .filter(|r| r.caller.as_deref() == Some(who))
             .count()
     };
-    tui.wait_until(
-        "the edit, as Bob",
+    tui.wait_for(
+        "1 edit made as Alice Martin waits: this key now acts as Bob Okafor",
         std::time::Duration::from_secs(60),
-        |_| patches("bob@acme.test") == 1,
     );
-    tui.wait_for("Bob Okafor", WAIT);
+    tui.wait_until("Bob's list", WAIT, |s| s.contains("(more below)"));
+    tui.send("r");
+    tui.wait_until("the reload", WAIT, |s| s.contains("(more below)"));
+    let screen = tui.screen();
+    assert!(!screen.contains("outbox 1"), "{screen}");
+    assert!(
+        !screen.contains("cached "),
+        "no stored rows of Alice's: {screen}"
+    );
+    assert_eq!(patches("bob@acme.test"), 0, "never with Bob's key");
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 0, "her edit is kept in her store");
+
+    // Alice, online: her edit goes, with her key, once.
+    let mut tui = Tui::spawn(&home, &[], &env_with_key(&svc, KEY), 120, 40);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("Alice's edit", WAIT, |_| patches("alice@acme.test") == 1);
+    assert_eq!(patches("bob@acme.test"), 0);
+    assert_eq!(svc.sb.task_json(&alices).unwrap()["priority"], wanted);
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}
+
+// Issue 32, point 4, while running: Alice queues an edit while the
+// service is away; it comes back with her key acting as Bob. The edit
+// is not sent as Bob; the screen says so; it goes out as Alice once the
+// key names her again.
+#[test]
+fn an_edit_queued_as_alice_waits_when_the_service_comes_back_acting_as_bob() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    let current = current_row(&tui.screen());
+    let id = svc.task_id(&current);
+    let before = svc.sb.task_json(&current).unwrap()["priority"].clone();
+    let wanted = if before == "low" { "high" } else { "low" };
+    let patches = |who: &str| {
+        svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"))
+            .into_iter()
+            .filter(|r| r.caller.as_deref() == Some(who))
+            .count()
+    };
+    svc.set_faults("down=1");
+    tui.send(&format!(":priority {wanted}\r"));
+    tui.wait_for("outbox 1", WAIT);
+    // The service comes back; this key now acts as Bob.
+    assert!(svc.sb.reissue_key(KEY, BOB));
+    svc.set_faults("");
+    tui.wait_for(
+        "1 edit made as Alice Martin waits: this key now acts as Bob Okafor",
+        std::time::Duration::from_secs(60),
+    );
+    tui.wait_until("Bob's list", WAIT, |s| s.contains("(more below)"));
+    tui.send("r");
+    tui.wait_until("the reload", WAIT, |s| s.contains("(more below)"));
+    let screen = tui.screen();
+    assert!(screen.contains("Bob Okafor"), "{screen}");
+    assert!(!screen.contains("outbox 1"), "{screen}");
+    assert!(
+        !screen.contains("cached "),
+        "nothing of Alice's store: {screen}"
+    );
+    assert_eq!(patches("bob@acme.test"), 0, "never sent as Bob");
+    assert_eq!(patches("alice@acme.test"), 0);
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    assert_eq!(st.exit_code(), 0, "her edit is kept in her store");
+
+    // The next start, the key still acting as Bob: said again, not sent.
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
+    tui.wait_for(
+        "1 edit made as Alice Martin waits: this key acts as Bob Okafor",
+        WAIT,
+    );
+    tui.wait_until("Bob's list", WAIT, |s| s.contains("(more below)"));
+    assert_eq!(patches("bob@acme.test"), 0, "never sent as Bob");
     tui.send("q");
     tui.wait_exit(WAIT);
 
-    // Alice, online: her store holds nothing of it to send.
-    let mut tui = Tui::spawn(&home, &[], &env_with_key(&svc, KEY), 120, 40);
+    // The key names Alice again: her edit goes out, as her, once.
+    assert!(svc.sb.reissue_key(KEY, KEY));
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
     tui.wait_for("Alice Martin", WAIT);
-    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
-    tui.send("r");
-    tui.wait_until("the reload", WAIT, |s| s.contains("(more below)"));
-    assert!(!tui.screen().contains("outbox 1"), "{}", tui.screen());
-    assert_eq!(patches("alice@acme.test"), 0, "never with Alice's key");
-    assert_eq!(patches("bob@acme.test"), 1, "once");
+    tui.wait_until("Alice's edit", WAIT, |_| patches("alice@acme.test") == 1);
+    assert_eq!(patches("bob@acme.test"), 0);
+    assert_eq!(svc.sb.task_json(&current).unwrap()["priority"], wanted);
     tui.send("q");
     tui.wait_exit(WAIT);
 }

@@ -145,6 +145,40 @@ fn offline_on_a_store_that_cannot_be_written_an_edit_is_not_kept_and_quitting_ex
     assert_eq!(set_aside(&home), 0, "nothing moved aside");
 }
 
+// Issue 32, point 14: another program holds the store's write lock as
+// taskdeck starts (longer than the start waits). The run said it went on
+// without the store, and the edit queued in it waited for the next start.
+// Now it is tried again in the background, with a word in the header,
+// opened once free, and what it holds is sent.
+#[test]
+fn a_store_busy_at_start_is_opened_once_free_and_its_queued_edit_sent() {
+    let svc = Service::small();
+    let home = Home::new();
+    let current = leave_a_queued_edit(&svc, &home);
+    let id = svc.task_id(&current);
+    let patches = || svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"));
+    let db = the_db(&home);
+    // Another program's write transaction: readers go on, writers wait.
+    let locker = rusqlite::Connection::open(&db).unwrap();
+    locker.execute_batch("BEGIN IMMEDIATE;").unwrap();
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 160, 40);
+    tui.wait_for("store busy — retrying", std::time::Duration::from_secs(30));
+    tui.wait_for("(more below)", WAIT);
+    assert!(patches().is_empty(), "nothing taken while it is held");
+    locker.execute_batch("COMMIT;").unwrap();
+    drop(locker);
+    tui.wait_until("the PATCH", std::time::Duration::from_secs(30), |_| {
+        patches().len() == 1
+    });
+    tui.wait_until("the store in use", WAIT, |s| {
+        !s.contains("store busy") && !s.contains("outbox 1")
+    });
+    quit(&mut tui);
+    assert_eq!(patches().len(), 1, "sent once");
+    assert_eq!(outbox_rows(&db), 0, "and gone from the store");
+    assert_eq!(set_aside(&home), 0, "nothing moved aside");
+}
+
 /// #32 §12: an edit held in the outbox whose task was archived on the
 /// service meanwhile: the conflict view says ARCHIVED, Enter asks before
 /// writing to it, `n` sends nothing, `y` sends the edit.

@@ -34,6 +34,7 @@ pub fn new_state(client_host: String, settings: &Settings, demo: bool) -> State 
         settings.refresh_secs,
     );
     s.prefetch.on = settings.prefetch;
+    s.accessible = settings.accessible;
     let data_warnings = s.install_config(settings);
     for w in settings
         .warnings

@@ -48,6 +48,17 @@ pub struct Cli {
     )]
     pub timeout: u64,
 
+    /// The screen reader's and braille display's view: the terminal's
+    /// cursor on the focus, no box drawing, nothing redrawn while idle
+    /// (also `accessible = true` in the config).
+    #[arg(
+        long,
+        global = true,
+        env = "TASKDECK_ACCESSIBLE",
+        value_parser = clap::builder::FalseyValueParser::new()
+    )]
+    pub accessible: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -112,8 +112,8 @@ async fn dispatch(cli: Cli) -> Outcome {
     apply_time_zone(profile);
     let limit = Duration::from_secs(cli.timeout);
     match cli.command {
-        None => tui(profile).await,
-        Some(Command::Demo { tasks }) => demo(profile, tasks).await,
+        None => tui(profile, cli.accessible).await,
+        Some(Command::Demo { tasks }) => demo(profile, tasks, cli.accessible).await,
         Some(Command::Sandbox(a)) => {
             let mut opts = SandboxOptions::default();
             if let Some(n) = a.tasks {
@@ -258,12 +258,13 @@ struct Connected {
     key_print: Option<crate::store::identity::KeyPrint>,
 }
 
-async fn tui(profile: Option<&str>) -> Outcome {
+async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
     let mut profile = profile.map(str::to_string);
     offer_init(profile.as_deref()).await?;
     loop {
         // Without configuration this fails at once (exit 2) with instructions.
-        let c = connect(profile.as_deref(), true)?;
+        let mut c = connect(profile.as_deref(), true)?;
+        c.config.settings.accessible |= accessible;
         let end = crate::tui::run(
             c.client,
             c.config.settings,
@@ -371,10 +372,11 @@ fn terminal_ready(f: &TerminalFacts) -> Result<(), Failure> {
     Ok(())
 }
 
-async fn demo(profile: Option<&str>, tasks: Option<usize>) -> Outcome {
+async fn demo(profile: Option<&str>, tasks: Option<usize>, accessible: bool) -> Outcome {
     terminal_ready(&TerminalFacts::now())?;
     // Only the look-and-feel settings are used; connection settings are not.
     let mut settings = config::load(profile).settings;
+    settings.accessible |= accessible;
     let mut opts = SandboxOptions::default();
     if let Some(n) = tasks {
         opts.tasks = n;

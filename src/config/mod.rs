@@ -123,6 +123,7 @@ api_key = "top-key"
 page_size = 30
 theme = "light"
 mouse = true
+accessible = true
 
 [keys.list]
 "ctrl-j" = "down"
@@ -136,6 +137,7 @@ api_key_command = "echo  work-key "
         assert_eq!(c.settings.page_size, 30);
         assert_eq!(c.settings.theme, "light");
         assert!(c.settings.mouse);
+        assert!(c.settings.accessible);
         assert_eq!(c.settings.keys["list"]["ctrl-j"], "down");
         if std::env::var_os(ENV_BASE_URL).is_none() && std::env::var_os(ENV_API_KEY).is_none() {
             assert_eq!(c.settings.base_url.as_deref(), Some("https://work.example"));

@@ -190,22 +190,25 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                         settings.http2 = true;
                         settings.http2_always = true;
                     }
-                    "mouse" | "cache" | "prefetch" | "http2" => match v.get_ref().as_bool() {
-                        Some(b) => match key {
-                            "mouse" => settings.mouse = b,
-                            "cache" => settings.cache = b,
-                            "http2" => (settings.http2, settings.http2_always) = (b, false),
-                            _ => settings.prefetch = b,
-                        },
-                        None => p.error(
-                            v.span().start,
-                            format!(
-                                "`{key}` must be true or false{}, not {}",
-                                if key == "http2" { " or \"always\"" } else { "" },
-                                v.get_ref().type_str()
+                    "mouse" | "accessible" | "cache" | "prefetch" | "http2" => {
+                        match v.get_ref().as_bool() {
+                            Some(b) => match key {
+                                "mouse" => settings.mouse = b,
+                                "accessible" => settings.accessible = b,
+                                "cache" => settings.cache = b,
+                                "http2" => (settings.http2, settings.http2_always) = (b, false),
+                                _ => settings.prefetch = b,
+                            },
+                            None => p.error(
+                                v.span().start,
+                                format!(
+                                    "`{key}` must be true or false{}, not {}",
+                                    if key == "http2" { " or \"always\"" } else { "" },
+                                    v.get_ref().type_str()
+                                ),
                             ),
-                        ),
-                    },
+                        }
+                    }
                     "keys" => parse_keys(&mut p, v, &mut settings.keys, &mut key_lines),
                     "views" => super::entries::parse_views(&mut p, v, &mut settings.views),
                     "commands" => super::entries::parse_commands(&mut p, v, &mut settings.commands),
@@ -402,6 +405,7 @@ const TOP_KEYS: &[&str] = &[
     "theme",
     "time_zone",
     "mouse",
+    "accessible",
     "cache",
     "prefetch",
     "http2",

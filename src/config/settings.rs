@@ -34,6 +34,10 @@ pub struct Settings {
     pub theme: String,
     /// Mouse support (off by default so terminal selection keeps working).
     pub mouse: bool,
+    /// `accessible`: the screen reader's and braille display's view (the
+    /// terminal's cursor on the focus, no box drawing, nothing redrawn
+    /// while idle); also `--accessible` and `TASKDECK_ACCESSIBLE=1`.
+    pub accessible: bool,
     /// Keymap overrides: context -> (key -> action name).
     pub keys: BTreeMap<String, BTreeMap<String, String>>,
     /// Problems found while loading (shown on screen, never fatal).
@@ -71,6 +75,7 @@ impl Default for Settings {
             inbox_refresh_secs: 120,
             theme: "dark".into(),
             mouse: false,
+            accessible: false,
             keys: BTreeMap::new(),
             warnings: Vec::new(),
             profile: None,

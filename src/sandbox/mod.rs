@@ -106,11 +106,14 @@ impl Sandbox {
                 ListingShape::Array
             }),
             counter: AtomicU64::new(0),
-            keys,
-            callers: demo_keys
-                .iter()
-                .map(|(k, _)| (k.key.clone(), k.user_email.clone()))
-                .collect(),
+            keys: Mutex::new(keys.clone()),
+            seeded: keys,
+            callers: Mutex::new(
+                demo_keys
+                    .iter()
+                    .map(|(k, _)| (k.key.clone(), k.user_email.clone()))
+                    .collect(),
+            ),
         });
         let app = routes::router(shared.clone());
         if opts.http1_only {
@@ -166,6 +169,27 @@ impl Sandbox {
     /// Forget the recorded requests.
     pub fn clear_requests(&self) {
         self.shared.log.lock().unwrap().clear();
+    }
+
+    /// Make `key` act as the user demo key `as_key` was made for, from
+    /// now on (a key reissued to another user, or an administrator's
+    /// mistake; `reissue_key(k, k)` gives it back): `GET /me` and every
+    /// request with `key` are that user's, and the request record names
+    /// that user as the caller. `false` when either key is unknown.
+    pub fn reissue_key(&self, key: &str, as_key: &str) -> bool {
+        let user = self.shared.seeded.get(as_key).copied();
+        let email = self.keys.iter().find(|k| k.key == as_key);
+        let (Some(user), Some(email)) = (user, email.map(|k| k.user_email.clone())) else {
+            return false;
+        };
+        let mut keys = self.shared.keys.lock().unwrap();
+        let mut callers = self.shared.callers.lock().unwrap();
+        if !keys.contains_key(key) {
+            return false;
+        }
+        keys.insert(key.to_string(), user);
+        callers.insert(key.to_string(), email);
+        true
     }
 
     /// Replace the fault settings (the request counter keeps running).

@@ -35,10 +35,8 @@ impl FromRequestParts<AppState> for Caller {
             .and_then(|h| h.strip_prefix("Bearer "))
             .map(str::trim)
             .unwrap_or("");
-        state
-            .keys
-            .get(key)
-            .map(|u| Caller(*u))
+        let user = state.keys.lock().unwrap().get(key).copied();
+        user.map(Caller)
             .ok_or_else(|| unauthorized("invalid API key"))
     }
 }

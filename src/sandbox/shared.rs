@@ -53,9 +53,14 @@ pub(crate) struct Shared {
     pub(crate) faults: Mutex<Faults>,
     pub(crate) listing: Mutex<ListingShape>,
     pub(crate) counter: AtomicU64,
-    pub(crate) keys: HashMap<String, usize>,
-    /// Each demo key's user e-mail (for [`RecordedRequest::caller`]).
-    pub(crate) callers: HashMap<String, String>,
+    /// Which user each key acts as (a test may reissue a key to another
+    /// user: [`Sandbox::reissue_key`](super::Sandbox::reissue_key)).
+    pub(crate) keys: Mutex<HashMap<String, usize>>,
+    /// Which user each demo key was seeded for (never changes).
+    pub(crate) seeded: HashMap<String, usize>,
+    /// The e-mail of the user each key acts as (for
+    /// [`RecordedRequest::caller`]).
+    pub(crate) callers: Mutex<HashMap<String, String>>,
 }
 
 pub(crate) type AppState = Arc<Shared>;

@@ -16,6 +16,7 @@ mod inbox;
 mod numbers;
 mod open;
 pub mod outbox;
+mod repair;
 mod rows;
 mod schema;
 pub mod worker;
@@ -23,7 +24,7 @@ pub mod worker;
 pub use db::{read_directory, Db};
 pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, CLOCK_SKEW_SECS, OWN_WRITE_HOLD};
 pub use numbers::{Numbered, NUMBERS_MAX};
-pub use open::{move_aside, trouble, Trouble, OPEN_WAIT};
+pub use open::{busy_words, move_aside, trouble, Trouble, OPEN_WAIT};
 pub use rows::{
     now_secs, Boot, DirEntry, OutboxRow, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
 };
@@ -76,3 +77,5 @@ pub fn db_path_for_key(service_dir: &Path, key: &str) -> Option<PathBuf> {
 mod tests;
 #[cfg(test)]
 mod tests_outbox;
+#[cfg(test)]
+mod tests_repair;

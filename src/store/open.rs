@@ -208,10 +208,11 @@ impl Db {
     /// The caller's connection to it, if any, is closed first.
     pub fn set_aside(path: &Path, why: &str) -> Result<(Db, String), String> {
         let rescued = rescue_outbox(path);
+        let drafts = rescue_drafts(path);
         let note = move_aside(path, why);
         let mut db = Self::try_open(path, OPEN_WAIT)
             .map_err(|e| format!("{note}; cannot create a new one: {}", describe(&e)))?;
-        let carried = match db.outbox_put_rows(&rescued) {
+        let mut carried = match db.outbox_put_rows(&rescued) {
             Ok(()) if rescued.is_empty() => String::new(),
             Ok(()) => format!(
                 "; {} carried over",
@@ -226,6 +227,14 @@ impl Db {
                 describe(&e)
             ),
         };
+        // The draft tasks it knew: `:drafts` offers them offline too.
+        if !drafts.is_empty() {
+            carried.push_str(&match db.put_tasks(&drafts, now_secs()) {
+                Ok(()) if drafts.len() == 1 => "; 1 draft carried over".to_string(),
+                Ok(()) => format!("; {} drafts carried over", drafts.len()),
+                Err(e) => format!("; its drafts could not be carried over ({})", describe(&e)),
+            });
+        }
         Ok((db, format!("{note} and a new one started{carried}")))
     }
 
@@ -293,11 +302,39 @@ impl Db {
     }
 }
 
+/// The draft tasks of a database about to be set aside, as far as they
+/// can be read (nothing when its tasks cannot be). Read-only.
+fn rescue_drafts(path: &Path) -> Vec<super::rows::StoredTask> {
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let Ok(conn) = Connection::open_with_flags(path, flags) else {
+        return vec![];
+    };
+    let Ok(mut st) = conn.prepare(
+        "SELECT id, number, title, updated_at, json, full FROM tasks
+         WHERE json_valid(json) AND json_extract(json, '$.draft') = 1",
+    ) else {
+        return vec![];
+    };
+    let Ok(rows) = st.query_map([], |r| {
+        Ok(super::rows::StoredTask {
+            id: r.get(0)?,
+            number: r.get(1)?,
+            title: r.get(2)?,
+            updated_at: r.get(3)?,
+            json: r.get(4)?,
+            full: r.get(5)?,
+        })
+    }) else {
+        return vec![];
+    };
+    rows.map_while(Result::ok).collect()
+}
+
 /// A store still held by another process after the wait: the words that
 /// matter first (a status line is cut at the screen's edge), the path last.
 pub fn busy_words(path: &Path) -> String {
     format!(
-        "the local store is held by another program (another taskdeck?): waited {} s; this session runs without it and leaves it as it is ({})",
+        "the local store is held by another program (another taskdeck?): waited {} s; trying again in the background — it is left as it is, and what is queued meanwhile waits in memory for it ({})",
         OPEN_WAIT.as_secs(),
         path.display()
     )

@@ -261,3 +261,57 @@ pub(super) fn rescue_outbox(path: &Path) -> Vec<OutboxRow> {
     };
     rows.map_while(Result::ok).collect()
 }
+
+/// Queued edits that wait in the other stores of a service folder (other
+/// users' stores: edits made as them, never sent with this key), by the
+/// user who made them: `(user id, name as their store knows it, count)`.
+/// Read-only; a store that cannot be read counts for nothing.
+pub fn waiting_elsewhere(service_dir: &Path, mine: &Path) -> Vec<(String, String, usize)> {
+    let Ok(entries) = std::fs::read_dir(service_dir) else {
+        return vec![];
+    };
+    let mut out: Vec<(String, String, usize)> = Vec::new();
+    for e in entries.flatten() {
+        let path = e.path();
+        if path == mine || path.extension().is_none_or(|x| x != "sqlite3") {
+            continue;
+        }
+        if !e.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let Ok(conn) = rusqlite::Connection::open_with_flags(&path, flags) else {
+            continue;
+        };
+        let counts: Vec<(Option<String>, i64)> = conn
+            .prepare("SELECT user_id, count(*) FROM outbox GROUP BY user_id")
+            .and_then(|mut st| {
+                st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<rusqlite::Result<_>>()
+            })
+            .unwrap_or_default();
+        drop(conn);
+        let people = super::db::read_directory(&path);
+        for (user, n) in counts {
+            let Some(user) = user.filter(|u| !u.is_empty()) else {
+                continue;
+            };
+            let name = people
+                .iter()
+                .find(|p| !p.team && p.id == user)
+                .map(|p| {
+                    if p.name.is_empty() {
+                        p.email.clone()
+                    } else {
+                        p.name.clone()
+                    }
+                })
+                .unwrap_or_default();
+            match out.iter_mut().find(|(u, _, _)| *u == user) {
+                Some(w) => w.2 += n as usize,
+                None => out.push((user, name, n as usize)),
+            }
+        }
+    }
+    out
+}

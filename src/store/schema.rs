@@ -21,16 +21,47 @@ impl Db {
                 )),
             ));
         }
-        if version == SCHEMA_VERSION {
-            // Nothing to write: opening a store another process is
-            // writing to never waits on its lock here.
+        // Read only: opening a store another process is writing to never
+        // waits on its lock here.
+        let gaps = super::repair::gaps(&self.conn, steps)?;
+        if version == SCHEMA_VERSION && gaps.is_empty() {
             return Ok(());
         }
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if version < 1 {
-            tx.execute_batch(
+        // Each step skips what already exists (a store whose version says
+        // less than its tables hold), then what is missing is made.
+        steps(&tx, version)?;
+        let made = super::repair::fill(&tx, steps)?;
+        let left = super::repair::gaps(&tx, steps)?;
+        if !left.is_empty() {
+            // Rolled back: the caller sets the store aside, its queued
+            // edits and drafts carried over.
+            return Err(super::repair::damaged(&left));
+        }
+        if version == SCHEMA_VERSION || !made.is_empty() {
+            tracing::warn!(
+                version,
+                found = %gaps.join(", "),
+                made = %made.join(", "),
+                "the local store's schema was repaired"
+            );
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()
+    }
+}
+
+/// The migration steps from `version` to [`SCHEMA_VERSION`], each
+/// statement skipped when its object already exists (`repair.rs`); an
+/// empty database run through them is the schema this build expects.
+/// Issue 32 (15): made idempotent, otherwise the steps are unchanged.
+pub(super) fn steps(tx: &rusqlite::Connection, version: i64) -> rusqlite::Result<()> {
+    use super::repair::idempotent;
+    if version < 1 {
+        idempotent(
+                tx,
                 "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
                  CREATE TABLE tasks(
                     id TEXT PRIMARY KEY,
@@ -60,12 +91,13 @@ impl Db {
                     base_updated_at TEXT, created_at INTEGER NOT NULL);
                  CREATE VIRTUAL TABLE tasks_fts USING fts5(id UNINDEXED, text, tokenize='unicode61');",
             )?;
-        }
-        if version < 2 {
-            // v2: the number index (`numbers.rs`), started from the tasks
-            // already stored so that an upgraded store knows them at once.
-            tx.execute_batch(
-                "CREATE TABLE numbers(
+    }
+    if version < 2 {
+        // v2: the number index (`numbers.rs`), started from the tasks
+        // already stored so that an upgraded store knows them at once.
+        idempotent(
+            tx,
+            "CREATE TABLE numbers(
                     number INTEGER PRIMARY KEY, display_id TEXT NOT NULL, id TEXT NOT NULL,
                     title TEXT NOT NULL, seen_at INTEGER NOT NULL);
                  CREATE INDEX numbers_id ON numbers(id);
@@ -76,24 +108,26 @@ impl Db {
                         THEN json_extract(json, '$.display_id') END, '#' || number),
                       id, title, fetched_at
                     FROM tasks WHERE number IS NOT NULL ORDER BY fetched_at;",
-            )?;
-        }
-        if version < 3 {
-            // v3: who made a queued edit (`user_id`) and which process
-            // took it for sending (`claimed_by`, `claimed_at`; see
-            // `outbox.rs`).
-            tx.execute_batch(
-                "ALTER TABLE outbox ADD COLUMN user_id TEXT;
+        )?;
+    }
+    if version < 3 {
+        // v3: who made a queued edit (`user_id`) and which process
+        // took it for sending (`claimed_by`, `claimed_at`; see
+        // `outbox.rs`).
+        idempotent(
+            tx,
+            "ALTER TABLE outbox ADD COLUMN user_id TEXT;
                  ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
                  ALTER TABLE outbox ADD COLUMN claimed_at INTEGER;",
-            )?;
-        }
-        if version < 4 {
-            // v4: the inbox (`inbox.rs`): what it last knew of each task
-            // involving the user, its items, snoozes, follow-ups, and the
-            // tasks with a write of ours in flight.
-            tx.execute_batch(
-                "CREATE TABLE inbox_base(
+        )?;
+    }
+    if version < 4 {
+        // v4: the inbox (`inbox.rs`): what it last knew of each task
+        // involving the user, its items, snoozes, follow-ups, and the
+        // tasks with a write of ours in flight.
+        idempotent(
+            tx,
+            "CREATE TABLE inbox_base(
                     task_id TEXT PRIMARY KEY, snap TEXT NOT NULL, version INTEGER NOT NULL,
                     comment_ids TEXT, since INTEGER NOT NULL);
                  CREATE TABLE inbox_items(
@@ -107,9 +141,7 @@ impl Db {
                     since INTEGER NOT NULL, label TEXT NOT NULL, title TEXT NOT NULL,
                     PRIMARY KEY(task_id, kind));
                  CREATE TABLE inbox_own(task_id TEXT PRIMARY KEY, at INTEGER NOT NULL);",
-            )?;
-        }
-        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        tx.commit()
+        )?;
     }
+    Ok(())
 }

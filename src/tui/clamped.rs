@@ -4,6 +4,10 @@
 //! backend is wrapped so that ratatui sees at most [`MAX_COLS`]×[`MAX_ROWS`]:
 //! the frame is drawn in the top-left corner of the terminal, and a line at
 //! its bottom says so.
+//!
+//! It also remembers the cursor it set: ratatui hides or shows and places
+//! the cursor after every frame, and a frame that changed no cell then
+//! writes nothing at all (an idle screen stays silent for screen readers).
 
 use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::Cell;
@@ -27,15 +31,28 @@ pub fn clamp(size: Size) -> Size {
 /// is the wrapped backend's.
 pub struct Clamped<B> {
     inner: B,
+    /// The cursor as last written: shown or hidden, and where (`None`:
+    /// unknown, written next time).
+    shown: Option<bool>,
+    at: Option<Position>,
 }
 
 impl<B: Backend> Clamped<B> {
     pub fn new(inner: B) -> Self {
-        Clamped { inner }
+        Clamped {
+            inner,
+            shown: None,
+            at: None,
+        }
     }
 
     pub fn inner(&self) -> &B {
         &self.inner
+    }
+
+    /// The cursor as last written: shown (`None` unknown) and where.
+    pub fn cursor(&self) -> (Option<bool>, Option<Position>) {
+        (self.shown, self.at)
     }
 
     /// The terminal's own size when it is larger than what is drawn.
@@ -52,6 +69,12 @@ impl<B: Backend> Backend for Clamped<B> {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
+        let mut content = content.peekable();
+        if content.peek().is_none() {
+            return Ok(());
+        }
+        // Cells drawn move the terminal's cursor.
+        self.at = None;
         self.inner.draw(content)
     }
 
@@ -60,11 +83,21 @@ impl<B: Backend> Backend for Clamped<B> {
     }
 
     fn hide_cursor(&mut self) -> Result<(), Self::Error> {
-        self.inner.hide_cursor()
+        if self.shown == Some(false) {
+            return Ok(());
+        }
+        self.inner.hide_cursor()?;
+        self.shown = Some(false);
+        Ok(())
     }
 
     fn show_cursor(&mut self) -> Result<(), Self::Error> {
-        self.inner.show_cursor()
+        if self.shown == Some(true) {
+            return Ok(());
+        }
+        self.inner.show_cursor()?;
+        self.shown = Some(true);
+        Ok(())
     }
 
     fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
@@ -72,14 +105,24 @@ impl<B: Backend> Backend for Clamped<B> {
     }
 
     fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
-        self.inner.set_cursor_position(position)
+        let p = position.into();
+        if self.at == Some(p) {
+            return Ok(());
+        }
+        self.inner.set_cursor_position(p)?;
+        self.at = Some(p);
+        Ok(())
     }
 
     fn clear(&mut self) -> Result<(), Self::Error> {
+        // After a clear (and a resume, which wrote to the terminal
+        // directly) nothing is known of the cursor.
+        (self.shown, self.at) = (None, None);
         self.inner.clear()
     }
 
     fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
+        (self.shown, self.at) = (None, None);
         self.inner.clear_region(clear_type)
     }
 

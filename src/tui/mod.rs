@@ -74,7 +74,8 @@ pub async fn run(
     );
     state.drafts = drafts::Drafts::per_user(drafts_dir);
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let (theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
+    let (mut theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
+    theme.accessible = settings.accessible;
     for w in theme_warnings {
         state.say(Level::Warn, w);
     }
@@ -156,6 +157,17 @@ pub async fn run(
                     exit_code = hangup_code(exit_code);
                     break;
                 }
+                // Outside accessible mode the cursor is hidden but still
+                // placed on the focus (braille displays and input methods
+                // follow it); the backend writes nothing when it is
+                // already there.
+                if let Some(at) = metrics
+                    .cursor
+                    .filter(|_| !metrics.caret && !theme.accessible)
+                {
+                    let _ = term.set_cursor_position(at);
+                    let _ = ratatui::backend::Backend::flush(term.backend_mut());
+                }
                 metrics.apply(&mut state);
                 last_draw = Instant::now();
                 dirty = false;
@@ -198,10 +210,10 @@ pub async fn run(
                     dirty = true;
                 }
                 Msg::Term(Event::Mouse(m)) => {
-                    let size = term.size().unwrap_or_default();
-                    let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-                    effects.extend(state.on_mouse(m, area));
-                    dirty = true;
+                    // Motion, or a click on nothing: nothing redrawn.
+                    let (fx, changed) = state.on_mouse(m, Instant::now());
+                    effects.extend(fx);
+                    dirty |= changed;
                 }
                 Msg::Term(Event::Resize(..)) => dirty = true,
                 Msg::Term(_) => {}
@@ -215,6 +227,7 @@ pub async fn run(
                     effects.extend(state.on_api(*r));
                     if me {
                         store.bind(&mut state);
+                        store.note_waiting(&mut state);
                         // The store of the user the service named, with
                         // its outbox: sent with this key, which is theirs.
                         effects.extend(state.outbox_pump());
@@ -243,6 +256,15 @@ pub async fn run(
                             }
                         }
                     }
+                    dirty = true;
+                }
+                Msg::StoreRetried(user, opened) => {
+                    if store.retried(user, *opened, &mut state) && inbox.is_none() {
+                        inbox = start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
+                        state.inbox.running = inbox.is_some();
+                    }
+                    // What the store held goes out now.
+                    effects.extend(state.outbox_pump());
                     dirty = true;
                 }
                 Msg::Inbox(u) => {

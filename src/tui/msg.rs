@@ -13,6 +13,13 @@ pub enum Msg {
     InputClosed(String),
     /// A custom command finished (see `custom/`).
     CommandDone(Box<crate::app::custom::run::Done>),
+    /// A store that was busy at start opened in the background (or could
+    /// not be opened after all): for this user.
+    StoreRetried(String, Box<Result<Opened, String>>),
     /// The inbox as it now stands (see `crate::inbox::link`).
     Inbox(Box<crate::inbox::InboxUpdate>),
 }
+
+/// A store as `Db::open_for` gives it: the database, what to say, and
+/// what the first frame needs.
+pub type Opened = (crate::store::Db, Option<String>, Option<crate::store::Boot>);

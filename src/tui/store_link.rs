@@ -8,9 +8,10 @@
 //! shown, nor used, under it.
 
 use super::msg::Msg;
-use crate::app::local::outbox::OutItem;
 use crate::app::state::{Level, State};
 use crate::store::worker::StoreCmd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::mpsc;
 
@@ -25,6 +26,55 @@ pub(super) struct StoreLink {
     user: Option<String>,
     thread: Option<crate::store::worker::StoreThread>,
     tx: mpsc::UnboundedSender<Msg>,
+    /// The store was busy: the background retry's stop flag.
+    retry: Option<Arc<AtomicBool>>,
+    /// The user whose waiting edits of others were last looked for.
+    noted: Option<String>,
+}
+
+use super::msg::Opened;
+
+/// How long the retry rests between two tries (each waits `OPEN_WAIT`
+/// for the lock itself).
+const RETRY_REST: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Try to open a busy store again and again, off the loop, until it opens,
+/// fails otherwise, or the flag says stop; the loop hears it as
+/// `Msg::StoreRetried`.
+fn retry(
+    path: std::path::PathBuf,
+    user: String,
+    tx: mpsc::UnboundedSender<Msg>,
+) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let spawned = std::thread::Builder::new()
+        .name("taskdeck-store-retry".into())
+        .spawn(move || loop {
+            if flag.load(Ordering::SeqCst) || tx.is_closed() {
+                return;
+            }
+            let opened = match crate::store::Db::open_for(&path, &user) {
+                Err(e) if e == crate::store::busy_words(&path) => {
+                    std::thread::sleep(RETRY_REST);
+                    continue;
+                }
+                other => other,
+            };
+            if flag.load(Ordering::SeqCst) {
+                // Given up meanwhile: the claims it took go back.
+                if let Ok((db, _, _)) = &opened {
+                    let _ = db.outbox_release();
+                }
+                return;
+            }
+            let _ = tx.send(Msg::StoreRetried(user, Box::new(opened)));
+            return;
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "cannot start the store's retry");
+    }
+    stop
 }
 
 impl StoreLink {
@@ -41,6 +91,8 @@ impl StoreLink {
             user: None,
             thread: None,
             tx,
+            retry: None,
+            noted: None,
         }
     }
 
@@ -63,38 +115,28 @@ impl StoreLink {
     }
 
     fn open(&mut self, user: &str, state: &mut State, rows: bool) {
+        self.stop_retry();
         let path = crate::store::db_path(&self.dir, user);
         let started = Instant::now();
-        let opened = crate::store::Db::open_for(&path, user);
-        match opened {
-            Ok((db, note, boot)) => {
-                if let Some(n) = note {
-                    tracing::warn!("{n}");
-                    state.say(Level::Warn, n);
-                }
-                if let Some(mut boot) = boot {
-                    if !rows {
-                        boot.rows.clear();
-                        boot.current = None;
-                    }
-                    state.apply_boot(boot);
-                }
+        match crate::store::Db::open_for(&path, user) {
+            Ok(opened) => {
                 tracing::info!(
                     path = %path.display(),
                     ms = started.elapsed().as_millis() as u64,
                     "local store opened"
                 );
-                let tx = self.tx.clone();
-                self.thread = Some(crate::store::worker::StoreThread::start(
-                    db,
-                    crate::store::DEFAULT_MAX_TASKS,
-                    move |a| {
-                        let _ = tx.send(Msg::Store(a));
-                    },
-                ));
+                self.adopt(user, opened, state, rows);
+            }
+            Err(e) if e == crate::store::busy_words(&path) => {
+                // Held by another program: tried again in the background
+                // (issue 32, point 14); what is learnt and queued waits in
+                // memory for it, and the header says so.
+                tracing::warn!(error = %e, "the local store is busy; trying again in the background");
+                state.say(Level::Warn, e);
                 state.local.on = true;
-                state.local.user = Some(user.to_string());
+                state.local.busy = true;
                 self.user = Some(user.to_string());
+                self.retry = Some(retry(path, user.to_string(), self.tx.clone()));
             }
             Err(e) => {
                 tracing::warn!(error = %e, "no local store");
@@ -103,6 +145,92 @@ impl StoreLink {
                 state.local.out.clear();
                 self.enabled = false;
             }
+        }
+    }
+
+    /// A store opened (at once, or by the retry): its thread starts and
+    /// what it holds is shown (`rows`: its last view and task too).
+    fn adopt(&mut self, user: &str, opened: Opened, state: &mut State, rows: bool) {
+        let (db, note, boot) = opened;
+        if let Some(n) = note {
+            tracing::warn!("{n}");
+            state.say(Level::Warn, n);
+        }
+        if let Some(mut boot) = boot {
+            if !rows {
+                boot.rows.clear();
+                boot.current = None;
+            }
+            state.apply_boot(boot);
+        }
+        let tx = self.tx.clone();
+        self.thread = Some(crate::store::worker::StoreThread::start(
+            db,
+            crate::store::DEFAULT_MAX_TASKS,
+            move |a| {
+                let _ = tx.send(Msg::Store(a));
+            },
+        ));
+        state.local.on = true;
+        state.local.busy = false;
+        state.local.user = Some(user.to_string());
+        self.user = Some(user.to_string());
+    }
+
+    /// The retry opened the store (`Ok`), or gave up (`Err`, why): the
+    /// store is used from now on, with what was queued meanwhile. Returns
+    /// whether a store was opened (the loop then starts its inbox).
+    pub(super) fn retried(
+        &mut self,
+        user: String,
+        opened: Result<Opened, String>,
+        state: &mut State,
+    ) -> bool {
+        if self.retry.take().is_none() || self.user.as_deref() != Some(user.as_str()) {
+            // Given up meanwhile (another user, or quitting).
+            return false;
+        }
+        match opened {
+            Ok(opened) => {
+                tracing::info!("the local store is free: opened");
+                // The list on screen came from the service: the store's
+                // last view is not put back over it.
+                self.adopt(&user, opened, state, false);
+                state.say(
+                    Level::Success,
+                    "the local store is free again: opened — queued edits are kept and sent from here",
+                );
+                self.drain(state);
+                true
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "no local store");
+                state.say(Level::Warn, format!("running without a local store: {e}"));
+                state.local.on = false;
+                state.local.busy = false;
+                state.local.out.clear();
+                state.outbox_store_failed(&e);
+                self.enabled = false;
+                false
+            }
+        }
+    }
+
+    /// Once per user named: edits made as other users that wait in their
+    /// stores on this service are said (issue 32, point 4).
+    pub(super) fn note_waiting(&mut self, state: &mut State) {
+        let Some(me) = state.my_user() else { return };
+        if !self.enabled || self.noted.as_deref() == Some(me.as_str()) {
+            return;
+        }
+        self.noted = Some(me.clone());
+        let mine = crate::store::db_path(&self.dir, &me);
+        state.note_waiting_elsewhere(crate::store::outbox::waiting_elsewhere(&self.dir, &mine));
+    }
+
+    fn stop_retry(&mut self) {
+        if let Some(stop) = self.retry.take() {
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
         }
     }
 
@@ -123,27 +251,27 @@ impl StoreLink {
                 tracing::warn!(error = %e, "cannot remember whose key this is");
             }
         }
-        // Edits made in this session before the service answered belong
-        // to this key's user, whichever store was open then.
-        let mine = carried_edits(state);
-        if self.user.is_some() {
-            // Another user's store was open (the key now belongs to someone
-            // else): nothing of it stays, and this session's edits leave
-            // its outbox, never to be sent with that user's key.
+        if let Some(old) = self.user.clone() {
+            // Another user's store was open (the key acts as someone else
+            // now): their edits stay in their store, never sent with this
+            // key, and the screen says they wait. Only edits made with no
+            // user known go to this key's user.
+            let mine = state.leave_store_of(&old, &me);
+            let carried: std::collections::HashSet<i64> = mine.iter().map(|i| i.seq).collect();
             if let Some(t) = self.thread.take() {
                 for cmd in std::mem::take(&mut state.local.out) {
-                    if !matches!(cmd, StoreCmd::OutboxAdd { .. }) {
-                        t.send(cmd);
+                    match &cmd {
+                        StoreCmd::OutboxAdd { seq, .. } if carried.contains(seq) => {}
+                        _ => t.send(cmd),
                     }
                 }
-                for (seq, _) in &mine {
+                for seq in &carried {
                     t.send(StoreCmd::OutboxRemove(*seq));
                 }
                 t.finish();
             }
             state.forget_local();
-            state.outbox.extend(mine.into_iter().map(|(_, item)| {
-                let mut item = *item;
+            state.outbox.extend(mine.into_iter().map(|mut item| {
                 if let Some(cmd) = item.store_cmd() {
                     state.local.out.push(cmd);
                 }
@@ -153,6 +281,8 @@ impl StoreLink {
                 item.kept = crate::app::local::outbox::Kept::Writing;
                 item
             }));
+        } else if state.owner.away.as_ref().is_some_and(|a| a.user_id == me) {
+            state.owner.away = None;
         }
         let pending = std::mem::take(&mut state.local.out);
         self.open(&me, state, false);
@@ -182,18 +312,9 @@ impl StoreLink {
     }
 
     pub(super) fn finish(mut self) {
+        self.stop_retry();
         if let Some(t) = self.thread.take() {
             t.finish();
         }
     }
-}
-
-/// The outbox's edits made in this session (not read from a store).
-fn carried_edits(state: &State) -> Vec<(i64, Box<OutItem>)> {
-    state
-        .outbox
-        .iter()
-        .filter(|i| i.pending_ticket.is_some())
-        .map(|i| (i.seq, Box::new(i.clone())))
-        .collect()
 }

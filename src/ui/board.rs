@@ -19,7 +19,7 @@ use ratatui::Frame;
 /// sideways to keep the cursor's column in view.
 const MIN_COLUMN: u16 = 26;
 
-pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::metrics::Metrics) {
     let items = &s.list.items;
     let now = jiff::Timestamp::now();
     let cols = columns(items);
@@ -58,9 +58,14 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         if unknown {
             name = format!("{name}?");
         }
+        let name = if here && theme.accessible {
+            format!("focus: {name}")
+        } else {
+            name
+        };
         let col_block = Block::default()
             .borders(Borders::ALL)
-            .border_type(if here {
+            .border_type(if here && !theme.accessible {
                 BorderType::Thick
             } else {
                 BorderType::Plain
@@ -74,6 +79,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 crate::text::clean(&format!("{name} ({})", cards[c].len())),
                 if here { theme.accent } else { theme.dim },
             ));
+        let col_block = theme.frame(col_block);
         let col_area = col_block.inner(areas[slot]);
         f.render_widget(col_block, areas[slot]);
         let rows = col_area.height as usize;
@@ -99,6 +105,14 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 continue;
             };
             let selected = sel == Some(r);
+            let y = col_area.y + lines.len() as u16;
+            m.hit(
+                Rect::new(col_area.x, y, col_area.width, 1),
+                crate::app::state::Hit::ListRow(i),
+            );
+            if selected {
+                m.focus_at(col_area.x, y);
+            }
             // `!` means overdue here as in the list's due column (#26 §9);
             // priority is `↑↑` urgent, `↑` high.
             let mark = match t.priority {

@@ -54,6 +54,7 @@ pub(super) fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect 
             format!(" {} ", crate::text::clean(title)),
             theme.accent.add_modifier(Modifier::BOLD),
         ));
+    let b = theme.frame(b);
     let inner = b.inner(r);
     f.render_widget(b, r);
     inner

@@ -12,6 +12,15 @@ pub const POPUP_HELP: &[&str] = &[
     "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
 ];
 
+/// The mouse (`mouse = true`) and accessible mode, for the help screen.
+pub const MOUSE_HELP: &[&str] = &[
+    "click            a list row, a board card, an inbox item or a picker's candidate: make it current; a tab: switch to it; a pane: focus it",
+    "double click     open what was clicked (the task's detail, the inbox item, the candidate)",
+    "wheel            scroll the pane under the pointer (the detail its text, the list its cursor, a popup its choice)",
+    "shift-drag       select text with the terminal while the mouse is captured (most terminals; alt-drag in some)",
+    "accessible mode  accessible = true, --accessible or TASKDECK_ACCESSIBLE=1: the cursor on the focus, no box drawing, > on the current row, [Tab] for the active tab",
+];
+
 /// What the marks on the list's rows say.
 pub const ROW_MARKS: &[&str] = &[
     "…  a change to this task is being sent",
@@ -94,6 +103,12 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
     }
     for l in POPUP_HELP {
         rows.push(("In popups".into(), format!("  {l}")));
+    }
+    for l in MOUSE_HELP {
+        rows.push((
+            "Mouse (mouse = true) and accessible mode".into(),
+            format!("  {l}"),
+        ));
     }
     for l in ROW_MARKS {
         rows.push(("Marks on the list's rows".into(), format!("  {l}")));

@@ -3,6 +3,7 @@
 //! walked (or why it could not).
 
 use super::clear::{centered, popup};
+use super::metrics::Metrics;
 use super::Theme;
 use crate::app::popups::inbox::InboxList;
 use crate::app::state::State;
@@ -12,7 +13,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Theme) {
+pub fn draw(
+    f: &mut Frame,
+    area: Rect,
+    s: &State,
+    list: &InboxList,
+    theme: &Theme,
+    m: &mut Metrics,
+) {
     let v = &s.inbox;
     let now = jiff::Timestamp::now().as_second();
     let h = (v.last.rows.len() as u16 * 2).clamp(1, 40) + 3;
@@ -49,11 +57,21 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, list: &InboxList, theme: &Them
         for (i, row) in v.last.rows.iter().enumerate().skip(offset).take(shown) {
             let sel = i == list.selected;
             let base = if sel { theme.selected } else { theme.base };
-            let head = format!(
-                "{:<7} {:>9}  {}",
-                row.label,
-                crate::domain::words::age(row.at, now),
-                row.title
+            // A click on either of its two lines chooses it.
+            let y = inner.y + lines.len() as u16;
+            let r = Rect::new(inner.x, y, inner.width, 2).intersection(inner);
+            m.hit(r, crate::app::state::Hit::Row(i));
+            if sel {
+                m.focus_at(inner.x, y);
+            }
+            let head = theme.point(
+                format!(
+                    "{:<7} {:>9}  {}",
+                    row.label,
+                    crate::domain::words::age(row.at, now),
+                    row.title
+                ),
+                sel,
             );
             lines.push(Line::styled(
                 fit(head),
@@ -122,6 +140,7 @@ pub fn draw_conflict(
     area: Rect,
     v: &crate::app::popups::conflict::ConflictView,
     theme: &Theme,
+    m: &mut Metrics,
 ) {
     let h = v.rows.len() as u16 + v.about.len() as u16 + 5;
     let r = centered(area, 110, h);
@@ -164,13 +183,22 @@ pub fn draw_conflict(
     for (i, row) in v.rows.iter().enumerate() {
         let sel = i == v.selected;
         let base = if sel { theme.selected } else { theme.base };
+        if sel {
+            m.focus_at(inner.x, inner.y + lines.len() as u16);
+        }
+        // Accessible mode: `>` on the current row, in the field's column.
+        let field = if theme.accessible {
+            format!("{}{}", if sel { "> " } else { "  " }, cell(&row.field, 8))
+        } else {
+            cell(&row.field, 10)
+        };
         let (choice, cstyle) = if row.keep_mine {
             ("mine", theme.warn)
         } else {
             ("theirs", theme.accent)
         };
         lines.push(Line::from(vec![
-            Span::styled(cell(&row.field, 10), base),
+            Span::styled(field, base),
             Span::styled(cell(&row.saw, col), if sel { base } else { theme.dim }),
             Span::styled(cell(&row.mine, col), base),
             Span::styled(cell(&row.theirs, col), base),

@@ -1,9 +1,10 @@
 //! The task list: only the visible rows are built, whatever the list size.
 
+use super::metrics::Metrics;
 use super::Theme;
 use crate::api::{Priority, Task, TaskItem};
 use crate::app::dates;
-use crate::app::state::{Focus, State};
+use crate::app::state::{Focus, Hit, State};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -82,7 +83,13 @@ pub fn title_line(s: &State) -> String {
 }
 
 /// Draw the list; returns (visible rows, first row shown) for the state.
-pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usize) {
+pub fn draw(
+    f: &mut Frame,
+    area: Rect,
+    s: &State,
+    theme: &Theme,
+    m: &mut Metrics,
+) -> (usize, usize) {
     let focused = s.focus == Focus::List;
     let block = theme.pane(title_line(s), focused);
     let inner = block.inner(area);
@@ -127,6 +134,11 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usiz
     for i in offset..end {
         let item = &s.list.items[i];
         let selected = i == s.list.selected;
+        let y = inner.y + 1 + (i - offset) as u16;
+        m.hit(Rect::new(inner.x, y, inner.width, 1), Hit::ListRow(i));
+        if selected {
+            m.focus_at(inner.x, y);
+        }
         let mut line = match item {
             TaskItem::Task(t) => task_row(
                 t,
@@ -277,7 +289,7 @@ fn task_row<'a>(
 /// current one highlighted (reversed without colour). Too many for the
 /// width: the strip scrolls to keep the current tab in sight, `‹` `›`
 /// saying more are off to that side.
-pub fn draw_tabs(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+pub fn draw_tabs(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics) {
     let tabs = s.tabs();
     if tabs.is_empty() || area.width == 0 {
         return;
@@ -318,9 +330,26 @@ pub fn draw_tabs(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         area.width as usize,
     );
     let mut spans = vec![Span::styled(if a > 0 { "‹" } else { " " }, theme.dim)];
+    let mut x = area.x + 1;
     for i in a..b {
         if i > a {
-            spans.push(Span::styled("│", theme.dim));
+            spans.push(Span::styled(
+                if theme.accessible { " " } else { "│" },
+                theme.dim,
+            ));
+            x += 1;
+        }
+        let w = labels[i].width() as u16;
+        m.hit(
+            Rect::new(x, area.y, w, 1).intersection(area),
+            Hit::ViewTab(i),
+        );
+        x += w;
+        // Accessible mode: the current tab in brackets, not by style alone.
+        if theme.accessible && current[i] {
+            let inside = labels[i].trim();
+            spans.push(Span::styled(format!("[{inside}]"), theme.selected));
+            continue;
         }
         let style = if current[i] {
             theme.selected

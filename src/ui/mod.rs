@@ -8,6 +8,7 @@ mod help;
 mod inbox;
 mod list;
 pub mod markdown;
+mod metrics;
 mod overlays;
 mod theme;
 pub mod wrap;
@@ -15,13 +16,14 @@ pub mod wrap;
 pub use detail::header as detail_header;
 pub use help::help_lines;
 pub use list::title_line as list_title;
+pub use metrics::Metrics;
 pub use theme::{parse_style, Theme};
 
 #[cfg(test)]
 mod tests;
 
 use crate::app::popups::chooser::ChooserKind;
-use crate::app::state::{Focus, Level, Overlay, State};
+use crate::app::state::{Focus, Hit, Level, Overlay, State};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -32,27 +34,6 @@ pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 12;
 
 const SPINNER: [&str; 4] = ["|", "/", "-", "\\"];
-
-/// What the last frame measured, for scrolling: the list's visible rows and
-/// first row, the detail's (visible, content) height.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Metrics {
-    pub list: Option<(usize, usize)>,
-    pub detail: Option<(usize, usize)>,
-}
-
-impl Metrics {
-    /// Keep what the frame measured (the loop calls this after drawing).
-    pub fn apply(self, s: &mut State) {
-        if let Some((rows, offset)) = self.list {
-            s.list_height = rows;
-            s.list.offset = offset;
-        }
-        if let Some(d) = self.detail {
-            s.detail_view = d;
-        }
-    }
-}
 
 /// Draw a frame and keep what it measured in the state.
 pub fn draw(f: &mut Frame, s: &mut State, theme: &Theme) {
@@ -77,22 +58,33 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
     }
     let p = crate::app::dispatch::layout::panes(area, s);
     draw_header(f, p.header, s, theme);
-    list::draw_tabs(f, p.tabs, s, theme);
+    list::draw_tabs(f, p.tabs, s, theme, &mut m);
     if s.board.is_some() {
         // The board takes the list's and the detail's place.
         let top = p.tabs.bottom();
         let body = Rect::new(area.x, top, area.width, p.status.y.saturating_sub(top));
-        board::draw(f, body, s, theme);
+        board::draw(f, body, s, theme, &mut m);
     } else if let Some(r) = p.list {
-        m.list = Some(list::draw(f, r, s, theme));
+        m.hit(r, Hit::Pane(Focus::List));
+        m.list = Some(list::draw(f, r, s, theme, &mut m));
     }
     if let Some(r) = p.detail.filter(|_| s.board.is_none()) {
+        m.hit(r, Hit::Pane(Focus::Detail));
         // Scrolling stops at the end of what the tab shows.
-        m.detail = Some(detail::draw(f, r, s, theme));
+        m.detail = Some(detail::draw(f, r, s, theme, &mut m));
     }
     draw_status(f, p.status, s, theme);
     draw_hints(f, p.hints, s, theme);
-    overlays::draw(f, area, s, theme);
+    overlays::draw(f, area, s, theme, &mut m);
+    // Shown where a screen reader or a braille display should read, and
+    // under a text input's caret; placed hidden otherwise (by the loop).
+    if let Some(at) = m.cursor.filter(|at| area.contains(*at)) {
+        if m.caret || theme.accessible {
+            f.set_cursor_position(at);
+        }
+    } else {
+        m.cursor = None;
+    }
     m
 }
 
@@ -246,6 +238,14 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         (None, Some(_)) => spans.push(Span::styled("identity unknown (see :log)", theme.error)),
         (None, None) => spans.push(Span::styled("identifying…", theme.dim)),
     }
+    // Edits made as another user wait in their store: in view, next to
+    // the name they are not sent under.
+    if let Some(w) = s.away_words() {
+        spans.push(Span::styled(
+            format!("  {w}"),
+            theme.warn.add_modifier(Modifier::BOLD),
+        ));
+    }
     spans.push(Span::styled(
         match &s.profile {
             Some(p) => format!(
@@ -258,8 +258,10 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         theme.dim,
     ));
     if let Some(o) = &s.offline {
+        // No clock in accessible mode: the countdown is left out.
         let retry = s
             .offline_retry_in(std::time::Instant::now())
+            .filter(|_| !theme.accessible)
             .map(|n| format!(" — retrying in {n}s"))
             .unwrap_or_default();
         spans.push(Span::styled("  ", theme.base));
@@ -271,6 +273,12 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             theme
                 .error
                 .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+        ));
+    }
+    if s.local.busy {
+        spans.push(Span::styled(
+            "  store busy — retrying",
+            theme.warn.add_modifier(Modifier::BOLD),
         ));
     }
     if s.inbox.count() > 0 {
@@ -299,14 +307,22 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             ));
         }
     }
-    let n = s.inflight.len();
+    // Accessible mode counts what the user asked for: a background check
+    // that changes nothing draws nothing.
+    let n = s
+        .inflight
+        .values()
+        .filter(|(what, _)| !(theme.accessible && what.starts_with(crate::app::state::CHECKING)))
+        .count();
     if n > 0 {
+        // Accessible mode: a still word, nothing that turns.
+        let turn = if theme.accessible {
+            "loading"
+        } else {
+            SPINNER[s.spinner % 4]
+        };
         spans.push(Span::styled(
-            format!(
-                "  {} {n} request{}",
-                SPINNER[s.spinner % 4],
-                if n == 1 { "" } else { "s" }
-            ),
+            format!("  {turn} {n} request{}", if n == 1 { "" } else { "s" }),
             theme.pending,
         ));
     }

@@ -2,6 +2,7 @@
 
 use super::clear::{centered, clear_area, popup};
 use super::help::help_lines;
+use super::metrics::Metrics;
 use super::Theme;
 use crate::app::popups::palette;
 use crate::app::state::command;
@@ -19,7 +20,11 @@ fn below_titles(r: Rect) -> Rect {
     Rect::new(r.x, r.y + down, r.width, r.height - down)
 }
 
-pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
+pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics) {
+    if !matches!(s.overlay, Overlay::None) {
+        // Under a popup, the panes take no click.
+        m.hits.clear();
+    }
     match &s.overlay {
         Overlay::None => {}
         Overlay::Help { filter, scroll } => {
@@ -28,6 +33,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             let [input, body] =
                 Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
             f.render_widget(Paragraph::new(format!("filter: {}_", filter.text)), input);
+            m.focus_at(input.x + 8 + filter.cursor as u16, input.y);
             let lines: Vec<Line> = help_lines(s, &filter.text)
                 .into_iter()
                 .map(|l| {
@@ -86,7 +92,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                     format!("  {c} {desc}")
                 };
                 Line::styled(
-                    text,
+                    theme.point(text, i == p.selected),
                     if i == p.selected {
                         theme.selected
                     } else {
@@ -96,9 +102,12 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             });
             lines.extend(hint);
             f.render_widget(Paragraph::new(lines), inner);
+            for i in 0..completions.len().min(12) {
+                m.row(inner, inner.y + 1 + i as u16, i, false);
+            }
             let x = inner.x + 1 + p.input.cursor as u16;
             if x < inner.right() {
-                f.set_cursor_position((x, inner.y));
+                m.caret_at(x, inner.y);
             }
         }
         Overlay::Search(b) => {
@@ -121,11 +130,13 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             ]);
             f.render_widget(ratatui::widgets::Clear, r);
             f.render_widget(Paragraph::new(line), r);
+            m.focus_at(r.x + 1 + b.input.cursor as u16, r.y);
         }
         Overlay::Confirm { lines, .. } => {
             let h = lines.len() as u16 + 4;
             let r = centered(area, 80, h);
             let inner = popup(f, r, "Confirm", theme);
+            m.focus_at(inner.x, inner.y);
             let mut ls: Vec<Line> = lines
                 .iter()
                 .map(|l| {
@@ -140,7 +151,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             ls.push(Line::styled("y yes · n / Esc no", theme.accent));
             f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
         }
-        Overlay::Compose(c) => draw_compose(f, area, c, theme),
+        Overlay::Compose(c) => draw_compose(f, area, c, theme, m),
         Overlay::Text {
             title,
             lines,
@@ -148,6 +159,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         } => {
             let r = below_titles(centered(area, 110, area.height.saturating_sub(4)));
             let inner = popup(f, r, title, theme);
+            m.focus_at(inner.x, inner.y);
             let ls: Vec<Line> = lines
                 .iter()
                 .map(|l| Line::raw(crate::text::clean(l)))
@@ -168,8 +180,12 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 if p.team { "team" } else { "person" }
             ))];
             for (i, (id, label)) in p.candidates.iter().enumerate() {
+                m.row(inner, inner.y + 1 + i as u16, i, i == p.selected);
                 ls.push(Line::styled(
-                    format!("  {label}  ({})", crate::text::clean(id)),
+                    theme.point(
+                        format!("  {label}  ({})", crate::text::clean(id)),
+                        i == p.selected,
+                    ),
                     if i == p.selected {
                         theme.selected
                     } else {
@@ -179,7 +195,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             }
             f.render_widget(Paragraph::new(ls), inner);
         }
-        Overlay::Filter(form) => draw_filter(f, area, form, theme),
+        Overlay::Filter(form) => draw_filter(f, area, form, theme, m),
         Overlay::Chooser(c) => {
             let note = c.note.iter().count() as u16;
             // A typed picker shows what is typed, above all.
@@ -236,6 +252,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                     .skip(offset)
                     .take(rows)
                     .map(|(i, (_, line))| {
+                        let y = inner.y + (i - offset) as u16;
+                        m.row(inner, y, i, i == c.selected);
                         // What Enter takes: marked, not only coloured.
                         let mark = match (c.typed.is_some(), i == c.selected) {
                             (false, _) => "",
@@ -243,7 +261,11 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                             (true, false) => "  ",
                         };
                         Line::styled(
-                            format!("{mark}{line}"),
+                            if theme.accessible {
+                                theme.point(format!(" {line}"), i == c.selected)
+                            } else {
+                                format!("{mark}{line}")
+                            },
                             if i == c.selected {
                                 theme.selected
                             } else {
@@ -261,9 +283,9 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             };
             f.render_widget(p, inner);
         }
-        Overlay::Views(sw) => draw_switcher(f, area, s, sw, theme),
-        Overlay::Inbox(list) => super::inbox::draw(f, area, s, list, theme),
-        Overlay::Conflict(v) => super::inbox::draw_conflict(f, area, v, theme),
+        Overlay::Views(sw) => draw_switcher(f, area, s, sw, theme, m),
+        Overlay::Inbox(list) => super::inbox::draw(f, area, s, list, theme, m),
+        Overlay::Conflict(v) => super::inbox::draw_conflict(f, area, v, theme, m),
         Overlay::Sharing(ed) => {
             let r = centered(area, 90, ed.rows() as u16 + 9);
             let inner = popup(
@@ -282,21 +304,40 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                     theme.base
                 }
             };
+            // Row `i` of the editor is drawn on line `at(i)` of the popup.
+            let at = |i: usize| match i {
+                0 => 0,
+                i if i <= ed.users.len() => i + 1,
+                i => i + 2,
+            };
+            for i in 0..ed.rows() {
+                m.row(inner, inner.y + at(i) as u16, i, i == ed.cursor);
+            }
             let mut ls = vec![Line::styled(
-                format!("visibility: {}", ed.visibility),
+                if theme.accessible {
+                    theme.point(format!("visibility: {}", ed.visibility), ed.cursor == 0)
+                } else {
+                    format!("visibility: {}", ed.visibility)
+                },
                 sel(0),
             )];
             ls.push(Line::styled("people:", theme.accent));
             for (i, g) in ed.users.iter().enumerate() {
                 ls.push(Line::styled(
-                    format!("  {}  {}", crate::text::clean(&g.label), g.access),
+                    theme.point(
+                        format!("  {}  {}", crate::text::clean(&g.label), g.access),
+                        ed.cursor == i + 1,
+                    ),
                     sel(i + 1),
                 ));
             }
             ls.push(Line::styled("teams:", theme.accent));
             for (i, g) in ed.teams.iter().enumerate() {
                 ls.push(Line::styled(
-                    format!("  {}  {}", crate::text::clean(&g.label), g.access),
+                    theme.point(
+                        format!("  {}  {}", crate::text::clean(&g.label), g.access),
+                        ed.cursor == i + 1 + ed.users.len(),
+                    ),
                     sel(i + 1 + ed.users.len()),
                 ));
             }
@@ -306,6 +347,15 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                     format!("not saved: {}", crate::text::clean(n)),
                     theme.error,
                 ));
+            }
+            if let Some((kind, input)) = &ed.adding {
+                let label = if *kind == crate::app::popups::sharing::Adding::Team {
+                    "add team: "
+                } else {
+                    "add person: "
+                };
+                let y = inner.y + ls.len() as u16;
+                m.focus_at(inner.x + (label.len() + input.cursor) as u16, y);
             }
             match &ed.adding {
                 Some((kind, input)) => ls.push(Line::raw(format!(
@@ -320,7 +370,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     }
 }
 
-fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
+fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mut Metrics) {
     let r = centered(area, 100, area.height.saturating_sub(6).max(10));
     let title = format!("{} — {}", c.kind.title(), crate::text::clean(&c.task_label));
     clear_area(f.buffer_mut(), r);
@@ -328,6 +378,7 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
         .borders(Borders::ALL)
         .border_style(theme.border_focus)
         .title(Span::styled(title, theme.accent));
+    let b = theme.frame(b);
     let inner = b.inner(r);
     f.render_widget(b, r);
     let banner_rows = if c.note.is_some() { 2 } else { 1 };
@@ -364,6 +415,19 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
         banner,
     );
     f.render_widget(&c.editor, body);
+    // The caret where the editor drew it: its display line and column
+    // less its scroll, under the banner's title row when there is one.
+    let at = c.editor.screen_cursor();
+    let (top, left) = c.editor.scroll_offset();
+    let (row, col) = (
+        at.row.saturating_sub(top as usize),
+        at.col.saturating_sub(left as usize),
+    );
+    let row = row + usize::from(c.banner.is_some());
+    m.focus_at(
+        body.x + (col as u16).min(body.width.saturating_sub(1)),
+        body.y + (row as u16).min(body.height.saturating_sub(1)),
+    );
     let files_line = if !c.kind.takes_files() {
         Line::styled("(no file ids here)", theme.dim)
     } else {
@@ -381,6 +445,9 @@ fn draw_compose(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme) {
         ])
     };
     f.render_widget(Paragraph::new(files_line), files);
+    if c.files_focus {
+        m.focus_at(files.x + 10 + c.file_ids.cursor as u16, files.y);
+    }
     let st = match &c.state {
         SendState::Editing if c.mention.is_some() => Line::styled(
             format!(
@@ -412,6 +479,7 @@ fn draw_filter(
     area: Rect,
     form: &crate::app::popups::filter_form::FilterForm,
     theme: &Theme,
+    m: &mut Metrics,
 ) {
     use crate::app::popups::filter_form::{ROWS, TEXT_LABELS};
     let r = centered(area, 76, ROWS as u16 + 7);
@@ -426,22 +494,34 @@ fn draw_filter(
     let mut ls = Vec::new();
     for (i, name) in command::STATUS_VALUES.iter().enumerate() {
         let mark = if form.status[i] { "[x]" } else { "[ ]" };
-        ls.push(Line::styled(format!("  status     {mark} {name}"), sel(i)));
+        ls.push(Line::styled(
+            theme.point(format!("  status     {mark} {name}"), form.row == i),
+            sel(i),
+        ));
     }
     let p = form
         .priority
         .map(|i| command::PRIORITY_VALUES[i])
         .unwrap_or("(any)");
-    ls.push(Line::styled(format!("  priority   < {p} >"), sel(4)));
+    ls.push(Line::styled(
+        theme.point(format!("  priority   < {p} >"), form.row == 4),
+        sel(4),
+    ));
     for (i, label) in TEXT_LABELS.iter().enumerate() {
         let cursor = if form.row == 5 + i { "_" } else { "" };
+        let text = crate::text::clean(&form.text[i].text);
+        if form.row == 5 + i {
+            // The caret after the field's label (padded to 22 columns).
+            let left = 3 + label.chars().count().max(22) + form.text[i].cursor;
+            m.focus_at(inner.x + left as u16, inner.y + ls.len() as u16);
+        }
         ls.push(Line::styled(
-            format!(
-                "  {label:<22} {}{cursor}",
-                crate::text::clean(&form.text[i].text)
-            ),
+            theme.point(format!("  {label:<22} {text}{cursor}"), form.row == 5 + i),
             sel(5 + i),
         ));
+    }
+    if form.row < 5 {
+        m.focus_at(inner.x, inner.y + form.row as u16);
     }
     ls.push(Line::raw(""));
     match &form.error {
@@ -460,6 +540,7 @@ fn draw_switcher(
     s: &State,
     sw: &crate::app::popups::switcher::Switcher,
     theme: &Theme,
+    m: &mut Metrics,
 ) {
     use crate::app::views::Count;
     let n = s.views.list.len();
@@ -492,6 +573,7 @@ fn draw_switcher(
         let key = v.key.map(|k| k.label()).unwrap_or_default();
         let count = s.views.counts.get(&i).map(|c| c.text()).unwrap_or_default();
         let sel = if i == sw.selected { ">" } else { " " };
+        m.row(inner, inner.y + i as u16, i, i == sw.selected);
         let head = format!(
             "{sel}{current} {key:<6} {} {count:>5}  ",
             super::list::fit(&crate::text::clean(&v.name), name_w)

@@ -22,7 +22,22 @@ pub struct Theme {
     pub badge: Style,
     pub border: Style,
     pub border_focus: Style,
+    /// Accessible mode (`accessible = true`): blank space for borders,
+    /// selection and tabs marked in the text, nothing that moves alone.
+    pub accessible: bool,
 }
+
+/// Borders of blank space: the layout of the lines, nothing read aloud.
+const BLANK: ratatui::symbols::border::Set = ratatui::symbols::border::Set {
+    top_left: " ",
+    top_right: " ",
+    bottom_left: " ",
+    bottom_right: " ",
+    vertical_left: " ",
+    vertical_right: " ",
+    horizontal_top: " ",
+    horizontal_bottom: " ",
+};
 
 const THEMES: &[(&str, &str)] = &[
     ("dark", include_str!("../../assets/themes/dark.toml")),
@@ -126,6 +141,7 @@ impl Theme {
             badge: get("badge", &mut warnings),
             border: get("border", &mut warnings),
             border_focus: get("border_focus", &mut warnings),
+            accessible: false,
         };
         (theme, warnings)
     }
@@ -151,6 +167,7 @@ impl Theme {
             badge: plain.add_modifier(Modifier::REVERSED | Modifier::BOLD),
             border: plain,
             border_focus: plain.add_modifier(Modifier::BOLD),
+            accessible: false,
         }
     }
 }
@@ -160,12 +177,20 @@ impl Theme {
     /// Focus shows without colour too: a `▶` before the title and a
     /// thick border.
     pub fn pane<'a>(&self, title: String, focused: bool) -> ratatui::widgets::Block<'a> {
-        let (title, border) = if focused {
+        let (title, border) = if self.accessible {
+            // Focus in words, no arrow or line to read aloud.
+            let t = if focused {
+                format!("focus: {title}")
+            } else {
+                title
+            };
+            (t, ratatui::widgets::BorderType::Plain)
+        } else if focused {
             (format!("▶ {title}"), ratatui::widgets::BorderType::Thick)
         } else {
             (title, ratatui::widgets::BorderType::Plain)
         };
-        ratatui::widgets::Block::default()
+        let b = ratatui::widgets::Block::default()
             .borders(ratatui::widgets::Borders::ALL)
             .border_type(border)
             .border_style(if focused {
@@ -176,6 +201,30 @@ impl Theme {
             .title(Span::styled(
                 title,
                 if focused { self.accent } else { self.dim },
-            ))
+            ));
+        self.frame(b)
+    }
+
+    /// A block's borders as lines, or in accessible mode as blank space
+    /// (the same cells: the layout does not move).
+    pub fn frame<'a>(&self, b: ratatui::widgets::Block<'a>) -> ratatui::widgets::Block<'a> {
+        if self.accessible {
+            b.border_set(BLANK)
+        } else {
+            b
+        }
+    }
+
+    /// A row's text with the first column marking the current one: `>` in
+    /// accessible mode (never style alone), the text as it is otherwise.
+    pub fn point(&self, text: String, current: bool) -> String {
+        if !self.accessible {
+            return text;
+        }
+        let mark = if current { '>' } else { ' ' };
+        match text.strip_prefix(' ') {
+            Some(rest) => format!("{mark}{rest}"),
+            None => format!("{mark} {text}"),
+        }
     }
 }

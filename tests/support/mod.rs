@@ -325,6 +325,14 @@ impl Tui {
             .collect()
     }
 
+    /// Where the terminal's cursor is (row, column), and whether it is
+    /// shown.
+    pub fn cursor(&self) -> (u16, u16, bool) {
+        let p = self.parser.lock().unwrap();
+        let (row, col) = p.screen().cursor_position();
+        (row, col, !p.screen().hide_cursor())
+    }
+
     pub fn raw(&self) -> Vec<u8> {
         self.raw.lock().unwrap().clone()
     }

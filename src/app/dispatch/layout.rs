@@ -1,6 +1,9 @@
 //! Where the panes are, for drawing and for mouse hit-testing alike.
 
-use crate::app::state::{Focus, State};
+use crate::app::keymap::Action;
+use crate::app::state::command::Command;
+use crate::app::state::{Effect, Focus, Hit, Level, Overlay, State, Tab};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 
 /// Below this body width list and detail cannot both be read: the focused
@@ -50,59 +53,125 @@ pub fn panes(area: Rect, s: &State) -> Panes {
     }
 }
 
-fn inside(r: Option<Rect>, col: u16, row: u16) -> Option<Rect> {
-    r.filter(|r| col >= r.x && col < r.right() && row >= r.y && row < r.bottom())
-}
+/// Two clicks on the same thing within this time are a double click.
+pub const DOUBLE_CLICK: std::time::Duration = std::time::Duration::from_millis(400);
 
 impl State {
-    /// Mouse (when enabled): the wheel scrolls the pane under the pointer,
-    /// a click in the list selects that row (the current task follows), a
-    /// click in the detail focuses it. Ignored while a popup is open: a
-    /// popup was opened for a task and nothing may change it.
+    /// Mouse (when enabled). What a click lands on is looked up where the
+    /// last frame drew it (`hits`, from `ui::Metrics`): a list row, a
+    /// board card, an inbox item or a picker's candidate becomes current
+    /// (a double click opens it), a tab switches, a pane takes focus. The
+    /// wheel scrolls what is under the pointer: the list moves its cursor,
+    /// the detail its content, a popup its choice. Returns whether
+    /// anything changed: motion and what lands on nothing change nothing,
+    /// and nothing is redrawn for them.
     pub fn on_mouse(
         &mut self,
         m: crossterm::event::MouseEvent,
-        area: Rect,
-    ) -> Vec<crate::app::state::Effect> {
-        use crossterm::event::MouseEventKind;
-        // The board has no mouse support (its cards are keys only).
-        if !matches!(self.overlay, crate::app::state::Overlay::None) || self.board.is_some() {
-            return vec![];
-        }
-        let p = panes(area, self);
-        let in_list = inside(p.list, m.column, m.row);
-        let in_detail = inside(p.detail, m.column, m.row);
+        now: std::time::Instant,
+    ) -> (Vec<Effect>, bool) {
+        use crossterm::event::{MouseButton, MouseEventKind};
+        let hit = self
+            .hits
+            .iter()
+            .rev()
+            .find(|(r, _)| {
+                m.column >= r.x && m.column < r.right() && m.row >= r.y && m.row < r.bottom()
+            })
+            .map(|(_, h)| *h);
+        let popup = !matches!(self.overlay, Overlay::None);
         match m.kind {
             MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
-                let d = if m.kind == MouseEventKind::ScrollDown {
-                    1
-                } else {
-                    -1
-                };
-                if in_list.is_some() {
-                    self.focus = Focus::List;
-                    self.move_by(d)
-                } else if in_detail.is_some() {
-                    self.focus = Focus::Detail;
-                    self.move_by(d)
-                } else {
-                    vec![]
+                // Clicks either side of a turn of the wheel are not a double.
+                self.last_click = None;
+                let down = m.kind == MouseEventKind::ScrollDown;
+                if popup {
+                    let code = if down { KeyCode::Down } else { KeyCode::Up };
+                    return (
+                        self.overlay_key(KeyEvent::new(code, KeyModifiers::NONE)),
+                        true,
+                    );
+                }
+                let d = if down { 1 } else { -1 };
+                match hit {
+                    Some(Hit::ListRow(_) | Hit::Pane(Focus::List)) => {
+                        self.focus = Focus::List;
+                        if self.board.is_some() {
+                            return (self.act(if down { Action::Down } else { Action::Up }), true);
+                        }
+                        (self.move_by(d), true)
+                    }
+                    Some(Hit::Pane(Focus::Detail) | Hit::DetailTab(_)) if self.detail.is_some() => {
+                        self.focus = Focus::Detail;
+                        // Its content scrolls (a tab of rows moves its row).
+                        (self.move_by(d), true)
+                    }
+                    _ => (vec![], false),
                 }
             }
-            MouseEventKind::Down(_) => {
-                if let Some(r) = in_list {
-                    // The border, then the column titles.
-                    let first = r.y + 2;
-                    if m.row >= first && m.row < r.bottom().saturating_sub(1) {
-                        let i = self.list.offset + (m.row - first) as usize;
-                        return self.select_row(i);
-                    }
-                } else if in_detail.is_some() && self.detail.is_some() {
-                    self.focus = Focus::Detail;
+            MouseEventKind::Down(MouseButton::Left) => {
+                let Some(h) = hit else {
+                    return (vec![], false);
+                };
+                let double = self
+                    .last_click
+                    .is_some_and(|(at, last)| last == h && now.duration_since(at) <= DOUBLE_CLICK);
+                // A double click is two clicks, not the first of a third.
+                self.last_click = if double { None } else { Some((now, h)) };
+                (self.click(h, double), true)
+            }
+            _ => (vec![], false),
+        }
+    }
+
+    fn click(&mut self, h: Hit, double: bool) -> Vec<Effect> {
+        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        match h {
+            Hit::ListRow(i) => {
+                let mut fx = self.select_row(i);
+                if double {
+                    fx.extend(self.act(Action::Open));
+                }
+                fx
+            }
+            Hit::Row(i) => {
+                match &mut self.overlay {
+                    Overlay::Inbox(l) => l.selected = i,
+                    Overlay::Picker(p) => p.selected = i,
+                    Overlay::Chooser(c) => c.selected = i,
+                    Overlay::Views(v) => v.selected = i,
+                    Overlay::Palette(p) => p.selected = i,
+                    Overlay::Sharing(e) => e.cursor = i,
+                    _ => return vec![],
+                }
+                if double {
+                    return self.overlay_key(enter);
                 }
                 vec![]
             }
-            _ => vec![],
+            Hit::DetailTab(i) => {
+                let Some(d) = &self.detail else { return vec![] };
+                let at = Tab::ALL.iter().position(|t| *t == d.tab).unwrap_or(0);
+                self.switch_tab(i as i64 - at as i64)
+            }
+            Hit::ViewTab(0) => self.act(Action::Inbox),
+            Hit::ViewTab(i) => {
+                let Some(name) = self.views.list.get(i - 1).map(|v| v.name.clone()) else {
+                    return vec![];
+                };
+                self.run(Command::View(name)).unwrap_or_else(|e| {
+                    self.say(Level::Error, e);
+                    vec![]
+                })
+            }
+            Hit::Pane(Focus::Detail) if self.detail.is_some() => {
+                self.focus = Focus::Detail;
+                vec![]
+            }
+            Hit::Pane(f) => {
+                self.focus = f;
+                vec![]
+            }
         }
     }
 }

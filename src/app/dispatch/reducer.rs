@@ -278,16 +278,19 @@ impl State {
                 fx.extend(self.periodic_refresh(now));
             }
         }
-        if !self.inflight.is_empty() {
+        // Accessible mode has no spinner: a still word.
+        if !self.inflight.is_empty() && !self.accessible {
             self.spinner = self.spinner.wrapping_add(1);
             dirty = true;
         }
         if self.offline.is_some() {
             fx.extend(self.offline_tick(now));
-            // The header counts down to the next try.
-            dirty = true;
+            // The header counts down to the next try (not in accessible
+            // mode: no clock).
+            dirty |= !self.accessible;
         }
-        if let Some((_, _, at)) = &self.status {
+        // Accessible mode: a message stays until the next one.
+        if let Some((_, _, at)) = self.status.as_ref().filter(|_| !self.accessible) {
             if now.duration_since(*at) > Duration::from_secs(10) {
                 self.status = None;
                 self.status_about = None;

@@ -158,6 +158,8 @@ impl State {
                 );
                 self.me = Some(me);
                 self.me_error = None;
+                self.owner.recheck = false;
+                self.owner.asked = false;
                 // The identity is confirmed: the outbox may send (it waits
                 // for this, see `outbox_pump`).
                 self.outbox_pump()

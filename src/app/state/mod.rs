@@ -26,7 +26,7 @@ pub mod screen;
 pub use composer::{Compose, ComposeKind, SendState};
 pub use panes::*;
 pub use requests::*;
-pub use screen::{Confirmed, Focus, Level, Message, Overlay, Pending, MAX_MESSAGES};
+pub use screen::{Confirmed, Focus, Hit, Level, Message, Overlay, Pending, MAX_MESSAGES};
 
 pub struct State {
     pub keymap: Keymap,
@@ -90,6 +90,12 @@ pub struct State {
     /// Every edit made from taskdeck, with its inverse (`z` / `Z`).
     pub history: crate::app::bulk::history::History,
     pub spinner: usize,
+    /// Accessible mode: messages stay until the next one (no expiry).
+    pub accessible: bool,
+    /// Where the last frame drew what a click can land on.
+    pub hits: Vec<(ratatui::layout::Rect, Hit)>,
+    /// The last click, for a double click: when, and on what.
+    pub last_click: Option<(Instant, Hit)>,
     pub list_height: usize,
     pub quit: bool,
     pub drafts: crate::app::state::drafts::Drafts,
@@ -103,6 +109,8 @@ pub struct State {
     pub offline: Option<crate::app::local::offline::Offline>,
     /// Edits waiting for the service, in order.
     pub outbox: Vec<crate::app::local::outbox::OutItem>,
+    /// Whose edits may go out now, and another user's that wait.
+    pub owner: crate::app::local::outbox::Owner,
     /// Per queueable write in flight: the version of the task shown when
     /// it was made, the base it is checked against if it is queued.
     pub edit_bases: HashMap<u64, Option<String>>,
@@ -169,6 +177,9 @@ impl State {
             engine: Default::default(),
             history: Default::default(),
             spinner: 0,
+            accessible: false,
+            hits: Vec::new(),
+            last_click: None,
             list_height: 20,
             quit: false,
             drafts: crate::app::state::drafts::Drafts::new(None),
@@ -176,6 +187,7 @@ impl State {
             local: Default::default(),
             offline: None,
             outbox: Vec::new(),
+            owner: Default::default(),
             edit_bases: HashMap::new(),
             profile: None,
             switch_to: None,

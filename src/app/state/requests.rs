@@ -3,6 +3,11 @@
 
 use crate::api::*;
 
+/// How a periodic refresh's request is described: a check made in the
+/// background, which accessible mode does not announce (a refresh that
+/// changes nothing writes nothing).
+pub const CHECKING: &str = "checking page";
+
 /// A request for the worker. The reducer emits these; tests assert them.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ApiRequest {
@@ -185,7 +190,7 @@ impl ApiRequest {
             ApiRequest::Me => "identity".into(),
             ApiRequest::ListPage { .. } => "task list".into(),
             ApiRequest::RefreshPage { page, .. } => {
-                format!("checking page {} of the list", page + 1)
+                format!("{CHECKING} {} of the list", page + 1)
             }
             ApiRequest::FindByNumber { number, .. } => format!("finding #{number}"),
             ApiRequest::GetTask { .. } => "loading task".into(),

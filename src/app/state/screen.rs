@@ -18,6 +18,22 @@ pub enum Focus {
     Detail,
 }
 
+/// What a mouse click can land on. The drawing records where it drew
+/// each (`ui::Metrics::hits`); the mouse handler looks the click up there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// A list row or a board card: the list's row `i`.
+    ListRow(usize),
+    /// The detail's tab `i` (`Tab::ALL`).
+    DetailTab(usize),
+    /// The views' tab `i`: 0 the inbox, then the views in order.
+    ViewTab(usize),
+    /// A pane: a click focuses it.
+    Pane(Focus),
+    /// Row `i` of the open popup (an inbox item, a picker's candidate).
+    Row(usize),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
     Info,

@@ -129,6 +129,15 @@ pub fn loaded_with_tasks(settings: &Settings, tasks: Vec<Task>) -> State {
     s
 }
 
+/// Draw one frame of `w`×`h`: what a click lands on is where a frame
+/// drew it (`State::hits`), as in the TUI, which draws before the user
+/// can click.
+pub(crate) fn drawn(s: &mut State, w: u16, h: u16) {
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    term.draw(|f| crate::ui::draw(f, s, &crate::ui::Theme::dark()))
+        .unwrap();
+}
+
 pub(crate) fn type_str(s: &mut State, text: &str) -> Vec<Effect> {
     let mut fx = Vec::new();
     for c in text.chars() {
@@ -200,4 +209,20 @@ impl State {
             vec![self.next_page()]
         }
     }
+}
+
+/// A write lost its connection: before anything queued is sent, who the
+/// key acts as is asked again (issue 32, point 4). `fx` holds that
+/// `GET /me` alone; it names the same user (`loaded`'s); returns what
+/// follows.
+pub(crate) fn confirm_me(s: &mut State, fx: &[Effect]) -> Vec<Effect> {
+    assert_eq!(reqs(fx), vec![ApiRequest::Me], "who the key acts as first");
+    answer(
+        s,
+        fx,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    )
 }

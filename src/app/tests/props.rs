@@ -81,7 +81,6 @@ fn reply_for(r: &ApiRequest) -> Result<Reply, ApiError> {
 
 fn run(ops: Vec<Op>) -> Result<(), TestCaseError> {
     let mut s = loaded(5);
-    let area = ratatui::layout::Rect::new(0, 0, 160, 45);
     let mut inflight: Vec<(u64, ApiRequest)> = Vec::new();
     let track = |fx: &[Effect], inflight: &mut Vec<(u64, ApiRequest)>| {
         for e in fx {
@@ -100,28 +99,36 @@ fn run(ops: Vec<Op>) -> Result<(), TestCaseError> {
             Op::Key(c) => s.on_key(key(c)),
             Op::Code(c) => s.on_key(code(c)),
             Op::Open(n) => palette(&mut s, &format!("open #{n}")),
-            Op::Wheel(column, row, down) => s.on_mouse(
-                MouseEvent {
-                    kind: if down {
-                        MouseEventKind::ScrollDown
-                    } else {
-                        MouseEventKind::ScrollUp
+            Op::Wheel(column, row, down) => {
+                crate::app::tests::drawn(&mut s, 160, 45);
+                s.on_mouse(
+                    MouseEvent {
+                        kind: if down {
+                            MouseEventKind::ScrollDown
+                        } else {
+                            MouseEventKind::ScrollUp
+                        },
+                        column,
+                        row,
+                        modifiers: KeyModifiers::NONE,
                     },
-                    column,
-                    row,
-                    modifiers: KeyModifiers::NONE,
-                },
-                area,
-            ),
-            Op::Click(column, row) => s.on_mouse(
-                MouseEvent {
-                    kind: MouseEventKind::Down(MouseButton::Left),
-                    column,
-                    row,
-                    modifiers: KeyModifiers::NONE,
-                },
-                area,
-            ),
+                    std::time::Instant::now(),
+                )
+                .0
+            }
+            Op::Click(column, row) => {
+                crate::app::tests::drawn(&mut s, 160, 45);
+                s.on_mouse(
+                    MouseEvent {
+                        kind: MouseEventKind::Down(MouseButton::Left),
+                        column,
+                        row,
+                        modifiers: KeyModifiers::NONE,
+                    },
+                    std::time::Instant::now(),
+                )
+                .0
+            }
             Op::Answer(i) if !inflight.is_empty() => {
                 let (ticket, req) = inflight.remove(i % inflight.len());
                 let result = reply_for(&req);

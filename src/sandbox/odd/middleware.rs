@@ -48,7 +48,7 @@ pub(crate) async fn middleware(
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .and_then(|k| state.callers.get(k.trim()).cloned());
+        .and_then(|k| state.callers.lock().unwrap().get(k.trim()).cloned());
     record(
         &mut state.log.lock().unwrap(),
         RecordedRequest {

@@ -43,7 +43,13 @@ pub(super) fn comments<'a>(t: &Task, d: &Detail, cx: &Cx<'_>) -> (Vec<Line<'a>>,
             .unwrap_or_default();
         let mut head = format!(
             "{indent}{} {}  {when}",
-            if *depth > 0 { "└" } else { "●" },
+            match (*depth > 0, theme.accessible) {
+                // Words, not a line drawn to be read aloud.
+                (true, true) => "reply from",
+                (false, true) => "from",
+                (true, false) => "└",
+                (false, false) => "●",
+            },
             c.author.label()
         );
         if c.edited() {

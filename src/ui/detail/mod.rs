@@ -13,9 +13,10 @@ mod subtasks;
 use parts::Cx;
 pub use parts::TextMode;
 
+use super::metrics::Metrics;
 use super::Theme;
 use crate::api::*;
-use crate::app::state::{Focus, Origin, State, Tab};
+use crate::app::state::{Focus, Hit, Origin, State, Tab};
 use crate::text::Untrusted;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -64,13 +65,19 @@ pub fn header(s: &State) -> String {
 }
 
 /// Draw the detail; returns (visible height, content height) of the body.
-pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme) -> (usize, usize) {
+pub fn draw(
+    f: &mut Frame,
+    area: Rect,
+    s: &State,
+    theme: &Theme,
+    m: &mut Metrics,
+) -> (usize, usize) {
     let mode = if s.markdown_raw {
         TextMode::Raw
     } else {
         TextMode::Rendered
     };
-    draw_as(f, area, s, theme, mode)
+    draw_as(f, area, s, theme, mode, m)
 }
 
 /// [`draw`] with the text mode given.
@@ -80,6 +87,7 @@ pub fn draw_as(
     s: &State,
     theme: &Theme,
     mode: TextMode,
+    m: &mut Metrics,
 ) -> (usize, usize) {
     let focused = s.focus == Focus::Detail;
     let mut title = header(s);
@@ -119,8 +127,40 @@ pub fn draw_as(
             Tab::ALL.len()
         );
         f.render_widget(Paragraph::new(Span::styled(line, theme.accent)), tabs_area);
+        if focused {
+            m.focus_at(tabs_area.x, tabs_area.y);
+        }
     } else {
         let narrow = width_of(false) > room;
+        // Where each tab is (as ratatui's `Tabs` lays them out: a space,
+        // the title, a space, the divider), for clicks and the cursor.
+        let mut x = tabs_area.x;
+        for (i, t) in Tab::ALL.iter().enumerate() {
+            let w = if narrow { t.short() } else { t.title() }.len() as u16 + 2;
+            let r = Rect::new(x, tabs_area.y, w, 1).intersection(tabs_area);
+            m.hit(r, Hit::DetailTab(i));
+            if i == selected && focused {
+                m.focus_at(r.x, r.y);
+            }
+            x += w + 1;
+        }
+        if theme.accessible {
+            // The current tab in brackets, not by style alone; spaces
+            // between, no bar to read aloud.
+            let spans: Vec<Span> = Tab::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let name = if narrow { t.short() } else { t.title() };
+                    if i == selected {
+                        Span::styled(format!("[{name}] "), theme.accent)
+                    } else {
+                        Span::styled(format!(" {name}  "), theme.dim)
+                    }
+                })
+                .collect();
+            f.render_widget(Paragraph::new(Line::from(spans)), tabs_area);
+        }
         let tabs = Tabs::new(
             Tab::ALL
                 .iter()
@@ -134,7 +174,9 @@ pub fn draw_as(
                 .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
         )
         .divider("|");
-        f.render_widget(tabs, tabs_area);
+        if !theme.accessible {
+            f.render_widget(tabs, tabs_area);
+        }
     }
 
     let Some(t) = &d.task else {
@@ -165,6 +207,16 @@ pub fn draw_as(
         Tab::Files => files::files(t, d, theme),
         Tab::Subtasks => subtasks::subtasks(d, theme, width),
     };
+    // Accessible mode: `>` on the selected row, in the text.
+    let mut lines = lines;
+    if let Some(line) = selected_line
+        .filter(|_| theme.accessible)
+        .and_then(|l| lines.get_mut(l))
+    {
+        if let Some(first) = line.spans.first_mut() {
+            first.content = theme.point(first.content.to_string(), true).into();
+        }
+    }
     let (lines, starts) = super::wrap::wrap_lines(lines, width);
     let height = body.height as usize;
     let content = lines.len();
@@ -175,6 +227,14 @@ pub fn draw_as(
         Some(l) => (l.saturating_sub(height / 2) as u16).min(max),
         None => d.scroll.min(max),
     };
+    // The cursor on the selected row (a comment, a link, a file), when
+    // the detail has focus.
+    if let Some(&row) = selected_line.and_then(|l| starts.get(l)) {
+        let row = row.saturating_sub(scroll as usize);
+        if focused && row < height {
+            m.focus_at(body.x, body.y + row as u16);
+        }
+    }
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
     (height, content)
 }

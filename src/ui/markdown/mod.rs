@@ -145,13 +145,14 @@ impl Renderer<'_> {
     /// Takes pending item markers.
     fn prefixes(&mut self) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
         let bar = self.theme.dim;
+        let bar_text = self.quote_bar();
         let mut first = vec![Span::raw(self.indent.clone())];
         let mut rest = first.clone();
         for c in self.containers.iter_mut() {
             match c {
                 Container::Quote => {
-                    first.push(Span::styled("│ ", bar));
-                    rest.push(Span::styled("│ ", bar));
+                    first.push(Span::styled(bar_text, bar));
+                    rest.push(Span::styled(bar_text, bar));
                 }
                 Container::List(..) => {}
                 Container::Item { marker, width } => {
@@ -189,11 +190,21 @@ impl Renderer<'_> {
         self.out.push(Line::from(spans));
     }
 
+    /// A quote's bar: a line, or in accessible mode a `|` (no box
+    /// drawing read aloud).
+    fn quote_bar(&self) -> &'static str {
+        if self.theme.accessible {
+            "| "
+        } else {
+            "│ "
+        }
+    }
+
     fn prefixes_without_markers(&self) -> (Vec<Span<'static>>, Vec<Span<'static>>) {
         let mut rest = vec![Span::raw(self.indent.clone())];
         for c in &self.containers {
             match c {
-                Container::Quote => rest.push(Span::styled("│ ", self.theme.dim)),
+                Container::Quote => rest.push(Span::styled(self.quote_bar(), self.theme.dim)),
                 Container::Item { width, .. } => rest.push(Span::raw(" ".repeat(*width))),
                 Container::List(..) => {}
             }
@@ -272,7 +283,12 @@ impl Renderer<'_> {
                 let w = self.width.saturating_sub(self.indent.len()).clamp(1, 40);
                 let (first, _) = self.prefixes();
                 let mut spans = first;
-                spans.push(Span::styled("─".repeat(w), theme.dim));
+                // Accessible mode: a word, not a run of one mark.
+                if theme.accessible {
+                    spans.push(Span::styled("(rule)", theme.dim));
+                } else {
+                    spans.push(Span::styled("─".repeat(w), theme.dim));
+                }
                 self.out.push(Line::from(spans));
                 self.gap = true;
             }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::inbox::{InboxRow, InboxUpdate, Kind};
 
-fn inbox_scene() -> State {
+pub(super) fn inbox_scene() -> State {
     let mut s = scene();
     s.inbox.running = true;
     let ids: Vec<String> = s

@@ -299,14 +299,14 @@ fn the_mouse_scrolls_and_clicks_select_a_row() {
         row,
         modifiers: KeyModifiers::NONE,
     };
-    let area = ratatui::layout::Rect::new(0, 0, 120, 40);
-    s.on_mouse(ev(MouseEventKind::ScrollDown, 10), area);
+    let now = std::time::Instant::now();
+    s.on_mouse(ev(MouseEventKind::ScrollDown, 10), now);
     assert_eq!(s.list.selected, 1);
-    s.on_mouse(ev(MouseEventKind::ScrollUp, 10), area);
+    s.on_mouse(ev(MouseEventKind::ScrollUp, 10), now);
     assert_eq!(s.list.selected, 0);
     // Row 0 header, 1 the views' tabs, 2 border, 3 column titles: row 6
     // is the third task.
-    s.on_mouse(ev(MouseEventKind::Down(MouseButton::Left), 6), area);
+    s.on_mouse(ev(MouseEventKind::Down(MouseButton::Left), 6), now);
     assert_eq!(s.list.selected, 2);
     // The current task follows the click.
     assert_eq!(
@@ -330,9 +330,11 @@ const EVIL: &str = "\u{1b}[2J\u{9b}31m\u{202e}";
 /// Hostile text without brackets (they would change a link's Markdown).
 const EVIL_LINK: &str = "\u{1b}\u{9b}31m\u{202e}";
 
+mod access;
 mod grapheme;
 mod inbox;
 mod marks;
+mod mouse;
 mod screens;
 mod text;
 mod views;

@@ -2,9 +2,11 @@
 
 use super::*;
 
-/// Every popup, opened the way a user opens it, at 80×24 and 120×40.
-#[test]
-fn every_popup_at_80x24_and_120x40() {
+/// A popup's setup: opens it on the scene, the way a user does.
+pub(super) type Setup = Box<dyn Fn(&mut State)>;
+
+/// Every popup, by name, with how a user opens it.
+pub(super) fn popups() -> Vec<(&'static str, Setup)> {
     use crate::api::SharingState;
     use crate::app::popups::sharing::Picker;
     let sharing: SharingState = serde_json::from_value(serde_json::json!({
@@ -13,13 +15,12 @@ fn every_popup_at_80x24_and_120x40() {
         "teams": [{"id": "t-1", "name": "Ops", "access_level": "read"}]
     }))
     .unwrap();
-    type Setup = Box<dyn Fn(&mut State)>;
     let typed = |s: &mut State, text: &str| {
         for c in text.chars() {
             s.on_key(key(c));
         }
     };
-    let popups: Vec<(&str, Setup)> = vec![
+    vec![
         (
             "help",
             Box::new(|s: &mut State| {
@@ -121,7 +122,13 @@ fn every_popup_at_80x24_and_120x40() {
                 s.on_key(key('F'));
             }),
         ),
-    ];
+    ]
+}
+
+/// Every popup, opened the way a user opens it, at 80×24 and 120×40.
+#[test]
+fn every_popup_at_80x24_and_120x40() {
+    let popups = popups();
     for (name, setup) in &popups {
         for (w, h) in [(80, 24), (120, 40)] {
             let mut s = scene();

@@ -4,7 +4,7 @@ use super::*;
 
 /// One task whose description is Markdown with hostile text in every
 /// element, a sized input file, and the detail open at the top.
-fn markdown_scene() -> State {
+pub(super) fn markdown_scene() -> State {
     let mut s = loaded(0);
     let mut t = task_json(7);
     t["title"] = "Review the Fabrikam SPA".into();

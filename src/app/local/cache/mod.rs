@@ -27,6 +27,9 @@ pub const VIEW_ROWS_STORED: usize = 1000;
 pub struct Local {
     /// A store is in use (`cache = false` or no store: nothing is queued).
     pub on: bool,
+    /// The store is held by another program: tried again in the
+    /// background; what is queued for it waits in memory meanwhile.
+    pub busy: bool,
     /// The user whose store is open (the one the key was last seen to
     /// belong to, then the one `GET /me` names); `None`: nothing of anyone
     /// is open (a key never seen, or no store).

@@ -17,6 +17,14 @@ impl State {
                 o.probing = None;
             }
         }
+        // `GET /me` names the same user as before: whose edits may go out
+        // is settled before the outbox is pumped.
+        if let (ApiRequest::Me, Ok(crate::app::state::Reply::Me(me))) = (&r.req, &r.result) {
+            if self.my_id() == Some(me.user_id.as_str()) {
+                self.owner.recheck = false;
+                self.owner.asked = false;
+            }
+        }
         match &r.result {
             Ok(_) => self.back_online(),
             // A certificate or proxy refused: a setting to fix, shown as
@@ -51,6 +59,9 @@ impl State {
             return;
         }
         tracing::warn!(why = %why, "the service cannot be reached: offline");
+        // Who the key acts as is asked again before anything is sent.
+        self.owner.recheck = true;
+        self.owner.asked = false;
         self.offline = Some(Offline {
             since: jiff::Timestamp::now(),
             next_probe: Instant::now() + PROBE_FIRST,

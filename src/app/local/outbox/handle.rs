@@ -87,7 +87,7 @@ impl State {
             state: OutState::Queued,
             unknown,
             pending_ticket: Some(ticket),
-            user_id: self.my_user(),
+            user_id: self.edit_owner(),
             kept: if self.local.on {
                 Kept::Writing
             } else {
@@ -101,6 +101,10 @@ impl State {
             self.local.store(cmd);
         }
         self.outbox.push(item);
+        // The service could not be reached: it may act as someone else
+        // for this key when it answers again (asked before sending).
+        self.owner.recheck = true;
+        self.owner.asked = false;
         if quiet {
             return;
         }
@@ -162,7 +166,20 @@ impl State {
             .me
             .as_ref()
             .is_some_and(|me| self.local.user.as_ref().is_none_or(|u| *u == me.user_id));
+        if self.owner.recheck && confirmed && self.offline.is_none() && !self.outbox.is_empty() {
+            // An edit could not go out: who the key acts as is asked again
+            // before anything queued is sent.
+            // Asked already, or being answered now (the probe's answer
+            // brings the service back before it names the user).
+            let describe = ApiRequest::Me.describe();
+            if self.owner.asked || self.inflight.values().any(|(w, _)| *w == describe) {
+                return vec![];
+            }
+            self.owner.asked = true;
+            return vec![self.request(ApiRequest::Me)];
+        }
         if !confirmed
+            || self.owner.recheck
             || self.offline.is_some()
             || self
                 .outbox
@@ -280,6 +297,12 @@ impl State {
                         ),
                     );
                     // The read itself is applied as any other.
+                    return Outboxed::pass();
+                }
+                // The key may act as someone else since the check went
+                // out: only the user who made it sends it.
+                if !self.may_send(&self.outbox[i]) {
+                    self.outbox[i].state = OutState::Queued;
                     return Outboxed::pass();
                 }
                 // Accepted: the version the edit was made against (or our

@@ -20,6 +20,7 @@ use crate::store::worker::StoreCmd;
 mod handle;
 
 mod keep;
+mod owner;
 mod stored;
 mod three;
 
@@ -66,6 +67,49 @@ pub struct OutItem {
     /// back from the store, the stored copy then): "you saw" of a
     /// conflict.
     pub saw: Option<Box<Task>>,
+}
+
+/// Whose edits may go out now (issue 32, point 4): an edit is sent only
+/// while `GET /me` for the key names the user who made it.
+#[derive(Clone, Debug, Default)]
+pub struct Owner {
+    /// The service was away: who the key acts as is asked again (`GET
+    /// /me`) before anything queued is sent.
+    pub recheck: bool,
+    /// `GET /me` was asked for that recheck (once, until it is answered
+    /// or the service is found away again).
+    pub asked: bool,
+    /// Edits made as another user, left waiting in that user's store.
+    pub away: Option<Away>,
+}
+
+/// Edits made as one user that wait in that user's store while the key
+/// acts as another.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Away {
+    pub count: usize,
+    /// The user who made them: their id and how they are named.
+    pub user_id: String,
+    pub made_as: String,
+    /// Who the key acts as now.
+    pub now_as: String,
+    /// Seen to change in this session (the key acted as the one who made
+    /// them before): "now acts as".
+    pub changed: bool,
+}
+
+impl Away {
+    /// `2 edits made as Alice Martin wait: this key now acts as Bob Okafor`.
+    pub fn words(&self) -> String {
+        crate::text::clean(&format!(
+            "{} made as {} {}: this key {}acts as {}",
+            crate::domain::words::plural(self.count, "edit", "edits"),
+            self.made_as,
+            if self.count == 1 { "waits" } else { "wait" },
+            if self.changed { "now " } else { "" },
+            self.now_as
+        ))
+    }
 }
 
 /// Whether a queued edit is in the store (it survives a quit) or only in

@@ -311,6 +311,7 @@ fn a_patch_with_an_unknown_outcome_is_read_back_never_resent() {
             message: "connection lost".into(),
         }),
     );
+    let fx = confirm_me(&mut s, &fx);
     assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
     assert!(s.status.as_ref().unwrap().1.contains("outcome unknown"));
     // A refusal is certain: nothing more is asked.

@@ -237,15 +237,16 @@ fn the_mouse_never_retargets_an_open_popup() {
     use crossterm::event::{MouseEvent, MouseEventKind};
     let mut s = loaded(3);
     s.on_key(key('s')); // `:status ` prefilled for #1
-    let area = ratatui::layout::Rect::new(0, 0, 160, 45);
+    crate::app::tests::drawn(&mut s, 160, 45);
+    let now = std::time::Instant::now();
     let wheel = MouseEvent {
         kind: MouseEventKind::ScrollDown,
         column: 5,
         row: 10,
         modifiers: KeyModifiers::NONE,
     };
-    s.on_mouse(wheel, area);
-    s.on_mouse(wheel, area);
+    s.on_mouse(wheel, now);
+    s.on_mouse(wheel, now);
     assert_eq!(shown(&s), tid(1));
     type_str(&mut s, "completed");
     let (id, _) = only_patch(&s.on_key(code(KeyCode::Enter)));
@@ -256,7 +257,7 @@ fn the_mouse_never_retargets_an_open_popup() {
 fn a_click_in_the_detail_does_not_move_the_list() {
     use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
     let mut s = loaded(5);
-    let area = ratatui::layout::Rect::new(0, 0, 160, 45);
+    crate::app::tests::drawn(&mut s, 160, 45);
     // The detail is the right 45% at 160 columns.
     let click = MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
@@ -264,7 +265,7 @@ fn a_click_in_the_detail_does_not_move_the_list() {
         row: 6,
         modifiers: KeyModifiers::NONE,
     };
-    s.on_mouse(click, area);
+    s.on_mouse(click, std::time::Instant::now());
     assert_eq!(s.list.selected, 0);
     assert_eq!(shown(&s), tid(1));
     assert_eq!(s.focus, Focus::Detail);

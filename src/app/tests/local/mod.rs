@@ -9,4 +9,5 @@ mod connection;
 mod known;
 mod outbox;
 mod outbox_order;
+mod owner;
 pub(crate) mod store;

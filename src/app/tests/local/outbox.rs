@@ -87,7 +87,7 @@ fn a_queued_edit_waits_for_the_user_when_the_task_changed_on_the_service() {
     let fx = palette(&mut s, "priority low");
     answer(&mut s, &fx, Err(unreachable()));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     let mut changed = task(1);
     changed.updated_at = Some("2026-11-05T10:00:00Z".into());
     let fx = answer_where(
@@ -121,7 +121,7 @@ fn a_queued_edit_goes_when_the_task_read_back_writes_the_same_version_otherwise(
     let fx = palette(&mut s, "priority low");
     answer(&mut s, &fx, Err(unreachable()));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     // The row said 2026-11-01T10:00:00Z; the task read alone says the same.
     let mut same = task(1);
     same.updated_at = Some("2026-11-01T10:00:00.000000+00:00".into());
@@ -142,7 +142,7 @@ fn conflicted() -> State {
     let fx = palette(&mut s, "priority low");
     answer(&mut s, &fx, Err(unreachable()));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     let mut changed = task(1);
     changed.priority = Priority::Urgent;
     changed.updated_at = Some("2026-11-05T10:00:00Z".into());
@@ -215,7 +215,7 @@ fn a_queued_edit_can_be_cancelled_and_is_never_sent() {
         .iter()
         .any(|c| matches!(c, StoreCmd::OutboxRemove(_))));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     assert!(!reqs(&fx)
         .iter()
         .any(|r| matches!(r, ApiRequest::Patch { .. })));
@@ -233,6 +233,7 @@ fn a_patch_that_lost_its_connection_is_resent_only_if_it_did_not_arrive() {
             message: "connection closed before message completed".into(),
         }),
     );
+    let fx = confirm_me(&mut s, &fx);
     let mut landed = task(1);
     landed.status = Status::Completed;
     landed.updated_at = Some("2026-11-02T10:00:00Z".into());
@@ -260,6 +261,7 @@ fn a_patch_that_lost_its_connection_is_resent_only_if_it_did_not_arrive() {
             message: "connection closed before message completed".into(),
         }),
     );
+    let fx = confirm_me(&mut s, &fx);
     let fx = answer_where(
         &mut s,
         &fx,
@@ -287,7 +289,7 @@ fn comments_are_never_queued_they_stay_drafts() {
     }
     // Back online: the composer offers to send.
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     match &s.overlay {
         Overlay::Compose(c) => assert!(c.note.as_deref().unwrap_or("").contains("back")),
         _ => panic!(),
@@ -458,6 +460,16 @@ fn a_conflict_sends_only_the_fields_kept_as_mine() {
     );
 }
 
+/// The probe's answer naming the user the edits were made as (issue 32,
+/// point 4: these tests answered with an empty identity before, which
+/// names another user; an edit is sent only as the user who made it).
+fn same_user() -> Identity {
+    Identity {
+        user_id: "u-me".into(),
+        ..Default::default()
+    }
+}
+
 /// #32 §13: `:outbox` open while a queued edit is sent: the service
 /// refuses it (404) — the entry no longer says `sending…`, the refusal is
 /// said in the list.
@@ -518,7 +530,7 @@ fn a_conflict_view_says_archived_and_asks_before_writing_to_it() {
     let fx = palette(&mut s, "priority low");
     answer(&mut s, &fx, Err(unreachable()));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     let mut changed = task(1);
     changed.priority = Priority::Urgent;
     changed.archived = true;
@@ -564,7 +576,7 @@ fn a_held_edit_whose_task_is_gone_says_access_lost() {
     let fx = palette(&mut s, "priority low");
     answer(&mut s, &fx, Err(unreachable()));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let fx = answer(&mut s, &probe, Ok(Reply::Me(Identity::default())));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     answer_where(
         &mut s,
         &fx,

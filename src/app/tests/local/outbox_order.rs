@@ -269,6 +269,7 @@ fn a_queued_edit_is_checked_against_the_version_it_was_made_on_not_a_copy_that_a
             message: "connection closed before message completed".into(),
         }),
     );
+    let fx = confirm_me(&mut s, &fx);
     assert_eq!(s.outbox.len(), 1);
     assert_eq!(
         s.outbox[0].base_updated_at.as_deref(),

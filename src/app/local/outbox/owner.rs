@@ -1,0 +1,136 @@
+//! An edit is sent only as the person who made it (issue 32, point 4):
+//! what the state does when the key turns out to act as another user than
+//! the one whose store is open (its `impl State`).
+//!
+//! An edit records the user it was made as: the one `GET /me` named in
+//! this session, else the one whose store was open (what the screen
+//! showed). When `/me` names someone else, that user's edits stay in
+//! their store (the loop closes it, `tui/store_link.rs`), leave this
+//! session with their pending marks, and the screen says so until a key
+//! names them again. Only edits made with no user known at all (a key
+//! never seen, no store open) go to the user the service names.
+
+use super::{Away, OutItem};
+use crate::app::state::{Level, State};
+
+impl State {
+    /// The user an edit made now is made as.
+    pub(crate) fn edit_owner(&self) -> Option<String> {
+        self.my_user().or_else(|| self.local.user.clone())
+    }
+
+    /// The store of `old` closes because the key acts as `me` now: its
+    /// edits are split into those made with no user known (`mine`, they go
+    /// to `me`) and `old`'s, which stay in `old`'s store. The pending
+    /// marks of `old`'s edits go; the screen says they wait. Returns
+    /// `mine`, and the sequence numbers of `old`'s edits made in this
+    /// session (their store writes still go to `old`'s store).
+    pub fn leave_store_of(&mut self, old: &str, me: &str) -> Vec<OutItem> {
+        let (mine, theirs): (Vec<OutItem>, Vec<OutItem>) = self
+            .outbox
+            .iter()
+            .cloned()
+            .partition(|i| i.user_id.is_none() && i.pending_ticket.is_some());
+        let theirs: Vec<OutItem> = theirs
+            .into_iter()
+            .filter(|i| i.user_id.as_deref().is_none_or(|u| u == old))
+            .collect();
+        for t in theirs.iter().filter_map(|i| i.pending_ticket) {
+            self.pending.retain(|p| p.ticket != t);
+        }
+        self.owner.away = None;
+        if !theirs.is_empty() {
+            let made_as = self.user_named(old);
+            let now_as = self.user_named(me);
+            let away = Away {
+                count: theirs.len(),
+                user_id: old.to_string(),
+                made_as: made_as.clone(),
+                now_as,
+                changed: true,
+            };
+            tracing::warn!(
+                edits = theirs.len(),
+                "the key acts as another user: the edits made as the last one wait in their store"
+            );
+            self.say(
+                Level::Warn,
+                format!(
+                    "{} — kept in the store of {made_as}, sent once a key acts as {made_as} again",
+                    away.words()
+                ),
+            );
+            self.owner.away = Some(away);
+        }
+        mine
+    }
+
+    /// How a user is named on screen: the name the service gave, else the
+    /// e-mail, else "another user" (never an id alone).
+    fn user_named(&self, id: &str) -> String {
+        if let Some(me) = self.me.as_ref().filter(|m| m.user_id == id) {
+            let name = me.user_name.line();
+            if !name.trim().is_empty() {
+                return name.to_string();
+            }
+        }
+        match self.directory.people.get(id) {
+            Some(p) if !p.name.is_empty() => p.name.clone(),
+            Some(p) if !p.email.is_empty() => p.email.clone(),
+            _ => "another user".into(),
+        }
+    }
+
+    /// The user's edits wait elsewhere: what the header says (`None`: none
+    /// wait, or the key acts as their user again).
+    pub fn away_words(&self) -> Option<String> {
+        let away = self.owner.away.as_ref()?;
+        (self.my_id() != Some(away.user_id.as_str())).then(|| away.words())
+    }
+
+    /// Whether a queued edit may go out with this key now: its user is
+    /// the one `/me` named (an edit of no recorded user is this store's).
+    pub(crate) fn may_send(&self, item: &OutItem) -> bool {
+        !self.owner.recheck
+            && item
+                .user_id
+                .as_deref()
+                .is_none_or(|u| self.my_id() == Some(u))
+    }
+
+    /// At a start (once `/me` named the user): edits made as other users
+    /// that wait in their stores on this service, `(user id, name, count)`
+    /// (`store::outbox::waiting_elsewhere`). The largest is said, as when
+    /// the key changed user while running.
+    pub fn note_waiting_elsewhere(&mut self, mut waiting: Vec<(String, String, usize)>) {
+        let Some(me) = self.my_user() else { return };
+        waiting.retain(|(u, _, n)| *u != me && *n > 0);
+        waiting.sort_by_key(|(_, _, n)| std::cmp::Reverse(*n));
+        let Some((user, name, count)) = waiting.into_iter().next() else {
+            return;
+        };
+        if self.owner.away.is_some() {
+            return;
+        }
+        let made_as = if name.trim().is_empty() {
+            self.user_named(&user)
+        } else {
+            crate::text::clean(&name)
+        };
+        let away = Away {
+            count,
+            user_id: user,
+            made_as: made_as.clone(),
+            now_as: self.user_named(&me),
+            changed: false,
+        };
+        self.say(
+            Level::Warn,
+            format!(
+                "{} — kept in the store of {made_as}, sent once a key acts as {made_as} again",
+                away.words()
+            ),
+        );
+        self.owner.away = Some(away);
+    }
+}

@@ -1,0 +1,98 @@
+//! An edit is sent only as the user who made it (issue 32, point 4), at
+//! the reducer: the user an edit records, `/me` asked again after the
+//! service was away, and a check answered after `/me` named someone else.
+
+use super::*;
+use crate::app::local::outbox::OutState;
+use crate::app::tests::local::store::{unreachable, with_store};
+
+fn named(id: &str) -> Identity {
+    Identity {
+        user_id: id.into(),
+        ..Default::default()
+    }
+}
+
+fn go_offline(s: &mut State) {
+    let fx = s.refresh();
+    answer_where(
+        s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(unreachable()),
+    );
+    assert!(s.offline.is_some());
+}
+
+fn probe(s: &mut State, who: &str) -> Vec<Effect> {
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    answer(s, &probe, Ok(Reply::Me(named(who))))
+}
+
+#[test]
+fn an_edit_made_before_the_service_answers_is_the_open_stores_users() {
+    let mut s = with_store(loaded(2));
+    s.me = None;
+    s.local.user = Some("u-alice".into());
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    assert_eq!(s.outbox.len(), 1);
+    assert_eq!(s.outbox[0].user_id.as_deref(), Some("u-alice"));
+}
+
+#[test]
+fn after_an_outage_the_service_naming_another_user_sends_nothing() {
+    let mut s = with_store(loaded(2));
+    s.local.user = Some("u-me".into());
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let fx = probe(&mut s, "u-bob");
+    assert!(
+        !reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::Patch { .. })),
+        "nothing of u-me's is sent with u-bob's key: {:?}",
+        reqs(&fx)
+    );
+    assert!(
+        s.outbox.iter().all(|i| i.state == OutState::Queued),
+        "not even checked: {:?}",
+        s.outbox.iter().map(|i| &i.state).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_check_answered_after_me_named_someone_else_sends_nothing() {
+    let mut s = with_store(loaded(2));
+    s.local.user = Some("u-me".into());
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    // Back, as u-me: the task is read before sending.
+    let check = probe(&mut s, "u-me");
+    assert!(reqs(&check)
+        .iter()
+        .any(|r| matches!(r, ApiRequest::GetTask { .. })));
+    // Meanwhile the service names u-bob for this key.
+    let me = vec![s.request(ApiRequest::Me)];
+    answer(&mut s, &me, Ok(Reply::Me(named("u-bob"))));
+    let fx = answer_where(
+        &mut s,
+        &check,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(task(1)))),
+    );
+    assert!(
+        !reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::Patch { .. })),
+        "never sent as u-bob: {:?}",
+        reqs(&fx)
+    );
+    assert!(!s
+        .outbox
+        .iter()
+        .any(|i| matches!(i.state, OutState::Sending(_))));
+}

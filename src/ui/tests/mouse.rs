@@ -1,0 +1,193 @@
+//! The mouse (#33 §3): what a click lands on is where the frame drew it
+//! (`Metrics::hits`): list rows, board cards, inbox items, a picker's
+//! candidates, detail and view tabs, panes; the wheel over each pane;
+//! motion changes nothing.
+
+use super::*;
+use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use std::time::{Duration, Instant};
+
+fn at(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
+    MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    }
+}
+
+const LEFT: MouseEventKind = MouseEventKind::Down(MouseButton::Left);
+
+/// The cell where `text` is drawn on the screen.
+fn cell_of(b: &Buffer, text: &str) -> (u16, u16) {
+    cell_below(b, "", text)
+}
+
+/// The cell where `text` is drawn below the line that shows `above`.
+fn cell_below(b: &Buffer, above: &str, text: &str) -> (u16, u16) {
+    let t = super::text(b);
+    let from = t.lines().position(|l| l.contains(above)).unwrap_or(0);
+    t.lines()
+        .enumerate()
+        .skip(from)
+        .find_map(|(y, l)| {
+            l.find(text)
+                .map(|i| (l[..i].chars().count() as u16, y as u16))
+        })
+        .unwrap_or_else(|| panic!("{text:?} not on screen:\n{t}"))
+}
+
+fn click(s: &mut State, (x, y): (u16, u16), now: Instant) -> bool {
+    s.on_mouse(at(LEFT, x, y), now).1
+}
+
+#[test]
+fn a_click_on_a_row_makes_it_current_and_a_double_click_opens_it() {
+    let mut s = scene();
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    let row = cell_of(&b, "#103");
+    let t0 = Instant::now();
+    assert!(click(&mut s, row, t0));
+    assert_eq!(s.list.selected, 2);
+    assert_eq!(s.focus, Focus::List, "one click: still the list");
+    render(&mut s, 160, 45, &Theme::dark());
+    assert!(click(&mut s, row, t0 + Duration::from_millis(200)));
+    assert_eq!(s.focus, Focus::Detail, "a double click opens it");
+    // Two clicks far apart are two single clicks.
+    let mut s = scene();
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    let row = cell_of(&b, "#102");
+    click(&mut s, row, t0);
+    render(&mut s, 160, 45, &Theme::dark());
+    click(&mut s, row, t0 + Duration::from_secs(2));
+    assert_eq!(s.focus, Focus::List);
+}
+
+#[test]
+fn motion_and_clicks_on_nothing_change_nothing() {
+    let mut s = scene();
+    render(&mut s, 160, 45, &Theme::dark());
+    let now = Instant::now();
+    for x in 0..40 {
+        let (fx, changed) = s.on_mouse(at(MouseEventKind::Moved, x, 5), now);
+        assert!(fx.is_empty() && !changed, "motion changes nothing");
+    }
+    // The header is not a target.
+    assert!(!click(&mut s, (3, 0), now));
+    assert_eq!(s.list.selected, 0);
+}
+
+#[test]
+fn a_click_on_a_detail_tab_or_a_view_tab_switches_to_it() {
+    let mut s = scene();
+    s.on_key(code(KeyCode::Enter));
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    let now = Instant::now();
+    click(&mut s, cell_of(&b, "Files"), now);
+    assert_eq!(s.detail.as_ref().unwrap().tab, Tab::Files);
+    assert_eq!(s.focus, Focus::Detail);
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    let (x, y) = cell_of(&b, "2 Mine");
+    click(&mut s, (x + 1, y), now);
+    assert_eq!(s.view, Some(1), "the second view");
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    let (x, y) = cell_of(&b, "i Inbox");
+    click(&mut s, (x + 1, y), now);
+    assert!(matches!(s.overlay, Overlay::Inbox(_)));
+}
+
+#[test]
+fn a_click_on_an_inbox_item_chooses_it_and_a_double_click_opens_it() {
+    let mut s = super::inbox::inbox_scene();
+    s.on_key(key('i'));
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    let t0 = Instant::now();
+    // Its second line (why) chooses it too.
+    let (x, y) = cell_below(&b, "Inbox —", "#102");
+    click(&mut s, (x, y + 1), t0);
+    match &s.overlay {
+        Overlay::Inbox(l) => assert_eq!(l.selected, 1),
+        _ => panic!("the inbox closed"),
+    }
+    render(&mut s, 120, 40, &Theme::dark());
+    click(&mut s, (x, y), t0 + Duration::from_millis(100));
+    assert!(matches!(s.overlay, Overlay::None), "opened");
+    assert_eq!(
+        s.detail.as_ref().map(|d| d.task_id.clone()),
+        s.list.items.get(1).and_then(|i| i.id()).map(str::to_string)
+    );
+}
+
+#[test]
+fn a_click_on_a_pickers_candidate_chooses_it_and_the_panes_below_take_none() {
+    let picker = super::screens::popups()
+        .into_iter()
+        .find(|(n, _)| *n == "picker")
+        .unwrap()
+        .1;
+    let mut s = scene();
+    picker(&mut s);
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    let now = Instant::now();
+    click(&mut s, cell_of(&b, "sam.taylor@"), now);
+    match &s.overlay {
+        Overlay::Picker(p) => assert_eq!(p.selected, 1),
+        _ => panic!("the picker closed"),
+    }
+    // A list row left of the popup is not a target while it is open.
+    assert!(!click(&mut s, (1, 6), now));
+    assert_eq!(s.list.selected, 0);
+    // The wheel moves the choice.
+    s.on_mouse(at(MouseEventKind::ScrollUp, 40, 20), now);
+    match &s.overlay {
+        Overlay::Picker(p) => assert_eq!(p.selected, 0),
+        _ => panic!("the picker closed"),
+    }
+}
+
+#[test]
+fn a_click_on_a_board_card_makes_it_current() {
+    let mut s = scene();
+    s.on_key(key('b'));
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    click(&mut s, cell_of(&b, "#103"), Instant::now());
+    assert_eq!(s.list.selected_id(), s.list.items[2].id());
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    let t = super::text(&b);
+    assert!(t.contains(">#103"), "{t}");
+}
+
+#[test]
+fn the_wheel_over_the_detail_scrolls_it_and_over_the_list_moves_the_cursor() {
+    let mut s = super::text::markdown_scene();
+    s.focus = Focus::List;
+    let b = render(&mut s, 160, 30, &Theme::dark());
+    let (x, y) = cell_of(&b, "Info |");
+    let now = Instant::now();
+    for _ in 0..3 {
+        s.on_mouse(at(MouseEventKind::ScrollDown, x, y + 5), now);
+        render(&mut s, 160, 30, &Theme::dark());
+    }
+    assert_eq!(s.focus, Focus::Detail);
+    assert!(
+        s.detail.as_ref().unwrap().scroll > 0,
+        "the content scrolled"
+    );
+    assert_eq!(s.list.selected, 0, "the list did not move");
+    s.on_mouse(at(MouseEventKind::ScrollDown, 5, 6), now);
+    assert_eq!(s.focus, Focus::List);
+}
+
+#[test]
+fn the_help_screen_lists_what_the_mouse_does_and_accessible_mode() {
+    let s = scene();
+    let lines = crate::ui::help_lines(&s, "");
+    for what in ["double click", "wheel", "shift-drag", "accessible = true"] {
+        assert!(
+            lines.iter().any(|l| l.contains(what)),
+            "{what:?} not in the help"
+        );
+    }
+    let found = crate::ui::help_lines(&s, "double click");
+    assert!(found[0].contains("double click"), "{found:?}");
+}
