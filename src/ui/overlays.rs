@@ -228,7 +228,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
                     Paragraph::new(Line::from(vec![
                         Span::styled("find: ", theme.accent),
                         Span::raw(crate::text::clean(&t.input.text)),
-                        Span::styled("▏", theme.accent),
+                        // (No drawing glyph in accessible mode.)
+                        Span::styled(if theme.accessible { "" } else { "▏" }, theme.accent),
                     ])),
                     typed_area,
                 );
