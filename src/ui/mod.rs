@@ -1,6 +1,7 @@
 //! Rendering. Panes read the state; they never call the network.
 
 mod board;
+mod chooser;
 mod clear;
 mod detail;
 pub mod fuzzing;
