@@ -7,7 +7,9 @@ mod docs;
 mod inbox;
 pub mod init;
 mod output;
+mod profiles;
 pub mod query;
+mod search;
 pub mod stream;
 pub mod table;
 
@@ -132,7 +134,12 @@ async fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Config {
             command: ConfigCommand::Init,
         }) => init::run(profile).await,
-        Some(Command::Inbox { json, all }) => {
+        Some(Command::Inbox {
+            json,
+            all,
+            all_profiles: true,
+        }) => inbox_all_profiles(limit, json, all).await,
+        Some(Command::Inbox { json, all, .. }) => {
             let c = connect_as(profile, false, true)?;
             let cache = c.config.settings.cache;
             within(
@@ -157,6 +164,26 @@ async fn dispatch(cli: Cli) -> Outcome {
             )
             .await
         }
+        Some(Command::Search {
+            words,
+            json,
+            offline,
+            limit: most,
+        }) => {
+            let c = connect(profile, false)?;
+            let ask = search::Ask {
+                words: words.join(" "),
+                json,
+                offline,
+                limit: most as usize,
+            };
+            within(
+                limit,
+                "search",
+                search::run(&c.client, c.store.as_deref(), &ask),
+            )
+            .await
+        }
         Some(Command::ValidateLayout { file, json }) => {
             let c = connect(profile, false)?;
             within(
@@ -174,6 +201,38 @@ async fn dispatch(cli: Cli) -> Outcome {
             | Command::Man,
         ) => Ok(EXIT_OK),
     }
+}
+
+/// `inbox --all-profiles`: every profile's walk at once, each within
+/// `limit`, with its own connection and store.
+async fn inbox_all_profiles(limit: Duration, json: bool, all: bool) -> Outcome {
+    let names = config::profile_names();
+    if names.is_empty() {
+        return Err(Failure::usage(
+            "--all-profiles: the config file defines no [profiles.NAME] table",
+        ));
+    }
+    let now = jiff::Timestamp::now();
+    let walks = names.into_iter().map(|name| async move {
+        let got = match connect_as(Some(&name), false, true) {
+            Err(f) => Err(f),
+            Ok(c) => {
+                let cache = c.config.settings.cache;
+                let what = format!("inbox of profile {name}");
+                let g = inbox::gather(&c.client, cache, c.key_print, all, now, Some(&name));
+                match tokio::time::timeout(limit, g).await {
+                    Ok(r) => r,
+                    Err(_) => Err(Failure::failed(format!(
+                        "{what}: timed out: no complete answer within {} s",
+                        limit.as_secs()
+                    ))),
+                }
+            }
+        };
+        profiles::Walk { profile: name, got }
+    });
+    let walks = futures::future::join_all(walks).await;
+    profiles::print(walks, json, now)
 }
 
 fn not_configured(c: &Config, missing: &str) -> Failure {
