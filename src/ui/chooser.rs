@@ -12,7 +12,8 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metrics) {
-    let note = c.note.iter().count() as u16;
+    let shown = c.shown_note();
+    let note = shown.iter().count() as u16;
     // A typed picker shows what is typed, above all.
     let typed = u16::from(c.typed.is_some());
     // Nothing to choose: the reason, wrapped to the popup's width
@@ -49,7 +50,7 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
             typed_area,
         );
     }
-    if let Some(n) = &c.note {
+    if let Some(n) = &shown {
         f.render_widget(
             Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
             note_area,

@@ -42,6 +42,9 @@ pub struct Chooser {
     /// A picker one types into (`:link task`): what is typed, the rows it
     /// narrows, and what the service is asked about it.
     pub typed: Option<Typed>,
+    /// `:drafts`: the linked tasks being read (their ids), which may still
+    /// add rows.
+    pub reading: Vec<String>,
 }
 
 /// A row a typed picker narrows: `key` and `line` as in `rows`, the
@@ -90,6 +93,7 @@ impl Chooser {
             rows,
             selected: 0,
             note: None,
+            reading: Vec::new(),
             target: None,
             typed: None,
         }
@@ -186,7 +190,22 @@ impl Chooser {
     /// Rows may still come (the note says what it reads: `…`): "none"
     /// is not said yet.
     pub fn waiting(&self) -> bool {
-        self.note.as_deref().is_some_and(|n| n.ends_with('…'))
+        self.note.as_deref().is_some_and(|n| n.ends_with('…')) || !self.reading.is_empty()
+    }
+
+    /// The note shown above the rows: what they still wait for (the store,
+    /// linked tasks being read) or why some may be missing.
+    pub fn shown_note(&self) -> Option<String> {
+        let k = self.reading.len();
+        let linked = format!("{k} linked task{}", if k == 1 { "" } else { "s" });
+        match &self.note {
+            _ if k == 0 => self.note.clone(),
+            None => Some(format!("reading {linked}…")),
+            Some(n) if n.ends_with('…') => {
+                Some(format!("{} and {linked}…", n.trim_end_matches('…')))
+            }
+            Some(n) => Some(n.clone()),
+        }
     }
 
     /// The highlighted row goes (accepted, rejected): the next takes its place.
