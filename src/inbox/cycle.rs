@@ -1,7 +1,7 @@
 //! One walk of the inbox: the tasks involving the user, page by page, the
 //! comments of the tasks that need a look, a read of the tasks that left,
 //! then one transaction in the store. Its cost is bounded whatever the
-//! organisation's size (see [`Plan`] and the README's formula):
+//! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉) comment reads
 //!            + min(G, gone) task reads

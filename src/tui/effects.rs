@@ -19,6 +19,8 @@ pub(super) struct EffectCtx<'a> {
     pub(super) inbox: Option<&'a crate::inbox::InboxLink>,
     /// The other profiles' inboxes (issue 36).
     pub(super) others: &'a super::profiles::Walkers,
+    /// The bell, the desktop notification, the title, `notify_command`.
+    pub(super) notifier: &'a mut super::notify::Notifier,
 }
 
 pub(super) fn run_effect(
@@ -42,6 +44,18 @@ pub(super) fn run_effect(
             }
         }
         Effect::ProfileInbox(profile, cmd) => ctx.others.send(&profile, cmd),
+        Effect::Notify(notice) => {
+            let tx = ctx.worker.sender();
+            if !ctx.notifier.notify(&notice, state.profile.as_deref(), &tx) {
+                ctx.hangup = true;
+            }
+        }
+        Effect::ProfileNotify(profile, notice) => {
+            let tx = ctx.worker.sender();
+            if !ctx.notifier.notify(&notice, Some(&profile), &tx) {
+                ctx.hangup = true;
+            }
+        }
         Effect::Quit => state.quit = true,
         Effect::Suspend => {
             input.pause();
@@ -53,7 +67,7 @@ pub(super) fn run_effect(
         }
         Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => {
-            let path = crate::config::state_dir().join("taskdeck.log");
+            let path = crate::config::log_file();
             let tail = editor::log_tail(&path, 200).map(|t| (path.display().to_string(), t));
             state.show_log(tail);
         }

@@ -10,6 +10,7 @@ pub mod colors;
 pub mod editor;
 mod effects;
 mod msg;
+pub mod notify;
 pub mod profiles;
 pub mod runner;
 mod signals;
@@ -82,6 +83,12 @@ pub async fn run(
         launch.demo,
     );
     state.drafts = drafts::Drafts::per_user(drafts_dir);
+    // The first start says where help is and how to leave, once.
+    state.welcome = first_start(&crate::config::state_dir());
+    if launch.demo {
+        // What the demo does with what you do (issue 34 §4).
+        state.say(Level::Info, DEMO_NOTE);
+    }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (mut theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
     theme.accessible = settings.accessible;
@@ -128,6 +135,8 @@ pub async fn run(
 
     let env = |k: &str| std::env::var(k).ok();
     let depth = colors::depth(settings.colors.as_deref(), &env);
+    let mut notifier = notify::Notifier::new(settings.notify.clone(), &env);
+    terminal::keep_title(settings.notify.title);
     let mut term = terminal::setup(settings.mouse, depth)?;
     terminal::install_panic_hook();
     let input_tx = tx.clone();
@@ -150,6 +159,7 @@ pub async fn run(
         copy_command: settings.copy_command.clone(),
         inbox: inbox.as_ref(),
         others: &others,
+        notifier: &mut notifier,
     };
     let mut start_fx = start_fx;
     if let Some(row) = launch.open.take() {
@@ -298,11 +308,15 @@ pub async fn run(
                     dirty = true;
                 }
                 Msg::Inbox(u) => {
-                    state.on_inbox(*u);
+                    effects.extend(state.on_inbox(*u));
+                    dirty = true;
+                }
+                Msg::NotifyDone(failure) => {
+                    notifier.command_done(failure, &mut state);
                     dirty = true;
                 }
                 Msg::ProfileInbox(p, u) => {
-                    state.on_profile_inbox(p, *u);
+                    effects.extend(state.on_profile_inbox(p, *u));
                     dirty = true;
                 }
                 Msg::Store(a) => {
@@ -343,12 +357,17 @@ pub async fn run(
             copy_command: settings.copy_command.clone(),
             inbox: inbox.as_ref(),
             others: &others,
+            notifier: &mut notifier,
         };
         ctx.worker.offline = state.offline.is_some();
         for fx in effects {
             run_effect(fx, &mut state, &mut ctx, &mut term, &input);
         }
         store.drain(&mut state);
+        // Between frames: the title with the inbox's count.
+        if !ctx.notifier.title(&state) {
+            ctx.hangup = true;
+        }
         if ctx.hangup {
             exit_code = hangup_code(exit_code);
             state.quit = true;
@@ -466,5 +485,39 @@ fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
         Ok(state::Reply::Deleted) => link.send(InboxCmd::OwnDeleted(id.to_string())),
         Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
         Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
+    }
+}
+
+/// The demo's first words: nothing of the user's is written.
+pub const DEMO_NOTE: &str =
+    "demo: nothing of yours is touched; what you change here is discarded at exit";
+
+/// The mark in the state folder that the first start's hint was shown.
+const WELCOMED: &str = "welcomed";
+
+/// Whether this is the first start (no mark in `state_dir` yet); the mark
+/// is written now, so the hint shows once. A folder that cannot be written
+/// shows it again next time, which is harmless.
+fn first_start(state_dir: &std::path::Path) -> bool {
+    let mark = state_dir.join(WELCOMED);
+    if mark.exists() {
+        return false;
+    }
+    if let Err(e) = crate::config::write_private_file(&mark, b"the first start's hint was shown\n")
+    {
+        tracing::warn!(error = %e, "cannot keep the first start's mark");
+    }
+    true
+}
+
+#[cfg(test)]
+mod first_start_tests {
+    #[test]
+    fn the_hint_shows_once_per_state_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("taskdeck");
+        assert!(super::first_start(&state));
+        assert!(!super::first_start(&state));
+        assert!(state.join(super::WELCOMED).is_file());
     }
 }

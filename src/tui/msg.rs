@@ -20,6 +20,8 @@ pub enum Msg {
     Inbox(Box<crate::inbox::InboxUpdate>),
     /// Another profile's inbox as it now stands (`tui/profiles.rs`).
     ProfileInbox(String, Box<crate::inbox::InboxUpdate>),
+    /// `notify_command` ended: `Some(why)` when it failed.
+    NotifyDone(Option<String>),
 }
 
 /// A store as `Db::open_for` gives it: the database, what to say, and

@@ -24,6 +24,13 @@ impl State {
             }
             Overlay::Filter(f) => f.paste(&one_line(&text)),
             Overlay::Sharing(s) => s.paste(&one_line(&text)),
+            // A typed picker narrows (the service is asked at the next key).
+            Overlay::Chooser(c) => {
+                if let Some(t) = c.typed.as_mut() {
+                    t.input.insert_str(&one_line(&text));
+                    c.narrow();
+                }
+            }
             _ => {}
         }
     }
@@ -45,6 +52,8 @@ impl State {
     }
 
     pub fn on_key(&mut self, ev: KeyEvent) -> Vec<Effect> {
+        // The first start's hint has done its work once a key is pressed.
+        self.welcome = false;
         // Suspending works everywhere, popups and the composer included, as
         // ctrl-z does in any terminal program; what is open stays open.
         if self.keymap.lookup(&[Context::Global], &ev) == Some(Action::Suspend) {

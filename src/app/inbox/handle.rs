@@ -16,8 +16,13 @@ impl State {
         vec![]
     }
 
-    /// The inbox as it now stands.
-    pub fn on_inbox(&mut self, mut u: InboxUpdate) {
+    /// The inbox as it now stands; what in it is new (never what was there
+    /// at start, each item once) is a notification.
+    pub fn on_inbox(&mut self, mut u: InboxUpdate) -> Vec<Effect> {
+        // Until the first walk the inbox shows what was there already; an
+        // inbox that walks only when asked has nothing to catch up with.
+        let walked = u.walked_at.is_some() || !self.inbox.periodic;
+        let notice = self.inbox.watch.observe(&u.items, walked);
         self.took_read(None, &mut u);
         // A walk that could not read everything says so, once per walk.
         let new_walk = u.walked_at.is_some() && u.walked_at != self.inbox.last.walked_at;
@@ -40,29 +45,40 @@ impl State {
         };
         v.loaded = true;
         self.clamp_inbox();
+        notice.map(Effect::Notify).into_iter().collect()
     }
 
-    /// Another profile's inbox as its own walker now has it (issue 36).
-    pub fn on_profile_inbox(&mut self, profile: String, mut u: InboxUpdate) {
+    /// Another profile's inbox as its own walker now has it (issue 36);
+    /// what in it is new is a notification naming that profile.
+    pub fn on_profile_inbox(&mut self, profile: String, mut u: InboxUpdate) -> Vec<Effect> {
         self.took_read(Some(&profile), &mut u);
         let u = InboxUpdate {
             error: u.error.map(|e| crate::text::clean(&e)),
             read: None,
             ..u
         };
+        let periodic = self.inbox.periodic;
         let others = &mut self.inbox.others;
-        match others.iter_mut().find(|o| o.profile == profile) {
-            Some(o) => {
-                o.last = u;
-                o.loaded = true;
+        let i = match others.iter().position(|o| o.profile == profile) {
+            Some(i) => i,
+            None => {
+                others.push(super::OtherInbox {
+                    profile: profile.clone(),
+                    ..Default::default()
+                });
+                others.len() - 1
             }
-            None => others.push(super::OtherInbox {
-                profile,
-                last: u,
-                loaded: true,
-            }),
-        }
+        };
+        let o = &mut others[i];
+        let walked = u.walked_at.is_some() || !periodic;
+        let notice = o.watch.observe(&u.items, walked);
+        o.last = u;
+        o.loaded = true;
         self.clamp_inbox();
+        notice
+            .map(|n| Effect::ProfileNotify(profile, n))
+            .into_iter()
+            .collect()
     }
 
     fn took_read(&mut self, profile: Option<&str>, u: &mut InboxUpdate) {

@@ -25,6 +25,9 @@ pub struct InboxView {
     pub loaded: bool,
     /// It walks by itself (`inbox_refresh_secs` > 0); else when asked.
     pub periodic: bool,
+    /// The items already seen: what is new is told once
+    /// (`crate::inbox::notify`).
+    pub watch: crate::inbox::Watch,
     /// The other profiles' inboxes (`inbox_profiles = "all"`, issue 36),
     /// in the config's order: each sent by its own walker.
     pub others: Vec<OtherInbox>,
@@ -42,6 +45,8 @@ pub struct OtherInbox {
     pub profile: String,
     pub last: InboxUpdate,
     pub loaded: bool,
+    /// Its items already seen (its notifications name it).
+    pub watch: crate::inbox::Watch,
 }
 
 /// A row as the inbox shows it: whose (`None`: the current profile's).

@@ -294,6 +294,11 @@ pub enum Effect {
     /// Ask another profile's inbox (issue 36: its own walker, connection
     /// and store; never the current profile's).
     ProfileInbox(String, crate::inbox::InboxCmd),
+    /// Something new needs the user: tell them as the config says (the
+    /// bell, the terminal's desktop notification, `notify_command`).
+    Notify(crate::inbox::Notice),
+    /// … something new in another profile's inbox: told naming it.
+    ProfileNotify(String, crate::inbox::Notice),
 }
 
 #[derive(Clone, Debug, PartialEq)]

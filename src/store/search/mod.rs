@@ -290,9 +290,49 @@ pub fn snippet(text: &str, words: &[String]) -> String {
 /// own fields or in one comment or message), best first, each with where
 /// it matched ([`Db::find`](super::Db::find)).
 pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Result<Vec<Found>> {
-    let words = query_words(query);
-    if words.is_empty() || limit == 0 {
+    // `#12` names a task number, not a word: `#1` is not every `10:00`
+    // or `1 item` in a comment. Such words narrow by the number's digits.
+    let mut numbers: Vec<&str> = Vec::new();
+    let mut rest: Vec<&str> = Vec::new();
+    for tok in query.split_whitespace() {
+        match tok.strip_prefix('#') {
+            Some(d) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => numbers.push(d),
+            _ => rest.push(tok),
+        }
+    }
+    let words = query_words(&rest.join(" "));
+    if (words.is_empty() && numbers.is_empty()) || limit == 0 {
         return Ok(vec![]);
+    }
+    let numbered = |t: &StoredTask| {
+        let n = t.number.map(|n| n.to_string()).unwrap_or_default();
+        numbers.iter().all(|d| n.starts_with(d))
+    };
+    if words.is_empty() {
+        let mut st = c.prepare_cached(
+            "SELECT id FROM tasks WHERE CAST(number AS TEXT) LIKE ?1 || '%'
+             ORDER BY length(CAST(number AS TEXT)), number LIMIT ?2",
+        )?;
+        let ids: Vec<String> = st
+            .query_map(params![numbers[0], (limit * 4) as i64], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut out = Vec::new();
+        for id in ids {
+            if out.len() >= limit {
+                break;
+            }
+            if let Some(task) = stored_task(c, &id)?.filter(|t| numbered(t)) {
+                let shown = format!("#{}", task.number.unwrap_or_default());
+                out.push(Found {
+                    task,
+                    hits: vec![Hit {
+                        place: Place::Number,
+                        snippet: shown,
+                    }],
+                });
+            }
+        }
+        return Ok(out);
     }
     let matcher: Vec<String> = words.iter().map(|w| format!("\"{w}\"*")).collect();
     // Rows, best first; several may name one task. Only the newest
@@ -320,7 +360,7 @@ pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Resul
             Some(i) => i,
             None if out.len() >= limit => continue,
             None => {
-                let Some(task) = stored_task(c, &task_id)? else {
+                let Some(task) = stored_task(c, &task_id)?.filter(|t| numbered(t)) else {
                     continue;
                 };
                 out.push(Found { task, hits: vec![] });

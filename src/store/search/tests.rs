@@ -251,3 +251,38 @@ fn a_version_4_store_is_indexed_anew_and_the_migration_can_run_twice() {
         .unwrap();
     assert_eq!(old, 0);
 }
+
+/// `#1` names task numbers starting with 1, not every word starting with
+/// `1` (`10:00` in a comment, `1 item` in the context): the live filter's
+/// rows all start with what was typed.
+#[test]
+fn a_hash_and_digits_narrow_by_task_number_only() {
+    let mut db = Db::in_memory().unwrap();
+    let noisy = json!({"additional_context": "1 item left", "description": "call at 10:00"});
+    db.put_tasks(
+        &[
+            task("a", 3, "Assess findings", T0, noisy),
+            task("b", 12, "File the return", T0, json!({})),
+            task("c", 1, "Reply to Northwind", T0, json!({})),
+            task("d", 21, "Board minutes", T0, json!({})),
+        ],
+        1,
+    )
+    .unwrap();
+    db.put_tab(
+        "a",
+        "comments",
+        &comments(&[("x", "Bob", "see 1 and 12 zebra")]),
+        2,
+    )
+    .unwrap();
+    assert_eq!(ids(&db, "#1"), ["c", "b"]);
+    assert_eq!(ids(&db, "#12"), ["b"]);
+    assert!(ids(&db, "#9").is_empty());
+    // With words: both must hold.
+    assert_eq!(ids(&db, "zebra"), ["a"]);
+    assert!(ids(&db, "#1 zebra").is_empty());
+    assert_eq!(ids(&db, "#3 zebra"), ["a"]);
+    // A plain number is still a word anywhere.
+    assert!(ids(&db, "12").contains(&"a".to_string()));
+}
