@@ -145,9 +145,7 @@ impl State {
     /// `:profile NAME`: leave this service and user for another profile's
     /// (drafts are saved and the store written first, as at quit).
     pub fn switch_profile(&mut self, name: &str) -> Result<Vec<Effect>, String> {
-        if self.demo || self.profile.as_deref() == Some(name) {
-            return self.switch_to_known(name);
-        }
+        self.may_switch(name)?;
         let names = crate::config::profile_names();
         if !names.iter().any(|n| n == name) {
             return Err(if names.is_empty() {
@@ -162,6 +160,14 @@ impl State {
     /// Switch to a profile known to be configured (its inbox is shown):
     /// drafts saved and the store written first, as at quit.
     pub fn switch_to_known(&mut self, name: &str) -> Result<Vec<Effect>, String> {
+        self.may_switch(name)?;
+        self.switch_to = Some(name.to_string());
+        self.quit = true;
+        Ok(vec![])
+    }
+
+    /// What forbids leaving this profile for `name`, if anything.
+    fn may_switch(&self, name: &str) -> Result<(), String> {
         if self.demo {
             return Err("the demo has no profiles: run taskdeck with a config file".into());
         }
@@ -178,9 +184,7 @@ impl State {
                 if lost == 1 { "it" } else { "them" },
             ));
         }
-        self.switch_to = Some(name.to_string());
-        self.quit = true;
-        Ok(vec![])
+        Ok(())
     }
 }
 
