@@ -490,3 +490,31 @@ fn enter_on_another_profiles_row_switches_to_it_then_opens_the_row_there() {
     assert_eq!(d.focus_field.as_deref(), Some("status"));
     assert!(matches!(s.overlay, Overlay::None));
 }
+
+#[test]
+fn another_profiles_new_item_notifies_naming_that_profile() {
+    let mut s = loaded(5);
+    s.inbox.running = true;
+    s.inbox.periodic = true;
+    let update = |items: Vec<crate::inbox::UnreadItem>| InboxUpdate {
+        items,
+        walked_at: Some(1_700_000_000),
+        ..Default::default()
+    };
+    // Its first walk is the start: nothing told; what comes after is,
+    // naming the profile (never as the current profile's).
+    let old = unread(7, "fields:1", Kind::Assigned, "assigned to you");
+    assert!(s
+        .on_profile_inbox("work".into(), update(vec![old.clone()]))
+        .is_empty());
+    let new = unread(8, "comment:c-4", Kind::Mention, "Ann mentioned you");
+    let fx = s.on_profile_inbox("work".into(), update(vec![old, new.clone()]));
+    assert!(notices(&fx).is_empty());
+    match fx.as_slice() {
+        [Effect::ProfileNotify(p, n)] => {
+            assert_eq!(p, "work");
+            assert_eq!(n.items, vec![new]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
