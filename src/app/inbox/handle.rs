@@ -75,8 +75,13 @@ impl State {
         o.last = u;
         o.loaded = true;
         self.clamp_inbox();
+        // Its words name it (the bell, the desktop, the title); its
+        // `notify_command` gets the profile too.
         notice
-            .map(|n| Effect::ProfileNotify(profile, n))
+            .map(|mut n| {
+                n.words = format!("[{}] {}", crate::text::clean(&profile), n.words);
+                Effect::ProfileNotify(profile, n)
+            })
             .into_iter()
             .collect()
     }

@@ -514,6 +514,7 @@ fn another_profiles_new_item_notifies_naming_that_profile() {
         [Effect::ProfileNotify(p, n)] => {
             assert_eq!(p, "work");
             assert_eq!(n.items, vec![new]);
+            assert_eq!(n.words, "[work] Ann mentioned you on #8");
         }
         other => panic!("{other:?}"),
     }
