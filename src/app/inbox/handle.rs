@@ -10,10 +10,22 @@ impl State {
     pub fn open_inbox(&mut self) -> Vec<Effect> {
         self.overlay = Overlay::Inbox(InboxList::default());
         // Walking only when asked: opening it asks, the first time.
+        let mut fx = vec![];
         if !self.inbox.periodic && self.inbox.last.walked_at.is_none() && self.me.is_some() {
-            return self.inbox_cmd(InboxCmd::Refresh);
+            fx = self.inbox_cmd(InboxCmd::Refresh);
         }
-        vec![]
+        // … and each other profile's that has not walked yet.
+        if !self.inbox.periodic {
+            for o in self
+                .inbox
+                .others
+                .iter()
+                .filter(|o| o.last.walked_at.is_none())
+            {
+                fx.push(Effect::ProfileInbox(o.profile.clone(), InboxCmd::Refresh));
+            }
+        }
+        fx
     }
 
     /// The inbox as it now stands; what in it is new (never what was there

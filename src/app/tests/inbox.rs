@@ -419,8 +419,13 @@ fn other_profiles_rows_are_labelled_and_counted_and_their_writes_go_to_their_own
         lab.last.error.as_deref(),
         Some("its service cannot be reached: ␛[31mrefused")
     );
+    // Walking only when asked: opening asks every profile's inbox that
+    // has not walked yet, each its own.
+    let fx = s.on_key(key('i'));
+    assert_eq!(inbox_cmds(&fx), [InboxCmd::Refresh]);
+    assert!(fx.contains(&Effect::ProfileInbox("work".into(), InboxCmd::Refresh)));
+    assert!(fx.contains(&Effect::ProfileInbox("lab".into(), InboxCmd::Refresh)));
     // `d` on the other profile's row: its own inbox, never the current one.
-    s.on_key(key('i'));
     s.on_key(key('j'));
     let fx = s.on_key(key('d'));
     assert_eq!(inbox_cmds(&fx), []);
