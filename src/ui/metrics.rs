@@ -23,6 +23,8 @@ pub struct Metrics {
     /// Where this frame drew what a click can land on; the last drawn
     /// (a popup) first when looked up.
     pub hits: Vec<(Rect, Hit)>,
+    /// The board's first shown column.
+    pub board_first: Option<usize>,
 }
 
 impl Metrics {
@@ -36,6 +38,9 @@ impl Metrics {
             s.detail_view = d;
         }
         s.hits = self.hits;
+        if let (Some(first), Some(b)) = (self.board_first, s.board.as_mut()) {
+            b.first = first;
+        }
     }
 
     /// The focus is at `(x, y)`; a later call (a popup over the panes)
