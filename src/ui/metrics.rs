@@ -25,6 +25,8 @@ pub struct Metrics {
     pub hits: Vec<(Rect, Hit)>,
     /// The board's first shown column.
     pub board_first: Option<usize>,
+    /// The inbox popup's first shown row.
+    pub inbox_offset: Option<usize>,
 }
 
 impl Metrics {
@@ -40,6 +42,10 @@ impl Metrics {
         s.hits = self.hits;
         if let (Some(first), Some(b)) = (self.board_first, s.board.as_mut()) {
             b.first = first;
+        }
+        if let (Some(o), crate::app::state::Overlay::Inbox(l)) = (self.inbox_offset, &mut s.overlay)
+        {
+            l.offset = o;
         }
     }
 

@@ -238,3 +238,46 @@ fn a_click_on_a_shown_board_column_leaves_the_columns_in_place() {
     });
     assert_eq!(under, Some(i), "the same card under the pointer:\n{t}");
 }
+
+#[test]
+fn a_click_on_a_shown_inbox_item_leaves_the_items_in_place() {
+    // Before: the window followed the selection alone, the selection last:
+    // with the last item chosen, a click on the first shown item slid the
+    // rows down under the pointer.
+    let mut s = super::inbox::inbox_scene();
+    // Six items, more than the popup shows at this height.
+    let more = s.inbox.last.rows.clone();
+    s.inbox.last.rows.extend(more.iter().chain(&more).cloned());
+    s.on_key(key('i'));
+    let (w, h) = (120, 12);
+    render(&mut s, w, h, &Theme::dark());
+    for _ in 0..6 {
+        s.on_key(key('j'));
+        render(&mut s, w, h, &Theme::dark());
+    }
+    let rows = |s: &State| -> Vec<(Rect, usize)> {
+        s.hits
+            .iter()
+            .filter_map(|(r, h)| match h {
+                Hit::Row(i) => Some((*r, *i)),
+                _ => None,
+            })
+            .collect()
+    };
+    let before = rows(&s);
+    assert!(before.len() >= 2, "{before:?}");
+    assert_eq!(
+        before.iter().map(|r| r.1).max(),
+        Some(5),
+        "the last is shown: {before:?}"
+    );
+    let (r, i) = before[0];
+    assert!(i > 0, "scrolled: {before:?}");
+    click(&mut s, (r.x + 2, r.y), Instant::now());
+    match &s.overlay {
+        Overlay::Inbox(l) => assert_eq!(l.selected, i),
+        _ => panic!("the inbox closed"),
+    }
+    render(&mut s, w, h, &Theme::dark());
+    assert_eq!(rows(&s), before, "the items moved under the pointer");
+}
