@@ -476,16 +476,16 @@ fn a_dependency_counts_as_used_only_when_code_names_it() {
     assert_eq!(unused(&deps_of(manifest, "dependencies"), &roots), ["sha2"]);
 }
 
-/// The README's palette list is written by hand (ARCHITECTURE.md's recipe
-/// for a palette command says to add it there): every command is in it.
+/// The palette commands of `docs/keys.md` (generated from `COMMANDS`,
+/// `tests/docs.rs`): every command is in its section.
 #[test]
-fn readme_lists_every_palette_command() {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("### Palette commands")
-        .expect("README has a palette section");
-    let section = &readme[start..];
-    let section = &section[..section[4..].find("\n### ").map_or(section.len(), |i| i + 4)];
+fn docs_keys_lists_every_palette_command() {
+    let keys = include_str!("../docs/keys.md");
+    let start = keys
+        .find("## Palette commands")
+        .expect("docs/keys.md has a palette section");
+    let section = &keys[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
     let missing: Vec<&str> = taskdeck::app::state::command::COMMANDS
         .iter()
         .map(|c| c.name)
@@ -493,7 +493,8 @@ fn readme_lists_every_palette_command() {
         .collect();
     assert!(
         missing.is_empty(),
-        "README's palette commands lack {missing:?}"
+        "docs/keys.md's palette commands lack {missing:?}: regenerate with \
+         `UPDATE_DOCS=1 cargo test --test docs`"
     );
 }
 

@@ -306,3 +306,149 @@ async fn a_partial_walk_is_said_json_is_lossless_pipes_get_whole_titles_reminder
     }
     assert_eq!(mentioned, 3);
 }
+
+/// `inbox --all-profiles` (#36 §1): two sandboxes as two profiles, each
+/// walked with its own key and store; every item names its profile; one
+/// service down is named on stderr, the other's items are printed, exit 6.
+#[tokio::test]
+async fn every_profile_in_one_inbox_and_one_down_is_partial() {
+    let opts = || SandboxOptions {
+        tasks: 60,
+        ..Default::default()
+    };
+    let work = Sandbox::start_local(opts()).await.unwrap();
+    let client_sb = Sandbox::start_local(opts()).await.unwrap();
+    let env = Env::new();
+    let config = env.write_config(&format!(
+        "[profiles.work]\nbase_url = \"{}\"\napi_key = \"{}\"\n\n\
+         [profiles.client]\nbase_url = \"{}\"\napi_key = \"{}\"\n",
+        work.base_url(),
+        work.keys[0].key,
+        client_sb.base_url(),
+        client_sb.keys[1].key,
+    ));
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    // The first walks learn what there is (reminders only).
+    let first = env.run(&["inbox", "--all-profiles", "--json"]).await;
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // News on each service: a task of another user given to each profile's user.
+    for (sb, me, other) in [(&work, 0usize, 1usize), (&client_sb, 1, 0)] {
+        let mine = client(sb, &sb.keys[me].key);
+        let theirs = client(sb, &sb.keys[other].key);
+        let my_id = mine.me().await.unwrap().user_id;
+        let their_id = theirs.me().await.unwrap().user_id;
+        let t = first_page(
+            &theirs,
+            TaskQuery {
+                assigned_to: Some(their_id),
+                ..Default::default()
+            },
+        )
+        .await
+        .into_iter()
+        .next()
+        .expect("a task of the other user");
+        theirs
+            .patch_task(
+                &t.id,
+                &TaskPatch {
+                    assigned_to: Field::Set(my_id),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+    }
+    work.clear_requests();
+    client_sb.clear_requests();
+    let got = items(&env.run(&["inbox", "--all-profiles", "--json"]).await);
+    let assigned = |p: &str| {
+        got.iter()
+            .filter(|i| i["profile"] == p && i["reason"] == "assigned")
+            .count()
+    };
+    assert!(assigned("work") >= 1 && assigned("client") >= 1, "{got:#?}");
+    assert!(got
+        .iter()
+        .all(|i| i["profile"] == "work" || i["profile"] == "client"));
+    // Nothing of one is sent under the other: each service was asked,
+    // and only with its own profile's key.
+    for (sb, who) in [(&work, 0usize), (&client_sb, 1)] {
+        let reqs = sb.requests();
+        assert!(!reqs.is_empty());
+        let email = sb.keys[who].user_email.clone();
+        assert!(
+            reqs.iter()
+                .all(|r| r.caller.as_deref() == Some(email.as_str())),
+            "a request with another profile's key: {reqs:?}"
+        );
+    }
+    // The table has a profile column.
+    let table = env.run(&["inbox", "--all-profiles"]).await;
+    let out = stdout(&table);
+    assert!(out.starts_with("PROFILE"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("work ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("client ")), "{out}");
+
+    // The client's service goes down: named, the other printed, exit 6.
+    client_sb.set_faults("down=1".parse().unwrap());
+    let o = env.run(&["inbox", "--all-profiles", "--json"]).await;
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+    assert!(stderr(&o).contains("profile client:"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("profile work:"), "{}", stderr(&o));
+    let v: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.iter().any(|i| i["profile"] == "work"));
+}
+
+/// What `taskdeck inbox` read is searchable offline (#36 §2): a comment
+/// Bob wrote on Alice's task, read by the walk, is found by
+/// `taskdeck search WORD --offline`, saying where.
+#[tokio::test]
+async fn a_comment_the_inbox_read_is_found_offline_by_search() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 60,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let alice_key = &sb.keys[0].key;
+    let env = Env::for_sandbox(&sb, alice_key);
+    let (alice, bob) = (client(&sb, alice_key), client(&sb, &sb.keys[1].key));
+    let alice_id = alice.me().await.unwrap().user_id;
+    let _ = items(&env.run(&["inbox", "--json"]).await);
+    let theirs = first_page(
+        &alice,
+        TaskQuery {
+            assigned_to: Some(alice_id),
+            status: vec!["in_progress".into()],
+            ..Default::default()
+        },
+    )
+    .await;
+    let mut on = None;
+    for t in &theirs {
+        if bob.get_task(&t.id).await.is_ok() {
+            on = Some(t.clone());
+            break;
+        }
+    }
+    let t = on.expect("a task of Alice's Bob sees");
+    bob.add_comment(&t.id, "Where is the okapi memo?", &[])
+        .await
+        .unwrap();
+    // Within two walks (the comment may wait for its half of the rotation).
+    let _ = env.run(&["inbox"]).await;
+    let _ = env.run(&["inbox"]).await;
+    let o = env.run(&["search", "okapi", "--offline", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["stored"][0]["id"], t.id.as_str(), "{v:#}");
+    assert_eq!(v["stored"][0]["matched"][0]["where"], "comment");
+    assert_eq!(
+        v["stored"][0]["matched"][0]["who"],
+        sb.keys[1].user_name.as_str()
+    );
+}

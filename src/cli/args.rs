@@ -19,7 +19,8 @@ use std::path::PathBuf;
     after_help = "Exit codes: 0 success, 1 the service refused or failed (or an invalid \
         layout), 2 bad usage or configuration, 3 `inbox`: the walk was partial (what was \
         read is shown; stderr says which part), 4 authentication failed, 5 the connection's \
-        setup failed (a certificate, a proxy)."
+        setup failed (a certificate, a proxy), or the service could not be reached (`inbox`, \
+        `search`), 6 `inbox --all-profiles`: some profiles failed (each named on stderr)."
 )]
 pub struct Cli {
     /// Use the [profiles.NAME] table of the config file.
@@ -94,9 +95,37 @@ pub enum Command {
         /// Items already read too.
         #[arg(long)]
         all: bool,
+        /// Every profile of the config file ([profiles.NAME]) in one list,
+        /// each walked with its own key, service and store, each item
+        /// naming its profile (`--profile` is ignored). A profile that
+        /// fails is named on stderr; the others are printed and the exit
+        /// code is 6.
+        #[arg(long)]
+        all_profiles: bool,
     },
     /// List tasks (one page, or every page with --all).
     Tasks(TasksArgs),
+    /// Search everything seen: the local store's matches first (number,
+    /// title, description, additional context, tags, people, comments and
+    /// requester messages, each saying where it matched), then the
+    /// service's own search. Exit 0; without the service (unreachable),
+    /// the stored matches and exit 5; a refused key exits 4.
+    Search {
+        /// The words (each matches as the beginning of a word).
+        #[arg(required = true, value_name = "WORDS")]
+        words: Vec<String>,
+        /// One JSON object: `stored` (each with `matched`: where, who,
+        /// snippet) and `service` (the items as received, or null).
+        #[arg(long)]
+        json: bool,
+        /// The store only: the service is not asked.
+        #[arg(long)]
+        offline: bool,
+        /// At most this many of each (1-1000).
+        #[arg(long, value_name = "N", default_value_t = 20,
+              value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
+    },
     /// Check an artifact layout (a JSON file holding the layout object, or - for stdin) without saving it.
     #[command(
         name = "validate-layout",

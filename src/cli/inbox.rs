@@ -20,13 +20,80 @@ pub async fn run(
     json: bool,
     all: bool,
 ) -> Outcome {
+    let now = jiff::Timestamp::now();
+    let g = gather(client, cache, key_print, all, now, None).await?;
+    let code = match &g.reached {
+        Ok(None) => EXIT_OK,
+        Ok(Some(part)) => {
+            say(&format!(
+                "taskdeck: the inbox walk was partial: {} — what was read is shown; the next run reads the rest",
+                crate::text::clean(part)
+            ));
+            EXIT_PARTIAL
+        }
+        Err(f) => {
+            say(&format!(
+                "taskdeck: {} — the inbox as stored is shown",
+                f.message
+            ));
+            f.code
+        }
+    };
+    if json {
+        let text = serde_json::to_string_pretty(&g.json).unwrap_or_else(|_| "[]".into());
+        emit_json(&format!("{text}\n"))?;
+        return Ok(code);
+    }
+    if g.rows.is_empty() {
+        emit("Nothing needs you.\n")?;
+        return Ok(code);
+    }
+    let now_s = now.as_second();
+    // Cut to the width on a terminal only: into a pipe, whole lines.
+    let width = super::table::cut_width();
+    let mut text = String::new();
+    for r in &g.rows {
+        let when = crate::domain::words::age(r.at, now_s);
+        let head = format!("{:<8} {:>8}  ", r.label, when);
+        let line = crate::text::clean(&format!("{head}{} — {}", r.title, r.why(now_s)));
+        match width {
+            Some(w) => text.push_str(&super::table::truncate(&line, w)),
+            None => text.push_str(&line),
+        }
+        text.push('\n');
+    }
+    emit(&text)?;
+    Ok(code)
+}
+
+/// One profile's inbox: its rows, its `--json` items, and whether its
+/// service was reached (else what is stored, and why not; `Some`: the
+/// walk was partial, which part is missing).
+pub struct Gathered {
+    pub rows: Vec<inbox::InboxRow>,
+    pub json: Vec<serde_json::Value>,
+    pub reached: Result<Option<String>, Failure>,
+}
+
+/// One walk, then the inbox from the user's store. `profile`: said in
+/// the notes (one of several walks).
+pub async fn gather(
+    client: &Client,
+    cache: bool,
+    key_print: Option<store::identity::KeyPrint>,
+    all: bool,
+    now: jiff::Timestamp,
+    profile: Option<&str>,
+) -> Result<Gathered, Failure> {
+    let who = profile
+        .map(|p| format!("profile {p}: "))
+        .unwrap_or_default();
     if !cache {
         return Err(Failure::usage(
             "the inbox is kept in the local store, and `cache = false` in the config turns it off",
         ));
     }
     let base = client.base_url().to_string();
-    let now = jiff::Timestamp::now();
     let (db, reached) = match client.me().await {
         Ok(me) => {
             let dir = store::service_dir(&base, false);
@@ -36,7 +103,7 @@ pub async fn run(
             let path = store::db_path(&dir, &me.user_id);
             let (mut db, note) = Db::open(&path).map_err(Failure::failed)?;
             if let Some(n) = note {
-                say(&format!("taskdeck: {n}"));
+                say(&format!("taskdeck: {who}{n}"));
             }
             db.set_owner(&me.user_id);
             let me = Me::of(&me);
@@ -44,10 +111,10 @@ pub async fn run(
             let reached = match r {
                 Ok(report) => {
                     if report.first {
-                        say("taskdeck: the inbox has just started following your tasks: changes from now on will show here");
+                        say(&format!("taskdeck: {who}the inbox has just started following your tasks: changes from now on will show here"));
                     }
                     if report.comments_unavailable {
-                        say("taskdeck: this service does not list comments: new comments are not in the inbox");
+                        say(&format!("taskdeck: {who}this service does not list comments: new comments are not in the inbox"));
                     }
                     Ok(report.partial())
                 }
@@ -84,48 +151,15 @@ pub async fn run(
         .map_err(|e| Failure::failed(e.to_string()))?;
     let now_s = now.as_second();
     let rows = inbox::group(&items, &marks, now_s);
-    let code = match &reached {
-        Ok(None) => EXIT_OK,
-        Ok(Some(part)) => {
-            say(&format!(
-                "taskdeck: the inbox walk was partial: {} — what was read is shown; the next run reads the rest",
-                crate::text::clean(part)
-            ));
-            EXIT_PARTIAL
-        }
-        Err(f) => {
-            say(&format!(
-                "taskdeck: {} — the inbox as stored is shown",
-                f.message
-            ));
-            f.code
-        }
-    };
-    if json {
-        let out = inbox::json_items(&rows, &items, &marks);
-        let text = serde_json::to_string_pretty(&out).unwrap_or_else(|_| "[]".into());
-        emit_json(&format!("{text}\n"))?;
-        return Ok(code);
-    }
-    if rows.is_empty() {
-        emit("Nothing needs you.\n")?;
-        return Ok(code);
-    }
-    // Cut to the width on a terminal only: into a pipe, whole lines.
-    let width = super::table::cut_width();
-    let mut text = String::new();
-    for r in &rows {
-        let when = crate::domain::words::age(r.at, now_s);
-        let head = format!("{:<8} {:>8}  ", r.label, when);
-        let line = crate::text::clean(&format!("{head}{} — {}", r.title, r.why(now_s)));
-        match width {
-            Some(w) => text.push_str(&super::table::truncate(&line, w)),
-            None => text.push_str(&line),
-        }
-        text.push('\n');
-    }
-    emit(&text)?;
-    Ok(code)
+    let json = inbox::json_items(&rows, &items, &marks)
+        .iter()
+        .map(|i| serde_json::to_value(i).unwrap_or_default())
+        .collect();
+    Ok(Gathered {
+        rows,
+        json,
+        reached,
+    })
 }
 
 /// The service could not be reached at all (or the connection broke):

@@ -3,17 +3,21 @@
 
 pub mod args;
 pub mod commands;
+mod demo;
 mod docs;
 mod inbox;
 pub mod init;
 mod output;
+pub mod pages;
+mod profiles;
 pub mod query;
+mod search;
 pub mod stream;
 pub mod table;
 
 use crate::api::{Client, ClientConfig};
 use crate::config::{self, Config, Severity};
-use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::sandbox::SandboxOptions;
 use crate::tui::LaunchInfo;
 use args::{CacheCommand, Cli, Command, ConfigCommand};
 use clap::Parser;
@@ -49,7 +53,25 @@ pub fn main() -> i32 {
         return finish(outcome);
     }
 
-    let _log_guard = init_logging(cli.log_level.as_deref());
+    // Where every run logs, the demo's included (read before the demo
+    // points the state folder at its own).
+    let log_dir = config::state_dir();
+    // The demo writes nothing of the user's: its own config, store and
+    // drafts, in a folder removed when it ends (before any thread starts).
+    let _demo_home = match &cli.command {
+        Some(Command::Demo { .. }) => match demo::DemoHome::enter() {
+            Ok(home) => Some(home),
+            Err(e) => {
+                say(&format!(
+                    "taskdeck: cannot make the demo's own folder in {}: {e}",
+                    std::env::temp_dir().display()
+                ));
+                return EXIT_FAILED;
+            }
+        },
+        _ => None,
+    };
+    let _log_guard = init_logging(cli.log_level.as_deref(), &log_dir);
     tracing::info!(version = env!("CARGO_PKG_VERSION"), "taskdeck starting");
     match protection {
         Ok(what) => tracing::info!("{what}"),
@@ -113,7 +135,10 @@ async fn dispatch(cli: Cli) -> Outcome {
     let limit = Duration::from_secs(cli.timeout);
     match cli.command {
         None => tui(profile, cli.accessible).await,
-        Some(Command::Demo { tasks }) => demo(profile, tasks, cli.accessible).await,
+        Some(Command::Demo { tasks }) => {
+            terminal_ready(&TerminalFacts::now())?;
+            demo::demo(tasks, cli.accessible).await
+        }
         Some(Command::Sandbox(a)) => {
             let mut opts = SandboxOptions::default();
             if let Some(n) = a.tasks {
@@ -132,7 +157,12 @@ async fn dispatch(cli: Cli) -> Outcome {
         Some(Command::Config {
             command: ConfigCommand::Init,
         }) => init::run(profile).await,
-        Some(Command::Inbox { json, all }) => {
+        Some(Command::Inbox {
+            json,
+            all,
+            all_profiles: true,
+        }) => inbox_all_profiles(limit, json, all).await,
+        Some(Command::Inbox { json, all, .. }) => {
             let c = connect_as(profile, false, true)?;
             let cache = c.config.settings.cache;
             within(
@@ -157,6 +187,26 @@ async fn dispatch(cli: Cli) -> Outcome {
             )
             .await
         }
+        Some(Command::Search {
+            words,
+            json,
+            offline,
+            limit: most,
+        }) => {
+            let c = connect(profile, false)?;
+            let ask = search::Ask {
+                words: words.join(" "),
+                json,
+                offline,
+                limit: most as usize,
+            };
+            within(
+                limit,
+                "search",
+                search::run(&c.client, c.store.as_deref(), &ask),
+            )
+            .await
+        }
         Some(Command::ValidateLayout { file, json }) => {
             let c = connect(profile, false)?;
             within(
@@ -174,6 +224,38 @@ async fn dispatch(cli: Cli) -> Outcome {
             | Command::Man,
         ) => Ok(EXIT_OK),
     }
+}
+
+/// `inbox --all-profiles`: every profile's walk at once, each within
+/// `limit`, with its own connection and store.
+async fn inbox_all_profiles(limit: Duration, json: bool, all: bool) -> Outcome {
+    let names = config::profile_names();
+    if names.is_empty() {
+        return Err(Failure::usage(
+            "--all-profiles: the config file defines no [profiles.NAME] table",
+        ));
+    }
+    let now = jiff::Timestamp::now();
+    let walks = names.into_iter().map(|name| async move {
+        let got = match connect_as(Some(&name), false, true) {
+            Err(f) => Err(f),
+            Ok(c) => {
+                let cache = c.config.settings.cache;
+                let what = format!("inbox of profile {name}");
+                let g = inbox::gather(&c.client, cache, c.key_print, all, now, Some(&name));
+                match tokio::time::timeout(limit, g).await {
+                    Ok(r) => r,
+                    Err(_) => Err(Failure::failed(format!(
+                        "{what}: timed out: no complete answer within {} s",
+                        limit.as_secs()
+                    ))),
+                }
+            }
+        };
+        profiles::Walk { profile: name, got }
+    });
+    let walks = futures::future::join_all(walks).await;
+    profiles::print(walks, json, now)
 }
 
 fn not_configured(c: &Config, missing: &str) -> Failure {
@@ -372,59 +454,23 @@ fn terminal_ready(f: &TerminalFacts) -> Result<(), Failure> {
     Ok(())
 }
 
-async fn demo(profile: Option<&str>, tasks: Option<usize>, accessible: bool) -> Outcome {
-    terminal_ready(&TerminalFacts::now())?;
-    // Only the look-and-feel settings are used; connection settings are not.
-    let mut settings = config::load(profile).settings;
-    settings.accessible |= accessible;
-    let mut opts = SandboxOptions::default();
-    if let Some(n) = tasks {
-        opts.tasks = n;
-    }
-    let sandbox = Sandbox::start_local(opts)
-        .await
-        .map_err(|e| Failure::failed(format!("cannot start the demo sandbox: {e}")))?;
-    let Some(key) = sandbox.keys.first() else {
-        return Err(Failure::failed("the demo sandbox has no API keys"));
-    };
-    let base = sandbox.base_url();
-    tracing::info!(%base, "demo sandbox started");
-    settings.base_url = Some(base.clone());
-    let key_print = settings.cache.then(|| {
-        crate::store::identity::KeyPrint::of(&crate::store::service_dir(&base, true), &key.key)
-    });
-    let mut cfg = ClientConfig::new(base, crate::api::ApiKey::new(key.key.clone()));
-    cfg.http2 = settings.http2;
-    cfg.h2c = settings.http2_always;
-    let client = Client::new(cfg).map_err(Failure::failed)?;
-    crate::tui::run(
-        client,
-        settings,
-        LaunchInfo {
-            demo: true,
-            profile: None,
-            key_print: key_print.flatten(),
-        },
-    )
-    .await
-    .map(|end| end.code)
-    .map_err(|e| Failure::failed(format!("{e:#}").replace('\n', " ")))
-}
-
 /// Log to `state_dir()/taskdeck.log` (never the terminal), with registered
 /// secrets scrubbed from every line. Without a usable state dir, logging is
 /// off.
 /// Log lines waiting for the writing thread, at most.
 const LOG_LINES_QUEUED: usize = 8192;
 
-fn init_logging(level: Option<&str>) -> Option<tracing_appender::non_blocking::WorkerGuard> {
+fn init_logging(
+    level: Option<&str>,
+    dir: &std::path::Path,
+) -> Option<tracing_appender::non_blocking::WorkerGuard> {
     use tracing_appender::rolling::{RollingFileAppender, Rotation};
-    let dir = config::state_dir();
-    config::ensure_private_dir(&dir).ok()?;
+    config::ensure_private_dir(dir).ok()?;
+    config::set_log_dir(dir);
     let appender = RollingFileAppender::builder()
         .rotation(Rotation::NEVER)
         .filename_prefix("taskdeck.log")
-        .build(&dir)
+        .build(dir)
         .ok()?;
     // The queue to the writing thread is allocated whole at start: the
     // default of 128,000 lines takes 4 MB. The thread writes as lines come;

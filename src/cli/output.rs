@@ -16,6 +16,9 @@ pub const EXIT_CONNECTION: i32 = 5;
 /// tasks could not be read): what was read is shown, and stderr says
 /// which part is missing.
 pub const EXIT_PARTIAL: i32 = 3;
+/// Several profiles were asked (`inbox --all-profiles`): some answered,
+/// some failed (each named on stderr); what answered is printed.
+pub const EXIT_SOME_PROFILES: i32 = 6;
 
 /// A failed command: its exit code and the one line for stderr (without
 /// the `taskdeck: ` prefix).

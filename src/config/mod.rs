@@ -7,6 +7,7 @@
 //! `Settings.warnings`. The API key is kept apart from [`Settings`] and is
 //! only produced by [`Config::api_key`].
 
+pub mod doc;
 mod entries;
 mod key_command;
 mod parse;
@@ -21,8 +22,8 @@ pub use key_command::{
 };
 pub use parse::from_str;
 pub use paths::{
-    config_path, ensure_private_dir, read_regular_file, resolve_links, state_dir,
-    write_private_file, CONFIG_MAX_BYTES,
+    config_path, ensure_private_dir, log_file, read_regular_file, resolve_links, set_log_dir,
+    state_dir, write_private_file, CONFIG_MAX_BYTES,
 };
 pub use save::save_view;
 pub use settings::*;

@@ -156,7 +156,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                     }
                     "inbox_refresh_secs" => {
                         // At least a minute: each walk costs a bounded but
-                        // real number of requests (README, the inbox).
+                        // real number of requests (docs/inbox.md).
                         if let Some(n) = p.integer(key, v, 0, 86_400) {
                             settings.inbox_refresh_secs =
                                 if n == 0 { 0 } else { (n as u64).max(30) };
@@ -391,7 +391,7 @@ fn expand_home(s: &str) -> PathBuf {
 }
 
 /// The keys of the file's top level (for "did you mean").
-const TOP_KEYS: &[&str] = &[
+pub(super) const TOP_KEYS: &[&str] = &[
     "base_url",
     "api_key",
     "api_key_command",
@@ -416,7 +416,7 @@ const TOP_KEYS: &[&str] = &[
 ];
 
 /// The keys a profile takes.
-const CONN_KEYS: &[&str] = &["base_url", "api_key", "api_key_command", "ca_file"];
+pub(super) const CONN_KEYS: &[&str] = &["base_url", "api_key", "api_key_command", "ca_file"];
 
 /// ` — did you mean `x`?` for the known key nearest to `typed`, when it is
 /// near enough to be a slip (a third of its letters at most); else nothing.

@@ -33,6 +33,25 @@ pub fn state_dir() -> PathBuf {
         .join("taskdeck")
 }
 
+/// The folder this process logs to, once logging started (the demo logs
+/// where every run does, though its state folder is its own).
+static LOG_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Say where this process logs (`taskdeck.log` in `dir`).
+pub fn set_log_dir(dir: &Path) {
+    let _ = LOG_DIR.set(dir.to_path_buf());
+}
+
+/// The log file this process writes: in the folder logging started with,
+/// else in [`state_dir`].
+pub fn log_file() -> PathBuf {
+    LOG_DIR
+        .get()
+        .cloned()
+        .unwrap_or_else(state_dir)
+        .join("taskdeck.log")
+}
+
 /// Create `dir` (and parents) readable by the owner only (0700 on unix).
 pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut b = std::fs::DirBuilder::new();

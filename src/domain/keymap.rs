@@ -459,8 +459,8 @@ mod tests {
     }
 }
 
-/// The default bindings as a Markdown table (the README carries it; a test
-/// keeps the two in step).
+/// The default bindings as a Markdown table (`docs/keys.md` carries it,
+/// generated: `tests/docs.rs`; a test here keeps the two in step too).
 pub fn defaults_markdown() -> String {
     let (km, _) = Keymap::load(&BTreeMap::new());
     let mut out = String::from("| where | keys | action |\n|---|---|---|\n");
@@ -480,12 +480,13 @@ pub fn defaults_markdown() -> String {
 #[cfg(test)]
 mod readme {
     #[test]
-    fn readme_lists_every_default_binding() {
-        let readme = include_str!("../../README.md");
+    fn docs_keys_lists_every_default_binding() {
+        let keys = include_str!("../../docs/keys.md");
         let table = super::defaults_markdown();
         assert!(
-            readme.contains(&table),
-            "README.md's key table is out of date; it should read:\n{table}"
+            keys.contains(&table),
+            "docs/keys.md's key table is out of date: regenerate it with `{}`; it should read:\n{table}",
+            "UPDATE_DOCS=1 cargo test --test docs"
         );
     }
 }

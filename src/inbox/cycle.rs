@@ -1,7 +1,7 @@
 //! One walk of the inbox: the tasks involving the user, page by page, the
 //! comments of the tasks that need a look, a read of the tasks that left,
 //! then one transaction in the store. Its cost is bounded whatever the
-//! organisation's size (see [`Plan`] and the README's formula):
+//! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉) comment reads
 //!            + min(G, gone) task reads
@@ -17,7 +17,7 @@
 use super::derive::{self, Me};
 use super::snapshot::Snapshot;
 use crate::api::{ApiError, Client, Comment, Task, TaskQuery};
-use crate::store::{Db, InboxBase, InboxItem, MarkKind};
+use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask};
 use jiff::Timestamp;
 use std::collections::{HashMap, HashSet};
 
@@ -314,10 +314,40 @@ pub async fn cycle(
     report.new_items = db
         .inbox_commit(&new_bases, &gone, &items, now_secs)
         .map_err(|e| CycleError::Store(e.to_string()))?;
+    keep_read(db, &tasks, &comments, now_secs);
 
     // 5. Follow-ups that fell due: news since they were set answers them.
     report.new_items += follow_ups(db, now).unwrap_or(0);
     Ok(report)
+}
+
+/// What the walk read is kept for search (#36 §2): its tasks, as list
+/// rows (a whole task stored is not replaced by a row of its version), and
+/// the comments read. A store that cannot take them is only logged: the
+/// inbox does not depend on it.
+fn keep_read(db: &mut Db, tasks: &[Task], comments: &HashMap<usize, Vec<Comment>>, now: i64) {
+    let rows: Vec<StoredTask> = tasks
+        .iter()
+        .map(|t| StoredTask {
+            id: t.id.as_str().to_string(),
+            number: t.task_number,
+            title: t.title.raw().to_string(),
+            updated_at: t.updated_at.as_deref().map(str::to_string),
+            json: serde_json::to_string(t).unwrap_or_default(),
+            full: false,
+        })
+        .collect();
+    if let Err(e) = db.put_tasks(&rows, now) {
+        tracing::warn!(error = %e, "the inbox's tasks were not stored for search");
+        return;
+    }
+    for (i, cs) in comments {
+        let json = serde_json::to_string(cs).unwrap_or_else(|_| "[]".into());
+        if let Err(e) = db.put_tab(tasks[*i].id.as_str(), "comments", &json, now) {
+            tracing::warn!(error = %e, "the inbox's comments were not stored for search");
+            return;
+        }
+    }
 }
 
 async fn read_comments(

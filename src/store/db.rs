@@ -1,7 +1,7 @@
 //! The database itself: schema and migrations, and every read and write.
 
 use super::rows::{
-    now_secs, Boot, DirEntry, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
+    now_secs, Boot, DirEntry, Found, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
@@ -95,8 +95,6 @@ impl Db {
             let mut stored = tx.prepare_cached("SELECT updated_at, full FROM tasks WHERE id=?1")?;
             let mut fresh = tx
                 .prepare_cached("UPDATE tasks SET fetched_at=?2 WHERE id=?1 AND fetched_at < ?2")?;
-            let mut del = tx.prepare_cached("DELETE FROM tasks_fts WHERE id=?1")?;
-            let mut fts = tx.prepare_cached("INSERT INTO tasks_fts(id,text) VALUES(?1,?2)")?;
             for t in tasks {
                 let replaces = stored
                     .query_row([&t.id], |r| {
@@ -120,8 +118,7 @@ impl Db {
                 ])?;
                 fresh.execute(params![t.id, now])?;
                 if changed > 0 {
-                    del.execute([&t.id])?;
-                    fts.execute(params![t.id, search_text(t)])?;
+                    super::search::index_task(&tx, t)?;
                 }
             }
         }
@@ -184,13 +181,25 @@ impl Db {
         Ok(Some((out, at)))
     }
 
-    pub fn put_tab(&self, task_id: &str, tab: &str, json: &str, now: i64) -> rusqlite::Result<()> {
-        self.conn.execute(
+    /// Store a tab of a task; its comments or requester messages are
+    /// indexed for search as they are now (edited or deleted ones too).
+    pub fn put_tab(
+        &mut self,
+        task_id: &str,
+        tab: &str,
+        json: &str,
+        now: i64,
+    ) -> rusqlite::Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
             "INSERT INTO tabs(task_id,tab,json,fetched_at) VALUES(?1,?2,?3,?4)
              ON CONFLICT(task_id,tab) DO UPDATE SET json=excluded.json, fetched_at=excluded.fetched_at",
             params![task_id, tab, json, now],
         )?;
-        Ok(())
+        super::search::index_tab(&tx, task_id, tab, json)?;
+        tx.commit()
     }
 
     pub fn get_detail(&self, id: &str) -> rusqlite::Result<StoredDetail> {
@@ -335,25 +344,25 @@ impl Db {
         rows.collect()
     }
 
-    /// Stored tasks matching `query` (every word, as a prefix), best first.
+    /// Stored tasks matching `query` (every word, as a prefix, in the
+    /// task's own fields or in one comment or message), best first, each
+    /// with where it matched (`search.rs`).
+    pub fn find(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<Found>> {
+        super::search::find(&self.conn, query, limit)
+    }
+
+    /// Stored tasks matching `query`, best first (see [`Db::find`]).
     pub fn search(&self, query: &str, limit: usize) -> rusqlite::Result<Vec<StoredTask>> {
-        let words: Vec<String> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(|w| format!("\"{}\"*", w.replace('"', "")))
-            .collect();
-        if words.is_empty() {
-            return Ok(vec![]);
-        }
-        let mut st = self.conn.prepare_cached(
-            "SELECT t.id,t.number,t.title,t.updated_at,t.json,t.full,t.fetched_at
-             FROM tasks_fts f JOIN tasks t ON t.id=f.id
-             WHERE tasks_fts MATCH ?1 ORDER BY rank LIMIT ?2",
-        )?;
-        let rows = st.query_map(params![words.join(" "), limit as i64], |r| {
-            Self::task_row(r).map(|(t, _)| t)
-        })?;
-        rows.collect()
+        Ok(self
+            .find(query, limit)?
+            .into_iter()
+            .map(|f| f.task)
+            .collect())
+    }
+
+    /// The search index's size on disk, in bytes.
+    pub fn index_bytes(&self) -> rusqlite::Result<i64> {
+        super::search::index_bytes(&self.conn)
     }
 
     /// Stored tasks of one kind, most recently fetched first: what the
@@ -381,12 +390,8 @@ impl Db {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        for table in [
-            "tasks WHERE id",
-            "tabs WHERE task_id",
-            "tasks_fts WHERE id",
-            "numbers WHERE id",
-        ] {
+        super::search::unindex(&tx, id, None)?;
+        for table in ["tasks WHERE id", "tabs WHERE task_id", "numbers WHERE id"] {
             tx.execute(&format!("DELETE FROM {table}=?1"), [id])?;
         }
         tx.commit()
@@ -417,7 +422,9 @@ impl Db {
         )?;
         tx.execute_batch(
             "DELETE FROM tabs WHERE task_id NOT IN (SELECT id FROM tasks);
-             DELETE FROM tasks_fts WHERE id NOT IN (SELECT id FROM tasks);",
+             DELETE FROM words_fts WHERE rowid IN
+               (SELECT id FROM words WHERE task_id NOT IN (SELECT id FROM tasks));
+             DELETE FROM words WHERE task_id NOT IN (SELECT id FROM tasks);",
         )?;
         tx.commit()?;
         Ok(gone)
@@ -470,30 +477,6 @@ pub fn read_directory(path: &Path) -> Vec<DirEntry> {
     };
     let db = Db::with(conn, path.to_path_buf());
     db.directory().unwrap_or_default()
-}
-
-/// The text a task is found by locally: number, title, tags, description.
-fn search_text(t: &StoredTask) -> String {
-    let v: serde_json::Value = serde_json::from_str(&t.json).unwrap_or_default();
-    let mut s = String::new();
-    if let Some(n) = t.number {
-        s.push_str(&n.to_string());
-        s.push(' ');
-    }
-    s.push_str(&t.title);
-    for k in ["display_id", "description"] {
-        if let Some(x) = v.get(k).and_then(|x| x.as_str()) {
-            s.push(' ');
-            s.push_str(x);
-        }
-    }
-    if let Some(tags) = v.get("tags").and_then(|x| x.as_array()) {
-        for t in tags.iter().filter_map(|t| t.as_str()) {
-            s.push(' ');
-            s.push_str(t);
-        }
-    }
-    s
 }
 
 #[cfg(all(test, unix))]

@@ -19,6 +19,7 @@ pub mod outbox;
 mod repair;
 mod rows;
 mod schema;
+mod search;
 pub mod worker;
 
 pub use db::{read_directory, Db};
@@ -26,7 +27,8 @@ pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, CLOCK_SKEW_SECS, OWN_
 pub use numbers::{Numbered, NUMBERS_MAX};
 pub use open::{busy_words, move_aside, trouble, Trouble, OPEN_WAIT};
 pub use rows::{
-    now_secs, Boot, DirEntry, OutboxRow, Recent, Scan, Seen, StoredDetail, StoredTab, StoredTask,
+    now_secs, Boot, DirEntry, Found, Hit, OutboxRow, Place, Recent, Scan, Seen, StoredDetail,
+    StoredTab, StoredTask,
 };
 pub use schema::SCHEMA_VERSION;
 

@@ -114,3 +114,66 @@ pub fn now_secs() -> i64 {
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
 }
+
+/// Where a stored task matched a search ([`Db::find`](super::Db::find)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    Number,
+    Title,
+    Description,
+    Context,
+    Tags,
+    Assignee(String),
+    Creator(String),
+    /// A comment, by its author.
+    Comment(String),
+    /// A requester message, from its sender.
+    Message(String),
+}
+
+impl Place {
+    /// In words: `title`, `comment by Bob`, `message from Carol`.
+    pub fn words(&self) -> String {
+        match self {
+            Place::Number => "number".into(),
+            Place::Title => "title".into(),
+            Place::Description => "description".into(),
+            Place::Context => "additional context".into(),
+            Place::Tags => "tags".into(),
+            Place::Assignee(w) => format!("assignee {w}"),
+            Place::Creator(w) => format!("creator {w}"),
+            Place::Comment(w) => format!("comment by {w}"),
+            Place::Message(w) => format!("message from {w}"),
+        }
+    }
+
+    /// Its name in `--json` (`comment`, `title`…).
+    pub fn key(&self) -> &'static str {
+        match self {
+            Place::Number => "number",
+            Place::Title => "title",
+            Place::Description => "description",
+            Place::Context => "additional_context",
+            Place::Tags => "tags",
+            Place::Assignee(_) => "assignee",
+            Place::Creator(_) => "creator",
+            Place::Comment(_) => "comment",
+            Place::Message(_) => "message",
+        }
+    }
+}
+
+/// One place a task matched, with the words around the match
+/// (`…the zebra memo…`; untrusted text, sanitised when shown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub place: Place,
+    pub snippet: String,
+}
+
+/// A stored task a search found, and where (best first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub task: StoredTask,
+    pub hits: Vec<Hit>,
+}

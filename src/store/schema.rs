@@ -6,7 +6,7 @@
 use super::db::Db;
 
 /// The schema version this build writes; older databases are migrated.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 impl Db {
     pub(super) fn migrate(&mut self) -> rusqlite::Result<()> {
@@ -142,6 +142,14 @@ pub(super) fn steps(tx: &rusqlite::Connection, version: i64) -> rusqlite::Result
                     PRIMARY KEY(task_id, kind));
                  CREATE TABLE inbox_own(task_id TEXT PRIMARY KEY, at INTEGER NOT NULL);",
         )?;
+    }
+    if version < 5 {
+        // v5: the search index holds comments, requester messages,
+        // additional context and people too (`search/`), filled from what
+        // is stored. Idempotent: each table is made if missing and the
+        // index is filled anew.
+        idempotent(tx, super::search::SCHEMA_V5)?;
+        super::search::rebuild(tx)?;
     }
     Ok(())
 }

@@ -4,7 +4,9 @@
 
 use super::db::Db;
 use super::numbers::{Numbered, NUMBERS_MAX};
-use super::rows::{now_secs, DirEntry, OutboxRow, Recent, Scan, Seen, StoredDetail, StoredTask};
+use super::rows::{
+    now_secs, DirEntry, Found, OutboxRow, Recent, Scan, Seen, StoredDetail, StoredTask,
+};
 use std::sync::mpsc;
 
 /// What the loop asks of the store.
@@ -97,9 +99,10 @@ pub enum StoreAnswer {
         first: bool,
         found: Option<Box<FoundNumber>>,
     },
+    /// The stored matches, each with where it matched.
     Search {
         gen: u64,
-        rows: Vec<StoredTask>,
+        rows: Vec<Found>,
     },
     /// The answer to `Scan`: `Err` when the store could not be read.
     Scanned(Scan, Result<Vec<StoredTask>, String>),
@@ -129,6 +132,9 @@ pub struct FoundNumber {
     pub row: Numbered,
     pub detail: StoredDetail,
 }
+
+/// The store's matches a keystroke of `/` asks for: a screen or two.
+pub const SEARCH_ROWS: usize = 50;
 
 /// Trim the number index after this many rows were written.
 const NUMBERS_TRIM_EVERY: usize = 5000;
@@ -366,7 +372,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             return Ok(false);
         }
         StoreCmd::Search { gen, query } => {
-            let rows = db.search(&query, 200)?;
+            let rows = db.find(&query, SEARCH_ROWS)?;
             answer(StoreAnswer::Search { gen, rows });
             return Ok(false);
         }

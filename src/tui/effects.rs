@@ -50,7 +50,7 @@ pub(super) fn run_effect(
         }
         Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => {
-            let path = crate::config::state_dir().join("taskdeck.log");
+            let path = crate::config::log_file();
             let tail = editor::log_tail(&path, 200).map(|t| (path.display().to_string(), t));
             state.show_log(tail);
         }

@@ -73,6 +73,12 @@ pub async fn run(
         launch.demo,
     );
     state.drafts = drafts::Drafts::per_user(drafts_dir);
+    // The first start says where help is and how to leave, once.
+    state.welcome = first_start(&crate::config::state_dir());
+    if launch.demo {
+        // What the demo does with what you do (issue 34 §4).
+        state.say(Level::Info, DEMO_NOTE);
+    }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let (mut theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
     theme.accessible = settings.accessible;
@@ -430,5 +436,39 @@ fn own_write_answered(link: &crate::inbox::InboxLink, r: &state::ApiResult) {
         Ok(state::Reply::Deleted) => link.send(InboxCmd::OwnDeleted(id.to_string())),
         Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
         Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
+    }
+}
+
+/// The demo's first words: nothing of the user's is written.
+pub const DEMO_NOTE: &str =
+    "demo: nothing of yours is touched; what you change here is discarded at exit";
+
+/// The mark in the state folder that the first start's hint was shown.
+const WELCOMED: &str = "welcomed";
+
+/// Whether this is the first start (no mark in `state_dir` yet); the mark
+/// is written now, so the hint shows once. A folder that cannot be written
+/// shows it again next time, which is harmless.
+fn first_start(state_dir: &std::path::Path) -> bool {
+    let mark = state_dir.join(WELCOMED);
+    if mark.exists() {
+        return false;
+    }
+    if let Err(e) = crate::config::write_private_file(&mark, b"the first start's hint was shown\n")
+    {
+        tracing::warn!(error = %e, "cannot keep the first start's mark");
+    }
+    true
+}
+
+#[cfg(test)]
+mod first_start_tests {
+    #[test]
+    fn the_hint_shows_once_per_state_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("taskdeck");
+        assert!(super::first_start(&state));
+        assert!(!super::first_start(&state));
+        assert!(state.join(super::WELCOMED).is_file());
     }
 }

@@ -3,7 +3,7 @@
 //! with the terminal handed over (like `$EDITOR`).
 //!
 //! Why `sh -c` and not a command split into words: a command is written as
-//! shell (pipes, `>> file`, `;`, `$(…)`), and the README promises it. It is
+//! shell (pipes, `>> file`, `;`, `$(…)`), and docs/custom-commands.md promises it. It is
 //! safe because the script is only what the config file says plus plain
 //! identifiers (see `template`): the task's text comes in the environment
 //! (`TASKDECK_TITLE`…), and the shell expands a variable as data, never as

@@ -61,7 +61,11 @@ pub fn title_line(s: &State) -> String {
         parts.push(format!("cached {}", crate::domain::words::age(at, now)));
     }
     if s.list.local_search {
-        parts.push("stored matches, searching the service…".into());
+        parts.push(if s.offline.is_some() {
+            "stored matches only (offline)".into()
+        } else {
+            "stored matches, searching the service…".into()
+        });
     }
     // Narrowed rows are what was on screen, not what the service has.
     let tail = if s.list.narrowed.is_some() {
@@ -277,6 +281,14 @@ fn task_row<'a>(
     if !t.tags.is_empty() {
         let tags: Vec<String> = t.tags.iter().map(|t| t.line().into_owned()).collect();
         title.push_str(&format!("  [{}]", tags.join(",")));
+    }
+    // Found by `/` in the store where the row does not show it: the
+    // title gives it room (a third of the column at most).
+    if !s.search.is_empty() && s.list.found_for == s.search {
+        if let Some(w) = s.list.found.get(t.id.as_str()) {
+            let short = fit(&title, (w_rest / 3).max(12));
+            title = format!("{} · {}", short.trim_end(), crate::text::clean(w));
+        }
     }
     spans.push(Span::styled(
         fit(&title, w_rest),

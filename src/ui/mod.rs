@@ -136,9 +136,13 @@ pub fn hint_text(s: &State, width: usize) -> String {
             p.chars().take(width.saturating_sub(1)).collect::<String>()
         );
     }
+    if s.welcome {
+        if let Some(w) = welcome_text(s, width) {
+            return w;
+        }
+    }
     let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
     let board: &[(A, &str)] = &[
-        (A::Help, "help"),
         (A::ColumnRight, "column"),
         (A::Down, "card"),
         (A::MoveRight, "next status"),
@@ -159,23 +163,19 @@ pub fn hint_text(s: &State, width: usize) -> String {
             (A::ClearMarks, "clear marks"),
             (A::SetStatus, "status"),
             (A::Undo, "undo"),
-            (A::Help, "help"),
         ],
         Focus::List => &[
-            (A::Help, "help"),
             (A::Palette, "commands"),
+            (A::Search, "search"),
             (A::Down, "down"),
             (A::Up, "up"),
             (A::Open, "detail"),
             (A::SetStatus, "status"),
             (A::Comment, "comment"),
-            (A::Search, "search"),
             (A::Filter, "filter"),
             (A::Zoom, "zoom"),
-            (A::Quit, "quit"),
         ],
         Focus::Detail => &[
-            (A::Help, "help"),
             (A::Palette, "commands"),
             (A::Back, "list"),
             (A::NextTab, "next tab"),
@@ -192,25 +192,59 @@ pub fn hint_text(s: &State, width: usize) -> String {
         Focus::List => "list",
         Focus::Detail => "detail",
     };
+    // Where help is and how to leave always fit (issue 34 §6): help
+    // first, quit last, the pane's keys between them as room allows.
     let mut out = format!(" [{pane}]");
-    for part in actions.iter().filter_map(|(a, label)| hint(*a, label)) {
-        if out.chars().count() + 2 + part.chars().count() > width {
+    let help = hint(A::Help, "help");
+    let quit = hint(A::Quit, "quit");
+    let room = width.saturating_sub(quit.as_ref().map_or(0, |q| 2 + q.chars().count()));
+    let parts = help
+        .into_iter()
+        .chain(actions.iter().filter_map(|(a, label)| hint(*a, label)));
+    for part in parts {
+        if out.chars().count() + 2 + part.chars().count() > room {
             break;
         }
         out.push_str("  ");
         out.push_str(&part);
     }
+    if let Some(q) = quit {
+        out.push_str("  ");
+        out.push_str(&q);
+    }
     out
 }
 
+/// The first start's line: where help is and how to leave, in the keys in
+/// effect; `None` when either is unbound.
+fn welcome_text(s: &State, width: usize) -> Option<String> {
+    use crate::app::keymap::Action as A;
+    let help = s.keymap.key_for(A::Help)?;
+    let quit = s.keymap.key_for(A::Quit)?;
+    let palette = s
+        .keymap
+        .key_for(A::Palette)
+        .map(|k| format!(", {k} for commands"))
+        .unwrap_or_default();
+    let long =
+        format!(" New here? Press {help} for help{palette}, {quit} to quit (this hint shows once)");
+    let short = format!(" New here? {help} help, {quit} quit (shown once)");
+    Some(if long.chars().count() <= width {
+        long
+    } else {
+        short
+    })
+}
+
 fn draw_hints(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
-    f.render_widget(
-        Paragraph::new(Line::from(Span::styled(
-            hint_text(s, area.width as usize),
-            theme.dim,
-        ))),
-        area,
-    );
+    let text = hint_text(s, area.width as usize);
+    // The first start's hint stands out; the usual key line is dim.
+    let style = if s.welcome && matches!(s.overlay, Overlay::None) {
+        theme.accent.add_modifier(Modifier::BOLD)
+    } else {
+        theme.dim
+    };
+    f.render_widget(Paragraph::new(Line::from(Span::styled(text, style))), area);
 }
 
 fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {

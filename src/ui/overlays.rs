@@ -197,7 +197,8 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
         }
         Overlay::Filter(form) => draw_filter(f, area, form, theme, m),
         Overlay::Chooser(c) => {
-            let note = c.note.iter().count() as u16;
+            let shown = c.shown_note();
+            let note = shown.iter().count() as u16;
             // Nothing to choose: the reason, wrapped to the popup's width
             // (at 80 columns it takes two lines).
             let empty = c.rows.is_empty() && !c.waiting();
@@ -217,7 +218,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
             // What the rows still wait for, or why some may be missing.
             let [note_area, inner] =
                 Layout::vertical([Constraint::Length(note), Constraint::Min(0)]).areas(inner);
-            if let Some(n) = &c.note {
+            if let Some(n) = &shown {
                 f.render_widget(
                     Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
                     note_area,

@@ -45,6 +45,8 @@ impl State {
     }
 
     pub fn on_key(&mut self, ev: KeyEvent) -> Vec<Effect> {
+        // The first start's hint has done its work once a key is pressed.
+        self.welcome = false;
         // Suspending works everywhere, popups and the composer included, as
         // ctrl-z does in any terminal program; what is open stays open.
         if self.keymap.lookup(&[Context::Global], &ev) == Some(Action::Suspend) {

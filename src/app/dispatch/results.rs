@@ -8,7 +8,15 @@ use crate::app::state::{
 impl State {
     pub fn on_api(&mut self, r: ApiResult) -> Vec<Effect> {
         if let ApiRequest::Prefetch(inner) = r.req {
-            return self.on_prefetched(r.ticket, *inner, r.result);
+            let read = match &*inner {
+                ApiRequest::GetTask { id } => Some(id.clone()),
+                _ => None,
+            };
+            let fx = self.on_prefetched(r.ticket, *inner, r.result);
+            if let Some(id) = read {
+                self.linked_task_read(&id);
+            }
+            return fx;
         }
         // Every answer says whether the service is reachable, and what it
         // says is kept (memory, the store).

@@ -20,6 +20,9 @@ use std::collections::HashSet;
 /// Rows the service's search adds to the `:link task` picker.
 pub const PICK_LIMIT: u32 = 50;
 
+/// Linked tasks `:drafts` reads at most, each time it opens.
+pub const LINKED_READS: usize = 20;
+
 /// Every task this session holds: the open task, the list's rows, the
 /// copies kept (`Local::known`), each once and newest first.
 fn tasks_in_memory(s: &State) -> Vec<&Task> {
@@ -92,16 +95,68 @@ fn short(s: &str, n: usize) -> String {
 
 impl State {
     /// `:drafts`: the draft tasks seen, to accept (`a`) or reject (`d`).
+    /// The service lists no drafts: besides those held and stored, the
+    /// tasks that the tasks held link to and that were never read are read
+    /// now (a few, as read-ahead reads: no slot of the user's), since a
+    /// link from a visible task is how a draft is reached; each that is a
+    /// draft joins the list as it answers (`linked_task_read`).
     pub fn open_drafts(&mut self) -> Vec<Effect> {
-        let rows = tasks_in_memory(self)
-            .into_iter()
+        let held = tasks_in_memory(self);
+        let rows = held
+            .iter()
             .filter(|t| t.draft)
             .map(|t| (t.id.as_str().to_string(), task_line(t)))
             .collect();
+        let ids: HashSet<&str> = held.iter().map(|t| t.id.as_str()).collect();
+        let mut linked: Vec<String> = Vec::new();
+        for l in held.iter().flat_map(|t| t.linked_items.iter()) {
+            let id = l.id.as_str();
+            if l.kind == crate::api::LinkType::Task
+                && !ids.contains(id)
+                && !self.local.deleted.contains(id)
+                && !linked.iter().any(|x| x == id)
+            {
+                linked.push(id.to_string());
+            }
+        }
+        linked.truncate(LINKED_READS);
         let mut c = Chooser::new(ChooserKind::Drafts, rows);
         c.note = self.ask_store(Scan::Drafts);
+        if self.offline.is_some() {
+            linked.clear();
+        }
+        c.reading = linked.clone();
         self.overlay = Overlay::Chooser(c);
-        vec![]
+        linked
+            .into_iter()
+            .map(|id| {
+                let ticket = self.next_ticket;
+                self.next_ticket += 1;
+                Effect::Api {
+                    ticket,
+                    req: Box::new(ApiRequest::Prefetch(Box::new(ApiRequest::GetTask { id }))),
+                }
+            })
+            .collect()
+    }
+
+    /// A task was read before being asked for (a linked task `:drafts`
+    /// reads, or a read-ahead): a draft joins the open drafts list.
+    pub(crate) fn linked_task_read(&mut self, id: &str) {
+        let found = tasks_in_memory(self)
+            .into_iter()
+            .find(|t| t.id.as_str() == id && t.draft)
+            .map(|t| (t.id.as_str().to_string(), task_line(t)));
+        if let Overlay::Chooser(c) = &mut self.overlay {
+            if c.kind != ChooserKind::Drafts {
+                return;
+            }
+            // Answered (or failed): no longer waited for.
+            c.reading.retain(|r| r != id);
+            if let Some(row) = found.filter(|row| !c.rows.iter().any(|r| r.0 == row.0)) {
+                c.rows.push(row);
+            }
+        }
     }
 
     /// `:attach` without an id: the files seen on tasks, but those the

@@ -215,10 +215,17 @@ impl State {
 impl State {
     /// The store's matches for the search being typed: shown until the
     /// service's answer replaces them.
-    pub(crate) fn on_local_search(&mut self, gen: u64, rows: Vec<crate::store::StoredTask>) {
+    pub(crate) fn on_local_search(&mut self, gen: u64, found: Vec<crate::store::Found>) {
         if gen != self.local.search_gen || self.search.trim().is_empty() {
             return;
         }
+        // Where each was found, kept for the rows the service lists too.
+        self.list.found = found
+            .iter()
+            .filter_map(|f| Some((f.task.id.clone(), found_words(f)?)))
+            .collect();
+        self.list.found_for = self.search.clone();
+        let rows: Vec<&crate::store::StoredTask> = found.iter().map(|f| &f.task).collect();
         let l = &self.list;
         let waiting =
             l.local_search || l.items.is_empty() || self.search_due.is_some() || l.replacing;
@@ -233,7 +240,7 @@ impl State {
         };
         let stored: Vec<TaskItem> = rows
             .iter()
-            .filter_map(super::cache::from_stored)
+            .filter_map(|s| super::cache::from_stored(s))
             .filter(|t| l.narrowed.is_none() || l.position(t.id.as_str()).is_none())
             .map(|t| TaskItem::Task(Box::new(t)))
             .collect();
@@ -247,4 +254,15 @@ impl State {
         l.selected = 0;
         l.offset = 0;
     }
+}
+
+/// Where a stored match was found, when the row does not show it (its
+/// number, title and tags are on the row): `comment by Bob: "…memo…"`.
+fn found_words(f: &crate::store::Found) -> Option<String> {
+    use crate::store::Place;
+    let h = f
+        .hits
+        .iter()
+        .find(|h| !matches!(h.place, Place::Number | Place::Title | Place::Tags))?;
+    Some(format!("{}: \"{}\"", h.place.words(), h.snippet))
 }

@@ -31,6 +31,9 @@ pub use screen::{Confirmed, Focus, Hit, Level, Message, Overlay, Pending, MAX_ME
 pub struct State {
     pub keymap: Keymap,
     pub demo: bool,
+    /// The first start's hint (where help is, how to leave) shows in the
+    /// key line until the first key (issue 34 §6).
+    pub welcome: bool,
     pub host: String,
     pub me: Option<Identity>,
     pub me_error: Option<String>,
@@ -143,6 +146,7 @@ impl State {
         State {
             keymap,
             demo,
+            welcome: false,
             host,
             me: None,
             me_error: None,

@@ -184,6 +184,11 @@ pub struct TaskList {
     pub cached_at: Option<i64>,
     /// The rows are the store's matches for the search being typed.
     pub local_search: bool,
+    /// Row id -> where the store's search found it, when not in what the
+    /// row shows (`comment by Bob: "…the zebra memo…"`); for the search
+    /// it was found with (`found_for`).
+    pub found: HashMap<String, String>,
+    pub found_for: String,
     /// The rows are those of the list on screen when `/` opened (this
     /// many) that match the search being typed, until the service's
     /// first page replaces them (`popups/search.rs`).

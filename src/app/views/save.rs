@@ -141,9 +141,15 @@ impl State {
                 } else {
                     filter
                 };
+                // The demo writes its own config, never the user's.
+                let place = if self.demo {
+                    "the demo's own config (discarded at exit)".to_string()
+                } else {
+                    path
+                };
                 self.say(
                     Level::Success,
-                    format!("view {name:?} saved in {path}: {shown}"),
+                    format!("view {name:?} saved in {place}: {shown}"),
                 );
             }
             Err(e) => self.say(Level::Error, format!("view {name:?} not saved: {e}")),

@@ -27,7 +27,7 @@ use super::vars::{env_name, is_plain, Vars, FIELDS};
 /// placeholder each repeats.
 const PLURAL: &[(&str, &str)] = &[("ids", "id"), ("display_ids", "display_id")];
 
-/// Every placeholder with what it stands for (the README lists them).
+/// Every placeholder with what it stands for (docs/custom-commands.md lists them).
 pub fn placeholders() -> Vec<(&'static str, &'static str)> {
     let mut out: Vec<(&str, &str)> = FIELDS
         .iter()
@@ -430,7 +430,7 @@ mod tests {
             "echo a\\ {id}",
             "echo a#{id}",
             "printf '%s\\n' {id} >> ~/ids.txt",
-            // The README's example.
+            // The example of docs/custom-commands.md.
             "printf \"%s %s: %s\\n\" \"$(date +%F)\" {display_id} \"$TASKDECK_TITLE\" >> ~/journal.txt",
         ] {
             assert!(Template::parse(run, false).is_ok(), "{run:?}");

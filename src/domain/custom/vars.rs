@@ -23,7 +23,7 @@ const fn field(name: &'static str, about: &'static str, plain: bool) -> Field {
     Field { name, about, plain }
 }
 
-/// Every value, in the order the README and `?` list them.
+/// Every value, in the order docs/custom-commands.md and `?` list them.
 pub const FIELDS: &[Field] = &[
     field("id", "the task's id (uuid)", true),
     field("display_id", "the task number as shown, #12", true),

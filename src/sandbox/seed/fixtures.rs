@@ -135,7 +135,7 @@ pub(crate) fn add(c: &mut Ctx, files0: &[usize]) {
         true,
     );
     t3.comments = vec![c1, c2, c3];
-    c.s.add_task(t3);
+    let idx3 = c.s.add_task(t3);
 
     let mut t4 = c.base(
         0,
@@ -171,7 +171,18 @@ pub(crate) fn add(c: &mut Ctx, files0: &[usize]) {
         "We need advice on a supplier dispute, can we talk?",
     );
     t5.thread.push(m);
+    let (t5_id, t5_title) = (t5.id, t5.title.clone());
     c.s.add_task(t5);
+    // The draft is reached the way a real service lets one be reached: a
+    // visible task links to it (lists never include drafts; see
+    // docs/sandbox.md, "How drafts are reached").
+    c.s.tasks[idx3].links.push(Link {
+        kind: "task".into(),
+        id: t5_id,
+        display_name: format!("#5 {t5_title}"),
+        role: "reference".into(),
+        context: None,
+    });
 
     let mut t6 = c.base(
         0,

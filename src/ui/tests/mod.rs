@@ -333,6 +333,7 @@ const EVIL_LINK: &str = "\u{1b}\u{9b}31m\u{202e}";
 mod access;
 mod grapheme;
 mod inbox;
+mod keyline;
 mod marks;
 mod mouse;
 mod screens;

@@ -38,6 +38,9 @@ pub struct Chooser {
     /// The task a picker acts on (`:link task`, `:attach`), as it was when
     /// the picker opened: the choice runs on it, never on another.
     pub target: Option<(String, String)>,
+    /// `:drafts`: the linked tasks being read (their ids), which may still
+    /// add rows.
+    pub reading: Vec<String>,
 }
 
 pub enum ChooserOutcome {
@@ -56,6 +59,7 @@ impl Chooser {
             rows,
             selected: 0,
             note: None,
+            reading: Vec::new(),
             target: None,
         }
     }
@@ -92,7 +96,22 @@ impl Chooser {
     /// Rows may still come (the note says what it reads: `…`): "none"
     /// is not said yet.
     pub fn waiting(&self) -> bool {
-        self.note.as_deref().is_some_and(|n| n.ends_with('…'))
+        self.note.as_deref().is_some_and(|n| n.ends_with('…')) || !self.reading.is_empty()
+    }
+
+    /// The note shown above the rows: what they still wait for (the store,
+    /// linked tasks being read) or why some may be missing.
+    pub fn shown_note(&self) -> Option<String> {
+        let k = self.reading.len();
+        let linked = format!("{k} linked task{}", if k == 1 { "" } else { "s" });
+        match &self.note {
+            _ if k == 0 => self.note.clone(),
+            None => Some(format!("reading {linked}…")),
+            Some(n) if n.ends_with('…') => {
+                Some(format!("{} and {linked}…", n.trim_end_matches('…')))
+            }
+            Some(n) => Some(n.clone()),
+        }
     }
 
     /// The highlighted row goes (accepted, rejected): the next takes its place.

@@ -331,3 +331,66 @@ fn attach_without_an_id_offers_the_files_seen_on_tasks() {
         }]
     );
 }
+
+/// Issue 34 §5: the service lists no drafts, but a visible task may link
+/// to one. `W` reads the linked tasks never read (as read-ahead reads: no
+/// slot of the user's), a draft among them joins the list, and `a`
+/// accepts it — with no id typed and nothing the sandbox alone offers.
+#[test]
+fn a_draft_linked_from_a_visible_task_is_listed_and_accepted() {
+    let mut v = task_json(1);
+    v["linked_items"] = json!([
+        {"type": "task", "id": tid(9), "display_name": "#9 Intake", "role": "reference"},
+        {"type": "task", "id": tid(8), "display_name": "#8 Other", "role": "reference"},
+        {"type": "chat", "id": "22222222-2222-4222-8222-222222222222", "display_name": "Chat C"}
+    ]);
+    let t1: Task = serde_json::from_value(v).unwrap();
+    let mut s = loaded_with_tasks(&Settings::default(), vec![t1, task(2)]);
+    let fx = s.on_key(key('W'));
+    assert_eq!(chooser(&s).kind, ChooserKind::Drafts);
+    assert!(chooser(&s).rows.is_empty());
+    assert_eq!(
+        reqs(&fx),
+        vec![
+            ApiRequest::Prefetch(Box::new(ApiRequest::GetTask { id: tid(9) })),
+            ApiRequest::Prefetch(Box::new(ApiRequest::GetTask { id: tid(8) })),
+        ],
+        "the linked tasks are read, not the chat"
+    );
+    // Until they answer, the list says it waits for them ("none" is not
+    // said yet).
+    assert!(chooser(&s).waiting());
+    // With the store in use, the note names both waits.
+    s.overlay = Overlay::None;
+    s.local.on = true;
+    s.on_key(key('W'));
+    assert_eq!(
+        chooser(&s).shown_note().as_deref(),
+        Some("reading the store and 2 linked tasks…")
+    );
+    s.overlay = Overlay::None;
+    s.local.on = false;
+    let fx = s.on_key(key('W'));
+    // #8 is no draft: not listed. #9 is: listed as it answers.
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Prefetch(i) if **i == ApiRequest::GetTask { id: tid(8) }),
+        Ok(Reply::Task(Box::new(task(8)))),
+    );
+    assert!(chooser(&s).rows.is_empty());
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Prefetch(i) if **i == ApiRequest::GetTask { id: tid(9) }),
+        Ok(Reply::Task(Box::new(draft(9)))),
+    );
+    assert_eq!(chooser(&s).rows.len(), 1);
+    assert_eq!(chooser(&s).rows[0].0, tid(9));
+    assert!(!chooser(&s).waiting(), "both linked tasks answered");
+    let fx = s.on_key(key('a'));
+    assert_eq!(only_patch(&fx), (tid(9), json!({"draft": false})));
+    // Opened again, nothing is read twice: #9 and #8 are known now.
+    s.overlay = Overlay::None;
+    assert!(reqs(&s.on_key(key('W'))).is_empty());
+}

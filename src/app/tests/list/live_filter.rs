@@ -177,8 +177,8 @@ fn the_stores_matches_join_the_narrowed_rows_after_them() {
     s.on_store(crate::store::worker::StoreAnswer::Search {
         gen,
         rows: vec![
-            crate::app::local::cache::stored(&task(2), false),
-            crate::app::local::cache::stored(&hit, false),
+            crate::app::tests::local::store::found(&task(2)),
+            crate::app::tests::local::store::found(&hit),
         ],
     });
     assert_eq!(shown(&s), vec!["#2", "#9"], "on screen first, once each");

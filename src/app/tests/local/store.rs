@@ -423,7 +423,7 @@ fn typing_a_search_shows_stored_matches_until_the_service_answers() {
     hit.title = "Invoice".into();
     s.on_store(StoreAnswer::Search {
         gen,
-        rows: vec![crate::app::local::cache::stored(&hit, false)],
+        rows: vec![crate::app::tests::local::store::found(&hit)],
     });
     assert!(s.list.local_search);
     assert_eq!(s.list.items.len(), 1);
@@ -456,4 +456,43 @@ fn profile_switch_needs_a_configured_profile_and_is_refused_in_the_demo() {
     let mut d = crate::app::new_state("svc.test".into(), &Settings::default(), true);
     palette(&mut d, "profile work");
     assert!(d.status.as_ref().unwrap().1.contains("demo"));
+}
+
+/// A stored match found by its title (what the store's search answers).
+pub(crate) fn found(t: &Task) -> crate::store::Found {
+    crate::store::Found {
+        task: crate::app::local::cache::stored(t, false),
+        hits: vec![],
+    }
+}
+
+#[test]
+fn a_stored_match_found_through_a_comment_says_so_on_its_row() {
+    let mut s = with_store(loaded(3));
+    s.on_key(key('/'));
+    type_str(&mut s, "zebra");
+    let gen = s.local.search_gen;
+    let mut by_comment = found(&task(9));
+    by_comment.hits = vec![crate::store::Hit {
+        place: crate::store::Place::Comment("Bob".into()),
+        snippet: "…the zebra memo…".into(),
+    }];
+    let mut by_title = found(&task(8));
+    by_title.hits = vec![crate::store::Hit {
+        place: crate::store::Place::Title,
+        snippet: "Zebra".into(),
+    }];
+    s.on_store(StoreAnswer::Search {
+        gen,
+        rows: vec![by_comment, by_title],
+    });
+    assert_eq!(
+        s.list.found.get(tid(9).as_str()).map(String::as_str),
+        Some("comment by Bob: \"…the zebra memo…\"")
+    );
+    assert!(
+        !s.list.found.contains_key(tid(8).as_str()),
+        "the row shows its title already"
+    );
+    assert_eq!(s.list.found_for, "zebra");
 }

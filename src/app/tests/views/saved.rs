@@ -434,3 +434,22 @@ fn view_save_keeps_relative_dates_relative_later_and_after_a_restart() {
     assert_eq!(t.filters.complete_by_to, s.filters.complete_by_to);
     assert_eq!(saved(&mut t, "Week"), "to=+7d");
 }
+
+/// Issue 34 §4: in the demo, `:view save` says the view went to the demo's
+/// own config, which is discarded at exit (never the user's file's path).
+#[test]
+fn view_save_in_the_demo_names_the_demo_config() {
+    let mut s = loaded_with(&config(DUE_TODAY), 1);
+    s.demo = true;
+    s.view_saved(
+        "Hot".into(),
+        "priority=high".into(),
+        Ok("/tmp/taskdeck-demo-1/config/config.toml".into()),
+    );
+    let (level, text, _) = s.status.clone().unwrap();
+    assert_eq!(level, Level::Success);
+    assert_eq!(
+        text,
+        "view \"Hot\" saved in the demo's own config (discarded at exit): priority=high"
+    );
+}

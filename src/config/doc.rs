@@ -1,0 +1,217 @@
+//! Every setting of the config file with its meaning and default: the
+//! table `docs/config.md` carries (generated from here, see
+//! `tests/docs.rs`). A test below fails when a key the parser reads has no
+//! row here, when a row names a key the parser does not read, and when a
+//! stated default is not what the code uses.
+
+/// One setting of the config file, as documented.
+#[derive(Clone, Copy, Debug)]
+pub struct SettingDoc {
+    /// The key as written in the file (`[keys.CONTEXT]` for a table).
+    pub key: &'static str,
+    /// What it does (Markdown, links relative to `docs/`).
+    pub meaning: &'static str,
+    /// The default, as shown.
+    pub default: &'static str,
+    /// The default as TOML, when writing it changes nothing: the test
+    /// checks that `key = <this>` gives exactly the default settings.
+    pub toml: Option<&'static str>,
+}
+
+const fn row(
+    key: &'static str,
+    meaning: &'static str,
+    default: &'static str,
+    toml: Option<&'static str>,
+) -> SettingDoc {
+    SettingDoc {
+        key,
+        meaning,
+        default,
+        toml,
+    }
+}
+
+/// The top level's settings, in the order the docs list them. Adding a key
+/// to the parser (`TOP_KEYS`) without a row here fails
+/// `every_key_read_is_documented`.
+pub const SETTINGS: &[SettingDoc] = &[
+    row("base_url", "the service (http or https)", "—", None),
+    row(
+        "api_key_command",
+        "command (run with `sh -c`, before the screen is taken) whose trimmed stdout is the key, e.g. `pass show work/tasks`; its output is never shown and may be at most 64 KiB; its stderr and stdin are the terminal's, so a passphrase prompt shows",
+        "—",
+        None,
+    ),
+    row(
+        "api_key_command_timeout_secs",
+        "seconds `api_key_command` may run, 1–600",
+        "30",
+        Some("30"),
+    ),
+    row(
+        "api_key",
+        "the key itself (discouraged; warned about when the file is readable by others)",
+        "—",
+        None,
+    ),
+    row("page_size", "task list page size in the TUI, 1–100", "50", Some("50")),
+    row("refresh_secs", "periodic list refresh, 0 = off", "60", Some("60")),
+    row(
+        "inbox_refresh_secs",
+        "the inbox's walk of the tasks involving you, 0 = only when asked (`r` in the inbox); at least 30 (see [the inbox](inbox.md))",
+        "120",
+        Some("120"),
+    ),
+    row("theme", "`dark`, `light` or `high-contrast`", "`dark`", Some("\"dark\"")),
+    row(
+        "time_zone",
+        "the zone dates are shown and typed in: an IANA name (`America/New_York`), `utc` or `system`",
+        "`$TZ`, else the system's",
+        None,
+    ),
+row(
+        "mouse",
+        "mouse support (wheel scrolls, click selects, see [mouse](mouse.md)); off so that terminal selection keeps working over SSH",
+        "false",
+        Some("false"),
+    ),
+    row(
+        "accessible",
+        "accessible mode for screen readers and braille displays: the terminal's cursor on the focus, no box drawing, nothing redrawn while idle; also `--accessible` and `TASKDECK_ACCESSIBLE=1` (see [accessibility](accessibility.md))",
+        "false",
+        Some("false"),
+    ),
+    row(
+        "colors",
+        "the colours the terminal shows: `truecolor`, `256`, `16` or `auto` (from `COLORTERM`, then `TERM`: a `…256color` one is 256, plain `xterm`, `linux`, `screen` are 16); under 16 every colour is written as a classic code (`ESC[31m`), not a 256-colour one",
+        "`auto`",
+        None,
+    ),
+    row(
+        "copy_command",
+        "copying (`y`, `Y`) pipes the text into this command (`sh -c`), e.g. `wl-copy`, `xclip -sel clip`, `pbcopy`",
+        "the desktop's tool, tmux's buffer, OSC 52",
+        None,
+    ),
+    row(
+        "prefetch",
+        "read ahead the detail of the tasks around the cursor (see [read-ahead](read-ahead.md))",
+        "true",
+        Some("true"),
+    ),
+    row(
+        "http2",
+        "HTTP/2 where TLS negotiates it (https), one connection for the session; plain http stays HTTP/1.1 (see [read-ahead](read-ahead.md#one-connection)); `\"always\"`: plain http tries HTTP/2 with prior knowledge too; `false`: HTTP/1.1 only",
+        "true",
+        Some("true"),
+    ),
+    row(
+        "ca_file",
+        "PEM file of one or more CA certificates trusted besides the system's, for a service behind your organisation's own CA (`~/` is your home; also per profile; see [troubleshooting](troubleshooting.md#proxies-and-certificates))",
+        "—",
+        None,
+    ),
+    row(
+        "cache",
+        "keep the local store (`false`: nothing is written; no instant start, no offline reading, no outbox; see [offline](offline.md))",
+        "true",
+        Some("true"),
+    ),
+    row(
+        "keys",
+        "`[keys.CONTEXT]`: key overrides, `\"key\" = \"action\"` (see [keys](keys.md))",
+        "—",
+        None,
+    ),
+    row(
+        "views",
+        "`[[views]]`: saved views: `name`, `filter`, `key` (see [views](views.md))",
+        "the built-in ones",
+        None,
+    ),
+    row(
+        "commands",
+        "`[[commands]]`: custom commands: `key`, `description`, `run`, `name`, `for`, `interactive`, `timeout_secs` (see [custom commands](custom-commands.md))",
+        "—",
+        None,
+    ),
+    row(
+        "profiles",
+        "`[profiles.NAME]`: the keys of the table below, for `--profile NAME` / `TASKDECK_PROFILE`",
+        "—",
+        None,
+    ),
+];
+
+/// What a `[profiles.NAME]` table takes (each as at the top level).
+pub const PROFILE_SETTINGS: &[&str] = &["base_url", "api_key", "api_key_command", "ca_file"];
+
+/// The settings as the Markdown table of `docs/config.md`.
+pub fn settings_markdown() -> String {
+    let mut out = String::from("| key | meaning | default |\n|---|---|---|\n");
+    for s in SETTINGS {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            s.key, s.meaning, s.default
+        ));
+    }
+    out.push_str("\nA `[profiles.NAME]` table takes ");
+    let keys: Vec<String> = PROFILE_SETTINGS.iter().map(|k| format!("`{k}`")).collect();
+    out.push_str(&keys.join(", "));
+    out.push_str(", each replacing the top level's.\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_key_read_is_documented() {
+        let read: BTreeSet<&str> = super::super::parse::TOP_KEYS.iter().copied().collect();
+        let documented: BTreeSet<&str> = SETTINGS.iter().map(|s| s.key).collect();
+        let missing: Vec<_> = read.difference(&documented).collect();
+        assert!(
+            missing.is_empty(),
+            "the config parser reads {missing:?} but src/config/doc.rs has no row for it: \
+             add one to SETTINGS, then regenerate the docs with \
+             `UPDATE_DOCS=1 cargo test --test docs`"
+        );
+        let stale: Vec<_> = documented.difference(&read).collect();
+        assert!(
+            stale.is_empty(),
+            "src/config/doc.rs documents {stale:?}, which the config parser does not read"
+        );
+        assert_eq!(
+            PROFILE_SETTINGS,
+            super::super::parse::CONN_KEYS,
+            "a profile's keys changed: update PROFILE_SETTINGS"
+        );
+    }
+
+    /// Writing a stated default changes nothing: the docs' defaults are
+    /// the code's.
+    #[test]
+    fn stated_defaults_are_the_code_defaults() {
+        let none = format!("{:?}", super::super::from_str("", None));
+        for s in SETTINGS {
+            let Some(toml) = s.toml else { continue };
+            let c = super::super::from_str(&format!("{} = {toml}\n", s.key), None);
+            assert!(c.diagnostics.is_empty(), "{}: {:?}", s.key, c.diagnostics);
+            assert_eq!(
+                format!("{c:?}"),
+                none,
+                "docs say `{}` defaults to {toml}, but writing that changes the settings",
+                s.key
+            );
+            assert_eq!(
+                s.default.trim_matches('`'),
+                toml.trim_matches('"'),
+                "{}",
+                s.key
+            );
+        }
+    }
+}
