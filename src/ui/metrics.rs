@@ -27,6 +27,8 @@ pub struct Metrics {
     pub board_first: Option<usize>,
     /// The inbox popup's first shown row.
     pub inbox_offset: Option<usize>,
+    /// A chooser's (`:recent`, `:drafts`, …) first shown row.
+    pub chooser_offset: Option<usize>,
 }
 
 impl Metrics {
@@ -46,6 +48,11 @@ impl Metrics {
         if let (Some(o), crate::app::state::Overlay::Inbox(l)) = (self.inbox_offset, &mut s.overlay)
         {
             l.offset = o;
+        }
+        if let (Some(o), crate::app::state::Overlay::Chooser(c)) =
+            (self.chooser_offset, &mut s.overlay)
+        {
+            c.offset = o;
         }
     }
 

@@ -281,3 +281,40 @@ fn a_click_on_a_shown_inbox_item_leaves_the_items_in_place() {
     render(&mut s, w, h, &Theme::dark());
     assert_eq!(rows(&s), before, "the items moved under the pointer");
 }
+
+#[test]
+fn a_click_on_a_shown_choosers_row_leaves_the_rows_in_place() {
+    // Before: as in the inbox, the window followed the selection alone.
+    use crate::app::popups::chooser::{Chooser, ChooserKind};
+    let mut s = scene();
+    let rows = (0..40)
+        .map(|i| (format!("k{i}"), format!("row number {i}")))
+        .collect();
+    s.overlay = Overlay::Chooser(Chooser::new(ChooserKind::Recent, rows));
+    let (w, h) = (80, 16);
+    render(&mut s, w, h, &Theme::dark());
+    for _ in 0..39 {
+        s.on_key(key('j'));
+        render(&mut s, w, h, &Theme::dark());
+    }
+    let hits = |s: &State| -> Vec<(Rect, usize)> {
+        s.hits
+            .iter()
+            .filter_map(|(r, h)| match h {
+                Hit::Row(i) => Some((*r, *i)),
+                _ => None,
+            })
+            .collect()
+    };
+    let before = hits(&s);
+    assert_eq!(before.iter().map(|r| r.1).max(), Some(39), "{before:?}");
+    let (r, i) = before[0];
+    assert!(i > 0, "scrolled: {before:?}");
+    click(&mut s, (r.x + 2, r.y), Instant::now());
+    match &s.overlay {
+        Overlay::Chooser(c) => assert_eq!(c.selected, i),
+        _ => panic!("the chooser closed"),
+    }
+    render(&mut s, w, h, &Theme::dark());
+    assert_eq!(hits(&s), before, "the rows moved under the pointer");
+}
