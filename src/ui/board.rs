@@ -35,14 +35,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::
     // The window the last frame showed stays while the cursor's column is
     // in it (a click on a shown column leaves the columns where they are).
     let prev = s.board.as_ref().map_or(0, |b| b.first);
-    let first = if cur_col < prev {
-        cur_col
-    } else if cur_col >= prev + fit_n {
-        cur_col + 1 - fit_n
-    } else {
-        prev
-    }
-    .min(cols.len() - fit_n);
+    let first = super::metrics::sticky_offset(prev, cur_col, fit_n, cols.len());
     m.board_first = Some(first);
     let shown: Vec<usize> = (first..(first + fit_n).min(cols.len())).collect();
     let mut title = super::list::title_line(s).replacen("Tasks", "Board", 1);

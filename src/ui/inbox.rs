@@ -53,16 +53,8 @@ pub fn draw(
         // Two lines a row; the window follows the selection.
         let per = 2;
         let shown = (body_rows / per).max(1);
-        // The window the last frame showed stays while the selection is in
-        // it (a click on a shown item leaves the rows where they are).
-        let offset = if list.selected < list.offset {
-            list.selected
-        } else if list.selected >= list.offset + shown {
-            list.selected + 1 - shown
-        } else {
-            list.offset
-        }
-        .min(v.last.rows.len().saturating_sub(shown));
+        let offset =
+            super::metrics::sticky_offset(list.offset, list.selected, shown, v.last.rows.len());
         m.inbox_offset = Some(offset);
         for (i, row) in v.last.rows.iter().enumerate().skip(offset).take(shown) {
             let sel = i == list.selected;

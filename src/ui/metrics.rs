@@ -86,3 +86,19 @@ impl Metrics {
         }
     }
 }
+
+/// The first of `shown` rows (or columns) out of `len` to draw, the current
+/// one `sel` among them: the window the last frame drew (`prev`) stays
+/// while `sel` is in it, else moves just enough. A click on a shown row
+/// then never slides the rows under the pointer.
+pub(crate) fn sticky_offset(prev: usize, sel: usize, shown: usize, len: usize) -> usize {
+    let shown = shown.max(1);
+    if sel < prev {
+        sel
+    } else if sel >= prev + shown {
+        sel + 1 - shown
+    } else {
+        prev
+    }
+    .min(len.saturating_sub(shown))
+}

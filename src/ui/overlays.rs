@@ -225,16 +225,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
                 );
             }
             let rows = inner.height as usize;
-            // The window the last frame showed stays while the selection
-            // is in it (a click on a shown row leaves the rows in place).
-            let offset = if c.selected < c.offset {
-                c.selected
-            } else if c.selected >= c.offset + rows {
-                (c.selected + 1).saturating_sub(rows)
-            } else {
-                c.offset
-            }
-            .min(c.rows.len().saturating_sub(rows));
+            let offset = super::metrics::sticky_offset(c.offset, c.selected, rows, c.rows.len());
             m.chooser_offset = Some(offset);
             let ls: Vec<Line> = if c.rows.is_empty() && c.waiting() {
                 vec![]
