@@ -217,6 +217,37 @@ async fn config_init_fed_its_answers_writes_a_working_private_config() {
 }
 
 #[tokio::test]
+async fn config_init_asks_how_to_notify_and_writes_it() {
+    let sb = sandbox(false).await;
+    let env = Env::new();
+    let path = env.write_config("");
+    let answers = format!(
+        "{}\n1\nprintf %s {}\nbeep\nbell, desktop\n",
+        sb.base_url(),
+        sb.keys[0].key
+    );
+    let o = env
+        .run_with_stdin(&["config", "init"], Some(&answers))
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("Notify [title]"), "{err}");
+    assert!(err.contains("`notify` takes bell, desktop, title"), "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("notify = [\"bell\", \"desktop\"]"), "{text}");
+    // Left unanswered (end of input): the default stays, nothing written.
+    let env = Env::new();
+    let path = env.write_config("");
+    let answers = format!("{}\n1\nprintf %s {}\n", sb.base_url(), sb.keys[0].key);
+    let o = env
+        .run_with_stdin(&["config", "init"], Some(&answers))
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("notify"), "{text}");
+}
+
+#[tokio::test]
 async fn config_check_suggests_keys_hints_api_v1_and_points_to_init() {
     let env = Env::new();
     let o = env.run(&["config", "check"]).await;

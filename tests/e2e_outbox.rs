@@ -178,3 +178,55 @@ fn a_store_busy_at_start_is_opened_once_free_and_its_queued_edit_sent() {
     assert_eq!(outbox_rows(&db), 0, "and gone from the store");
     assert_eq!(set_aside(&home), 0, "nothing moved aside");
 }
+
+/// #32 §12: an edit held in the outbox whose task was archived on the
+/// service meanwhile: the conflict view says ARCHIVED, Enter asks before
+/// writing to it, `n` sends nothing, `y` sends the edit.
+#[test]
+fn the_conflict_view_says_archived_and_asks_before_writing() {
+    let svc = Service::small();
+    let home = Home::new();
+    let label = leave_a_queued_edit(&svc, &home);
+    let id = svc.task_id(&label);
+    // Archived on the service while taskdeck was away.
+    let url = format!("{}/api/v1/tasks/{id}", svc.sb.base_url());
+    let status = svc.rt.block_on(async {
+        reqwest::Client::new()
+            .patch(url)
+            .bearer_auth(KEY)
+            .json(&serde_json::json!({"archived": true}))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    });
+    assert!(status.is_success(), "{status}");
+    svc.sb.clear_requests();
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
+    tui.wait_for("waits for you", WAIT);
+    tui.send(":outbox\r");
+    tui.wait_for("WAITS FOR YOU", WAIT);
+    tui.send("\r");
+    tui.wait_for(&format!("{label} is ARCHIVED on the service"), WAIT);
+    tui.send("\r");
+    tui.wait_for(
+        "Send the fields kept as yours to the archived task anyway?",
+        WAIT,
+    );
+    tui.send("n");
+    tui.wait_for("changed on the service since your edit", WAIT);
+    assert!(svc.requests_matching("PATCH", &id).is_empty());
+    tui.send("\r");
+    tui.wait_for("archived task anyway?", WAIT);
+    tui.send("y");
+    tui.wait_until("the PATCH sent", WAIT, |_| {
+        !svc.requests_matching("PATCH", &id).is_empty()
+    });
+    let patches = svc.requests_matching("PATCH", &id);
+    assert_eq!(patches.len(), 1, "{patches:?}");
+    assert_eq!(
+        patches[0].body,
+        Some(serde_json::json!({"status": "completed"}))
+    );
+    quit(&mut tui);
+}

@@ -77,3 +77,116 @@ fn link_task_by_number_links_the_picked_task_with_no_id_typed() {
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
+
+/// #32 §1: in `:link task` what is typed shows and narrows at each key;
+/// `#1` then `#11` keep the tasks whose number begins so; a number not
+/// among the rows is looked up at the service ("looking up #N…") and
+/// shown; Enter links the highlighted task and no other.
+#[test]
+fn link_picker_shows_what_is_typed_narrows_and_links_the_highlighted_task() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    open_number(&tui, 1);
+    let one = svc.task_id("#1");
+    // The tasks #112…#119 Alice may see.
+    let visible: Vec<String> = svc
+        .raw_tasks()
+        .iter()
+        .filter_map(|t| t["display_id"].as_str().map(str::to_string))
+        .filter(|d| d.len() == 4 && d.starts_with("#11") && d != "#110" && d != "#111")
+        .collect();
+    tui.send(":link task\r");
+    tui.wait_for("Link which task?", WAIT);
+    // (A row of the picker is `#12     Title`; the list's `#12    urgent`.)
+    tui.wait_until("the service's rows", WAIT, |s| {
+        !s.contains("searching the service") && s.contains("#12     ")
+    });
+    tui.send("#11");
+    tui.wait_until(
+        "the typed text and the rows narrowed to #11…",
+        WAIT,
+        |s| s.contains("find: #11") && s.contains("> #11 ") && !s.contains("#12     "),
+    );
+    // One not among the rows seen (the first page): looked up, shown.
+    let screen = tui.screen();
+    let label = visible
+        .iter()
+        .find(|d| !screen.contains(&format!("{d:<7} ")))
+        .expect("a task #11x not among the rows")
+        .clone();
+    let target = svc.task_id(&label);
+    tui.send(&label[3..]);
+    tui.wait_until(&format!("{label} found and highlighted"), WAIT, |s| {
+        s.contains(&format!("find: {label}"))
+            && s.contains(&format!("> {label} "))
+            && !s.contains("looking up")
+    });
+    svc.sb.clear_requests();
+    tui.send("\r");
+    let linked = || {
+        svc.sb.task_json(&one).unwrap()["linked_items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["type"] == "task" && l["id"] == target.as_str())
+    };
+    tui.wait_until("#1 linked to the task typed", WAIT, |_| linked());
+    let writes: Vec<_> = svc
+        .requests()
+        .into_iter()
+        .filter(|r| r.method != "GET")
+        .collect();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    assert!(writes[0]
+        .body
+        .as_ref()
+        .unwrap()
+        .to_string()
+        .contains(&target));
+    // A number nobody has: said, and Enter links nothing.
+    tui.send(":link task #9999\r");
+    tui.wait_for("no task #9999 on the service", WAIT);
+    svc.sb.clear_requests();
+    tui.send("\r");
+    tui.key("\u{1b}");
+    tui.wait_until("the picker closed", WAIT, |s| {
+        !s.contains("Link which task?")
+    });
+    assert!(
+        svc.requests().iter().all(|r| r.method == "GET"),
+        "{:?}",
+        svc.requests()
+    );
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}
+
+/// #32 §13: a task whose `task_number` the service sends as text (the
+/// sandbox's quirk task 5) opens, shown by its number as received.
+#[test]
+fn a_task_whose_number_is_text_opens() {
+    let svc = Service::start(taskdeck::sandbox::SandboxOptions {
+        tasks: 60,
+        quirks: true,
+        ..Default::default()
+    });
+    let home = Home::new();
+    let raw = svc.raw_tasks();
+    let quirky = raw
+        .iter()
+        .find(|t| t["title"] == "Task with a string matter and a list of agents")
+        .expect("the quirk task");
+    assert!(quirky["task_number"].is_string(), "{quirky}");
+    let label = quirky["display_id"].as_str().unwrap().to_string();
+    let mut tui = launch_ready(&svc, &home);
+    tui.send(&format!(":open {label}\r"));
+    tui.wait_until("the task opened", WAIT, |s| {
+        s.contains(&format!("▶ {label} Task with a string matter"))
+            && s.contains("title:")
+            && !s.contains("looking for it")
+    });
+    assert!(!tui.screen().contains("could not be loaded"));
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}

@@ -104,6 +104,39 @@ pub fn write_answers(
     Ok(doc.to_string())
 }
 
+/// The answer to "how should taskdeck tell you": any of `bell`,
+/// `desktop`, `title` (spaces or commas between), `none` for nothing,
+/// empty for the default (`title`).
+pub fn notify_answer(typed: &str) -> Result<Vec<&'static str>, String> {
+    let words: Vec<&str> = typed
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .collect();
+    match words.as_slice() {
+        [] => return Ok(vec!["title"]),
+        ["none"] => return Ok(vec![]),
+        _ => {}
+    }
+    let (bell, desktop, title) = crate::config::Notify::ways(&words)?;
+    Ok([("bell", bell), ("desktop", desktop), ("title", title)]
+        .into_iter()
+        .filter_map(|(w, on)| on.then_some(w))
+        .collect())
+}
+
+/// The config text with `notify = [...]` set at the top level (the rest
+/// kept as it was).
+pub fn write_notify(text: &str, ways: &[&str]) -> Result<String, String> {
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| format!("the config file is not valid TOML: {e}"))?;
+    let list: toml_edit::Array = ways.iter().copied().collect();
+    // Before the first table: a top-level key must not land in a profile.
+    doc.as_table_mut()["notify"] = value(list);
+    Ok(doc.to_string())
+}
+
 /// Answers read from `input`, questions written to standard error.
 struct Asker<R> {
     input: R,
@@ -121,6 +154,14 @@ impl<R: BufRead> Asker<R> {
             return Err(Failure::usage("no answer (end of input): nothing written"));
         }
         Ok(line.trim_end_matches(['\n', '\r']).to_string())
+    }
+
+    /// A question that may go unanswered (end of input: `None`).
+    fn ask_optional(&mut self, question: &str) -> Result<Option<String>, Failure> {
+        match self.ask(question) {
+            Ok(a) => Ok(Some(a)),
+            Err(_) => Ok(None),
+        }
     }
 }
 
@@ -237,7 +278,21 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     if !write {
         return Err(Failure::failed("nothing written"));
     }
-    let written = write_file(&path, profile, &base, &key)?;
+    eprintln!(
+        "How should taskdeck tell you when something new needs you (a mention, an assignment)?\n  \
+         any of: bell, desktop (a notification through the terminal), title (the count in the \
+         window's title)\n  none for nothing; see docs/notifications.md"
+    );
+    let notify = loop {
+        let Some(typed) = a.ask_optional("Notify [title]: ")? else {
+            break None;
+        };
+        match notify_answer(&typed) {
+            Ok(w) => break Some(w),
+            Err(e) => eprintln!("  {e}"),
+        }
+    };
+    let written = write_file(&path, profile, &base, &key, notify.as_deref())?;
     emit(&format!(
         "wrote {}\nstart with: taskdeck{}\n",
         written.display(),
@@ -292,9 +347,13 @@ fn write_file(
     profile: Option<&str>,
     base: &str,
     key: &KeyAnswer,
+    notify: Option<&[&str]>,
 ) -> Result<PathBuf, Failure> {
     let text = existing_text(path)?;
-    let out = write_answers(&text, profile, base, key).map_err(Failure::failed)?;
+    let mut out = write_answers(&text, profile, base, key).map_err(Failure::failed)?;
+    if let Some(ways) = notify {
+        out = write_notify(&out, ways).map_err(Failure::failed)?;
+    }
     crate::config::write_private_file(path, out.as_bytes())
         .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;
     Ok(path.to_path_buf())
@@ -359,5 +418,28 @@ mod tests {
         if std::env::var_os(crate::config::ENV_BASE_URL).is_none() {
             assert_eq!(c.settings.base_url.as_deref(), Some("https://h.example"));
         }
+    }
+
+    #[test]
+    fn the_notify_answer_is_checked_and_written_at_the_top_level() {
+        assert_eq!(notify_answer("").unwrap(), vec!["title"]);
+        assert_eq!(notify_answer(" none ").unwrap(), Vec::<&str>::new());
+        assert_eq!(
+            notify_answer("title, bell desktop").unwrap(),
+            vec!["bell", "desktop", "title"]
+        );
+        assert!(notify_answer("beep")
+            .unwrap_err()
+            .contains("bell, desktop, title"));
+        let text = "theme = \"light\"\n\n[profiles.work]\nbase_url = \"https://w.example\"\n";
+        let out = write_notify(text, &["bell", "desktop"]).unwrap();
+        let c = crate::config::from_str(&out, Some("work"));
+        assert!(c.diagnostics.is_empty(), "{:?}\n{out}", c.diagnostics);
+        let n = &c.settings.notify;
+        assert!(n.bell && n.desktop && !n.title, "{out}");
+        assert!(out.starts_with("theme = \"light\"\nnotify = "), "{out}");
+        let out = write_notify(&out, &[]).unwrap();
+        let c = crate::config::from_str(&out, None);
+        assert!(!c.settings.notify.title, "{out}");
     }
 }

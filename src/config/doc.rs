@@ -83,6 +83,24 @@ row(
         Some("false"),
     ),
     row(
+        "notify",
+        "how something new that needs you is told while taskdeck runs: any of `bell`, `desktop` (a notification through the terminal: OSC 9, 777 or 99; tmux needs `allow-passthrough on`), `title` (the count in the window's title); `[]` for nothing (see [notifications](notifications.md))",
+        "`[\"title\"]`",
+        None,
+    ),
+    row(
+        "notify_command",
+        "run once per notification (`sh -c`), the notice in its environment (`TASKDECK_WORDS`, `TASKDECK_REASON`, …; see [notifications](notifications.md))",
+        "none",
+        None,
+    ),
+    row(
+        "notify_osc",
+        "force the desktop notification's kind: `9`, `777` or `99`",
+        "chosen from the terminal",
+        None,
+    ),
+    row(
         "colors",
         "the colours the terminal shows: `truecolor`, `256`, `16` or `auto` (from `COLORTERM`, then `TERM`: a `…256color` one is 256, plain `xterm`, `linux`, `screen` are 16); under 16 every colour is written as a classic code (`ESC[31m`), not a 256-colour one",
         "`auto`",

@@ -209,6 +209,9 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                             ),
                         }
                     }
+                    "notify" | "notify_command" | "notify_osc" => {
+                        super::notify::parse(&mut p, key, v, &mut settings.notify)
+                    }
                     "keys" => parse_keys(&mut p, v, &mut settings.keys, &mut key_lines),
                     "views" => super::entries::parse_views(&mut p, v, &mut settings.views),
                     "commands" => super::entries::parse_commands(&mut p, v, &mut settings.commands),
@@ -405,6 +408,9 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "theme",
     "time_zone",
     "mouse",
+    "notify",
+    "notify_command",
+    "notify_osc",
     "accessible",
     "cache",
     "prefetch",

@@ -62,6 +62,8 @@ pub struct Settings {
     pub views: Vec<ViewEntry>,
     /// `[[commands]]`: custom commands.
     pub commands: Vec<CommandEntry>,
+    /// `notify`, `notify_command`, `notify_osc`: how something new is told.
+    pub notify: Notify,
 }
 
 impl Default for Settings {
@@ -87,6 +89,7 @@ impl Default for Settings {
             ca_file: None,
             views: Vec::new(),
             commands: Vec::new(),
+            notify: Notify::default(),
         }
     }
 }
@@ -248,4 +251,60 @@ pub struct CommandEntry {
     /// Once for all the targets (`{ids}`) instead of once per task.
     pub once: bool,
     pub timeout_secs: u64,
+}
+
+/// The ways a notification reaches the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notify {
+    /// One BEL per notification.
+    pub bell: bool,
+    /// A desktop notification through the terminal (OSC 9, 777 or 99).
+    pub desktop: bool,
+    /// The terminal's title carries the inbox's count.
+    pub title: bool,
+    /// `notify_command`: run once per notification (`sh -c`, values in
+    /// its environment).
+    pub command: Option<String>,
+    /// `notify_osc`: 9, 777 or 99 (`None`: chosen from the terminal).
+    pub osc: Option<u16>,
+}
+
+impl Default for Notify {
+    fn default() -> Self {
+        Notify {
+            bell: false,
+            desktop: false,
+            title: true,
+            command: None,
+            osc: None,
+        }
+    }
+}
+
+/// The words `notify` takes.
+pub const NOTIFY_WAYS: &[&str] = &["bell", "desktop", "title"];
+
+/// The OSC numbers `notify_osc` takes.
+pub const NOTIFY_OSCS: &[u16] = &[9, 777, 99];
+
+impl Notify {
+    /// `notify = [...]` as written: any of bell, desktop, title.
+    pub fn ways(list: &[&str]) -> Result<(bool, bool, bool), String> {
+        let mut out = (false, false, false);
+        for w in list {
+            match w.trim() {
+                "bell" => out.0 = true,
+                "desktop" => out.1 = true,
+                "title" => out.2 = true,
+                other => {
+                    return Err(format!(
+                        "`notify` takes {}, not {:?}",
+                        NOTIFY_WAYS.join(", "),
+                        crate::text::clean(other)
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
 }

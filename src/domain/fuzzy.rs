@@ -36,6 +36,22 @@ pub fn rank<S: AsRef<str>>(query: &str, items: &[S]) -> Vec<usize> {
     hits.into_iter().map(|h| h.0).collect()
 }
 
+/// Every word of `typed` is found in a row known by its `label` (`#12`)
+/// and its `texts` (title, tags, names): a word starting with `#` is the
+/// beginning of the label (`#1` keeps #1, #12, #104); another word is
+/// found, case aside, in the label or one of the texts. No word keeps the
+/// row. The live filter (`/`) and the `:link task` picker narrow by it.
+pub fn words_match(label: &str, texts: &[&str], typed: &str) -> bool {
+    let label = label.to_lowercase();
+    typed.split_whitespace().all(|word| {
+        let word = word.to_lowercase();
+        if word.starts_with('#') {
+            return label.starts_with(&word);
+        }
+        label.contains(&word) || texts.iter().any(|t| t.to_lowercase().contains(&word))
+    })
+}
+
 struct Indexed<'a>(usize, &'a str);
 
 impl AsRef<str> for Indexed<'_> {

@@ -9,22 +9,19 @@ use crate::api::{Task, TaskItem};
 /// word is found, case aside, in the title, a tag, the assignee's name or
 /// e-mail, or the number. No word keeps every row.
 pub fn matches(t: &Task, typed: &str) -> bool {
-    let label = t.label().to_lowercase();
-    typed.split_whitespace().all(|word| {
-        let word = word.to_lowercase();
-        if word.starts_with('#') {
-            return label.starts_with(&word);
-        }
-        label.contains(&word)
-            || t.title.line().to_lowercase().contains(&word)
-            || t.tags
-                .iter()
-                .any(|g| g.line().to_lowercase().contains(&word))
-            || t.assigned_to.as_ref().is_some_and(|p| {
-                p.name.line().to_lowercase().contains(&word)
-                    || p.email.line().to_lowercase().contains(&word)
-            })
-    })
+    let title = t.title.line();
+    let tags: Vec<_> = t.tags.iter().map(|g| g.line()).collect();
+    let mut texts: Vec<&str> = vec![title.as_ref()];
+    texts.extend(tags.iter().map(|g| g.as_ref()));
+    let who = t
+        .assigned_to
+        .as_ref()
+        .map(|p| (p.name.line(), p.email.line()));
+    if let Some((name, email)) = &who {
+        texts.push(name.as_ref());
+        texts.push(email.as_ref());
+    }
+    crate::domain::fuzzy::words_match(&t.label(), &texts, typed)
 }
 
 /// The rows of `rows` that match, in their order (unreadable rows never

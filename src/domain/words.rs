@@ -35,6 +35,9 @@ pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
 /// What a task answering 404 is: deleted, or its sharing changed.
 pub const GONE: &str = "gone, or no longer visible to you";
 
+/// How a held edit whose task can no longer be read says so (#32 §12).
+pub const ACCESS_LOST: &str = "access lost";
+
 /// Joins a number to its unit so that wrapping never parts them.
 pub const NBSP: char = '\u{a0}';
 

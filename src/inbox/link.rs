@@ -6,6 +6,7 @@
 
 use super::cycle::{cycle, CycleError, CycleReport, Plan};
 use super::derive::Me;
+use super::notify::{unread_items, UnreadItem};
 use super::rows::{group, InboxRow};
 use super::snapshot::Snapshot;
 use crate::api::{Client, Task};
@@ -61,6 +62,9 @@ pub struct InboxUpdate {
     /// The keys a `Read` marked (what `u` brings back).
     pub read: Option<(String, Vec<String>)>,
     pub all: bool,
+    /// Every unread item, by its key (whatever `all` shows): what a
+    /// notification is made of (`super::notify`).
+    pub items: Vec<UnreadItem>,
 }
 
 pub struct InboxLink {
@@ -242,6 +246,7 @@ fn load(db: &Db, state: &mut InboxUpdate) {
     let items = db.inbox_items(state.all).unwrap_or_default();
     state.marks = db.inbox_marks().unwrap_or_default();
     state.rows = group(&items, &state.marks, now);
+    state.items = unread_items(&items, &state.marks, now);
     let unread_rows: Vec<&InboxRow> = state.rows.iter().filter(|r| !r.read).collect();
     state.unread = unread_rows.iter().map(|r| r.task_id.clone()).collect();
 }

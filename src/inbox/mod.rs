@@ -11,6 +11,7 @@
 //! - [`cycle`]: one walk against the service and the store.
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
 //! - [`link`]: the inbox beside a running TUI (its own store connection).
+//! - [`notify`]: which unread items are news, and the words (pure).
 //!
 //! Below `app`, `ui` and `cli` (they use it); above `api`, `store` and
 //! `domain`.
@@ -18,12 +19,14 @@
 pub mod cycle;
 pub mod derive;
 pub mod link;
+pub mod notify;
 pub mod rows;
 pub mod snapshot;
 
 pub use cycle::{cycle, CycleError, CycleReport, Plan};
 pub use derive::{Change, Kind, Me};
 pub use link::{InboxCmd, InboxLink, InboxUpdate};
+pub use notify::{Notice, UnreadItem, Watch};
 pub use rows::{group, json_items, InboxRow, JsonItem};
 pub use snapshot::Snapshot;
 

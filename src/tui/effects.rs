@@ -17,6 +17,8 @@ pub(super) struct EffectCtx<'a> {
     pub(super) copy_command: Option<String>,
     /// The inbox, once it runs.
     pub(super) inbox: Option<&'a crate::inbox::InboxLink>,
+    /// The bell, the desktop notification, the title, `notify_command`.
+    pub(super) notifier: &'a mut super::notify::Notifier,
 }
 
 pub(super) fn run_effect(
@@ -37,6 +39,12 @@ pub(super) fn run_effect(
         Effect::Inbox(cmd) => {
             if let Some(link) = ctx.inbox {
                 link.send(cmd);
+            }
+        }
+        Effect::Notify(notice) => {
+            let tx = ctx.worker.sender();
+            if !ctx.notifier.notify(&notice, state.profile.as_deref(), &tx) {
+                ctx.hangup = true;
             }
         }
         Effect::Quit => state.quit = true,

@@ -10,6 +10,7 @@ pub mod colors;
 pub mod editor;
 mod effects;
 mod msg;
+pub mod notify;
 pub mod runner;
 mod signals;
 mod store_link;
@@ -114,6 +115,8 @@ pub async fn run(
 
     let env = |k: &str| std::env::var(k).ok();
     let depth = colors::depth(settings.colors.as_deref(), &env);
+    let mut notifier = notify::Notifier::new(settings.notify.clone(), &env);
+    terminal::keep_title(settings.notify.title);
     let mut term = terminal::setup(settings.mouse, depth)?;
     terminal::install_panic_hook();
     let input_tx = tx.clone();
@@ -135,6 +138,7 @@ pub async fn run(
         hangup: false,
         copy_command: settings.copy_command.clone(),
         inbox: None,
+        notifier: &mut notifier,
     };
     for fx in start_fx {
         run_effect(fx, &mut state, &mut ctx, &mut term, &input);
@@ -274,7 +278,11 @@ pub async fn run(
                     dirty = true;
                 }
                 Msg::Inbox(u) => {
-                    state.on_inbox(*u);
+                    effects.extend(state.on_inbox(*u));
+                    dirty = true;
+                }
+                Msg::NotifyDone(failure) => {
+                    notifier.command_done(failure, &mut state);
                     dirty = true;
                 }
                 Msg::Store(a) => {
@@ -314,12 +322,17 @@ pub async fn run(
             hangup: false,
             copy_command: settings.copy_command.clone(),
             inbox: inbox.as_ref(),
+            notifier: &mut notifier,
         };
         ctx.worker.offline = state.offline.is_some();
         for fx in effects {
             run_effect(fx, &mut state, &mut ctx, &mut term, &input);
         }
         store.drain(&mut state);
+        // Between frames: the title with the inbox's count.
+        if !ctx.notifier.title(&state) {
+            ctx.hangup = true;
+        }
         if ctx.hangup {
             exit_code = hangup_code(exit_code);
             state.quit = true;

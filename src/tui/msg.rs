@@ -18,6 +18,8 @@ pub enum Msg {
     StoreRetried(String, Box<Result<Opened, String>>),
     /// The inbox as it now stands (see `crate::inbox::link`).
     Inbox(Box<crate::inbox::InboxUpdate>),
+    /// `notify_command` ended: `Some(why)` when it failed.
+    NotifyDone(Option<String>),
 }
 
 /// A store as `Db::open_for` gives it: the database, what to say, and

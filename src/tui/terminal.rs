@@ -10,7 +10,7 @@ use crossterm::{cursor, execute};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Once, OnceLock};
 use std::time::Duration;
 
@@ -19,12 +19,38 @@ pub type Term = Terminal<super::clamped::Clamped<CrosstermBackend<super::colors:
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
+/// The title is taskdeck's (`notify` has `title`): the terminal's own is
+/// pushed when the terminal is taken and popped whenever it is given back
+/// (quit, `$EDITOR`, ctrl-z, a panic, a signal).
+static TITLE: AtomicBool = AtomicBool::new(false);
+
+/// How many times the terminal was taken back after a suspension: the
+/// title written before is gone then ([`super::notify`] writes it again).
+static RESUMES: AtomicUsize = AtomicUsize::new(0);
+
+/// Keep the terminal's title and give it back (before [`setup`]).
+pub fn keep_title(keep: bool) {
+    TITLE.store(keep, Ordering::SeqCst);
+}
+
+pub fn resumes() -> usize {
+    RESUMES.load(Ordering::SeqCst)
+}
+
+fn push_title(out: &mut impl Write) -> io::Result<()> {
+    if TITLE.load(Ordering::SeqCst) {
+        out.write_all(super::notify::osc::PUSH_TITLE)?;
+    }
+    Ok(())
+}
+
 pub fn setup(mouse: bool, depth: super::colors::Depth) -> io::Result<Term> {
     remember_original_mode();
     install_abort_handler();
     terminal::enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();
+    push_title(&mut out)?;
     execute!(
         out,
         EnterAlternateScreen,
@@ -46,6 +72,10 @@ pub fn restore() {
         return;
     }
     let mut out = io::stdout();
+    // The title first: nothing is written after the restore's last byte.
+    if TITLE.load(Ordering::SeqCst) {
+        let _ = out.write_all(super::notify::osc::POP_TITLE);
+    }
     let _ = execute!(
         out,
         DisableMouseCapture,
@@ -65,6 +95,10 @@ static ORIGINAL_MODE: OnceLock<(libc::c_int, libc::termios)> = OnceLock::new();
 /// screen left, cursor shown), as bytes a signal handler can write.
 const RESTORE_BYTES: &[u8] =
     b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?2004l\x1b[?1049l\x1b[?25h";
+
+/// [`RESTORE_BYTES`] with the title popped first (`CSI 23;0 t`).
+const RESTORE_BYTES_TITLE: &[u8] =
+    b"\x1b[23;0t\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?2004l\x1b[?1049l\x1b[?25h";
 
 fn remember_original_mode() {
     if ORIGINAL_MODE.get().is_some() {
@@ -97,11 +131,12 @@ fn restore_from_signal_handler() {
     }
     // SAFETY: write and tcsetattr on valid fds with valid buffers.
     unsafe {
-        let _ = libc::write(
-            libc::STDOUT_FILENO,
-            RESTORE_BYTES.as_ptr().cast(),
-            RESTORE_BYTES.len(),
-        );
+        let bytes = if TITLE.load(Ordering::SeqCst) {
+            RESTORE_BYTES_TITLE
+        } else {
+            RESTORE_BYTES
+        };
+        let _ = libc::write(libc::STDOUT_FILENO, bytes.as_ptr().cast(), bytes.len());
         if let Some((fd, mode)) = ORIGINAL_MODE.get() {
             libc::tcsetattr(*fd, libc::TCSANOW, mode);
         }
@@ -146,6 +181,8 @@ pub fn is_hangup(e: &io::Error) -> bool {
 pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
     terminal::enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
+    push_title(&mut io::stdout())?;
+    RESUMES.fetch_add(1, Ordering::SeqCst);
     execute!(
         io::stdout(),
         EnterAlternateScreen,
@@ -287,6 +324,8 @@ mod tests {
         LeaveAlternateScreen.write_ansi(&mut expected).unwrap();
         cursor::Show.write_ansi(&mut expected).unwrap();
         assert_eq!(String::from_utf8_lossy(RESTORE_BYTES), expected);
+        let popped = [super::super::notify::osc::POP_TITLE, RESTORE_BYTES].concat();
+        assert_eq!(RESTORE_BYTES_TITLE, popped.as_slice());
     }
 
     #[test]

@@ -144,7 +144,7 @@ pub fn draw_conflict(
     theme: &Theme,
     m: &mut Metrics,
 ) {
-    let h = v.rows.len() as u16 + 5;
+    let h = v.rows.len() as u16 + v.about.len() as u16 + 5;
     let r = centered(area, 110, h);
     let inner = popup(
         f,
@@ -165,7 +165,13 @@ pub fn draw_conflict(
         out.extend(std::iter::repeat_n(' ', w.saturating_sub(n) + 1));
         out
     };
-    let mut lines = vec![Line::styled(
+    // Archived, a draft, access lost: said before the fields.
+    let mut lines: Vec<Line> = v
+        .about
+        .iter()
+        .map(|a| Line::styled(crate::text::clean(a), theme.warn))
+        .collect();
+    lines.push(Line::styled(
         format!(
             "{}{}{}{}{}",
             cell("field", 10),
@@ -175,7 +181,7 @@ pub fn draw_conflict(
             "kept"
         ),
         theme.dim,
-    )];
+    ));
     for (i, row) in v.rows.iter().enumerate() {
         let sel = i == v.selected;
         let base = if sel { theme.selected } else { theme.base };

@@ -1,6 +1,7 @@
 //! Rendering. Panes read the state; they never call the network.
 
 mod board;
+mod chooser;
 mod clear;
 mod detail;
 pub mod fuzzing;
@@ -111,7 +112,9 @@ pub fn hint_text(s: &State, width: usize) -> String {
             ChooserKind::Drafts => {
                 "[drafts] j/k move  a accept  d reject (y confirms)  enter open  esc close"
             }
-            ChooserKind::LinkTask => "[link] j/k move  enter link this task  esc cancel",
+            ChooserKind::LinkTask => {
+                "[link] type #N or words  up/down move  enter link the > row  esc cancel"
+            }
             ChooserKind::Attach => "[attach] j/k move  enter attach this file  esc cancel",
             ChooserKind::Snoozed => "[snoozed] j/k move  enter open  x cancel  esc close",
             ChooserKind::Recent | ChooserKind::Changed => "[tasks] j/k move  enter open  esc close",

@@ -196,73 +196,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
             f.render_widget(Paragraph::new(ls), inner);
         }
         Overlay::Filter(form) => draw_filter(f, area, form, theme, m),
-        Overlay::Chooser(c) => {
-            let shown = c.shown_note();
-            let note = shown.iter().count() as u16;
-            // Nothing to choose: the reason, wrapped to the popup's width
-            // (at 80 columns it takes two lines).
-            let empty = c.rows.is_empty() && !c.waiting();
-            let inner_w = area
-                .width
-                .saturating_sub(2)
-                .min(100)
-                .saturating_sub(2)
-                .max(1) as usize;
-            let body = if empty {
-                c.empty_text().chars().count().div_ceil(inner_w) as u16
-            } else {
-                c.rows.len() as u16
-            };
-            let r = centered(area, 100, body.clamp(1, 30) + note + 2);
-            let inner = popup(f, r, c.title(), theme);
-            // What the rows still wait for, or why some may be missing.
-            let [note_area, inner] =
-                Layout::vertical([Constraint::Length(note), Constraint::Min(0)]).areas(inner);
-            if let Some(n) = &shown {
-                f.render_widget(
-                    Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
-                    note_area,
-                );
-            }
-            let rows = inner.height as usize;
-            let offset = super::metrics::sticky_offset(c.offset, c.selected, rows, c.rows.len());
-            m.chooser_offset = Some(offset);
-            let ls: Vec<Line> = if c.rows.is_empty() && c.waiting() {
-                vec![]
-            } else if c.rows.is_empty() {
-                vec![Line::styled(c.empty_text(), theme.dim)]
-            } else {
-                c.rows
-                    .iter()
-                    .enumerate()
-                    .skip(offset)
-                    .take(rows)
-                    .map(|(i, (_, line))| {
-                        let y = inner.y + (i - offset) as u16;
-                        m.row(inner, y, i, i == c.selected);
-                        Line::styled(
-                            if theme.accessible {
-                                theme.point(format!(" {line}"), i == c.selected)
-                            } else {
-                                line.clone()
-                            },
-                            if i == c.selected {
-                                theme.selected
-                            } else {
-                                theme.base
-                            },
-                        )
-                    })
-                    .collect()
-            };
-            let p = Paragraph::new(ls);
-            let p = if empty {
-                p.wrap(ratatui::widgets::Wrap { trim: true })
-            } else {
-                p
-            };
-            f.render_widget(p, inner);
-        }
+        Overlay::Chooser(c) => super::chooser::draw(f, area, c, theme, m),
         Overlay::Views(sw) => draw_switcher(f, area, s, sw, theme, m),
         Overlay::Inbox(list) => super::inbox::draw(f, area, s, list, theme, m),
         Overlay::Conflict(v) => super::inbox::draw_conflict(f, area, v, theme, m),

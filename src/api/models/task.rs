@@ -52,7 +52,11 @@ pub struct Task {
     pub id: Id,
     #[serde(default)]
     pub display_id: Untrusted,
-    #[serde(default)]
+    /// The number as an integer: also when the service sends it as text
+    /// (`"12"`, `"#12"`); another shape is no number, and never makes the
+    /// task unreadable (#32 §13) — the task still opens, shown by its
+    /// `display_id` as received.
+    #[serde(default, deserialize_with = "super::values::lenient_number")]
     pub task_number: Option<i64>,
     #[serde(default)]
     pub title: Untrusted,

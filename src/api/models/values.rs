@@ -379,9 +379,49 @@ where
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
+/// A number the service may send as a number, as text (`"12"`, `"#12"`)
+/// or in another shape: an integer when it is one, else none — never an
+/// error that makes the whole record unreadable.
+pub(crate) fn lenient_number<'de, D>(d: D) -> Result<Option<i64>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
+        serde_json::Value::String(s) => s.trim().trim_start_matches('#').parse().ok(),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Task;
+
+    /// #32 §13: a task whose `task_number` is text (or another odd shape)
+    /// decodes, both ways, with its `display_id` as received.
+    #[test]
+    fn a_task_number_sent_as_text_or_an_odd_shape_still_decodes() {
+        for (n, want) in [
+            (serde_json::json!("1157"), Some(1157)),
+            (serde_json::json!("#12"), Some(12)),
+            (serde_json::json!(12.0), Some(12)),
+            (serde_json::json!(7), Some(7)),
+            (serde_json::json!("A-12"), None),
+            (serde_json::json!(true), None),
+            (serde_json::json!({"n": 1}), None),
+            (serde_json::json!(null), None),
+        ] {
+            let v = serde_json::json!({"id": "x", "display_id": "A-12", "task_number": n, "title": "T"});
+            let a: Task = serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{n}: {e}"));
+            let b: Task =
+                serde_json::from_str(&v.to_string()).unwrap_or_else(|e| panic!("{n}: {e}"));
+            assert_eq!(a.task_number, want, "{n}");
+            assert_eq!(b.task_number, want, "{n}");
+            assert_eq!(a.label(), "A-12");
+        }
+    }
 
     #[test]
     fn open_shapes_survive_both_ways_of_decoding() {

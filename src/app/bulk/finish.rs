@@ -93,6 +93,9 @@ impl State {
                 label,
                 rows,
                 selected: 0,
+                about: vec![],
+                archived: false,
+                asked: false,
             });
             return vec![];
         }

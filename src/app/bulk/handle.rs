@@ -268,6 +268,37 @@ impl State {
         job.state = JobState::Checked;
     }
 
+    /// `:share team NAME` sent the name as typed and the service found
+    /// several (its 400 lists them): the picker asks which, and the
+    /// command runs again with the id chosen (#32 §3).
+    fn share_name_refused(
+        &mut self,
+        change: Option<Change>,
+        e: &crate::api::ApiError,
+    ) -> Vec<Effect> {
+        let Some(Change::Share(d)) = change else {
+            return vec![];
+        };
+        let candidates = e
+            .bad_request_body()
+            .map(crate::app::popups::sharing::candidates_in)
+            .unwrap_or_default();
+        let typed = d
+            .teams
+            .iter()
+            .map(|x| (true, x))
+            .chain(d.users.iter().map(|x| (false, x)))
+            .find(|(_, (r, a))| a.is_some() && uuid::Uuid::parse_str(r).is_err());
+        match (typed, candidates.is_empty()) {
+            (Some((team, (r, Some(a)))), false) => {
+                let kind = if team { "team" } else { "add" };
+                let template = format!("share {kind} {{}} {}", a.as_wire());
+                self.pick(&r.clone(), team, candidates, template)
+            }
+            _ => vec![],
+        }
+    }
+
     fn applied(&mut self, ri: usize, ji: usize, r: ApiResult) -> Vec<Effect> {
         let mut fx = Vec::new();
         let (id, label, step) = {
@@ -318,6 +349,10 @@ impl State {
                     fx.push(self.request(ApiRequest::GetTask { id }));
                 } else {
                     job.state = JobState::Failed(e.to_string());
+                    let change = job.changes.get(job.next).cloned();
+                    if !self.engine.runs[ri].from_marks {
+                        fx.extend(self.share_name_refused(change, &e));
+                    }
                 }
                 return fx;
             }

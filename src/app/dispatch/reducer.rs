@@ -24,6 +24,13 @@ impl State {
             }
             Overlay::Filter(f) => f.paste(&one_line(&text)),
             Overlay::Sharing(s) => s.paste(&one_line(&text)),
+            // A typed picker narrows (the service is asked at the next key).
+            Overlay::Chooser(c) => {
+                if let Some(t) = c.typed.as_mut() {
+                    t.input.insert_str(&one_line(&text));
+                    c.narrow();
+                }
+            }
             _ => {}
         }
     }

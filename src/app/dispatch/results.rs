@@ -40,6 +40,13 @@ impl State {
         );
         let outboxed = self.outbox_answer(&r);
         fx.extend(outboxed.fx);
+        // An open `:outbox` shows the entries as they are now.
+        let refused = outboxed
+            .note
+            .as_ref()
+            .filter(|(l, _)| *l == Level::Error)
+            .map(|(_, t)| t.clone());
+        self.refresh_outbox_chooser(refused);
         let req = r.req.clone();
         if outboxed.handled {
             self.record_after(&req);
@@ -186,16 +193,21 @@ impl State {
                 self.say_about("list", Level::Error, msg);
                 vec![]
             }
-            (ApiRequest::PickTasks { .. }, result) => {
-                self.on_picked_tasks(match result {
-                    Ok(Reply::Page(p)) => Ok(p),
-                    Ok(Reply::Found(found, _)) => Ok(TaskPage {
-                        items: found.into_iter().map(TaskItem::Task).collect(),
-                        cursor: None,
-                    }),
-                    Ok(_) => Err("unexpected answer".into()),
-                    Err(e) => Err(e.to_string()),
-                });
+            (ApiRequest::PickTasks { query, number }, result) => {
+                let q = query.query.clone().unwrap_or_default();
+                self.on_picked_tasks(
+                    Some(q),
+                    number,
+                    match result {
+                        Ok(Reply::Page(p)) => Ok(p),
+                        Ok(Reply::Found(found, _)) => Ok(TaskPage {
+                            items: found.into_iter().map(TaskItem::Task).collect(),
+                            cursor: None,
+                        }),
+                        Ok(_) => Err("unexpected answer".into()),
+                        Err(e) => Err(e.to_string()),
+                    },
+                );
                 vec![]
             }
             (ApiRequest::FindByNumber { number, .. }, result) => {

@@ -100,11 +100,40 @@ impl State {
         if item.three.is_empty() {
             return None;
         }
+        let lost = match &item.state {
+            crate::app::local::outbox::OutState::Waiting(w)
+                if w.starts_with(crate::domain::words::ACCESS_LOST) =>
+            {
+                Some(w.clone())
+            }
+            _ => None,
+        };
+        let (label, rows) = (item.label.clone(), item.three.clone());
+        let task = match &item.req {
+            ApiRequest::Patch { id, .. } => self.known_task(id),
+            _ => None,
+        };
+        let archived = task.is_some_and(|t| t.archived);
+        let mut about = Vec::new();
+        if archived {
+            about.push(format!(
+                "{label} is ARCHIVED on the service: sending writes to an archived task (asked first)"
+            ));
+        }
+        if task.is_some_and(|t| t.draft) {
+            about.push(format!(
+                "{label} is a DRAFT on the service (not yet accepted)"
+            ));
+        }
+        about.extend(lost);
         self.overlay = Overlay::Conflict(ConflictView {
             of: ConflictOf::Outbox(seq),
-            label: item.label.clone(),
-            rows: item.three.clone(),
+            label,
+            rows,
             selected: 0,
+            about,
+            archived,
+            asked: false,
         });
         Some(vec![])
     }
@@ -127,6 +156,23 @@ impl State {
                         self.say(Level::Info, format!("{}: cancelled, nothing sent", v.label));
                     }
                 }
+                vec![]
+            }
+            // Writing to an archived task is asked first (#32 §12).
+            ConflictOutcome::Apply
+                if v.archived && !v.asked && v.rows.iter().any(|r| r.keep_mine) =>
+            {
+                let lines = vec![
+                    format!("{} is archived on the service.", v.label),
+                    "Send the fields kept as yours to the archived task anyway?".into(),
+                ];
+                let mut yes = v.clone();
+                yes.asked = true;
+                self.overlay = Overlay::Confirm {
+                    lines,
+                    on_yes: crate::app::state::Confirmed::Conflict(Box::new(yes)),
+                    back_to: Some(Box::new(Overlay::Conflict(v))),
+                };
                 vec![]
             }
             ConflictOutcome::Apply => match v.of {

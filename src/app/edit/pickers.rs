@@ -9,8 +9,9 @@
 
 use crate::api::{Task, TaskItem, TaskPage, TaskPatch, TaskQuery};
 use crate::app::local::cache::from_stored;
-use crate::app::popups::chooser::{Chooser, ChooserKind};
+use crate::app::popups::chooser::{typed_number, Chooser, ChooserKind, Pick, Typed};
 use crate::app::state::fields::{file_entries, file_id};
+use crate::app::state::input::LineInput;
 use crate::app::state::{ApiRequest, Confirmed, Effect, Level, Overlay, State};
 use crate::store::worker::StoreCmd;
 use crate::store::{Scan, StoredTask};
@@ -43,20 +44,19 @@ fn task_line(t: &Task) -> String {
     crate::text::clean(&format!("{:<7} {}", t.label(), t.title.raw()))
 }
 
-/// `:link task WORDS`: `#12` or `12` names a number (the task's label);
-/// else every word is in the title.
-fn matches(label: &str, title: &str, query: &str) -> bool {
-    let q = query.trim().trim_start_matches('#');
-    if q.is_empty() {
-        return true;
+/// A task as a typed picker's row.
+fn pick_of(t: &Task) -> Pick {
+    Pick {
+        key: t.id.as_str().to_string(),
+        line: task_line(t),
+        label: t.label(),
+        title: t.title.raw().to_string(),
     }
-    if q.chars().all(|c| c.is_ascii_digit()) {
-        return label == format!("#{q}");
-    }
-    let title = title.to_lowercase();
-    q.to_lowercase()
-        .split_whitespace()
-        .all(|w| title.contains(w))
+}
+
+/// The first row is the task numbered as typed.
+fn exact_first(c: &Chooser) -> bool {
+    c.exact_shown()
 }
 
 /// A file entry as `(file id, line)`: its name, its size, its task.
@@ -173,47 +173,84 @@ impl State {
         Ok(vec![])
     }
 
-    /// `:link task [WORDS]`: the tasks seen that match, then the
-    /// service's search adds its own.
+    /// `:link task [WORDS]`: a picker one types into, WORDS already
+    /// typed. Its pool is every task seen (this session's, then the
+    /// store's recent ones); each key narrows it (`Chooser::narrow`), and
+    /// the service is asked for what is typed (`link_typed`).
     pub fn open_link_picker(&mut self, query: &str) -> Result<Vec<Effect>, String> {
         let target = self.target()?;
-        let q = query.trim();
-        let mut rows: Vec<(String, String)> = tasks_in_memory(self)
+        let mut pool: Vec<Pick> = tasks_in_memory(self)
             .into_iter()
-            .filter(|t| t.id.as_str() != target.0 && matches(&t.label(), t.title.raw(), q))
-            .map(|t| (t.id.as_str().to_string(), task_line(t)))
+            .filter(|t| t.id.as_str() != target.0)
+            .map(pick_of)
             .collect();
         // Tasks opened or acted on in earlier sessions (the store's).
         for r in &self.local.recent {
-            if r.task_id != target.0
-                && !rows.iter().any(|(k, _)| *k == r.task_id)
-                && matches(&r.label, &r.title, q)
-            {
+            if r.task_id != target.0 && !pool.iter().any(|p| p.key == r.task_id) {
                 let line = format!("{:<7} {}", r.label, r.title);
-                rows.push((r.task_id.clone(), crate::text::clean(&line)));
+                pool.push(Pick {
+                    key: r.task_id.clone(),
+                    line: crate::text::clean(&line),
+                    label: r.label.clone(),
+                    title: r.title.clone(),
+                });
             }
         }
-        let mut c = Chooser::new(ChooserKind::LinkTask, rows);
+        let mut c = Chooser::new(ChooserKind::LinkTask, vec![]);
         c.target = Some(target);
-        // A number is looked for as `:open #N` does (the search is free
-        // text: it may not match numbers); words are searched.
-        let digits = q.trim_start_matches('#');
-        let number = Some(digits)
-            .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
-            .and_then(|d| d.parse::<i64>().ok());
+        c.typed = Some(Typed {
+            input: LineInput::with(query.trim()),
+            pool,
+            ..Default::default()
+        });
+        let fx = self.link_typed(&mut c);
+        self.overlay = Overlay::Chooser(c);
+        Ok(fx)
+    }
+
+    /// The `:link task` picker's text changed: the rows narrow now; a
+    /// number not among them is looked up (`:open #N`'s way: the search
+    /// is free text), words are searched; a newer question supersedes the
+    /// older (one slot).
+    pub(crate) fn link_typed(&mut self, c: &mut Chooser) -> Vec<Effect> {
+        c.narrow();
+        let Some(t) = c.typed.as_mut() else {
+            return vec![];
+        };
+        let text = t.input.text.trim().to_string();
+        let number = typed_number(&text);
+        let asked = match number {
+            Some(n) => format!("#{n}"),
+            None => text.clone(),
+        };
+        let shown = number.is_some() && exact_first(c);
+        let Some(t) = c.typed.as_mut() else {
+            return vec![];
+        };
+        if shown {
+            // The task typed is a row: nothing to ask; an older question's
+            // answer only adds rows.
+            t.asked = None;
+            t.waiting = false;
+            c.note = None;
+            return vec![];
+        }
+        if t.asked.as_deref() == Some(asked.as_str()) {
+            return vec![];
+        }
+        t.asked = Some(asked.clone());
+        t.waiting = true;
         c.note = Some(match number {
-            Some(n) => format!("looking for #{n} on the service…"),
+            Some(_) => format!("looking up {asked}…"),
             None => "searching the service…".into(),
         });
-        let fx = vec![self.request(ApiRequest::PickTasks {
+        vec![self.request(ApiRequest::PickTasks {
             query: TaskQuery {
-                query: Some(q.to_string()).filter(|q| !q.is_empty() && number.is_none()),
+                query: Some(text).filter(|q| !q.is_empty() && number.is_none()),
                 ..Default::default()
             },
             number,
-        })];
-        self.overlay = Overlay::Chooser(c);
-        Ok(fx)
+        })]
     }
 
     /// The ids of the files task `id` has (as this session knows it).
@@ -296,31 +333,58 @@ impl State {
         }
     }
 
-    /// The service's search for the `:link task` picker answered.
-    pub(crate) fn on_picked_tasks(&mut self, page: Result<TaskPage, String>) {
+    /// The service answered the `:link task` picker (`number`: a lookup
+    /// of `#N`): its tasks join the pool; the answer to what is asked now
+    /// settles the note.
+    pub(crate) fn on_picked_tasks(
+        &mut self,
+        query: Option<String>,
+        number: Option<i64>,
+        page: Result<TaskPage, String>,
+    ) {
         let Overlay::Chooser(c) = &mut self.overlay else {
             return;
         };
         if c.kind != ChooserKind::LinkTask {
             return;
         }
-        match page {
-            Err(e) => {
-                c.note = Some(crate::text::clean(&format!(
-                    "the service's search failed ({e}): only the tasks seen"
-                )))
-            }
+        let target = c.target.as_ref().map(|t| t.0.clone()).unwrap_or_default();
+        let Some(t) = c.typed.as_mut() else {
+            return;
+        };
+        let asked = match number {
+            Some(n) => format!("#{n}"),
+            None => query.unwrap_or_default(),
+        };
+        let current = t.asked.as_deref() == Some(asked.as_str());
+        let note = match page {
+            Err(e) if number.is_some() => format!("looking up {asked} failed ({e})"),
+            Err(e) => format!("the service's search failed ({e}): only the tasks seen"),
             Ok(page) => {
-                c.note = None;
-                let target = c.target.as_ref().map(|t| t.0.clone()).unwrap_or_default();
-                for t in page.items.iter().filter_map(TaskItem::task) {
-                    let id = t.id.as_str().to_string();
-                    if id != target && !c.rows.iter().any(|(k, _)| *k == id) {
-                        c.rows.push((id, task_line(t)));
+                let found = page.items.iter().filter_map(TaskItem::task).count();
+                for t2 in page.items.iter().filter_map(TaskItem::task) {
+                    let id = t2.id.as_str();
+                    match t.pool.iter_mut().find(|p| p.key == id) {
+                        // The service's copy is the newer.
+                        Some(p) => *p = pick_of(t2),
+                        None if id != target => t.pool.push(pick_of(t2)),
+                        None => {}
                     }
                 }
+                match number {
+                    Some(_) if found == 0 => format!(
+                        "no task {asked} on the service: it does not exist, or you cannot see it"
+                    ),
+                    _ => String::new(),
+                }
             }
+        };
+        if current {
+            // (Asked once: not again for the same text.)
+            t.waiting = false;
+            c.note = Some(crate::text::clean(&note)).filter(|n| !n.is_empty());
         }
+        c.narrow();
     }
 
     /// `a` in `:drafts`: accept the highlighted draft; the list stays

@@ -87,6 +87,40 @@ impl State {
         true
     }
 
+    /// A sharing 400 listed candidates for the entry `ed` had typed: the
+    /// picker asks which, saying the text typed; the chosen id replaces
+    /// that entry alone and the review follows (`PickThen::Editor`).
+    fn ask_for_typed(
+        &mut self,
+        ed: Box<SharingEditor>,
+        err: &ApiError,
+    ) -> Result<(), Box<SharingEditor>> {
+        let Some(candidates) = err.bad_request_body().map(candidates_in) else {
+            return Err(ed);
+        };
+        let Some((team, index)) = ed.refused_entry(&candidates) else {
+            return Err(ed);
+        };
+        let candidates = ed.not_listed(team, candidates);
+        if candidates.is_empty() {
+            return Err(ed);
+        }
+        let list = if team { &ed.teams } else { &ed.users };
+        let reference = list[index].reference.clone();
+        self.say(
+            Level::Warn,
+            format!("the service found more than one {reference:?} — pick one"),
+        );
+        self.overlay = Overlay::Picker(Picker {
+            reference,
+            team,
+            candidates,
+            selected: 0,
+            then: PickThen::Editor { editor: ed, index },
+        });
+        Ok(())
+    }
+
     /// The sharing PUT answered: say what the service kept that the change
     /// left out (the creator, the assignee), or that you lost access.
     pub(crate) fn sharing_saved(
@@ -152,10 +186,19 @@ impl State {
             .sharing_sent
             .take_if(|(t, _)| *t == ticket)
             .map(|(_, ed)| ed);
-        if self.sharing_refused(id, update, e) {
-            self.say(Level::Warn, format!("{e} — pick one"));
-            return vec![];
-        }
+        // The editor's copy knows which entry was typed: the candidates
+        // are about that one, and every other entry stays as it is.
+        let editor = match editor {
+            Some(ed) => match self.ask_for_typed(ed, e) {
+                Ok(()) => return vec![],
+                Err(ed) => Some(ed),
+            },
+            None if self.sharing_refused(id, update, e) => {
+                self.say(Level::Warn, format!("{e} — pick one"));
+                return vec![];
+            }
+            None => None,
+        };
         self.say(Level::Error, format!("saving sharing failed: {e}"));
         // Unless another popup opened meanwhile.
         if let (Some(mut ed), true) = (editor, matches!(self.overlay, Overlay::None)) {

@@ -16,8 +16,13 @@ impl State {
         vec![]
     }
 
-    /// The inbox as it now stands.
-    pub fn on_inbox(&mut self, mut u: InboxUpdate) {
+    /// The inbox as it now stands; what in it is new (never what was there
+    /// at start, each item once) is a notification.
+    pub fn on_inbox(&mut self, mut u: InboxUpdate) -> Vec<Effect> {
+        // Until the first walk the inbox shows what was there already; an
+        // inbox that walks only when asked has nothing to catch up with.
+        let walked = u.walked_at.is_some() || !self.inbox.periodic;
+        let notice = self.inbox.watch.observe(&u.items, walked);
         if let Some((id, keys)) = u.read.take() {
             if !keys.is_empty() {
                 self.inbox.done.push((id, keys));
@@ -49,6 +54,7 @@ impl State {
         if let Overlay::Inbox(list) = &mut self.overlay {
             list.selected = list.selected.min(v.last.rows.len().saturating_sub(1));
         }
+        notice.map(Effect::Notify).into_iter().collect()
     }
 
     fn inbox_cmd(&self, cmd: InboxCmd) -> Vec<Effect> {

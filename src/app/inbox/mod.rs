@@ -24,6 +24,9 @@ pub struct InboxView {
     pub loaded: bool,
     /// It walks by itself (`inbox_refresh_secs` > 0); else when asked.
     pub periodic: bool,
+    /// The items already seen: what is new is told once
+    /// (`crate::inbox::notify`).
+    pub watch: crate::inbox::Watch,
 }
 
 impl InboxView {

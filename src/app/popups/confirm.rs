@@ -81,6 +81,9 @@ impl State {
             Confirmed::Detach { id, file_id } => ApiRequest::Detach { id, file_id },
             Confirmed::PutSharing { id, update } => ApiRequest::PutSharing { id, update },
             Confirmed::Run(id) => return self.start_run(id),
+            Confirmed::Conflict(v) => {
+                return self.conflict_outcome(*v, super::conflict::ConflictOutcome::Apply)
+            }
             Confirmed::Quit => {
                 self.quit = true;
                 return vec![Effect::Quit];

@@ -22,6 +22,12 @@ pub struct ConflictView {
     pub label: String,
     pub rows: Vec<Three>,
     pub selected: usize,
+    /// What else is true of the task on the service (#32 §12): archived,
+    /// a draft, access lost — said above the fields.
+    pub about: Vec<String>,
+    /// The task is archived: sending asks first (`asked` once yes).
+    pub archived: bool,
+    pub asked: bool,
 }
 
 #[derive(Debug, PartialEq)]

@@ -59,6 +59,10 @@ impl State {
                 }
                 sharing::PickerOutcome::Cancel => {
                     self.say(Level::Info, "nothing chosen: nothing sent");
+                    // Back to the editor, its entries as they were.
+                    if let sharing::PickThen::Editor { editor, .. } = p.then {
+                        self.overlay = Overlay::Sharing(editor);
+                    }
                     vec![]
                 }
                 sharing::PickerOutcome::Chosen(id) => self.picked(p, id),
@@ -73,31 +77,10 @@ impl State {
                         self.say(Level::Info, "sharing unchanged");
                         vec![]
                     }
-                    sharing::SharingOutcome::Review => {
-                        let mut lines = vec![
-                            format!(
-                                "Save sharing of {}? This replaces who has access:",
-                                ed.task_label
-                            ),
-                            String::new(),
-                        ];
-                        lines.extend(ed.diff(self.my_id()));
-                        let id = ed.task_id.clone();
-                        let update = ed.update();
-                        // `n` returns to this editor with its edits.
-                        self.overlay = Overlay::Confirm {
-                            lines,
-                            on_yes: Confirmed::PutSharing { id, update },
-                            back_to: Some(Box::new(Overlay::Sharing(ed))),
-                        };
-                        vec![]
-                    }
+                    sharing::SharingOutcome::Review => self.review_sharing(ed),
                 }
             }
-            Overlay::Chooser(mut c) => {
-                let out = c.on_key(self.keymap.lookup(&[Context::Picker], &ev));
-                self.chooser_outcome(c, out)
-            }
+            Overlay::Chooser(c) => self.chooser_key(c, ev),
             Overlay::Views(sw) => self.switcher_key(sw, ev),
             Overlay::Conflict(mut v) => {
                 let out = v.on_key(self.keymap.lookup(&[Context::Conflict], &ev));
@@ -163,9 +146,59 @@ impl State {
         self.command(text)
     }
 
-    /// A candidate was chosen: resend the sharing, or run the command.
+    /// The sharing editor's review: what the PUT will do, in words. A
+    /// name typed that the directory knows several of is asked first: the
+    /// review never promises access the request cannot give (#32 §3).
+    fn review_sharing(&mut self, ed: Box<sharing::SharingEditor>) -> Vec<Effect> {
+        if let Some((team, index, candidates)) = ed.ambiguous_typed() {
+            let list = if team { &ed.teams } else { &ed.users };
+            let reference = list[index].reference.clone();
+            self.say(
+                Level::Info,
+                format!("{reference:?} names more than one — pick one before the review"),
+            );
+            self.overlay = Overlay::Picker(sharing::Picker {
+                reference,
+                team,
+                candidates,
+                selected: 0,
+                then: sharing::PickThen::Editor { editor: ed, index },
+            });
+            return vec![];
+        }
+        let mut lines = vec![
+            format!(
+                "Save sharing of {}? This replaces who has access:",
+                ed.task_label
+            ),
+            String::new(),
+        ];
+        lines.extend(ed.diff(self.my_id()));
+        let id = ed.task_id.clone();
+        let update = ed.update();
+        // `n` returns to this editor with its edits.
+        self.overlay = Overlay::Confirm {
+            lines,
+            on_yes: Confirmed::PutSharing { id, update },
+            back_to: Some(Box::new(Overlay::Sharing(ed))),
+        };
+        vec![]
+    }
+
+    /// A candidate was chosen: the editor's entry takes it (then the
+    /// review), resend the sharing, or run the command.
     fn picked(&mut self, p: sharing::Picker, chosen: String) -> Vec<Effect> {
         match p.then {
+            sharing::PickThen::Editor { mut editor, index } => {
+                let label = p
+                    .candidates
+                    .iter()
+                    .find(|(id, _)| *id == chosen)
+                    .map_or(chosen.clone(), |(_, l)| l.clone());
+                editor.resolve(p.team, index, chosen, label);
+                editor.note = None;
+                self.review_sharing(editor)
+            }
             sharing::PickThen::Command { template, target } => {
                 self.run_palette(&template.replace("{}", &chosen), target)
             }

@@ -13,6 +13,9 @@ pub struct Grant {
     pub reference: String,
     pub label: String,
     pub access: AccessLevel,
+    /// `reference` is a name as the user typed it: the service finds who
+    /// (or answers 400 with the candidates, then asked here).
+    pub typed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +43,104 @@ pub struct SharingEditor {
 }
 
 impl SharingEditor {
+    /// What an entry typed in the editor sends: an e-mail, an id or a
+    /// completion's label (`Name <e-mail>`, `Team (1a2b3c4d…)`) the
+    /// directory knows goes as the id it names; a bare name goes as typed
+    /// (#32 §3: never a silent local guess between same names — the
+    /// service answers, or the review asks first when the directory knows
+    /// several).
+    pub fn grant_for(&self, kind: &Adding, reference: &str, access: AccessLevel) -> Grant {
+        use crate::app::state::directory::{names_one, Resolved};
+        let known = match kind {
+            Adding::Person => self.directory.resolve_person(reference),
+            Adding::Team => self.directory.resolve_team(reference),
+        };
+        match known {
+            Resolved::One(id, label) if names_one(reference, &id) => Grant {
+                reference: id,
+                label,
+                access,
+                typed: false,
+            },
+            _ => Grant {
+                reference: reference.to_string(),
+                label: reference.to_string(),
+                access,
+                typed: uuid::Uuid::parse_str(reference).is_err(),
+            },
+        }
+    }
+
+    /// The first entry typed as a name the directory knows several of:
+    /// asked before the review (`team`, its index, the candidates but
+    /// those already listed).
+    pub fn ambiguous_typed(&self) -> Option<(bool, usize, Candidates)> {
+        use crate::app::state::directory::Resolved;
+        for (team, list) in [(false, &self.users), (true, &self.teams)] {
+            for (i, g) in list.iter().enumerate().filter(|(_, g)| g.typed) {
+                let found = if team {
+                    self.directory.resolve_team(&g.reference)
+                } else {
+                    self.directory.resolve_person(&g.reference)
+                };
+                if let Resolved::Many(c) = found {
+                    let c = self.not_listed(team, c);
+                    if !c.is_empty() {
+                        return Some((team, i, c));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The candidates that are not already an entry of the list.
+    pub fn not_listed(&self, team: bool, c: Vec<(String, String)>) -> Vec<(String, String)> {
+        let list = if team { &self.teams } else { &self.users };
+        c.into_iter()
+            .filter(|(id, _)| !list.iter().any(|g| !g.typed && g.reference == *id))
+            .collect()
+    }
+
+    /// Which entry a sharing 400 with `candidates` is about: one typed as
+    /// a name (an entry already shared, sent by its id, never is) — the
+    /// one the candidates' names or e-mails match, else the only one.
+    pub fn refused_entry(&self, candidates: &[(String, String)]) -> Option<(bool, usize)> {
+        let typed: Vec<(bool, usize, &Grant)> = self
+            .users
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (false, i, g))
+            .chain(self.teams.iter().enumerate().map(|(i, g)| (true, i, g)))
+            .filter(|(_, _, g)| g.typed)
+            .collect();
+        let named = |g: &Grant| {
+            let r = g.reference.to_lowercase();
+            candidates
+                .iter()
+                .any(|(_, l)| l.to_lowercase().contains(&r))
+        };
+        typed
+            .iter()
+            .find(|(_, _, g)| named(g))
+            .or(typed.first())
+            .map(|(team, i, _)| (*team, *i))
+    }
+
+    /// The entry `i` is the one chosen: its id is sent from now on.
+    pub fn resolve(&mut self, team: bool, i: usize, id: String, label: String) {
+        let list = if team {
+            &mut self.teams
+        } else {
+            &mut self.users
+        };
+        if let Some(g) = list.get_mut(i) {
+            g.reference = id;
+            g.label = label;
+            g.typed = false;
+        }
+    }
+
     /// Pasted text goes into the name being added, if any.
     pub fn paste(&mut self, text: &str) {
         if let Some((_, input)) = &mut self.adding {
@@ -52,6 +153,7 @@ impl SharingEditor {
             reference: id.to_string(),
             label,
             access: a.clone().unwrap_or(AccessLevel::Read),
+            typed: false,
         };
         SharingEditor {
             task_id,
@@ -158,6 +260,11 @@ impl SharingEditor {
         ] {
             for g in now.iter() {
                 match orig.iter().find(|(id, _, _, _)| *id == g.reference) {
+                    // A name as typed: the service finds who, or refuses.
+                    None if g.typed => out.push(format!(
+                        "+ {kind} named {:?} gains {} access (if the service finds exactly one)",
+                        g.label, g.access
+                    )),
                     None => out.push(format!("+ {kind} {} gains {} access", g.label, g.access)),
                     Some((_, _, a, _)) if a.as_ref() != Some(&g.access) => out.push(format!(
                         "~ {kind} {}: {} -> {}",
@@ -200,6 +307,9 @@ impl SharingEditor {
     }
 }
 
+/// People or teams a name may mean: (id, label).
+pub type Candidates = Vec<(String, String)>;
+
 /// Choose among the candidates for an ambiguous name: those a sharing 400
 /// listed, or those the directory knows.
 pub struct Picker {
@@ -217,6 +327,13 @@ pub enum PickThen {
     PutSharing {
         task_id: String,
         update: SharingUpdate,
+    },
+    /// The entry `index` (of the teams if the picker's `team`) of this
+    /// editor was the ambiguous one: it takes the chosen id, and the
+    /// review follows.
+    Editor {
+        editor: Box<SharingEditor>,
+        index: usize,
     },
     /// Run this palette command with `{}` replaced by the chosen id, on
     /// the task that was current when the picker opened (never another).
@@ -306,22 +423,7 @@ impl SharingEditor {
                         _ => (text.clone(), AccessLevel::Read),
                     };
                     if !reference.is_empty() {
-                        use crate::app::state::directory::Resolved;
-                        let known = match kind {
-                            Adding::Person => ed.directory.resolve_person(&reference),
-                            Adding::Team => ed.directory.resolve_team(&reference),
-                        };
-                        // One match: its id (and its name shown); else as
-                        // typed, and the service's answer lists candidates.
-                        let (reference, label) = match known {
-                            Resolved::One(id, label) => (id, label),
-                            _ => (reference.clone(), reference),
-                        };
-                        let g = Grant {
-                            label,
-                            reference,
-                            access,
-                        };
+                        let g = ed.grant_for(&kind, &reference, access);
                         match kind {
                             Adding::Person => ed.users.push(g),
                             Adding::Team => ed.teams.push(g),

@@ -43,6 +43,22 @@ pub enum Resolved {
     None,
 }
 
+/// `reference` names record `id` by nature, not by a name that may
+/// repeat: the id itself, an e-mail (`Name <e-mail>` as completed), or a
+/// team as completed (`Name (1a2b3c4d…)`, the id's beginning).
+pub fn names_one(reference: &str, id: &str) -> bool {
+    let r = reference.trim();
+    r == id || typed(r).contains('@') || id_prefix(r).is_some_and(|p| id.starts_with(p))
+}
+
+/// The id's beginning in a team's completed label `Name (1a2b3c4d…)`.
+fn id_prefix(r: &str) -> Option<&str> {
+    let i = r.rfind(" (")?;
+    r.ends_with("…)")
+        .then(|| &r[i + 2..r.len() - "…)".len()])
+        .filter(|p| !p.is_empty())
+}
+
 impl PersonEntry {
     /// `Bob Okafor <bob@acme.test>`, as shown and as completed.
     pub fn label(&self) -> String {
@@ -254,11 +270,13 @@ impl Directory {
         }
     }
 
-    /// A team by id or name.
+    /// A team by id or name; as completed (`Name (1a2b3c4d…)`), the one
+    /// whose id begins so.
     pub fn resolve_team(&self, q: &str) -> Resolved {
         let q = q.trim();
-        let q = match (q.rfind(" ("), q.ends_with("…)")) {
-            (Some(i), true) => &q[..i],
+        let prefix = id_prefix(q);
+        let q = match (q.rfind(" ("), prefix) {
+            (Some(i), Some(_)) => &q[..i],
             _ => q,
         };
         if let Some(t) = self.teams.get(q) {
@@ -269,6 +287,7 @@ impl Directory {
             .teams
             .values()
             .filter(|t| t.name.to_lowercase() == lower)
+            .filter(|t| prefix.is_none_or(|p| t.id.starts_with(p)))
             .collect();
         match found.as_slice() {
             [] => Resolved::None,

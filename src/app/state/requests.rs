@@ -291,6 +291,9 @@ pub enum Effect {
     /// Ask the inbox (`crate::inbox::link`); it answers with the inbox as
     /// it then stands (`on_inbox`).
     Inbox(crate::inbox::InboxCmd),
+    /// Something new needs the user: tell them as the config says (the
+    /// bell, the terminal's desktop notification, `notify_command`).
+    Notify(crate::inbox::Notice),
 }
 
 #[derive(Clone, Debug, PartialEq)]

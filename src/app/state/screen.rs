@@ -70,6 +70,8 @@ pub enum Confirmed {
     },
     /// Start the bulk run (edit, undo or redo) prepared with this id.
     Run(u64),
+    /// Send what a conflict view keeps (asked: the task is archived).
+    Conflict(Box<crate::app::popups::conflict::ConflictView>),
     Quit,
 }
 

@@ -228,6 +228,76 @@ fn with_no_period_opening_the_inbox_walks_once_and_r_offline_says_why() {
         .contains("once the service has said who you are"));
 }
 
+fn unread(n: i64, key: &str, kind: Kind, words: &str) -> crate::inbox::UnreadItem {
+    crate::inbox::UnreadItem {
+        task_id: tid(n),
+        key: key.into(),
+        kind: Some(kind),
+        words: words.into(),
+        label: format!("#{n}"),
+        title: format!("Task number {n}"),
+    }
+}
+
+fn notices(fx: &[Effect]) -> Vec<crate::inbox::Notice> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Notify(n) => Some(n.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn only_what_arrives_after_the_first_walk_notifies_and_each_item_once() {
+    let mut s = loaded(5);
+    s.inbox.running = true;
+    s.inbox.periodic = true;
+    let stored = unread(2, "comment:c-1", Kind::Comment, "Bob commented");
+    let update = |items: Vec<crate::inbox::UnreadItem>, walked: bool| InboxUpdate {
+        items,
+        walked_at: walked.then_some(1_700_000_000),
+        ..Default::default()
+    };
+    // What the store holds, then what the first walk finds: no notice.
+    assert!(notices(&s.on_inbox(update(vec![stored.clone()], false))).is_empty());
+    let caught_up = unread(3, "fields:2", Kind::Assigned, "assigned to you");
+    let first = update(vec![stored.clone(), caught_up.clone()], true);
+    assert!(notices(&s.on_inbox(first)).is_empty());
+    // Two mentions in one walk: one notice naming both.
+    let m1 = unread(4, "comment:c-2", Kind::Mention, "Bob Okafor mentioned you");
+    let m2 = unread(5, "comment:c-3", Kind::Reply, "Bob Okafor replied to you");
+    let all = vec![stored, caught_up, m1.clone(), m2.clone()];
+    let n = notices(&s.on_inbox(update(all.clone(), true)));
+    assert_eq!(n.len(), 1);
+    assert_eq!(n[0].items, vec![m1, m2]);
+    assert_eq!(
+        n[0].words,
+        "2 new: Bob Okafor mentioned you on #4, Bob Okafor replied to you on #5"
+    );
+    // The same inbox again (a command answered, the next walk): nothing.
+    assert!(notices(&s.on_inbox(update(all, true))).is_empty());
+}
+
+#[test]
+fn an_inbox_walked_only_when_asked_starts_with_what_the_store_holds() {
+    let mut s = loaded(5);
+    s.inbox.periodic = false;
+    // Walking only when asked: the store's items are the start.
+    let stored = unread(2, "comment:c-1", Kind::Mention, "Bob mentioned you");
+    let u = InboxUpdate {
+        items: vec![stored.clone()],
+        ..Default::default()
+    };
+    assert!(notices(&s.on_inbox(u)).is_empty());
+    let m = unread(3, "comment:c-2", Kind::Mention, "Bob mentioned you");
+    let u = InboxUpdate {
+        items: vec![stored, m],
+        ..Default::default()
+    };
+    assert_eq!(notices(&s.on_inbox(u)).len(), 1);
+}
+
 #[test]
 fn snooze_with_nothing_asks_and_a_time_said_twice_is_refused() {
     // `:snooze ` + Enter (and `s` + Enter) took the first suggestion and

@@ -49,6 +49,10 @@ pub(crate) fn apply_quirk(kind: u8, v: &mut Value) {
             v["assigned_agent"] = json!([{"id": "agent-1"}, "second agent"]);
             v["input_files"] = json!({"primary": {"id": "x", "name": "nested.pdf"}});
             v["source_channel"] = json!("teams");
+            // A number sent as text (#32 §13).
+            if let Some(n) = v["task_number"].as_i64() {
+                v["task_number"] = json!(n.to_string());
+            }
         }
         _ => {}
     }

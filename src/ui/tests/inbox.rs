@@ -142,6 +142,9 @@ fn a_conflict_three_ways_at_80x24_and_200x50() {
                 ),
             ],
             selected: 0,
+            about: vec![],
+            archived: false,
+            asked: false,
         });
         let b = render(&mut s, w, h, &Theme::dark());
         let t = text(&b);

@@ -332,10 +332,15 @@ impl State {
                     self.outbox[i].state = OutState::Queued;
                     return Outboxed::pass();
                 }
-                let why = format!(
-                    "reading {} before sending failed: {e}",
-                    self.outbox[i].label
-                );
+                let label = &self.outbox[i].label;
+                let why = match e {
+                    // Deleted, or its sharing changed: said as such (#32 §12).
+                    ApiError::NotFound { .. } | ApiError::Forbidden { .. } => format!(
+                        "{}: the service no longer shows {label} to you ({e})",
+                        crate::domain::words::ACCESS_LOST
+                    ),
+                    _ => format!("reading {label} before sending failed: {e}"),
+                };
                 self.outbox[i].state = OutState::Waiting(why);
                 Outboxed::pass()
             }

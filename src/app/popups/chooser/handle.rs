@@ -2,10 +2,52 @@
 //! which holds the data of `super` and never this module.
 
 use super::*;
+use crate::app::keymap::Context;
 use crate::app::local::outbox::OutState;
-use crate::app::state::{Effect, Focus, Overlay, State};
+use crate::app::state::{Effect, Focus, Level, Overlay, State};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// A key that edits a typed picker's text (`j` is a letter there; the
+/// arrows move).
+fn edits_text(ev: &KeyEvent) -> bool {
+    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    match ev.code {
+        KeyCode::Char('u' | 'w') if ctrl => true,
+        KeyCode::Char(_) => !ctrl && !ev.modifiers.contains(KeyModifiers::ALT),
+        KeyCode::Backspace | KeyCode::Delete | KeyCode::Left | KeyCode::Right => true,
+        KeyCode::Home | KeyCode::End => true,
+        _ => false,
+    }
+}
 
 impl State {
+    /// A key in a chooser: a typed picker takes text keys into its line
+    /// (the rows narrow at once); the others go by the `picker` keymap.
+    pub(crate) fn chooser_key(&mut self, mut c: Chooser, ev: KeyEvent) -> Vec<Effect> {
+        if let Some(t) = c.typed.as_mut().filter(|_| edits_text(&ev)) {
+            let before = t.input.text.clone();
+            t.input.handle(&ev);
+            let fx = if t.input.text != before {
+                self.link_typed(&mut c)
+            } else {
+                vec![]
+            };
+            self.overlay = Overlay::Chooser(c);
+            return fx;
+        }
+        let action = self.keymap.lookup(&[Context::Picker], &ev);
+        if action == Some(crate::app::keymap::Action::Choose) {
+            if let Some(wait) = c.awaited_number() {
+                // Enter means the task typed: never another row meanwhile.
+                self.say(Level::Info, format!("still looking up #{wait}…"));
+                self.overlay = Overlay::Chooser(c);
+                return vec![];
+            }
+        }
+        let out = c.on_key(action);
+        self.chooser_outcome(c, out)
+    }
+
     pub fn open_chooser(&mut self, kind: ChooserKind) {
         let now = crate::app::local::cache::now_secs();
         let rows: Vec<(String, String)> = match kind {
@@ -71,6 +113,29 @@ impl State {
             .map(|(k, l)| (k, crate::text::clean(&l)))
             .collect();
         self.overlay = Overlay::Chooser(Chooser::new(kind, rows));
+    }
+
+    /// An open `:outbox` follows the outbox (#32 §13): its rows are built
+    /// again from the entries as they are now (one sent or refused leaves,
+    /// `sending…` never outlives its answer), the highlight stays on its
+    /// entry, and `note` (a refusal) is said above them.
+    pub(crate) fn refresh_outbox_chooser(&mut self, note: Option<String>) {
+        let Overlay::Chooser(c) = &self.overlay else {
+            return;
+        };
+        if c.kind != ChooserKind::Outbox {
+            return;
+        }
+        let key = c.rows.get(c.selected).map(|(k, _)| k.clone());
+        let (selected, old) = (c.selected, c.note.clone());
+        self.open_chooser(ChooserKind::Outbox);
+        if let Overlay::Chooser(n) = &mut self.overlay {
+            n.selected = key
+                .and_then(|k| n.rows.iter().position(|(r, _)| *r == k))
+                .unwrap_or(selected)
+                .min(n.rows.len().saturating_sub(1));
+            n.note = note.map(|t| crate::text::clean(&t)).or(old);
+        }
     }
 
     pub(crate) fn chooser_outcome(&mut self, c: Chooser, out: ChooserOutcome) -> Vec<Effect> {

@@ -9,6 +9,7 @@
 //! `x` cancels an outbox edit.
 
 use crate::app::keymap::Action;
+use crate::app::state::input::LineInput;
 
 mod handle;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,9 +42,42 @@ pub struct Chooser {
     /// The task a picker acts on (`:link task`, `:attach`), as it was when
     /// the picker opened: the choice runs on it, never on another.
     pub target: Option<(String, String)>,
+    /// A picker one types into (`:link task`): what is typed, the rows it
+    /// narrows, and what the service is asked about it.
+    pub typed: Option<Typed>,
     /// `:drafts`: the linked tasks being read (their ids), which may still
     /// add rows.
     pub reading: Vec<String>,
+}
+
+/// A row a typed picker narrows: `key` and `line` as in `rows`, the
+/// task's `label` (`#12`) and `title` to match the typed words against.
+#[derive(Clone, Debug)]
+pub struct Pick {
+    pub key: String,
+    pub line: String,
+    pub label: String,
+    pub title: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Typed {
+    pub input: LineInput,
+    /// Every row known so far; `rows` are those that match `input`.
+    pub pool: Vec<Pick>,
+    /// What the service is being asked (`#1157`, or the words): its
+    /// answer alone settles the note.
+    pub asked: Option<String>,
+    /// The answer to `asked` has not come yet.
+    pub waiting: bool,
+}
+
+/// `#1157` or `1157` alone: the number typed.
+pub fn typed_number(text: &str) -> Option<i64> {
+    let d = text.trim().trim_start_matches('#');
+    (!d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+        .then(|| d.parse().ok())
+        .flatten()
 }
 
 pub enum ChooserOutcome {
@@ -65,7 +99,67 @@ impl Chooser {
             note: None,
             reading: Vec::new(),
             target: None,
+            typed: None,
         }
+    }
+
+    /// A typed picker's rows again from its pool: those matching every
+    /// typed word (`domain::narrow`'s rule, `fuzzy::words_match`), the task
+    /// whose number is exactly the one typed first. The highlight stays on
+    /// its row while that still matches, else the first.
+    pub fn narrow(&mut self) {
+        let Some(t) = &self.typed else {
+            return;
+        };
+        let text = t.input.text.trim();
+        let keep = self.rows.get(self.selected).map(|(k, _)| k.clone());
+        let exact = typed_number(text).map(|n| format!("#{n}"));
+        let mut hits: Vec<&Pick> = t
+            .pool
+            .iter()
+            .filter(|p| {
+                // A bare number is the beginning of one (`11` as `#11`).
+                let q = match typed_number(text) {
+                    Some(_) if !text.starts_with('#') => format!("#{text}"),
+                    _ => text.to_string(),
+                };
+                crate::domain::fuzzy::words_match(&p.label, &[&p.title], &q)
+            })
+            .collect();
+        hits.sort_by_key(|p| Some(&p.label) != exact.as_ref());
+        self.rows = hits
+            .into_iter()
+            .map(|p| (p.key.clone(), p.line.clone()))
+            .collect();
+        let first_exact = exact.is_some() && self.exact_shown();
+        self.selected = match keep.and_then(|k| self.rows.iter().position(|(r, _)| *r == k)) {
+            Some(_) if first_exact => 0,
+            Some(i) => i,
+            None => 0,
+        };
+    }
+
+    /// The number typed, while the service is asked for it and it is not
+    /// among the rows: Enter waits for it.
+    pub fn awaited_number(&self) -> Option<i64> {
+        let t = self.typed.as_ref()?;
+        let n = typed_number(&t.input.text)?;
+        (t.waiting && t.asked.as_deref() == Some(format!("#{n}").as_str()) && !self.exact_shown())
+            .then_some(n)
+    }
+
+    /// The task numbered as typed (`#1157`) is among the rows (first).
+    pub fn exact_shown(&self) -> bool {
+        let Some(t) = &self.typed else {
+            return false;
+        };
+        let Some(n) = typed_number(&t.input.text) else {
+            return false;
+        };
+        let label = format!("#{n}");
+        t.pool
+            .iter()
+            .any(|p| p.label == label && self.rows.first().is_some_and(|(k, _)| *k == p.key))
     }
 
     pub fn title(&self) -> &'static str {
@@ -77,7 +171,7 @@ impl Chooser {
             }
             ChooserKind::Snoozed => "Snoozed and followed up (Enter opens, x cancels)",
             ChooserKind::Drafts => "Draft tasks (a accepts, d rejects, Enter opens)",
-            ChooserKind::LinkTask => "Link which task? (Enter links it, Esc cancels)",
+            ChooserKind::LinkTask => "Link which task? (type #N or words; Enter links the > row)",
             ChooserKind::Attach => "Attach which file? (Enter attaches it, Esc cancels)",
         }
     }
@@ -90,7 +184,7 @@ impl Chooser {
             ChooserKind::Drafts => {
                 "no draft task seen (the service lists none: a draft shows here once opened or stored)"
             }
-            ChooserKind::LinkTask => "no task matches (type :link task #N, WORDS or a uuid)",
+            ChooserKind::LinkTask => "no task seen matches what is typed (:link task UUID takes an id)",
             ChooserKind::Attach => {
                 "no file seen on a stored task: :attach FILE_ID takes an uploaded file's id"
             }

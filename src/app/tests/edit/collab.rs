@@ -212,8 +212,11 @@ fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
         lines.contains("Me Myself <me@acme.test> (you) loses access — note: the task's assignee"),
         "{lines}"
     );
+    // A name as typed: the service finds who (#32 §2).
     assert!(
-        lines.contains("+ person Sam Taylor gains write access"),
+        lines.contains(
+            "+ person named \"Sam Taylor\" gains write access (if the service finds exactly one)"
+        ),
         "{lines}"
     );
     let fx = s.on_key(key('y'));
@@ -239,7 +242,10 @@ fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
     );
     assert!(matches!(s.overlay, Overlay::Picker(_)));
     s.on_key(key('j'));
-    let fx = s.on_key(code(KeyCode::Enter));
+    // The choice is reviewed (#32 §3), then sent.
+    assert!(reqs(&s.on_key(code(KeyCode::Enter))).is_empty());
+    assert!(matches!(s.overlay, Overlay::Confirm { .. }));
+    let fx = s.on_key(key('y'));
     match &reqs(&fx)[..] {
         [ApiRequest::PutSharing { id: id2, update }] => {
             assert_eq!(id2, &id);
@@ -471,7 +477,9 @@ fn picking_a_same_name_person_adds_them_beside_the_one_already_there() {
         ),
         _ => panic!("picker expected"),
     }
-    let fx = s.on_key(code(KeyCode::Enter));
+    // The choice is reviewed (#32 §3), then sent.
+    s.on_key(code(KeyCode::Enter));
+    let fx = s.on_key(key('y'));
     match &reqs(&fx)[..] {
         [ApiRequest::PutSharing { update, .. }] => {
             let ids: Vec<&str> = update.users.iter().map(|u| u.user_id.as_str()).collect();

@@ -141,7 +141,12 @@ fn the_sharing_editor_sends_a_known_name_or_email_as_its_id() {
     type_str(&mut s, "carol@acme.test write");
     s.on_key(code(KeyCode::Enter));
     s.on_key(key('t'));
-    type_str(&mut s, "litigation");
+    // As completed (`Name (id…)`): its id. A bare name goes as typed
+    // (#32 §3: no local guess between same-named teams).
+    type_str(&mut s, "Litigation (t-lit…)");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(key('t'));
+    type_str(&mut s, "Corporate");
     s.on_key(code(KeyCode::Enter));
     s.on_key(code(KeyCode::Enter)); // review
     let lines = match &s.overlay {
@@ -158,6 +163,195 @@ fn the_sharing_editor_sends_a_known_name_or_email_as_its_id() {
         serde_json::to_value(&update).unwrap(),
         json!({"visibility": "private",
                "users": [{"user_id": "u-me", "access_level": "write"}, {"user_id": "u-carol", "access_level": "write"}],
-               "teams": [{"team_id": "t-lit", "access_level": "read"}]})
+               "teams": [{"team_id": "t-lit", "access_level": "read"}, {"team_id": "Corporate", "access_level": "read"}]})
     );
+}
+
+/// The review's PUT, answered.
+fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
+    assert!(reqs(&s.on_key(code(KeyCode::Enter))).is_empty(), "review");
+    let fx = s.on_key(key('y'));
+    let update = match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { update, .. }] => update.clone(),
+        other => panic!("{other:?} ({:?})", s.status),
+    };
+    (fx, update)
+}
+
+/// #32 §2: a task shared with one Dana Smith; the other is added by
+/// typing `Dana Smith`. The service's 400 lists both (in a shape whose
+/// labels name their ids): it is about the entry typed — the picker says
+/// the typed text, offers the Dana not yet listed, the shared Dana stays
+/// exactly as she is, and the next save sends the chosen id.
+#[test]
+fn a_same_name_refusal_is_resolved_on_the_entry_typed_and_nothing_else() {
+    let mut s = loaded(1);
+    let fx = open_tab(&mut s, Tab::Sharing);
+    let state: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [
+            {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"},
+            {"id": "u-dana1", "name": "Dana Smith", "email": "dana.smith@acme.test", "access_level": "read"}
+        ],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(state)),
+    );
+    s.on_key(key('S'));
+    s.on_key(key('a'));
+    type_str(&mut s, "Dana Smith write");
+    s.on_key(code(KeyCode::Enter));
+    let (fx, update) = review_and_send(&mut s);
+    assert_eq!(
+        serde_json::to_value(&update).unwrap()["users"],
+        json!([{"user_id": "u-me", "access_level": "write"},
+               {"user_id": "u-dana1", "access_level": "read"},
+               {"user_id": "Dana Smith", "access_level": "write"}])
+    );
+    let body = json!({"error": "users[2].user_id: \"Dana Smith\" matches 2 people", "candidates": [
+        {"user_id": "u-dana1", "full_name": "Dana Smith", "mail": "dana.smith@acme.test"},
+        {"user_id": "u-dana2", "full_name": "Dana Smith", "mail": "dsmith@acme.test"}]});
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "ambiguous".into(),
+            body,
+        }),
+    );
+    match &s.overlay {
+        Overlay::Picker(p) => {
+            assert_eq!(p.reference, "Dana Smith", "the text typed");
+            assert_eq!(p.candidates.len(), 1, "{:?}", p.candidates);
+            assert_eq!(p.candidates[0].0, "u-dana2", "the Dana not yet listed");
+        }
+        _ => panic!("a picker ({:?})", s.status),
+    }
+    s.on_key(code(KeyCode::Enter));
+    let lines = match &s.overlay {
+        Overlay::Confirm { lines, .. } => lines.join("\n"),
+        _ => panic!("the review"),
+    };
+    assert!(!lines.contains("loses access"), "{lines}");
+    let fx = s.on_key(key('y'));
+    match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { update, .. }] => assert_eq!(
+            serde_json::to_value(update).unwrap()["users"],
+            json!([{"user_id": "u-me", "access_level": "write"},
+                   {"user_id": "u-dana1", "access_level": "read"},
+                   {"user_id": "u-dana2", "access_level": "write"}])
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// #32 §3: two teams named Litigation known: the editor asks which before
+/// the review (the review never says `gains` for a request the service
+/// would refuse); one known: the name goes as typed, the service decides.
+/// `:share team NAME LEVEL` likewise.
+#[test]
+fn a_team_name_goes_as_typed_and_a_known_ambiguity_is_asked_before_the_review() {
+    let mut s = loaded(1);
+    s.directory.learn_team("t-lit1", "Litigation", None);
+    s.directory.learn_team("t-lit2", "Litigation", None);
+    s.directory.learn_team("t-para1", "Paralegals", None);
+    let fx = open_tab(&mut s, Tab::Sharing);
+    let state: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [{"id": "u-me", "name": "Me", "email": "me@acme.test", "access_level": "write"}],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(state)),
+    );
+    s.on_key(key('S'));
+    s.on_key(key('t'));
+    type_str(&mut s, "Litigation write");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(key('t'));
+    type_str(&mut s, "Paralegals");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter));
+    match &s.overlay {
+        Overlay::Picker(p) => {
+            assert_eq!(p.reference, "Litigation");
+            assert_eq!(p.candidates.len(), 2);
+        }
+        _ => panic!("asked before the review ({:?})", s.status),
+    }
+    s.on_key(code(KeyCode::Down));
+    s.on_key(code(KeyCode::Enter));
+    let lines = match &s.overlay {
+        Overlay::Confirm { lines, .. } => lines.join("\n"),
+        o => panic!(
+            "the review: picker {} sharing {} {:?}",
+            matches!(o, Overlay::Picker(_)),
+            matches!(o, Overlay::Sharing(_)),
+            s.status
+        ),
+    };
+    assert!(
+        lines.contains("+ team Litigation (t-lit2…) gains write access"),
+        "{lines}"
+    );
+    assert!(lines.contains("+ team named \"Paralegals\""), "{lines}");
+    let fx = s.on_key(key('y'));
+    match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { update, .. }] => assert_eq!(
+            serde_json::to_value(update).unwrap()["teams"],
+            json!([{"team_id": "t-lit2", "access_level": "write"},
+                   {"team_id": "Paralegals", "access_level": "read"}])
+        ),
+        other => panic!("{other:?}"),
+    }
+    // `:share team Paralegals write`: one seen, yet the name goes as typed.
+    s.overlay = Overlay::None;
+    let fx = palette(&mut s, "share team Paralegals write");
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::SharingForEdit { .. }),
+        Ok(Reply::Sharing(
+            serde_json::from_value(json!({"visibility": "private", "users": [], "teams": []}))
+                .unwrap(),
+        )),
+    );
+    match &reqs(&fx)[..] {
+        [ApiRequest::PutSharing { update, .. }] => assert_eq!(
+            serde_json::to_value(update).unwrap()["teams"],
+            json!([{"team_id": "Paralegals", "access_level": "write"}])
+        ),
+        other => panic!("{other:?}"),
+    }
+    // The service knows two: its 400 asks which, and the command runs
+    // again with the id chosen.
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "ambiguous".into(),
+            body: json!({"candidates": [{"id": "t-para1", "name": "Paralegals"}, {"id": "t-para2", "name": "Paralegals"}]}),
+        }),
+    );
+    match &s.overlay {
+        Overlay::Picker(p) => assert_eq!(
+            (p.reference.as_str(), p.candidates.len()),
+            ("Paralegals", 2)
+        ),
+        _ => panic!("a picker ({:?})", s.status),
+    }
+    // `:share team Litigation`: two seen, asked before anything is sent.
+    s.overlay = Overlay::None;
+    let fx = palette(&mut s, "share team Litigation");
+    assert!(reqs(&fx).is_empty());
+    assert!(matches!(s.overlay, Overlay::Picker(_)));
 }

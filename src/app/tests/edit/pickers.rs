@@ -142,29 +142,16 @@ fn link_task_without_an_id_picks_the_task_by_number() {
     let mut s = loaded(3);
     // Task 1 is current; `3` names task #3 among those seen.
     let fx = palette(&mut s, "link task 3");
-    // Looked for on the service too, as `:open #3` looks for it.
-    assert_eq!(
-        reqs(&fx),
-        vec![ApiRequest::PickTasks {
-            query: TaskQuery::default(),
-            number: Some(3)
-        }]
-    );
+    // #3 is among the tasks seen: nothing to look up (#32 §1: the
+    // service is asked only for a number not among the rows).
+    assert!(reqs(&fx).is_empty(), "{fx:?}");
     let c = chooser(&s);
     assert_eq!(c.kind, ChooserKind::LinkTask);
-    assert_eq!(c.note.as_deref(), Some("looking for #3 on the service…"));
+    assert_eq!(c.note, None);
     assert_eq!(
         c.rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
         vec![tid(3)]
     );
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Found(Some(Box::new(task(3))), vec![])),
-    );
-    let c = chooser(&s);
-    assert_eq!(c.note, None);
-    assert_eq!(c.rows.len(), 1, "found once");
     let fx = s.on_key(code(KeyCode::Enter));
     assert_eq!(
         reqs(&fx),
@@ -208,8 +195,9 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
         vec![tid(2), tid(3), tid(9)],
         "the service's rows follow, each once"
     );
-    s.on_key(key('j'));
-    s.on_key(key('j'));
+    // (`j` is a letter in a picker one types into: the arrows move.)
+    s.on_key(code(KeyCode::Down));
+    s.on_key(code(KeyCode::Down));
     let fx = s.on_key(code(KeyCode::Enter));
     assert_eq!(
         reqs(&fx),
@@ -275,6 +263,96 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
         }]
     );
     assert!(matches!(s.overlay, Overlay::None), "no picker for an id");
+}
+
+fn rows(s: &State) -> Vec<String> {
+    chooser(s).rows.iter().map(|r| r.0.clone()).collect()
+}
+
+fn type_in(s: &mut State, text: &str) -> Vec<Effect> {
+    text.chars().flat_map(|c| s.on_key(key(c))).collect()
+}
+
+/// #32 §1: the picker narrows at each key (number prefix, title words),
+/// a number not among its rows is looked up, and Enter links the
+/// highlighted task — never the first row while the typed one is looked
+/// for, never anything when the typed number does not exist.
+#[test]
+fn link_picker_narrows_as_typed_and_links_only_the_highlighted_task() {
+    let tasks = [1, 2, 11, 12, 103, 115].map(task).to_vec();
+    let mut s = loaded_with_tasks(&Settings::default(), tasks);
+    let fx = palette(&mut s, "link task");
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items: vec![],
+            cursor: None,
+        })),
+    );
+    assert_eq!(rows(&s).len(), 5, "every task seen but the current one");
+    // `#1` keeps the numbers that begin with 1; `#11` those with 11.
+    type_in(&mut s, "#1");
+    assert_eq!(rows(&s), vec![tid(11), tid(12), tid(103), tid(115)]);
+    let fx = type_in(&mut s, "1");
+    assert_eq!(rows(&s), vec![tid(11), tid(115)], "#11 first: it is exact");
+    assert!(reqs(&fx).is_empty(), "#11 is a row: nothing asked");
+    // Typed text is shown.
+    assert_eq!(chooser(&s).typed.as_ref().unwrap().input.text, "#11");
+    // `#1157`: no row; the service is asked, Enter links nothing meanwhile.
+    let fx = type_in(&mut s, "57");
+    assert!(rows(&s).is_empty());
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::PickTasks {
+            query: TaskQuery::default(),
+            number: Some(1157)
+        }]
+    );
+    assert_eq!(chooser(&s).note.as_deref(), Some("looking up #1157…"));
+    assert!(s.on_key(code(KeyCode::Enter)).is_empty());
+    let last = fx.last().cloned().into_iter().collect::<Vec<_>>();
+    answer(
+        &mut s,
+        &last,
+        Ok(Reply::Found(Some(Box::new(task(1157))), vec![])),
+    );
+    assert_eq!(rows(&s), vec![tid(1157)]);
+    assert_eq!(chooser(&s).note, None);
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::AddLinks {
+            id: tid(1),
+            links: vec![(LinkType::Task, tid(1157))]
+        }]
+    );
+    // Title words narrow too; the arrows move the highlight Enter takes.
+    palette(&mut s, "link task");
+    type_in(&mut s, "number 1");
+    // (#1157, linked just now, is a task seen.)
+    assert_eq!(rows(&s), [11, 12, 103, 115, 1157].map(tid).to_vec());
+    s.on_key(code(KeyCode::Down));
+    assert_eq!(chooser(&s).selected, 1);
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::AddLinks {
+            id: tid(1),
+            links: vec![(LinkType::Task, tid(12))]
+        }]
+    );
+    // A number the service does not have (or does not show): said, and
+    // Enter links nothing.
+    let fx = palette(&mut s, "link task #999");
+    answer(&mut s, &fx, Ok(Reply::Found(None, vec![])));
+    assert!(rows(&s).is_empty());
+    assert_eq!(
+        chooser(&s).note.as_deref(),
+        Some("no task #999 on the service: it does not exist, or you cannot see it")
+    );
+    assert!(s.on_key(code(KeyCode::Enter)).is_empty());
+    assert!(matches!(s.overlay, Overlay::Chooser(_)));
 }
 
 #[test]

@@ -469,3 +469,128 @@ fn same_user() -> Identity {
         ..Default::default()
     }
 }
+
+/// #32 §13: `:outbox` open while a queued edit is sent: the service
+/// refuses it (404) — the entry no longer says `sending…`, the refusal is
+/// said in the list.
+#[test]
+fn an_open_outbox_never_keeps_sending_on_an_entry_the_service_refused() {
+    let mut s = with_store(loaded(3));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "status completed");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(
+        &mut s,
+        &probe,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    );
+    palette(&mut s, "outbox");
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { id } if *id == tid(1)),
+        Ok(Reply::Task(Box::new(task(1)))),
+    );
+    let rows = |s: &State| match &s.overlay {
+        Overlay::Chooser(c) => (
+            c.rows.iter().map(|r| r.1.clone()).collect::<Vec<_>>(),
+            c.note.clone(),
+        ),
+        _ => panic!("the outbox stays open"),
+    };
+    let (shown, _) = rows(&s);
+    assert!(shown[0].contains("sending…"), "{shown:?}");
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::NotFound {
+            what: "task".into(),
+            message: "not found".into(),
+        }),
+    );
+    let (shown, note) = rows(&s);
+    assert!(shown.iter().all(|l| !l.contains("sending…")), "{shown:?}");
+    assert!(
+        note.as_deref().unwrap_or("").contains("was refused"),
+        "{note:?}"
+    );
+}
+
+/// #32 §12: a held `priority` edit of a task archived meanwhile: the view
+/// says the task is archived, and sending asks first (no: back to the
+/// view, nothing sent; yes: sent).
+#[test]
+fn a_conflict_view_says_archived_and_asks_before_writing_to_it() {
+    let mut s = loaded(3);
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
+    let mut changed = task(1);
+    changed.priority = Priority::Urgent;
+    changed.archived = true;
+    changed.draft = true;
+    changed.updated_at = Some("2026-11-05T10:00:00Z".into());
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(changed))),
+    );
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    let about = match &s.overlay {
+        Overlay::Conflict(v) => v.about.join("\n"),
+        _ => panic!("the conflict view"),
+    };
+    assert!(about.contains("#1 is ARCHIVED on the service"), "{about}");
+    assert!(about.contains("#1 is a DRAFT"), "{about}");
+    // Enter asks; `n` goes back to the view with nothing sent.
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty());
+    match &s.overlay {
+        Overlay::Confirm { lines, .. } => {
+            assert!(lines.join(" ").contains("archived"), "{lines:?}")
+        }
+        _ => panic!("asked first"),
+    }
+    assert!(reqs(&s.on_key(key('n'))).is_empty());
+    assert!(matches!(s.overlay, Overlay::Conflict(_)));
+    s.on_key(code(KeyCode::Enter));
+    let fx = s.on_key(key('y'));
+    let (id, body) = only_patch(&fx);
+    assert_eq!((id, body), (tid(1), json!({"priority": "low"})));
+}
+
+/// #32 §12: a held edit whose task the service no longer shows (404 on
+/// the read before sending) waits saying access was lost.
+#[test]
+fn a_held_edit_whose_task_is_gone_says_access_lost() {
+    let mut s = loaded(3);
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Err(ApiError::NotFound {
+            what: "task".into(),
+            message: "not found".into(),
+        }),
+    );
+    match &s.outbox[0].state {
+        OutState::Waiting(w) => assert!(
+            w.starts_with("access lost: the service no longer shows #1 to you"),
+            "{w}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
