@@ -189,8 +189,19 @@ pub fn sanitize(s: &str, multiline: bool) -> Cow<'_, str> {
     }
 }
 
+/// U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR: line breaks that
+/// terminals draw as nothing while the width tables count a column (the
+/// rest of the row shifts and leaves stale cells), and that break a row in
+/// a pipe for the tools that honour them. Shown as the line breaks they are.
+fn is_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 fn sanitize_controls(s: &str, multiline: bool) -> Cow<'_, str> {
-    if !s.chars().any(|c| is_dangerous(c) || is_invisible(c)) {
+    if !s
+        .chars()
+        .any(|c| is_dangerous(c) || is_invisible(c) || is_separator(c))
+    {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -203,8 +214,14 @@ fn sanitize_controls(s: &str, multiline: bool) -> Cow<'_, str> {
                 col = 0;
                 continue;
             }
+            c if is_separator(c) && multiline => {
+                out.push('\n');
+                col = 0;
+                continue;
+            }
             '\r' if chars.peek() == Some(&'\n') => continue,
             '\n' | '\r' if !multiline => out.push(' '),
+            c if is_separator(c) => out.push(' '),
             '\t' => {
                 let n = TAB_WIDTH - (col % TAB_WIDTH);
                 out.extend(std::iter::repeat_n(' ', n));
@@ -316,6 +333,15 @@ mod tests {
         assert_eq!(sanitize("a\nb", true), "a\nb");
         assert_eq!(sanitize("a\r\nb", false), "a b");
         assert_eq!(sanitize("plain", false), Cow::Borrowed("plain"));
+    }
+
+    #[test]
+    fn line_and_paragraph_separators_are_line_breaks() {
+        // Drawn as nothing by terminals yet counted as a column: a title
+        // holding one shifted its row and left a stale cell at the end.
+        assert_eq!(sanitize("a\u{2028}b\u{2029}c", false), "a b c");
+        assert_eq!(sanitize("a\u{2028}b\u{2029}c", true), "a\nb\nc");
+        assert_eq!(Untrusted::new("x\u{2028}y").line(), "x y");
     }
 
     #[test]

@@ -32,7 +32,11 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::
         .min(cols.len() - 1);
     // As many columns as fit, the cursor's among them.
     let fit_n = ((area.width.saturating_sub(2) / MIN_COLUMN) as usize).clamp(1, cols.len());
-    let first = cur_col.saturating_sub(fit_n - 1);
+    // The window the last frame showed stays while the cursor's column is
+    // in it (a click on a shown column leaves the columns where they are).
+    let prev = s.board.as_ref().map_or(0, |b| b.first);
+    let first = super::metrics::sticky_offset(prev, cur_col, fit_n, cols.len());
+    m.board_first = Some(first);
     let shown: Vec<usize> = (first..(first + fit_n).min(cols.len())).collect();
     let mut title = super::list::title_line(s).replacen("Tasks", "Board", 1);
     if shown.len() < cols.len() {

@@ -57,7 +57,8 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
         );
     }
     let rows = inner.height as usize;
-    let offset = (c.selected + 1).saturating_sub(rows);
+    let offset = super::metrics::sticky_offset(c.offset, c.selected, rows, c.rows.len());
+    m.chooser_offset = Some(offset);
     let ls: Vec<Line> = if c.rows.is_empty() && c.waiting() {
         vec![]
     } else if c.rows.is_empty() {

@@ -69,7 +69,8 @@ pub fn draw(
         // Two lines a row; the window follows the selection.
         let per = 2;
         let shown = (body_rows / per).max(1);
-        let offset = (list.selected + 1).saturating_sub(shown);
+        let offset = super::metrics::sticky_offset(list.offset, list.selected, shown, rows.len());
+        m.inbox_offset = Some(offset);
         for (i, shown_row) in rows.iter().enumerate().skip(offset).take(shown) {
             let row = shown_row.row;
             let whose = v

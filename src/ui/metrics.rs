@@ -23,6 +23,12 @@ pub struct Metrics {
     /// Where this frame drew what a click can land on; the last drawn
     /// (a popup) first when looked up.
     pub hits: Vec<(Rect, Hit)>,
+    /// The board's first shown column.
+    pub board_first: Option<usize>,
+    /// The inbox popup's first shown row.
+    pub inbox_offset: Option<usize>,
+    /// A chooser's (`:recent`, `:drafts`, …) first shown row.
+    pub chooser_offset: Option<usize>,
 }
 
 impl Metrics {
@@ -36,6 +42,18 @@ impl Metrics {
             s.detail_view = d;
         }
         s.hits = self.hits;
+        if let (Some(first), Some(b)) = (self.board_first, s.board.as_mut()) {
+            b.first = first;
+        }
+        if let (Some(o), crate::app::state::Overlay::Inbox(l)) = (self.inbox_offset, &mut s.overlay)
+        {
+            l.offset = o;
+        }
+        if let (Some(o), crate::app::state::Overlay::Chooser(c)) =
+            (self.chooser_offset, &mut s.overlay)
+        {
+            c.offset = o;
+        }
     }
 
     /// The focus is at `(x, y)`; a later call (a popup over the panes)
@@ -67,4 +85,20 @@ impl Metrics {
             }
         }
     }
+}
+
+/// The first of `shown` rows (or columns) out of `len` to draw, the current
+/// one `sel` among them: the window the last frame drew (`prev`) stays
+/// while `sel` is in it, else moves just enough. A click on a shown row
+/// then never slides the rows under the pointer.
+pub(crate) fn sticky_offset(prev: usize, sel: usize, shown: usize, len: usize) -> usize {
+    let shown = shown.max(1);
+    if sel < prev {
+        sel
+    } else if sel >= prev + shown {
+        sel + 1 - shown
+    } else {
+        prev
+    }
+    .min(len.saturating_sub(shown))
 }

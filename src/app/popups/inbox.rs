@@ -9,6 +9,9 @@ use crate::app::keymap::Action;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct InboxList {
     pub selected: usize,
+    /// The first row the last frame showed: the window moves only when
+    /// the selection leaves it (a click must not slide the rows).
+    pub offset: usize,
 }
 
 #[derive(Debug, PartialEq)]

@@ -191,3 +191,130 @@ fn the_help_screen_lists_what_the_mouse_does_and_accessible_mode() {
     let found = crate::ui::help_lines(&s, "double click");
     assert!(found[0].contains("double click"), "{found:?}");
 }
+
+#[test]
+fn a_click_on_a_shown_board_column_leaves_the_columns_in_place() {
+    // Before: the window of columns was worked out from the cursor's
+    // column alone, the cursor's column always last: a click on a card of
+    // the first shown column slid every column right under the pointer, so
+    // the second click of a double click landed on another task.
+    let mut s = scene();
+    // #102 completed: a card in the fourth of five columns.
+    if let Some(TaskItem::Task(t)) = s.list.items.get_mut(1) {
+        t.status = crate::api::Status::Completed;
+    }
+    s.on_key(key('b'));
+    let mut b = render(&mut s, 80, 24, &Theme::dark());
+    for _ in 0..6 {
+        s.on_key(key('l'));
+        b = render(&mut s, 80, 24, &Theme::dark());
+    }
+    let t = super::text(&b);
+    let window = t
+        .lines()
+        .find_map(|l| {
+            l.find("| columns ")
+                .map(|i| l[i..].chars().take(20).collect::<String>())
+        })
+        .unwrap_or_else(|| panic!("not all columns fit:\n{t}"));
+    // A card in a shown column left of the cursor's (the last).
+    let (card, i) = s
+        .hits
+        .iter()
+        .filter_map(|(r, h)| match h {
+            Hit::ListRow(i) if r.x < 50 => Some(((r.x + 3, r.y), *i)),
+            _ => None,
+        })
+        .next()
+        .unwrap_or_else(|| panic!("no card in the first shown column:\n{t}"));
+    click(&mut s, card, Instant::now());
+    assert_eq!(s.list.selected, i);
+    let b = render(&mut s, 80, 24, &Theme::dark());
+    let t = super::text(&b);
+    assert!(t.contains(&window), "the columns moved:\n{t}");
+    let under = s.hits.iter().find_map(|(r, h)| match h {
+        Hit::ListRow(j) if r.contains(card.into()) => Some(*j),
+        _ => None,
+    });
+    assert_eq!(under, Some(i), "the same card under the pointer:\n{t}");
+}
+
+#[test]
+fn a_click_on_a_shown_inbox_item_leaves_the_items_in_place() {
+    // Before: the window followed the selection alone, the selection last:
+    // with the last item chosen, a click on the first shown item slid the
+    // rows down under the pointer.
+    let mut s = super::inbox::inbox_scene();
+    // Six items, more than the popup shows at this height.
+    let more = s.inbox.last.rows.clone();
+    s.inbox.last.rows.extend(more.iter().chain(&more).cloned());
+    s.on_key(key('i'));
+    let (w, h) = (120, 12);
+    render(&mut s, w, h, &Theme::dark());
+    for _ in 0..6 {
+        s.on_key(key('j'));
+        render(&mut s, w, h, &Theme::dark());
+    }
+    let rows = |s: &State| -> Vec<(Rect, usize)> {
+        s.hits
+            .iter()
+            .filter_map(|(r, h)| match h {
+                Hit::Row(i) => Some((*r, *i)),
+                _ => None,
+            })
+            .collect()
+    };
+    let before = rows(&s);
+    assert!(before.len() >= 2, "{before:?}");
+    assert_eq!(
+        before.iter().map(|r| r.1).max(),
+        Some(5),
+        "the last is shown: {before:?}"
+    );
+    let (r, i) = before[0];
+    assert!(i > 0, "scrolled: {before:?}");
+    click(&mut s, (r.x + 2, r.y), Instant::now());
+    match &s.overlay {
+        Overlay::Inbox(l) => assert_eq!(l.selected, i),
+        _ => panic!("the inbox closed"),
+    }
+    render(&mut s, w, h, &Theme::dark());
+    assert_eq!(rows(&s), before, "the items moved under the pointer");
+}
+
+#[test]
+fn a_click_on_a_shown_choosers_row_leaves_the_rows_in_place() {
+    // Before: as in the inbox, the window followed the selection alone.
+    use crate::app::popups::chooser::{Chooser, ChooserKind};
+    let mut s = scene();
+    let rows = (0..40)
+        .map(|i| (format!("k{i}"), format!("row number {i}")))
+        .collect();
+    s.overlay = Overlay::Chooser(Chooser::new(ChooserKind::Recent, rows));
+    let (w, h) = (80, 16);
+    render(&mut s, w, h, &Theme::dark());
+    for _ in 0..39 {
+        s.on_key(key('j'));
+        render(&mut s, w, h, &Theme::dark());
+    }
+    let hits = |s: &State| -> Vec<(Rect, usize)> {
+        s.hits
+            .iter()
+            .filter_map(|(r, h)| match h {
+                Hit::Row(i) => Some((*r, *i)),
+                _ => None,
+            })
+            .collect()
+    };
+    let before = hits(&s);
+    assert_eq!(before.iter().map(|r| r.1).max(), Some(39), "{before:?}");
+    let (r, i) = before[0];
+    assert!(i > 0, "scrolled: {before:?}");
+    click(&mut s, (r.x + 2, r.y), Instant::now());
+    match &s.overlay {
+        Overlay::Chooser(c) => assert_eq!(c.selected, i),
+        _ => panic!("the chooser closed"),
+    }
+    render(&mut s, w, h, &Theme::dark());
+    assert_eq!(hits(&s), before, "the rows moved under the pointer");
+}

@@ -33,6 +33,9 @@ pub struct Chooser {
     /// (key: a task id, or an outbox entry's number; the line shown)
     pub rows: Vec<(String, String)>,
     pub selected: usize,
+    /// The first row the last frame showed: the window moves only when
+    /// the selection leaves it (a click must not slide the rows).
+    pub offset: usize,
     /// What the rows still wait for (`reading the store…`) or why some
     /// may be missing; shown above them.
     pub note: Option<String>,
@@ -92,6 +95,7 @@ impl Chooser {
             kind,
             rows,
             selected: 0,
+            offset: 0,
             note: None,
             reading: Vec::new(),
             target: None,

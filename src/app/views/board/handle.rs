@@ -16,7 +16,7 @@ impl State {
         self.board = Some(Board::default());
         self.focus = Focus::List;
         if let Some((col, _)) = self.board_cursor() {
-            self.board = Some(Board { col });
+            self.board = Some(Board { col, first: 0 });
         }
         vec![]
     }

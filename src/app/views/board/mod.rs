@@ -14,6 +14,10 @@ pub struct Board {
     /// The column the cursor is in while the current task is not on the
     /// board (opened from elsewhere, or not loaded).
     pub col: usize,
+    /// The first column the last frame showed, when not all fit: the
+    /// window moves only when the cursor's column leaves it (a click on a
+    /// shown column must not slide the columns under the pointer).
+    pub first: usize,
 }
 
 /// The columns: the API's statuses in order, then the others the loaded
