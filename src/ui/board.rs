@@ -94,7 +94,18 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::
         let n = cards[c].len();
         // Keep the selected card in view; say how many are below.
         let visible = if n > rows { rows - 1 } else { rows };
-        let offset = sel.map_or(0, |r| r.saturating_sub(visible.saturating_sub(1)));
+        // The cards the last frame showed stay while the selected one is
+        // among them (a click never slides the cards under the pointer).
+        let prev = s
+            .board
+            .as_ref()
+            .and_then(|b| b.offsets.get(c).copied())
+            .unwrap_or(0);
+        let offset = match sel {
+            Some(r) => super::metrics::sticky_offset(prev, r, visible, n),
+            None => prev.min(n.saturating_sub(visible)),
+        };
+        m.board_offsets.push((c, offset));
         let w = col_area.width as usize;
         // Numbers padded to the column's widest, so titles line up.
         let label_w = cards[c]

@@ -25,6 +25,8 @@ pub struct Metrics {
     pub hits: Vec<(Rect, Hit)>,
     /// The board's first shown column.
     pub board_first: Option<usize>,
+    /// The board's first shown card of each column drawn: (column, card).
+    pub board_offsets: Vec<(usize, usize)>,
     /// The inbox popup's first shown row.
     pub inbox_offset: Option<usize>,
     /// A chooser's (`:recent`, `:drafts`, …) first shown row.
@@ -44,6 +46,14 @@ impl Metrics {
         s.hits = self.hits;
         if let (Some(first), Some(b)) = (self.board_first, s.board.as_mut()) {
             b.first = first;
+        }
+        if let Some(b) = s.board.as_mut() {
+            for (c, o) in self.board_offsets {
+                if b.offsets.len() <= c {
+                    b.offsets.resize(c + 1, 0);
+                }
+                b.offsets[c] = o;
+            }
         }
         if let (Some(o), crate::app::state::Overlay::Inbox(l)) = (self.inbox_offset, &mut s.overlay)
         {

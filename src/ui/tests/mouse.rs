@@ -318,3 +318,51 @@ fn a_click_on_a_shown_choosers_row_leaves_the_rows_in_place() {
     render(&mut s, w, h, &Theme::dark());
     assert_eq!(hits(&s), before, "the rows moved under the pointer");
 }
+
+#[test]
+fn a_click_on_a_shown_card_of_a_scrolled_column_leaves_the_cards_in_place() {
+    // Before: a column's first shown card was worked out from the selected
+    // card alone (it always last): with the column scrolled, a click on a
+    // card above slid the cards under the pointer, and the second click of
+    // a double click opened another task.
+    let mut s = crate::app::tests::loaded(40);
+    s.on_key(key('b'));
+    let mut b = render(&mut s, 80, 24, &Theme::dark());
+    for _ in 0..25 {
+        s.on_key(key('j'));
+        b = render(&mut s, 80, 24, &Theme::dark());
+    }
+    let t = super::text(&b);
+    let sel = s.list.selected;
+    let sel_y = s
+        .hits
+        .iter()
+        .find_map(|(r, h)| matches!(h, Hit::ListRow(i) if *i == sel).then_some(r.y))
+        .unwrap_or_else(|| panic!("the selected card is not shown:\n{t}"));
+    // The topmost shown card of the same column, well above the cursor.
+    let (card, i) = s
+        .hits
+        .iter()
+        .filter_map(|(r, h)| match h {
+            Hit::ListRow(i) if r.y + 3 < sel_y => Some(((r.x + 3, r.y), *i)),
+            _ => None,
+        })
+        .min_by_key(|((_, y), _)| *y)
+        .unwrap_or_else(|| panic!("no card above the cursor:\n{t}"));
+    assert!(i + 3 < sel, "the column is scrolled: {i} < {sel}\n{t}");
+    let t0 = Instant::now();
+    click(&mut s, card, t0);
+    assert_eq!(s.list.selected, i);
+    render(&mut s, 80, 24, &Theme::dark());
+    let under = s.hits.iter().find_map(|(r, h)| match h {
+        Hit::ListRow(j) if r.contains(card.into()) => Some(*j),
+        _ => None,
+    });
+    assert_eq!(under, Some(i), "the same card under the pointer");
+    // The second click of a double click opens that task.
+    click(&mut s, card, t0 + Duration::from_millis(200));
+    assert_eq!(
+        s.detail.as_ref().map(|d| d.task_id.clone()),
+        Some(crate::app::tests::tid(i as i64 + 1))
+    );
+}

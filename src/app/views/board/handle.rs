@@ -16,7 +16,11 @@ impl State {
         self.board = Some(Board::default());
         self.focus = Focus::List;
         if let Some((col, _)) = self.board_cursor() {
-            self.board = Some(Board { col, first: 0 });
+            self.board = Some(Board {
+                col,
+                first: 0,
+                offsets: Vec::new(),
+            });
         }
         vec![]
     }

@@ -18,6 +18,9 @@ pub struct Board {
     /// window moves only when the cursor's column leaves it (a click on a
     /// shown column must not slide the columns under the pointer).
     pub first: usize,
+    /// Each column's first shown card, likewise: a click on a shown card
+    /// of a scrolled column leaves the cards where they are.
+    pub offsets: Vec<usize>,
 }
 
 /// The columns: the API's statuses in order, then the others the loaded
