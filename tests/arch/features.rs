@@ -104,27 +104,10 @@ pub fn check_order(
     errors
 }
 
-/// A graph of the given arrows, each module with no file of its own.
-fn graph(edges: &[(&str, &str)]) -> Graph {
-    let mut g = Graph {
-        edges: BTreeMap::new(),
-        state_globs: Default::default(),
-        names_state: Default::default(),
-        via: BTreeMap::new(),
-    };
-    for (f, t) in edges {
-        g.edges
-            .entry(f.to_string())
-            .or_default()
-            .insert(t.to_string());
-    }
-    g
-}
-
 #[test]
 fn an_upward_or_sideways_arrow_and_an_unplaced_folder_fail_by_name() {
     let order: &[&[&str]] = &[&["top"], &["mid", "side"], &["low"]];
-    let mut g = graph(&[
+    let mut g = super::graph_of_edges(&[
         ("app::top::a", "app::mid::b"),
         ("app::mid::b", "app::low"),
         ("app::low", "app::state"),

@@ -21,6 +21,10 @@ pub struct Graph {
     /// Where each arrow comes from: `(from, to)` → the first file and path
     /// that makes it (`src/app/list/mod.rs: use crate::app::edit::Draft`).
     pub via: BTreeMap<(String, String), String>,
+    /// Module → the modules its `use` lines and paths name as written,
+    /// re-exports not followed (`use crate::app::local::outbox::Three`
+    /// names `outbox`, wherever `Three` is defined): what a reader sees.
+    pub literal: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// The module path of a file: `src/app/mod.rs` → `app`, `src/lib.rs` → `crate`.
@@ -216,9 +220,21 @@ pub fn graph_of(src: &Path) -> Graph {
         state_globs: BTreeSet::new(),
         names_state: BTreeSet::new(),
         via: BTreeMap::new(),
+        literal: BTreeMap::new(),
     };
     for (module, (file, p)) in &krate.modules {
         let mut to = BTreeSet::new();
+        let mut named: BTreeSet<String> = p
+            .names
+            .iter()
+            .filter_map(|n| krate.module_prefix(module, &n.segs).map(|(m, _)| m))
+            .collect();
+        // A parent and its own children name each other by design (a
+        // `mod.rs` re-exports them, they take its shared words through
+        // `super::`): not a circle between modules a reader keeps apart.
+        let within = |a: &str, b: &str| b == "crate" || a.starts_with(&format!("{b}::"));
+        named.retain(|t| t != module && !within(module, t) && !within(t, module));
+        g.literal.insert(module.clone(), named);
         for n in &p.names {
             if module != "app::state"
                 && krate
@@ -247,6 +263,27 @@ pub fn graph_of(src: &Path) -> Graph {
         }
         to.remove(module);
         g.edges.insert(module.clone(), to);
+    }
+    g
+}
+
+/// A graph of the given arrows, each module with no file of its own (the
+/// tests of the checks themselves).
+#[allow(dead_code)]
+pub fn graph_of_edges(edges: &[(&str, &str)]) -> Graph {
+    let mut g = Graph {
+        edges: BTreeMap::new(),
+        state_globs: BTreeSet::new(),
+        names_state: BTreeSet::new(),
+        via: BTreeMap::new(),
+        literal: BTreeMap::new(),
+    };
+    for (f, t) in edges {
+        g.edges
+            .entry(f.to_string())
+            .or_default()
+            .insert(t.to_string());
+        g.edges.entry(t.to_string()).or_default();
     }
     g
 }

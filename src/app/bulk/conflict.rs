@@ -5,7 +5,7 @@
 
 use super::{JobState, Run};
 use crate::app::edit::changes::{patch_field, value_words, Change};
-use crate::app::local::outbox::Three;
+use crate::app::local::outbox::three::Three;
 use crate::app::popups::conflict::ConflictView;
 use crate::app::state::{Effect, Level, State};
 use serde_json::Value;

@@ -4,7 +4,7 @@
 //! kept are sent; taking theirs for all cancels the edit.
 
 use crate::api::{due_instant, Priority, Status, Task, TaskPatch};
-use crate::app::local::outbox::Three;
+use crate::app::local::outbox::three::Three;
 use crate::app::popups::chooser::ChooserKind;
 use crate::app::popups::conflict::{ConflictOf, ConflictOutcome, ConflictView};
 use crate::app::state::{ApiRequest, Effect, Level, Overlay, State};

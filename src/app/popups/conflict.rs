@@ -5,7 +5,7 @@
 //! back, nothing sent).
 
 use crate::app::keymap::Action;
-use crate::app::local::outbox::Three;
+use crate::app::local::outbox::three::Three;
 
 /// What the choice applies to.
 #[derive(Clone, Copy, Debug, PartialEq)]

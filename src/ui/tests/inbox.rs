@@ -115,7 +115,7 @@ fn an_empty_inbox_says_so_or_says_why_it_is_off() {
 
 #[test]
 fn a_conflict_three_ways_at_80x24_and_200x50() {
-    use crate::app::local::outbox::Three;
+    use crate::app::local::outbox::three::Three;
     use crate::app::popups::conflict::{ConflictOf, ConflictView};
     for (w, h) in [(80, 24), (200, 50)] {
         let mut s = scene();

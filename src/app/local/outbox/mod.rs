@@ -22,7 +22,7 @@ mod handle;
 mod keep;
 mod owner;
 mod stored;
-mod three;
+pub mod three;
 
 pub use stored::{from_stored, to_stored};
 pub use three::Three;
