@@ -82,25 +82,32 @@ fn errors<'a>(e: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'stati
     out
 }
 
-/// Whether TLS refused the certificate as issued by an authority it does
-/// not know: then who it is for and who issued it are worth reading
+/// A refusal about whom to trust (an unknown issuer; a bad signature or
+/// encoding, as some verifiers call a self-signed leaf that is no CA; a
+/// reason without a name) — not the certificate's dates, name or
+/// revocation. One list for both uses: reading who the certificate is for
+/// and who issued it, and naming a self-signed one.
+fn about_trust(c: &CertificateError) -> bool {
+    !matches!(
+        c,
+        CertificateError::Expired
+            | CertificateError::ExpiredContext { .. }
+            | CertificateError::NotValidYet
+            | CertificateError::NotValidYetContext { .. }
+            | CertificateError::NotValidForName
+            | CertificateError::NotValidForNameContext { .. }
+            | CertificateError::Revoked
+    )
+}
+
+/// Whether TLS refused the certificate for whom to trust ([`about_trust`]):
+/// then who it is for and who issued it are worth reading
 /// ([`super::tls`]) to name them.
-/// Also for a certificate refused for its signature or encoding, or for
-/// a reason without a name: a self-signed one is refused so by some
-/// verifiers, and is named as self-signed once read.
 pub(super) fn unknown_issuer(e: &reqwest::Error) -> bool {
     errors(e).iter().any(|s| {
         matches!(
             s.downcast_ref::<rustls::Error>(),
-            Some(rustls::Error::InvalidCertificate(
-                CertificateError::UnknownIssuer
-                    | CertificateError::BadSignature
-                    | CertificateError::BadEncoding
-                    | CertificateError::Other(_)
-                    | CertificateError::UnhandledCriticalExtension
-                    | CertificateError::InvalidPurpose
-                    | CertificateError::ApplicationVerificationFailure
-            ))
+            Some(rustls::Error::InvalidCertificate(c)) if about_trust(c)
         )
     })
 }
@@ -264,17 +271,7 @@ fn tls(e: &rustls::Error, host: &str, names: Option<&Names>) -> String {
     // Self-signed: whatever the verifier called it (unknown issuer, a bad
     // signature for a leaf that is no CA, a refusal without a name).
     if let (rustls::Error::InvalidCertificate(c), Some(n)) = (e, names) {
-        let about_trust = !matches!(
-            c,
-            CertificateError::Expired
-                | CertificateError::ExpiredContext { .. }
-                | CertificateError::NotValidYet
-                | CertificateError::NotValidYetContext { .. }
-                | CertificateError::NotValidForName
-                | CertificateError::NotValidForNameContext { .. }
-                | CertificateError::Revoked
-        );
-        if n.self_signed && about_trust {
+        if n.self_signed && about_trust(c) {
             return cert(
                 &format!(
                     "is self-signed and not trusted: it is for {}, and vouches for itself",

@@ -135,7 +135,7 @@ impl Db {
         Ok(())
     }
 
-    fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredTask, i64)> {
+    pub(super) fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredTask, i64)> {
         Ok((
             StoredTask {
                 id: r.get(0)?,

@@ -269,7 +269,6 @@ pub fn graph_of(src: &Path) -> Graph {
 
 /// A graph of the given arrows, each module with no file of its own (the
 /// tests of the checks themselves).
-#[allow(dead_code)]
 pub fn graph_of_edges(edges: &[(&str, &str)]) -> Graph {
     let mut g = Graph {
         edges: BTreeMap::new(),

@@ -373,20 +373,15 @@ pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Resul
     Ok(out)
 }
 
+/// A stored task, read as the store reads it ([`super::Db::task_row`]).
 fn stored_task(c: &Connection, id: &str) -> rusqlite::Result<Option<StoredTask>> {
     use rusqlite::OptionalExtension;
-    c.prepare_cached("SELECT id,number,title,updated_at,json,full FROM tasks WHERE id=?1")?
-        .query_row([id], |r| {
-            Ok(StoredTask {
-                id: r.get(0)?,
-                number: r.get(1)?,
-                title: r.get(2)?,
-                updated_at: r.get(3)?,
-                json: r.get(4)?,
-                full: r.get(5)?,
-            })
-        })
-        .optional()
+    c.prepare_cached(
+        "SELECT id,number,title,updated_at,json,full,fetched_at FROM tasks WHERE id=?1",
+    )?
+    .query_row([id], super::Db::task_row)
+    .optional()
+    .map(|found| found.map(|(t, _)| t))
 }
 
 /// Where one indexed row matched, with the words around it.

@@ -23,8 +23,7 @@ impl State {
     /// edits are split into those made with no user known (`mine`, they go
     /// to `me`) and `old`'s, which stay in `old`'s store. The pending
     /// marks of `old`'s edits go; the screen says they wait. Returns
-    /// `mine`, and the sequence numbers of `old`'s edits made in this
-    /// session (their store writes still go to `old`'s store).
+    /// `mine`.
     pub fn leave_store_of(&mut self, old: &str, me: &str) -> Vec<OutItem> {
         let (mine, theirs): (Vec<OutItem>, Vec<OutItem>) = self
             .outbox
