@@ -111,7 +111,7 @@ impl State {
     }
 
     fn clamp_inbox(&mut self) {
-        let n = self.inbox.rows().len();
+        let n = self.inbox.row_count();
         if let Overlay::Inbox(list) = &mut self.overlay {
             list.selected = list.selected.min(n.saturating_sub(1));
         }

@@ -67,6 +67,11 @@ impl InboxView {
                 .sum::<usize>()
     }
 
+    /// How many rows [`Self::rows`] shows, without merging them.
+    pub fn row_count(&self) -> usize {
+        self.last.rows.len() + self.others.iter().map(|o| o.last.rows.len()).sum::<usize>()
+    }
+
     /// The rows shown, every profile's, in one order.
     pub fn rows(&self) -> Vec<Shown<'_>> {
         let mut rows: Vec<Shown> = self

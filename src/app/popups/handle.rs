@@ -88,7 +88,7 @@ impl State {
             }
             Overlay::Inbox(mut list) => {
                 let action = self.keymap.lookup(&[Context::Inbox], &ev);
-                let out = list.on_key(action, self.inbox.rows().len());
+                let out = list.on_key(action, self.inbox.row_count());
                 self.inbox_outcome(list, out)
             }
             Overlay::Filter(mut form) => {
