@@ -401,7 +401,11 @@ fn other_profiles_rows_are_labelled_and_counted_and_their_writes_go_to_their_own
     // The header counts every profile's unread tasks.
     assert_eq!(s.inbox.count(), 3);
     let rows = s.inbox.rows();
-    assert_eq!(s.inbox.row_count(), rows.len(), "the count is the rows shown");
+    assert_eq!(
+        s.inbox.row_count(),
+        rows.len(),
+        "the count is the rows shown"
+    );
     let shown: Vec<(Option<String>, &str)> = rows
         .iter()
         .map(|r| (s.inbox.label(r), r.row.label.as_str()))
