@@ -135,26 +135,12 @@ impl Db {
         Ok(())
     }
 
-    pub(super) fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredTask, i64)> {
-        Ok((
-            StoredTask {
-                id: r.get(0)?,
-                number: r.get(1)?,
-                title: r.get(2)?,
-                updated_at: r.get(3)?,
-                json: r.get(4)?,
-                full: r.get(5)?,
-            },
-            r.get(6)?,
-        ))
-    }
-
     pub fn get_task(&self, id: &str) -> rusqlite::Result<Option<(StoredTask, i64)>> {
         self.conn
             .query_row(
                 "SELECT id,number,title,updated_at,json,full,fetched_at FROM tasks WHERE id=?1",
                 [id],
-                Self::task_row,
+                super::rows::task_row,
             )
             .optional()
     }
@@ -380,7 +366,7 @@ impl Db {
             "SELECT id,number,title,updated_at,json,full,fetched_at FROM tasks
              WHERE json_valid(json) AND {filter} ORDER BY fetched_at DESC LIMIT ?1"
         ))?;
-        let rows = st.query_map([limit as i64], |r| Self::task_row(r).map(|(t, _)| t))?;
+        let rows = st.query_map([limit as i64], |r| super::rows::task_row(r).map(|(t, _)| t))?;
         rows.collect()
     }
 

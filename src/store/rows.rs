@@ -177,3 +177,19 @@ pub struct Found {
     pub task: StoredTask,
     pub hits: Vec<Hit>,
 }
+
+/// A row of `SELECT id,number,title,updated_at,json,full,fetched_at FROM
+/// tasks`: the task and when it was fetched (one mapping for every reader).
+pub(crate) fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredTask, i64)> {
+    Ok((
+        StoredTask {
+            id: r.get(0)?,
+            number: r.get(1)?,
+            title: r.get(2)?,
+            updated_at: r.get(3)?,
+            json: r.get(4)?,
+            full: r.get(5)?,
+        },
+        r.get(6)?,
+    ))
+}

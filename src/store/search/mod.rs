@@ -373,13 +373,13 @@ pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Resul
     Ok(out)
 }
 
-/// A stored task, read as the store reads it ([`super::Db::task_row`]).
+/// A stored task, read as the store reads it ([`super::rows::task_row`]).
 fn stored_task(c: &Connection, id: &str) -> rusqlite::Result<Option<StoredTask>> {
     use rusqlite::OptionalExtension;
     c.prepare_cached(
         "SELECT id,number,title,updated_at,json,full,fetched_at FROM tasks WHERE id=?1",
     )?
-    .query_row([id], super::Db::task_row)
+    .query_row([id], super::rows::task_row)
     .optional()
     .map(|found| found.map(|(t, _)| t))
 }
