@@ -299,6 +299,7 @@ pub fn long_arms(file: &str, arms: &[Arm]) -> Vec<String> {
 const TABLES: &[(&str, &str, &str)] = &[
     ("src/app/dispatch/commands.rs", "run", "Command::"),
     ("src/app/dispatch/results.rs", "apply_answer", "(Q::"),
+    ("src/ui/overlays/mod.rs", "draw", "Overlay::"),
 ];
 
 #[test]

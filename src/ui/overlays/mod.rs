@@ -27,10 +27,11 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
     match &s.overlay {
         Overlay::None => {}
         Overlay::Help { filter, scroll } => pages::help(f, area, s, filter, *scroll, theme, m),
-        // (rustfmt would stand the three fields one per line.)
-        #[rustfmt::skip]
-        Overlay::Text { title, lines, scroll } =>
-            pages::text(f, area, title, lines, *scroll, theme, m),
+        Overlay::Text {
+            title,
+            lines,
+            scroll,
+        } => pages::text(f, area, title, lines, *scroll, theme, m),
         Overlay::Palette(p) => prompts::palette(f, area, s, p, theme, m),
         Overlay::Search(b) => prompts::search(f, area, s, b, theme, m),
         Overlay::Confirm { lines, .. } => questions::confirm(f, area, lines, theme, m),
