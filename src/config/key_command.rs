@@ -67,20 +67,47 @@ enum Output {
 /// [`KEY_COMMAND_OUTPUT_MAX`]; otherwise the command's whole process group
 /// (whatever it started too) is killed and the error names its first word.
 pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyError> {
+    run_within(cmd, limit, true)
+}
+
+/// [`run_key_command_within`] away from the terminal, for a profile
+/// connected in the background while the TUI holds the screen: stdin and
+/// stderr are `/dev/null` and the command runs in a session of its own
+/// (no controlling terminal), so nothing it prints or asks reaches the
+/// screen or takes the keyboard; a command that must ask on the terminal
+/// fails (within `limit`) and the error says so.
+pub fn run_key_command_detached(cmd: &str, limit: Duration) -> Result<ApiKey, KeyError> {
+    run_within(cmd, limit, false)
+}
+
+fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyError> {
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     let command = first_word(cmd);
     let deadline = Instant::now() + limit;
-    let foreground = Foreground::ours();
+    let foreground = if attached { Foreground::ours() } else { None };
     let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg(cmd)
-        .stdin(Stdio::inherit())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        // Its own process group, so that a time-out stops everything it
-        // started, not only the shell.
-        .process_group(0);
+    c.arg("-c").arg(cmd).stdout(Stdio::piped());
+    if attached {
+        c.stdin(Stdio::inherit())
+            .stderr(Stdio::inherit())
+            // Its own process group, so that a time-out stops everything
+            // it started, not only the shell.
+            .process_group(0);
+    } else {
+        c.stdin(Stdio::null()).stderr(Stdio::null());
+        // SAFETY: setsid(2) only, between fork and exec: a new session is
+        // also a new process group (its id the child's), which a time-out
+        // stops as a whole, as above.
+        unsafe {
+            c.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
     if foreground.is_some() {
         // SAFETY: between fork and exec only async-signal-safe calls:
         // sigprocmask, tcsetpgrp and getpid.
@@ -99,6 +126,8 @@ pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyE
     // The group holds the terminal from here (both sides set it, whichever
     // runs first); dropping this gives it back to taskdeck.
     let _terminal = foreground.inspect(|_| take_terminal(group));
+    // A command running in the background is stopped at exit too.
+    let _running = (!attached).then(|| Running::add(group));
     let stop = |child: &mut std::process::Child| {
         // SAFETY: kill(2) on the group this function created.
         unsafe { libc::kill(-group, libc::SIGKILL) };
@@ -173,6 +202,42 @@ pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyE
         return Err(KeyError::Empty { command });
     }
     Ok(key)
+}
+
+/// The process groups of the key commands running in the background
+/// ([`run_key_command_detached`]), so that taskdeck's exit stops them
+/// rather than leaving them running (a command waiting for a passphrase
+/// no one will type, say).
+static RUNNING: std::sync::Mutex<Vec<libc::pid_t>> = std::sync::Mutex::new(Vec::new());
+
+/// One group in [`RUNNING`] while it runs.
+struct Running(libc::pid_t);
+
+impl Running {
+    fn add(group: libc::pid_t) -> Running {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(group);
+        Running(group)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|g| *g != self.0);
+    }
+}
+
+/// Stop every key command still running in the background (at exit).
+pub fn stop_detached_key_commands() {
+    for g in RUNNING.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+        // SAFETY: kill(2) on a group a key command made and still runs.
+        unsafe { libc::kill(-g, libc::SIGKILL) };
+    }
 }
 
 /// taskdeck's own process group while it is the terminal's foreground one:

@@ -19,7 +19,8 @@ mod settings;
 
 pub use entries::{builtin_views, name_key};
 pub use key_command::{
-    run_key_command, run_key_command_within, KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
+    run_key_command, run_key_command_detached, run_key_command_within, stop_detached_key_commands,
+    KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
 };
 pub use parse::from_str;
 pub use paths::{
@@ -84,23 +85,12 @@ fn group_or_other_readable(_path: &Path) -> bool {
     false
 }
 
-/// The profiles the config file defines (`[profiles.NAME]`), read once.
+/// The profiles the config file defines (`[profiles.NAME]`), as the file
+/// is now: read again at each call (a `:profile` switch, its completion),
+/// so that the names are always those of the configuration the switch
+/// then loads — never a list kept from an earlier read.
 pub fn profile_names() -> Vec<String> {
-    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    NAMES
-        .get_or_init(|| {
-            let Ok(text) = read_regular_file(&config_path(), CONFIG_MAX_BYTES) else {
-                return vec![];
-            };
-            let Ok(v) = text.parse::<toml::Table>() else {
-                return vec![];
-            };
-            v.get("profiles")
-                .and_then(|p| p.as_table())
-                .map(|t| t.keys().cloned().collect())
-                .unwrap_or_default()
-        })
-        .clone()
+    load(None).profiles
 }
 
 #[cfg(test)]
