@@ -160,8 +160,10 @@ async fn walk(
                 let why = format!("its service cannot be reached: {e}");
                 match &link {
                     Some(l) => {
-                        *offline.lock().unwrap_or_else(|e| e.into_inner()) =
-                            Some(format!("{why} — its inbox as stored is shown"));
+                        // Said first: the line is cut at the inbox's width.
+                        *offline.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!(
+                            "its service cannot be reached (its inbox as stored is shown): {e}"
+                        ));
                         // Sent again, with the line.
                         l.send(InboxCmd::Refresh);
                     }

@@ -225,6 +225,7 @@ pub fn install_panic_hook() {
 pub struct InputThread {
     paused: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 pub enum InputEvent {
@@ -238,7 +239,7 @@ impl InputThread {
         let paused = Arc::new(AtomicBool::new(false));
         let stop = Arc::new(AtomicBool::new(false));
         let (p, s) = (paused.clone(), stop.clone());
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("input".into())
             .spawn(move || loop {
                 if s.load(Ordering::SeqCst) {
@@ -268,7 +269,11 @@ impl InputThread {
                 }
             })
             .expect("spawn input thread");
-        InputThread { paused, stop }
+        InputThread {
+            paused,
+            stop,
+            thread: Some(thread),
+        }
     }
 
     pub fn pause(&self) {
@@ -283,8 +288,14 @@ impl InputThread {
 }
 
 impl Drop for InputThread {
+    /// Stopped, and waited for (its poll ends within 50 ms): a key typed
+    /// right after is read by whatever reads the terminal next — the next
+    /// run's thread after a `:profile` switch — never lost to this one.
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 
