@@ -124,7 +124,8 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
     tui.wait_for("┌#", WAIT);
     assert!(!go.exists());
     let said = before_first_frame(&tui.raw());
-    let warning = "profile `client` sets both api_key and api_key_command";
+    // As said on stderr (the TUI shows the file's warnings itself too).
+    let warning = "taskdeck: warning: ";
     assert_eq!(
         said.matches(warning).count(),
         1,
@@ -133,6 +134,9 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
     std::fs::write(&go, "").unwrap();
     tui.send("i");
     tui.wait_for(&format!("[client] {label}"), WAIT);
+    // Nor said over the screen once the client profile was connected.
+    let said = String::from_utf8_lossy(&tui.raw()).into_owned();
+    assert_eq!(said.matches(warning).count(), 1, "{said}");
     tui.send("\x1b");
     std::thread::sleep(std::time::Duration::from_millis(300));
     // There and back: each profile's connection is the one made before.
