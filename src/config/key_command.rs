@@ -411,4 +411,59 @@ mod tests {
             .to_string();
         assert!(s.starts_with("api_key_command `false` failed"), "{s}");
     }
+
+    /// In the background: its own session (no controlling terminal),
+    /// nothing to read, nowhere to print; a time-out stops what it started,
+    /// and so does taskdeck's exit while it runs.
+    #[test]
+    fn a_detached_key_command_has_no_terminal_and_is_stopped() {
+        // The shell leads a session of its own; stdin is empty.
+        let cmd = "[ \"$(cut -d' ' -f6 /proc/$$/stat)\" = \"$$\" ] || exit 7; \
+                   read line && exit 8; echo the-key";
+        let key = run_key_command_detached(cmd, Duration::from_secs(20)).unwrap();
+        assert_eq!(key.expose(), "the-key");
+        // The same command in the foreground way is in taskdeck's session.
+        let e = run_key_command_within(cmd, Duration::from_secs(20)).unwrap_err();
+        assert!(e.to_string().contains("exit status: 7"), "{e}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let cmd = format!(
+            "sh -c 'sleep 100 & echo $! > {}; sleep 100'",
+            pidfile.display()
+        );
+        let e = run_key_command_detached(&cmd, Duration::from_millis(500)).unwrap_err();
+        assert!(matches!(e, KeyError::TimedOut { .. }), "{e:?}");
+        let pid = |f: &std::path::Path| -> i32 {
+            std::fs::read_to_string(f).unwrap().trim().parse().unwrap()
+        };
+        let grandchild = pid(&pidfile);
+        let started = Instant::now();
+        while !gone(grandchild) && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(gone(grandchild), "the grandchild {grandchild} still runs");
+
+        // Still running at exit: stopped with everything it started.
+        let pidfile = dir.path().join("pid2");
+        let cmd = format!(
+            "sh -c 'sleep 100 & echo $! > {}; sleep 100'",
+            pidfile.display()
+        );
+        let t = std::thread::spawn(move || run_key_command_detached(&cmd, Duration::from_secs(60)));
+        let started = Instant::now();
+        while !pidfile.exists() && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        stop_detached_key_commands();
+        let e = t.join().unwrap().unwrap_err();
+        assert!(matches!(e, KeyError::Failed { .. }), "{e:?}");
+        let grandchild = pid(&pidfile);
+        let started = Instant::now();
+        while !gone(grandchild) && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(gone(grandchild), "the grandchild {grandchild} still runs");
+    }
 }

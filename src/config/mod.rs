@@ -124,6 +124,37 @@ mod tests {
         assert!(c.settings.inbox_all_profiles);
     }
 
+    /// The profile names come from the same reading as the settings (a
+    /// profile that is not a table is none), and a connection is made
+    /// again only when the configuration would connect otherwise.
+    #[test]
+    fn profile_names_and_connection_recipes_come_from_one_reading() {
+        let src = "[profiles.b]\nbase_url = \"https://b.example\"\napi_key_command = \"echo k\"\n\
+                   [profiles.a]\nbase_url = \"https://a.example\"\napi_key = \"ka\"\n\
+                   [profiles]\nbroken = 3\n";
+        let c = from_str(src, Some("a"));
+        assert_eq!(c.profiles, ["a", "b"]);
+        if std::env::var_os(ENV_BASE_URL).is_some() || std::env::var_os(ENV_API_KEY).is_some() {
+            return;
+        }
+        let recipe = |src: &str, p: &str| from_str(src, Some(p)).connection_recipe();
+        assert_eq!(recipe(src, "a"), recipe(src, "a"));
+        assert_ne!(recipe(src, "a"), recipe(src, "b"));
+        // Another key in the file, command, base URL or certificate: anew.
+        for (from, to) in [
+            ("ka", "kb"),
+            ("echo k", "echo j"),
+            ("https://b.example", "https://c.example"),
+        ] {
+            let p = if from == "ka" { "a" } else { "b" };
+            assert_ne!(recipe(src, p), recipe(&src.replace(from, to), p), "{to}");
+        }
+        let ca = src.replace("[profiles.a]\n", "[profiles.a]\nca_file = \"/x.pem\"\n");
+        assert_ne!(recipe(src, "a"), recipe(&ca, "a"));
+        // The key itself is not in it.
+        assert!(!recipe(src, "a").contains("ka"));
+    }
+
     #[test]
     fn values_profiles_and_keys() {
         let src = r#"
