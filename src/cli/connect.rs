@@ -106,11 +106,12 @@ fn severity(d: &config::Diagnostic) -> &'static str {
 /// client (which holds the key) and the key's fingerprint.
 type Made = (String, Client, Option<KeyPrint>);
 
-/// One slot per profile (`None`: no `--profile`), each locked while its
-/// connection is being made.
-fn slot(profile: Option<&str>) -> Arc<Mutex<Option<Made>>> {
-    static SLOTS: OnceLock<Mutex<HashMap<Option<String>, Arc<Mutex<Option<Made>>>>>> =
-        OnceLock::new();
+/// A profile's connection, locked while it is being made.
+type Slot = Arc<Mutex<Option<Made>>>;
+
+/// One slot per profile (`None`: no `--profile`).
+fn slot(profile: Option<&str>) -> Slot {
+    static SLOTS: OnceLock<Mutex<HashMap<Option<String>, Slot>>> = OnceLock::new();
     let mut slots = SLOTS
         .get_or_init(Default::default)
         .lock()
