@@ -1,5 +1,6 @@
 //! Connecting a profile: its configuration, its API key and a client for
-//! its service.
+//! its service; and whether the TUI can run here at all (a terminal that
+//! can draw, checked before any key command asks for anything).
 //!
 //! A connection with a key fingerprint (the TUI's, `taskdeck inbox`'s) is
 //! made once per process and profile, then reused: a `:profile` switch
@@ -19,7 +20,6 @@
 //! go to the log, and its `api_key_command` runs without a terminal.
 
 use super::commands::{say, Failure};
-use super::{terminal_ready, TerminalFacts};
 use crate::api::{Client, ClientConfig};
 use crate::config::{self, Config, Severity};
 use crate::store::identity::KeyPrint;
@@ -198,4 +198,81 @@ fn not_configured(c: &Config, missing: &str) -> Failure {
         c.path.display()
     ));
     f
+}
+
+/// What decides whether the TUI can run here.
+pub(super) struct TerminalFacts {
+    stdout_tty: bool,
+    /// `/dev/tty` opens: the process has a controlling terminal (`ssh host
+    /// cmd` without `-t` has none).
+    controlling: bool,
+    term: Option<String>,
+}
+
+impl TerminalFacts {
+    pub(super) fn now() -> TerminalFacts {
+        use std::io::IsTerminal;
+        TerminalFacts {
+            stdout_tty: std::io::stdout().is_terminal(),
+            controlling: std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open("/dev/tty")
+                .is_ok(),
+            term: std::env::var("TERM").ok(),
+        }
+    }
+}
+
+/// The TUI needs a terminal that can draw: one line and exit 2 otherwise.
+pub(super) fn terminal_ready(f: &TerminalFacts) -> Result<(), Failure> {
+    if !f.stdout_tty || !f.controlling {
+        let mut e = Failure::usage(
+            "the TUI needs a terminal, and none is attached (over SSH, run `ssh -t host taskdeck`)",
+        );
+        e.hint = Some(
+            "Without a terminal, the scriptable commands work: taskdeck me, taskdeck tasks --json …"
+                .into(),
+        );
+        return Err(e);
+    }
+    if f.term.as_deref().map(str::trim) == Some("dumb") {
+        let mut e = Failure::usage(
+            "TERM=dumb: this terminal cannot draw the TUI (it moves the cursor and uses colour)",
+        );
+        e.hint = Some(
+            "Run it in a terminal such as xterm-256color (TERM=xterm-256color), or use the \
+             scriptable commands: taskdeck me, taskdeck tasks --json …"
+                .into(),
+        );
+        return Err(e);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(stdout_tty: bool, controlling: bool, term: Option<&str>) -> TerminalFacts {
+        TerminalFacts {
+            stdout_tty,
+            controlling,
+            term: term.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn the_tui_refuses_no_terminal_and_term_dumb_with_one_line() {
+        assert!(terminal_ready(&facts(true, true, Some("xterm-256color"))).is_ok());
+        assert!(terminal_ready(&facts(true, true, None)).is_ok());
+        for f in [facts(false, true, None), facts(true, false, Some("xterm"))] {
+            let e = terminal_ready(&f).unwrap_err();
+            assert_eq!(e.code, crate::cli::commands::EXIT_USAGE);
+            assert!(e.message.contains("ssh -t"), "{}", e.message);
+        }
+        let e = terminal_ready(&facts(true, true, Some("dumb"))).unwrap_err();
+        assert_eq!(e.code, crate::cli::commands::EXIT_USAGE);
+        assert!(e.message.starts_with("TERM=dumb"), "{}", e.message);
+    }
 }

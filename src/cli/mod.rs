@@ -22,7 +22,7 @@ use crate::tui::LaunchInfo;
 use args::{CacheCommand, Cli, Command, ConfigCommand};
 use clap::Parser;
 use commands::{emit, say, Failure, Outcome, EXIT_FAILED, EXIT_OK};
-use connect::{connect, connect_as};
+use connect::{connect, connect_as, terminal_ready, TerminalFacts};
 use std::time::Duration;
 
 /// Entry point of the binary; returns the process exit code.
@@ -331,56 +331,6 @@ async fn offer_init(profile: Option<&str>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// What decides whether the TUI can run here.
-struct TerminalFacts {
-    stdout_tty: bool,
-    /// `/dev/tty` opens: the process has a controlling terminal (`ssh host
-    /// cmd` without `-t` has none).
-    controlling: bool,
-    term: Option<String>,
-}
-
-impl TerminalFacts {
-    fn now() -> TerminalFacts {
-        use std::io::IsTerminal;
-        TerminalFacts {
-            stdout_tty: std::io::stdout().is_terminal(),
-            controlling: std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open("/dev/tty")
-                .is_ok(),
-            term: std::env::var("TERM").ok(),
-        }
-    }
-}
-
-/// The TUI needs a terminal that can draw: one line and exit 2 otherwise.
-fn terminal_ready(f: &TerminalFacts) -> Result<(), Failure> {
-    if !f.stdout_tty || !f.controlling {
-        let mut e = Failure::usage(
-            "the TUI needs a terminal, and none is attached (over SSH, run `ssh -t host taskdeck`)",
-        );
-        e.hint = Some(
-            "Without a terminal, the scriptable commands work: taskdeck me, taskdeck tasks --json …"
-                .into(),
-        );
-        return Err(e);
-    }
-    if f.term.as_deref().map(str::trim) == Some("dumb") {
-        let mut e = Failure::usage(
-            "TERM=dumb: this terminal cannot draw the TUI (it moves the cursor and uses colour)",
-        );
-        e.hint = Some(
-            "Run it in a terminal such as xterm-256color (TERM=xterm-256color), or use the \
-             scriptable commands: taskdeck me, taskdeck tasks --json …"
-                .into(),
-        );
-        return Err(e);
-    }
-    Ok(())
-}
-
 /// Log to `state_dir()/taskdeck.log` (never the terminal), with registered
 /// secrets scrubbed from every line. Without a usable state dir, logging is
 /// off.
@@ -468,32 +418,5 @@ fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
                 ))),
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn facts(stdout_tty: bool, controlling: bool, term: Option<&str>) -> TerminalFacts {
-        TerminalFacts {
-            stdout_tty,
-            controlling,
-            term: term.map(str::to_string),
-        }
-    }
-
-    #[test]
-    fn the_tui_refuses_no_terminal_and_term_dumb_with_one_line() {
-        assert!(terminal_ready(&facts(true, true, Some("xterm-256color"))).is_ok());
-        assert!(terminal_ready(&facts(true, true, None)).is_ok());
-        for f in [facts(false, true, None), facts(true, false, Some("xterm"))] {
-            let e = terminal_ready(&f).unwrap_err();
-            assert_eq!(e.code, commands::EXIT_USAGE);
-            assert!(e.message.contains("ssh -t"), "{}", e.message);
-        }
-        let e = terminal_ready(&facts(true, true, Some("dumb"))).unwrap_err();
-        assert_eq!(e.code, commands::EXIT_USAGE);
-        assert!(e.message.starts_with("TERM=dumb"), "{}", e.message);
     }
 }
