@@ -157,13 +157,17 @@ async fn walk(
                 break;
             }
             Err(e) => {
-                let why = format!("its service cannot be reached: {e}");
+                let what = if e.is_auth() {
+                    "its key is refused"
+                } else {
+                    "its service cannot be reached"
+                };
+                let why = format!("{what}: {e}");
                 match &link {
                     Some(l) => {
                         // Said first: the line is cut at the inbox's width.
-                        *offline.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!(
-                            "its service cannot be reached (its inbox as stored is shown): {e}"
-                        ));
+                        *offline.lock().unwrap_or_else(|e| e.into_inner()) =
+                            Some(format!("{what} (its inbox as stored is shown): {e}"));
                         // Sent again, with the line.
                         l.send(InboxCmd::Refresh);
                     }
