@@ -72,7 +72,7 @@ fn news_for(svc: &Service, key: &str) -> String {
 /// before it (by the current profile's reading of the file), not once more
 /// per other profile. Once let go, the client's news is shown; then
 /// `:profile client` and `:profile work` again: the client's key command
-/// ran once in all.
+/// ran once in all. A profile added to the file then is one to switch to.
 #[test]
 fn other_profiles_connect_in_the_background_once_and_quietly() {
     let work = Service::small();
@@ -153,6 +153,18 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
         1,
         "the client's key command ran {ran:?}"
     );
+    // A profile added to the file meanwhile is one `:profile` knows: the
+    // names are those of the file as it is, not of the first reading.
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!(
+        "\n[profiles.extra]\nbase_url = \"{}\"\napi_key = \"{work_key}\"\n",
+        work.sb.base_url()
+    ));
+    std::fs::write(&config, text).unwrap();
+    tui.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tui.send(":profile extra\r");
+    tui.wait_for("profile extra", WAIT);
 }
 
 /// The client profile's inbox is walked (and stored) while its service is

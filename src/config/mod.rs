@@ -86,11 +86,25 @@ fn group_or_other_readable(_path: &Path) -> bool {
 }
 
 /// The profiles the config file defines (`[profiles.NAME]`), as the file
-/// is now: read again at each call (a `:profile` switch, its completion),
-/// so that the names are always those of the configuration the switch
-/// then loads — never a list kept from an earlier read.
+/// is now: the names of the configuration a `:profile` switch then loads,
+/// never a list kept from an earlier reading. (The file is read again only
+/// when it changed — its path, size or time — since the palette asks at
+/// each frame while `:profile` is typed.)
 pub fn profile_names() -> Vec<String> {
-    load(None).profiles
+    type Stamp = (std::path::PathBuf, Option<(std::time::SystemTime, u64)>);
+    static LAST: std::sync::Mutex<Option<(Stamp, Vec<String>)>> = std::sync::Mutex::new(None);
+    let path = config_path();
+    let meta = std::fs::metadata(&path).ok();
+    let stamp: Stamp = (path, meta.and_then(|m| Some((m.modified().ok()?, m.len()))));
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((s, names)) = last.as_ref() {
+        if *s == stamp && stamp.1.is_some() {
+            return names.clone();
+        }
+    }
+    let names = load(None).profiles;
+    *last = Some((stamp, names.clone()));
+    names
 }
 
 #[cfg(test)]
