@@ -137,7 +137,7 @@ pub async fn run(
     let depth = colors::depth(settings.colors.as_deref(), &env);
     let mut notifier = notify::Notifier::new(settings.notify.clone(), &env);
     terminal::keep_title(settings.notify.title);
-    let mut term = terminal::setup(settings.mouse, depth)?;
+    let term = terminal::setup(settings.mouse, depth)?;
     terminal::install_panic_hook();
     let input_tx = tx.clone();
     let input = terminal::InputThread::start(move |ev| {
@@ -147,26 +147,31 @@ pub async fn run(
         };
         input_tx.send(msg).is_ok()
     });
+    let mut screen = terminal::Screen {
+        term,
+        input,
+        mouse: settings.mouse,
+        hangup: false,
+    };
     spawn_signals(tx.clone());
 
     let mut writes = WritesInFlight::default();
     let start_fx = state.start();
     let mut ctx = EffectCtx {
         worker: &mut worker,
-        mouse: settings.mouse,
         writes: &mut writes,
-        hangup: false,
-        copy_command: settings.copy_command.clone(),
+        copy_command: settings.copy_command.as_deref(),
         inbox: inbox.as_ref(),
         others: &others,
         notifier: &mut notifier,
+        screen: &mut screen,
     };
     let mut start_fx = start_fx;
     if let Some(row) = launch.open.take() {
         start_fx.extend(state.open_switched(row));
     }
     for fx in start_fx {
-        run_effect(fx, &mut state, &mut ctx, &mut term, &input);
+        run_effect(fx, &mut state, &mut ctx);
     }
     store.drain(&mut state);
 
@@ -180,8 +185,8 @@ pub async fn run(
             let wait = FRAME.saturating_sub(last_draw.elapsed());
             if wait.is_zero() {
                 let mut metrics = crate::ui::Metrics::default();
-                let clamped_from = term.backend().clamped_from();
-                if let Err(e) = term.draw(|f| {
+                let clamped_from = screen.term.backend().clamped_from();
+                if let Err(e) = screen.term.draw(|f| {
                     metrics = crate::ui::render(f, &state, &theme);
                     if let Some(real) = clamped_from {
                         clamped::draw_notice(f, real);
@@ -200,8 +205,8 @@ pub async fn run(
                     .cursor
                     .filter(|_| !metrics.caret && !theme.accessible)
                 {
-                    let _ = term.set_cursor_position(at);
-                    let _ = ratatui::backend::Backend::flush(term.backend_mut());
+                    let _ = screen.term.set_cursor_position(at);
+                    let _ = ratatui::backend::Backend::flush(screen.term.backend_mut());
                 }
                 metrics.apply(&mut state);
                 last_draw = Instant::now();
@@ -349,26 +354,26 @@ pub async fn run(
             let id = me.user_id.clone();
             state.drafts.bind_user(&id);
         }
+        screen.hangup = false;
         let mut ctx = EffectCtx {
             worker: &mut worker,
-            mouse: settings.mouse,
             writes: &mut writes,
-            hangup: false,
-            copy_command: settings.copy_command.clone(),
+            copy_command: settings.copy_command.as_deref(),
             inbox: inbox.as_ref(),
             others: &others,
             notifier: &mut notifier,
+            screen: &mut screen,
         };
         ctx.worker.offline = state.offline.is_some();
         for fx in effects {
-            run_effect(fx, &mut state, &mut ctx, &mut term, &input);
+            run_effect(fx, &mut state, &mut ctx);
         }
         store.drain(&mut state);
         // Between frames: the title with the inbox's count.
         if !ctx.notifier.title(&state) {
-            ctx.hangup = true;
+            ctx.screen.hangup = true;
         }
-        if ctx.hangup {
+        if ctx.screen.hangup {
             exit_code = hangup_code(exit_code);
             state.quit = true;
         }
@@ -389,6 +394,7 @@ pub async fn run(
     if exit_code == 0 && !state.outbox_lost().is_empty() {
         exit_code = EXIT_EDITS_LOST;
     }
+    let terminal::Screen { term, input, .. } = screen;
     drop(input);
     terminal::restore();
     // ratatui's `Drop` shows the cursor again (restore did) and, when the
