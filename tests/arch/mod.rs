@@ -4,6 +4,7 @@
 pub mod deps;
 pub mod features;
 pub mod source;
+pub mod tables;
 
 use source::{parse, strip_tests, tokens, Parsed};
 use std::collections::{BTreeMap, BTreeSet};

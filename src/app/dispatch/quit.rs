@@ -2,7 +2,15 @@
 //! (their outcome unknown), and where unsent text was kept.
 
 use crate::app::state::drafts;
-use crate::app::state::{self, State};
+use crate::app::state::{self, Effect, State};
+
+impl State {
+    /// `q` / `:quit`: the loop saves the drafts and leaves.
+    pub fn quit_now(&mut self) -> Vec<Effect> {
+        self.quit = true;
+        vec![Effect::Quit]
+    }
+}
 
 /// Writes sent and not answered yet, by ticket, in words ("#12 status →
 /// completed"): what quitting leaves in doubt.

@@ -336,6 +336,27 @@ impl State {
     /// The service answered the `:link task` picker (`number`: a lookup
     /// of `#N`): its tasks join the pool; the answer to what is asked now
     /// settles the note.
+    /// The service's search for the `:link task` picker answered.
+    pub(crate) fn picked_tasks_answered(
+        &mut self,
+        query: TaskQuery,
+        number: Option<i64>,
+        result: Result<crate::app::state::Reply, crate::api::ApiError>,
+    ) -> Vec<Effect> {
+        use crate::app::state::Reply;
+        let page = match result {
+            Ok(Reply::Page(p)) => Ok(p),
+            Ok(Reply::Found(found, _)) => Ok(TaskPage {
+                items: found.into_iter().map(TaskItem::Task).collect(),
+                cursor: None,
+            }),
+            Ok(_) => Err("unexpected answer".into()),
+            Err(e) => Err(e.to_string()),
+        };
+        self.on_picked_tasks(Some(query.query.unwrap_or_default()), number, page);
+        vec![]
+    }
+
     pub(crate) fn on_picked_tasks(
         &mut self,
         query: Option<String>,

@@ -6,6 +6,32 @@ use crate::app::popups::sharing::*;
 use crate::app::state::{ApiRequest, Effect, Focus, Level, Load, Overlay, State, Tab};
 
 impl State {
+    /// The sharing of task `id` read: shown in its tab, and the editor
+    /// opened if `S` asked for it while it loaded.
+    pub(crate) fn sharing_loaded(
+        &mut self,
+        id: String,
+        result: Result<crate::app::state::Reply, ApiError>,
+    ) -> Vec<Effect> {
+        let mut edit = false;
+        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+            d.sharing = match result {
+                Ok(crate::app::state::Reply::Sharing(s)) => Load::Loaded(s),
+                Ok(_) => Load::Failed("unexpected answer".into()),
+                Err(e) => Load::Failed(e.to_string()),
+            };
+            edit = std::mem::take(&mut d.edit_sharing_when_loaded)
+                && matches!(d.sharing, Load::Loaded(_))
+                && matches!(self.overlay, Overlay::None);
+        }
+        if edit {
+            if let Err(e) = self.open_sharing() {
+                self.say(Level::Error, e);
+            }
+        }
+        vec![]
+    }
+
     pub fn open_sharing(&mut self) -> Result<Vec<Effect>, String> {
         // Sharing is the current task's, like every other task action.
         let mut fx = Vec::new();

@@ -6,6 +6,15 @@ use crate::app::state::{Effect, Overlay, State};
 use crossterm::event::{KeyCode, KeyEvent};
 
 impl State {
+    /// `?` / `:help`: the help, unfiltered, at its top.
+    pub fn open_help(&mut self) -> Vec<Effect> {
+        self.overlay = Overlay::Help {
+            filter: LineInput::default(),
+            scroll: 0,
+        };
+        vec![]
+    }
+
     pub(super) fn help_key(
         &mut self,
         mut filter: LineInput,

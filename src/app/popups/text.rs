@@ -5,6 +5,26 @@ use crate::app::state::{Effect, Overlay, State};
 use crossterm::event::KeyEvent;
 
 impl State {
+    /// `:validate FILE` answered: the layout's check, or why there is
+    /// none, in a text overlay.
+    pub(crate) fn layout_checked(
+        &mut self,
+        path: &str,
+        result: Result<crate::app::state::Reply, crate::api::ApiError>,
+    ) -> Vec<Effect> {
+        let lines = match result {
+            Ok(crate::app::state::Reply::Layout(l, _)) => layout_lines(&l),
+            Ok(_) => vec!["unexpected answer".into()],
+            Err(e) => vec![e.to_string()],
+        };
+        self.overlay = Overlay::Text {
+            title: format!("Layout check: {}", crate::text::clean(path)),
+            lines,
+            scroll: 0,
+        };
+        vec![]
+    }
+
     pub(super) fn text_key(
         &mut self,
         title: String,

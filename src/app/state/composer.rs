@@ -1,6 +1,6 @@
 //! The composer's state: what is being written (a comment, a reply, a
 //! description), its text area, its file ids and where its send stands.
-//! Drawn by `ui::overlays`, driven by `popups/compose.rs`.
+//! Drawn by `ui::overlays::compose`, driven by `popups/compose.rs`.
 
 use crate::app::state::input::LineInput;
 use std::time::Instant;

@@ -5,6 +5,7 @@ use super::super::keymap::Key;
 use super::super::state::{ApiRequest, Effect, Overlay, Reply, State};
 use super::*;
 use crate::api::TaskQuery;
+use crate::app::edit::names::filter_template;
 use crate::app::state::fields::{filter_words, parse_filters, resolve_names};
 use crate::config::name_key;
 
@@ -109,6 +110,29 @@ impl State {
 
     /// `:filter WORDS` ran: its words go on top of the ones behind the
     /// current filters (`clear` forgets them).
+    /// `:filter WORDS` (`f`): names become ids before anything is sent
+    /// (a choice when a name is several people's); the words go on top of
+    /// the view's own filter, and `clear` clears all.
+    pub fn filter_by(&mut self, words: &str) -> Result<Vec<Effect>, String> {
+        let mut q = parse_filters(words, self.my_id())?;
+        match resolve_names(&mut q, &self.directory) {
+            Ok(()) => {}
+            Err(Ok(amb)) => {
+                let template = filter_template(words, amb.key, &amb.reference);
+                return Ok(self.pick(&amb.reference, amb.key == "team", amb.candidates, template));
+            }
+            Err(Err(msg)) => return Err(msg),
+        }
+        let q = match self.view_base() {
+            Some(base) if !q.is_empty() => crate::app::state::fields::merge(base, &q),
+            _ => q,
+        };
+        self.note_filter_words(words);
+        self.set_filters(q);
+        self.focus = crate::app::state::Focus::List;
+        Ok(self.reload_list(false))
+    }
+
     pub fn note_filter_words(&mut self, words: &str) {
         match filter_words(words) {
             Ok(w) if words.trim() == "clear" || w.is_empty() => {

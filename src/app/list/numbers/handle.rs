@@ -7,6 +7,51 @@ use crate::store::worker::{FoundNumber, StoreCmd};
 use crate::store::{Numbered, StoredDetail};
 
 impl State {
+    /// A loaded task by its number (`#12` or `12`).
+    pub fn task_by_number(&self, arg: &str) -> Option<&Task> {
+        let n = arg.trim().trim_start_matches('#');
+        self.list.items.iter().filter_map(|i| i.task()).find(|t| {
+            t.display_id.raw() == format!("#{n}")
+                || t.task_number.map(|x| x.to_string()).as_deref() == Some(n)
+        })
+    }
+
+    /// `:open #N` or `:open UUID`: a row, what is known of the number,
+    /// else the service.
+    pub fn open_by_ref(&mut self, arg: &str) -> Result<Vec<Effect>, String> {
+        let arg = arg.trim();
+        if uuid::Uuid::parse_str(arg).is_ok() {
+            let fx = self.jump_to(arg.to_string(), None);
+            self.focus = Focus::Detail;
+            return Ok(fx);
+        }
+        let number: i64 = arg
+            .trim_start_matches('#')
+            .parse()
+            .map_err(|_| format!("{arg:?}: use #1234 or a task uuid"))?;
+        Ok(match self.task_by_number(arg).cloned() {
+            Some(t) => {
+                self.say(Level::Info, format!("opened {}", t.label()));
+                let fx = self.jump_to(t.id.as_str().to_string(), Some(t));
+                self.focus = Focus::Detail;
+                fx
+            }
+            None => self.open_number(number),
+        })
+    }
+
+    /// `:parent`: the current subtask's parent, opened.
+    pub fn open_parent(&mut self) -> Result<Vec<Effect>, String> {
+        let t = self.current_task().ok_or(self.no_task_reason())?;
+        let parent = t.parent_id().ok_or(format!(
+            "{} is not a subtask (the service names no parent)",
+            t.label()
+        ))?;
+        let fx = self.jump_to(parent, None);
+        self.focus = Focus::Detail;
+        Ok(fx)
+    }
+
     /// The rows an answer carried go into the number index.
     pub(crate) fn index_answer(&mut self, result: &Result<Reply, ApiError>) {
         if !self.local.on {

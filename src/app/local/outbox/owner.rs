@@ -11,9 +11,31 @@
 //! never seen, no store open) go to the user the service names.
 
 use super::{Away, OutItem};
-use crate::app::state::{Level, State};
+use crate::api::{ApiError, Identity};
+use crate::app::state::{Effect, Level, State};
 
 impl State {
+    /// `GET /me` answered: the user is known by name, the identity is
+    /// confirmed, and the outbox may send (it waits for this, see
+    /// `outbox_pump`).
+    pub(crate) fn identity_known(&mut self, me: Identity) -> Vec<Effect> {
+        self.directory
+            .learn_person(&me.user_id, me.user_name.raw(), me.user_email.raw(), None);
+        self.me = Some(me);
+        self.me_error = None;
+        self.owner.recheck = false;
+        self.owner.asked = false;
+        self.outbox_pump()
+    }
+
+    /// `GET /me` failed: said, and nothing is sent meanwhile.
+    pub(crate) fn identity_failed(&mut self, e: ApiError) -> Vec<Effect> {
+        let msg = format!("identity lookup failed: {e}");
+        self.me_error = Some(msg.clone());
+        self.say(Level::Error, msg);
+        vec![]
+    }
+
     /// The user an edit made now is made as.
     pub(crate) fn edit_owner(&self) -> Option<String> {
         self.my_user().or_else(|| self.local.user.clone())

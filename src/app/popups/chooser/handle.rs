@@ -48,6 +48,13 @@ impl State {
         self.chooser_outcome(c, out)
     }
 
+    /// `:recent`, `:changed`, `:outbox`, `:snoozed`: the chooser of that
+    /// kind, opened (nothing to send).
+    pub fn choose(&mut self, kind: ChooserKind) -> Vec<Effect> {
+        self.open_chooser(kind);
+        vec![]
+    }
+
     pub fn open_chooser(&mut self, kind: ChooserKind) {
         let now = crate::app::local::cache::now_secs();
         let rows: Vec<(String, String)> = match kind {

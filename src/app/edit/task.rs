@@ -1,0 +1,253 @@
+//! The commands that change the current task's own fields (`:status`,
+//! `:assign`, `:due`, `:tags`, `:description`, …, `:accept`, `:reject`,
+//! `:subtask`): each resolves what was typed, then sends one PATCH with a
+//! pending mark (`patch_current`), or asks first (a picker, a
+//! confirmation). `dispatch::commands` hands each command here.
+
+use crate::api::*;
+use crate::app::dates;
+use crate::app::state::command::TextEdit;
+use crate::app::state::directory::Resolved;
+use crate::app::state::fields::edit_tags;
+use crate::app::state::{ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, State};
+use jiff::Timestamp;
+
+type Fx = Result<Vec<Effect>, String>;
+
+impl State {
+    /// A one-field PATCH of the current task with a pending mark.
+    pub(crate) fn patch_current(&mut self, field: &str, shown: String, patch: TaskPatch) -> Fx {
+        let (id, _) = self.target()?;
+        Ok(vec![self.patch_task(id, field, shown, patch)])
+    }
+
+    /// `:status`.
+    pub fn set_status(&mut self, s: Status) -> Fx {
+        let shown = s.label();
+        let patch = TaskPatch {
+            status: Some(s),
+            ..Default::default()
+        };
+        self.patch_current("status", shown, patch)
+    }
+
+    /// `:priority`.
+    pub fn set_priority(&mut self, p: Priority) -> Fx {
+        let shown = p.to_string();
+        let patch = TaskPatch {
+            priority: Some(p),
+            ..Default::default()
+        };
+        self.patch_current("priority", shown, patch)
+    }
+
+    /// `:assign WHO`: a person known by that name, or a choice between the
+    /// people of that name.
+    pub fn assign(&mut self, who: &str) -> Fx {
+        let (id, shown) = match self.resolve_person(who) {
+            Ok(found) => found,
+            Err(Ok(candidates)) => {
+                self.target()?;
+                return Ok(self.pick(who, false, candidates, "assign {}".into()));
+            }
+            Err(Err(msg)) => return Err(msg),
+        };
+        let patch = TaskPatch {
+            assigned_to: Field::Set(id),
+            ..Default::default()
+        };
+        self.patch_current("assigned_to", shown, patch)
+    }
+
+    /// `:unassign`.
+    pub fn unassign(&mut self) -> Fx {
+        let patch = TaskPatch {
+            assigned_to: Field::Clear,
+            ..Default::default()
+        };
+        self.patch_current("assigned_to", "nobody".into(), patch)
+    }
+
+    /// `:due WHEN` (`docs/dates.md`), or `:due none`.
+    pub fn set_due(&mut self, arg: &str) -> Fx {
+        let due = dates::parse_due(arg, Timestamp::now())?;
+        let shown = due.clone().unwrap_or_else(|| "none".into());
+        let patch = TaskPatch {
+            complete_by: due.map_or(Field::Clear, Field::Set),
+            ..Default::default()
+        };
+        self.patch_current("complete_by", shown, patch)
+    }
+
+    /// `:tags +a -b`, `:tags a b` or `:tags none`.
+    pub fn set_tags(&mut self, arg: &str) -> Fx {
+        let arg = if arg == "none" { "" } else { arg };
+        let current: Vec<String> = self
+            .current_task()
+            .ok_or(self.no_task_reason())?
+            .tags
+            .iter()
+            .map(|t| t.raw().to_string())
+            .collect();
+        let tags = edit_tags(&current, arg)?;
+        let shown = if tags.is_empty() {
+            "none".into()
+        } else {
+            tags.join(", ")
+        };
+        let patch = TaskPatch {
+            tags: Some(tags),
+            ..Default::default()
+        };
+        self.patch_current("tags", shown, patch)
+    }
+
+    /// `:title TEXT`.
+    pub fn set_title(&mut self, title: String) -> Fx {
+        let patch = TaskPatch {
+            title: Some(title.clone()),
+            ..Default::default()
+        };
+        self.patch_current("title", title, patch)
+    }
+
+    /// `:description` / `:context`: here, in `$EDITOR`, or cleared.
+    pub fn edit_text(&mut self, field: &'static str, how: TextEdit) -> Fx {
+        let t = self.current_task().ok_or(self.no_task_reason())?;
+        let id = t.id.as_str().to_string();
+        let current = if field == "description" {
+            t.description.clone()
+        } else {
+            t.additional_context.clone()
+        };
+        Ok(match how {
+            TextEdit::Clear => {
+                let p = crate::app::popups::compose::text_patch(field, "");
+                self.patch_current(field, "none".into(), p)?
+            }
+            TextEdit::Editor => {
+                let target = if field == "description" {
+                    EditorTarget::Description { task_id: id }
+                } else {
+                    EditorTarget::AdditionalContext { task_id: id }
+                };
+                vec![Effect::Editor {
+                    target,
+                    initial: current.map(|d| d.raw().to_string()).unwrap_or_default(),
+                }]
+            }
+            TextEdit::Here => self.open_compose(ComposeKind::TextField { field })?,
+        })
+    }
+
+    /// `:agent ID` or `:agent none`.
+    pub fn set_agent(&mut self, f: Field<String>) -> Fx {
+        let shown = shown_field(&f);
+        let patch = TaskPatch {
+            assigned_agent: f,
+            ..Default::default()
+        };
+        self.patch_current("assigned_agent", shown, patch)
+    }
+
+    /// `:team NAME|ID` (as the directory knows it) or `:team none`.
+    pub fn set_team(&mut self, f: Field<String>) -> Fx {
+        let f = match f {
+            Field::Set(r) => match self.directory.resolve_team(&r) {
+                Resolved::One(id, _) => Field::Set(id),
+                Resolved::Many(c) => {
+                    self.target()?;
+                    return Ok(self.pick(&r, true, c, "team {}".into()));
+                }
+                Resolved::None if uuid::Uuid::parse_str(&r).is_ok() => Field::Set(r),
+                Resolved::None => {
+                    return Err(format!(
+                        "no known team {r:?}: type its name as seen on a task, or its id (nothing sent)"
+                    ))
+                }
+            },
+            other => other,
+        };
+        let shown = match &f {
+            Field::Set(id) => self
+                .directory
+                .teams
+                .get(id)
+                .map(|t| t.label())
+                .unwrap_or_else(|| id.clone()),
+            _ => "none".into(),
+        };
+        let patch = TaskPatch {
+            assigned_team_id: f,
+            ..Default::default()
+        };
+        self.patch_current("assigned_team", shown, patch)
+    }
+
+    /// `:matter ID` or `:matter none`.
+    pub fn set_matter(&mut self, f: Field<String>) -> Fx {
+        let shown = shown_field(&f);
+        let patch = TaskPatch {
+            matter_id: f,
+            ..Default::default()
+        };
+        self.patch_current("matter", shown, patch)
+    }
+
+    /// `:archive` (true) and `:restore` (false).
+    pub fn set_archived(&mut self, archived: bool) -> Fx {
+        let shown = if archived { "archived" } else { "restored" };
+        let patch = TaskPatch {
+            archived: Some(archived),
+            ..Default::default()
+        };
+        self.patch_current("archived", shown.into(), patch)
+    }
+
+    /// `:accept`: the current draft becomes a task.
+    pub fn accept_draft(&mut self) -> Fx {
+        let t = self.current_task().ok_or(self.no_task_reason())?;
+        if !t.draft {
+            return Err(format!("{} is not a draft", t.label()));
+        }
+        let patch = TaskPatch {
+            draft: Some(false),
+            ..Default::default()
+        };
+        self.patch_current("draft", "accepted".into(), patch)
+    }
+
+    /// `:reject`: the current draft is deleted, once confirmed.
+    pub fn reject_draft(&mut self) -> Fx {
+        let t = self.current_task().ok_or(self.no_task_reason())?;
+        if !t.draft {
+            return Err(format!(
+                "{} is not a draft: only a draft can be rejected",
+                t.label()
+            ));
+        }
+        let (id, label) = (t.id.as_str().to_string(), t.label());
+        Ok(self.confirm(
+            vec![
+                format!("Reject draft {label}?"),
+                "The draft task is deleted on the service.".into(),
+            ],
+            Confirmed::RejectDraft { id },
+        ))
+    }
+
+    /// `:subtask TITLE`: a new task under the current one.
+    pub fn add_subtask(&mut self, title: String) -> Fx {
+        let (parent, _) = self.target()?;
+        Ok(vec![
+            self.request(ApiRequest::CreateSubtask { parent, title })
+        ])
+    }
+}
+
+fn shown_field(f: &Field<String>) -> String {
+    match f {
+        Field::Set(v) => v.clone(),
+        _ => "none".into(),
+    }
+}
