@@ -12,9 +12,11 @@ use crate::app::keymap::Action;
 use crate::app::state::input::LineInput;
 use std::time::{Duration, Instant};
 
-/// How long typing in a picker rests before the service is asked (the
-/// live filter's pause, `/`).
-pub const TYPING_PAUSE: Duration = super::search::SEARCH_DEBOUNCE;
+/// How long typing in a picker rests before the service is asked: the
+/// live filter's pause (`popups/search.rs`, `SEARCH_DEBOUNCE`; a test
+/// keeps them equal — the search module sits above the state, which
+/// holds this one, so it is not imported here).
+pub const TYPING_PAUSE: Duration = Duration::from_millis(250);
 
 mod handle;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

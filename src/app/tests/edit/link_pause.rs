@@ -45,6 +45,11 @@ fn words(q: &str) -> ApiRequest {
     }
 }
 
+#[test]
+fn the_pickers_pause_is_the_live_filters() {
+    assert_eq!(TYPING_PAUSE, crate::app::popups::search::SEARCH_DEBOUNCE);
+}
+
 /// Eight characters typed quickly (the loop ticks after each key, 40 ms
 /// apart): the rows narrow at every key, nothing is asked nor said to be
 /// searched; once typing rests the service is asked exactly once, with
