@@ -267,3 +267,50 @@ interactive = true
 
     quit(&mut tui);
 }
+
+/// `notify = []`: the title is never touched — no push, no pop, no title
+/// around a hand-over — while mouse capture is still released and taken
+/// back.
+#[test]
+fn with_the_title_off_a_hand_over_writes_no_title_byte() {
+    let svc = Service::small();
+    let home = Home::new();
+    let cfg = config(
+        &home,
+        r#"notify = []
+
+[[commands]]
+key = "I"
+description = "Hand over the terminal"
+run = 'printf "COMMAND HAS THE TERMINAL\n"'
+interactive = true
+"#,
+    );
+    let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
+    let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let from = tui.raw().len();
+    tui.send("I");
+    let marker = wait_raw(&tui, "the command", from, b"COMMAND HAS THE TERMINAL");
+    tui.wait_for("hand-over-the-terminal on", WAIT);
+    wait_raw(&tui, "the mouse taken back", marker, MOUSE_ON);
+    let raw = tui.raw();
+    assert_eq!(count(&raw[from..marker], MOUSE_OFF), 1);
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+    let raw = tui.raw();
+    for (seq, what) in [
+        (PUSH, "push"),
+        (POP, "pop"),
+        (b"\x1b]2;".as_slice(), "title"),
+    ] {
+        assert_eq!(
+            count(&raw, seq),
+            0,
+            "no title {what}: {}",
+            show(&raw[..300])
+        );
+    }
+    assert_restored(&raw);
+}
