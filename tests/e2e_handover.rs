@@ -66,6 +66,42 @@ fn wait_title(tui: &Tui, what: &str, from: usize) -> usize {
     }
 }
 
+/// The processes under `root` (the pty's process) are killed if the test
+/// fails, so that a failure leaves no stopped command or stuck taskdeck
+/// behind (a passing test leaves none, and its pids may be reused).
+struct Reaper(i32);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            kill_tree(self.0);
+        }
+    }
+}
+
+fn kill_tree(pid: i32) {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for e in dir.flatten() {
+        let Ok(child) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+        let ppid = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.split_whitespace().nth(1));
+        if ppid == Some(pid.to_string().as_str()) {
+            kill_tree(child);
+        }
+    }
+    // SAFETY: kill(2) on a process this test started.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+}
+
 fn show(b: &[u8]) -> String {
     format!("{:?}", String::from_utf8_lossy(b))
 }
@@ -156,6 +192,7 @@ fn ctrl_z_gives_the_title_and_the_mouse_back_and_fg_takes_them_again() {
     let script = "set -m; \"$BIN\"; echo \"[stopped: $?]\"; \
                   read -r line; fg >/dev/null; echo \"[fg: $?]\"";
     let mut tui = Tui::spawn_program(&home, "bash", &["-c", script], &env, 120, 40);
+    let _reaper = Reaper(tui.pid());
     tui.wait_for("Alice Martin", WAIT);
     wait_title(&tui, "taskdeck's title", 0);
     let raw = tui.raw();
@@ -197,6 +234,7 @@ fn the_editor_runs_with_the_title_and_the_mouse_given_back() {
     env = env_with(env, "EDITOR", &editor.display().to_string());
     env.retain(|(k, _)| k != "VISUAL");
     let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
+    let _reaper = Reaper(tui.pid());
     tui.wait_for("Alice Martin", WAIT);
     tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
     wait_title(&tui, "taskdeck's title", 0);
@@ -247,6 +285,7 @@ interactive = true
     );
     let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
     let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
+    let _reaper = Reaper(tui.pid());
     tui.wait_for("Alice Martin", WAIT);
     tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
     wait_title(&tui, "taskdeck's title", 0);
@@ -288,6 +327,7 @@ interactive = true
     );
     let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
     let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
+    let _reaper = Reaper(tui.pid());
     tui.wait_for("Alice Martin", WAIT);
     tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
     let from = tui.raw().len();
@@ -313,4 +353,105 @@ interactive = true
         );
     }
     assert_restored(&raw);
+}
+
+/// ctrl-z typed into an interactive command (its own process group owns
+/// the terminal, so the terminal stops the command): taskdeck stops with it
+/// as one job, as a shell would, instead of waiting forever on a stopped
+/// command; `fg` continues both, the command has the terminal again, and
+/// once it ends taskdeck takes back the title and the mouse.
+#[test]
+fn ctrl_z_in_an_interactive_command_stops_taskdeck_with_it_and_fg_continues_both() {
+    let svc = Service::small();
+    let home = Home::new();
+    let cfg = config(
+        &home,
+        r#"
+[[commands]]
+key = "I"
+description = "Hand over the terminal"
+run = 'printf "COMMAND HAS THE TERMINAL\n"; read answer; printf "COMMAND GOT %s\n" "$answer"'
+interactive = true
+"#,
+    );
+    let mut env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
+    env.push(("BIN".into(), env!("CARGO_BIN_EXE_taskdeck").into()));
+    let script = "set -m; \"$BIN\"; echo \"[stopped: $?]\"; \
+                  read -r line; fg >/dev/null; echo \"[fg: $?]\"";
+    let mut tui = Tui::spawn_program(&home, "bash", &["-c", script], &env, 120, 40);
+    let _reaper = Reaper(tui.pid());
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let from = tui.raw().len();
+    tui.send("I");
+    let marker = wait_raw(&tui, "the command", from, b"COMMAND HAS THE TERMINAL");
+    assert_given_back(&tui.raw()[from..marker]);
+
+    tui.send("\x1a");
+    let stopped = wait_raw(
+        &tui,
+        "taskdeck stopped with its command",
+        marker,
+        b"[stopped: 148]",
+    );
+    // Nothing of taskdeck's while the command had the terminal.
+    assert_eq!(count(&tui.raw()[marker..stopped], b"\x1b["), 0);
+
+    tui.send("\r");
+    // Continued: the command's group owns the terminal again (`sh`, the
+    // command, leads it), reads its line, then taskdeck takes over.
+    let start = Instant::now();
+    while !tui
+        .foreground_group()
+        .and_then(|g| std::fs::read_to_string(format!("/proc/{g}/comm")).ok())
+        .is_some_and(|c| c.trim() == "sh")
+    {
+        assert!(
+            start.elapsed() < WAIT,
+            "the command never had the terminal again"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    tui.send("yes\r");
+    let got = wait_raw(&tui, "the command continued", stopped, b"COMMAND GOT yes");
+    tui.wait_for("hand-over-the-terminal on", WAIT);
+    wait_title(&tui, "the title after the command", got);
+    assert_taken_back(&tui.raw()[got..]);
+
+    quit(&mut tui);
+    tui.wait_for("[fg: 0]", WAIT);
+}
+
+/// The same ctrl-z with no job-control shell above taskdeck (its group is
+/// orphaned: nothing can stop it, nor continue it): the command is
+/// continued at once and goes on with the terminal.
+#[test]
+fn ctrl_z_in_an_interactive_command_with_no_job_control_lets_it_go_on() {
+    let svc = Service::small();
+    let home = Home::new();
+    let cfg = config(
+        &home,
+        r#"
+[[commands]]
+key = "I"
+description = "Hand over the terminal"
+run = 'printf "COMMAND HAS THE TERMINAL\n"; read answer; printf "COMMAND GOT %s\n" "$answer"'
+interactive = true
+"#,
+    );
+    let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
+    let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
+    let _reaper = Reaper(tui.pid());
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let from = tui.raw().len();
+    tui.send("I");
+    let marker = wait_raw(&tui, "the command", from, b"COMMAND HAS THE TERMINAL");
+    tui.send("\x1a");
+    tui.send("yes\r");
+    let got = wait_raw(&tui, "the command went on", marker, b"COMMAND GOT yes");
+    tui.wait_for("hand-over-the-terminal on", WAIT);
+    wait_title(&tui, "the title after the command", got);
+    assert_taken_back(&tui.raw()[got..]);
+    quit(&mut tui);
 }
