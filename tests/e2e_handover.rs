@@ -401,10 +401,13 @@ interactive = true
     // Continued: the command's group owns the terminal again (`sh`, the
     // command, leads it), reads its line, then taskdeck takes over.
     let start = Instant::now();
-    while !tui
+    let leader = |g: i32| std::fs::read_to_string(format!("/proc/{g}/comm")).ok();
+    while tui
         .foreground_group()
-        .and_then(|g| std::fs::read_to_string(format!("/proc/{g}/comm")).ok())
-        .is_some_and(|c| c.trim() == "sh")
+        .and_then(leader)
+        .as_deref()
+        .map(str::trim)
+        != Some("sh")
     {
         assert!(
             start.elapsed() < WAIT,
