@@ -98,12 +98,7 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
             r.title,
             r.why(now_s)
         );
-        let line = crate::text::clean(&line);
-        match width {
-            Some(w) => text.push_str(&super::table::truncate(&line, w)),
-            None => text.push_str(&line),
-        }
-        text.push('\n');
+        super::table::push_line(&mut text, &line, width);
     }
     emit(&text)?;
     Ok(code)

@@ -1,4 +1,5 @@
-//! The other profiles' inboxes beside the current one (issue 36,
+//! The inboxes: the current profile's (`start_inbox`: its store's user's)
+//! and the other profiles' beside it (issue 36,
 //! `inbox_profiles = "all"`): one walker per other profile, each with its
 //! own client (its own key and service), its own store (the store of the
 //! user its key names, in its service's folder) and its own identity
@@ -34,6 +35,40 @@ impl std::fmt::Debug for OtherProfile {
             .field("name", &self.name)
             .finish_non_exhaustive()
     }
+}
+
+/// Start the inbox of the user the service named, in their store.
+pub(super) fn start_inbox(
+    state: &crate::app::state::State,
+    client: &Client,
+    service_dir: &std::path::Path,
+    settings: &crate::config::Settings,
+    tx: &mpsc::UnboundedSender<Msg>,
+) -> Option<InboxLink> {
+    if !settings.cache {
+        return None;
+    }
+    // Only the user whose store is open (never another's).
+    let user = state.local.user.as_ref()?;
+    let me = match &state.me {
+        Some(me) if me.user_id == *user => Me::of(me),
+        Some(_) => return None,
+        None => Me {
+            id: user.clone(),
+            ..Default::default()
+        },
+    };
+    let path = crate::store::db_path(service_dir, user);
+    let every =
+        (settings.inbox_refresh_secs > 0).then(|| Duration::from_secs(settings.inbox_refresh_secs));
+    let tx = tx.clone();
+    Some(InboxLink::start(
+        client.clone(),
+        path,
+        me,
+        every,
+        move |u| tx.send(Msg::Inbox(Box::new(u))).is_ok(),
+    ))
 }
 
 /// The running walkers; dropping them stops them.

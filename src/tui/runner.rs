@@ -10,8 +10,12 @@
 //! code. Splitting into words would make no difference to that, and would
 //! take the shell away from the people who wrote it.
 
+use super::terminal::Screen;
+use super::Msg;
 use crate::app::custom::run::{Done, Exit, Job, Outcome, Run, OUTPUT_CAP};
+use crate::app::state::{Effect, State};
 use std::time::Duration;
+use tokio::sync::mpsc::UnboundedSender;
 
 /// Read `r` to its end, keeping at most `cap` bytes.
 async fn read_capped<R: tokio::io::AsyncRead + Unpin>(mut r: R, cap: usize) -> (Vec<u8>, bool) {
@@ -115,6 +119,21 @@ fn exit_of(st: std::process::ExitStatus) -> Exit {
         }
     }
     Exit::Code(st.code().unwrap_or(-1))
+}
+
+/// Run `job` off the loop, captured (a task of its own); what it did
+/// comes back to the loop as [`Msg::CommandDone`].
+pub fn spawn_job(job: Job, tx: UnboundedSender<Msg>) {
+    tokio::spawn(async move {
+        let done = run_job(job).await;
+        let _ = tx.send(Msg::CommandDone(Box::new(done)));
+    });
+}
+
+/// Run `job` with the terminal lent to it (like `$EDITOR`); what it did
+/// goes back to the state, which answers with what to do next.
+pub fn in_terminal(job: Job, state: &mut State, screen: &mut Screen) -> Vec<Effect> {
+    state.custom_done(screen.lend(|| run_interactive(job)))
 }
 
 /// Run every run of `job` in turn, captured.
@@ -258,9 +277,9 @@ fn stopped_together(tty: i32, pgid: i32) {
     }
 }
 
-/// Run `job` with the terminal: the TUI is suspended meanwhile (the caller
-/// restores and resumes it, as for `$EDITOR`).
-pub fn run_interactive(job: Job) -> Done {
+/// Run `job` with the terminal: the TUI is suspended meanwhile
+/// ([`in_terminal`] gives the terminal back and takes it again).
+fn run_interactive(job: Job) -> Done {
     let mut outcomes = Vec::new();
     for r in &job.runs {
         let exit = match run_in_foreground(r) {
