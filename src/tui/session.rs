@@ -245,12 +245,14 @@ impl Session {
         }
     }
 
-    /// How long until the cursor that stopped is read: once it rests, not
-    /// at the next tick (an hour when it moves on).
+    /// How long until the cursor that stopped is read, or the `:link task`
+    /// picker asks the service for what is typed: once the cursor or the
+    /// typing rests, not at the next tick (an hour when neither waits).
     pub(super) fn settle_in(&self) -> Duration {
-        self.state
-            .settle
-            .due()
+        [self.state.settle.due(), self.state.link_ask_due()]
+            .into_iter()
+            .flatten()
+            .min()
             .map_or(Duration::from_secs(3600), |t| {
                 t.saturating_duration_since(Instant::now())
             })
