@@ -306,11 +306,11 @@ async fn status_and_priority_are_checked_locally() {
     for (args, listed) in [
         (
             &["tasks", "--status", "in_progress,done"][..],
-            "not_started, in_progress, waiting_on_external, completed",
+            "not_started, in_progress, waiting_on_external (waiting), completed",
         ),
         (
             &["tasks", "--priority", "critical"],
-            "no_priority, urgent, high, medium, low",
+            "urgent, high, medium, low, no_priority (-)",
         ),
     ] {
         let o = env.run(args).await;
@@ -342,6 +342,35 @@ async fn status_and_priority_are_checked_locally() {
         assert!(
             t["status"] == "in_progress" || t["status"] == "waiting_on_external",
             "{t}"
+        );
+    }
+    // The words the TUI shows, and unique beginnings, are read as it reads
+    // them; the service gets its own values.
+    sb.clear_requests();
+    let o = env
+        .run(&[
+            "tasks",
+            "--status",
+            "waiting,in_p",
+            "--priority",
+            "urg",
+            "--json",
+        ])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let sent = sb
+        .requests()
+        .into_iter()
+        .filter(|r| r.path == "/api/v1/tasks")
+        .filter_map(|r| r.query)
+        .collect::<Vec<_>>();
+    for pair in [
+        "status=waiting_on_external%2Cin_progress",
+        "priority=urgent",
+    ] {
+        assert!(
+            sent.iter().any(|q| q.split('&').any(|p| p == pair)),
+            "{pair} not in {sent:?}"
         );
     }
 }

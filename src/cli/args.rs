@@ -249,10 +249,11 @@ pub struct TasksArgs {
     /// Free-text search over title, description, context and comments.
     #[arg(long, short = 'q', value_name = "Q")]
     pub query: Option<String>,
-    /// Status values, comma-separated (not_started, in_progress, waiting_on_external, completed).
+    /// Status values, comma-separated (not_started, in_progress, waiting_on_external, completed;
+    /// the word the TUI shows, such as waiting, or a unique beginning works too).
     #[arg(long, value_delimiter = ',', value_name = "a,b", value_parser = Candidates(STATUS_VALUES))]
     pub status: Vec<String>,
-    /// Priority (no_priority, urgent, high, medium, low).
+    /// Priority (no_priority, urgent, high, medium, low; a unique beginning works too).
     #[arg(long, value_name = "P", value_parser = Candidates(PRIORITY_VALUES))]
     pub priority: Option<String>,
     /// Only tasks assigned to this user id, or `me`.

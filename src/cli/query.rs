@@ -1,9 +1,10 @@
 //! The `tasks` command's query from its flags: values checked against the
 //! API's before anything is sent, due bounds in local days, ids not names.
 
-use super::args::{TasksArgs, PRIORITY_VALUES, STATUS_VALUES};
+use super::args::TasksArgs;
 use super::output::Failure;
 use crate::api::TaskQuery;
+use crate::domain::filters::{priority_value, status_value};
 use crate::text::clean;
 use jiff::Timestamp;
 
@@ -15,12 +16,12 @@ pub fn task_query(a: &TasksArgs, now: Timestamp) -> Result<TaskQuery, Failure> {
     };
     let mut status = Vec::new();
     for s in a.status.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-        status.push(one_of("--status", "a status", s, STATUS_VALUES)?);
+        status.push(one_of("--status", s, status_value)?);
     }
     let priority = a
         .priority
         .as_deref()
-        .map(|p| one_of("--priority", "a priority", p.trim(), PRIORITY_VALUES))
+        .map(|p| one_of("--priority", p.trim(), priority_value))
         .transpose()?;
     Ok(TaskQuery {
         query: a.query.clone(),
@@ -40,19 +41,17 @@ pub fn task_query(a: &TasksArgs, now: Timestamp) -> Result<TaskQuery, Failure> {
     })
 }
 
-/// `value` when it is one of `allowed` (any case), else a usage error
-/// listing them.
-fn one_of(flag: &str, what: &str, value: &str, allowed: &[&str]) -> Result<String, Failure> {
-    let v = value.to_ascii_lowercase();
-    if allowed.contains(&v.as_str()) {
-        Ok(v)
-    } else {
-        Err(Failure::usage(format!(
-            "{flag}: {} is not {what}; use {}",
-            clean(&format!("{value:?}")),
-            allowed.join(", ")
-        )))
-    }
+/// The service's value for `value`, read as the TUI reads it (the value,
+/// the word shown, a unique beginning: `domain::filters`), else a usage
+/// error naming the candidates.
+fn one_of(
+    flag: &str,
+    value: &str,
+    read: fn(&str) -> Result<&'static str, String>,
+) -> Result<String, Failure> {
+    read(value)
+        .map(str::to_string)
+        .map_err(|e| Failure::usage(format!("{flag}: {}", clean(&e))))
 }
 
 /// A `--due-from`/`--due-to` value, read as the TUI's `:filter from=/to=`:

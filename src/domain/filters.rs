@@ -4,7 +4,7 @@
 //! app resolves them through its directory.
 
 use super::dates;
-use crate::api::TaskQuery;
+use crate::api::{Priority, Status, TaskQuery};
 
 /// The service's task statuses and priorities, as filter and command words.
 pub const STATUS_VALUES: &[&str] = &[
@@ -14,6 +14,81 @@ pub const STATUS_VALUES: &[&str] = &[
     "completed",
 ];
 pub const PRIORITY_VALUES: &[&str] = &["urgent", "high", "medium", "low", "no_priority"];
+
+/// A status as the user types it (`:filter status=…`, `:status`, a view's
+/// filter, `--status`): the service's value, the word the screen shows
+/// for it (`waiting`, `in progress`) or a beginning of either that names
+/// one value only (`wait`, `in_p`), any case; `_` and a space are the
+/// same. Returns the service's exact value; an unknown or ambiguous word
+/// is refused naming the candidates.
+pub fn status_value(typed: &str) -> Result<&'static str, String> {
+    let table: Vec<(&'static str, String)> = Status::KNOWN
+        .iter()
+        .map(|s| (s.as_wire(), s.label()))
+        .collect();
+    one_value("status", typed, &table)
+}
+
+/// A priority as the user types it: the rules of [`status_value`] (the
+/// screen shows `-` for `no_priority`).
+pub fn priority_value(typed: &str) -> Result<&'static str, String> {
+    let table: Vec<(&'static str, String)> = Priority::KNOWN
+        .iter()
+        .map(|p| (p.as_wire(), p.label()))
+        .collect();
+    one_value("priority", typed, &table)
+}
+
+/// Lower case, `_` as a space, spaces collapsed: `In_Progress` and
+/// `in  progress` are one word.
+fn normal(w: &str) -> String {
+    w.replace('_', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// `typed` read against `table`, (service value, word shown) pairs: an
+/// exact word first, else the one value a beginning names.
+fn one_value(
+    what: &str,
+    typed: &str,
+    table: &[(&'static str, String)],
+) -> Result<&'static str, String> {
+    let listed = table
+        .iter()
+        .map(|(wire, shown)| {
+            if normal(shown) == normal(wire) {
+                wire.to_string()
+            } else {
+                format!("{wire} ({shown})")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let t = normal(typed);
+    if t.is_empty() {
+        return Err(format!("give a {what} ({listed})"));
+    }
+    let words = |(wire, shown): &(&'static str, String)| [normal(wire), normal(shown)];
+    if let Some((wire, _)) = table.iter().find(|e| words(e).contains(&t)) {
+        return Ok(wire);
+    }
+    let found: Vec<&'static str> = table
+        .iter()
+        .filter(|e| words(e).iter().any(|w| w.starts_with(&t)))
+        .map(|(wire, _)| *wire)
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(format!("unknown {what} {typed:?} (use {listed})")),
+        many => Err(format!(
+            "{typed:?} could be the {what} {} (type more of it)",
+            many.join(" or ")
+        )),
+    }
+}
 
 pub fn parse_filters(args: &str, me: Option<&str>) -> Result<TaskQuery, String> {
     parse_filters_in(args, me, None)
@@ -50,6 +125,10 @@ fn parse_filters_in(
         let (k, v) = word
             .split_once('=')
             .ok_or_else(|| format!("{word:?}: filters are key=value, e.g. status=in_progress"))?;
+        // `status=` alone would clear every filter (an empty query).
+        if v.trim().is_empty() {
+            return Err(format!("{word:?}: give a value after the ="));
+        }
         let list = |v: &str| {
             v.split(',')
                 .filter(|s| !s.is_empty())
@@ -58,17 +137,12 @@ fn parse_filters_in(
         };
         match k {
             "status" => {
-                q.status = list(v);
-                if let Some(bad) = q.status.iter().find(|s| !STATUS_VALUES.contains(&s.as_str())) {
-                    return Err(format!("unknown status {bad:?} (use {})", STATUS_VALUES.join(", ")));
-                }
+                q.status = list(v)
+                    .iter()
+                    .map(|s| status_value(s).map(str::to_string))
+                    .collect::<Result<_, _>>()?;
             }
-            "priority" => {
-                if !PRIORITY_VALUES.contains(&v) {
-                    return Err(format!("unknown priority {v:?} (use {})", PRIORITY_VALUES.join(", ")));
-                }
-                q.priority = Some(v.into())
-            }
+            "priority" => q.priority = Some(priority_value(v)?.to_string()),
             "assigned" | "assigned_to" | "assignee" => q.assigned_to = Some(resolve_me(v)?),
             "involving" => q.involving = Some(resolve_me(v)?),
             "team" | "team_id" => q.team_id = Some(v.into()),
@@ -214,6 +288,107 @@ pub fn apply_tags(current: &[String], add: &[String], remove: &[String]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_and_priority_words_the_value_shown_or_a_unique_beginning() {
+        // (typed, what it reads as, or a word the refusal must hold)
+        let statuses: &[(&str, Result<&str, &str>)] = &[
+            // The service's values, any case.
+            ("waiting_on_external", Ok("waiting_on_external")),
+            ("Waiting_On_External", Ok("waiting_on_external")),
+            ("not_started", Ok("not_started")),
+            // The words the screen shows.
+            ("waiting", Ok("waiting_on_external")),
+            ("WAITING", Ok("waiting_on_external")),
+            ("in progress", Ok("in_progress")),
+            ("  in   progress ", Ok("in_progress")),
+            ("not started", Ok("not_started")),
+            // Unique beginnings of either.
+            ("wait", Ok("waiting_on_external")),
+            ("w", Ok("waiting_on_external")),
+            ("in_p", Ok("in_progress")),
+            ("in p", Ok("in_progress")),
+            ("comp", Ok("completed")),
+            ("Comp", Ok("completed")),
+            ("waiting_on", Ok("waiting_on_external")),
+            // Unknown: the candidates named, with the words shown.
+            ("done", Err("unknown status \"done\"")),
+            ("done", Err("waiting_on_external (waiting)")),
+            ("waitingx", Err("unknown status")),
+            ("on_external", Err("unknown status")),
+            ("", Err("give a status")),
+        ];
+        for (typed, want) in statuses {
+            match (status_value(typed), want) {
+                (Ok(got), Ok(w)) => assert_eq!(got, *w, "{typed:?}"),
+                (Err(e), Err(w)) => assert!(e.contains(w), "{typed:?}: {e}"),
+                (got, w) => panic!("{typed:?}: {got:?}, expected {w:?}"),
+            }
+        }
+        let priorities: &[(&str, Result<&str, &str>)] = &[
+            ("urgent", Ok("urgent")),
+            ("no_priority", Ok("no_priority")),
+            ("no priority", Ok("no_priority")),
+            ("-", Ok("no_priority")),
+            ("n", Ok("no_priority")),
+            ("Med", Ok("medium")),
+            ("h", Ok("high")),
+            ("critical", Err("unknown priority \"critical\"")),
+            ("critical", Err("no_priority (-)")),
+        ];
+        for (typed, want) in priorities {
+            match (priority_value(typed), want) {
+                (Ok(got), Ok(w)) => assert_eq!(got, *w, "{typed:?}"),
+                (Err(e), Err(w)) => assert!(e.contains(w), "{typed:?}: {e}"),
+                (got, w) => panic!("{typed:?}: {got:?}, expected {w:?}"),
+            }
+        }
+        // Ambiguous: no beginning of today's values is (each starts its
+        // own way), so the rule is shown on a table where one is.
+        let table = [
+            ("not_started", "not started".to_string()),
+            ("no_priority", "-".to_string()),
+        ];
+        let e = one_value("word", "no", &table).unwrap_err();
+        assert_eq!(
+            e,
+            "\"no\" could be the word not_started or no_priority (type more of it)"
+        );
+        assert_eq!(one_value("word", "not", &table), Ok("not_started"));
+        // The values listed for completion are the service's.
+        let wires: Vec<&str> = Status::KNOWN.iter().map(|s| s.as_wire()).collect();
+        assert_eq!(wires, STATUS_VALUES);
+        let wires: Vec<&str> = Priority::KNOWN.iter().map(|s| s.as_wire()).collect();
+        assert_eq!(wires, PRIORITY_VALUES);
+    }
+
+    #[test]
+    fn filters_send_the_service_value_of_a_word_shown_or_begun() {
+        let q = parse_filters("status=waiting,in_p,Completed priority=med", None).unwrap();
+        assert_eq!(
+            q.status,
+            vec!["waiting_on_external", "in_progress", "completed"]
+        );
+        assert_eq!(q.priority.as_deref(), Some("medium"));
+        let q = parse_filters(r#"status="in progress",not_started priority=-"#, None).unwrap();
+        assert_eq!(q.status, vec!["in_progress", "not_started"]);
+        assert_eq!(q.priority.as_deref(), Some("no_priority"));
+        let e = parse_filters("status=waiting,done", None).unwrap_err();
+        assert!(e.contains("unknown status \"done\""), "{e}");
+        // A view's filter in the config is checked by the same words.
+        assert!(check_filters("status=waiting priority=urg").is_ok());
+        assert!(check_filters("status=wat").is_err());
+        // A key without its value is refused, not read as no filter.
+        for bare in [
+            "status=",
+            "priority=",
+            "assigned= status=completed",
+            "tags=",
+        ] {
+            let e = parse_filters(bare, Some("u-me")).unwrap_err();
+            assert!(e.contains("give a value"), "{bare}: {e}");
+        }
+    }
 
     #[test]
     fn quoted_values_keep_their_spaces() {

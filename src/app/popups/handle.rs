@@ -111,7 +111,20 @@ impl State {
             teams: self.directory.team_labels(),
             views: self.views.names(),
             commands: self.custom.palette(),
+            tags: self.loaded_tags(),
         }
+    }
+
+    /// The tags on the loaded tasks, each once, in order.
+    fn loaded_tags(&self) -> Vec<String> {
+        let tags: std::collections::BTreeSet<String> = self
+            .list
+            .items
+            .iter()
+            .filter_map(|i| i.task())
+            .flat_map(|t| t.tags.iter().map(|g| g.raw().to_string()))
+            .collect();
+        tags.into_iter().collect()
     }
 
     pub fn open_palette(&mut self, prefill: &str) -> Vec<Effect> {

@@ -5,6 +5,7 @@
 use crate::app::keymap::Action;
 use crate::app::state::command::{self, Complete, COMMANDS};
 use crate::app::state::input::LineInput;
+use crate::domain::filter_complete;
 use crossterm::event::KeyEvent;
 
 pub struct Palette {
@@ -27,6 +28,8 @@ pub struct Sources {
     pub views: Vec<String>,
     /// (name, description) of each custom command.
     pub commands: Vec<(String, String)>,
+    /// The tags seen on the loaded tasks (`:filter tags=`).
+    pub tags: Vec<String>,
 }
 
 impl Sources {
@@ -66,6 +69,19 @@ pub fn complete(input: &str, src: &Sources) -> Vec<String> {
             let Some(spec) = command::spec(cmd) else {
                 return vec![];
             };
+            if spec.complete == Complete::Filter {
+                // Only the word being typed is completed: `arg` is kept as
+                // typed before it.
+                let known = filter_complete::Known {
+                    people,
+                    teams,
+                    tags: &src.tags,
+                };
+                return filter_complete::complete(arg, &known)
+                    .into_iter()
+                    .map(|c| format!("{cmd} {c}"))
+                    .collect();
+            }
             let values: Vec<String> = match spec.complete {
                 Complete::Nothing => vec![],
                 Complete::Values(v) => v.iter().map(|s| s.to_string()).collect(),
@@ -90,6 +106,7 @@ pub fn complete(input: &str, src: &Sources) -> Vec<String> {
                     v
                 }
                 Complete::CustomCommands => src.commands.iter().map(|(n, _)| n.clone()).collect(),
+                Complete::Filter => vec![],
             };
             crate::app::fuzzy::rank(arg, &values)
                 .into_iter()
@@ -149,6 +166,9 @@ impl Palette {
                 // A name matching several people or teams runs as typed, so
                 // that the picker asks which (the first suggestion is not an
                 // answer) — unless the user chose one.
+                if let Some(out) = self.enter_filter(&completions, highlighted.as_deref()) {
+                    return out;
+                }
                 let typed = self.input.text.trim().to_string();
                 if !self.chose && completions.len() > 1 && names_argument(&typed) {
                     return PaletteOutcome::Run(typed);
@@ -241,6 +261,52 @@ impl Palette {
             }
         }
         PaletteOutcome::Stay
+    }
+}
+
+impl Palette {
+    /// Enter on `:filter …`: the suggestion runs when the user chose it,
+    /// or when it is the one suggestion completing the word typed
+    /// (`status=w` → `status=waiting_on_external`); else what was typed
+    /// runs (the filter words read it the same way, or say why not). A
+    /// key (`status=`) is never run: it is completed, for its value.
+    /// `None`: not a filter, or nothing typed (asked for as for any
+    /// command).
+    fn enter_filter(
+        &mut self,
+        completions: &[String],
+        highlighted: Option<&str>,
+    ) -> Option<PaletteOutcome> {
+        let text = self.input.text.trim_start().to_string();
+        let (cmd, arg) = text.split_once(' ')?;
+        if command::spec(cmd)?.complete != Complete::Filter {
+            return None;
+        }
+        let fragment = filter_complete::typing(arg)
+            .fragment
+            .trim_start_matches('"');
+        let completing: Vec<&String> = completions
+            .iter()
+            .filter(|c| c.to_lowercase().starts_with(&text.to_lowercase()))
+            .collect();
+        let pick = match highlighted {
+            Some(h) if self.chose => Some(h),
+            Some(h) if !fragment.is_empty() && completing.len() == 1 && completing[0] == h => {
+                Some(h)
+            }
+            _ => None,
+        };
+        match pick {
+            Some(h) if h.ends_with('=') => {
+                self.input = LineInput::with(h);
+                self.selected = 0;
+                self.chose = false;
+                Some(PaletteOutcome::Stay)
+            }
+            Some(h) => Some(PaletteOutcome::Run(h.to_string())),
+            None if arg.trim().is_empty() => None,
+            None => Some(PaletteOutcome::Run(text.trim_end().to_string())),
+        }
     }
 }
 

@@ -165,6 +165,9 @@ pub enum Complete {
     Views,
     /// The custom commands' names.
     CustomCommands,
+    /// Filter words: the keys, then each key's values
+    /// (`domain::filter_complete`).
+    Filter,
 }
 
 pub struct Spec {
@@ -178,7 +181,7 @@ pub struct Spec {
     pub parse: fn(&str) -> Result<Command, String>,
 }
 
-pub use crate::domain::filters::{PRIORITY_VALUES, STATUS_VALUES};
+pub use crate::domain::filters::{priority_value, status_value, PRIORITY_VALUES, STATUS_VALUES};
 pub const ROLE_VALUES: &[&str] = &["reference", "subject", "output"];
 pub const LINK_TYPES: &[&str] = &["chat", "review", "report", "task"];
 const DUE_WORDS: &[&str] = &["today", "tomorrow", "fri", "+1d", "+3d", "+1w", "none"];
@@ -314,14 +317,11 @@ use Complete::*;
 /// acts on the current task, completion, parser. Adding a command is one
 /// row here and one arm in `State::run`.
 pub const COMMANDS: &[Spec] = &[
-    spec!("status", "not_started|in_progress|waiting_on_external|completed", "set the status", true, Values(STATUS_VALUES), |a| {
-        let a = needs(a, "a status: not_started, in_progress, waiting_on_external, completed")?;
-        let s = Status::parse(a);
-        if s.is_known() { Ok(Command::Status(s)) } else { Err(format!("unknown status {a:?} (use {})", STATUS_VALUES.join(", "))) }
+    spec!("status", "not_started|in_progress|waiting_on_external|completed", "set the status (the word shown, e.g. waiting, or a unique beginning works too)", true, Values(STATUS_VALUES), |a| {
+        Ok(Command::Status(Status::parse(status_value(a)?)))
     }),
-    spec!("priority", "urgent|high|medium|low|no_priority", "set the priority", true, Values(PRIORITY_VALUES), |a| {
-        let p = Priority::parse(a);
-        if p.is_known() { Ok(Command::Priority(p)) } else { Err(format!("unknown priority {a:?} (urgent, high, medium, low, no_priority)")) }
+    spec!("priority", "urgent|high|medium|low|no_priority", "set the priority (a unique beginning works too)", true, Values(PRIORITY_VALUES), |a| {
+        Ok(Command::Priority(Priority::parse(priority_value(a)?)))
     }),
     spec!("assign", "me|e-mail|name|id", "assign the task (several matches: pick one)", true, People, |a| Ok(Command::Assign(needs(a, "a person: me, an e-mail, a name or a user id")?.to_string()))),
     spec!("unassign", "", "remove the assignee", true, Nothing, |a| none(a, Command::Unassign)),
@@ -355,7 +355,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),
     spec!("parent", "", "open the parent of the current subtask", true, Nothing, |a| none(a, Command::Parent)),
-    spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters", false, Nothing, |a| {
+    spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters (status and priority: the word shown or a unique beginning works too; Tab completes keys and values)", false, Filter, |a| {
         // Nothing typed is not "no filters": that is `filter clear`.
         Ok(Command::Filter(needs(a, "conditions such as status=in_progress assigned=me (or `filter clear` to clear them)")?.to_string()))
     }),
@@ -429,6 +429,23 @@ mod tests {
         assert!(Command::parse("status bogus")
             .unwrap_err()
             .contains("unknown status"));
+        // The word shown, or a unique beginning, sets the service's value.
+        for (typed, want) in [
+            ("status waiting", Status::WaitingOnExternal),
+            ("status in progress", Status::InProgress),
+            ("status in_p", Status::InProgress),
+            ("status comp", Status::Completed),
+        ] {
+            assert_eq!(Command::parse(typed), Ok(Command::Status(want)), "{typed}");
+        }
+        assert_eq!(
+            Command::parse("priority med"),
+            Ok(Command::Priority(Priority::Medium))
+        );
+        assert!(Command::parse("status")
+            .unwrap_err()
+            .contains("give a status"));
+        assert!(Command::parse("priority").is_err());
         assert!(Command::parse("archive now").is_err());
         assert!(Command::parse("frobnicate")
             .unwrap_err()

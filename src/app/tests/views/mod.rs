@@ -5,5 +5,6 @@
 use super::*;
 
 pub(crate) mod board;
+mod filters;
 pub(crate) mod saved;
 mod tabs;
