@@ -328,3 +328,33 @@ fn the_live_filter_narrows_before_any_answer_and_digits_switch_tabs() {
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
+
+#[test]
+fn filter_completes_with_tab_and_the_word_shown_sends_the_service_value() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch(&svc, &home, &home.root().join("ids.txt"));
+    // Tab completes the key, then the value as the service names it.
+    tui.send(":filter ");
+    tui.key("\t");
+    tui.wait_for(":filter status=", WAIT);
+    tui.send("w");
+    tui.key("\t");
+    tui.wait_for(":filter status=waiting_on_external", WAIT);
+    tui.key("\x1b");
+    // The word the STATUS column shows is read as that value.
+    svc.sb.clear_requests();
+    tui.send(":filter status=waiting");
+    tui.key("\r");
+    let lists = wait_requests(&svc, "GET", "/api/v1/tasks", 1);
+    assert_eq!(lists.len(), 1, "one walk: {lists:?}");
+    let q = lists[0].query.clone().unwrap_or_default();
+    assert_eq!(
+        query_param(&q, "status"),
+        Some("waiting_on_external"),
+        "{q}"
+    );
+    tui.wait_for("filter status=waiting_on_external", WAIT);
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}

@@ -167,3 +167,24 @@ fn enter_runs_a_suggestion_only_when_chosen_or_completing_the_word_typed() {
     assert!(reqs(&fx).is_empty(), "not the first Sam");
     assert!(matches!(s.overlay, Overlay::Picker(_)));
 }
+
+#[test]
+fn a_view_in_the_config_takes_the_words_shown_and_sends_the_values() {
+    let settings = super::saved::config(
+        r#"
+[[views]]
+name = "Waiting"
+filter = 'status=waiting,"in progress" priority=urg'
+key = "8"
+"#,
+    );
+    let mut s = loaded_with(&settings, 1);
+    let q = list_query(&s.on_key(key('8')));
+    assert_eq!(q.status, vec!["waiting_on_external", "in_progress"]);
+    assert_eq!(q.priority.as_deref(), Some("urgent"));
+    // A word that is no status is found by the config check, with the
+    // words it could be.
+    let c = crate::config::from_str("[[views]]\nname = \"W\"\nfilter = \"status=wat\"\n", None);
+    let said = format!("{:?}", c.diagnostics);
+    assert!(said.contains("waiting_on_external (waiting)"), "{said}");
+}
