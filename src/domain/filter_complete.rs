@@ -40,6 +40,8 @@ pub struct Typing<'a> {
     pub key: Option<&'a str>,
     /// Bytes of `args` kept as they are: everything before the fragment.
     pub head: &'a str,
+    /// Where the word being typed starts in `args` (its key, if any).
+    pub word: usize,
     /// What is being typed: a key's beginning or a value's.
     pub fragment: &'a str,
     /// The values already in the list (`status=a,b,` → `a`, `b`).
@@ -62,6 +64,7 @@ pub fn typing(args: &str) -> Typing<'_> {
         return Typing {
             key: None,
             head: &args[..word_start],
+            word: word_start,
             fragment: word,
             listed: vec![],
         };
@@ -87,6 +90,7 @@ pub fn typing(args: &str) -> Typing<'_> {
     Typing {
         key: Some(key),
         head: &args[..frag_start],
+        word: word_start,
         fragment: &args[frag_start..],
         listed,
     }
@@ -281,6 +285,7 @@ mod tests {
             Typing {
                 key: Some("status"),
                 head: r#"team="Corporate Law" status=in_progress,"#,
+                word: 21,
                 fragment: "wa",
                 listed: vec!["in_progress"],
             }

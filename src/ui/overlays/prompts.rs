@@ -48,12 +48,17 @@ pub(super) fn palette(
         Span::raw(crate::text::clean(&p.input.text)),
         Span::styled("_", theme.dim),
     ])];
+    // A filter's words typed before the one completed are not repeated
+    // in every suggestion (they would push it off a narrow screen).
+    let kept = filter_head(&p.input.text);
     let hint = completions.iter().enumerate().take(12).map(|(i, c)| {
         let name = c.split(' ').next().unwrap_or("");
         let desc = command::spec(name)
             .map(|c| format!("{}  — {}", c.args, c.help))
             .unwrap_or_default();
-        let text = if let Some(d) = sources.describe(c) {
+        let text = if let Some(rest) = kept.as_deref().and_then(|k| c.strip_prefix(k)) {
+            format!("  {name} …{}", crate::text::clean(rest))
+        } else if let Some(d) = sources.describe(c) {
             format!("  {}  — {}", crate::text::clean(c), crate::text::clean(d))
         } else if c.contains(' ') {
             format!("  {}", crate::text::clean(c))
@@ -78,6 +83,18 @@ pub(super) fn palette(
     if x < inner.right() {
         m.caret_at(x, inner.y);
     }
+}
+
+/// `filter WORDS `: the text of a `:filter` line before the word being
+/// completed, when words come before it.
+fn filter_head(input: &str) -> Option<String> {
+    let text = input.trim_start();
+    let (cmd, arg) = text.split_once(' ')?;
+    if command::spec(cmd)?.complete != command::Complete::Filter {
+        return None;
+    }
+    let before = &arg[..crate::domain::filter_complete::typing(arg).word];
+    (!before.trim().is_empty()).then(|| format!("{cmd} {before}"))
 }
 
 /// The search line: on the status line, not over the list, so the first

@@ -234,3 +234,28 @@ fn bang_means_overdue_in_the_list_and_on_the_board() {
     let t = text(&render(&mut s, 120, 40, &Theme::mono()));
     assert!(t.contains(" warning: careful"), "{t}");
 }
+
+#[test]
+fn filter_suggestions_show_the_word_completed_not_the_words_before() {
+    let mut s = loaded(1);
+    s.on_key(key(':'));
+    for c in "filter assigned=me priority=urgent tags=a status=in_progress,".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    // Each suggestion is the value completed, in full at 80 columns.
+    for v in ["not_started", "waiting_on_external", "completed"] {
+        assert!(
+            t.contains(&format!("filter …status=in_progress,{v}")),
+            "{v}:\n{t}"
+        );
+    }
+    // The first word is shown as it is.
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key(':'));
+    for c in "filter st".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    assert!(t.contains("filter status="), "{t}");
+}
