@@ -62,13 +62,18 @@ impl State {
 pub(crate) type NameError = Result<Vec<(String, String)>, String>;
 
 /// `filter` words with the ambiguous `key=reference` made `key={}`.
+/// Words are read as the filter reads them: a quoted name (`assigned="Sam
+/// Taylor"`) is one word, and stays quoted.
 pub(crate) fn filter_template(words: &str, key: &str, reference: &str) -> String {
-    let replaced: Vec<String> = words
-        .split_whitespace()
+    let read = crate::domain::filters::filter_words(words)
+        .unwrap_or_else(|_| words.split_whitespace().map(str::to_string).collect());
+    let replaced: Vec<String> = read
+        .iter()
         .map(|w| match w.split_once('=') {
             Some((k, v)) if v == reference && filter_key(k) == key => {
                 format!("{k}={{}}")
             }
+            Some((k, v)) if v.contains(char::is_whitespace) => format!("{k}=\"{v}\""),
             _ => w.to_string(),
         })
         .collect();

@@ -188,3 +188,22 @@ key = "8"
     let said = format!("{:?}", c.diagnostics);
     assert!(said.contains("waiting_on_external (waiting)"), "{said}");
 }
+
+#[test]
+fn a_quoted_name_several_people_share_is_asked_once_then_sent_as_the_id() {
+    // Completion quotes a name with spaces; two people known only by it.
+    let mut s = loaded(1);
+    s.directory
+        .learn_person("u-s1", "Sam Taylor", "", Some("#1"));
+    s.directory
+        .learn_person("u-s2", "Sam Taylor", "", Some("#1"));
+    let line = tab(&mut s, "filter tags=a assigned=sam");
+    assert_eq!(line, r#"filter tags=a assigned="Sam Taylor""#);
+    let fx = s.on_key(code(KeyCode::Enter));
+    assert!(reqs(&fx).is_empty(), "nothing sent before a choice");
+    assert!(matches!(s.overlay, Overlay::Picker(_)));
+    s.on_key(key('j'));
+    let q = list_query(&s.on_key(code(KeyCode::Enter)));
+    assert_eq!(q.assigned_to.as_deref(), Some("u-s2"));
+    assert_eq!(q.tags, vec!["a"]);
+}
