@@ -7,6 +7,7 @@
 //! a change found twice (two instances, two walks) is one item.
 //!
 //! - [`snapshot`]: the fields of a task the inbox compares.
+//! - [`change`]: one changed field: the service's values, and in words.
 //! - [`derive`]: items from a base and what the service has now (pure).
 //! - [`cycle`]: one walk against the service and the store.
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
@@ -16,6 +17,7 @@
 //! Below `app`, `ui` and `cli` (they use it); above `api`, `store` and
 //! `domain`.
 
+pub mod change;
 pub mod cycle;
 pub mod derive;
 pub mod link;

@@ -180,7 +180,7 @@ pub fn json_items(rows: &[InboxRow], items: &[InboxItem], marks: &[InboxMark]) -
                     display_id: i.label.clone(),
                     title: i.title.clone(),
                 },
-                changes: serde_json::from_str(&i.changes).unwrap_or_default(),
+                changes: Change::stored(&i.changes),
                 at: iso(i.at),
                 read: i.read_at.is_some(),
                 snoozed_until: until.clone(),
