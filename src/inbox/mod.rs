@@ -13,6 +13,8 @@
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
 //! - [`link`]: the inbox beside a running TUI (its own store connection).
 //! - [`notify`]: which unread items are news, and the words (pure).
+//! - [`snooze`]: what a snooze hides and when a follow-up brings a task
+//!   back: one rule for the rows and the notifications.
 //!
 //! Below `app`, `ui` and `cli` (they use it); above `api`, `store` and
 //! `domain`.
@@ -24,6 +26,7 @@ pub mod link;
 pub mod notify;
 pub mod rows;
 pub mod snapshot;
+pub mod snooze;
 
 pub use cycle::{cycle, CycleError, CycleReport, Plan};
 pub use derive::{Change, Kind, Me};
