@@ -15,6 +15,12 @@
 use super::derive::Kind;
 use crate::store::{InboxItem, InboxMark, MarkKind};
 
+/// Whether a mark's time has come at `now`: a snooze is over, a follow-up
+/// falls due (the second itself counts). Every place that asks uses this.
+pub fn come(m: &InboxMark, now: i64) -> bool {
+    m.at <= now
+}
+
 /// The snoozes of the inbox at `now`, with the items they apply to.
 #[derive(Clone, Copy, Debug)]
 pub struct Snoozes<'a> {
@@ -50,7 +56,7 @@ impl<'a> Snoozes<'a> {
                     && i.at <= self.now
             })
         };
-        m.at > self.now && !follow_up_back()
+        !come(m, self.now) && !follow_up_back()
     }
 
     /// The snoozes whose time came: each task is back, unread, saying so.
@@ -58,7 +64,7 @@ impl<'a> Snoozes<'a> {
         let now = self.now;
         self.marks
             .iter()
-            .filter(move |m| m.kind == MarkKind::Snooze && m.at <= now)
+            .filter(move |m| m.kind == MarkKind::Snooze && come(m, now))
     }
 }
 
