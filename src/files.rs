@@ -1,7 +1,7 @@
-//! Reading a file a setting names, safely: a regular file of bounded
-//! size, refused at once otherwise (a FIFO would block, `/dev/zero` never
-//! ends). Below every other module: `config`, `api` (`ca_file`) and
-//! `store` read through it.
+//! Reading a file a setting or a command names, safely: a regular file of
+//! bounded size, refused at once otherwise (a FIFO would block, `/dev/zero`
+//! never ends). Below every other module: `config`, `api` (`ca_file`),
+//! `store` and the TUI's `:validate` (`read_layout`) read through it.
 
 use std::path::Path;
 
@@ -49,6 +49,34 @@ pub fn read_regular_bytes(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
         return Err(too_large(cap));
     }
     Ok(bytes)
+}
+
+/// The layout file `:validate PATH` names in the TUI, read and parsed:
+/// the path as shown (`~/` spelled out) and the JSON, or what went wrong
+/// in one line. Standard input is the TUI's own terminal: `-` is refused.
+pub fn read_layout(path: String) -> Result<(String, serde_json::Value), String> {
+    let path = match path.strip_prefix("~/") {
+        Some(rest) => dirs::home_dir()
+            .map(|h| h.join(rest).display().to_string())
+            .unwrap_or(path),
+        None => path,
+    };
+    let read = if path == "-" {
+        Err(
+            "reading a layout from stdin is not possible inside the TUI; give a file path"
+                .to_string(),
+        )
+    } else {
+        // A regular file of a bounded size: a FIFO or a device would
+        // hang or fill the TUI.
+        read_regular_file(Path::new(&path), 32 * 1024 * 1024)
+            .map_err(|e| format!("cannot read {path}: {e}"))
+    };
+    let layout = read.and_then(|s| {
+        serde_json::from_str::<serde_json::Value>(&s)
+            .map_err(|e| format!("{path} is not JSON: {e}"))
+    })?;
+    Ok((path, layout))
 }
 
 fn too_large(cap: u64) -> std::io::Error {

@@ -55,12 +55,8 @@ pub async fn run(
     for r in &g.rows {
         let when = crate::domain::words::age(r.at, now_s);
         let head = format!("{:<8} {:>8}  ", r.label, when);
-        let line = crate::text::clean(&format!("{head}{} — {}", r.title, r.why(now_s)));
-        match width {
-            Some(w) => text.push_str(&super::table::truncate(&line, w)),
-            None => text.push_str(&line),
-        }
-        text.push('\n');
+        let line = format!("{head}{} — {}", r.title, r.why(now_s));
+        super::table::push_line(&mut text, &line, width);
     }
     emit(&text)?;
     Ok(code)

@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod commands;
+mod connect;
 mod demo;
 mod docs;
 mod inbox;
@@ -15,13 +16,13 @@ mod search;
 pub mod stream;
 pub mod table;
 
-use crate::api::{Client, ClientConfig};
-use crate::config::{self, Config, Severity};
+use crate::config;
 use crate::sandbox::SandboxOptions;
 use crate::tui::LaunchInfo;
 use args::{CacheCommand, Cli, Command, ConfigCommand};
 use clap::Parser;
 use commands::{emit, say, Failure, Outcome, EXIT_FAILED, EXIT_OK};
+use connect::{connect, connect_as, terminal_ready, TerminalFacts};
 use std::time::Duration;
 
 /// Entry point of the binary; returns the process exit code.
@@ -90,6 +91,8 @@ pub fn main() -> i32 {
     let code = finish(rt.block_on(dispatch(cli)));
     // Do not wait for background tasks (e.g. the demo sandbox) to end.
     rt.shutdown_timeout(Duration::from_millis(200));
+    // … nor for another profile's key command still asked for its key.
+    config::stop_detached_key_commands();
     tracing::info!(code, "taskdeck exiting");
     code
 }
@@ -258,88 +261,6 @@ async fn inbox_all_profiles(limit: Duration, json: bool, all: bool) -> Outcome {
     profiles::print(walks, json, now)
 }
 
-fn not_configured(c: &Config, missing: &str) -> Failure {
-    let mut f = Failure::usage(format!("not configured: no {missing}"));
-    f.hint = Some(format!(
-        "Set TASKDECK_BASE_URL and TASKDECK_API_KEY, or write {}:\n\n\
-         \x20   base_url = \"https://tasks.example.com\"\n\
-         \x20   api_key_command = \"pass show work/tasks\"   # prints the key\n\n\
-         (`taskdeck config init` asks and writes it; `taskdeck config check` checks it.)\n\
-         To try taskdeck without a service: taskdeck demo",
-        c.path.display()
-    ));
-    f
-}
-
-/// Load the configuration and build a client, or explain what is missing.
-///
-/// Also the local store of the user this key was last seen to belong to
-/// on this service (what the CLI completes names with), if any.
-/// With `tui`, the key's fingerprint in the service's store folder (made
-/// there if need be) instead: which user's store the TUI may open.
-fn connect(profile: Option<&str>, tui: bool) -> Result<Connected, Failure> {
-    connect_as(profile, tui, tui)
-}
-
-/// [`connect`]; `print`: the key's fingerprint is made too (what the TUI
-/// and `taskdeck inbox` open the user's store with).
-fn connect_as(profile: Option<&str>, tui: bool, print: bool) -> Result<Connected, Failure> {
-    let c = config::load(profile);
-    if let Some(fatal) = c.fatal() {
-        return Err(Failure::usage(fatal));
-    }
-    for d in c.diagnostics.iter() {
-        let sev = if d.severity == Severity::Error {
-            "ignored"
-        } else {
-            "warning"
-        };
-        say(&format!("taskdeck: {sev}: {}: {d}", c.path.display()));
-    }
-    // The TUI without a terminal fails here, before the key command asks
-    // for anything; without a base URL the instructions come first.
-    if tui && c.settings.base_url.is_some() {
-        terminal_ready(&TerminalFacts::now())?;
-    }
-    let key = c
-        .api_key()
-        .map_err(|e| Failure::usage(format!("cannot get the API key: {e}")))?;
-    let (base, key) = match (c.settings.base_url.clone(), key) {
-        (Some(b), Some(k)) => (b, k),
-        (None, None) => return Err(not_configured(&c, "base URL and no API key")),
-        (None, _) => return Err(not_configured(&c, "base URL")),
-        (_, None) => return Err(not_configured(&c, "API key")),
-    };
-    tracing::info!(key_source = %c.key_source(), profile = ?profile, "configuration loaded");
-    let (mut store, mut key_print) = (None, None);
-    if c.settings.cache && print {
-        let dir = crate::store::service_dir(&base, false);
-        key_print = crate::store::identity::KeyPrint::of(&dir, key.expose());
-    } else if c.settings.cache {
-        let dir = crate::store::existing_service_dir(&base);
-        store = crate::store::db_path_for_key(&dir, key.expose());
-    }
-    let mut cfg = ClientConfig::new(base, key);
-    cfg.http2 = c.settings.http2;
-    cfg.h2c = c.settings.http2_always;
-    cfg.ca_file = c.settings.ca_file.clone();
-    let client = Client::new(cfg).map_err(Failure::usage)?;
-    tracing::info!(base = client.base_url(), "connecting");
-    Ok(Connected {
-        client,
-        config: c,
-        store,
-        key_print,
-    })
-}
-
-struct Connected {
-    client: Client,
-    config: Config,
-    store: Option<std::path::PathBuf>,
-    key_print: Option<crate::store::identity::KeyPrint>,
-}
-
 async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
     let mut profile = profile.map(str::to_string);
     let mut open = None;
@@ -348,11 +269,8 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
         // Without configuration this fails at once (exit 2) with instructions.
         let mut c = connect(profile.as_deref(), true)?;
         c.config.settings.accessible |= accessible;
-        let others = profiles::others(profile.as_deref(), &c.config.settings, |name| {
-            connect_as(Some(name), false, true)
-                .map(|c| (c.client, c.key_print))
-                .map_err(|f| f.message)
-        });
+        // Connected by their walkers, in the background, once per process.
+        let others = profiles::others(profile.as_deref(), &c.config);
         let end = crate::tui::run(
             c.client,
             c.config.settings,
@@ -409,56 +327,6 @@ async fn offer_init(profile: Option<&str>) -> Result<(), Failure> {
     }
     if matches!(line.trim(), "" | "y" | "Y" | "yes") {
         init::run(profile).await?;
-    }
-    Ok(())
-}
-
-/// What decides whether the TUI can run here.
-struct TerminalFacts {
-    stdout_tty: bool,
-    /// `/dev/tty` opens: the process has a controlling terminal (`ssh host
-    /// cmd` without `-t` has none).
-    controlling: bool,
-    term: Option<String>,
-}
-
-impl TerminalFacts {
-    fn now() -> TerminalFacts {
-        use std::io::IsTerminal;
-        TerminalFacts {
-            stdout_tty: std::io::stdout().is_terminal(),
-            controlling: std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open("/dev/tty")
-                .is_ok(),
-            term: std::env::var("TERM").ok(),
-        }
-    }
-}
-
-/// The TUI needs a terminal that can draw: one line and exit 2 otherwise.
-fn terminal_ready(f: &TerminalFacts) -> Result<(), Failure> {
-    if !f.stdout_tty || !f.controlling {
-        let mut e = Failure::usage(
-            "the TUI needs a terminal, and none is attached (over SSH, run `ssh -t host taskdeck`)",
-        );
-        e.hint = Some(
-            "Without a terminal, the scriptable commands work: taskdeck me, taskdeck tasks --json …"
-                .into(),
-        );
-        return Err(e);
-    }
-    if f.term.as_deref().map(str::trim) == Some("dumb") {
-        let mut e = Failure::usage(
-            "TERM=dumb: this terminal cannot draw the TUI (it moves the cursor and uses colour)",
-        );
-        e.hint = Some(
-            "Run it in a terminal such as xterm-256color (TERM=xterm-256color), or use the \
-             scriptable commands: taskdeck me, taskdeck tasks --json …"
-                .into(),
-        );
-        return Err(e);
     }
     Ok(())
 }
@@ -550,32 +418,5 @@ fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
                 ))),
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn facts(stdout_tty: bool, controlling: bool, term: Option<&str>) -> TerminalFacts {
-        TerminalFacts {
-            stdout_tty,
-            controlling,
-            term: term.map(str::to_string),
-        }
-    }
-
-    #[test]
-    fn the_tui_refuses_no_terminal_and_term_dumb_with_one_line() {
-        assert!(terminal_ready(&facts(true, true, Some("xterm-256color"))).is_ok());
-        assert!(terminal_ready(&facts(true, true, None)).is_ok());
-        for f in [facts(false, true, None), facts(true, false, Some("xterm"))] {
-            let e = terminal_ready(&f).unwrap_err();
-            assert_eq!(e.code, commands::EXIT_USAGE);
-            assert!(e.message.contains("ssh -t"), "{}", e.message);
-        }
-        let e = terminal_ready(&facts(true, true, Some("dumb"))).unwrap_err();
-        assert_eq!(e.code, commands::EXIT_USAGE);
-        assert!(e.message.starts_with("TERM=dumb"), "{}", e.message);
     }
 }

@@ -98,35 +98,36 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
             r.title,
             r.why(now_s)
         );
-        let line = crate::text::clean(&line);
-        match width {
-            Some(w) => text.push_str(&super::table::truncate(&line, w)),
-            None => text.push_str(&line),
-        }
-        text.push('\n');
+        super::table::push_line(&mut text, &line, width);
     }
     emit(&text)?;
     Ok(code)
 }
 
 /// The profiles whose inboxes the TUI shows beside the current one's
-/// (`inbox_profiles = "all"`, issue 36): every other configured profile,
-/// each connected with its own key and service (or why it could not be).
-/// `connect`: a profile's own client and key fingerprint, or why not.
+/// (`inbox_profiles = "all"`, issue 36): every other profile of `config`
+/// (the configuration this start read: the names and the settings of one
+/// reading of the file), each with how to connect it — in the background,
+/// by its walker, once per process ([`super::connect::connect_quietly`]).
+/// Nothing is connected here.
 pub fn others(
     current: Option<&str>,
-    settings: &crate::config::Settings,
-    connect: impl Fn(&str) -> crate::tui::profiles::Connection,
+    config: &crate::config::Config,
 ) -> Vec<crate::tui::profiles::OtherProfile> {
+    let settings = &config.settings;
     if !settings.inbox_all_profiles || !settings.cache {
         return vec![];
     }
-    crate::config::profile_names()
-        .into_iter()
+    config
+        .profiles
+        .iter()
         .filter(|n| Some(n.as_str()) != current)
         .map(|name| {
-            let connected = connect(&name);
-            crate::tui::profiles::OtherProfile { name, connected }
+            let n = name.clone();
+            crate::tui::profiles::OtherProfile {
+                name: name.clone(),
+                connect: std::sync::Arc::new(move || super::connect::connect_quietly(&n)),
+            }
         })
         .collect()
 }

@@ -71,14 +71,7 @@ pub async fn run(client: &Client, store: Option<&Path>, ask: &Ask) -> Outcome {
     // Cut to the width on a terminal only: into a pipe, whole lines.
     let width = super::table::cut_width();
     let mut text = String::new();
-    let line = |text: &mut String, s: &str| {
-        let s = crate::text::clean(s);
-        match width {
-            Some(w) => text.push_str(&super::table::truncate(&s, w)),
-            None => text.push_str(&s),
-        }
-        text.push('\n');
-    };
+    let line = |text: &mut String, s: &str| super::table::push_line(text, s, width);
     if stored.is_empty() {
         text.push_str("Stored: no match.\n");
     } else {

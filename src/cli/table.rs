@@ -42,6 +42,18 @@ pub fn cut_width() -> Option<usize> {
     std::io::stdout().is_terminal().then(output_width)
 }
 
+/// One line of a listing into `text`: the service's text sanitised (no
+/// control character reaches the terminal or the pipe), cut to `width`
+/// on a terminal ([`cut_width`]), whole into a pipe; then a newline.
+pub fn push_line(text: &mut String, line: &str, width: Option<usize>) {
+    let line = crate::text::clean(line);
+    match width {
+        Some(w) => text.push_str(&truncate(&line, w)),
+        None => text.push_str(&line),
+    }
+    text.push('\n');
+}
+
 /// [`output_width`] without the environment: `tty` is the terminal's width
 /// when stdout is one, `columns` the value of `COLUMNS`.
 pub fn pick_width(tty: Option<usize>, columns: Option<&str>) -> usize {
@@ -312,6 +324,28 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listing_line_is_sanitised_and_cut_only_on_a_terminal() {
+        let hostile = "#1 a \u{1b}]0;owned\u{7} title that is long";
+        let mut piped = String::new();
+        push_line(&mut piped, hostile, None);
+        assert!(
+            !piped.contains('\u{1b}') && !piped.contains('\u{7}'),
+            "{piped:?}"
+        );
+        assert!(
+            piped.ends_with("title that is long\n"),
+            "whole into a pipe: {piped:?}"
+        );
+        let mut tty = String::new();
+        push_line(&mut tty, hostile, Some(12));
+        assert!(!tty.contains('\u{1b}'), "{tty:?}");
+        assert!(
+            tty.ends_with("…\n") && tty.trim_end().width() <= 12,
+            "{tty:?}"
+        );
+    }
 
     fn now() -> Timestamp {
         crate::api::parse_timestamp("2026-06-10T12:00:00Z").unwrap()

@@ -67,20 +67,47 @@ enum Output {
 /// [`KEY_COMMAND_OUTPUT_MAX`]; otherwise the command's whole process group
 /// (whatever it started too) is killed and the error names its first word.
 pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyError> {
+    run_within(cmd, limit, true)
+}
+
+/// [`run_key_command_within`] away from the terminal, for a profile
+/// connected in the background while the TUI holds the screen: stdin and
+/// stderr are `/dev/null` and the command runs in a session of its own
+/// (no controlling terminal), so nothing it prints or asks reaches the
+/// screen or takes the keyboard; a command that must ask on the terminal
+/// fails (within `limit`) and the error says so.
+pub fn run_key_command_detached(cmd: &str, limit: Duration) -> Result<ApiKey, KeyError> {
+    run_within(cmd, limit, false)
+}
+
+fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyError> {
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     let command = first_word(cmd);
     let deadline = Instant::now() + limit;
-    let foreground = Foreground::ours();
+    let foreground = if attached { Foreground::ours() } else { None };
     let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg(cmd)
-        .stdin(Stdio::inherit())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        // Its own process group, so that a time-out stops everything it
-        // started, not only the shell.
-        .process_group(0);
+    c.arg("-c").arg(cmd).stdout(Stdio::piped());
+    if attached {
+        c.stdin(Stdio::inherit())
+            .stderr(Stdio::inherit())
+            // Its own process group, so that a time-out stops everything
+            // it started, not only the shell.
+            .process_group(0);
+    } else {
+        c.stdin(Stdio::null()).stderr(Stdio::null());
+        // SAFETY: setsid(2) only, between fork and exec: a new session is
+        // also a new process group (its id the child's), which a time-out
+        // stops as a whole, as above.
+        unsafe {
+            c.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
     if foreground.is_some() {
         // SAFETY: between fork and exec only async-signal-safe calls:
         // sigprocmask, tcsetpgrp and getpid.
@@ -99,6 +126,8 @@ pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyE
     // The group holds the terminal from here (both sides set it, whichever
     // runs first); dropping this gives it back to taskdeck.
     let _terminal = foreground.inspect(|_| take_terminal(group));
+    // A command running in the background is stopped at exit too.
+    let _running = (!attached).then(|| Running::add(group));
     let stop = |child: &mut std::process::Child| {
         // SAFETY: kill(2) on the group this function created.
         unsafe { libc::kill(-group, libc::SIGKILL) };
@@ -173,6 +202,42 @@ pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyE
         return Err(KeyError::Empty { command });
     }
     Ok(key)
+}
+
+/// The process groups of the key commands running in the background
+/// ([`run_key_command_detached`]), so that taskdeck's exit stops them
+/// rather than leaving them running (a command waiting for a passphrase
+/// no one will type, say).
+static RUNNING: std::sync::Mutex<Vec<libc::pid_t>> = std::sync::Mutex::new(Vec::new());
+
+/// One group in [`RUNNING`] while it runs.
+struct Running(libc::pid_t);
+
+impl Running {
+    fn add(group: libc::pid_t) -> Running {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(group);
+        Running(group)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|g| *g != self.0);
+    }
+}
+
+/// Stop every key command still running in the background (at exit).
+pub fn stop_detached_key_commands() {
+    for g in RUNNING.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+        // SAFETY: kill(2) on a group a key command made and still runs.
+        unsafe { libc::kill(-g, libc::SIGKILL) };
+    }
 }
 
 /// taskdeck's own process group while it is the terminal's foreground one:
@@ -345,5 +410,60 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(s.starts_with("api_key_command `false` failed"), "{s}");
+    }
+
+    /// In the background: its own session (no controlling terminal),
+    /// nothing to read, nowhere to print; a time-out stops what it started,
+    /// and so does taskdeck's exit while it runs.
+    #[test]
+    fn a_detached_key_command_has_no_terminal_and_is_stopped() {
+        // The shell leads a session of its own; stdin is empty.
+        let cmd = "[ \"$(cut -d' ' -f6 /proc/$$/stat)\" = \"$$\" ] || exit 7; \
+                   read line && exit 8; echo the-key";
+        let key = run_key_command_detached(cmd, Duration::from_secs(20)).unwrap();
+        assert_eq!(key.expose(), "the-key");
+        // The same command in the foreground way is in taskdeck's session.
+        let e = run_key_command_within(cmd, Duration::from_secs(20)).unwrap_err();
+        assert!(e.to_string().contains("exit status: 7"), "{e}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let cmd = format!(
+            "sh -c 'sleep 100 & echo $! > {}; sleep 100'",
+            pidfile.display()
+        );
+        let e = run_key_command_detached(&cmd, Duration::from_millis(500)).unwrap_err();
+        assert!(matches!(e, KeyError::TimedOut { .. }), "{e:?}");
+        let pid = |f: &std::path::Path| -> i32 {
+            std::fs::read_to_string(f).unwrap().trim().parse().unwrap()
+        };
+        let grandchild = pid(&pidfile);
+        let started = Instant::now();
+        while !gone(grandchild) && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(gone(grandchild), "the grandchild {grandchild} still runs");
+
+        // Still running at exit: stopped with everything it started.
+        let pidfile = dir.path().join("pid2");
+        let cmd = format!(
+            "sh -c 'sleep 100 & echo $! > {}; sleep 100'",
+            pidfile.display()
+        );
+        let t = std::thread::spawn(move || run_key_command_detached(&cmd, Duration::from_secs(60)));
+        let started = Instant::now();
+        while !pidfile.exists() && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        stop_detached_key_commands();
+        let e = t.join().unwrap().unwrap_err();
+        assert!(matches!(e, KeyError::Failed { .. }), "{e:?}");
+        let grandchild = pid(&pidfile);
+        let started = Instant::now();
+        while !gone(grandchild) && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(gone(grandchild), "the grandchild {grandchild} still runs");
     }
 }

@@ -19,7 +19,8 @@ mod settings;
 
 pub use entries::{builtin_views, name_key};
 pub use key_command::{
-    run_key_command, run_key_command_within, KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
+    run_key_command, run_key_command_detached, run_key_command_within, stop_detached_key_commands,
+    KeyError, KEY_COMMAND_OUTPUT_MAX, KEY_COMMAND_TIMEOUT,
 };
 pub use parse::from_str;
 pub use paths::{
@@ -84,23 +85,26 @@ fn group_or_other_readable(_path: &Path) -> bool {
     false
 }
 
-/// The profiles the config file defines (`[profiles.NAME]`), read once.
+/// The profiles the config file defines (`[profiles.NAME]`), as the file
+/// is now: the names of the configuration a `:profile` switch then loads,
+/// never a list kept from an earlier reading. (The file is read again only
+/// when it changed — its path, size or time — since the palette asks at
+/// each frame while `:profile` is typed.)
 pub fn profile_names() -> Vec<String> {
-    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    NAMES
-        .get_or_init(|| {
-            let Ok(text) = read_regular_file(&config_path(), CONFIG_MAX_BYTES) else {
-                return vec![];
-            };
-            let Ok(v) = text.parse::<toml::Table>() else {
-                return vec![];
-            };
-            v.get("profiles")
-                .and_then(|p| p.as_table())
-                .map(|t| t.keys().cloned().collect())
-                .unwrap_or_default()
-        })
-        .clone()
+    type Stamp = (std::path::PathBuf, Option<(std::time::SystemTime, u64)>);
+    static LAST: std::sync::Mutex<Option<(Stamp, Vec<String>)>> = std::sync::Mutex::new(None);
+    let path = config_path();
+    let meta = std::fs::metadata(&path).ok();
+    let stamp: Stamp = (path, meta.and_then(|m| Some((m.modified().ok()?, m.len()))));
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((s, names)) = last.as_ref() {
+        if *s == stamp && stamp.1.is_some() {
+            return names.clone();
+        }
+    }
+    let names = load(None).profiles;
+    *last = Some((stamp, names.clone()));
+    names
 }
 
 #[cfg(test)]
@@ -132,6 +136,37 @@ mod tests {
             )]
         );
         assert!(c.settings.inbox_all_profiles);
+    }
+
+    /// The profile names come from the same reading as the settings (a
+    /// profile that is not a table is none), and a connection is made
+    /// again only when the configuration would connect otherwise.
+    #[test]
+    fn profile_names_and_connection_recipes_come_from_one_reading() {
+        let src = "[profiles.b]\nbase_url = \"https://b.example\"\napi_key_command = \"echo k\"\n\
+                   [profiles.a]\nbase_url = \"https://a.example\"\napi_key = \"ka\"\n\
+                   [profiles]\nbroken = 3\n";
+        let c = from_str(src, Some("a"));
+        assert_eq!(c.profiles, ["a", "b"]);
+        if std::env::var_os(ENV_BASE_URL).is_some() || std::env::var_os(ENV_API_KEY).is_some() {
+            return;
+        }
+        let recipe = |src: &str, p: &str| from_str(src, Some(p)).connection_recipe();
+        assert_eq!(recipe(src, "a"), recipe(src, "a"));
+        assert_ne!(recipe(src, "a"), recipe(src, "b"));
+        // Another key in the file, command, base URL or certificate: anew.
+        for (from, to) in [
+            ("ka", "kb"),
+            ("echo k", "echo j"),
+            ("https://b.example", "https://c.example"),
+        ] {
+            let p = if from == "ka" { "a" } else { "b" };
+            assert_ne!(recipe(src, p), recipe(&src.replace(from, to), p), "{to}");
+        }
+        let ca = src.replace("[profiles.a]\n", "[profiles.a]\nca_file = \"/x.pem\"\n");
+        assert_ne!(recipe(src, "a"), recipe(&ca, "a"));
+        // The key itself is not in it.
+        assert!(!recipe(src, "a").contains("ka"));
     }
 
     #[test]

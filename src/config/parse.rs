@@ -96,6 +96,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
     let mut prof = Conn::default();
     let mut file_unusable = false;
     let mut profile_found = false;
+    let mut profiles: Vec<String> = Vec::new();
     let mut key_lines = KeyLines::default();
     let mut key_command_timeout = KEY_COMMAND_TIMEOUT;
 
@@ -238,6 +239,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                                     );
                                     continue;
                                 };
+                                profiles.push(name.to_string());
                                 let selected = profile == Some(name);
                                 profile_found |= selected;
                                 let mut local = Conn::default();
@@ -348,6 +350,11 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
         file_key,
         env_key,
         key_command_timeout,
+        profiles: {
+            profiles.sort();
+            profiles.dedup();
+            profiles
+        },
     }
 }
 

@@ -1,7 +1,7 @@
 //! What a run is configured with: the settings, the diagnostics of the
 //! file, where the key comes from, and the key itself on demand.
 
-use super::key_command::{run_key_command_within, KeyError};
+use super::key_command::{run_key_command_detached, run_key_command_within, KeyError};
 use crate::api::ApiKey;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -184,6 +184,9 @@ pub struct Config {
     pub(super) env_key: Option<ApiKey>,
     /// How long `api_key_command` may run.
     pub key_command_timeout: Duration,
+    /// The profiles the file defines (`[profiles.NAME]` tables), sorted:
+    /// read in the same pass as everything else.
+    pub profiles: Vec<String>,
 }
 
 impl Config {
@@ -213,11 +216,52 @@ impl Config {
     /// registered with [`crate::secret`], so that no string leaving the
     /// program (screen, errors, stdout/stderr, log file, clipboard) holds it.
     pub fn api_key(&self) -> Result<Option<ApiKey>, KeyError> {
+        self.key(true)
+    }
+
+    /// [`Config::api_key`] away from the terminal (a profile connected in
+    /// the background while the TUI holds the screen):
+    /// `api_key_command` runs without a terminal
+    /// ([`run_key_command_detached`]).
+    pub fn api_key_detached(&self) -> Result<Option<ApiKey>, KeyError> {
+        self.key(false)
+    }
+
+    /// What a connection made from this configuration is made of, the key
+    /// aside: equal for two loads that would connect alike (the base URL,
+    /// the connection settings, where the key comes from: the command's
+    /// text, or a digest of a key given in the file or the environment).
+    /// Compared in memory only; never shown or logged.
+    pub fn connection_recipe(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = |k: &Option<ApiKey>| {
+            let k = k.as_ref().map(|k| k.expose()).unwrap_or("");
+            format!("{:x}", Sha256::digest(k.as_bytes()))
+        };
+        let source = match &self.key_source {
+            KeySource::None => "none".to_string(),
+            KeySource::Env => format!("env {}", digest(&self.env_key)),
+            KeySource::File => format!("file {}", digest(&self.file_key)),
+            KeySource::Command(cmd) => format!("command {cmd}"),
+        };
+        let s = &self.settings;
+        format!(
+            "{:?}\n{}\n{}\n{:?}\n{}\n{source}",
+            s.base_url, s.http2, s.http2_always, s.ca_file, s.cache
+        )
+    }
+
+    fn key(&self, attached: bool) -> Result<Option<ApiKey>, KeyError> {
         let key = match &self.key_source {
             KeySource::None => None,
             KeySource::Env => self.env_key.clone(),
             KeySource::File => self.file_key.clone(),
-            KeySource::Command(cmd) => Some(run_key_command_within(cmd, self.key_command_timeout)?),
+            KeySource::Command(cmd) if attached => {
+                Some(run_key_command_within(cmd, self.key_command_timeout)?)
+            }
+            KeySource::Command(cmd) => {
+                Some(run_key_command_detached(cmd, self.key_command_timeout)?)
+            }
         };
         if let Some(k) = &key {
             crate::secret::register(k.expose());

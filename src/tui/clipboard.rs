@@ -6,8 +6,71 @@
 //! it. What the message says is only what taskdeck knows: a command that
 //! succeeded, or a sequence written that the terminal may have ignored.
 
+use super::terminal;
+use crate::app::state::{Level, State};
 use std::io::Write;
 use std::process::{Command, Stdio};
+
+/// Copy `text` (an id: anything else is refused, see [`copyable_id`]) the
+/// first way that works, and say how; `command` is `copy_command` from the
+/// config. A hang-up while offering it to the terminal is the screen's
+/// (`screen.hangup`).
+pub fn copy(text: &str, command: Option<&str>, state: &mut State, screen: &mut terminal::Screen) {
+    // Only what an id can be: a value from the service is pasted
+    // into shells, and a line break in it would run what follows.
+    if let Err(why) = copyable_id(text) {
+        state.say(Level::Error, format!("not copied: {why}"));
+        return;
+    }
+    let shown = crate::text::clean(text);
+    if let Some(cmd) = command {
+        match copy_with_command(text, cmd) {
+            Ok(tool) => state.say(Level::Success, format!("copied {shown} ({tool})")),
+            Err(e) => state.say(Level::Error, format!("not copied: {e}")),
+        }
+        return;
+    }
+    if let Ok(tool) = copy_native(text) {
+        state.say(Level::Success, format!("copied {shown} ({tool})"));
+        return;
+    }
+    let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+    let tmux = in_tmux && copy_to_tmux(text).is_ok();
+    if text.len() > terminal::OSC52_MAX {
+        if tmux {
+            state.say(
+                Level::Success,
+                format!("copied {shown} into tmux's paste buffer"),
+            );
+        } else {
+            state.say(Level::Error, "too large to copy through the terminal");
+        }
+        return;
+    }
+    let in_screen = !in_tmux && std::env::var_os("STY").is_some_and(|v| !v.is_empty());
+    let seq = terminal::osc52(text, in_tmux, in_screen);
+    let mut out = std::io::stdout();
+    match out.write_all(seq.as_bytes()).and_then(|_| out.flush()) {
+        // Only what is known: tmux took it; the terminal was sent a
+        // sequence it may ignore.
+        Ok(()) if tmux => state.say(
+            Level::Success,
+            format!(
+                "copied {shown} into tmux's paste buffer (prefix ] pastes); \
+                 also offered to the terminal's clipboard (OSC 52)"
+            ),
+        ),
+        Ok(()) => state.say(
+            Level::Success,
+            format!(
+                "offered {shown} to the terminal's clipboard (OSC 52) — if it does \
+                 not arrive, set copy_command in the config"
+            ),
+        ),
+        Err(e) if terminal::is_hangup(&e) => screen.hangup = true,
+        Err(_) => state.say(Level::Error, "could not write to the terminal to copy"),
+    }
+}
 
 /// The command that writes the system clipboard here, if any. Over SSH the
 /// "system" clipboard is the remote machine's, so there is none.

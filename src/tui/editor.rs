@@ -1,7 +1,43 @@
-//! `$VISUAL`/`$EDITOR` on a private file, and the log file's tail.
+//! `$VISUAL`/`$EDITOR` on a private file (the terminal lent to it), and
+//! the log file's tail.
 
+use super::terminal::Screen;
 use crate::app::state::requests::EditorTarget;
+use crate::app::state::{Effect, Overlay, State};
 use std::time::Duration;
+
+/// `$EDITOR` on `initial` for `target`, the terminal lent to it; the text
+/// goes back to the state, which answers with what to do next.
+pub fn edit(
+    target: EditorTarget,
+    initial: String,
+    state: &mut State,
+    screen: &mut Screen,
+) -> Vec<Effect> {
+    // The editor's file sits with the drafts, named after the task
+    // and the composer it belongs to: if the terminal goes away
+    // while it is open, the next open of that composer offers it.
+    let key = match &target {
+        EditorTarget::Description { task_id } => Some((task_id.clone(), "description")),
+        EditorTarget::AdditionalContext { task_id } => {
+            Some((task_id.clone(), "additional_context"))
+        }
+        EditorTarget::Compose => None,
+    };
+    let file = match (&key, &state.overlay) {
+        (Some((task, kind)), _) => state.drafts.editor_path(task, kind),
+        (None, Overlay::Compose(c)) => state.drafts.editor_path(&c.task_id, &c.kind.draft_key()),
+        _ => None,
+    };
+    let result = screen.lend(|| edit_in_editor(&initial, &target, file));
+    state.editor_done(target, result)
+}
+
+/// The log file's name and its last `n` lines (`:log`).
+pub fn log_shown(n: usize) -> Option<(String, Vec<String>)> {
+    let path = crate::config::log_file();
+    log_tail(&path, n).map(|t| (path.display().to_string(), t))
+}
 
 /// The last `n` lines of the log file (reads at most its last 64 KiB).
 pub fn log_tail(path: &std::path::Path, n: usize) -> Option<Vec<String>> {

@@ -10,8 +10,12 @@
 //! code. Splitting into words would make no difference to that, and would
 //! take the shell away from the people who wrote it.
 
+use super::terminal::Screen;
+use super::Msg;
 use crate::app::custom::run::{Done, Exit, Job, Outcome, Run, OUTPUT_CAP};
+use crate::app::state::{Effect, State};
 use std::time::Duration;
+use tokio::sync::mpsc::UnboundedSender;
 
 /// Read `r` to its end, keeping at most `cap` bytes.
 async fn read_capped<R: tokio::io::AsyncRead + Unpin>(mut r: R, cap: usize) -> (Vec<u8>, bool) {
@@ -117,6 +121,21 @@ fn exit_of(st: std::process::ExitStatus) -> Exit {
     Exit::Code(st.code().unwrap_or(-1))
 }
 
+/// Run `job` off the loop, captured (a task of its own); what it did
+/// comes back to the loop as [`Msg::CommandDone`].
+pub fn spawn_job(job: Job, tx: UnboundedSender<Msg>) {
+    tokio::spawn(async move {
+        let done = run_job(job).await;
+        let _ = tx.send(Msg::CommandDone(Box::new(done)));
+    });
+}
+
+/// Run `job` with the terminal lent to it (like `$EDITOR`); what it did
+/// goes back to the state, which answers with what to do next.
+pub fn in_terminal(job: Job, state: &mut State, screen: &mut Screen) -> Vec<Effect> {
+    state.custom_done(screen.lend(|| run_interactive(job)))
+}
+
 /// Run every run of `job` in turn, captured.
 pub async fn run_job(job: Job) -> Done {
     let mut outcomes = Vec::new();
@@ -176,7 +195,7 @@ fn run_in_foreground(r: &Run) -> std::io::Result<std::process::ExitStatus> {
             let mut child = cmd.spawn()?;
             let pgid = child.id() as i32;
             set_foreground(fd, pgid);
-            let status = wait_passing_hangup(&mut child, pgid);
+            let status = wait_passing_hangup(&mut child, pgid, fd);
             // SAFETY: getpgrp(2) has no preconditions.
             set_foreground(fd, unsafe { libc::getpgrp() });
             drop(tty);
@@ -189,15 +208,24 @@ fn run_in_foreground(r: &Run) -> std::io::Result<std::process::ExitStatus> {
 
 /// Wait for `child`; a hang-up meanwhile goes on to its process group
 /// (as `$EDITOR`'s does), since the terminal that would send it is gone.
+/// The command stopped (ctrl-z typed into it, which the terminal sends to
+/// its group alone): taskdeck stops with it as one job (`stopped_together`),
+/// rather than wait forever on a command nobody can continue.
+#[cfg(unix)]
 fn wait_passing_hangup(
     child: &mut std::process::Child,
     pgid: i32,
+    tty: i32,
 ) -> std::io::Result<std::process::ExitStatus> {
     use std::sync::atomic::Ordering;
     let mut passed_on = false;
     loop {
         if let Some(st) = child.try_wait()? {
             return Ok(st);
+        }
+        if stopped(child.id() as i32) {
+            stopped_together(tty, pgid);
+            continue;
         }
         let hung_up = super::editor::HUNG_UP
             .get()
@@ -213,9 +241,45 @@ fn wait_passing_hangup(
     }
 }
 
-/// Run `job` with the terminal: the TUI is suspended meanwhile (the caller
-/// restores and resumes it, as for `$EDITOR`).
-pub fn run_interactive(job: Job) -> Done {
+/// The child `pid` stopped since last asked (its stop is reported once;
+/// an exit is left for `try_wait` to reap).
+#[cfg(unix)]
+fn stopped(pid: i32) -> bool {
+    // SAFETY: waitid(2) on our own child into a zeroed siginfo; WNOWAIT is
+    // not needed: without WEXITED an exit is never reaped here.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WSTOPPED | libc::WNOHANG,
+        );
+        r == 0 && info.si_pid() == pid && info.si_code == libc::CLD_STOPPED
+    }
+}
+
+/// The command's group stopped: take the terminal back and stop our own
+/// group, as the command's job would have stopped under a shell (the shell
+/// that started taskdeck sees a stopped job). Once continued (`fg`), give
+/// the terminal to the command again and continue it. In a group with no
+/// job control (orphaned) SIGTSTP stops nothing: the command goes on at once.
+#[cfg(unix)]
+fn stopped_together(tty: i32, pgid: i32) {
+    tracing::info!("interactive command stopped; stopping with it");
+    // SAFETY: getpgrp(2) and kill(2) on our own group and the command's.
+    unsafe {
+        set_foreground(tty, libc::getpgrp());
+        libc::kill(0, libc::SIGTSTP);
+        tracing::info!("continued; continuing the interactive command");
+        set_foreground(tty, pgid);
+        libc::kill(-pgid, libc::SIGCONT);
+    }
+}
+
+/// Run `job` with the terminal: the TUI is suspended meanwhile
+/// ([`in_terminal`] gives the terminal back and takes it again).
+fn run_interactive(job: Job) -> Done {
     let mut outcomes = Vec::new();
     for r in &job.runs {
         let exit = match run_in_foreground(r) {

@@ -210,6 +210,46 @@ pub fn suspend(term: &mut Term, mouse: bool) -> io::Result<()> {
     resume(term, mouse)
 }
 
+/// The terminal as the loop holds it: drawn on, read by the input thread,
+/// lent to an editor or an interactive command, suspended by ctrl-z.
+pub struct Screen {
+    pub term: Term,
+    pub input: InputThread,
+    /// `mouse` from the config: capture is turned on again when taken back.
+    pub mouse: bool,
+    /// The terminal went away during an effect (a write, a resume): the
+    /// loop clears it before each round of effects and reads it after.
+    pub hangup: bool,
+}
+
+impl Screen {
+    /// Lend the terminal to `f` (`$EDITOR`, an interactive command): the
+    /// input paused and the terminal given back meanwhile, taken again
+    /// after (a failure to take it back is a hang-up).
+    pub fn lend<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        self.input.pause();
+        restore();
+        let r = f();
+        if let Err(e) = resume(&mut self.term, self.mouse) {
+            // The terminal went away while it was lent.
+            tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+            self.hangup = true;
+        }
+        self.input.resume();
+        r
+    }
+
+    /// ctrl-z ([`suspend`]), the input paused meanwhile.
+    pub fn suspend(&mut self) {
+        self.input.pause();
+        if let Err(e) = suspend(&mut self.term, self.mouse) {
+            tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+            self.hangup = true;
+        }
+        self.input.resume();
+    }
+}
+
 /// Restore the terminal before any panic message is printed.
 pub fn install_panic_hook() {
     let previous = std::panic::take_hook();
@@ -225,6 +265,7 @@ pub fn install_panic_hook() {
 pub struct InputThread {
     paused: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 pub enum InputEvent {
@@ -238,7 +279,7 @@ impl InputThread {
         let paused = Arc::new(AtomicBool::new(false));
         let stop = Arc::new(AtomicBool::new(false));
         let (p, s) = (paused.clone(), stop.clone());
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("input".into())
             .spawn(move || loop {
                 if s.load(Ordering::SeqCst) {
@@ -268,7 +309,11 @@ impl InputThread {
                 }
             })
             .expect("spawn input thread");
-        InputThread { paused, stop }
+        InputThread {
+            paused,
+            stop,
+            thread: Some(thread),
+        }
     }
 
     pub fn pause(&self) {
@@ -283,8 +328,14 @@ impl InputThread {
 }
 
 impl Drop for InputThread {
+    /// Stopped, and waited for (its poll ends within 50 ms): a key typed
+    /// right after is read by whatever reads the terminal next — the next
+    /// run's thread after a `:profile` switch — never lost to this one.
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 

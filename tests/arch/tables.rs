@@ -300,6 +300,8 @@ const TABLES: &[(&str, &str, &str)] = &[
     ("src/app/dispatch/commands.rs", "run", "Command::"),
     ("src/app/dispatch/results.rs", "apply_answer", "(Q::"),
     ("src/ui/overlays/mod.rs", "draw", "Overlay::"),
+    ("src/tui/session.rs", "apply", "Msg::"),
+    ("src/tui/effects.rs", "run_effect", "Effect::"),
 ];
 
 #[test]

@@ -385,6 +385,15 @@ impl Tui {
         assert_eq!(rc, 0, "kill({sig}) failed");
     }
 
+    /// The terminal's foreground process group (who reads the keys typed
+    /// now), as the terminal sees it.
+    pub fn foreground_group(&self) -> Option<i32> {
+        let fd = self.master.as_raw_fd()?;
+        // SAFETY: tcgetpgrp on a valid fd.
+        let pgrp = unsafe { libc::tcgetpgrp(fd) };
+        (pgrp > 0).then_some(pgrp)
+    }
+
     /// The pty's line discipline flags (`c_lflag`), as the terminal would
     /// see them after the program.
     pub fn local_flags(&self) -> Option<libc::tcflag_t> {

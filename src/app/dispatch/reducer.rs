@@ -24,11 +24,16 @@ impl State {
             }
             Overlay::Filter(f) => f.paste(&one_line(&text)),
             Overlay::Sharing(s) => s.paste(&one_line(&text)),
-            // A typed picker narrows (the service is asked at the next key).
-            Overlay::Chooser(c) => {
+            // A typed picker narrows as by keys (the service is asked
+            // once typing rests).
+            Overlay::Chooser(c) if c.typed.is_some() => {
                 if let Some(t) = c.typed.as_mut() {
                     t.input.insert_str(&one_line(&text));
-                    c.narrow();
+                }
+                let o = std::mem::replace(&mut self.overlay, Overlay::None);
+                if let Overlay::Chooser(mut c) = o {
+                    self.link_typed(&mut c);
+                    self.overlay = Overlay::Chooser(c);
                 }
             }
             _ => {}
@@ -265,6 +270,8 @@ impl State {
     /// Time-based work: debounced search, periodic refresh, spinners.
     pub fn on_tick(&mut self, now: Instant) -> (Vec<Effect>, bool) {
         let mut fx = self.settle_tick(now);
+        // Typing in `:link task` rested: the service is asked.
+        fx.extend(self.link_picker_tick(now));
         let mut dirty = !fx.is_empty();
         if self.search_due.is_some_and(|t| now >= t) {
             self.search_due = None;

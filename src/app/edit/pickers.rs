@@ -54,9 +54,20 @@ fn pick_of(t: &Task) -> Pick {
     }
 }
 
-/// The first row is the task numbered as typed.
-fn exact_first(c: &Chooser) -> bool {
-    c.exact_shown()
+/// What the service is to be asked for the picker's text: `(asked, the
+/// number, the text)`, `asked` being `#N` or the words; none when the
+/// task numbered as typed is a row already.
+fn link_question(c: &Chooser) -> Option<(String, Option<i64>, String)> {
+    let text = c.typed.as_ref()?.input.text.trim().to_string();
+    let number = typed_number(&text);
+    if number.is_some() && c.exact_shown() {
+        return None;
+    }
+    let asked = match number {
+        Some(n) => format!("#{n}"),
+        None => text.clone(),
+    };
+    Some((asked, number, text))
 }
 
 /// A file entry as `(file id, line)`: its name, its size, its task.
@@ -176,7 +187,8 @@ impl State {
     /// `:link task [WORDS]`: a picker one types into, WORDS already
     /// typed. Its pool is every task seen (this session's, then the
     /// store's recent ones); each key narrows it (`Chooser::narrow`), and
-    /// the service is asked for what is typed (`link_typed`).
+    /// the service is asked for what is typed once typing rests
+    /// (`link_typed`).
     pub fn open_link_picker(&mut self, query: &str) -> Result<Vec<Effect>, String> {
         let target = self.target()?;
         let mut pool: Vec<Pick> = tasks_in_memory(self)
@@ -203,41 +215,65 @@ impl State {
             pool,
             ..Default::default()
         });
-        let fx = self.link_typed(&mut c);
+        // Nothing is being typed yet: the words given are asked at once.
+        c.narrow();
+        let fx = self.link_ask(&mut c);
         self.overlay = Overlay::Chooser(c);
         Ok(fx)
     }
 
-    /// The `:link task` picker's text changed: the rows narrow now; a
-    /// number not among them is looked up (`:open #N`'s way: the search
-    /// is free text), words are searched; a newer question supersedes the
-    /// older (one slot).
-    pub(crate) fn link_typed(&mut self, c: &mut Chooser) -> Vec<Effect> {
+    /// The `:link task` picker's text changed (a key, a paste): the rows
+    /// narrow now; the service is asked only once typing rests
+    /// (`link_picker_tick`), or at once when Enter means a row that is not
+    /// there yet (`popups/chooser/handle.rs`). A number among the rows
+    /// needs no question.
+    pub(crate) fn link_typed(&mut self, c: &mut Chooser) {
         c.narrow();
+        let question = link_question(c);
+        let Some(t) = c.typed.as_mut() else {
+            return;
+        };
+        match question {
+            None => {
+                // The task typed is a row: nothing to ask; an older
+                // question's answer only adds rows.
+                t.asked = None;
+                t.waiting = false;
+                t.stirred = false;
+                t.quiet_since = None;
+                c.note = None;
+            }
+            // Asked already (answered, or still out): not again.
+            Some((asked, ..)) if t.asked.as_deref() == Some(asked.as_str()) => {
+                t.stirred = false;
+                t.quiet_since = None;
+            }
+            Some(_) => {
+                t.stirred = true;
+                // The note speaks of the question out, if one is; else
+                // of no older text.
+                if !t.waiting {
+                    c.note = None;
+                }
+            }
+        }
+    }
+
+    /// Ask the service for what the `:link task` picker holds typed now
+    /// (`:open #N`'s way for a number, the search for words); a newer
+    /// question supersedes the older (one slot).
+    pub(crate) fn link_ask(&mut self, c: &mut Chooser) -> Vec<Effect> {
+        let question = link_question(c);
         let Some(t) = c.typed.as_mut() else {
             return vec![];
         };
-        let text = t.input.text.trim().to_string();
-        let number = typed_number(&text);
-        let asked = match number {
-            Some(n) => format!("#{n}"),
-            None => text.clone(),
-        };
-        let shown = number.is_some() && exact_first(c);
-        let Some(t) = c.typed.as_mut() else {
+        t.stirred = false;
+        t.quiet_since = None;
+        let Some((asked, number, text)) =
+            question.filter(|(a, ..)| t.asked.as_deref() != Some(a.as_str()))
+        else {
             return vec![];
         };
-        if shown {
-            // The task typed is a row: nothing to ask; an older question's
-            // answer only adds rows.
-            t.asked = None;
-            t.waiting = false;
-            c.note = None;
-            return vec![];
-        }
-        if t.asked.as_deref() == Some(asked.as_str()) {
-            return vec![];
-        }
         t.asked = Some(asked.clone());
         t.waiting = true;
         c.note = Some(match number {
@@ -251,6 +287,33 @@ impl State {
             },
             number,
         })]
+    }
+
+    /// The tick at `now`: an open `:link task` picker whose typing has
+    /// rested asks the service for what is typed.
+    pub(crate) fn link_picker_tick(&mut self, now: std::time::Instant) -> Vec<Effect> {
+        let mut overlay = std::mem::replace(&mut self.overlay, Overlay::None);
+        let fx = match &mut overlay {
+            Overlay::Chooser(c) if c.kind == ChooserKind::LinkTask => {
+                if c.typing_rested(now) {
+                    self.link_ask(c)
+                } else {
+                    vec![]
+                }
+            }
+            _ => vec![],
+        };
+        self.overlay = overlay;
+        fx
+    }
+
+    /// When an open `:link task` picker will ask the service, if typing
+    /// has stopped and not yet rested (the loop may wake then).
+    pub fn link_ask_due(&self) -> Option<std::time::Instant> {
+        match &self.overlay {
+            Overlay::Chooser(c) if c.kind == ChooserKind::LinkTask => c.ask_due(),
+            _ => None,
+        }
     }
 
     /// The ids of the files task `id` has (as this session knows it).
@@ -403,7 +466,10 @@ impl State {
         if current {
             // (Asked once: not again for the same text.)
             t.waiting = false;
-            c.note = Some(crate::text::clean(&note)).filter(|n| !n.is_empty());
+            // Typed on since: the answer speaks of older text, and no
+            // question is out until typing rests.
+            let typed_on = t.stirred || t.quiet_since.is_some();
+            c.note = Some(crate::text::clean(&note)).filter(|n| !n.is_empty() && !typed_on);
         }
         c.narrow();
     }

@@ -88,11 +88,11 @@ impl State {
         result: Result<Reply, ApiError>,
     ) -> Vec<Effect> {
         if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
-            d.subtasks = match result {
-                Ok(Reply::Items(v)) => Load::Loaded(v),
-                Ok(_) => Load::Failed("unexpected answer".into()),
-                Err(e) => Load::Failed(e.to_string()),
+            let items = |r| match r {
+                Reply::Items(v) => Some(v),
+                _ => None,
             };
+            d.subtasks = tab_load(result, items, None);
         }
         vec![]
     }
@@ -105,15 +105,11 @@ impl State {
         result: Result<Reply, ApiError>,
     ) -> Vec<Effect> {
         if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
-            d.comments = match result {
-                Ok(Reply::Comments(v)) => Load::Loaded(v),
-                Err(ApiError::NotAvailable { .. }) => {
-                    d.comments_local_only = true;
-                    Load::Loaded(vec![])
-                }
-                Err(e) => Load::Failed(e.to_string()),
-                Ok(_) => Load::Failed("unexpected answer".into()),
+            let comments = |r| match r {
+                Reply::Comments(v) => Some(v),
+                _ => None,
             };
+            d.comments = tab_load(result, comments, Some(&mut d.comments_local_only));
         }
         vec![]
     }
@@ -126,15 +122,11 @@ impl State {
         result: Result<Reply, ApiError>,
     ) -> Vec<Effect> {
         if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
-            d.thread = match result {
-                Ok(Reply::Messages(v)) => Load::Loaded(v),
-                Err(ApiError::NotAvailable { .. }) => {
-                    d.thread_unavailable = true;
-                    Load::Loaded(vec![])
-                }
-                Err(e) => Load::Failed(e.to_string()),
-                Ok(_) => Load::Failed("unexpected answer".into()),
+            let messages = |r| match r {
+                Reply::Messages(v) => Some(v),
+                _ => None,
             };
+            d.thread = tab_load(result, messages, Some(&mut d.thread_unavailable));
         }
         vec![]
     }
@@ -159,5 +151,25 @@ impl State {
         if !d.stale.contains("task") {
             d.cached_at = None;
         }
+    }
+}
+
+/// A tab's rows from an answer: the reply of the kind asked (`take`), or
+/// why not. With `unavailable`, a service that has no such thing
+/// (`NotAvailable`) gives no rows and sets it, rather than a failure.
+fn tab_load<T>(
+    result: Result<Reply, ApiError>,
+    take: impl FnOnce(Reply) -> Option<Vec<T>>,
+    unavailable: Option<&mut bool>,
+) -> Load<Vec<T>> {
+    match (result, unavailable) {
+        (Ok(r), _) => {
+            take(r).map_or_else(|| Load::Failed("unexpected answer".into()), Load::Loaded)
+        }
+        (Err(ApiError::NotAvailable { .. }), Some(flag)) => {
+            *flag = true;
+            Load::Loaded(vec![])
+        }
+        (Err(e), _) => Load::Failed(e.to_string()),
     }
 }

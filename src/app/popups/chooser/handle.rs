@@ -27,25 +27,32 @@ impl State {
         if let Some(t) = c.typed.as_mut().filter(|_| edits_text(&ev)) {
             let before = t.input.text.clone();
             t.input.handle(&ev);
-            let fx = if t.input.text != before {
-                self.link_typed(&mut c)
-            } else {
-                vec![]
-            };
+            if t.input.text != before {
+                // The rows narrow now; the service is asked once typing
+                // rests (`link_picker_tick`).
+                self.link_typed(&mut c);
+            }
             self.overlay = Overlay::Chooser(c);
-            return fx;
+            return vec![];
         }
         let action = self.keymap.lookup(&[Context::Picker], &ev);
+        let mut fx = vec![];
         if action == Some(crate::app::keymap::Action::Choose) {
+            if c.ask_pending() && c.meant_row_missing() {
+                // Enter before typing rested, on a row not there yet: ask
+                // now rather than after the pause.
+                fx = self.link_ask(&mut c);
+            }
             if let Some(wait) = c.awaited_number() {
                 // Enter means the task typed: never another row meanwhile.
                 self.say(Level::Info, format!("still looking up #{wait}…"));
                 self.overlay = Overlay::Chooser(c);
-                return vec![];
+                return fx;
             }
         }
         let out = c.on_key(action);
-        self.chooser_outcome(c, out)
+        fx.extend(self.chooser_outcome(c, out));
+        fx
     }
 
     /// `:recent`, `:changed`, `:outbox`, `:snoozed`: the chooser of that

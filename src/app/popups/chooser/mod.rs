@@ -10,6 +10,13 @@
 
 use crate::app::keymap::Action;
 use crate::app::state::input::LineInput;
+use std::time::{Duration, Instant};
+
+/// How long typing in a picker rests before the service is asked: the
+/// live filter's pause (`popups/search.rs`, `SEARCH_DEBOUNCE`; a test
+/// keeps them equal — the search module sits above the state, which
+/// holds this one, so it is not imported here).
+pub const TYPING_PAUSE: Duration = Duration::from_millis(250);
 
 mod handle;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +77,12 @@ pub struct Typed {
     pub asked: Option<String>,
     /// The answer to `asked` has not come yet.
     pub waiting: bool,
+    /// A key changed the text, not yet asked, since the last tick: the
+    /// tick dates it (as `list/settle` dates a move).
+    pub stirred: bool,
+    /// The tick after the last change, while what is typed is not yet
+    /// asked: the service is asked once typing rests [`TYPING_PAUSE`].
+    pub quiet_since: Option<Instant>,
 }
 
 /// `#1157` or `1157` alone: the number typed.
@@ -146,6 +159,49 @@ impl Chooser {
         let n = typed_number(&t.input.text)?;
         (t.waiting && t.asked.as_deref() == Some(format!("#{n}").as_str()) && !self.exact_shown())
             .then_some(n)
+    }
+
+    /// What is typed now waits to be asked (typing has not rested).
+    pub fn ask_pending(&self) -> bool {
+        self.typed
+            .as_ref()
+            .is_some_and(|t| t.stirred || t.quiet_since.is_some())
+    }
+
+    /// When typing will have rested, if a question waits (the loop may
+    /// wake then).
+    pub fn ask_due(&self) -> Option<Instant> {
+        self.typed.as_ref()?.quiet_since.map(|t| t + TYPING_PAUSE)
+    }
+
+    /// The tick at `now`: a change since the last tick is dated now; true
+    /// once typing has rested [`TYPING_PAUSE`] since (the question is
+    /// then no longer pending: the caller asks it).
+    pub fn typing_rested(&mut self, now: Instant) -> bool {
+        let Some(t) = self.typed.as_mut() else {
+            return false;
+        };
+        if std::mem::take(&mut t.stirred) {
+            t.quiet_since = Some(now);
+            return false;
+        }
+        match t.quiet_since {
+            Some(since) if now.saturating_duration_since(since) >= TYPING_PAUSE => {
+                t.quiet_since = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The row Enter means is not there yet: none at all, or a number is
+    /// typed and its task is not the first row.
+    pub fn meant_row_missing(&self) -> bool {
+        let typed_n = self
+            .typed
+            .as_ref()
+            .and_then(|t| typed_number(&t.input.text));
+        self.rows.is_empty() || (typed_n.is_some() && !self.exact_shown())
     }
 
     /// The task numbered as typed (`#1157`) is among the rows (first).

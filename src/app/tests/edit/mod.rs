@@ -8,6 +8,7 @@ mod changes;
 mod collab;
 mod compose;
 mod edits;
+mod link_pause;
 mod names;
 mod pickers;
 mod review;

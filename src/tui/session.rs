@@ -1,0 +1,556 @@
+//! One run of the TUI, as the loop (`super::run`) holds it: the state and
+//! everything around it that reacts — the store, the inbox, the other
+//! profiles' inboxes, the worker, the writes in flight, the notifier, the
+//! terminal. Its methods are the loop's steps: set up, draw a frame, take
+//! one [`Msg`] (a table: one line a message, each handing over to the
+//! method named for what it does), carry out the effects, finish.
+
+use super::effects::{own_write_answered, run_effect, EffectCtx};
+use super::msg::Opened;
+use super::store_link::StoreLink;
+use super::Msg;
+use super::{clamped, colors, notify, profiles, terminal, worker};
+use crate::api::Client;
+use crate::app::state::{drafts, ApiRequest, ApiResult, Effect, Level, State};
+use crate::app::{new_state, quit_lines, WritesInFlight};
+use crate::config::Settings;
+use crate::inbox::{InboxCmd, InboxLink, InboxUpdate, Me};
+use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+
+/// The shortest time between two frames.
+const FRAME: Duration = Duration::from_millis(16);
+
+/// How the TUI was started.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchInfo {
+    /// Set in `taskdeck demo`: shown as a DEMO badge.
+    pub demo: bool,
+    /// The profile in use (shown in the header; `:profile` switches).
+    pub profile: Option<String>,
+    /// The API key's fingerprint in this service's store folder: which
+    /// user's store may open before the service answers (`None`: none).
+    pub key_print: Option<crate::store::identity::KeyPrint>,
+    /// The other profiles whose inboxes are shown beside this one's
+    /// (`inbox_profiles = "all"`, issue 36); empty: this one's only.
+    pub others: Vec<profiles::OtherProfile>,
+    /// Enter on another profile's inbox row switched to this profile:
+    /// that row, opened once started.
+    pub open: Option<crate::inbox::InboxRow>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunEnd {
+    /// The process exit code.
+    pub code: i32,
+    /// `:profile NAME`: start again with that profile.
+    pub switch_to: Option<String>,
+    /// … and open this inbox row there (Enter on another profile's row).
+    pub open: Option<crate::inbox::InboxRow>,
+}
+
+/// A run of the TUI. The fields drop in the order the loop's locals did
+/// (the writes first, the state and the settings last).
+pub(super) struct Session {
+    /// What this batch of messages asked for, carried out after it.
+    effects: Vec<Effect>,
+    writes: WritesInFlight,
+    notifier: notify::Notifier,
+    worker: worker::Worker,
+    others: profiles::Walkers,
+    /// The inbox of the store's user, once there is one.
+    inbox: Option<InboxLink>,
+    inbox_client: Client,
+    service_dir: PathBuf,
+    store: StoreLink,
+    tx: UnboundedSender<Msg>,
+    theme: crate::ui::Theme,
+    state: State,
+    settings: Settings,
+    screen: terminal::Screen,
+    exit_code: i32,
+    /// Something changed since the last frame.
+    dirty: bool,
+    last_draw: Instant,
+}
+
+impl Session {
+    /// Set up: the state, the store (open before the first frame: the last
+    /// view's rows and the last current task are on screen at once), the
+    /// inbox, the other profiles' walkers, the worker, the terminal, the
+    /// input thread and the signals; then the start's effects.
+    pub(super) fn start(
+        client: Client,
+        settings: Settings,
+        launch: LaunchInfo,
+        tx: UnboundedSender<Msg>,
+    ) -> color_eyre::Result<Session> {
+        let mut state = new_state(client.host(), &settings, launch.demo);
+        state.profile = launch.profile.clone();
+        // Drafts belong to the service and to the user: the user's folder is
+        // used once the service has said who the user is.
+        let drafts_dir = crate::store::identity::service_folder(
+            &crate::config::state_dir().join("drafts"),
+            client.base_url(),
+            launch.demo,
+        );
+        state.drafts = drafts::Drafts::per_user(drafts_dir);
+        // The first start says where help is and how to leave, once.
+        state.welcome = first_start(&crate::config::state_dir());
+        if launch.demo {
+            // What the demo does with what you do (issue 34 §4).
+            state.say(Level::Info, DEMO_NOTE);
+        }
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let (mut theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
+        theme.accessible = settings.accessible;
+        for w in theme_warnings {
+            state.say(Level::Warn, w);
+        }
+
+        let mut store = StoreLink::new(
+            crate::store::service_dir(client.base_url(), launch.demo),
+            launch.key_print.clone(),
+            settings.cache,
+            tx.clone(),
+        );
+        store.open_for_key(&mut state);
+        let service_dir = crate::store::service_dir(client.base_url(), launch.demo);
+        let inbox_client = client.clone();
+        // The inbox of the store's user: what it holds shows at once, offline
+        // too; it walks once the service has named that user.
+        let inbox = profiles::start_inbox(&state, &inbox_client, &service_dir, &settings, &tx);
+        state.inbox.running = inbox.is_some();
+        state.inbox.periodic = settings.inbox_refresh_secs > 0;
+        if !settings.cache {
+            state.inbox.off = Some(
+                "the inbox is kept in the local store, and `cache = false` in the config turns it off"
+                    .into(),
+            );
+        }
+        let every = (settings.inbox_refresh_secs > 0)
+            .then(|| Duration::from_secs(settings.inbox_refresh_secs));
+        let mut launch = launch;
+        if settings.cache && !launch.others.is_empty() {
+            state.inbox.here = launch.profile.clone().unwrap_or_else(|| "default".into());
+        }
+        let others = if settings.cache {
+            profiles::Walkers::start(std::mem::take(&mut launch.others), every, &tx)
+        } else {
+            profiles::Walkers::default()
+        };
+        let worker = worker::Worker::new(client, tx.clone());
+
+        let env = |k: &str| std::env::var(k).ok();
+        let depth = colors::depth(settings.colors.as_deref(), &env);
+        let notifier = notify::Notifier::new(settings.notify.clone(), &env);
+        terminal::keep_title(settings.notify.title);
+        let term = terminal::setup(settings.mouse, depth)?;
+        terminal::install_panic_hook();
+        let input_tx = tx.clone();
+        let input = terminal::InputThread::start(move |ev| {
+            let msg = match ev {
+                terminal::InputEvent::Event(e) => Msg::Term(e),
+                terminal::InputEvent::Closed(why) => Msg::InputClosed(why),
+            };
+            input_tx.send(msg).is_ok()
+        });
+        super::signals::spawn_signals(tx.clone());
+        let screen = terminal::Screen {
+            term,
+            input,
+            mouse: settings.mouse,
+            hangup: false,
+        };
+
+        let mut session = Session {
+            effects: state.start(),
+            writes: WritesInFlight::default(),
+            notifier,
+            worker,
+            others,
+            inbox,
+            inbox_client,
+            service_dir,
+            store,
+            tx,
+            theme,
+            state,
+            settings,
+            screen,
+            exit_code: 0,
+            dirty: true,
+            last_draw: Instant::now(),
+        };
+        if let Some(row) = launch.open.take() {
+            session.effects.extend(session.state.open_switched(row));
+        }
+        session.run_effects();
+        session.last_draw = Instant::now() - FRAME;
+        Ok(session)
+    }
+
+    /// Something changed and the last frame is a frame's time ago.
+    pub(super) fn frame_due(&self) -> bool {
+        self.dirty && FRAME.saturating_sub(self.last_draw.elapsed()).is_zero()
+    }
+
+    /// Draw a frame. `false`: the terminal is gone (EIO/EOF), a hang-up;
+    /// the drafts are saved and the run ends.
+    pub(super) fn draw(&mut self) -> bool {
+        let mut metrics = crate::ui::Metrics::default();
+        let clamped_from = self.screen.term.backend().clamped_from();
+        let (state, theme) = (&self.state, &self.theme);
+        if let Err(e) = self.screen.term.draw(|f| {
+            metrics = crate::ui::render(f, state, theme);
+            if let Some(real) = clamped_from {
+                clamped::draw_notice(f, real);
+            }
+        }) {
+            tracing::warn!(error = %e, "cannot draw; saving drafts and leaving");
+            self.exit_code = hangup_code(self.exit_code);
+            return false;
+        }
+        // Outside accessible mode the cursor is hidden but still placed on
+        // the focus (braille displays and input methods follow it); the
+        // backend writes nothing when it is already there.
+        if let Some(at) = metrics
+            .cursor
+            .filter(|_| !metrics.caret && !self.theme.accessible)
+        {
+            let _ = self.screen.term.set_cursor_position(at);
+            let _ = ratatui::backend::Backend::flush(self.screen.term.backend_mut());
+        }
+        metrics.apply(&mut self.state);
+        self.last_draw = Instant::now();
+        self.dirty = false;
+        // Debug builds only: lets the pty tests prove the panic path
+        // restores the terminal and leaks no secret.
+        #[cfg(debug_assertions)]
+        if self.state.me.is_some() && std::env::var_os("TASKDECK_DEBUG_PANIC").is_some() {
+            panic!("deliberate test panic (TASKDECK_DEBUG_PANIC)");
+        }
+        true
+    }
+
+    /// How long until the frame that is due (an hour when none is).
+    pub(super) fn redraw_in(&self) -> Duration {
+        if self.dirty {
+            FRAME.saturating_sub(self.last_draw.elapsed())
+        } else {
+            Duration::from_secs(3600)
+        }
+    }
+
+    /// How long until the cursor that stopped is read, or the `:link task`
+    /// picker asks the service for what is typed: once the cursor or the
+    /// typing rests, not at the next tick (an hour when neither waits).
+    pub(super) fn settle_in(&self) -> Duration {
+        [self.state.settle.due(), self.state.link_ask_due()]
+            .into_iter()
+            .flatten()
+            .min()
+            .map_or(Duration::from_secs(3600), |t| {
+                t.saturating_duration_since(Instant::now())
+            })
+    }
+
+    /// Take one message: a table, one line a message.
+    pub(super) fn apply(&mut self, msg: Msg) {
+        match msg {
+            Msg::Term(Event::Key(k)) if k.kind != KeyEventKind::Release => self.keyed(k),
+            Msg::Term(Event::Paste(p)) => self.pasted(&p),
+            Msg::Term(Event::Mouse(m)) => self.moused(m),
+            Msg::Term(Event::Resize(..)) => self.dirty = true,
+            Msg::Term(_) => {}
+            Msg::Api(r) => self.api_answered(*r),
+            Msg::StoreRetried(user, opened) => self.store_retried(user, *opened),
+            Msg::Inbox(u) => self.inbox_updated(*u),
+            Msg::NotifyDone(failure) => self.notify_done(failure),
+            Msg::ProfileInbox(p, u) => self.profile_inbox_updated(p, *u),
+            Msg::Store(a) => self.store_answered(a),
+            Msg::Signal(sig) => self.signalled(sig),
+            Msg::CommandDone(d) => self.command_done(*d),
+            Msg::InputClosed(why) => self.input_closed(why),
+        }
+    }
+
+    fn keyed(&mut self, k: KeyEvent) {
+        self.effects.extend(self.state.on_key(k));
+        self.dirty = true;
+    }
+
+    fn pasted(&mut self, p: &str) {
+        self.state.on_paste(p);
+        self.dirty = true;
+    }
+
+    /// Motion, or a click on nothing: nothing redrawn.
+    fn moused(&mut self, m: MouseEvent) {
+        let (fx, changed) = self.state.on_mouse(m, Instant::now());
+        self.effects.extend(fx);
+        self.dirty |= changed;
+    }
+
+    /// The service answered: the request is no longer in flight, the
+    /// inbox hears of our own write, the state takes the answer; the
+    /// answer to "who am I" binds the store and the inbox to that user.
+    fn api_answered(&mut self, r: ApiResult) {
+        self.writes.answered(r.ticket);
+        if let Some(link) = &self.inbox {
+            // A write of ours: its changes are never news.
+            own_write_answered(link, &r);
+        }
+        let me = matches!(r.req, ApiRequest::Me);
+        self.effects.extend(self.state.on_api(r));
+        if me {
+            self.me_answered();
+        }
+        self.dirty = true;
+    }
+
+    /// The service named the user: the store of that user, with its
+    /// outbox (sent with this key, which is theirs), and their inbox.
+    fn me_answered(&mut self) {
+        self.store.bind(&mut self.state);
+        self.store.note_waiting(&mut self.state);
+        self.effects.extend(self.state.outbox_pump());
+        let user = self.state.local.user.clone();
+        match (&self.inbox, &self.state.me) {
+            // The same user: now with their name, to read mentions by.
+            (Some(link), Some(me)) if Some(link.user()) == user.as_deref() => {
+                link.send(InboxCmd::SetMe(Me::of(me)))
+            }
+            // None yet, or another user's: theirs.
+            _ => self.inbox_restarted(),
+        }
+    }
+
+    /// The inbox started afresh for the store's user; what the inbox view
+    /// knew of this one is forgotten, the other profiles' inboxes stay.
+    fn inbox_restarted(&mut self) {
+        self.inbox = self.start_inbox();
+        let inbox = &mut self.state.inbox;
+        let (off, periodic) = (inbox.off.take(), inbox.periodic);
+        let others = std::mem::take(&mut inbox.others);
+        let here = std::mem::take(&mut inbox.here);
+        *inbox = Default::default();
+        inbox.off = off;
+        inbox.periodic = periodic;
+        inbox.others = others;
+        inbox.here = here;
+        inbox.running = self.inbox.is_some();
+    }
+
+    /// A store that was busy at start opened (or was given up): its inbox
+    /// starts, and what it held goes out now.
+    fn store_retried(&mut self, user: String, opened: Result<Opened, String>) {
+        if self.store.retried(user, opened, &mut self.state) && self.inbox.is_none() {
+            self.inbox = self.start_inbox();
+            self.state.inbox.running = self.inbox.is_some();
+        }
+        self.effects.extend(self.state.outbox_pump());
+        self.dirty = true;
+    }
+
+    fn inbox_updated(&mut self, u: InboxUpdate) {
+        self.effects.extend(self.state.on_inbox(u));
+        self.dirty = true;
+    }
+
+    fn notify_done(&mut self, failure: Option<String>) {
+        self.notifier.command_done(failure, &mut self.state);
+        self.dirty = true;
+    }
+
+    fn profile_inbox_updated(&mut self, profile: String, u: InboxUpdate) {
+        self.effects.extend(self.state.on_profile_inbox(profile, u));
+        self.dirty = true;
+    }
+
+    fn store_answered(&mut self, a: crate::store::worker::StoreAnswer) {
+        self.effects.extend(self.state.on_store(a));
+        self.dirty = true;
+    }
+
+    fn signalled(&mut self, sig: i32) {
+        tracing::info!(sig, "signal received; saving drafts and leaving");
+        self.state.quit = true;
+        self.exit_code = 128 + sig;
+    }
+
+    fn command_done(&mut self, d: crate::app::custom::run::Done) {
+        self.effects.extend(self.state.custom_done(d));
+        self.dirty = true;
+    }
+
+    fn input_closed(&mut self, why: String) {
+        tracing::warn!(why = %why, "terminal input closed; saving drafts and leaving");
+        self.state.quit = true;
+        self.exit_code = hangup_code(self.exit_code);
+    }
+
+    /// The clock: what the state does as time passes.
+    pub(super) fn tick(&mut self) {
+        let (fx, changed) = self.state.on_tick(Instant::now());
+        self.effects.extend(fx);
+        self.dirty |= changed;
+    }
+
+    /// The rows around the cursor, asked for after the user's requests of
+    /// this batch: those go out first.
+    pub(super) fn prefetch(&mut self) {
+        self.effects.extend(self.state.plan_prefetch());
+    }
+
+    /// The draft being written, kept now and then, in the user's folder
+    /// once the service has named the user.
+    pub(super) fn autosave(&mut self) {
+        self.state.autosave_draft(Instant::now(), false);
+        if let Some(me) = &self.state.me {
+            let id = me.user_id.clone();
+            self.state.drafts.bind_user(&id);
+        }
+    }
+
+    /// Carry out this batch's effects (the worker told whether the
+    /// service is out of reach), then what they gave the store.
+    pub(super) fn carry_out(&mut self) {
+        self.worker.offline = self.state.offline.is_some();
+        self.run_effects();
+    }
+
+    /// Between frames: the title with the inbox's count.
+    pub(super) fn title(&mut self) {
+        if !self.notifier.title(&self.state) {
+            self.screen.hangup = true;
+        }
+    }
+
+    /// Whether the run ends here: the user quit, a signal came, or the
+    /// terminal went away during this round (a hang-up).
+    pub(super) fn quitting(&mut self) -> bool {
+        if self.screen.hangup {
+            self.exit_code = hangup_code(self.exit_code);
+            self.state.quit = true;
+        }
+        self.state.quit
+    }
+
+    /// The effects asked for so far, each handed over by [`run_effect`];
+    /// the screen's hang-up is this round's.
+    fn run_effects(&mut self) {
+        self.screen.hangup = false;
+        let mut ctx = EffectCtx {
+            worker: &mut self.worker,
+            writes: &mut self.writes,
+            copy_command: self.settings.copy_command.as_deref(),
+            inbox: self.inbox.as_ref(),
+            others: &self.others,
+            notifier: &mut self.notifier,
+            screen: &mut self.screen,
+        };
+        for fx in std::mem::take(&mut self.effects) {
+            run_effect(fx, &mut self.state, &mut ctx);
+        }
+        self.store.drain(&mut self.state);
+    }
+
+    fn start_inbox(&self) -> Option<InboxLink> {
+        profiles::start_inbox(
+            &self.state,
+            &self.inbox_client,
+            &self.service_dir,
+            &self.settings,
+            &self.tx,
+        )
+    }
+
+    /// Finish: the drafts saved, the store's last answers taken (`rx`:
+    /// the loop's channel), the terminal given back, what was left undone
+    /// said on stderr; how the run ended.
+    pub(super) fn finish(mut self, rx: &mut UnboundedReceiver<Msg>) -> RunEnd {
+        let kept = self.state.save_drafts_now();
+        self.store.drain(&mut self.state);
+        self.store.finish();
+        // The store's last answers: whether the edits queued last were kept.
+        while let Ok(m) = rx.try_recv() {
+            if let Msg::Store(a) = m {
+                self.state.on_store(a);
+            }
+        }
+        // A queued edit neither sent nor kept is lost: never a silent exit 0.
+        if self.exit_code == 0 && !self.state.outbox_lost().is_empty() {
+            self.exit_code = EXIT_EDITS_LOST;
+        }
+        let terminal::Screen { term, input, .. } = self.screen;
+        drop(input);
+        terminal::restore();
+        // ratatui's `Drop` shows the cursor again (restore did) and, when the
+        // terminal is gone, reports the failure with `eprintln!`, which panics
+        // when stderr is gone too: it is not run.
+        std::mem::forget(term);
+        // Never `eprintln!`: stderr may be the terminal that went away.
+        let mut err = std::io::stderr();
+        for line in quit_lines(&self.state, &self.writes, kept.as_deref()) {
+            use std::io::Write;
+            let _ = writeln!(err, "{line}");
+        }
+        RunEnd {
+            code: self.exit_code,
+            switch_to: self.state.switch_to.take(),
+            open: self.state.inbox.open_next.take(),
+        }
+    }
+}
+
+/// The exit status of a hang-up (128 + SIGHUP), unless a signal already
+/// set one.
+fn hangup_code(current: i32) -> i32 {
+    if current == 0 {
+        128 + libc::SIGHUP
+    } else {
+        current
+    }
+}
+
+/// The exit status when queued edits were neither sent nor kept (named
+/// on stderr).
+pub const EXIT_EDITS_LOST: i32 = 1;
+
+/// The demo's first words: nothing of the user's is written.
+pub const DEMO_NOTE: &str =
+    "demo: nothing of yours is touched; what you change here is discarded at exit";
+
+/// The mark in the state folder that the first start's hint was shown.
+const WELCOMED: &str = "welcomed";
+
+/// Whether this is the first start (no mark in `state_dir` yet); the mark
+/// is written now, so the hint shows once. A folder that cannot be written
+/// shows it again next time, which is harmless.
+fn first_start(state_dir: &std::path::Path) -> bool {
+    let mark = state_dir.join(WELCOMED);
+    if mark.exists() {
+        return false;
+    }
+    if let Err(e) = crate::config::write_private_file(&mark, b"the first start's hint was shown\n")
+    {
+        tracing::warn!(error = %e, "cannot keep the first start's mark");
+    }
+    true
+}
+
+#[cfg(test)]
+mod first_start_tests {
+    #[test]
+    fn the_hint_shows_once_per_state_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("taskdeck");
+        assert!(super::first_start(&state));
+        assert!(!super::first_start(&state));
+        assert!(state.join(super::WELCOMED).is_file());
+    }
+}

@@ -1,0 +1,225 @@
+//! The all-profile inbox's other profiles with the real binary in a
+//! pseudo-terminal: they connect in the background, quietly, once per
+//! process (the TUI is on screen while another profile's
+//! `api_key_command` still waits; their config warnings are not printed
+//! over the terminal again; a `:profile` switch there and back runs no key
+//! command a second time), and a profile whose service is down shows its
+//! inbox as stored.
+
+mod support;
+
+use support::*;
+use taskdeck::api::{ApiKey, Client, ClientConfig, Field, TaskPatch, TaskQuery};
+
+fn client(svc: &Service, key: &str) -> Client {
+    Client::new(ClientConfig::new(
+        svc.sb.base_url(),
+        ApiKey::new(key.to_string()),
+    ))
+    .unwrap()
+}
+
+fn private(path: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).unwrap();
+}
+
+/// The bytes written before the TUI took the screen (the alternate
+/// screen's switch), as text.
+fn before_first_frame(raw: &[u8]) -> String {
+    let switch = b"\x1b[?1049h";
+    let end = raw
+        .windows(switch.len())
+        .position(|w| w == switch)
+        .unwrap_or(raw.len());
+    String::from_utf8_lossy(&raw[..end]).into_owned()
+}
+
+/// Give the `client` profile's user a task of another user: news in that
+/// profile's inbox. Its label.
+fn news_for(svc: &Service, key: &str) -> String {
+    let theirs = client(svc, &svc.sb.keys[0].key);
+    let my_id = svc.user_id(key);
+    let their_id = svc.user_id(&svc.sb.keys[0].key);
+    let q = TaskQuery {
+        assigned_to: Some(their_id),
+        ..Default::default()
+    };
+    let t = svc
+        .rt
+        .block_on(theirs.list_tasks(&q, 100, None))
+        .unwrap()
+        .items
+        .iter()
+        .filter_map(|i| i.task().cloned())
+        .find(|t| !t.title.line().is_empty())
+        .expect("a task of the other user");
+    svc.rt
+        .block_on(theirs.patch_task(
+            &t.id,
+            &TaskPatch {
+                assigned_to: Field::Set(my_id),
+                ..Default::default()
+            },
+        ))
+        .unwrap();
+    t.display_id.line().into_owned()
+}
+
+/// Started as `work`, with the `client` profile's `api_key_command`
+/// waiting (until the test lets it print its key): the first frame is on
+/// screen all the same, and the client's config warning was said once
+/// before it (by the current profile's reading of the file), not once more
+/// per other profile. Once let go, the client's news is shown; then
+/// `:profile client` and `:profile work` again: the client's key command
+/// ran once in all. A profile added to the file then is one to switch to.
+#[test]
+fn other_profiles_connect_in_the_background_once_and_quietly() {
+    let work = Service::small();
+    let client_svc = Service::small();
+    let home = Home::new();
+    let work_key = work.sb.keys[0].key.clone();
+    let client_key = client_svc.sb.keys[1].key.clone();
+    let go = home.root().join("go");
+    let runs = home.root().join("runs");
+    let config = home.root().join("profiles.toml");
+    // It waits for `go` (a minute at most: without it, a process left
+    // behind by a failed run ends by itself). `api_key` beside it: a
+    // warning naming the profile.
+    let command = format!(
+        "echo run >> {}; i=0; while [ ! -e {} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo {client_key}",
+        runs.display(),
+        go.display()
+    );
+    std::fs::write(
+        &config,
+        format!(
+            "inbox_refresh_secs = 600\napi_key_command_timeout_secs = 600\n\n\
+             [profiles.work]\nbase_url = \"{}\"\napi_key = \"{work_key}\"\n\n\
+             [profiles.client]\nbase_url = \"{}\"\napi_key = \"unused\"\n\
+             api_key_command = \"{command}\"\n",
+            work.sb.base_url(),
+            client_svc.sb.base_url(),
+        ),
+    )
+    .unwrap();
+    private(&config);
+    let env = vec![("TASKDECK_CONFIG".to_string(), config.display().to_string())];
+    let label = news_for(&client_svc, &client_key);
+    // A first walk of both (the CLI's, its key command let go): what there
+    // is is stored, so the TUI's walks have only to catch up.
+    std::fs::write(&go, "").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"))
+        .args(["inbox", "--all-profiles", "--json"])
+        .env_clear()
+        .envs(home.env().into_iter().chain(env.clone()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    std::fs::remove_file(&go).unwrap();
+    std::fs::remove_file(&runs).unwrap();
+
+    let tui = Tui::spawn(&home, &["--profile", "work"], &env, 140, 40);
+    // On screen while the client's key command still waits.
+    tui.wait_for("┌#", WAIT);
+    assert!(!go.exists());
+    let said = before_first_frame(&tui.raw());
+    // As said on stderr (the TUI shows the file's warnings itself too).
+    let warning = "taskdeck: warning: ";
+    assert_eq!(
+        said.matches(warning).count(),
+        1,
+        "the file's warnings once, by the current profile's reading:\n{said}"
+    );
+    std::fs::write(&go, "").unwrap();
+    tui.send("i");
+    tui.wait_for(&format!("[client] {label}"), WAIT);
+    // Nor said over the screen once the client profile was connected.
+    let said = String::from_utf8_lossy(&tui.raw()).into_owned();
+    assert_eq!(said.matches(warning).count(), 1, "{said}");
+    tui.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // There and back: each profile's connection is the one made before.
+    tui.send(":profile client\r");
+    tui.wait_for("profile client", WAIT);
+    tui.wait_for("┌#", WAIT);
+    tui.send(":profile work\r");
+    tui.wait_for("profile work", WAIT);
+    tui.send("i");
+    tui.wait_for(&format!("[client] {label}"), WAIT);
+    let ran = std::fs::read_to_string(&runs).unwrap();
+    assert_eq!(
+        ran.lines().count(),
+        1,
+        "the client's key command ran {ran:?}"
+    );
+    // A profile added to the file meanwhile is one `:profile` knows: the
+    // names are those of the file as it is, not of the first reading.
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!(
+        "\n[profiles.extra]\nbase_url = \"{}\"\napi_key = \"{work_key}\"\n",
+        work.sb.base_url()
+    ));
+    std::fs::write(&config, text).unwrap();
+    tui.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tui.send(":profile extra\r");
+    tui.wait_for("profile extra", WAIT);
+}
+
+/// The client profile's inbox is walked (and stored) while its service is
+/// up; then, its service stopped, the TUI started as `work` shows the
+/// client's stored item, labelled, with the line saying the service
+/// cannot be reached and the items are as stored.
+#[test]
+fn a_down_profile_shows_its_inbox_as_stored() {
+    let work = Service::small();
+    let client_svc = Service::small();
+    let home = Home::new();
+    let work_key = work.sb.keys[0].key.clone();
+    let client_key = client_svc.sb.keys[1].key.clone();
+    let config = home.root().join("profiles.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "inbox_refresh_secs = 600\n\n\
+             [profiles.work]\nbase_url = \"{}\"\napi_key = \"{work_key}\"\n\n\
+             [profiles.client]\nbase_url = \"{}\"\napi_key = \"{client_key}\"\n",
+            work.sb.base_url(),
+            client_svc.sb.base_url(),
+        ),
+    )
+    .unwrap();
+    private(&config);
+    let env = vec![("TASKDECK_CONFIG".to_string(), config.display().to_string())];
+    let walk = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"))
+            .args(["inbox", "--all-profiles", "--json"])
+            .env_clear()
+            .envs(home.env().into_iter().chain(env.clone()))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The first walk learns what there is; the second stores the news.
+    walk();
+    let label = news_for(&client_svc, &client_key);
+    assert!(walk().contains(&label));
+    drop(client_svc);
+
+    let tui = Tui::spawn(&home, &["--profile", "work"], &env, 140, 40);
+    tui.wait_for("┌#", WAIT);
+    tui.send("i");
+    tui.wait_for("Inbox", WAIT);
+    tui.wait_until("the client's stored item and its line", WAIT, |s| {
+        s.contains(&format!("[client] {label}"))
+            && s.contains("[client] its service cannot be reached")
+            && s.contains("(its inbox as stored is shown)")
+    });
+}
