@@ -391,7 +391,7 @@ pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
     let mut n = 0;
     for m in marks
         .iter()
-        .filter(|m| m.kind == MarkKind::FollowUp && m.at <= now.as_second())
+        .filter(|m| m.kind == MarkKind::FollowUp && super::snooze::come(m, now.as_second()))
     {
         if !db.inbox_news_since(&m.task_id, m.since)? {
             let since = Timestamp::from_second(m.since).unwrap_or_default();

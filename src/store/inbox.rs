@@ -105,25 +105,41 @@ fn item_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InboxItem> {
     })
 }
 
+const BASE_COLS: &str = "task_id,snap,version,comment_ids,since";
+
+fn base_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InboxBase> {
+    let ids: Option<String> = r.get(3)?;
+    Ok(InboxBase {
+        task_id: r.get(0)?,
+        snap: r.get(1)?,
+        version: r.get(2)?,
+        comment_ids: ids.and_then(|s| serde_json::from_str(&s).ok()),
+        since: r.get(4)?,
+        reminds: true,
+    })
+}
+
 const ITEM_COLS: &str = "task_id,key,kind,rank,words,changes,label,title,target,at,read_at";
 
 impl Db {
+    /// What the inbox knows of every task it follows (a walk's start).
     pub fn inbox_bases(&self) -> rusqlite::Result<HashMap<String, InboxBase>> {
         let mut st = self
             .conn
-            .prepare("SELECT task_id,snap,version,comment_ids,since FROM inbox_base")?;
-        let rows = st.query_map([], |r| {
-            let ids: Option<String> = r.get(3)?;
-            Ok(InboxBase {
-                task_id: r.get(0)?,
-                snap: r.get(1)?,
-                version: r.get(2)?,
-                comment_ids: ids.and_then(|s| serde_json::from_str(&s).ok()),
-                since: r.get(4)?,
-                reminds: true,
-            })
-        })?;
+            .prepare(&format!("SELECT {BASE_COLS} FROM inbox_base"))?;
+        let rows = st.query_map([], base_row)?;
         rows.map(|b| b.map(|b| (b.task_id.clone(), b))).collect()
+    }
+
+    /// What the inbox knows of one task (`None`: it does not follow it),
+    /// read by its id alone (a write of ours answered).
+    pub fn inbox_base(&self, task_id: &str) -> rusqlite::Result<Option<InboxBase>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {BASE_COLS} FROM inbox_base WHERE task_id=?1"
+        ))?;
+        st.query_row([task_id], base_row)
+            .map(Some)
+            .or_else(none_if_no_rows)
     }
 
     /// Whether the inbox ever finished a walk here (the first one only
