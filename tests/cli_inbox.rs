@@ -7,7 +7,7 @@ mod cli_env;
 
 use cli_env::*;
 use serde_json::Value;
-use taskdeck::api::{ApiKey, Client, ClientConfig, Field, Status, TaskPatch, TaskQuery};
+use taskdeck::api::{ApiKey, Client, ClientConfig, Field, Priority, Status, TaskPatch, TaskQuery};
 use taskdeck::sandbox::{Sandbox, SandboxOptions};
 
 fn client(sb: &Sandbox, key: &str) -> Client {
@@ -131,7 +131,8 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
         .expect("completed one");
     assert_eq!(
         changed["changes"][0],
-        serde_json::json!({"field": "status", "before": "in progress", "after": "completed"})
+        serde_json::json!({"field": "status", "before": "in_progress", "after": "completed",
+            "before_words": "in progress", "after_words": "completed"})
     );
     assert!(changed["at"].as_str().unwrap().ends_with('Z'));
     // Mentions come first.
@@ -155,6 +156,74 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
     let stored: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(stored.len(), got.len());
     assert!(stderr(&o).contains("the inbox as stored"), "{}", stderr(&o));
+}
+
+/// `--json`'s changes are the service's values exactly as received (its
+/// `no_priority`, its due date strings), with taskdeck's words beside
+/// them; the table keeps the words.
+#[tokio::test]
+async fn json_changes_carry_the_services_own_values() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 60,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let alice_key = &sb.keys[0].key;
+    let env = Env::for_sandbox(&sb, alice_key);
+    let alice = client(&sb, alice_key);
+    let bob = client(&sb, &sb.keys[1].key);
+    let alice_id = alice.me().await.unwrap().user_id;
+    let mine = first_page(
+        &alice,
+        TaskQuery {
+            assigned_to: Some(alice_id.clone()),
+            status: vec!["in_progress".into()],
+            ..Default::default()
+        },
+    )
+    .await;
+    let t = mine.first().expect("Alice has a task in progress").clone();
+    let patch = |priority, due: &str| TaskPatch {
+        priority: Some(priority),
+        complete_by: Field::Set(due.to_string()),
+        ..Default::default()
+    };
+    bob.patch_task(&t.id, &patch(Priority::NoPriority, "2030-03-01T17:00:00Z"))
+        .await
+        .unwrap();
+    let was = alice.get_task(&t.id).await.unwrap();
+    // The first walk learns the task as it is.
+    let _ = items(&env.run(&["inbox", "--json"]).await);
+    bob.patch_task(&t.id, &patch(Priority::High, "2030-03-08T09:30:00+01:00"))
+        .await
+        .unwrap();
+    let now = alice.get_task(&t.id).await.unwrap();
+    let got = items(&env.run(&["inbox", "--json"]).await);
+    let changed = got
+        .iter()
+        .find(|i| i["task"]["id"] == t.id.as_str() && i["reason"] == "changed")
+        .unwrap_or_else(|| panic!("{got:#?}"));
+    let ch = changed["changes"].as_array().unwrap();
+    let of = |f: &str| {
+        ch.iter()
+            .find(|c| c["field"] == f)
+            .unwrap_or_else(|| panic!("{f} in {ch:#?}"))
+    };
+    let stamp = |t: &taskdeck::api::Task| Value::from(t.complete_by.as_deref().unwrap());
+    assert_eq!(
+        of("priority"),
+        &serde_json::json!({"field": "priority", "before": "no_priority", "after": "high",
+            "before_words": "-", "after_words": "high"})
+    );
+    let due = of("complete_by");
+    assert_eq!(due["before"], stamp(&was), "{due}");
+    assert_eq!(due["after"], stamp(&now), "{due}");
+    assert!(due["before_words"].is_string() && due["after_words"].is_string());
+    // The table keeps taskdeck's words.
+    let text = stdout(&env.run(&["inbox"]).await);
+    assert!(text.contains("priority - → high"), "{text}");
+    assert!(text.contains("due "), "{text}");
 }
 
 /// Control characters, a long tail: the title as the service holds it.

@@ -167,7 +167,11 @@ pub async fn cycle(
     now: Timestamp,
 ) -> Result<CycleReport, CycleError> {
     let mut report = CycleReport::default();
-    let bases = db.inbox_bases().unwrap_or_default();
+    // A store whose bases cannot be read at all stops the walk: read as
+    // none, every task the user follows would be news ("assigned to you").
+    let bases = db
+        .inbox_bases()
+        .map_err(|e| CycleError::Store(e.to_string()))?;
     let first = !db.inbox_started();
     report.first = first;
 
@@ -295,18 +299,25 @@ pub async fn cycle(
         let id = t.id.as_str();
         let stored = bases.get(id);
         let before = base_snap(id);
-        items.extend(derive::task_items(id, before.as_ref(), s, first, now));
+        // A stored base that cannot be read (a damaged store): the task is
+        // learnt again, as on a first walk; nothing of it is news.
+        let unreadable = stored.is_some() && before.is_none();
+        let learn = first || unreadable;
+        items.extend(derive::task_items(id, before.as_ref(), s, learn, now));
         // A task followed from now: its comments made from a little before
         // are new (our clock and the service's may differ by that much).
-        let since = stored.map_or(now_secs - CLOCK_SKEW_SECS, |b| b.since);
+        let since = match stored {
+            Some(b) if !unreadable => b.since,
+            _ => now_secs - CLOCK_SKEW_SECS,
+        };
         let read = comments.get(&i);
-        if let Some(cs) = read.filter(|_| !first) {
+        if let Some(cs) = read.filter(|_| !learn) {
             let known = stored.and_then(|b| b.comment_ids.as_deref());
             items.extend(derive::comment_items(id, s, known, since, cs, me, now));
         }
         // Its comments could not be read: the base stays as it was, so
         // the next walk reads them again (a mention is not lost).
-        if failed.contains(&i) && stored.is_some() && !first {
+        if failed.contains(&i) && stored.is_some() && !learn {
             continue;
         }
         new_bases.push(new_base(id, s, read.map(|v| v.as_slice()), since, now));
@@ -391,7 +402,7 @@ pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
     let mut n = 0;
     for m in marks
         .iter()
-        .filter(|m| m.kind == MarkKind::FollowUp && m.at <= now.as_second())
+        .filter(|m| m.kind == MarkKind::FollowUp && super::snooze::come(m, now.as_second()))
     {
         if !db.inbox_news_since(&m.task_id, m.since)? {
             let since = Timestamp::from_second(m.since).unwrap_or_default();

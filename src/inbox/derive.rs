@@ -1,13 +1,13 @@
 //! Items from what the inbox last knew of a task and what the service has
 //! now. Pure: every reason has a test here.
 
+pub use super::change::{changes, Change};
 pub use super::snapshot::Me;
 use super::snapshot::Snapshot;
 use crate::api::{due_instant, parse_timestamp, Comment};
 use crate::domain::later;
 use crate::store::InboxItem;
 use jiff::Timestamp;
-use serde::{Deserialize, Serialize};
 
 /// Why an item is in the inbox. The order is the order in a row: what
 /// names the user comes first.
@@ -64,14 +64,6 @@ impl Kind {
     }
 }
 
-/// One changed field: before → after, in words.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Change {
-    pub field: String,
-    pub before: String,
-    pub after: String,
-}
-
 pub fn secs(raw: Option<&str>) -> Option<i64> {
     raw.and_then(parse_timestamp).map(crate::api::unix_seconds)
 }
@@ -104,61 +96,6 @@ fn item(
         at,
         read_at: None,
     }
-}
-
-fn due_words(due: Option<&str>, now: Timestamp) -> String {
-    match due.and_then(due_instant) {
-        Some(t) => later::short_when(t, now, false),
-        None => "none".to_string(),
-    }
-}
-
-/// The fields that changed, before → after, in words.
-pub fn changes(before: &Snapshot, after: &Snapshot, now: Timestamp) -> Vec<Change> {
-    let mut out = Vec::new();
-    let mut add = |field: &str, b: String, a: String| {
-        if b != a {
-            out.push(Change {
-                field: field.to_string(),
-                before: b,
-                after: a,
-            });
-        }
-    };
-    if before.status != after.status {
-        add(
-            "status",
-            before.status_words.clone(),
-            after.status_words.clone(),
-        );
-    }
-    add("priority", before.priority.clone(), after.priority.clone());
-    let (bd, ad) = (
-        before.due.as_deref().and_then(due_instant),
-        after.due.as_deref().and_then(due_instant),
-    );
-    if bd != ad {
-        add(
-            "due",
-            due_words(before.due.as_deref(), now),
-            due_words(after.due.as_deref(), now),
-        );
-    }
-    add("title", before.title.clone(), after.title.clone());
-    // Who it is assigned to, when that is not about the user (the
-    // user's own assignment has a reason of its own).
-    if !before.mine && !after.mine && before.assignee_id != after.assignee_id {
-        let who = |s: &Snapshot| s.assignee.clone().unwrap_or_else(|| "nobody".into());
-        add("assignee", who(before), who(after));
-    }
-    if before.tags != after.tags {
-        add("tags", before.tags.join(", "), after.tags.join(", "));
-    }
-    if before.archived != after.archived {
-        let w = |a: bool| if a { "archived" } else { "active" }.to_string();
-        add("archived", w(before.archived), w(after.archived));
-    }
-    out
 }
 
 /// Whether the task moved since the inbox's base: what the inbox compares
@@ -268,14 +205,7 @@ pub fn task_items(
                 }
                 let ch = changes(b, now_snap, now);
                 if !ch.is_empty() {
-                    let words = ch
-                        .iter()
-                        .map(|c| match c.field.as_str() {
-                            "title" => "title changed".to_string(),
-                            f => format!("{f} {} → {}", c.before, c.after),
-                        })
-                        .collect::<Vec<_>>()
-                        .join("; ");
+                    let words = ch.iter().map(Change::words).collect::<Vec<_>>().join("; ");
                     let target = Some(format!("field:{}", ch[0].field));
                     out.push(it(Kind::Fields, format!("fields:{v}"), words, &ch, target));
                 }

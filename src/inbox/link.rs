@@ -228,8 +228,7 @@ fn own_change(
     change: impl FnOnce(&mut Snapshot),
 ) -> rusqlite::Result<()> {
     let known = db
-        .inbox_bases()?
-        .remove(id)
+        .inbox_base(id)?
         .and_then(|b| serde_json::from_str::<Snapshot>(&b.snap).ok());
     match known {
         Some(mut s) => {
@@ -265,6 +264,42 @@ mod tests {
 
     fn known(db: &Db) -> Snapshot {
         serde_json::from_str(&db.inbox_bases().unwrap()[T1].snap).unwrap()
+    }
+
+    /// An own write is handled from its task's base alone: another
+    /// task's base that cannot be read (here a damaged row) changes
+    /// nothing for it.
+    #[test]
+    fn an_own_change_reads_only_its_own_tasks_base() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("u.sqlite3");
+        let (mut db, _) = Db::open(&path).unwrap();
+        let shared = snap(json!({
+            "assigned_to": {"id": BOB, "name": "Bob"},
+            "involved_people": [{"id": crate::inbox::tests::ME, "role": "shared", "access_level": "read"}]
+        }));
+        followed(&mut db, &shared);
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute(
+                "INSERT INTO inbox_base(task_id,snap,version,comment_ids,since)
+                 VALUES('other','{}','not a number',NULL,0)",
+                [],
+            )
+            .unwrap();
+        let mut state = InboxUpdate::default();
+        apply(&mut db, &me(), InboxCmd::OwnPending(T1.into()), &mut state);
+        apply(
+            &mut db,
+            &me(),
+            InboxCmd::OwnShared(T1.into(), Some("write".into())),
+            &mut state,
+        );
+        assert_eq!(state.error, None);
+        let b: Snapshot = serde_json::from_str(&db.inbox_base(T1).unwrap().unwrap().snap).unwrap();
+        assert!(b.own);
+        assert_eq!(b.shared_me.as_deref(), Some("write"));
+        assert_eq!(db.inbox_base("unknown").unwrap(), None);
     }
 
     #[test]

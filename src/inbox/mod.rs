@@ -7,21 +7,26 @@
 //! a change found twice (two instances, two walks) is one item.
 //!
 //! - [`snapshot`]: the fields of a task the inbox compares.
+//! - [`change`]: one changed field: the service's values, and in words.
 //! - [`derive`]: items from a base and what the service has now (pure).
 //! - [`cycle`]: one walk against the service and the store.
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
 //! - [`link`]: the inbox beside a running TUI (its own store connection).
 //! - [`notify`]: which unread items are news, and the words (pure).
+//! - [`snooze`]: what a snooze hides and when a follow-up brings a task
+//!   back: one rule for the rows and the notifications.
 //!
 //! Below `app`, `ui` and `cli` (they use it); above `api`, `store` and
 //! `domain`.
 
+pub mod change;
 pub mod cycle;
 pub mod derive;
 pub mod link;
 pub mod notify;
 pub mod rows;
 pub mod snapshot;
+pub mod snooze;
 
 pub use cycle::{cycle, CycleError, CycleReport, Plan};
 pub use derive::{Change, Kind, Me};

@@ -16,7 +16,8 @@
 //!   mentioned you on #12, …`.
 
 use super::derive::Kind;
-use crate::store::{InboxItem, InboxMark, MarkKind};
+use super::snooze::Snoozes;
+use crate::store::{InboxItem, InboxMark};
 use std::collections::{HashMap, HashSet};
 
 /// An unread item as the inbox update carries it (what a notice is made
@@ -159,17 +160,13 @@ pub fn words(items: &[UnreadItem]) -> String {
 }
 
 /// The unread items of the store's `items` (read ones left out) and the
-/// snoozes that ended (their row came back), as [`Watch`] reads them; an
-/// item of a task snoozed until later is hidden until then.
+/// snoozes that ended (their row came back), as [`Watch`] reads them;
+/// snoozes as [`Snoozes`] decides (the rows shown follow the same rule).
 pub fn unread_items(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<UnreadItem> {
-    let snoozed = |id: &str| {
-        marks
-            .iter()
-            .any(|m| m.kind == MarkKind::Snooze && m.task_id == id && m.at > now)
-    };
+    let snoozes = Snoozes::at(items, marks, now);
     let mut out: Vec<UnreadItem> = items
         .iter()
-        .filter(|i| i.read_at.is_none() && !snoozed(&i.task_id))
+        .filter(|i| i.read_at.is_none() && !snoozes.hides(&i.task_id))
         .map(|i| UnreadItem {
             task_id: i.task_id.clone(),
             key: i.key.clone(),
@@ -180,22 +177,17 @@ pub fn unread_items(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<U
         })
         .collect();
     let at = |s: i64| jiff::Timestamp::from_second(s).unwrap_or_default();
-    out.extend(
-        marks
-            .iter()
-            .filter(|m| m.kind == MarkKind::Snooze && m.at <= now)
-            .map(|m| UnreadItem {
-                task_id: m.task_id.clone(),
-                key: format!("snooze-ended:{}", m.at),
-                kind: None,
-                words: format!(
-                    "snoozed until {}",
-                    crate::domain::later::short_when(at(m.at), at(now), true)
-                ),
-                label: m.label.clone(),
-                title: m.title.clone(),
-            }),
-    );
+    out.extend(snoozes.ended().map(|m| UnreadItem {
+        task_id: m.task_id.clone(),
+        key: format!("snooze-ended:{}", m.at),
+        kind: None,
+        words: format!(
+            "snoozed until {}",
+            crate::domain::later::short_when(at(m.at), at(now), true)
+        ),
+        label: m.label.clone(),
+        title: m.title.clone(),
+    }));
     out
 }
 

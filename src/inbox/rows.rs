@@ -2,7 +2,8 @@
 //! show them; and the items as `taskdeck inbox --json` prints them.
 
 use super::derive::{Change, Kind};
-use crate::store::{InboxItem, InboxMark, MarkKind};
+use super::snooze::Snoozes;
+use crate::store::{InboxItem, InboxMark};
 use serde::Serialize;
 
 /// One task in the inbox: why, newest first. For screens: every text in
@@ -20,7 +21,8 @@ pub struct InboxRow {
     pub target: Option<String>,
     /// A snooze that ended (the row came back saying so).
     pub snoozed_until: Option<i64>,
-    /// Every item of the row is read (`--all`, or a snooze come back).
+    /// Every item of the row is read (shown with `--all`), and no snooze
+    /// of it came back unread.
     pub read: bool,
 }
 
@@ -44,21 +46,16 @@ impl InboxRow {
     }
 }
 
-/// Rows from items (unread ones, or all) and the marks: a task snoozed
-/// until later is hidden; one whose snooze ended is shown and says so.
-/// Rows that mention the user or answer them come first, then newest
-/// first.
+/// Rows from items (unread ones, or all) and the marks, snoozes as
+/// [`Snoozes`] decides: a task snoozed until later is hidden; one whose
+/// snooze ended is shown, unread, and says so. Rows that mention the user
+/// or answer them come first, then newest first.
 pub fn group(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<InboxRow> {
-    let snoozed = |id: &str| {
-        marks
-            .iter()
-            .find(|m| m.kind == MarkKind::Snooze && m.task_id == id)
-            .map(|m| m.at)
-    };
+    let snoozes = Snoozes::at(items, marks, now);
     let mut rows: Vec<InboxRow> = Vec::new();
     let mut index = std::collections::HashMap::new();
     for i in items {
-        if snoozed(&i.task_id).is_some_and(|until| until > now) {
+        if snoozes.hides(&i.task_id) {
             continue;
         }
         let kind = Kind::parse(&i.kind).unwrap_or(Kind::Fields);
@@ -86,13 +83,13 @@ pub fn group(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<InboxRow
         row.reasons.push((kind, crate::text::clean(&i.words)));
         row.reasons.sort_by_key(|(k, _)| *k);
     }
-    // Snoozes that ended bring their task back, items or not.
-    for m in marks
-        .iter()
-        .filter(|m| m.kind == MarkKind::Snooze && m.at <= now)
-    {
+    // Snoozes that ended bring their task back, unread, items or not.
+    for m in snoozes.ended() {
         match index.get(&m.task_id) {
-            Some(&i) => rows[i].snoozed_until = Some(m.at),
+            Some(&i) => {
+                rows[i].snoozed_until = Some(m.at);
+                rows[i].read = false;
+            }
             None => rows.push(InboxRow {
                 task_id: m.task_id.clone(),
                 label: crate::text::clean(&m.label),
@@ -146,17 +143,13 @@ fn iso(secs: i64) -> String {
 /// The items of the rows shown (same order), for `--json`.
 pub fn json_items(rows: &[InboxRow], items: &[InboxItem], marks: &[InboxMark]) -> Vec<JsonItem> {
     let mut out = Vec::new();
+    let snoozes = Snoozes::at(items, marks, 0);
     for r in rows {
-        let until = marks
-            .iter()
-            .find(|m| m.kind == MarkKind::Snooze && m.task_id == r.task_id)
-            .map(|m| iso(m.at));
+        let mark = snoozes.of(&r.task_id);
+        let until = mark.map(|m| iso(m.at));
         let mut of_row: Vec<&InboxItem> = items.iter().filter(|i| i.task_id == r.task_id).collect();
         of_row.sort_by_key(|i| (i.rank, -i.at));
         if of_row.is_empty() {
-            let mark = marks
-                .iter()
-                .find(|m| m.kind == MarkKind::Snooze && m.task_id == r.task_id);
             out.push(JsonItem {
                 reason: "snoozed".into(),
                 words: r.why(r.at),
@@ -180,7 +173,7 @@ pub fn json_items(rows: &[InboxRow], items: &[InboxItem], marks: &[InboxMark]) -
                     display_id: i.label.clone(),
                     title: i.title.clone(),
                 },
-                changes: serde_json::from_str(&i.changes).unwrap_or_default(),
+                changes: Change::stored(&i.changes),
                 at: iso(i.at),
                 read: i.read_at.is_some(),
                 snoozed_until: until.clone(),

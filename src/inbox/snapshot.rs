@@ -51,6 +51,23 @@ pub struct Snapshot {
     /// by the user's doing, which is no news.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub own: bool,
+    /// The service's own values of the fields kept above in words
+    /// (`--json`'s changes carry them). `None`: a base stored by a
+    /// taskdeck that kept only the words. Not in the fingerprint (the
+    /// fields above say the same, and a base without it is no change).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sent: Option<Sent>,
+}
+
+/// Status, priority and assignee exactly as the service sent them: an
+/// enum value taskdeck does not know is kept as sent; the assignee is the
+/// service's person object (`null`: nobody).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Sent {
+    pub status: String,
+    pub priority: String,
+    pub assigned_to: serde_json::Value,
 }
 
 impl Snapshot {
@@ -87,6 +104,33 @@ impl Snapshot {
             shared_me,
             updated_at: t.updated_at.as_deref().map(str::to_string),
             own: false,
+            sent: Some(Sent {
+                status: t.status.as_wire().to_string(),
+                priority: t.priority.as_wire().to_string(),
+                assigned_to: t
+                    .assigned_to
+                    .as_ref()
+                    .and_then(|p| serde_json::to_value(p).ok())
+                    .unwrap_or_default(),
+            }),
+        }
+    }
+
+    /// A compared field's value as the service sent it, by the service's
+    /// name (`None`: not known, see [`Self::sent`]). Title, due date,
+    /// tags and archived are kept as sent in the fields above.
+    pub fn sent(&self, field: &str) -> Option<serde_json::Value> {
+        use serde_json::Value;
+        let sent = self.sent.as_ref();
+        match field {
+            "status" => sent.map(|s| Value::from(s.status.as_str())),
+            "priority" => sent.map(|s| Value::from(s.priority.as_str())),
+            "assigned_to" => sent.map(|s| s.assigned_to.clone()),
+            "complete_by" => Some(self.due.as_deref().map_or(Value::Null, Value::from)),
+            "title" => Some(Value::from(self.title.as_str())),
+            "tags" => Some(self.tags.iter().map(|t| Value::from(t.as_str())).collect()),
+            "archived" => Some(Value::Bool(self.archived)),
+            _ => None,
         }
     }
 

@@ -78,7 +78,7 @@ fn no_longer_assigned_names_the_new_assignee_once() {
 }
 
 #[test]
-fn changed_fields_say_before_and_after_in_words() {
+fn changed_fields_carry_the_services_values_and_say_them_in_words() {
     let before = snap(json!({"complete_by": "2026-11-27T17:00:00Z"}));
     let after = snap(json!({
         "status": "completed", "complete_by": "2026-11-30T17:00:00Z",
@@ -91,14 +91,20 @@ fn changed_fields_say_before_and_after_in_words() {
         "status in progress → completed; due Fri → Mon"
     );
     let ch: Vec<Change> = serde_json::from_str(&items[0].changes).unwrap();
+    // The service's values, and taskdeck's words beside them.
     assert_eq!(
         ch[0],
         Change {
             field: "status".into(),
-            before: "in progress".into(),
-            after: "completed".into()
+            before: Some(json!("in_progress")),
+            after: Some(json!("completed")),
+            before_words: "in progress".into(),
+            after_words: "completed".into(),
         }
     );
+    assert_eq!(ch[1].field, "complete_by");
+    assert_eq!(ch[1].before, Some(json!("2026-11-27T17:00:00Z")));
+    assert_eq!(ch[1].after, Some(json!("2026-11-30T17:00:00Z")));
     assert_eq!(items[0].target.as_deref(), Some("field:status"));
     // The service's time, not ours.
     assert_eq!(items[0].at, secs(Some("2026-11-25T09:30:00Z")).unwrap());

@@ -42,6 +42,21 @@ pub struct InboxBase {
     pub reminds: bool,
 }
 
+impl InboxBase {
+    /// A base stored for `task_id` of which nothing could be read (see
+    /// `Db::inbox_bases`): its snapshot is empty, which no walk reads.
+    pub fn unreadable(task_id: String) -> InboxBase {
+        InboxBase {
+            task_id,
+            snap: String::new(),
+            version: 0,
+            comment_ids: None,
+            since: 0,
+            reminds: true,
+        }
+    }
+}
+
 /// One change that concerns the user.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InboxItem {
@@ -105,25 +120,59 @@ fn item_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InboxItem> {
     })
 }
 
+const BASE_COLS: &str = "task_id,snap,version,comment_ids,since";
+
+fn base_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InboxBase> {
+    let ids: Option<String> = r.get(3)?;
+    Ok(InboxBase {
+        task_id: r.get(0)?,
+        snap: r.get(1)?,
+        version: r.get(2)?,
+        comment_ids: ids.and_then(|s| serde_json::from_str(&s).ok()),
+        since: r.get(4)?,
+        reminds: true,
+    })
+}
+
 const ITEM_COLS: &str = "task_id,key,kind,rank,words,changes,label,title,target,at,read_at";
 
 impl Db {
+    /// What the inbox knows of every task it follows (a walk's start).
+    /// A row that does not decode (a damaged store) is kept as a base with
+    /// an empty snapshot: the task is known to be followed, and nothing of
+    /// it is readable, so the walk learns it again rather than telling
+    /// news of it. A store that cannot be read at all is an error.
     pub fn inbox_bases(&self) -> rusqlite::Result<HashMap<String, InboxBase>> {
         let mut st = self
             .conn
-            .prepare("SELECT task_id,snap,version,comment_ids,since FROM inbox_base")?;
-        let rows = st.query_map([], |r| {
-            let ids: Option<String> = r.get(3)?;
-            Ok(InboxBase {
-                task_id: r.get(0)?,
-                snap: r.get(1)?,
-                version: r.get(2)?,
-                comment_ids: ids.and_then(|s| serde_json::from_str(&s).ok()),
-                since: r.get(4)?,
-                reminds: true,
-            })
-        })?;
-        rows.map(|b| b.map(|b| (b.task_id.clone(), b))).collect()
+            .prepare(&format!("SELECT {BASE_COLS} FROM inbox_base"))?;
+        let mut rows = st.query([])?;
+        let mut out = HashMap::new();
+        while let Some(r) = rows.next()? {
+            match base_row(r) {
+                Ok(b) => {
+                    out.insert(b.task_id.clone(), b);
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "an inbox base that does not decode is learnt again");
+                    if let Ok(task_id) = r.get::<_, String>(0) {
+                        out.insert(task_id.clone(), InboxBase::unreadable(task_id));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// What the inbox knows of one task (`None`: it does not follow it),
+    /// read by its id alone (a write of ours answered).
+    pub fn inbox_base(&self, task_id: &str) -> rusqlite::Result<Option<InboxBase>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {BASE_COLS} FROM inbox_base WHERE task_id=?1"
+        ))?;
+        st.query_row([task_id], base_row)
+            .map(Some)
+            .or_else(none_if_no_rows)
     }
 
     /// Whether the inbox ever finished a walk here (the first one only
@@ -167,10 +216,13 @@ impl Db {
                     .query_row([&b.task_id], |r| r.get(0))
                     .map(Some)
                     .or_else(none_if_no_rows)?;
+                // A stored version that is not a number (a damaged row)
+                // orders nothing: the new base replaces it.
                 let stored: Option<i64> = cur
-                    .query_row([&b.task_id], |r| r.get(0))
+                    .query_row([&b.task_id], |r| Ok(r.get::<_, i64>(0).ok()))
                     .map(Some)
-                    .or_else(none_if_no_rows)?;
+                    .or_else(none_if_no_rows)?
+                    .flatten();
                 // A stored version ahead of our clock orders nothing (a
                 // service clock that ran ahead and was set back).
                 let newer_stored = stored.is_some_and(|v| v > b.version && v <= ahead);

@@ -95,15 +95,22 @@ pub fn draw(
     m: &mut Metrics,
 ) -> (usize, usize) {
     let focused = s.focus == Focus::List;
-    let block = theme.pane(title_line(s), focused);
-    let inner = block.inner(area);
+    // The frame's inside does not depend on its title: the rows shown, and
+    // so how many sit above them, are known before the title is written.
+    let inner = theme.pane(String::new(), focused).inner(area);
+    let rows = (inner.height as usize).saturating_sub(1);
+    let offset = s.list.first_shown(rows.max(1));
+    let mut title = title_line(s);
+    if offset > 0 && inner.height >= 2 {
+        // Rows scrolled out of sight above are said, as those below are.
+        title.push_str(&format!(" | {offset} above"));
+    }
+    let block = theme.pane(title, focused);
     f.render_widget(block, area);
     if inner.height < 2 {
         return (s.list_height, s.list.offset);
     }
     let width = inner.width as usize;
-    let rows = inner.height as usize - 1;
-    let offset = s.list.first_shown(rows);
 
     let wide = width >= 100;
     // The title always keeps room: narrow lists drop the priority column.

@@ -362,7 +362,9 @@ impl State {
                 let at = jiff::Timestamp::from_second(m.at).unwrap_or_default();
                 let when = crate::domain::later::short_when(at, now, true);
                 let what = match m.kind {
-                    MarkKind::Snooze if m.at <= now.as_second() => format!("snooze ended {when}"),
+                    MarkKind::Snooze if crate::inbox::snooze::come(m, now.as_second()) => {
+                        format!("snooze ended {when}")
+                    }
                     MarkKind::Snooze => format!("snoozed until {when}"),
                     MarkKind::FollowUp => format!("follow-up {when}"),
                 };

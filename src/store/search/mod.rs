@@ -11,7 +11,9 @@
 
 use super::rows::{Found, Hit, Place, StoredTask};
 use rusqlite::{params, Connection};
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Schema v5, idempotent: the index's two tables (the v1 `tasks_fts`,
 /// which held titles, descriptions and tags only, is replaced by them).
@@ -114,8 +116,10 @@ fn index_doc(
 /// A task's own words, replacing those it had.
 pub(super) fn index_task(c: &Connection, t: &StoredTask) -> rusqlite::Result<()> {
     unindex(c, &t.id, Some(TASK))?;
-    let v: Value = serde_json::from_str(&t.json).unwrap_or_default();
-    let text: Vec<String> = task_fields(t, &v).into_iter().map(|(_, s)| s).collect();
+    let text: Vec<String> = task_fields(t, &TaskWords::of(&t.json))
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
     index_doc(c, &t.id, TASK, "", "", &text.join(" "))
 }
 
@@ -184,28 +188,87 @@ fn who(kind: &str, n: &Value) -> String {
     }
 }
 
+/// The fields of a task's stored JSON that search reads, each as its raw
+/// JSON (borrowed: nothing else of the task is decoded or copied). A field
+/// of another shape than expected reads as empty, as a whole task that is
+/// no JSON object does.
+#[derive(Default, serde::Deserialize)]
+struct TaskWords<'a> {
+    #[serde(borrow, default)]
+    display_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    description: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    additional_context: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tags: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    assigned_to: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    creator: Option<&'a RawValue>,
+}
+
+impl<'a> TaskWords<'a> {
+    fn of(json: &'a str) -> TaskWords<'a> {
+        serde_json::from_str(json).unwrap_or_default()
+    }
+}
+
+/// A raw JSON string's text (`""`: absent, or not a string).
+fn raw_str(v: Option<&RawValue>) -> Cow<'_, str> {
+    v.and_then(|r| serde_json::from_str::<Cow<str>>(r.get()).ok())
+        .unwrap_or_default()
+}
+
+/// A person's name, else their e-mail, from their raw JSON object.
+fn raw_person(v: Option<&RawValue>) -> String {
+    #[derive(Default, serde::Deserialize)]
+    struct P<'a> {
+        #[serde(borrow, default)]
+        name: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        email: Option<&'a RawValue>,
+    }
+    let p: P = v
+        .and_then(|r| serde_json::from_str(r.get()).ok())
+        .unwrap_or_default();
+    let name = raw_str(p.name);
+    if name.is_empty() {
+        raw_str(p.email).into_owned()
+    } else {
+        name.into_owned()
+    }
+}
+
 /// A task's searchable fields, each with its place.
-fn task_fields(t: &StoredTask, v: &Value) -> Vec<(Place, String)> {
+fn task_fields(t: &StoredTask, v: &TaskWords<'_>) -> Vec<(Place, String)> {
     let mut out = Vec::new();
     let mut number = t.number.map(|n| n.to_string()).unwrap_or_default();
-    let display = str_at(v, "display_id");
+    let display = raw_str(v.display_id);
     if !display.is_empty() {
         number.push(' ');
-        number.push_str(display);
+        number.push_str(&display);
     }
     out.push((Place::Number, number));
     out.push((Place::Title, t.title.clone()));
-    out.push((Place::Description, str_at(v, "description").to_string()));
-    out.push((Place::Context, str_at(v, "additional_context").to_string()));
-    if let Some(tags) = v.get("tags").and_then(Value::as_array) {
-        let tags: Vec<&str> = tags.iter().filter_map(Value::as_str).collect();
+    out.push((Place::Description, raw_str(v.description).into_owned()));
+    out.push((Place::Context, raw_str(v.additional_context).into_owned()));
+    let tags = v
+        .tags
+        .and_then(|r| serde_json::from_str::<Vec<&RawValue>>(r.get()).ok());
+    if let Some(tags) = tags {
+        let tags: Vec<Cow<str>> = tags
+            .into_iter()
+            .filter(|r| r.get().starts_with('"'))
+            .map(|r| raw_str(Some(r)))
+            .collect();
         out.push((Place::Tags, tags.join(" ")));
     }
-    for (key, place) in [
-        ("assigned_to", Place::Assignee as fn(String) -> Place),
-        ("creator", Place::Creator),
+    for (raw, place) in [
+        (v.assigned_to, Place::Assignee as fn(String) -> Place),
+        (v.creator, Place::Creator),
     ] {
-        let name = person(v.get(key));
+        let name = raw_person(raw);
         if !name.is_empty() {
             out.push((place(name.clone()), name));
         }
@@ -214,7 +277,6 @@ fn task_fields(t: &StoredTask, v: &Value) -> Vec<(Place, String)> {
     out
 }
 
-/// The words of a query, lower-cased, as FTS5 and [`snippet`] read them.
 fn query_words(query: &str) -> Vec<String> {
     query
         .split(|c: char| !c.is_alphanumeric())
@@ -394,8 +456,7 @@ fn hits(
     words: &[String],
 ) -> rusqlite::Result<Vec<Hit>> {
     if kind == TASK {
-        let v: Value = serde_json::from_str(&t.json).unwrap_or_default();
-        let fields = task_fields(t, &v);
+        let fields = task_fields(t, &TaskWords::of(&t.json));
         let mut hits: Vec<Hit> = fields
             .iter()
             .filter(|(_, s)| first_match(s, words).is_some())
@@ -422,13 +483,7 @@ fn hits(
         .prepare_cached("SELECT json FROM tabs WHERE task_id=?1 AND tab=?2")?
         .query_row(params![t.id, tab], |r| r.get::<_, String>(0))
         .ok()
-        .and_then(|json| serde_json::from_str::<Vec<Value>>(&json).ok())
-        .and_then(|notes| {
-            notes
-                .into_iter()
-                .find(|n| n.get("id").map(id_text).as_deref() == Some(note))
-                .map(|n| str_at(&n, "content").to_string())
-        })
+        .map(|json| note_text(&json, note))
         .unwrap_or_default();
     let place = if kind == COMMENT {
         Place::Comment(who.to_string())
@@ -439,6 +494,33 @@ fn hits(
         place,
         snippet: snippet(&text, words),
     }])
+}
+
+/// The text of the note `id` in a tab's JSON (`""`: not there). Each note
+/// is read as raw JSON and only its id and content decoded.
+fn note_text(json: &str, id: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Note<'a> {
+        #[serde(borrow, default)]
+        id: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        content: Option<&'a RawValue>,
+    }
+    let Ok(notes) = serde_json::from_str::<Vec<&RawValue>>(json) else {
+        return String::new();
+    };
+    notes
+        .into_iter()
+        .filter_map(|n| serde_json::from_str::<Note>(n.get()).ok())
+        .find(|n| {
+            // The id as the index wrote it (`id_text`).
+            n.id.is_some_and(|r| match serde_json::from_str::<Cow<str>>(r.get()) {
+                Ok(s) => s == id,
+                Err(_) => serde_json::from_str::<Value>(r.get()).is_ok_and(|v| id_text(&v) == id),
+            })
+        })
+        .map(|n| raw_str(n.content).into_owned())
+        .unwrap_or_default()
 }
 
 /// The index's size on disk, in bytes (`dbstat`).

@@ -286,3 +286,45 @@ fn a_hash_and_digits_narrow_by_task_number_only() {
     // A plain number is still a word anywhere.
     assert!(ids(&db, "12").contains(&"a".to_string()));
 }
+
+/// Search reads only the fields it needs, as raw JSON: escaped text is
+/// the service's text; a field of another shape (a number, an object, a
+/// person as a string, a tag that is no string) reads as empty and the
+/// rest of the task is still found; comment ids that are numbers match.
+#[test]
+fn fields_of_odd_shapes_read_as_empty_and_escapes_as_text() {
+    let mut db = Db::in_memory().unwrap();
+    let extra = json!({
+        "display_id": 42,
+        "description": "Caf\u{e9} \"quoted\" lemur\nnext line",
+        "additional_context": {"not": "text"},
+        "tags": ["okapi", 7, null, {"x": 1}],
+        "assigned_to": "Dana Scully",
+        "creator": {"id": "f", "name": null, "email": "fox@x.test"}
+    });
+    db.put_tasks(&[task("a", 7, "Plain title", T0, extra)], 1)
+        .unwrap();
+    let notes = json!([
+        {"id": 17, "content": "the narwhal \u{1b}[31m memo", "author": {"name": "Bob"}},
+        "not a note",
+        {"id": "c2", "content": 5}
+    ]);
+    db.put_tab("a", "comments", &notes.to_string(), 1).unwrap();
+    assert_eq!(
+        found(&db, "lemur"),
+        [(
+            "a".into(),
+            vec!["description: Café \"quoted\" lemur next line".into()]
+        )]
+    );
+    assert_eq!(found(&db, "okapi")[0].1, ["tags: okapi"]);
+    assert_eq!(found(&db, "fox")[0].1, ["creator fox@x.test: fox@x.test"]);
+    assert!(ids(&db, "scully").is_empty(), "a person as a string");
+    assert!(ids(&db, "text").is_empty(), "an object as context");
+    let hits = &found(&db, "narwhal")[0].1;
+    assert_eq!(hits.len(), 1);
+    assert!(
+        hits[0].starts_with("comment by Bob: the narwhal"),
+        "{hits:?}"
+    );
+}

@@ -324,6 +324,37 @@ fn the_list_title_shows_active_filters_with_me_for_you() {
     assert!(t.contains("filter status=completed assigned=me"), "{t}");
 }
 
+/// Rows scrolled out of sight above are said in the list's title, as
+/// rows not yet loaded below are: a refresh that puts rows above the
+/// cursor (which stays where it was) leaves them in sight by name.
+#[test]
+fn rows_above_the_view_are_said_in_the_title() {
+    let mut s = loaded(40);
+    let top = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let title = top.lines().nth(2).unwrap();
+    assert!(
+        !title.contains("above"),
+        "at the top nothing is above: {title}"
+    );
+    for _ in 0..30 {
+        s.on_key(key('j'));
+    }
+    let screen = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let title = screen.lines().nth(2).unwrap();
+    let first_row = screen.lines().nth(4).unwrap();
+    let above = s.list.offset;
+    assert!(above > 0, "the list scrolled");
+    assert!(title.contains(&format!("| {above} above")), "{title}");
+    // The first row shown is the one after those said to be above.
+    let expected = s.list.items[above]
+        .task()
+        .unwrap()
+        .display_id
+        .raw()
+        .to_string();
+    assert!(first_row.contains(&expected), "{first_row} / {expected}");
+}
+
 // ---- text as written: Markdown, files, mentions, local times ----
 
 const EVIL: &str = "\u{1b}[2J\u{9b}31m\u{202e}";
