@@ -140,7 +140,12 @@ impl State {
                     Overlay::Picker(p) => p.selected = i,
                     Overlay::Chooser(c) => c.selected = i,
                     Overlay::Views(v) => v.selected = i,
-                    Overlay::Palette(p) => p.selected = i,
+                    // A suggestion clicked is one the user picked: Enter
+                    // (or the double click) runs it.
+                    Overlay::Palette(p) => {
+                        p.selected = i;
+                        p.chose = true;
+                    }
                     Overlay::Sharing(e) => e.cursor = i,
                     _ => return vec![],
                 }

@@ -161,14 +161,16 @@ impl Palette {
         match action {
             Some(Action::Close) => return PaletteOutcome::Close,
             Some(Action::Run) => {
+                // `:filter`: its own rule (a key completes, a value runs
+                // when chosen or when it completes the word typed).
+                if let Some(out) = self.enter_filter(&completions, highlighted.as_deref()) {
+                    return out;
+                }
                 // The highlighted suggestion is what runs; a bare command
                 // name that needs an argument is completed instead.
                 // A name matching several people or teams runs as typed, so
                 // that the picker asks which (the first suggestion is not an
                 // answer) — unless the user chose one.
-                if let Some(out) = self.enter_filter(&completions, highlighted.as_deref()) {
-                    return out;
-                }
                 let typed = self.input.text.trim().to_string();
                 if !self.chose && completions.len() > 1 && names_argument(&typed) {
                     return PaletteOutcome::Run(typed);

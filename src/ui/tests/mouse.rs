@@ -366,3 +366,33 @@ fn a_click_on_a_shown_card_of_a_scrolled_column_leaves_the_cards_in_place() {
         Some(crate::app::tests::tid(i as i64 + 1))
     );
 }
+
+#[test]
+fn a_double_click_on_a_filter_value_runs_the_one_picked() {
+    let mut s = loaded(1);
+    s.on_key(key(':'));
+    for c in "filter priority=".chars() {
+        s.on_key(key(c));
+    }
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    let row = cell_of(&b, "filter priority=medium");
+    let t0 = Instant::now();
+    click(&mut s, row, t0);
+    render(&mut s, 120, 40, &Theme::dark());
+    let (fx, _) = s.on_mouse(at(LEFT, row.0, row.1), t0 + Duration::from_millis(200));
+    let sent: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Api { req, .. } => match &**req {
+                ApiRequest::ListPage { query, .. } => query.priority.clone(),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        sent,
+        vec!["medium".to_string()],
+        "the value clicked, not what was typed"
+    );
+}
