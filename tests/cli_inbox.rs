@@ -7,16 +7,8 @@ mod cli_env;
 
 use cli_env::*;
 use serde_json::Value;
-use taskdeck::api::{ApiKey, Client, ClientConfig, Field, Priority, Status, TaskPatch, TaskQuery};
+use taskdeck::api::{Client, Field, Priority, Status, TaskPatch, TaskQuery};
 use taskdeck::sandbox::{Sandbox, SandboxOptions};
-
-fn client(sb: &Sandbox, key: &str) -> Client {
-    Client::new(ClientConfig::new(
-        sb.base_url(),
-        ApiKey::new(key.to_string()),
-    ))
-    .unwrap()
-}
 
 async fn first_page(c: &Client, q: TaskQuery) -> Vec<taskdeck::api::Task> {
     c.list_tasks(&q, 100, None)
@@ -26,11 +18,6 @@ async fn first_page(c: &Client, q: TaskQuery) -> Vec<taskdeck::api::Task> {
         .iter()
         .filter_map(|i| i.task().cloned())
         .collect()
-}
-
-fn items(o: &std::process::Output) -> Vec<Value> {
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
 }
 
 #[tokio::test]
@@ -49,7 +36,7 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
     let bob_id = bob.me().await.unwrap().user_id;
 
     // The first walk learns what there is: only reminders can be news.
-    let first = items(&env.run(&["inbox", "--json"]).await);
+    let first = json_items(&env.run(&["inbox", "--json"]).await);
     assert!(
         first
             .iter()
@@ -116,7 +103,7 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
     // Within two walks (the comment may wait for its half of the
     // rotation).
     let _ = env.run(&["inbox", "--json"]).await;
-    let got = items(&env.run(&["inbox", "--json"]).await);
+    let got = json_items(&env.run(&["inbox", "--json"]).await);
     let of = |id: &str| -> Vec<&Value> { got.iter().filter(|i| i["task"]["id"] == id).collect() };
     let a = of(&given.id);
     assert_eq!(a.len(), 1, "{got:#?}");
@@ -143,7 +130,7 @@ async fn another_users_changes_reach_the_inbox_with_their_reasons() {
     let text = stdout(&o);
     assert!(text.contains("status in progress → completed"), "{text}");
     assert!(text.contains("assigned to you"), "{text}");
-    let again = items(&env.run(&["inbox", "--json"]).await);
+    let again = json_items(&env.run(&["inbox", "--json"]).await);
     assert_eq!(again.len(), got.len());
 
     // Without the service: what was stored, and exit 5.
@@ -194,12 +181,12 @@ async fn json_changes_carry_the_services_own_values() {
         .unwrap();
     let was = alice.get_task(&t.id).await.unwrap();
     // The first walk learns the task as it is.
-    let _ = items(&env.run(&["inbox", "--json"]).await);
+    let _ = json_items(&env.run(&["inbox", "--json"]).await);
     bob.patch_task(&t.id, &patch(Priority::High, "2030-03-08T09:30:00+01:00"))
         .await
         .unwrap();
     let now = alice.get_task(&t.id).await.unwrap();
-    let got = items(&env.run(&["inbox", "--json"]).await);
+    let got = json_items(&env.run(&["inbox", "--json"]).await);
     let changed = got
         .iter()
         .find(|i| i["task"]["id"] == t.id.as_str() && i["reason"] == "changed")
@@ -248,7 +235,7 @@ async fn a_partial_walk_is_said_json_is_lossless_pipes_get_whole_titles_reminder
     let alice = client(&sb, alice_key);
     let bob = client(&sb, &sb.keys[1].key);
     let alice_id = alice.me().await.unwrap().user_id;
-    let first = items(&env.run(&["inbox", "--json"]).await);
+    let first = json_items(&env.run(&["inbox", "--json"]).await);
     let mine = first_page(
         &alice,
         TaskQuery {
@@ -281,7 +268,7 @@ async fn a_partial_walk_is_said_json_is_lossless_pipes_get_whole_titles_reminder
     )
     .await
     .unwrap();
-    let got = items(&env.run(&["inbox", "--json"]).await);
+    let got = json_items(&env.run(&["inbox", "--json"]).await);
     let reminded = |got: &[Value]| {
         got.iter()
             .any(|i| i["task"]["id"] == overdue.id.as_str() && i["reason"] == "due")
@@ -296,7 +283,7 @@ async fn a_partial_walk_is_said_json_is_lossless_pipes_get_whole_titles_reminder
     )
     .await
     .unwrap();
-    let got = items(&env.run(&["inbox", "--json"]).await);
+    let got = json_items(&env.run(&["inbox", "--json"]).await);
     assert!(!reminded(&got), "the reminder ended: {got:#?}");
 
     // §11: a title with control characters, lossless in --json, whole
@@ -314,7 +301,7 @@ async fn a_partial_walk_is_said_json_is_lossless_pipes_get_whole_titles_reminder
     let o = env.run(&["inbox", "--json"]).await;
     let raw = stdout(&o);
     assert!(!has_raw_controls(&raw), "{raw}");
-    let got = items(&o);
+    let got = json_items(&o);
     let it = got
         .iter()
         .find(|i| i["task"]["id"] == titled.id.as_str())
@@ -370,7 +357,7 @@ async fn a_partial_walk_is_said_json_is_lossless_pipes_get_whole_titles_reminder
     );
     let mut mentioned = 0;
     for _ in 0..3 {
-        let got = items(&env.run(&["inbox", "--json"]).await);
+        let got = json_items(&env.run(&["inbox", "--json"]).await);
         mentioned = got.iter().filter(|i| i["reason"] == "mentioned").count();
     }
     assert_eq!(mentioned, 3);
@@ -433,7 +420,7 @@ async fn every_profile_in_one_inbox_and_one_down_is_partial() {
     }
     work.clear_requests();
     client_sb.clear_requests();
-    let got = items(&env.run(&["inbox", "--all-profiles", "--json"]).await);
+    let got = json_items(&env.run(&["inbox", "--all-profiles", "--json"]).await);
     let assigned = |p: &str| {
         got.iter()
             .filter(|i| i["profile"] == p && i["reason"] == "assigned")
@@ -487,7 +474,7 @@ async fn a_comment_the_inbox_read_is_found_offline_by_search() {
     let env = Env::for_sandbox(&sb, alice_key);
     let (alice, bob) = (client(&sb, alice_key), client(&sb, &sb.keys[1].key));
     let alice_id = alice.me().await.unwrap().user_id;
-    let _ = items(&env.run(&["inbox", "--json"]).await);
+    let _ = json_items(&env.run(&["inbox", "--json"]).await);
     let theirs = first_page(
         &alice,
         TaskQuery {

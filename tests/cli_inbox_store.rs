@@ -6,21 +6,8 @@ mod cli_env;
 
 use cli_env::*;
 use serde_json::Value;
-use taskdeck::api::{ApiKey, Client, ClientConfig, Field, TaskPatch, TaskQuery};
+use taskdeck::api::{Field, TaskPatch, TaskQuery};
 use taskdeck::sandbox::{Sandbox, SandboxOptions};
-
-fn client(sb: &Sandbox, key: &str) -> Client {
-    Client::new(ClientConfig::new(
-        sb.base_url(),
-        ApiKey::new(key.to_string()),
-    ))
-    .unwrap()
-}
-
-fn items(o: &std::process::Output) -> Vec<Value> {
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
-}
 
 fn stores(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {
@@ -54,7 +41,7 @@ async fn damaged_inbox_bases_are_learnt_again_not_told_as_news() {
     let bob = client(&sb, &sb.keys[1].key);
 
     // The first walk learns what there is.
-    let first = items(&env.run(&["inbox", "--json"]).await);
+    let first = json_items(&env.run(&["inbox", "--json"]).await);
     assert!(
         reasons(&first).iter().all(|r| r == "due" || r == "draft"),
         "{first:#?}"
@@ -84,7 +71,7 @@ async fn damaged_inbox_bases_are_learnt_again_not_told_as_news() {
     }
 
     // The next walk tells nothing new of the tasks it already followed.
-    let after = items(&env.run(&["inbox", "--json"]).await);
+    let after = json_items(&env.run(&["inbox", "--json"]).await);
     assert!(
         !reasons(&after)
             .iter()
@@ -121,7 +108,7 @@ async fn damaged_inbox_bases_are_learnt_again_not_told_as_news() {
     )
     .await
     .unwrap();
-    let next = items(&env.run(&["inbox", "--json"]).await);
+    let next = json_items(&env.run(&["inbox", "--json"]).await);
     let assigned: Vec<&Value> = next.iter().filter(|i| i["reason"] == "assigned").collect();
     assert_eq!(assigned.len(), 1, "{:?}", reasons(&next));
     assert_eq!(assigned[0]["task"]["id"], given.id.as_str());

@@ -79,6 +79,14 @@ impl Drop for Reaper {
     }
 }
 
+/// taskdeck spawned, with its reaper, once its first page is shown.
+fn started(tui: Tui) -> (Tui, Reaper) {
+    let reaper = Reaper(tui.pid());
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    (tui, reaper)
+}
+
 fn kill_tree(pid: i32) {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return;
@@ -233,10 +241,7 @@ fn the_editor_runs_with_the_title_and_the_mouse_given_back() {
     let mut env = env_with(svc.env(), "TASKDECK_CONFIG", &config(&home, ""));
     env = env_with(env, "EDITOR", &editor.display().to_string());
     env.retain(|(k, _)| k != "VISUAL");
-    let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
-    let _reaper = Reaper(tui.pid());
-    tui.wait_for("Alice Martin", WAIT);
-    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let (mut tui, _reaper) = started(Tui::spawn(&home, &[], &env, 120, 40));
     wait_title(&tui, "taskdeck's title", 0);
     tui.send("c");
     tui.wait_for("Internal comment", WAIT);
@@ -284,10 +289,7 @@ interactive = true
         ),
     );
     let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
-    let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
-    let _reaper = Reaper(tui.pid());
-    tui.wait_for("Alice Martin", WAIT);
-    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let (mut tui, _reaper) = started(Tui::spawn(&home, &[], &env, 120, 40));
     wait_title(&tui, "taskdeck's title", 0);
     let from = tui.raw().len();
 
@@ -326,10 +328,7 @@ interactive = true
 "#,
     );
     let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
-    let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
-    let _reaper = Reaper(tui.pid());
-    tui.wait_for("Alice Martin", WAIT);
-    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let (mut tui, _reaper) = started(Tui::spawn(&home, &[], &env, 120, 40));
     let from = tui.raw().len();
     tui.send("I");
     let marker = wait_raw(&tui, "the command", from, b"COMMAND HAS THE TERMINAL");
@@ -378,10 +377,8 @@ interactive = true
     env.push(("BIN".into(), env!("CARGO_BIN_EXE_taskdeck").into()));
     let script = "set -m; \"$BIN\"; echo \"[stopped: $?]\"; \
                   read -r line; fg >/dev/null; echo \"[fg: $?]\"";
-    let mut tui = Tui::spawn_program(&home, "bash", &["-c", script], &env, 120, 40);
-    let _reaper = Reaper(tui.pid());
-    tui.wait_for("Alice Martin", WAIT);
-    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let spawned = Tui::spawn_program(&home, "bash", &["-c", script], &env, 120, 40);
+    let (mut tui, _reaper) = started(spawned);
     let from = tui.raw().len();
     tui.send("I");
     let marker = wait_raw(&tui, "the command", from, b"COMMAND HAS THE TERMINAL");
@@ -443,10 +440,7 @@ interactive = true
 "#,
     );
     let env = env_with(svc.env(), "TASKDECK_CONFIG", &cfg);
-    let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
-    let _reaper = Reaper(tui.pid());
-    tui.wait_for("Alice Martin", WAIT);
-    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    let (mut tui, _reaper) = started(Tui::spawn(&home, &[], &env, 120, 40));
     let from = tui.raw().len();
     tui.send("I");
     let marker = wait_raw(&tui, "the command", from, b"COMMAND HAS THE TERMINAL");

@@ -97,3 +97,19 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
+
+/// A client of the sandbox acting with `key` (another user's doing, in
+/// the tests: assigning, commenting).
+pub fn client(sb: &Sandbox, key: &str) -> taskdeck::api::Client {
+    taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
+        sb.base_url(),
+        taskdeck::api::ApiKey::new(key.to_string()),
+    ))
+    .unwrap()
+}
+
+/// The JSON array a successful `--json` run printed.
+pub fn json_items(o: &Output) -> Vec<serde_json::Value> {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
