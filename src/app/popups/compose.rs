@@ -311,7 +311,7 @@ impl State {
                 c.file_ids.handle(&ev);
             }
             _ => {
-                if c.editor.input(ev) {
+                if c.editor.input(line_feed_is_a_new_line(ev)) {
                     c.dirty_since.get_or_insert_with(Instant::now);
                     if matches!(c.state, SendState::Failed { .. }) {
                         c.state = SendState::Editing;
@@ -574,4 +574,17 @@ pub fn text_patch(field: &str, text: &str) -> crate::api::TaskPatch {
         patch.additional_context = value;
     }
     patch
+}
+
+/// A line feed (ctrl-j: what a terminal sends for a newline pasted without
+/// bracketed paste, and Enter on some) starts a new line, as Enter does.
+/// The text area's own ctrl-j deletes to the head of the line: typed text
+/// would be lost.
+fn line_feed_is_a_new_line(ev: KeyEvent) -> KeyEvent {
+    match ev.code {
+        KeyCode::Char('j') if ev.modifiers == KeyModifiers::CONTROL => {
+            KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)
+        }
+        _ => ev,
+    }
 }

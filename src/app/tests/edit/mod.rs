@@ -7,6 +7,7 @@ use super::*;
 mod changes;
 mod collab;
 mod compose;
+mod compose_lines;
 mod edits;
 mod link_pause;
 mod names;
