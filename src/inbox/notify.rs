@@ -176,15 +176,11 @@ pub fn unread_items(items: &[InboxItem], marks: &[InboxMark], now: i64) -> Vec<U
             title: i.title.clone(),
         })
         .collect();
-    let at = |s: i64| jiff::Timestamp::from_second(s).unwrap_or_default();
     out.extend(snoozes.ended().map(|m| UnreadItem {
         task_id: m.task_id.clone(),
         key: format!("snooze-ended:{}", m.at),
         kind: None,
-        words: format!(
-            "snoozed until {}",
-            crate::domain::later::short_when(at(m.at), at(now), true)
-        ),
+        words: super::snooze::until_words(m.at, now),
         label: m.label.clone(),
         title: m.title.clone(),
     }));
@@ -319,7 +315,14 @@ mod tests {
         // Periodic off: the loop says `walked` with the first update.
         assert_eq!(w.observe(&[], true), None);
         let d = item("5", "draft:x", Kind::Draft, "a draft of yours");
-        assert_eq!(w.observe(&[d], true), None);
+        assert_eq!(w.observe(std::slice::from_ref(&d), true), None);
+        // Started by that first update: the next news notifies, the draft
+        // beside it still not.
+        let m = item("6", "comment:a", Kind::Mention, "Bob mentioned you");
+        let n = w
+            .observe(&[d, m.clone()], true)
+            .expect("a mention notifies");
+        assert_eq!(n.items, vec![m]);
     }
 
     #[test]

@@ -34,12 +34,7 @@ impl InboxRow {
     pub fn why(&self, now: i64) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some(u) = self.snoozed_until {
-            let t = jiff::Timestamp::from_second(u).unwrap_or_default();
-            let n = jiff::Timestamp::from_second(now).unwrap_or_default();
-            parts.push(format!(
-                "snoozed until {}",
-                crate::domain::later::short_when(t, n, true)
-            ));
+            parts.push(super::snooze::until_words(u, now));
         }
         parts.extend(self.reasons.iter().map(|(_, w)| w.clone()));
         parts.join(" · ")

@@ -17,6 +17,16 @@ use crate::store::{InboxItem, InboxMark, MarkKind};
 
 /// Whether a mark's time has come at `now`: a snooze is over, a follow-up
 /// falls due (the second itself counts). Every place that asks uses this.
+/// A snooze that ended, in words (`snoozed until Fri 09:00`): the same in
+/// the rows and in the notification (seconds since the epoch).
+pub fn until_words(until: i64, now: i64) -> String {
+    let at = |s: i64| jiff::Timestamp::from_second(s).unwrap_or_default();
+    format!(
+        "snoozed until {}",
+        crate::domain::later::short_when(at(until), at(now), true)
+    )
+}
+
 pub fn come(m: &InboxMark, now: i64) -> bool {
     m.at <= now
 }

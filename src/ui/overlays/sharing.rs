@@ -38,11 +38,8 @@ pub(super) fn draw(f: &mut Frame, area: Rect, ed: &SharingEditor, theme: &Theme,
         m.row(inner, inner.y + at(i) as u16, i, i == ed.cursor);
     }
     let mut ls = vec![Line::styled(
-        if theme.accessible {
-            theme.point(format!("visibility: {}", ed.visibility), ed.cursor == 0)
-        } else {
-            format!("visibility: {}", ed.visibility)
-        },
+        // `point` marks the row only in accessible mode.
+        theme.point(format!("visibility: {}", ed.visibility), ed.cursor == 0),
         sel(0),
     )];
     ls.push(Line::styled("people:", theme.accent));

@@ -235,9 +235,6 @@ fn a_refresh_never_changes_the_current_task() {
 #[test]
 fn the_mouse_never_retargets_an_open_popup() {
     use crossterm::event::{MouseEvent, MouseEventKind};
-    let mut s = loaded(3);
-    s.on_key(key('s')); // `:status ` prefilled for #1
-    crate::app::tests::drawn(&mut s, 160, 45);
     let now = std::time::Instant::now();
     let wheel = MouseEvent {
         kind: MouseEventKind::ScrollDown,
@@ -245,6 +242,15 @@ fn the_mouse_never_retargets_an_open_popup() {
         row: 10,
         modifiers: KeyModifiers::NONE,
     };
+    // Without a popup the same wheel over the list moves the current task.
+    let mut free = loaded(3);
+    crate::app::tests::drawn(&mut free, 160, 45);
+    free.on_mouse(wheel, now);
+    free.on_mouse(wheel, now);
+    assert_ne!(shown(&free), tid(1), "the wheel moves the list");
+    let mut s = loaded(3);
+    s.on_key(key('s')); // `:status ` prefilled for #1
+    crate::app::tests::drawn(&mut s, 160, 45);
     s.on_mouse(wheel, now);
     s.on_mouse(wheel, now);
     assert_eq!(shown(&s), tid(1));
