@@ -87,7 +87,7 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
     // behind by a failed run ends by itself). `api_key` beside it: a
     // warning naming the profile.
     let command = format!(
-        "echo run >> {}; i=0; while [ ! -e {} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo {client_key}",
+        "echo run ${{GPG_TTY:-none}} >> {}; i=0; while [ ! -e {} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo {client_key}",
         runs.display(),
         go.display()
     );
@@ -119,7 +119,11 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
     std::fs::remove_file(&go).unwrap();
     std::fs::remove_file(&runs).unwrap();
 
-    let tui = Tui::spawn(&home, &["--profile", "work"], &env, 140, 40);
+    // The terminal's name for gpg: a key command run in the background
+    // must not get it (its pinentry would draw over the TUI).
+    let mut tui_env = env.clone();
+    tui_env.push(("GPG_TTY".into(), "/dev/pts/taskdeck-test".into()));
+    let mut tui = Tui::spawn(&home, &["--profile", "work"], &tui_env, 140, 40);
     // On screen while the client's key command still waits.
     tui.wait_for("┌#", WAIT);
     assert!(!go.exists());
@@ -149,9 +153,9 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
     tui.wait_for(&format!("[client] {label}"), WAIT);
     let ran = std::fs::read_to_string(&runs).unwrap();
     assert_eq!(
-        ran.lines().count(),
-        1,
-        "the client's key command ran {ran:?}"
+        ran.lines().collect::<Vec<_>>(),
+        ["run none"],
+        "the client's key command ran once, without GPG_TTY: {ran:?}"
     );
     // A profile added to the file meanwhile is one `:profile` knows: the
     // names are those of the file as it is, not of the first reading.
@@ -165,6 +169,32 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     tui.send(":profile extra\r");
     tui.wait_for("profile extra", WAIT);
+    // The log names where a key comes from, never the key command.
+    tui.send("q");
+    tui.wait_exit(WAIT);
+    let logs: Vec<String> = home
+        .files()
+        .into_iter()
+        .filter(|f| {
+            f.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("taskdeck.log")
+        })
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let log = logs.concat();
+    assert!(
+        log.contains("api_key_command"),
+        "the source is logged: {logs:?}"
+    );
+    // (The key itself is redacted in any case; the rest of a command may
+    // hold other secrets: a password option, a token file's path.)
+    assert!(!log.contains(&client_key), "{log}");
+    assert!(
+        !log.contains("GPG_TTY:-none"),
+        "the command's text is not logged: {log}"
+    );
 }
 
 /// The client profile's inbox is walked (and stored) while its service is
@@ -222,4 +252,40 @@ fn a_down_profile_shows_its_inbox_as_stored() {
             && s.contains("[client] its service cannot be reached")
             && s.contains("(its inbox as stored is shown)")
     });
+}
+
+/// `:profile client` while the client's key command still runs for its
+/// inbox walker in the background (here: it sleeps unless it has a
+/// terminal): the switch stops it and asks the key in the foreground, at
+/// once — not after the background command's time limit, on a blank
+/// screen.
+#[test]
+fn a_switch_does_not_wait_for_a_key_command_left_running_in_the_background() {
+    let work = Service::small();
+    let client_svc = Service::small();
+    let home = Home::new();
+    let work_key = work.sb.keys[0].key.clone();
+    let client_key = client_svc.sb.keys[1].key.clone();
+    let config = home.root().join("profiles.toml");
+    let command = format!("if [ -t 0 ]; then echo {client_key}; else sleep 60; fi");
+    std::fs::write(
+        &config,
+        format!(
+            "inbox_refresh_secs = 600\napi_key_command_timeout_secs = 600\n\n\
+             [profiles.work]\nbase_url = \"{}\"\napi_key = \"{work_key}\"\n\n\
+             [profiles.client]\nbase_url = \"{}\"\napi_key_command = \"{command}\"\n",
+            work.sb.base_url(),
+            client_svc.sb.base_url(),
+        ),
+    )
+    .unwrap();
+    private(&config);
+    let env = vec![("TASKDECK_CONFIG".to_string(), config.display().to_string())];
+    let mut tui = Tui::spawn(&home, &["--profile", "work"], &env, 140, 40);
+    tui.wait_for("┌#", WAIT);
+    tui.send(":profile client\r");
+    tui.wait_for("profile client", WAIT);
+    tui.wait_for("┌#", WAIT);
+    tui.send("q");
+    tui.wait_exit(WAIT);
 }

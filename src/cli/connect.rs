@@ -164,7 +164,7 @@ fn make(
         (None, _) => return Err(not_configured(&c, "base URL")),
         (_, None) => return Err(not_configured(&c, "API key")),
     };
-    tracing::info!(key_source = %c.key_source(), profile = ?profile, "configuration loaded");
+    tracing::info!(key_source = c.key_source().kind(), profile = ?profile, "configuration loaded");
     let (mut store, mut key_print) = (None, None);
     if c.settings.cache && print {
         let dir = crate::store::service_dir(&base, false);

@@ -288,6 +288,10 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
             // `:profile NAME`: the same terminal, another service or user.
             Some(next) => {
                 tracing::info!(profile = %next, "switching profile");
+                // The old session's walkers are gone: a key command one of
+                // them still runs would hold that profile's connection and
+                // keep the switch waiting on a blank screen.
+                config::stop_detached_key_commands();
                 profile = Some(next);
                 open = end.open;
             }

@@ -96,6 +96,10 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
             .process_group(0);
     } else {
         c.stdin(Stdio::null()).stderr(Stdio::null());
+        // No terminal to ask on: without GPG_TTY, gpg's pinentry cannot
+        // open the TUI's terminal and draw over it (or wait for keys it
+        // will never get); a graphical pinentry or an agent still works.
+        c.env_remove("GPG_TTY");
         // SAFETY: setsid(2) only, between fork and exec: a new session is
         // also a new process group (its id the child's), which a time-out
         // stops as a whole, as above.

@@ -155,6 +155,19 @@ pub enum KeySource {
     Command(String),
 }
 
+impl KeySource {
+    /// Where the key comes from, in one word, for the log: never the
+    /// command itself, which may hold a secret (`printf %s sk-…`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            KeySource::None => "none",
+            KeySource::Env => "environment",
+            KeySource::File => "config file",
+            KeySource::Command(_) => "api_key_command",
+        }
+    }
+}
+
 impl fmt::Display for KeySource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
