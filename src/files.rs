@@ -51,9 +51,27 @@ pub fn read_regular_bytes(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The most a layout file may hold (the TUI and the CLI alike).
+pub const LAYOUT_CAP: u64 = 32 * 1024 * 1024;
+
+/// `{"layout": {...}}` (that one key, an object) -> the inner object, true:
+/// what the service validates is the layout itself (`:validate` in the TUI
+/// and `taskdeck validate-layout` both send the inner object).
+pub fn unwrap_layout(v: serde_json::Value) -> (serde_json::Value, bool) {
+    match v {
+        serde_json::Value::Object(mut m)
+            if m.len() == 1 && m.get("layout").is_some_and(serde_json::Value::is_object) =>
+        {
+            (m.remove("layout").unwrap_or_default(), true)
+        }
+        other => (other, false),
+    }
+}
+
 /// The layout file `:validate PATH` names in the TUI, read and parsed:
-/// the path as shown (`~/` spelled out) and the JSON, or what went wrong
-/// in one line. Standard input is the TUI's own terminal: `-` is refused.
+/// the path as shown (`~/` spelled out) and the JSON (a `{"layout": …}`
+/// wrapper taken off, see [`unwrap_layout`]), or what went wrong in one
+/// line. Standard input is the TUI's own terminal: `-` is refused.
 pub fn read_layout(path: String) -> Result<(String, serde_json::Value), String> {
     let path = match path.strip_prefix("~/") {
         Some(rest) => dirs::home_dir()
@@ -69,14 +87,14 @@ pub fn read_layout(path: String) -> Result<(String, serde_json::Value), String> 
     } else {
         // A regular file of a bounded size: a FIFO or a device would
         // hang or fill the TUI.
-        read_regular_file(Path::new(&path), 32 * 1024 * 1024)
+        read_regular_file(Path::new(&path), LAYOUT_CAP)
             .map_err(|e| format!("cannot read {path}: {e}"))
     };
     let layout = read.and_then(|s| {
         serde_json::from_str::<serde_json::Value>(&s)
             .map_err(|e| format!("{path} is not JSON: {e}"))
     })?;
-    Ok((path, layout))
+    Ok((path, unwrap_layout(layout).0))
 }
 
 fn too_large(cap: u64) -> std::io::Error {
@@ -113,5 +131,40 @@ fn file_kind(meta: &std::fs::Metadata) -> &'static str {
         "a directory"
     } else {
         "not a file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_lone_layout_object_is_unwrapped() {
+        let v = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap();
+        let inner = v(r#"{"type": "report", "blocks": []}"#);
+        assert_eq!(
+            unwrap_layout(v(r#"{"layout": {"type": "report", "blocks": []}}"#)),
+            (inner.clone(), true)
+        );
+        for kept in [
+            r#"{"type": "report", "blocks": []}"#,
+            r#"{"layout": {"type": "report"}, "name": "x"}"#,
+            r#"{"layout": "report"}"#,
+            r#"{"layout": [1]}"#,
+            r#"[{"layout": {}}]"#,
+        ] {
+            assert_eq!(unwrap_layout(v(kept)), (v(kept), false), "{kept}");
+        }
+    }
+
+    /// `:validate` in the TUI sends what `validate-layout` sends: the
+    /// inner object of a wrapped file.
+    #[test]
+    fn a_wrapped_layout_file_reads_as_its_inner_object() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("wrapped.json");
+        std::fs::write(&path, r#"{"layout": {"type": "report", "blocks": []}}"#).unwrap();
+        let (_, layout) = read_layout(path.display().to_string()).unwrap();
+        assert_eq!(layout, serde_json::json!({"type": "report", "blocks": []}));
     }
 }

@@ -381,6 +381,16 @@ async fn validate_layout_help_unwrapping_and_json_errors() {
         )
     );
     assert!(stdout(&o).contains(": valid"), "{}", stdout(&o));
+    // A FIFO is refused at once, named (it would hang a plain read).
+    let fifo = env.dir.path().join("layout.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let o = env.run(&["validate-layout", fifo.to_str().unwrap()]).await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a FIFO"), "{}", stderr(&o));
     // Not wrapped: no note.
     let o = env
         .run_with_stdin(

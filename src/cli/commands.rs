@@ -179,12 +179,14 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
         ("standard input".to_string(), s)
     } else {
         let name = clean(&file.display().to_string());
-        let s = std::fs::read_to_string(file)
+        // A regular file of a bounded size, as in the TUI: a FIFO or a
+        // device would hang the command.
+        let s = crate::files::read_regular_file(file, crate::files::LAYOUT_CAP)
             .map_err(|e| Failure::usage(format!("cannot read the layout file {name}: {e}")))?;
         (name, s)
     };
     let layout: Value = serde_json::from_str(&text).map_err(|e| json_failure(&name, &e))?;
-    let layout = match unwrap_layout(layout) {
+    let layout = match crate::files::unwrap_layout(layout) {
         (inner, true) => {
             say(&format!(
                 "note: {name} wraps the layout in {{\"layout\": …}}; sending the inner object"
@@ -233,16 +235,6 @@ pub async fn validate_layout(client: &Client, file: &Path, json: bool) -> Outcom
     }
     emit(&out)?;
     Ok(code)
-}
-
-/// `{"layout": {...}}` (that one key, an object) -> the inner object, true.
-pub fn unwrap_layout(v: Value) -> (Value, bool) {
-    match v {
-        Value::Object(mut m) if m.len() == 1 && m.get("layout").is_some_and(Value::is_object) => {
-            (m.remove("layout").unwrap_or_default(), true)
-        }
-        other => (other, false),
-    }
 }
 
 /// "NAME: not valid JSON at line L, column C: what" (exit 2).
@@ -394,25 +386,6 @@ mod tests {
 
     fn now() -> Timestamp {
         crate::api::parse_timestamp("2026-11-22T10:00:00Z").unwrap()
-    }
-
-    #[test]
-    fn only_a_lone_layout_object_is_unwrapped() {
-        let v = |s: &str| serde_json::from_str::<Value>(s).unwrap();
-        let inner = v(r#"{"type": "report", "blocks": []}"#);
-        assert_eq!(
-            unwrap_layout(v(r#"{"layout": {"type": "report", "blocks": []}}"#)),
-            (inner.clone(), true)
-        );
-        for kept in [
-            r#"{"type": "report", "blocks": []}"#,
-            r#"{"layout": {"type": "report"}, "name": "x"}"#,
-            r#"{"layout": "report"}"#,
-            r#"{"layout": [1]}"#,
-            r#"[{"layout": {}}]"#,
-        ] {
-            assert_eq!(unwrap_layout(v(kept)), (v(kept), false), "{kept}");
-        }
     }
 
     #[test]
