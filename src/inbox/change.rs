@@ -225,6 +225,10 @@ mod tests {
         }));
         let (_, ch) = changed(&before, &after);
         assert_ne!(ch[0].before_words, ch[0].after_words, "{ch:?}");
+        // Each says its time of day, not only the day both share.
+        for w in [&ch[0].before_words, &ch[0].after_words] {
+            assert!(w.contains(':'), "a time in {w:?}");
+        }
     }
 
     #[test]

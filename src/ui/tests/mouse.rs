@@ -72,9 +72,14 @@ fn motion_and_clicks_on_nothing_change_nothing() {
         let (fx, changed) = s.on_mouse(at(MouseEventKind::Moved, x, 5), now);
         assert!(fx.is_empty() && !changed, "motion changes nothing");
     }
-    // The header is not a target.
-    assert!(!click(&mut s, (3, 0), now));
-    assert_eq!(s.list.selected, 0);
+    // A row is a target (the click below lands where the rows are)…
+    let b = render(&mut s, 160, 45, &Theme::dark());
+    assert!(click(&mut s, cell_of(&b, "#103"), now));
+    assert_eq!(s.list.selected, 2);
+    // …the header is not: the row chosen stays.
+    render(&mut s, 160, 45, &Theme::dark());
+    assert!(!click(&mut s, (3, 0), now + Duration::from_secs(2)));
+    assert_eq!(s.list.selected, 2);
 }
 
 #[test]

@@ -158,6 +158,13 @@ fn enter_runs_a_suggestion_only_when_chosen_or_completing_the_word_typed() {
     // A value then a space: what was typed runs, not a key offered.
     let q = list_query(&palette(&mut s, "filter status=waiting "));
     assert_eq!(q.status, vec!["waiting_on_external"]);
+    // A tag begun: no parser completes it, only the one suggestion does.
+    let mut j = task_json(1);
+    j["tags"] = serde_json::json!(["urgent-review"]);
+    let t: Task = serde_json::from_value(j).unwrap();
+    let mut s = loaded_with_tasks(&Settings::default(), vec![t]);
+    let q = list_query(&palette(&mut s, "filter tags=urg"));
+    assert_eq!(q.tags, vec!["urgent-review"]);
     // Several people begin so: typed runs, and the picker asks which.
     s.directory
         .learn_person("u-sam1", "Sam Taylor", "sam.t@acme.test", Some("#1"));
