@@ -154,14 +154,16 @@ impl State {
     /// A task was read before being asked for (a linked task `:drafts`
     /// reads, or a read-ahead): a draft joins the open drafts list.
     pub(crate) fn linked_task_read(&mut self, id: &str) {
+        // Only an open `:drafts` waits for these: every other read-ahead
+        // answer costs nothing here (no walk of the tasks in memory).
+        if !matches!(&self.overlay, Overlay::Chooser(c) if c.kind == ChooserKind::Drafts) {
+            return;
+        }
         let found = tasks_in_memory(self)
             .into_iter()
             .find(|t| t.id.as_str() == id && t.draft)
             .map(|t| (t.id.as_str().to_string(), task_line(t)));
         if let Overlay::Chooser(c) = &mut self.overlay {
-            if c.kind != ChooserKind::Drafts {
-                return;
-            }
             // Answered (or failed): no longer waited for.
             c.reading.retain(|r| r != id);
             if let Some(row) = found.filter(|row| !c.rows.iter().any(|r| r.0 == row.0)) {
