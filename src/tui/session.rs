@@ -332,25 +332,22 @@ impl Session {
     /// The inbox started afresh for the store's user; what the inbox view
     /// knew of this one is forgotten, the other profiles' inboxes stay.
     fn inbox_restarted(&mut self) {
-        self.inbox = self.start_inbox();
-        let inbox = &mut self.state.inbox;
-        let (off, periodic) = (inbox.off.take(), inbox.periodic);
-        let others = std::mem::take(&mut inbox.others);
-        let here = std::mem::take(&mut inbox.here);
-        *inbox = Default::default();
-        inbox.off = off;
-        inbox.periodic = periodic;
-        inbox.others = others;
-        inbox.here = here;
-        inbox.running = self.inbox.is_some();
+        let old = std::mem::take(&mut self.state.inbox);
+        self.state.inbox = crate::app::inbox::InboxView {
+            off: old.off,
+            periodic: old.periodic,
+            others: old.others,
+            here: old.here,
+            ..Default::default()
+        };
+        self.start_inbox();
     }
 
     /// A store that was busy at start opened (or was given up): its inbox
     /// starts, and what it held goes out now.
     fn store_retried(&mut self, user: String, opened: Result<Opened, String>) {
         if self.store.retried(user, opened, &mut self.state) && self.inbox.is_none() {
-            self.inbox = self.start_inbox();
-            self.state.inbox.running = self.inbox.is_some();
+            self.start_inbox();
         }
         self.effects.extend(self.state.outbox_pump());
         self.dirty = true;
@@ -459,14 +456,17 @@ impl Session {
         self.store.drain(&mut self.state);
     }
 
-    fn start_inbox(&self) -> Option<InboxLink> {
-        profiles::start_inbox(
+    /// The inbox of the store's user started (or none: no store, no
+    /// cache), and the view told whether one runs.
+    fn start_inbox(&mut self) {
+        self.inbox = profiles::start_inbox(
             &self.state,
             &self.inbox_client,
             &self.service_dir,
             &self.settings,
             &self.tx,
-        )
+        );
+        self.state.inbox.running = self.inbox.is_some();
     }
 
     /// Finish: the drafts saved, the store's last answers taken (`rx`:
