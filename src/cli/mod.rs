@@ -229,8 +229,8 @@ async fn dispatch(cli: Cli) -> Outcome {
     }
 }
 
-/// `inbox --all-profiles`: every profile's walk at once, each within
-/// `limit`, with its own connection and store.
+/// `inbox --all-profiles`: every profile connected, then every profile's
+/// walk at once, each within `limit`, with its own connection and store.
 async fn inbox_all_profiles(limit: Duration, json: bool, all: bool) -> Outcome {
     let names = config::profile_names();
     if names.is_empty() {
@@ -239,8 +239,18 @@ async fn inbox_all_profiles(limit: Duration, json: bool, all: bool) -> Outcome {
         ));
     }
     let now = jiff::Timestamp::now();
-    let walks = names.into_iter().map(|name| async move {
-        let got = match connect_as(Some(&name), false, true) {
+    // Every profile connected first, one after another (a key command may
+    // ask on the terminal, and it blocks): no walk's time limit runs while
+    // another profile is still being connected.
+    let connected: Vec<_> = names
+        .into_iter()
+        .map(|name| {
+            let c = connect_as(Some(&name), false, true);
+            (name, c)
+        })
+        .collect();
+    let walks = connected.into_iter().map(|(name, c)| async move {
+        let got = match c {
             Err(f) => Err(f),
             Ok(c) => {
                 let cache = c.config.settings.cache;
