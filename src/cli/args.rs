@@ -208,15 +208,9 @@ pub struct SandboxArgs {
     pub http1_only: bool,
 }
 
-/// The service's task statuses (the values `--status` takes).
-pub const STATUS_VALUES: &[&str] = &[
-    "not_started",
-    "in_progress",
-    "waiting_on_external",
-    "completed",
-];
-/// The service's task priorities (the values `--priority` takes).
-pub const PRIORITY_VALUES: &[&str] = &["no_priority", "urgent", "high", "medium", "low"];
+/// The service's task statuses and priorities (the values `--status` and
+/// `--priority` complete to): the one list the palette and filters use.
+pub use crate::domain::filters::{PRIORITY_VALUES, STATUS_VALUES};
 
 /// Values the shell completes, without clap checking them: taskdeck
 /// checks them itself, with its own one-line message (exit 2).
