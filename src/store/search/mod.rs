@@ -417,6 +417,9 @@ pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Resul
         rows.collect::<rusqlite::Result<_>>()?
     };
     let mut out: Vec<Found> = Vec::new();
+    // A task's comments or thread, read once per search however many of
+    // its notes matched.
+    let mut tabs = Tabs::new();
     for (task_id, kind, who, note) in docs {
         let at = match out.iter().position(|f| f.task.id == task_id) {
             Some(i) => i,
@@ -429,7 +432,7 @@ pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Resul
                 out.len() - 1
             }
         };
-        let hits = hits(c, &out[at].task, &kind, &who, &note, &words)?;
+        let hits = hits(c, &mut tabs, &out[at].task, &kind, &who, &note, &words)?;
         out[at].hits.extend(hits);
     }
     Ok(out)
@@ -446,9 +449,14 @@ fn stored_task(c: &Connection, id: &str) -> rusqlite::Result<Option<StoredTask>>
     .map(|found| found.map(|(t, _)| t))
 }
 
+/// The tabs a search has read: (task id, tab) → its JSON (`None`: none
+/// stored).
+type Tabs = std::collections::HashMap<(String, &'static str), Option<String>>;
+
 /// Where one indexed row matched, with the words around it.
 fn hits(
     c: &Connection,
+    tabs: &mut Tabs,
     t: &StoredTask,
     kind: &str,
     who: &str,
@@ -479,11 +487,17 @@ fn hits(
     } else {
         "thread"
     };
-    let text = c
-        .prepare_cached("SELECT json FROM tabs WHERE task_id=?1 AND tab=?2")?
-        .query_row(params![t.id, tab], |r| r.get::<_, String>(0))
-        .ok()
-        .map(|json| note_text(&json, note))
+    let json = match tabs.entry((t.id.clone(), tab)) {
+        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+        std::collections::hash_map::Entry::Vacant(e) => e.insert(
+            c.prepare_cached("SELECT json FROM tabs WHERE task_id=?1 AND tab=?2")?
+                .query_row(params![t.id, tab], |r| r.get::<_, String>(0))
+                .ok(),
+        ),
+    };
+    let text = json
+        .as_deref()
+        .map(|json| note_text(json, note))
         .unwrap_or_default();
     let place = if kind == COMMENT {
         Place::Comment(who.to_string())

@@ -174,6 +174,39 @@ fn a_task_with_words_in_the_title_and_a_comment_is_one_row_with_both() {
     assert_eq!(f[0].1.len(), 2, "{f:?}");
 }
 
+/// Two comments of one task match: each hit is its own comment's words
+/// (the task's comments are read once per search, each note found in
+/// them by its id).
+#[test]
+fn two_matching_comments_of_one_task_are_two_hits_each_with_its_words() {
+    let mut db = Db::in_memory().unwrap();
+    db.put_tasks(&[task("a", 1, "Quarterly", T0, json!({}))], 1)
+        .unwrap();
+    db.put_tab(
+        "a",
+        "comments",
+        &comments(&[
+            ("c1", "Bob", "the zebra memo from Monday"),
+            ("c2", "Dana", "a second zebra, on Friday"),
+        ]),
+        1,
+    )
+    .unwrap();
+    let f = found(&db, "zebra");
+    assert_eq!(f.len(), 1, "{f:?}");
+    let mut hits = f[0].1.clone();
+    hits.sort();
+    assert_eq!(hits.len(), 2, "{hits:?}");
+    assert!(
+        hits[0].starts_with("comment by Bob") && hits[0].contains("Monday"),
+        "{hits:?}"
+    );
+    assert!(
+        hits[1].starts_with("comment by Dana") && hits[1].contains("Friday"),
+        "{hits:?}"
+    );
+}
+
 #[test]
 fn forgetting_and_evicting_a_task_take_its_comments_out_of_the_index() {
     let mut db = Db::in_memory().unwrap();
