@@ -75,6 +75,8 @@ pub(super) struct Session {
     /// Something changed since the last frame.
     dirty: bool,
     last_draw: Instant,
+    /// The signals listened to for this run (closed when it ends).
+    _signals: super::signals::Listening,
 }
 
 impl Session {
@@ -158,7 +160,7 @@ impl Session {
             };
             input_tx.send(msg).is_ok()
         });
-        super::signals::spawn_signals(tx.clone());
+        let signals = super::signals::spawn_signals(tx.clone());
         let screen = terminal::Screen {
             term,
             input,
@@ -184,6 +186,7 @@ impl Session {
             exit_code: 0,
             dirty: true,
             last_draw: Instant::now(),
+            _signals: signals,
         };
         if let Some(row) = launch.open.take() {
             session.effects.extend(session.state.open_switched(row));

@@ -29,14 +29,32 @@ const TERMINATING: &[i32] = &[
     libc::SIGSTKFLT,
 ];
 
-pub(super) fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
-    let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
-    if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
-        tracing::warn!(error = %e, "cannot watch for SIGHUP");
+/// Listens while it lives: dropped (the run ends, a `:profile` switch
+/// starts the next), its registration is closed and its task ends.
+pub(super) struct Listening(Option<signal_hook_tokio::Handle>);
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.take() {
+            h.close();
+        }
     }
+}
+
+pub(super) fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) -> Listening {
+    // The flag the editor and custom commands watch: registered once per
+    // process (each run would add one more action otherwise).
+    static HUP_FLAG: std::sync::Once = std::sync::Once::new();
+    HUP_FLAG.call_once(|| {
+        let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
+        if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {
+            tracing::warn!(error = %e, "cannot watch for SIGHUP");
+        }
+    });
     use futures::StreamExt;
     match signal_hook_tokio::Signals::new(TERMINATING) {
         Ok(mut signals) => {
+            let handle = signals.handle();
             tokio::spawn(async move {
                 while let Some(sig) = signals.next().await {
                     if tx.send(Msg::Signal(sig)).is_err() {
@@ -44,7 +62,11 @@ pub(super) fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) {
                     }
                 }
             });
+            Listening(Some(handle))
         }
-        Err(e) => tracing::warn!(error = %e, "cannot listen for signals"),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for signals");
+            Listening(None)
+        }
     }
 }

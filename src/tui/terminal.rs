@@ -252,11 +252,16 @@ impl Screen {
 
 /// Restore the terminal before any panic message is printed.
 pub fn install_panic_hook() {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore();
-        previous(info);
-    }));
+    // Once per process: each `:profile` switch starts the TUI again, and
+    // hooks wrapped around hooks would restore the terminal once per run.
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
 }
 
 /// Reads terminal events on a thread of its own. It polls with a short
