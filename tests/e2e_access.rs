@@ -75,16 +75,31 @@ fn accessible_mode_puts_the_shown_cursor_on_the_current_row_after_each_move() {
     );
     let mut tui = Tui::spawn(&home, &[], &env, 120, 40);
     ready(&tui);
+    // Each key moves the current row (the first one: none pressed), and
+    // the cursor follows it to the row marked `>`, at its first column.
+    let mut seen: Vec<String> = Vec::new();
     for k in ["", "j", "j", "k", "G", "g"] {
         tui.send(k);
-        // The cursor is on the row marked `>`, at its first column.
-        tui.wait_until("the cursor on the current row", WAIT, |s| {
+        let before = seen.last().cloned();
+        tui.wait_until("the cursor on the current row, moved", WAIT, |s| {
             let (row, col, shown) = tui.cursor();
             let line = s.lines().nth(row as usize).unwrap_or("");
-            shown && line.chars().nth(col as usize) == Some('>') && line.contains("> #")
+            let now = current(line);
+            shown
+                && line.chars().nth(col as usize) == Some('>')
+                && now.is_some()
+                && (k.is_empty() || now != before)
         });
-        no_box(&tui.screen());
+        let (row, _, _) = tui.cursor();
+        let screen = tui.screen();
+        let line = screen.lines().nth(row as usize).unwrap_or("");
+        seen.push(current(line).unwrap());
+        no_box(&screen);
     }
+    // `j j k` went one down in all, `g` back to the first row.
+    assert_eq!(seen[3], seen[1], "{seen:?}");
+    assert_eq!(seen[5], seen[0], "{seen:?}");
+    assert_ne!(seen[4], seen[0], "G went to the last row: {seen:?}");
     // The palette's input: the caret after what is typed.
     tui.send(":stat");
     tui.wait_until("the caret after :stat", WAIT, |s| {

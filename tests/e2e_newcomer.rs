@@ -154,8 +154,10 @@ fn in_the_demo_w_then_a_accepts_a_draft() {
     tui.wait_for("Draft tasks", WAIT);
     tui.wait_for("Respond to new matter intake from Litware", WAIT);
     tui.send("a");
-    tui.wait_until("the draft accepted", WAIT, |s| {
-        s.contains("accepted") && s.contains("#5")
+    tui.wait_for("#5: draft accepted", WAIT);
+    // Gone from the drafts list: it is a task now.
+    tui.wait_until("the accepted draft gone from the list", WAIT, |s| {
+        s.contains("no draft task seen")
     });
     let screen = tui.screen();
     assert!(!screen.contains("ERROR"), "{screen}");
