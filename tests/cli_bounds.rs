@@ -39,6 +39,58 @@ async fn a_config_path_that_is_a_fifo_or_dev_zero_is_refused_at_once() {
     }
 }
 
+/// `TZ` naming a FIFO (`:` in front or not) or `/dev/zero`: the zone file
+/// is refused at once, said in one line, and times are in UTC — the command
+/// neither hangs on the FIFO nor reads `/dev/zero` until memory runs out.
+#[tokio::test]
+async fn a_tz_naming_a_fifo_or_dev_zero_is_refused_and_utc_is_used() {
+    let sb = taskdeck::sandbox::Sandbox::start_local(taskdeck::sandbox::SandboxOptions {
+        tasks: 20,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let mut env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let fifo = env.dir.path().join("zone-fifo");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo on a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let utc = env.run(&["tasks", "--limit", "5"]).await;
+    assert_eq!(utc.status.code(), Some(0), "{}", stderr(&utc));
+    for (tz, kind) in [
+        (format!(":{}", fifo.display()), "a FIFO"),
+        (fifo.display().to_string(), "a FIFO"),
+        (":/dev/zero".to_string(), "a character device"),
+    ] {
+        env.set("TZ", &tz);
+        let started = Instant::now();
+        let o = env.run(&["tasks", "--limit", "5"]).await;
+        let err = stderr(&o);
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "TZ={tz}: {err}"
+        );
+        assert_eq!(o.status.code(), Some(0), "TZ={tz}: {err}");
+        assert!(
+            err.contains("not a regular file") && err.contains(kind),
+            "TZ={tz}: {err}"
+        );
+        assert!(err.contains("times are in UTC"), "TZ={tz}: {err}");
+        assert_eq!(
+            err.lines().filter(|l| l.contains("TZ=")).count(),
+            1,
+            "TZ={tz}: {err}"
+        );
+        // The same list as without TZ, read in UTC.
+        assert_eq!(stdout(&o), stdout(&utc), "TZ={tz}");
+    }
+    // A zone that exists is taken, without a word.
+    env.set("TZ", "America/New_York");
+    let o = env.run(&["tasks", "--limit", "5"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("TZ"), "{}", stderr(&o));
+}
+
 /// A service that answers every request with headers at once and then its
 /// body one byte at a time, slowly, never finishing: no single read waits
 /// long, so only a deadline for the whole command ends it.

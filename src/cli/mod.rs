@@ -312,15 +312,28 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
 
 /// `time_zone` from the config file, for everything this process reads or
 /// shows (before any date is); a bad name is reported by the config's own
-/// checks, and the default (`TZ`, else the system's) applies.
+/// checks, and the default (`TZ`, else the system's) applies. The default is
+/// read here, once, bounded (`system_zone`: a `TZ` naming a FIFO or
+/// `/dev/zero` is refused at once), and what could not be read is said on
+/// stderr, before the TUI takes the screen: times are then in UTC.
 fn apply_time_zone(profile: Option<&str>) {
     let configured = config::load(profile).settings.time_zone;
-    if let Some(tz) = configured
+    let named = configured
         .as_deref()
-        .and_then(|n| crate::domain::dates::resolve_zone(n).ok())
-    {
-        crate::domain::dates::set_zone(tz);
-    }
+        .filter(|n| !matches!(n.trim().to_ascii_lowercase().as_str(), "system" | "local"))
+        .and_then(|n| crate::domain::dates::resolve_zone(n).ok());
+    let tz = match named {
+        Some(tz) => tz,
+        None => {
+            let (tz, problem) = crate::domain::dates::system_zone();
+            if let Some(p) = problem {
+                tracing::warn!("{p}");
+                say(&format!("taskdeck: warning: {p}"));
+            }
+            tz
+        }
+    };
+    crate::domain::dates::set_zone(tz);
 }
 
 /// Nothing configured at all, in a terminal: offer `config init` rather

@@ -39,8 +39,9 @@ pub fn with_zone<R>(tz: TimeZone, f: impl FnOnce() -> R) -> R {
 }
 
 /// The user's time zone. Set once at start with [`set_zone`] (the command
-/// line does it from `time_zone` in the config file); otherwise `TZ`, else
-/// the system's.
+/// line does it from `time_zone` in the config file, else from
+/// [`system_zone`]); otherwise `TZ`, else the system's, read as
+/// [`system_zone`] reads them.
 pub fn zone() -> TimeZone {
     #[cfg(test)]
     {
@@ -50,7 +51,90 @@ pub fn zone() -> TimeZone {
         TimeZone::UTC
     }
     #[cfg(not(test))]
-    ZONE.get_or_init(TimeZone::system).clone()
+    ZONE.get_or_init(|| system_zone().0).clone()
+}
+
+/// The most a time zone file may hold (a TZif file is a few KiB).
+pub const ZONE_FILE_CAP: u64 = 1024 * 1024;
+
+/// The system's time zone, read as jiff's `TimeZone::system` reads it —
+/// `TZ` as a POSIX rule or a name of the bundled database (`:` in front
+/// optional, anything up to `zoneinfo/` ignored), else the file it names;
+/// without `TZ`, `/etc/localtime` — except that a file is read only if it
+/// is a regular file of at most [`ZONE_FILE_CAP`], through
+/// [`crate::files::read_regular_bytes`]: a FIFO would block every command,
+/// `/dev/zero` would be read until memory ran out. What cannot be read is
+/// UTC, with the reason in one line (the caller says it). An empty `TZ` is
+/// UTC, as everywhere on Unix.
+pub fn system_zone() -> (TimeZone, Option<String>) {
+    let Some(env) = std::env::var_os("TZ") else {
+        return match zone_file("/etc/localtime") {
+            Ok(tz) => (tz, None),
+            // No /etc/localtime (a container): UTC, nothing to say.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (TimeZone::UTC, None),
+            Err(e) => (
+                TimeZone::UTC,
+                Some(format!(
+                    "the time zone file /etc/localtime cannot be read ({e}): times are in UTC"
+                )),
+            ),
+        };
+    };
+    if env.is_empty() {
+        return (TimeZone::UTC, None);
+    }
+    let Some(value) = env.to_str() else {
+        return (
+            TimeZone::UTC,
+            Some("TZ is not UTF-8 text: times are in UTC".to_string()),
+        );
+    };
+    if !value.starts_with(':') {
+        if let Ok(tz) = TimeZone::posix(value) {
+            return (tz, None);
+        }
+    }
+    let name = value.strip_prefix(':').unwrap_or(value);
+    if let Ok(tz) = TimeZone::get(iana_part(name)) {
+        return (tz, None);
+    }
+    match zone_file(name) {
+        Ok(tz) => (tz, None),
+        Err(e) => (
+            TimeZone::UTC,
+            Some(format!(
+                "TZ={:?} is neither a known time zone nor a readable time zone file ({e}): \
+                 times are in UTC",
+                crate::text::clean(value)
+            )),
+        ),
+    }
+}
+
+/// The IANA name in a path such as `/usr/share/zoneinfo/Europe/Paris`
+/// (what follows the last `zoneinfo/`), else the whole.
+fn iana_part(path: &str) -> &str {
+    path.rfind("zoneinfo/")
+        .map_or(path, |at| &path[at + "zoneinfo/".len()..])
+}
+
+/// A zone from a file: a symlink into a zoneinfo folder by its name in
+/// the bundled database, else the file's TZif data, read bounded.
+fn zone_file(path: &str) -> std::io::Result<TimeZone> {
+    if let Ok(target) = std::fs::read_link(path) {
+        if let Some(t) = target.to_str().filter(|t| t.contains("zoneinfo/")) {
+            if let Ok(tz) = TimeZone::get(iana_part(t)) {
+                return Ok(tz);
+            }
+        }
+    }
+    let bytes = crate::files::read_regular_bytes(std::path::Path::new(path), ZONE_FILE_CAP)?;
+    TimeZone::tzif(iana_part(path), &bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not a time zone file: {e}"),
+        )
+    })
 }
 
 /// Fix the zone for the rest of the process (before any date is read or

@@ -18,7 +18,7 @@ mod values;
 #[cfg(test)]
 pub use clock::with_zone;
 pub use clock::{
-    end_of_local_day, parse_date, parse_datetime, parse_rfc3339, set_zone, to_rfc3339,
+    end_of_local_day, parse_date, parse_datetime, parse_rfc3339, set_zone, system_zone, to_rfc3339,
     to_utc_seconds, unix_millis, unix_seconds, utc, ymd, zone,
 };
 pub use conversation::*;

@@ -24,7 +24,7 @@ pub use when::When;
 // due date received without a time; it is set and read from here.
 #[cfg(test)]
 pub use crate::api::with_zone;
-pub use crate::api::{set_zone, zone};
+pub use crate::api::{set_zone, system_zone, zone};
 
 /// A `time_zone` setting: an IANA name (`America/New_York`), `utc`, or
 /// `system` (`TZ`, else the system's zone).
@@ -32,7 +32,7 @@ pub fn resolve_zone(name: &str) -> Result<TimeZone, String> {
     let n = name.trim();
     match n.to_ascii_lowercase().as_str() {
         "utc" | "z" | "zulu" => Ok(TimeZone::UTC),
-        "system" | "local" => Ok(TimeZone::system()),
+        "system" | "local" => Ok(system_zone().0),
         "" => {
             Err("an empty time zone: use an IANA name such as Europe/Paris, utc or system".into())
         }
