@@ -91,6 +91,38 @@ async fn a_tz_naming_a_fifo_or_dev_zero_is_refused_and_utc_is_used() {
     assert!(!stderr(&o).contains("TZ"), "{}", stderr(&o));
 }
 
+/// `search` with a 28 KB query (#42 §5): read up to its 32nd word and 512
+/// bytes, and said on stderr; the service is asked the same cut query.
+#[tokio::test]
+async fn a_search_query_past_the_bound_is_cut_and_said() {
+    let sb = taskdeck::sandbox::Sandbox::start_local(taskdeck::sandbox::SandboxOptions {
+        tasks: 20,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let env = Env::for_sandbox(&sb, &sb.keys[0].key);
+    let long = "review ".repeat(4000);
+    let o = env.run(&["search", &long]).await;
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("the search reads the first 32 words (512 bytes at most) of a query"),
+        "{err}"
+    );
+    let asked: Vec<String> = sb
+        .requests()
+        .iter()
+        .filter(|r| r.path == "/api/v1/tasks")
+        .filter_map(|r| r.query.clone())
+        .collect();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(asked[0].len() < 1024, "{}", asked[0]);
+    // Within the bound, nothing is said.
+    let o = env.run(&["search", "review plan"]).await;
+    assert!(!stderr(&o).contains("words"), "{}", stderr(&o));
+}
+
 /// A service that answers every request with headers at once and then its
 /// body one byte at a time, slowly, never finishing: no single read waits
 /// long, so only a deadline for the whole command ends it.

@@ -2,7 +2,8 @@
 //! local store's matches first, each with where it matched (a comment by
 //! whom, a message, the title…), then the service's own search (`query`)
 //! unless `--offline`. The service unreachable: the stored matches, said
-//! so on stderr, exit 5.
+//! so on stderr, exit 5. A query is read up to its 32nd word and 512
+//! bytes (`store::bound_query`), said on stderr when cut.
 
 use super::output::{emit, emit_json, say, Failure, Outcome, EXIT_CONNECTION, EXIT_OK};
 use crate::api::{ApiError, Client, TaskItem, TaskQuery};
@@ -19,12 +20,17 @@ pub struct Ask {
 }
 
 pub async fn run(client: &Client, store: Option<&Path>, ask: &Ask) -> Outcome {
-    let stored = stored_matches(store, &ask.words, ask.limit)?;
+    // The store and the service are asked the same bounded query.
+    let (words, cut) = crate::store::bound_query(&ask.words);
+    if cut {
+        say(&format!("taskdeck: {}", crate::store::query_cut_words()));
+    }
+    let stored = stored_matches(store, words, ask.limit)?;
     let service = if ask.offline {
         None
     } else {
         let q = TaskQuery {
-            query: Some(ask.words.clone()),
+            query: Some(words.to_string()),
             ..Default::default()
         };
         let limit = ask.limit.min(100) as u32;

@@ -31,6 +31,7 @@ pub use rows::{
     StoredTab, StoredTask,
 };
 pub use schema::SCHEMA_VERSION;
+pub use search::{bound_query, query_cut_words, QUERY_BYTES, QUERY_WORDS};
 
 use std::path::{Path, PathBuf};
 

@@ -17,8 +17,8 @@ impl State {
             Overlay::Search(b) => {
                 b.input.insert_str(&one_line(&text));
                 let b = std::mem::replace(&mut self.overlay, Overlay::None);
-                if let Overlay::Search(b) = b {
-                    self.search_typed(&b);
+                if let Overlay::Search(mut b) = b {
+                    self.search_typed(&mut b);
                     self.overlay = Overlay::Search(b);
                 }
             }

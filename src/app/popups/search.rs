@@ -4,7 +4,8 @@
 //! `enter` keeps the search; `esc` puts back the list as it was when `/`
 //! opened, with the cursor's task.
 
-use crate::app::state::{Effect, Overlay, SearchBox, State};
+use crate::app::state::input::LineInput;
+use crate::app::state::{Effect, Level, Overlay, SearchBox, State};
 use crossterm::event::{KeyCode, KeyEvent};
 use std::time::{Duration, Instant};
 
@@ -40,7 +41,7 @@ impl State {
             }
             _ => {
                 if b.input.handle(&ev) && self.search != b.input.text {
-                    self.search_typed(&b);
+                    self.search_typed(&mut b);
                 }
             }
         }
@@ -50,7 +51,14 @@ impl State {
 
     /// The text changed (a key, a paste): the rows on screen narrow now,
     /// the store and then the service are asked.
-    pub(crate) fn search_typed(&mut self, b: &SearchBox) {
+    /// A query longer than search reads (`store::bound_query`: 32 words,
+    /// 512 bytes) is cut in the box itself, and said.
+    pub(crate) fn search_typed(&mut self, b: &mut SearchBox) {
+        let (kept, cut) = crate::store::bound_query(&b.input.text);
+        if cut {
+            b.input = LineInput::with(kept);
+            self.say(Level::Warn, crate::store::query_cut_words());
+        }
         self.search = b.input.text.clone();
         self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
         self.search_locally();

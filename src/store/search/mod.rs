@@ -277,12 +277,68 @@ fn task_fields(t: &StoredTask, v: &TaskWords<'_>) -> Vec<(Place, String)> {
     out
 }
 
+/// A search reads at most this many words of its query…
+pub const QUERY_WORDS: usize = 32;
+/// …and at most this many bytes of it: matching costs grow with the
+/// query's words times the text's, so a pasted page is cut, not searched.
+pub const QUERY_BYTES: usize = 512;
+
+/// A query as search reads it: up to the end of its [`QUERY_WORDS`]th word
+/// (a run of letters and digits, as [`find`] reads words) and within
+/// [`QUERY_BYTES`] (a word the cut would split is left out, unless it is
+/// the first), trimmed; and whether anything was left out. The store
+/// ([`find`]), the CLI's `search` and the TUI's `/` all read a query
+/// through it, and the two last say when it was cut.
+pub fn bound_query(query: &str) -> (&str, bool) {
+    let mut words = 0;
+    let mut word_start: Option<usize> = None;
+    let mut end = query.len();
+    for (i, c) in query.char_indices() {
+        let alnum = c.is_alphanumeric();
+        if alnum && word_start.is_none() {
+            if words == QUERY_WORDS {
+                end = i;
+                break;
+            }
+            words += 1;
+            word_start = Some(i);
+        } else if !alnum {
+            word_start = None;
+        }
+        if i + c.len_utf8() > QUERY_BYTES {
+            end = match word_start {
+                Some(w) if words > 1 => w,
+                _ => i,
+            };
+            break;
+        }
+    }
+    let kept = query[..end].trim_end();
+    (kept, !query[end..].trim().is_empty())
+}
+
+/// What is said when a query was cut ([`bound_query`]).
+pub fn query_cut_words() -> String {
+    format!(
+        "the search reads the first {QUERY_WORDS} words ({QUERY_BYTES} bytes at most) \
+         of a query: the rest was left out"
+    )
+}
+
+/// The words of a query, lower case, each once (a word said twice asks
+/// nothing more).
 fn query_words(query: &str) -> Vec<String> {
-    query
+    let mut words: Vec<String> = Vec::new();
+    for w in query
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
-        .collect()
+    {
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    words
 }
 
 /// The words of a text, with where each starts (bytes).
@@ -352,6 +408,8 @@ pub fn snippet(text: &str, words: &[String]) -> String {
 /// own fields or in one comment or message), best first, each with where
 /// it matched ([`Db::find`](super::Db::find)).
 pub(super) fn find(c: &Connection, query: &str, limit: usize) -> rusqlite::Result<Vec<Found>> {
+    // However it came: a long query is cut, never read whole.
+    let query = bound_query(query).0;
     // `#12` names a task number, not a word: `#1` is not every `10:00`
     // or `1 item` in a comment. Such words narrow by the number's digits.
     let mut numbers: Vec<&str> = Vec::new();

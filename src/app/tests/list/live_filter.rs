@@ -165,6 +165,35 @@ fn a_paste_narrows_like_typing() {
     assert!(s.search_due.is_some(), "then the service");
 }
 
+/// A paste longer than search reads (#42 §5: 32 words, 512 bytes) is cut
+/// in the box itself, and said; the store and the service are asked the
+/// cut query, and typing on past the bound cuts again.
+#[test]
+fn a_paste_past_the_search_bound_is_cut_in_the_box_and_said() {
+    let mut s = crate::app::tests::local::store::with_store(loaded(12));
+    s.on_key(key('/'));
+    s.on_paste(&"number ".repeat(4000));
+    let Overlay::Search(b) = &s.overlay else {
+        panic!("the box stays open");
+    };
+    let kept = "number ".repeat(crate::store::QUERY_WORDS);
+    assert_eq!(b.input.text, kept.trim_end());
+    assert_eq!(s.search, kept.trim_end());
+    let said = s
+        .status
+        .as_ref()
+        .map(|(_, t, _)| t.clone())
+        .unwrap_or_default();
+    assert!(said.contains("first 32 words"), "{said}");
+    assert_eq!(s.list.items.len(), 12, "every row says number");
+    // A word more is cut again.
+    type_str(&mut s, " x");
+    let Overlay::Search(b) = &s.overlay else {
+        panic!("the box stays open");
+    };
+    assert_eq!(b.input.text, kept.trim_end());
+}
+
 #[test]
 fn the_stores_matches_join_the_narrowed_rows_after_them() {
     let mut s = crate::app::tests::local::store::with_store(loaded(3));
