@@ -535,3 +535,47 @@ async fn config_init_stops_at_a_fifo_and_writes_through_a_link() {
         "{text}"
     );
 }
+
+/// #42 §9, as a user meets it: `api_key_command = "sleep 30 & echo KEY"`
+/// printed the key and its shell exited, but `me` failed after the limit
+/// ("did not finish") because the background `sleep` held stdout. The key
+/// is taken when the shell has exited and its line is complete; the
+/// `sleep` is ended with the rest of the command's process group.
+#[tokio::test]
+async fn a_key_command_leaving_a_background_child_gives_its_key_and_the_child_is_ended() {
+    let sb = sandbox(false).await;
+    let env = Env::new();
+    let pidfile = env.dir.path().join("sleep.pid");
+    env.write_config(&format!(
+        "base_url = \"{}\"\n\
+         api_key_command_timeout_secs = 20\n\
+         api_key_command = \"sleep 30 & echo $! > {}; echo {}\"\n",
+        sb.base_url(),
+        pidfile.display(),
+        sb.keys[0].key
+    ));
+    let o = env.run(&["me", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["user_email"], sb.keys[0].user_email.as_str());
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let gone = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'))
+        })
+    };
+    let started = std::time::Instant::now();
+    while !gone() && started.elapsed() < std::time::Duration::from_secs(10) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        gone(),
+        "the key command's background sleep {pid} still runs"
+    );
+}

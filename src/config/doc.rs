@@ -39,7 +39,7 @@ pub const SETTINGS: &[SettingDoc] = &[
     row("base_url", "the service (http or https)", "—", None),
     row(
         "api_key_command",
-        "command (run with `sh -c`, before the screen is taken) whose trimmed stdout is the key, e.g. `pass show work/tasks`; its output is never shown and may be at most 64 KiB; its stderr and stdin are the terminal's, so a passphrase prompt shows; run once per process (another profile's, for the all-profile inbox, in the background without the terminal: see [the inbox](inbox.md))",
+        "command (run with `sh -c`, before the screen is taken) whose first line of output that is not blank, trimmed, is the key, e.g. `pass show work/tasks`; it is done when its shell has exited and its output is closed or that line complete, and what it left running in its process group is then ended; its output is never shown and may be at most 64 KiB; its stderr and stdin are the terminal's, so a passphrase prompt shows; run once per process (another profile's, for the all-profile inbox, in the background without the terminal: see [the inbox](inbox.md))",
         "—",
         None,
     ),

@@ -52,6 +52,9 @@ pub fn run_key_command(cmd: &str) -> Result<ApiKey, KeyError> {
 
 /// What the thread reading the command's stdout found.
 enum Output {
+    /// The first line that is not blank, complete (its line end left
+    /// out): sent as soon as it is read, reading goes on.
+    FirstLine(Vec<u8>),
     /// Everything up to end of file, at most [`KEY_COMMAND_OUTPUT_MAX`].
     Done(Vec<u8>),
     /// More than [`KEY_COMMAND_OUTPUT_MAX`]: reading stopped there.
@@ -61,9 +64,13 @@ enum Output {
 /// Run `api_key_command` with `sh -c`; its trimmed stdout is the key. Its
 /// output is never shown, even on failure; its stderr and stdin are the
 /// terminal's, so a passphrase prompt shows and can be answered (it runs
-/// before the screen is taken). Everything — the command and the reading
-/// of its output (a background process it started may hold the pipe open)
-/// — must be done within `limit`, and the output may be at most
+/// before the screen is taken). The command is done when its shell has
+/// exited and either its stdout is closed (the key: all of it, trimmed) or
+/// its first line is complete (the key: that line — a process it started
+/// in the background, `sleep 30 & echo key`, may hold the pipe open);
+/// whatever it started that still runs in its process group is then
+/// ended. A shell that failed is a failure at once. All of it must be done
+/// within `limit`, and the output may be at most
 /// [`KEY_COMMAND_OUTPUT_MAX`]; otherwise the command's whole process group
 /// (whatever it started too) is killed and the error names its first word.
 pub fn run_key_command_within(cmd: &str, limit: Duration) -> Result<ApiKey, KeyError> {
@@ -142,29 +149,21 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
     // output arrives on a channel, so waiting for it is bounded too.
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(o) = out.take() {
-            // One byte past the cap tells "too much" from "exactly the cap".
-            let _ = o
-                .take(KEY_COMMAND_OUTPUT_MAX as u64 + 1)
-                .read_to_end(&mut buf);
-        }
-        let _ = tx.send(if buf.len() > KEY_COMMAND_OUTPUT_MAX {
-            Output::TooMuch
-        } else {
-            Output::Done(buf)
-        });
+        let _ = tx.send(read_output(out.take(), &tx));
     });
     let mut stdout = None;
+    let mut first_line = None;
     let mut status = None;
     loop {
-        match rx.try_recv() {
-            Ok(Output::TooMuch) => {
-                stop(&mut child);
-                return Err(KeyError::TooMuchOutput { command });
+        while let Ok(o) = rx.try_recv() {
+            match o {
+                Output::TooMuch => {
+                    stop(&mut child);
+                    return Err(KeyError::TooMuchOutput { command });
+                }
+                Output::FirstLine(line) => first_line = Some(line),
+                Output::Done(buf) => stdout = Some(buf),
             }
-            Ok(Output::Done(buf)) => stdout = Some(buf),
-            Err(_) => {}
         }
         if status.is_none() {
             match child.try_wait() {
@@ -178,27 +177,40 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
                 }
             }
         }
-        if let (Some(_), Some(_)) = (&stdout, &status) {
-            break;
+        match &status {
+            Some(s) if !s.success() => {
+                stop(&mut child);
+                return Err(KeyError::Failed {
+                    command,
+                    status: s.to_string(),
+                });
+            }
+            // The shell is done: what it left running in its group goes
+            // (also when the output is closed: `sleep 30 >/dev/null &`).
+            Some(_) if stdout.is_some() || first_line.is_some() => {
+                stop(&mut child);
+                break;
+            }
+            _ => {}
         }
         if Instant::now() >= deadline {
             // Also when the shell is gone but something it started holds
-            // the output open: the whole group goes.
+            // the output open without a complete line: the whole group goes.
             stop(&mut child);
             return Err(KeyError::TimedOut { command, limit });
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    let (Some(stdout), Some(status)) = (stdout, status) else {
-        unreachable!("the loop ends with both")
+    let Some(stdout) = stdout.or(first_line) else {
+        unreachable!("the loop ends with one")
     };
-    if !status.success() {
-        return Err(KeyError::Failed {
-            command,
-            status: status.to_string(),
-        });
-    }
-    let text = String::from_utf8(stdout).map_err(|_| KeyError::NotText {
+    // The key is one line: the first that is not blank (the same whether
+    // the output closed or only that line was complete when it was taken).
+    let line = stdout
+        .split(|b| *b == b'\n')
+        .find(|l| !l.trim_ascii().is_empty())
+        .unwrap_or_default();
+    let text = std::str::from_utf8(line).map_err(|_| KeyError::NotText {
         command: command.clone(),
     })?;
     let key = ApiKey::new(text.trim());
@@ -206,6 +218,52 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
         return Err(KeyError::Empty { command });
     }
     Ok(key)
+}
+
+/// Read the command's stdout to its end, at most
+/// [`KEY_COMMAND_OUTPUT_MAX`] (one byte past the cap tells "too much" from
+/// "exactly the cap"); the first line is sent on `tx` as soon as it is
+/// complete.
+fn read_output(
+    out: Option<std::process::ChildStdout>,
+    tx: &std::sync::mpsc::Sender<Output>,
+) -> Output {
+    let mut buf = Vec::new();
+    let Some(out) = out else {
+        return Output::Done(buf);
+    };
+    let mut out = out.take(KEY_COMMAND_OUTPUT_MAX as u64 + 1);
+    let mut chunk = [0u8; 4096];
+    let mut line_sent = false;
+    loop {
+        match out.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+        if buf.len() > KEY_COMMAND_OUTPUT_MAX {
+            return Output::TooMuch;
+        }
+        if !line_sent {
+            if let Some(line) = first_complete_line(&buf) {
+                line_sent = true;
+                let _ = tx.send(Output::FirstLine(line.to_vec()));
+            }
+        }
+    }
+    Output::Done(buf)
+}
+
+/// The first line of `buf` that is not blank, if its line end has come.
+fn first_complete_line(buf: &[u8]) -> Option<&[u8]> {
+    let mut lines = buf.split(|b| *b == b'\n');
+    // The last piece has no line end (yet).
+    let complete = buf.iter().filter(|b| **b == b'\n').count();
+    lines
+        .by_ref()
+        .take(complete)
+        .find(|l| !l.trim_ascii().is_empty())
 }
 
 /// The process groups of the key commands running in the background
@@ -395,6 +453,56 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert!(gone(pid), "the grandchild {pid} still runs");
+    }
+
+    /// #42 §9: `sleep 30 & echo key` printed its key and its shell exited,
+    /// but the background `sleep` held stdout open: it failed after the
+    /// limit ("did not finish"). The key is taken once the shell has exited
+    /// and its first line is complete, and what it left running is ended —
+    /// also when that holds no pipe at all.
+    #[test]
+    fn the_key_is_taken_when_the_shell_exits_and_the_rest_of_its_group_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let wait_gone = |pidfile: &std::path::Path| {
+            let pid: i32 = std::fs::read_to_string(pidfile)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            let started = Instant::now();
+            while !gone(pid) && started.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            assert!(gone(pid), "the background {pid} still runs");
+        };
+        for (n, (holds, detached)) in [("", false), (" >/dev/null 2>&1", false), ("", true)]
+            .into_iter()
+            .enumerate()
+        {
+            let pidfile = dir.path().join(format!("pid{n}"));
+            let cmd = format!(
+                "sleep 30{holds} & echo $! > {}; echo key-alice",
+                pidfile.display()
+            );
+            let key = if detached {
+                run_key_command_detached(&cmd, Duration::from_secs(20))
+            } else {
+                run_key_command_within(&cmd, Duration::from_secs(20))
+            };
+            assert_eq!(key.unwrap().expose(), "key-alice", "{cmd}");
+            wait_gone(&pidfile);
+        }
+        // The key is the first line that is not blank (the same whether the
+        // output closed or only that line had come).
+        let key = run_key_command_within(
+            "printf '\\n  key-carol \\nuser: carol\\n'",
+            Duration::from_secs(20),
+        )
+        .unwrap();
+        assert_eq!(key.expose(), "key-carol");
+        // A shell that failed fails at once, though its child holds stdout.
+        let e = run_key_command_within("sleep 30 & exit 3", Duration::from_secs(20)).unwrap_err();
+        assert!(matches!(e, KeyError::Failed { .. }), "{e:?}");
     }
 
     #[test]
