@@ -1,4 +1,5 @@
 fn main() {
+    ignore_file_size_signal();
     install_error_reports();
     std::process::exit(taskdeck::cli::main());
 }
@@ -22,4 +23,16 @@ fn install_error_reports() {
         .theme(theme)
         .display_env_section(false)
         .install();
+}
+
+/// A file-size limit (`ulimit -f`) must not end taskdeck: by default a
+/// write past it kills the process with SIGXFSZ (exit 153, a blank
+/// screen). Ignored, the write fails with `EFBIG` instead and is handled
+/// like any failed write (the store says what is not kept; the log loses
+/// lines). First of all, before any thread or file exists.
+fn ignore_file_size_signal() {
+    // SAFETY: signal(2) with SIG_IGN, before any other thread starts.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }

@@ -359,3 +359,45 @@ fn an_edit_the_store_cannot_keep_is_said_and_quitting_exits_non_zero_naming_it()
     assert!(out.contains("status → completed"), "named: {out}");
     assert!(db.is_dir(), "what stood there is left as it is");
 }
+
+// Issue 42, point 6: under a file-size limit (`ulimit -f 64`) the first
+// write past it (the log, here grown past the limit as a long-used one
+// is) killed taskdeck with SIGXFSZ: exit 153 and a blank screen. The
+// signal is ignored: the write fails (EFBIG), the TUI runs, and the
+// store's writes that fail are said as any other failed write — an edit
+// it cannot keep is NOT KEPT, named when quitting, exit 1.
+#[test]
+fn a_file_size_limit_neither_ends_the_tui_nor_loses_an_edit_without_a_word() {
+    let svc = Service::small();
+    let home = Home::new();
+    first_session(&svc, &home);
+    let log = home
+        .files()
+        .into_iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "taskdeck.log"))
+        .expect("the log");
+    let mut text = std::fs::read(&log).unwrap();
+    text.resize(text.len() + 100 * 1024, b'\n');
+    std::fs::write(&log, text).unwrap();
+    let program = env!("CARGO_BIN_EXE_taskdeck");
+    let mut tui = Tui::spawn_program(
+        &home,
+        "/bin/sh",
+        &["-c", "ulimit -f 64 && exec \"$0\"", program],
+        &svc.env(),
+        160,
+        40,
+    );
+    tui.wait_for("(more below)", WAIT);
+    svc.set_faults("down=1");
+    tui.send(":status completed\r");
+    tui.wait_for("NOT KEPT", WAIT);
+    tui.send("q");
+    let st = tui.wait_exit(WAIT);
+    let out = String::from_utf8_lossy(&tui.raw()).to_string();
+    assert_eq!(st.exit_code(), 1, "neither 153 nor a silent 0: {out}");
+    // The store's failed write was said, naming the limit.
+    assert!(out.contains("here (ulimit -f)"), "{out}");
+    assert!(out.contains("NOT sent and NOT kept"), "{out}");
+    assert!(out.contains("status → completed"), "named: {out}");
+}

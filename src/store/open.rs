@@ -63,9 +63,35 @@ fn refuse_links(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Why a database could not be used as it was, in one line.
-pub(super) fn describe(e: &rusqlite::Error) -> String {
-    crate::text::clean(&e.to_string())
+/// Why a database could not be used as it was, in one line. A write
+/// SQLite could not make (`disk I/O error`, `database or disk is full`)
+/// under a file-size limit (`ulimit -f`: the write failed with `EFBIG`)
+/// names the limit.
+pub(crate) fn describe(e: &rusqlite::Error) -> String {
+    let text = crate::text::clean(&e.to_string());
+    let write_failed = matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::SystemIoFailure | ErrorCode::DiskFull)
+    );
+    match file_size_limit().filter(|_| write_failed) {
+        Some(limit) if limit % 1024 == 0 => format!(
+            "{text}; files may not grow past {} KiB here (ulimit -f)",
+            limit / 1024
+        ),
+        Some(limit) => format!("{text}; files may not grow past {limit} bytes here (ulimit -f)"),
+        None => text,
+    }
+}
+
+/// The process's file-size limit in bytes (`ulimit -f`), if it has one.
+fn file_size_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit(2) into a struct of ours.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
 }
 
 /// Move a database that cannot be used aside (`….corrupt-<time>`, kept

@@ -250,7 +250,7 @@ impl StoreThread {
                         Ok(wrote) => writes += usize::from(wrote),
                         Err(e) => {
                             tracing::warn!(error = %e, "local store write failed");
-                            let why = crate::text::clean(&e.to_string());
+                            let why = super::open::describe(&e);
                             answer(StoreAnswer::Failed(format!(
                                 "the local store failed ({why}); this session goes on without it"
                             )));

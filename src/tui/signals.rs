@@ -10,6 +10,8 @@ use tokio::sync::mpsc;
 /// caught and is not a fault of the program itself (SIGABRT has a handler
 /// of its own; SIGSEGV and the like cannot be survived). Each one leaves the
 /// terminal restored and drafts saved, and exits with 128 + the signal.
+/// SIGXFSZ is not among them: it is ignored from the start (`main.rs`), so
+/// a file-size limit fails a write (`EFBIG`) rather than ending the TUI.
 const TERMINATING: &[i32] = &[
     libc::SIGTERM,
     libc::SIGHUP,
@@ -21,7 +23,6 @@ const TERMINATING: &[i32] = &[
     libc::SIGVTALRM,
     libc::SIGPROF,
     libc::SIGXCPU,
-    libc::SIGXFSZ,
     libc::SIGIO,
     #[cfg(target_os = "linux")]
     libc::SIGPWR,
