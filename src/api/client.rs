@@ -508,18 +508,25 @@ fn parse_retry_after(v: &str) -> Option<Duration> {
     if let Ok(secs) = v.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }
-    let when = httpdate::parse_http_date(v).ok()?;
-    Some(
-        when.duration_since(std::time::SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
+    // An HTTP-date (RFC 9110: `Sun, 06 Nov 1994 08:49:37 GMT`) is an RFC
+    // 2822 date-time.
+    static PARSER: jiff::fmt::rfc2822::DateTimeParser = jiff::fmt::rfc2822::DateTimeParser::new();
+    let when = PARSER.parse_timestamp(v).ok()?;
+    let ahead = when.duration_since(jiff::Timestamp::now());
+    Some(Duration::try_from(ahead).unwrap_or(Duration::ZERO))
+}
+
+/// A number in [0, 1) from the system's random source (0 when it fails:
+/// the backoff is then its lower half, never a failure).
+fn unit_random() -> f64 {
+    getrandom::u64().map_or(0.0, |r| (r >> 11) as f64 / (1u64 << 53) as f64)
 }
 
 /// Exponential backoff with full jitter in [base·2ⁿ/2, base·2ⁿ].
 fn backoff(base: Duration, attempt: u32) -> Duration {
     let ceiling = base.saturating_mul(1u32 << attempt.min(6));
     let half = ceiling / 2;
-    let jitter = rand::random::<f64>();
+    let jitter = unit_random();
     half + half.mul_f64(jitter)
 }
 
@@ -530,8 +537,17 @@ mod tests {
     #[test]
     fn retry_after_seconds_and_dates() {
         assert_eq!(parse_retry_after("3"), Some(Duration::from_secs(3)));
-        let future =
-            httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(30));
+        static PRINTER: jiff::fmt::rfc2822::DateTimePrinter =
+            jiff::fmt::rfc2822::DateTimePrinter::new();
+        let future = PRINTER
+            .timestamp_to_rfc9110_string(&(jiff::Timestamp::now() + Duration::from_secs(30)))
+            .unwrap();
+        assert!(future.ends_with(" GMT"), "{future}");
+        // The example of RFC 9110 itself, long past: no wait.
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT"),
+            Some(Duration::ZERO)
+        );
         let d = parse_retry_after(&future).unwrap();
         assert!(
             d > Duration::from_secs(25) && d <= Duration::from_secs(30),

@@ -37,8 +37,9 @@ pub struct Cli {
     )]
     pub log_level: Option<String>,
 
-    /// Seconds `me`, `tasks` and `validate-layout` may take in all, retries
-    /// and every page included (1-3600).
+    /// Seconds a command that asks the service (`me`, `tasks`, `inbox`,
+    /// `search`, `validate-layout`, `doctor`) may take in all, retries and
+    /// every page included (1-3600).
     #[arg(
         long,
         global = true,
@@ -142,6 +143,19 @@ pub enum Command {
         #[arg(value_name = "FILE")]
         file: PathBuf,
         /// Print the service's result as received.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What a bug report needs and what is wrong: the version, the terminal
+    /// (colours, size, keyboard), tmux or screen and whether they pass
+    /// sequences on, SSH, where copying and notifications go, the config
+    /// file's problems, the profiles, where the key comes from (never the
+    /// key), the store (size, schema, integrity, outbox, drafts) and the
+    /// service (reachable, TLS, proxy, who the key acts as, the requester
+    /// thread and the Visual Builder). One line a check: ok, or the
+    /// problem and its fix. Exit 0 when every check holds, 1 otherwise.
+    Doctor {
+        /// One JSON object: {"checks": [{"name", "ok", "detail"}…]}.
         #[arg(long)]
         json: bool,
     },
@@ -250,11 +264,14 @@ pub struct TasksArgs {
     /// Priority (no_priority, urgent, high, medium, low; a unique beginning works too).
     #[arg(long, value_name = "P", value_parser = Candidates(PRIORITY_VALUES))]
     pub priority: Option<String>,
-    /// Only tasks assigned to this user id, or `me`.
-    #[arg(long, value_name = "ID|me")]
+    /// Only tasks assigned to this person: an id, `me`, or an e-mail or
+    /// name taskdeck has seen (sent as the id; several matches exit 2
+    /// listing them).
+    #[arg(long, value_name = "WHO")]
     pub assigned_to: Option<String>,
-    /// Tasks this user id (or `me`) is involved in.
-    #[arg(long, value_name = "ID|me")]
+    /// Tasks this person is involved in (an id, `me`, an e-mail or a name,
+    /// as --assigned-to).
+    #[arg(long, value_name = "WHO")]
     pub involving: Option<String>,
     /// Task team id.
     #[arg(long, value_name = "ID")]

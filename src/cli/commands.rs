@@ -257,6 +257,31 @@ pub fn config_path() -> Outcome {
     Ok(EXIT_OK)
 }
 
+/// Every problem `config check` reports, with its line: the file's own,
+/// then the key bindings the keymap rejects, then keys of `[[views]]` and
+/// `[[commands]]` taken twice; in file order (those without a line last).
+/// `taskdeck doctor` counts the same.
+pub fn config_problems(c: &Config) -> Vec<(Option<usize>, Severity, String)> {
+    let mut problems: Vec<(Option<usize>, Severity, String)> = c
+        .diagnostics
+        .iter()
+        .map(|d| (d.line, d.severity, d.message.clone()))
+        .collect();
+    problems.extend(
+        keymap_problems(c)
+            .into_iter()
+            .map(|(line, m)| (line, Severity::Error, m)),
+    );
+    let (keymap, _) = Keymap::load(&c.settings.keys);
+    problems.extend(
+        crate::app::views::key_problems(&keymap, &c.settings.views, &c.settings.commands)
+            .into_iter()
+            .map(|m| (None, Severity::Warning, clean(&m))),
+    );
+    problems.sort_by_key(|(line, _, _)| line.unwrap_or(usize::MAX));
+    problems
+}
+
 pub fn config_check(profile: Option<&str>) -> Outcome {
     let c: Config = config::load(profile);
     let path = c.path.display().to_string();
@@ -269,26 +294,7 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     }
     let mut errors = 0;
     let mut warnings = 0;
-    // The file's own problems, then the key bindings the keymap rejects, in
-    // file order (problems without a line last).
-    let mut problems: Vec<(Option<usize>, Severity, String)> = c
-        .diagnostics
-        .iter()
-        .map(|d| (d.line, d.severity, d.message.clone()))
-        .collect();
-    problems.extend(
-        keymap_problems(&c)
-            .into_iter()
-            .map(|(line, m)| (line, Severity::Error, m)),
-    );
-    // Keys of [[views]] and [[commands]] the keymap or another entry has.
-    let (keymap, _) = Keymap::load(&c.settings.keys);
-    problems.extend(
-        crate::app::views::key_problems(&keymap, &c.settings.views, &c.settings.commands)
-            .into_iter()
-            .map(|m| (None, Severity::Warning, clean(&m))),
-    );
-    problems.sort_by_key(|(line, _, _)| line.unwrap_or(usize::MAX));
+    let problems = config_problems(&c);
     for (line, severity, message) in &problems {
         let sev = match severity {
             Severity::Error => {

@@ -144,6 +144,13 @@ fn once(profile: Option<&str>, c: Config, attached: bool) -> Result<Connected, F
     Ok(made)
 }
 
+/// A configuration already loaded (and its warnings already said, or not
+/// wanted): its key (a key command may use the terminal) and a client,
+/// with the CLI's store. What `taskdeck doctor` connects with.
+pub(super) fn quietly(profile: Option<&str>, c: Config) -> Result<Connected, Failure> {
+    make(profile, c, false, true)
+}
+
 /// The key (`attached`: a key command may use the terminal), then the
 /// client; `print`: the key's fingerprint, else the CLI's store.
 fn make(

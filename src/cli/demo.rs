@@ -69,7 +69,7 @@ fn fresh_dir(parent: &Path) -> std::io::Result<PathBuf> {
         let p = parent.join(format!(
             "taskdeck-demo-{}-{:08x}",
             std::process::id(),
-            rand::random::<u32>()
+            getrandom::u32().unwrap_or(0)
         ));
         let mut b = std::fs::DirBuilder::new();
         #[cfg(unix)]

@@ -6,6 +6,7 @@ pub mod commands;
 mod connect;
 mod demo;
 mod docs;
+mod doctor;
 mod inbox;
 pub mod init;
 mod output;
@@ -210,6 +211,7 @@ async fn dispatch(cli: Cli) -> Outcome {
             )
             .await
         }
+        Some(Command::Doctor { json }) => doctor::run(profile, json, limit).await,
         Some(Command::ValidateLayout { file, json }) => {
             let c = connect(profile, false)?;
             within(

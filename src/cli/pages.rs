@@ -31,7 +31,141 @@ pub const GENERATED: &[Generated] = &[
         name: "settings",
         make: crate::config::doc::settings_markdown,
     },
+    Generated {
+        page: "docs/cli.md",
+        name: "commands",
+        make: commands_markdown,
+    },
 ];
+
+/// Every command and option of the command line, from the clap
+/// definitions themselves (`cli::args`): what `--help` says, as Markdown.
+pub fn commands_markdown() -> String {
+    use clap::CommandFactory;
+    let mut root = super::args::Cli::command();
+    root.build();
+    let mut out = String::from("Options every command takes:\n\n");
+    out.push_str(&options_table(&root, true));
+    for sub in root.get_subcommands() {
+        command_markdown(&mut out, "taskdeck", sub);
+    }
+    out
+}
+
+fn command_markdown(out: &mut String, parent: &str, c: &clap::Command) {
+    if c.is_hide_set() || c.get_name() == "help" {
+        return;
+    }
+    let path = format!("{parent} {}", c.get_name());
+    let subs: Vec<_> = c
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .collect();
+    if !subs.is_empty() {
+        for s in subs {
+            command_markdown(out, &path, s);
+        }
+        return;
+    }
+    let mut usage = path.clone();
+    for a in c.get_arguments().filter(|a| !a.is_global_set()) {
+        if a.is_hide_set() || matches!(a.get_id().as_str(), "help" | "version") {
+            continue;
+        }
+        usage.push(' ');
+        usage.push_str(&arg_usage(a));
+    }
+    out.push_str(&format!("\n### `{path}`\n\n"));
+    if let Some(about) = c.get_long_about().or(c.get_about()) {
+        out.push_str(&format!("{}\n\n", first_paragraph(&about.to_string())));
+    }
+    out.push_str(&format!("```sh\n{usage}\n```\n"));
+    let table = options_table(c, false);
+    if !table.is_empty() {
+        out.push('\n');
+        out.push_str(&table);
+    }
+}
+
+/// One argument as a usage line writes it: `--all`, `[--limit <N>]`, `<FILE>`.
+fn arg_usage(a: &clap::Arg) -> String {
+    let values = a
+        .get_value_names()
+        .map(|v| {
+            v.iter()
+                .map(|n| format!("<{n}>"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|| format!("<{}>", a.get_id().as_str().to_uppercase()));
+    let takes = a.get_action().takes_values();
+    let word = match (a.get_long(), a.get_short()) {
+        (Some(l), _) if takes => format!("--{l} {values}"),
+        (Some(l), _) => format!("--{l}"),
+        (None, Some(s)) if takes => format!("-{s} {values}"),
+        (None, Some(s)) => format!("-{s}"),
+        (None, None) => values,
+    };
+    if a.is_required_set() {
+        word
+    } else {
+        format!("[{word}]")
+    }
+}
+
+/// The options of `c` (the global ones only with `global`) as a table.
+fn options_table(c: &clap::Command, global: bool) -> String {
+    let mut rows = String::new();
+    for a in c.get_arguments() {
+        if a.is_hide_set()
+            || a.is_global_set() != global
+            || matches!(a.get_id().as_str(), "help" | "version")
+        {
+            continue;
+        }
+        let help = a
+            .get_long_help()
+            .or(a.get_help())
+            .map(|h| first_paragraph(&h.to_string()))
+            .unwrap_or_default();
+        let env = a
+            .get_env()
+            .map(|e| format!(" (also `{}`)", e.to_string_lossy()))
+            .unwrap_or_default();
+        let default = a
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().to_string())
+            .filter(|v| v != "false")
+            .collect::<Vec<_>>();
+        let default = if default.is_empty() {
+            String::new()
+        } else {
+            format!(" (default `{}`)", default.join(","))
+        };
+        let shown = arg_usage(a);
+        let shown = shown.trim_start_matches('[').trim_end_matches(']');
+        rows.push_str(&format!(
+            "| `{}` | {}{env}{default} |\n",
+            shown.replace('|', "\\|"),
+            help.replace('|', "\\|")
+        ));
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!("| option | what it does |\n|---|---|\n{rows}")
+}
+
+/// The first paragraph of a help text, on one line.
+fn first_paragraph(text: &str) -> String {
+    text.split("\n\n")
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// The palette's commands (`COMMANDS`) as a Markdown table.
 pub fn palette_markdown() -> String {
@@ -103,6 +237,42 @@ mod tests {
         );
         assert_eq!(splice(&new, "x", "| a |\n").unwrap(), new);
         assert_eq!(splice("no markers", "x", "y"), None);
+    }
+
+    #[test]
+    fn the_command_pages_name_every_command_and_option() {
+        use clap::CommandFactory;
+        let page = commands_markdown();
+        let cli = crate::cli::args::Cli::command();
+        for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+            let leaves: Vec<_> = sub.get_subcommands().collect();
+            if leaves.is_empty() {
+                let head = format!("### `taskdeck {}`", sub.get_name());
+                assert!(page.contains(&head), "{head} missing");
+            }
+            for l in leaves {
+                let head = format!("### `taskdeck {} {}`", sub.get_name(), l.get_name());
+                assert!(page.contains(&head), "{head} missing");
+            }
+            for a in sub.get_arguments() {
+                if let Some(l) = a.get_long() {
+                    assert!(
+                        page.contains(&format!("`--{l}")),
+                        "--{l} of {}",
+                        sub.get_name()
+                    );
+                }
+            }
+        }
+        // The ones a newcomer missed in the hand-written page.
+        for want in [
+            "### `taskdeck search`",
+            "`--all-profiles`",
+            "`--offline`",
+            "### `taskdeck doctor`",
+        ] {
+            assert!(page.contains(want), "{want} missing");
+        }
     }
 
     #[test]

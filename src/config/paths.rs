@@ -83,7 +83,7 @@ pub fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         let tmp = path.with_extension(format!(
             "tmp{}-{:08x}",
             std::process::id(),
-            rand::random::<u32>()
+            getrandom::u32().unwrap_or(0)
         ));
         let mut o = std::fs::OpenOptions::new();
         o.write(true).create_new(true);

@@ -175,7 +175,8 @@ fn salt(dir: &Path) -> Option<Vec<u8>> {
         return unhex(s.trim());
     }
     let mut bytes = [0u8; 32];
-    rand::Rng::fill(&mut rand::rng(), &mut bytes);
+    // No salt rather than a predictable one.
+    getrandom::fill(&mut bytes).ok()?;
     crate::config::ensure_private_dir(dir).ok()?;
     // Exclusive: two starts at once agree on the first salt written.
     let mut o = std::fs::OpenOptions::new();

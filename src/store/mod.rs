@@ -25,7 +25,7 @@ pub mod worker;
 pub use db::{read_directory, Db};
 pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, CLOCK_SKEW_SECS, OWN_WRITE_HOLD};
 pub use numbers::{Numbered, NUMBERS_MAX};
-pub use open::{busy_words, move_aside, trouble, Trouble, OPEN_WAIT};
+pub use open::{busy_words, inspect, move_aside, trouble, Inspection, Trouble, OPEN_WAIT};
 pub use rows::{
     now_secs, Boot, DirEntry, Found, Hit, OutboxRow, Place, Recent, Scan, Seen, StoredDetail,
     StoredTab, StoredTask,

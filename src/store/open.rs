@@ -373,3 +373,58 @@ fn read_only_words(path: &Path, why: &str) -> String {
         path.display()
     )
 }
+
+/// What `taskdeck doctor` says of a store, read without changing it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inspection {
+    /// The database file's size.
+    pub bytes: u64,
+    /// `PRAGMA user_version`.
+    pub schema_version: i64,
+    /// `PRAGMA quick_check`'s first line (`ok` when sound).
+    pub integrity: String,
+    /// Edits queued in the outbox.
+    pub outbox: usize,
+    /// Drafts kept beside it (the user's drafts folder).
+    pub drafts: usize,
+}
+
+/// Read a store as it is: opened read-only (nothing made, migrated or set
+/// aside), a lock held elsewhere waited for 200 ms at most.
+pub fn inspect(path: &Path) -> Result<Inspection, String> {
+    use rusqlite::OpenFlags;
+    let bytes = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read it: {e}"))?
+        .len();
+    let conn = rusqlite::Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| format!("cannot open it: {e}"))?;
+    let _ = conn.busy_timeout(Duration::from_millis(200));
+    let schema_version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    let integrity: String = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .unwrap_or_else(|e| format!("not checked ({e})"));
+    let outbox = conn
+        .query_row("SELECT count(*) FROM outbox", [], |r| r.get::<_, i64>(0))
+        .map(|n| n.max(0) as usize)
+        .unwrap_or(0);
+    // The drafts folder is the database's name without its extension.
+    let drafts = std::fs::read_dir(path.with_extension(""))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
+                .count()
+        })
+        .unwrap_or(0);
+    Ok(Inspection {
+        bytes,
+        schema_version,
+        integrity,
+        outbox,
+        drafts,
+    })
+}
