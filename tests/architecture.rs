@@ -93,6 +93,14 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         &["app", "ui", "cli", "config", "store", "sandbox"],
     ),
     ("text", &["app", "ui", "cli"]),
+    // The one cut to width (issue 40 §3): a leaf every layer uses.
+    (
+        "cut",
+        &[
+            "api", "app", "cli", "config", "domain", "inbox", "sandbox", "secret", "store", "text",
+            "tui", "ui",
+        ],
+    ),
     ("secret", &["app", "ui", "cli"]),
     ("ui", &["cli", "tui"]),
     // The state machine draws nothing and runs no side effect: the loop
