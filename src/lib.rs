@@ -4,6 +4,7 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod cut;
 pub mod domain;
 pub mod files;
 pub mod inbox;

@@ -242,18 +242,6 @@ pub fn clean(s: &str) -> String {
     sanitize(s, false).into_owned()
 }
 
-/// A short, sanitised excerpt of a body, for error messages.
-pub fn excerpt(s: &str, max_chars: usize) -> String {
-    let cleaned = clean(s.trim());
-    if cleaned.chars().count() <= max_chars {
-        cleaned
-    } else {
-        let mut e: String = cleaned.chars().take(max_chars).collect();
-        e.push('…');
-        e
-    }
-}
-
 /// JSON text made inert for a terminal: every control character (C0, DEL,
 /// C1), bidi control, zero-width space, byte-order mark and line/paragraph
 /// separator inside a string is written as a `\uXXXX` escape. The JSON
@@ -356,7 +344,11 @@ mod tests {
         let t = Untrusted::new("key was Bearer text-rs-secret-key\u{1b}[0m");
         assert_eq!(t.line(), "key was Bearer [redacted]\u{241b}[0m");
         assert_eq!(clean("text-rs-secret-key"), "[redacted]");
-        assert_eq!(excerpt("xx text-rs-secret-key yy", 12), "xx [redacted…");
+        // Cut after the secret is scrubbed: the excerpt never shows it.
+        assert_eq!(
+            crate::cut::excerpt(&clean("xx text-rs-secret-key yy"), 13),
+            "xx [redacted…"
+        );
         // Sending back and --json still see the raw text.
         assert!(t.raw().contains("text-rs-secret-key"));
     }

@@ -5,7 +5,8 @@
 use super::error::{message_from_body, ApiError};
 use super::failure::{self, Route as Via};
 use super::protocol::{Attempt, Decision, Mode, Next, Protocol, Route};
-use crate::text::excerpt;
+use crate::cut::excerpt;
+use crate::text::clean;
 use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION, PROXY_AUTHENTICATE, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
@@ -455,7 +456,7 @@ impl Client {
             s @ (400 | 422) => ApiError::refused(
                 s,
                 message,
-                serde_json::from_str(&text).unwrap_or(Value::String(excerpt(&text, 2000))),
+                serde_json::from_str(&text).unwrap_or(Value::String(excerpt(&clean(&text), 2000))),
             ),
             s => ApiError::Status { status: s, message },
         })
@@ -499,7 +500,7 @@ pub(super) fn seg(s: &str) -> String {
 pub(super) fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     serde_json::from_str(text).map_err(|e| ApiError::Decode {
         message: e.to_string(),
-        excerpt: excerpt(text, 120),
+        excerpt: excerpt(&clean(text), 120),
     })
 }
 

@@ -1,6 +1,7 @@
 //! Typed API errors; each displays as one clear, sanitised line.
 
-use crate::text::{clean, excerpt};
+use crate::cut::excerpt;
+use crate::text::clean;
 use serde_json::Value;
 use std::fmt;
 
@@ -188,20 +189,20 @@ pub fn message_from_body(body: &str) -> String {
     if let Ok(v) = serde_json::from_str::<Value>(body) {
         for key in ["error", "message", "detail", "title"] {
             match v.get(key) {
-                Some(Value::String(s)) if !s.is_empty() => return excerpt(s, 300),
+                Some(Value::String(s)) if !s.is_empty() => return excerpt(&clean(s), 300),
                 Some(Value::Object(o)) => {
                     if let Some(Value::String(s)) = o.get("message") {
-                        return excerpt(s, 300);
+                        return excerpt(&clean(s), 300);
                     }
                 }
                 _ => {}
             }
         }
         if let Value::String(s) = v {
-            return excerpt(&s, 300);
+            return excerpt(&clean(&s), 300);
         }
     }
-    excerpt(body, 200)
+    excerpt(&clean(body), 200)
 }
 
 #[cfg(test)]

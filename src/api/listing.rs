@@ -6,7 +6,8 @@
 
 use super::client::{Client, On404};
 use super::error::ApiError;
-use crate::text::excerpt;
+use crate::cut::excerpt;
+use crate::text::clean;
 use reqwest::Method;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -34,11 +35,11 @@ pub fn read_page(text: &str, what: &str) -> Result<ListingPage, ApiError> {
             "this service lists {what} in a shape taskdeck does not read \
              (expected a JSON array or {{\"items\": [...], \"cursor\": ...}}, got {got})"
         ),
-        excerpt: excerpt(text, 120),
+        excerpt: excerpt(&clean(text), 120),
     };
     let syntax = |e: serde_json::Error| ApiError::Decode {
         message: e.to_string(),
-        excerpt: excerpt(text, 120),
+        excerpt: excerpt(&clean(text), 120),
     };
     match body.as_bytes().first() {
         Some(b'[') => Ok(ListingPage {
@@ -134,7 +135,7 @@ impl CursorGuard {
                      (after {} pages); stopped to avoid a loop",
                     self.pages
                 ),
-                excerpt: excerpt(cursor, 60),
+                excerpt: excerpt(&clean(cursor), 60),
             });
         }
         if self.pages >= LISTING_MAX_PAGES {
@@ -142,7 +143,7 @@ impl CursorGuard {
                 message: format!(
                     "listing {what}: still not at the end after {LISTING_MAX_PAGES} pages; stopped"
                 ),
-                excerpt: excerpt(cursor, 60),
+                excerpt: excerpt(&clean(cursor), 60),
             });
         }
         Ok(())

@@ -99,7 +99,7 @@ pub async fn walk_pages_with(
                 return Err(Failure::failed(format!(
                     "listing tasks failed: after {pages} pages the service sent a cursor it \
                      had already sent ({}); stopped, as the walk would never end",
-                    crate::text::excerpt(&next, 40)
+                    crate::cut::excerpt(&crate::text::clean(&next), 40)
                 )));
             }
             Some(_) if pages >= max_pages => {

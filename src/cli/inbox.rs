@@ -55,8 +55,7 @@ pub async fn run(
     for r in &g.rows {
         let when = crate::domain::words::age(r.at, now_s);
         let head = format!("{:<8} {:>8}  ", r.label, when);
-        let line = format!("{head}{} — {}", r.title, r.why(now_s));
-        super::table::push_line(&mut text, &line, width);
+        super::table::push_line(&mut text, &r.line_pieces(head, now_s), width);
     }
     emit(&text)?;
     Ok(code)

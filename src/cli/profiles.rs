@@ -90,15 +90,13 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
     let mut text = format!("{:<12} {:<8} {:>8}  WHAT\n", "PROFILE", "TASK", "WHEN");
     for (p, r) in &rows {
         let when = crate::domain::words::age(r.at, now_s);
-        let line = format!(
-            "{:<12} {:<8} {:>8}  {} — {}",
-            super::table::truncate(p, 12),
+        let head = format!(
+            "{:<12} {:<8} {:>8}  ",
+            crate::cut::cut(p, 12),
             r.label,
-            when,
-            r.title,
-            r.why(now_s)
+            when
         );
-        super::table::push_line(&mut text, &line, width);
+        super::table::push_line(&mut text, &r.line_pieces(head, now_s), width);
     }
     emit(&text)?;
     Ok(code)

@@ -7,6 +7,7 @@
 
 use super::output::{emit, emit_json, say, Failure, Outcome, EXIT_CONNECTION, EXIT_OK};
 use crate::api::{ApiError, Client, TaskItem, TaskQuery};
+use crate::cut::Piece;
 use crate::store::{Db, Found};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -77,7 +78,8 @@ pub async fn run(client: &Client, store: Option<&Path>, ask: &Ask) -> Outcome {
     // Cut to the width on a terminal only: into a pipe, whole lines.
     let width = super::table::cut_width();
     let mut text = String::new();
-    let line = |text: &mut String, s: &str| super::table::push_line(text, s, width);
+    let line =
+        |text: &mut String, s: &str| super::table::push_line(text, &[Piece::whole(s)], width);
     if stored.is_empty() {
         text.push_str("Stored: no match.\n");
     } else {
@@ -85,11 +87,16 @@ pub async fn run(client: &Client, store: Option<&Path>, ask: &Ask) -> Outcome {
     }
     for f in &stored {
         let (label, title) = label_title(&f.task.json, f.task.number, &f.task.title);
-        let mut s = format!("{label:<8} {title}");
+        // The title gives way before the words it matched (issue 40 §3).
+        let mut pieces = vec![
+            Piece::whole(format!("{label:<8} ")),
+            Piece::cut(title, 0, 12),
+        ];
         for h in &f.hits {
-            s.push_str(&format!(" · {}: \"{}\"", h.place.words(), h.snippet));
+            let hit = format!(" · {}: \"{}\"", h.place.words(), h.snippet);
+            pieces.push(Piece::cut(hit, 1, 12));
         }
-        line(&mut text, &s);
+        super::table::push_line(&mut text, &pieces, width);
     }
     if let Some(items) = &items {
         let known: Vec<&str> = stored.iter().map(|f| f.task.id.as_str()).collect();

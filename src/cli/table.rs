@@ -2,9 +2,10 @@
 //! colours only when asked to.
 
 use crate::api::{Priority, Status, Task, TaskItem};
+use crate::cut::{cut, fit, Piece};
 use jiff::Timestamp;
 use std::io::IsTerminal;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 const RED: &str = "\x1b[31m";
 const YELLOW: &str = "\x1b[33m";
@@ -42,14 +43,22 @@ pub fn cut_width() -> Option<usize> {
     std::io::stdout().is_terminal().then(output_width)
 }
 
-/// One line of a listing into `text`: the service's text sanitised (no
-/// control character reaches the terminal or the pipe), cut to `width`
-/// on a terminal ([`cut_width`]), whole into a pipe; then a newline.
-pub fn push_line(text: &mut String, line: &str, width: Option<usize>) {
-    let line = crate::text::clean(line);
+/// One line of a listing into `text`, made of pieces: the service's text
+/// sanitised (no control character reaches the terminal or the pipe), cut
+/// to `width` on a terminal ([`cut_width`]) piece by piece as ranked
+/// ([`crate::cut::line`]: a title gives way before a reason), whole into a
+/// pipe; then a newline.
+pub fn push_line(text: &mut String, pieces: &[Piece], width: Option<usize>) {
+    let pieces: Vec<Piece> = pieces
+        .iter()
+        .map(|p| Piece {
+            text: crate::text::clean(&p.text).into(),
+            ..p.clone()
+        })
+        .collect();
     match width {
-        Some(w) => text.push_str(&truncate(&line, w)),
-        None => text.push_str(&line),
+        Some(w) => text.push_str(&crate::cut::line(&pieces, w)),
+        None => pieces.iter().for_each(|p| text.push_str(&p.text)),
     }
     text.push('\n');
 }
@@ -64,35 +73,6 @@ pub fn pick_width(tty: Option<usize>, columns: Option<&str>) -> usize {
         .and_then(|c| c.trim().parse::<usize>().ok())
         .filter(|w| *w > 0)
         .unwrap_or(100)
-}
-
-/// Cut `s` to at most `w` columns, ending with `…` when cut.
-pub fn truncate(s: &str, w: usize) -> String {
-    if s.width() <= w {
-        return s.to_string();
-    }
-    if w == 0 {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if used + cw > w - 1 {
-            break;
-        }
-        out.push(c);
-        used += cw;
-    }
-    out.push('…');
-    out
-}
-
-fn pad(s: &str, w: usize) -> String {
-    let mut out = truncate(s, w);
-    let n = w.saturating_sub(out.width());
-    out.extend(std::iter::repeat_n(' ', n));
-    out
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -263,7 +243,7 @@ impl Layout {
 
     /// The header line.
     pub fn header(&self) -> String {
-        let header: Vec<String> = (0..7).map(|i| pad(HEADERS[i], self.widths[i])).collect();
+        let header: Vec<String> = (0..7).map(|i| fit(HEADERS[i], self.widths[i])).collect();
         let header = header.join(GAP).trim_end().to_string();
         if self.colour {
             format!("{BOLD}{header}{RESET}")
@@ -296,19 +276,19 @@ impl Layout {
                     .max(MIN_TITLE);
                 format!(
                     "{}{GAP}{}",
-                    pad(&r.cells[0], widths[0]),
-                    paint(truncate(reason, rest), Tone::Dim)
+                    fit(&r.cells[0], widths[0]),
+                    paint(cut(reason, rest), Tone::Dim)
                 )
             } else {
                 let cells: Vec<String> = (0..7)
                     .map(|i| {
                         let text = if i == 6 {
-                            truncate(&r.cells[i], widths[i])
+                            cut(&r.cells[i], widths[i])
                         } else if i == TITLE && self.whole_titles && r.cells[i].width() > widths[i]
                         {
                             r.cells[i].clone()
                         } else {
-                            pad(&r.cells[i], widths[i])
+                            fit(&r.cells[i], widths[i])
                         };
                         paint(text, r.tones[i])
                     })
@@ -329,7 +309,7 @@ mod tests {
     fn a_listing_line_is_sanitised_and_cut_only_on_a_terminal() {
         let hostile = "#1 a \u{1b}]0;owned\u{7} title that is long";
         let mut piped = String::new();
-        push_line(&mut piped, hostile, None);
+        push_line(&mut piped, &[Piece::whole(hostile)], None);
         assert!(
             !piped.contains('\u{1b}') && !piped.contains('\u{7}'),
             "{piped:?}"
@@ -339,7 +319,7 @@ mod tests {
             "whole into a pipe: {piped:?}"
         );
         let mut tty = String::new();
-        push_line(&mut tty, hostile, Some(12));
+        push_line(&mut tty, &[Piece::whole(hostile)], Some(12));
         assert!(!tty.contains('\u{1b}'), "{tty:?}");
         assert!(
             tty.ends_with("…\n") && tty.trim_end().width() <= 12,

@@ -253,6 +253,23 @@ impl Key {
         Some(Key { code, ctrl, alt })
     }
 
+    /// Which of an action's keys a hint names first: no chord; `esc`
+    /// (the way out, where it is bound); a letter, digit or space; an
+    /// arrow or `enter`; another character; another named key. Then
+    /// lower case before upper.
+    fn plainness(&self) -> (bool, u8, bool) {
+        let class = match self.code {
+            KeyCodeOrd::Named("esc") => 0,
+            KeyCodeOrd::Char(c) if c.is_alphanumeric() || c == ' ' => 1,
+            KeyCodeOrd::Named("up" | "down" | "left" | "right" | "enter") => 2,
+            KeyCodeOrd::Char(_) => 3,
+            KeyCodeOrd::Named(_) => 4,
+            KeyCodeOrd::F(_) => 5,
+        };
+        let upper = matches!(self.code, KeyCodeOrd::Char(c) if c.is_uppercase());
+        (self.ctrl || self.alt, class, upper)
+    }
+
     pub fn label(&self) -> String {
         let mut s = String::new();
         if self.ctrl {
@@ -365,6 +382,63 @@ impl Keymap {
         out
     }
 
+    /// The key a hint names for `action` where `contexts` apply (most
+    /// specific first, as [`Keymap::lookup`] reads them): one that runs
+    /// it there — bound to it, and not taken by a more specific context —
+    /// a plain key before a chord, a character before a named key. `None`
+    /// when no key runs it there (a hint then leaves it out). Every key
+    /// named on screen comes from here (issue 40 §4), so a rebinding in
+    /// the config is what the hints say.
+    pub fn hint_key(&self, contexts: &[Context], action: Action) -> Option<String> {
+        self.key_where(contexts, action, &|_| true)
+    }
+
+    fn key_where(
+        &self,
+        contexts: &[Context],
+        action: Action,
+        keep: &dyn Fn(&Key) -> bool,
+    ) -> Option<String> {
+        let runs = |k: &Key| contexts.iter().find_map(|c| self.map.get(&(*c, *k))) == Some(&action);
+        self.map
+            .iter()
+            .filter(|((c, k), a)| **a == action && contexts.contains(c) && runs(k) && keep(k))
+            .map(|((_, k), _)| k)
+            .min_by_key(|k| k.plainness())
+            .map(Key::label)
+    }
+
+    /// `keys label` for each entry whose actions some key runs where
+    /// `contexts` apply, in the order given: an entry of two actions
+    /// names both keys (`j/k move`); entries no key runs are left out.
+    pub fn hints(&self, contexts: &[Context], entries: &[(&[Action], &str)]) -> Vec<String> {
+        self.hints_where(contexts, entries, |_| true)
+    }
+
+    /// [`Keymap::hints`] for a popup with a text field: a plain character
+    /// goes to the text, so only the keys that do not type are named.
+    pub fn hints_typing(&self, contexts: &[Context], entries: &[(&[Action], &str)]) -> Vec<String> {
+        self.hints_where(contexts, entries, |k| {
+            k.ctrl || k.alt || !matches!(k.code, KeyCodeOrd::Char(_))
+        })
+    }
+
+    fn hints_where(
+        &self,
+        contexts: &[Context],
+        entries: &[(&[Action], &str)],
+        keep: impl Fn(&Key) -> bool,
+    ) -> Vec<String> {
+        let key = |a: Action| self.key_where(contexts, a, &keep);
+        entries
+            .iter()
+            .filter_map(|(actions, label)| {
+                let keys: Vec<String> = actions.iter().filter_map(|a| key(*a)).collect();
+                (!keys.is_empty()).then(|| format!("{} {label}", keys.join("/")))
+            })
+            .collect()
+    }
+
     /// The first key bound to `action` in any context, for hints.
     pub fn key_for(&self, action: Action) -> Option<String> {
         // Prefer a plain key over a chord for hints.
@@ -383,6 +457,76 @@ mod tests {
 
     fn ev(code: KeyCode, m: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, m)
+    }
+
+    #[test]
+    fn a_hint_names_a_key_that_runs_the_action_there() {
+        let (km, _) = Keymap::load(&BTreeMap::new());
+        let detail = [Context::Task, Context::Detail, Context::Global];
+        assert_eq!(
+            km.hint_key(&detail, Action::EditCheckIds).as_deref(),
+            Some("C")
+        );
+        assert_eq!(km.hint_key(&detail, Action::Down).as_deref(), Some("j"));
+        // `i` opens the inbox where the list's keys apply; in the inbox it closes.
+        assert_eq!(km.hint_key(&detail, Action::Inbox).as_deref(), Some("i"));
+        assert_eq!(
+            km.hint_key(&[Context::Inbox], Action::Close).as_deref(),
+            Some("esc")
+        );
+        let pick = [Context::Picker];
+        assert_eq!(
+            km.hints(&pick, &[(&[Action::Down, Action::Up], "move")]),
+            vec!["j/k move"]
+        );
+        assert_eq!(
+            km.hints_typing(&pick, &[(&[Action::Up, Action::Down], "move")]),
+            vec!["up/down move"]
+        );
+        // Not bound where these contexts apply: no key is named.
+        assert_eq!(km.hint_key(&[Context::Inbox], Action::EditCheckIds), None);
+        // Shadowed: `enter` in the inbox opens, whatever Global binds.
+        let mut o: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        o.entry("global".into())
+            .or_default()
+            .insert("enter".into(), "help".into());
+        o.entry("global".into())
+            .or_default()
+            .insert("?".into(), "none".into());
+        let (km, w) = Keymap::load(&o);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(
+            km.hint_key(&[Context::Inbox, Context::Global], Action::Help),
+            None
+        );
+        assert_eq!(
+            km.hint_key(&[Context::Global], Action::Help).as_deref(),
+            Some("enter")
+        );
+    }
+
+    #[test]
+    fn a_rebinding_in_the_config_is_what_the_hint_says() {
+        let mut o: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        o.entry("task".into())
+            .or_default()
+            .insert("K".into(), "edit_check_ids".into());
+        o.entry("task".into())
+            .or_default()
+            .insert("C".into(), "none".into());
+        let (km, w) = Keymap::load(&o);
+        assert!(w.is_empty(), "{w:?}");
+        let detail = [Context::Task, Context::Detail, Context::Global];
+        assert_eq!(
+            km.hints(
+                &detail,
+                &[
+                    (&[Action::EditCheckIds], "check ids"),
+                    (&[Action::Redo], "redo")
+                ]
+            ),
+            vec!["K check ids", "Z redo"]
+        );
     }
 
     #[test]

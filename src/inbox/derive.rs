@@ -322,16 +322,6 @@ fn prose(md: &str) -> String {
     out
 }
 
-/// The first `max` characters of `s` (trimmed), `…` when cut; not
-/// sanitised (the item keeps the service's text).
-fn excerpt(s: &str, max: usize) -> String {
-    let s = s.trim();
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
-    }
-}
-
 /// What makes a comment the same comment whatever id it comes back under:
 /// its author, its time and its text.
 pub fn comment_print(c: &Comment) -> String {
@@ -377,7 +367,9 @@ pub fn comment_items(
         })
         .map(|c| {
             let who = super::snapshot::person(&c.author);
-            let text = excerpt(c.content.raw(), 60);
+            // Not sanitised (the item keeps the service's text); one line, at
+            // most 60 columns, cut at a word's end (issue 40 §3).
+            let text = crate::cut::excerpt(c.content.raw(), 60);
             let (kind, words) = if mentions(c, me) {
                 (Kind::Mention, format!("{who} mentioned you: “{text}”"))
             } else if c

@@ -3,6 +3,7 @@
 
 use super::derive::{Change, Kind};
 use super::snooze::Snoozes;
+use crate::cut::Piece;
 use crate::store::{InboxItem, InboxMark};
 use serde::Serialize;
 
@@ -38,6 +39,46 @@ impl InboxRow {
         }
         parts.extend(self.reasons.iter().map(|(_, w)| w.clone()));
         parts.join(" · ")
+    }
+
+    /// [`InboxRow::why`] as pieces of a row to cut to a width (issue 40
+    /// §3): the changes (`priority medium → high`) give way last, the
+    /// other reasons (a comment quoted, a snooze) before them, each at a
+    /// word's end and saying it cut.
+    pub fn why_pieces(&self, now: i64) -> Vec<Piece<'static>> {
+        let mut parts: Vec<(String, bool)> = Vec::new();
+        if let Some(u) = self.snoozed_until {
+            parts.push((super::snooze::until_words(u, now), false));
+        }
+        parts.extend(
+            self.reasons
+                .iter()
+                .map(|(k, w)| (w.clone(), *k == Kind::Fields)),
+        );
+        let mut out = Vec::new();
+        for (i, (text, change)) in parts.into_iter().enumerate() {
+            if i > 0 {
+                out.push(Piece::whole(" · "));
+            }
+            out.push(match change {
+                true => Piece::cut(text, 2, 1).words(),
+                false => Piece::cut(text, 1, 12).words(),
+            });
+        }
+        out
+    }
+
+    /// One line for the row: `head` (its number, its age…) kept, then the
+    /// title — the first to give way, down to 10 columns — then ` — ` and
+    /// [`InboxRow::why_pieces`].
+    pub fn line_pieces(&self, head: String, now: i64) -> Vec<Piece<'static>> {
+        let mut out = vec![
+            Piece::whole(head),
+            Piece::cut(self.title.clone(), 0, 10),
+            Piece::whole(" — "),
+        ];
+        out.extend(self.why_pieces(now));
+        out
     }
 }
 

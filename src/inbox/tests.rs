@@ -430,3 +430,40 @@ fn a_reminder_is_over_once_the_task_is_done() {
         "the reminder is over, the change is news"
     );
 }
+
+/// `taskdeck inbox` at 160 columns (issue 40 §3): the title gives way,
+/// the change keeps its arrow and its value; narrower, the quote is cut
+/// at a word's end with `…` before the change is.
+#[test]
+fn a_row_cut_to_a_width_cuts_the_title_before_the_change() {
+    use crate::inbox::{InboxRow, Kind};
+    let row = InboxRow {
+        task_id: "t".into(),
+        label: "#7".into(),
+        title: "Review the share purchase agreement for the Fabrikam acquisition and every schedule attached to it".into(),
+        at: 0,
+        reasons: vec![
+            (Kind::Mention, "Bob mentioned you: “@Alice the counterparty has sent a revised draft”".into()),
+            (Kind::Fields, "priority medium → high".into()),
+        ],
+        target: None,
+        snoozed_until: None,
+        read: false,
+    };
+    let head = format!("{:<8} {:>8}  ", row.label, "2h ago");
+    let line = crate::cut::line(&row.line_pieces(head.clone(), 0), 160);
+    assert!(line.ends_with("· priority medium → high"), "{line}");
+    assert!(line.contains("revised draft”"), "the quote whole: {line}");
+    assert!(
+        line.contains("Review the share purchase agreement") && line.contains("… — "),
+        "{line}"
+    );
+    assert!(crate::cut::width(&line) <= 160, "{line}");
+    let line = crate::cut::line(&row.line_pieces(head, 0), 100);
+    assert!(line.ends_with("· priority medium → high"), "{line}");
+    assert!(
+        line.contains("… · priority"),
+        "the quote cut, saying so: {line}"
+    );
+    assert!(crate::cut::width(&line) <= 100, "{line}");
+}

@@ -5,11 +5,11 @@
 //! is marked `>` and highlighted. (Marks, once they exist, are drawn on
 //! the cards here as the list draws them.)
 
-use super::list::fit;
 use super::Theme;
 use crate::api::{Priority, TaskItem};
 use crate::app::state::State;
 use crate::app::views::board::{cards, columns};
+use crate::cut::fit;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};

@@ -7,11 +7,15 @@ use super::metrics::Metrics;
 use super::Theme;
 use crate::app::popups::inbox::InboxList;
 use crate::app::state::State;
+use crate::cut::Piece;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
+
+/// Where a row's reasons start, under its title.
+const WHY_INDENT: &str = "        ";
 
 pub fn draw(
     f: &mut Frame,
@@ -48,7 +52,8 @@ pub fn draw(
         return;
     }
     let width = inner.width as usize;
-    let fit = |t: String| -> String { crate::text::clean(&t).chars().take(width).collect() };
+    // Cut by display width, saying it cut (issue 40 §3).
+    let fit = |t: String| -> String { crate::cut::cut(&crate::text::clean(&t), width) };
     let mut lines: Vec<Line> = Vec::new();
     for d in &down {
         lines.push(Line::styled(fit(d.clone()), theme.error));
@@ -86,17 +91,21 @@ pub fn draw(
             if sel {
                 m.focus_at(inner.x, y);
             }
+            // The title gives way; the number and the age stay whole.
             let head = theme.point(
                 format!(
-                    "{whose}{:<7} {:>9}  {}",
+                    "{whose}{:<7} {:>9}  ",
                     row.label,
                     crate::domain::words::age(row.at, now),
-                    row.title
                 ),
                 sel,
             );
+            let head = crate::cut::line(
+                &[Piece::whole(head), Piece::cut(row.title.as_str(), 0, 1)],
+                width,
+            );
             lines.push(Line::styled(
-                fit(head),
+                head,
                 if row.read {
                     base
                 } else {
@@ -108,9 +117,13 @@ pub fn draw(
                 _ if sel => theme.selected,
                 _ => theme.accent,
             };
+            // The reasons: a quote gives way before a change, each at a
+            // word's end with `…`; `priority medium → high` stays whole.
+            let why =
+                crate::cut::line(&row.why_pieces(now), width.saturating_sub(WHY_INDENT.len()));
             lines.push(Line::from(vec![
-                Span::styled("        ", base),
-                Span::styled(fit(row.why(now)), why_style),
+                Span::styled(WHY_INDENT, base),
+                Span::styled(why, why_style),
             ]));
         }
     }
@@ -119,6 +132,14 @@ pub fn draw(
         ..inner
     };
     f.render_widget(Paragraph::new(lines), body);
+    // The inbox's keys, from the keymap in effect (issue 40 §4).
+    let keys = s
+        .keymap
+        .hints(
+            &[crate::app::keymap::Context::Inbox],
+            &super::hints::INBOX_KEYS,
+        )
+        .join("  ");
     let status = match (&v.last.error, v.last.walked_at, &v.last.report) {
         (Some(e), ..) => Span::styled(fit(e.clone()), theme.error),
         (None, _, Some(r)) if r.partial().is_some() => Span::styled(
@@ -134,17 +155,14 @@ pub fn draw(
         ),
         (None, Some(at), Some(r)) => Span::styled(
             fit(format!(
-                "read {} · {} request{} · enter open  d done  u undo  s snooze  f follow-up  a all  r now",
+                "read {} · {} request{} · {keys}",
                 crate::domain::words::age(at, now),
                 r.requests(),
                 if r.requests() == 1 { "" } else { "s" }
             )),
             theme.dim,
         ),
-        _ => Span::styled(
-            fit("enter open  d done  u undo  s snooze  f follow-up  a all  r now".into()),
-            theme.dim,
-        ),
+        _ => Span::styled(fit(keys), theme.dim),
     };
     let foot = Rect {
         y: inner.y + inner.height - 1,
@@ -179,11 +197,7 @@ pub fn draw_conflict(
     // Columns: the field, three equal ones, the choice.
     let col = width.saturating_sub(10 + 7 + 4) / 3;
     let cell = |s: &str, w: usize| -> String {
-        let s = crate::text::clean(s);
-        let mut out: String = s.chars().take(w).collect();
-        let n = out.chars().count();
-        out.extend(std::iter::repeat_n(' ', w.saturating_sub(n) + 1));
-        out
+        format!("{} ", crate::cut::fit(&crate::text::clean(s), w))
     };
     // Archived, a draft, access lost: said before the fields.
     let mut lines: Vec<Line> = v

@@ -5,36 +5,13 @@ use super::Theme;
 use crate::api::{Priority, Task, TaskItem};
 use crate::app::dates;
 use crate::app::state::{Focus, Hit, State};
+use crate::cut::{fit, Piece};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;
-
-/// Cut `s` to `w` columns (with … when cut) and pad it to exactly `w`.
-pub fn fit(s: &str, w: usize) -> String {
-    let width = s.width();
-    if width <= w {
-        let mut out = s.to_string();
-        out.push_str(&" ".repeat(w - width));
-        return out;
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + cw + 1 > w {
-            break;
-        }
-        out.push(c);
-        used += cw;
-    }
-    out.push('…');
-    used += 1;
-    out.push_str(&" ".repeat(w.saturating_sub(used)));
-    out
-}
 
 fn priority_style(p: &Priority, theme: &Theme) -> Style {
     match p {
@@ -290,15 +267,29 @@ fn task_row<'a>(
         title.push_str(&format!("  [{}]", tags.join(",")));
     }
     // Found by `/` in the store where the row does not show it: the
-    // title gives it room (a third of the column at most).
-    if !s.search.is_empty() && s.list.found_for == s.search {
-        if let Some(w) = s.list.found.get(t.id.as_str()) {
-            let short = fit(&title, (w_rest / 3).max(12));
-            title = format!("{} · {}", short.trim_end(), crate::text::clean(w));
+    // title gives way first (down to 12 columns), so the words it matched
+    // stay whole; only one of the two is cut, unless the column is too
+    // narrow for even that (issue 40 §3).
+    let found = (!s.search.is_empty() && s.list.found_for == s.search)
+        .then(|| s.list.found.get(t.id.as_str()))
+        .flatten();
+    let text = match found {
+        Some(w) => {
+            let words = crate::text::clean(w);
+            let row = crate::cut::line(
+                &[
+                    Piece::cut(title.as_str(), 0, 12),
+                    Piece::whole(" · "),
+                    Piece::cut(words.as_str(), 1, 1),
+                ],
+                w_rest,
+            );
+            fit(&row, w_rest)
         }
-    }
+        None => fit(&title, w_rest),
+    };
     spans.push(Span::styled(
-        fit(&title, w_rest),
+        text,
         if t.draft { theme.draft } else { theme.base },
     ));
     Line::from(spans)
@@ -414,16 +405,4 @@ fn tab_window(labels: &[String], current: Option<usize>, width: usize) -> (usize
         }
     }
     (a, b)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fit;
-
-    #[test]
-    fn fit_pads_and_cuts_by_width() {
-        assert_eq!(fit("abc", 5), "abc  ");
-        assert_eq!(fit("abcdef", 4), "abc…");
-        assert_eq!(fit("日本語", 4), "日… ");
-    }
 }

@@ -6,6 +6,7 @@ mod clear;
 mod detail;
 pub mod fuzzing;
 mod help;
+pub mod hints;
 mod inbox;
 mod list;
 pub mod markdown;
@@ -23,8 +24,9 @@ pub use theme::{parse_style, Theme};
 #[cfg(test)]
 mod tests;
 
-use crate::app::popups::chooser::ChooserKind;
+use crate::app::keymap::Action as A;
 use crate::app::state::{Focus, Hit, Level, Overlay, State};
+pub use hints::{pane_keys, popup_hint, popup_keys};
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -92,104 +94,24 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
 /// The focused pane's keys, from the effective keymap, as many as fit in
 /// `width` columns (help first).
 pub fn hint_text(s: &State, width: usize) -> String {
-    use crate::app::keymap::Action as A;
-    // A popup's own keys while it is open.
-    let popup = match &s.overlay {
-        Overlay::None => None,
-        Overlay::Help { .. } => Some("[help] type to filter  up/down scroll  esc close"),
-        Overlay::Palette(_) => Some("[command] tab complete  up/down choose  enter run  esc cancel"),
-        Overlay::Search(_) => Some("[search] type to narrow  enter keep  esc restore the list"),
-        Overlay::Confirm { .. } => Some("[confirm] y yes  n/esc no"),
-        Overlay::Compose(_) => {
-            Some("[compose] ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)")
-        }
-        Overlay::Text { .. } => Some("[view] j/k scroll  g/G top/bottom  esc close"),
-        Overlay::Picker(_) => Some("[pick] j/k move  enter choose  esc cancel"),
-        Overlay::Chooser(c) => Some(match c.kind {
-            ChooserKind::Outbox => {
-                "[outbox] j/k move  x cancel the edit  enter send one that waits  esc close"
-            }
-            ChooserKind::Drafts => {
-                "[drafts] j/k move  a accept  d reject (y confirms)  enter open  esc close"
-            }
-            ChooserKind::LinkTask => {
-                "[link] type #N or words  up/down move  enter link the > row  esc cancel"
-            }
-            ChooserKind::Attach => "[attach] j/k move  enter attach this file  esc cancel",
-            ChooserKind::Snoozed => "[snoozed] j/k move  enter open  x cancel  esc close",
-            ChooserKind::Recent | ChooserKind::Changed => "[tasks] j/k move  enter open  esc close",
-        }),
-        Overlay::Sharing(_) => Some(
-            "[sharing] j/k move  v visibility  space read/write  a person  t team  d remove  enter review",
-        ),
-        Overlay::Filter(_) => {
-            Some("[filter] up/down move  space toggle  left/right priority  ctrl-r clear  enter apply")
-        }
-        Overlay::Views(_) => Some("[views] j/k move  enter switch  esc close"),
-        Overlay::Conflict(_) => {
-            Some("[conflict] j/k move  m keep mine  t take theirs  enter send what is kept  esc back")
-        }
-        Overlay::Inbox(_) => Some(
-            "[inbox] j/k move  enter open  d done  u undo  s snooze  f follow-up  a all  r now  esc close",
-        ),
-    };
+    // A popup's own keys while it is open, from the keymap in effect.
+    let popup = popup_hint(s);
     if let Some(p) = popup {
-        return format!(
-            " {}",
-            p.chars().take(width.saturating_sub(1)).collect::<String>()
-        );
+        return format!(" {}", crate::cut::cut(&p, width.saturating_sub(1)));
     }
     if s.welcome {
         if let Some(w) = welcome_text(s, width) {
             return w;
         }
     }
-    let hint = |a, label: &str| s.keymap.key_for(a).map(|k| format!("{k} {label}"));
-    let board: &[(A, &str)] = &[
-        (A::ColumnRight, "column"),
-        (A::Down, "card"),
-        (A::MoveRight, "next status"),
-        (A::MoveLeft, "previous status"),
-        (A::Open, "detail"),
-        (A::SetStatus, "status"),
-        (A::Board, "list"),
-        (A::Views, "views"),
-    ];
-    let actions: &[(A, &str)] = match s.focus {
-        _ if s.board.is_some() => board,
-        // With marks: what marks do, and that actions act on all of them.
-        Focus::List if !s.marks.is_empty() => &[
-            (A::Palette, "command all marked"),
-            (A::ToggleMark, "mark"),
-            (A::MarkRange, "range"),
-            (A::MarkAll, "all"),
-            (A::ClearMarks, "clear marks"),
-            (A::SetStatus, "status"),
-            (A::Undo, "undo"),
-        ],
-        Focus::List => &[
-            (A::Palette, "commands"),
-            (A::Search, "search"),
-            (A::Down, "down"),
-            (A::Up, "up"),
-            (A::Open, "detail"),
-            (A::SetStatus, "status"),
-            (A::Comment, "comment"),
-            (A::Filter, "filter"),
-            (A::Zoom, "zoom"),
-        ],
-        Focus::Detail => &[
-            (A::Palette, "commands"),
-            (A::Back, "list"),
-            (A::NextTab, "next tab"),
-            (A::Down, "down"),
-            (A::Open, "open"),
-            (A::Comment, "comment"),
-            (A::ReplyRequester, "reply"),
-            (A::HistoryBack, "back"),
-            (A::Zoom, "zoom"),
-        ],
+    // The keys that run each action here (`Keymap::hint_key`).
+    let contexts = s.key_contexts();
+    let hint = |a, label: &str| {
+        s.keymap
+            .hint_key(contexts, a)
+            .map(|k| format!("{k} {label}"))
     };
+    let actions = pane_keys(s);
     let pane = match s.focus {
         _ if s.board.is_some() => "board",
         Focus::List => "list",
@@ -200,12 +122,12 @@ pub fn hint_text(s: &State, width: usize) -> String {
     let mut out = format!(" [{pane}]");
     let help = hint(A::Help, "help");
     let quit = hint(A::Quit, "quit");
-    let room = width.saturating_sub(quit.as_ref().map_or(0, |q| 2 + q.chars().count()));
+    let room = width.saturating_sub(quit.as_ref().map_or(0, |q| 2 + crate::cut::width(q)));
     let parts = help
         .into_iter()
         .chain(actions.iter().filter_map(|(a, label)| hint(*a, label)));
     for part in parts {
-        if out.chars().count() + 2 + part.chars().count() > room {
+        if crate::cut::width(&out) + 2 + crate::cut::width(&part) > room {
             break;
         }
         out.push_str("  ");
@@ -221,18 +143,18 @@ pub fn hint_text(s: &State, width: usize) -> String {
 /// The first start's line: where help is and how to leave, in the keys in
 /// effect; `None` when either is unbound.
 fn welcome_text(s: &State, width: usize) -> Option<String> {
-    use crate::app::keymap::Action as A;
-    let help = s.keymap.key_for(A::Help)?;
-    let quit = s.keymap.key_for(A::Quit)?;
+    let contexts = s.key_contexts();
+    let help = s.keymap.hint_key(contexts, A::Help)?;
+    let quit = s.keymap.hint_key(contexts, A::Quit)?;
     let palette = s
         .keymap
-        .key_for(A::Palette)
+        .hint_key(contexts, A::Palette)
         .map(|k| format!(", {k} for commands"))
         .unwrap_or_default();
     let long =
         format!(" New here? Press {help} for help{palette}, {quit} to quit (this hint shows once)");
     let short = format!(" New here? {help} help, {quit} quit (shown once)");
-    Some(if long.chars().count() <= width {
+    Some(if crate::cut::width(&long) <= width {
         long
     } else {
         short
@@ -259,29 +181,34 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         spans.push(Span::styled(" DEMO ", theme.badge));
         spans.push(Span::raw(" "));
     }
+    // The names (who, where) give way to the counts after them: the
+    // counts stay whole (issue 40 §3), the names are cut with `…`.
+    let fixed: usize = spans.iter().map(|sp| sp.width()).sum();
+    let mut names: Vec<Span> = Vec::new();
     match (&s.me, &s.me_error) {
         (Some(me), _) => {
-            spans.push(Span::styled(
+            names.push(Span::styled(
                 me.user_name.line().into_owned(),
                 theme.base.add_modifier(Modifier::BOLD),
             ));
-            spans.push(Span::styled(
+            names.push(Span::styled(
                 format!(" @ {}", me.customer_name.line()),
                 theme.base,
             ));
         }
-        (None, Some(_)) => spans.push(Span::styled("identity unknown (see :log)", theme.error)),
-        (None, None) => spans.push(Span::styled("identifying…", theme.dim)),
+        (None, Some(_)) => names.push(Span::styled("identity unknown (see :log)", theme.error)),
+        (None, None) => names.push(Span::styled("identifying…", theme.dim)),
     }
     // Edits made as another user wait in their store: in view, next to
     // the name they are not sent under.
+    let mut counts: Vec<Span> = Vec::new();
     if let Some(w) = s.away_words() {
-        spans.push(Span::styled(
+        counts.push(Span::styled(
             format!("  {w}"),
             theme.warn.add_modifier(Modifier::BOLD),
         ));
     }
-    spans.push(Span::styled(
+    names.push(Span::styled(
         match &s.profile {
             Some(p) => format!(
                 "  [{} · profile {}]",
@@ -299,8 +226,8 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             .filter(|_| !theme.accessible)
             .map(|n| format!(" — retrying in {n}s"))
             .unwrap_or_default();
-        spans.push(Span::styled("  ", theme.base));
-        spans.push(Span::styled(
+        counts.push(Span::styled("  ", theme.base));
+        counts.push(Span::styled(
             format!(
                 " OFFLINE since {}{retry} ",
                 crate::domain::dates::local_time(o.since)
@@ -311,19 +238,19 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         ));
     }
     if s.local.busy {
-        spans.push(Span::styled(
+        counts.push(Span::styled(
             "  store busy — retrying",
             theme.warn.add_modifier(Modifier::BOLD),
         ));
     }
     if s.inbox.count() > 0 {
-        spans.push(Span::styled(
+        counts.push(Span::styled(
             format!("  inbox {}", s.inbox.count()),
             theme.accent.add_modifier(Modifier::BOLD),
         ));
     }
     if !s.outbox.is_empty() {
-        spans.push(Span::styled(
+        counts.push(Span::styled(
             format!("  outbox {}", s.outbox.len()),
             theme.warn.add_modifier(Modifier::BOLD),
         ));
@@ -334,7 +261,7 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
             .filter(|i| matches!(i.kept, crate::app::local::outbox::Kept::Not(_)))
             .count();
         if lost > 0 {
-            spans.push(Span::styled(
+            counts.push(Span::styled(
                 format!(" ({lost} NOT KEPT)"),
                 theme
                     .error
@@ -356,19 +283,45 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         } else {
             SPINNER[s.spinner % 4]
         };
-        spans.push(Span::styled(
+        counts.push(Span::styled(
             format!("  {turn} {n} request{}", if n == 1 { "" } else { "s" }),
             theme.pending,
         ));
     }
     // The count of marked tasks is always in view, whatever pane shows.
     if let Some(m) = s.marks_text() {
-        spans.push(Span::styled(
+        counts.push(Span::styled(
             format!("  [{m}]"),
             theme.accent.add_modifier(Modifier::BOLD),
         ));
     }
+    let room = (area.width as usize)
+        .saturating_sub(fixed)
+        .saturating_sub(counts.iter().map(|sp| sp.width()).sum());
+    spans.extend(cut_spans(names, room));
+    spans.extend(counts);
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Styled text in at most `room` columns: the spans that fit whole, then
+/// the first that does not cut by [`crate::cut::cut`] (saying it cut),
+/// nothing after it.
+fn cut_spans(spans: Vec<Span<'_>>, room: usize) -> Vec<Span<'_>> {
+    let mut left = room;
+    let mut out = Vec::new();
+    for sp in spans {
+        let w = sp.width();
+        if w <= left {
+            left -= w;
+            out.push(sp);
+        } else {
+            if left > 0 {
+                out.push(Span::styled(crate::cut::cut(&sp.content, left), sp.style));
+            }
+            break;
+        }
+    }
+    out
 }
 
 fn draw_status(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {

@@ -2,7 +2,7 @@
 
 use crate::api::client::On404;
 use crate::api::*;
-use crate::text::excerpt;
+use crate::cut::excerpt;
 use reqwest::Method;
 use serde_json::Value;
 
@@ -21,7 +21,7 @@ impl Client {
             .await?;
         let typed = serde_json::from_value(raw.clone()).map_err(|e| ApiError::Decode {
             message: e.to_string(),
-            excerpt: excerpt(&raw.to_string(), 120),
+            excerpt: excerpt(&crate::text::clean(&raw.to_string()), 120),
         })?;
         Ok((typed, raw))
     }

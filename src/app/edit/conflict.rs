@@ -85,12 +85,7 @@ impl State {
             (_, Value::Bool(b)) => if *b { "yes" } else { "no" }.to_string(),
             (_, other) => crate::api::json_summary(other),
         };
-        let clean = crate::text::clean(&text);
-        if clean.chars().count() > 40 {
-            format!("{}…", clean.chars().take(39).collect::<String>())
-        } else {
-            clean
-        }
+        crate::cut::cut(&crate::text::clean(&text), 40)
     }
 
     /// `enter` on a waiting outbox entry: its fields three ways when it

@@ -85,23 +85,15 @@ fn file_row(t: &Task, v: &Value) -> Option<(String, String)> {
         .and_then(|x| x.as_u64().or_else(|| x.as_str()?.trim().parse().ok()))
         .map(crate::domain::words::human_size)
         .unwrap_or_default();
+    let clean = crate::text::clean;
     let line = format!(
-        "{:<32} {:>9}  {} {}",
-        short(&name, 32),
+        "{} {:>9}  {} {}",
+        crate::cut::fit(&clean(&name), 32),
         size,
         t.label(),
-        short(t.title.raw(), 30)
+        crate::cut::cut(&clean(t.title.raw()), 30)
     );
-    Some((id, crate::text::clean(&line)))
-}
-
-/// At most `n` characters, with `…` when cut.
-fn short(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        s.chars().take(n - 1).chain(['…']).collect()
-    }
+    Some((id, line))
 }
 
 impl State {

@@ -17,16 +17,6 @@ pub const SEND_IN_FLIGHT: &str =
 pub const SEND_MAY_HAVE_REACHED: &str =
     "a send of this text may have reached the service: check before sending again";
 
-/// The start of a text, for messages.
-fn excerpt(text: &str) -> String {
-    let line = text.lines().next().unwrap_or_default();
-    let mut out: String = line.chars().take(40).collect();
-    if out.len() < line.len() || text.lines().nth(1).is_some() {
-        out.push('…');
-    }
-    crate::text::clean(&out)
-}
-
 impl Compose {
     /// Pasted text: line ends are already LF; control characters (ESC, C1,
     /// bidi overrides…) become their visible stand-ins, so what is sent is
@@ -154,7 +144,7 @@ impl State {
                 }
                 Some(rec) => Some(format!(
                     "{SEND_MAY_HAVE_REACHED} (sent: \"{}\")",
-                    excerpt(&rec.text)
+                    crate::cut::excerpt(&crate::text::clean(&rec.text), 40)
                 )),
                 None => None,
             }

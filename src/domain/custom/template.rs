@@ -329,7 +329,7 @@ impl Template {
             } else {
                 Err(format!(
                     "the service sent {{{name}}} as {:?}, which is not a plain value (letters, digits, _ - #), so it is not put into the command line; \"${}\" holds it as text",
-                    crate::text::excerpt(value, 40),
+                    crate::cut::excerpt(&crate::text::clean(value), 40),
                     env_name(name)
                 ))
             }

@@ -20,7 +20,15 @@ pub(super) fn comments<'a>(t: &Task, d: &Detail, cx: &Cx<'_>) -> (Vec<Line<'a>>,
     }
     let rows = s.comment_rows();
     if rows.is_empty() && matches!(d.comments, Load::Loaded(_)) {
-        out.push(Line::styled("no comments yet — c writes one", theme.dim));
+        out.push(Line::styled(
+            empty_line(
+                s,
+                "no comments yet",
+                crate::app::keymap::Action::Comment,
+                "writes one",
+            ),
+            theme.dim,
+        ));
     } else if !rows.is_empty() {
         out.push(Line::styled(
             count(rows.len(), "comment", "comments"),

@@ -105,12 +105,18 @@ pub(super) fn attached<'a>(
     }
 }
 
-pub(super) fn files<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, Option<usize>) {
+pub(super) fn files<'a>(t: &Task, d: &Detail, cx: &Cx) -> (Vec<Line<'a>>, Option<usize>) {
+    let theme = cx.theme;
     let entries = file_entries(t);
     let mut out = Vec::new();
     if entries.is_empty() {
         out.push(Line::styled(
-            "no files — F attaches uploaded files by id",
+            empty_line(
+                cx.s,
+                "no files",
+                crate::app::keymap::Action::Attach,
+                "attaches a file seen on tasks",
+            ),
             theme.dim,
         ));
     } else {
@@ -141,7 +147,7 @@ pub(super) fn files<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, 
             Some([name, size, kind, id]) => {
                 // Sizes align on the right, like numbers do.
                 let size_pad = " ".repeat(w_size.saturating_sub(size.chars().count()));
-                let line = format!("  {dir:<6} {}  {size_pad}{size}  {kind}", pad(name, w_name));
+                let line = format!("  {dir:<6} {}  {size_pad}{size}  {kind}", fit(name, w_name));
                 out.push(Line::styled(line.trim_end().to_string(), style));
                 out.push(Line::styled(
                     format!("         id {id}"),

@@ -31,10 +31,15 @@ pub fn link_text(l: &LinkedItem) -> String {
     s
 }
 
-pub(super) fn links<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, Option<usize>) {
+pub(super) fn links<'a>(t: &Task, d: &Detail, cx: &Cx) -> (Vec<Line<'a>>, Option<usize>) {
+    use crate::app::keymap::Action as A;
+    let theme = cx.theme;
     let mut out = Vec::new();
     if t.linked_items.is_empty() {
-        out.push(Line::styled("no links — l adds one (type + id)", theme.dim));
+        out.push(Line::styled(
+            empty_line(cx.s, "no links", A::AddLink, "adds one (type + id)"),
+            theme.dim,
+        ));
     }
     for (i, l) in t.linked_items.iter().enumerate() {
         out.push(Line::styled(
@@ -43,8 +48,18 @@ pub(super) fn links<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, 
         ));
     }
     out.push(Line::raw(""));
+    // From the keymap in effect: `C check ids` (it read `i`, the inbox's key).
     out.push(Line::styled(
-        "l add · o role · i check ids (reviews) · X remove · Enter opens a task link",
+        key_line(
+            cx.s,
+            &[
+                (&[A::AddLink], "add"),
+                (&[A::ChangeRole], "role"),
+                (&[A::EditCheckIds], "check ids (reviews)"),
+                (&[A::RemoveItem], "remove"),
+                (&[A::Open], "opens a task link"),
+            ],
+        ),
         theme.dim,
     ));
     (out, Some(d.cursor))

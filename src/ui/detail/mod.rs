@@ -202,10 +202,10 @@ pub fn draw_as(
         Tab::Overview => (overview::overview(t, &cx), None),
         Tab::Comments => comments::comments(t, d, &cx),
         Tab::Requester => (requester::requester(t, &cx), None),
-        Tab::Links => links::links(t, d, theme),
+        Tab::Links => links::links(t, d, &cx),
         Tab::Sharing => (sharing::sharing(d, theme), None),
-        Tab::Files => files::files(t, d, theme),
-        Tab::Subtasks => subtasks::subtasks(d, theme, width),
+        Tab::Files => files::files(t, d, &cx),
+        Tab::Subtasks => subtasks::subtasks(d, &cx),
     };
     // Accessible mode: `>` on the selected row, in the text.
     let mut lines = lines;

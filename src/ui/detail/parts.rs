@@ -2,10 +2,10 @@
 //! helpers, and the names they draw with. A leaf of `detail`: the tabs
 //! and the frame import it, it imports none of them.
 
-pub(super) use super::super::list::fit;
 pub(super) use super::super::Theme;
 pub(super) use crate::api::*;
 pub(super) use crate::app::state::{Detail, Focus, Load, State};
+pub(super) use crate::cut::fit;
 pub(super) use crate::text::Untrusted;
 pub(super) use ratatui::style::{Modifier, Style};
 pub(super) use ratatui::text::{Line, Span};
@@ -17,6 +17,33 @@ pub enum TextMode {
     Rendered,
     /// Exactly as written (sanitised).
     Raw,
+}
+
+/// Where the detail's keys apply (the task's, the pane's, then global).
+const KEYS_HERE: [crate::app::keymap::Context; 3] = [
+    crate::app::keymap::Context::Task,
+    crate::app::keymap::Context::Detail,
+    crate::app::keymap::Context::Global,
+];
+
+/// `empty — KEY what` (a tab with nothing yet, and the key that adds
+/// one), the key from the keymap in effect (issue 40 §4); `empty` alone
+/// when no key runs it.
+pub(super) fn empty_line(
+    s: &State,
+    empty: &str,
+    action: crate::app::keymap::Action,
+    what: &str,
+) -> String {
+    match s.keymap.hint_key(&KEYS_HERE, action) {
+        Some(k) => format!("{empty} — {k} {what}"),
+        None => empty.to_string(),
+    }
+}
+
+/// A tab's key line: `KEY label` for each entry a key runs, ` · ` between.
+pub(super) fn key_line(s: &State, entries: &[crate::ui::hints::HintEntry]) -> String {
+    s.keymap.hints(&KEYS_HERE, entries).join(" · ")
 }
 
 /// What every tab needs to draw.
@@ -130,7 +157,7 @@ pub(super) fn member_rows<'a>(
 ) -> Vec<Line<'a>> {
     let w = |f: fn(&(String, String, String, String)) -> &String| {
         rows.iter()
-            .map(|r| unicode_width::UnicodeWidthStr::width(f(r).as_str()))
+            .map(|r| crate::cut::width(f(r)))
             .max()
             .unwrap_or(0)
     };
@@ -138,17 +165,11 @@ pub(super) fn member_rows<'a>(
     rows.iter()
         .map(|(name, email, role, access)| {
             Line::from(vec![
-                Span::styled(format!("  {}", pad(name, wn)), theme.base),
-                Span::styled(format!("  {}", pad(email, we)), theme.dim),
-                Span::styled(format!("  {}", pad(role, wr)), theme.base),
+                Span::styled(format!("  {}", fit(name, wn)), theme.base),
+                Span::styled(format!("  {}", fit(email, we)), theme.dim),
+                Span::styled(format!("  {}", fit(role, wr)), theme.base),
                 Span::styled(format!("  {access}"), theme.base),
             ])
         })
         .collect()
-}
-
-/// `s` padded with spaces to `w` columns.
-pub(super) fn pad(s: &str, w: usize) -> String {
-    let n = w.saturating_sub(unicode_width::UnicodeWidthStr::width(s));
-    format!("{s}{}", " ".repeat(n))
 }

@@ -47,7 +47,12 @@ pub(super) fn requester<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     });
     if messages.is_empty() {
         out.push(Line::styled(
-            "No messages yet — R writes a reply.",
+            empty_line(
+                s,
+                "No messages yet",
+                crate::app::keymap::Action::ReplyRequester,
+                "writes a reply.",
+            ),
             theme.dim,
         ));
     } else {

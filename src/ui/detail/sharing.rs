@@ -51,7 +51,7 @@ pub(super) fn sharing<'a>(d: &Detail, theme: &Theme) -> Vec<Line<'a>> {
             for (t, name) in sh.teams.iter().zip(&names) {
                 out.push(Line::raw(format!(
                     "  {}  {}",
-                    pad(name, wn),
+                    fit(name, wn),
                     t.access_level
                         .as_ref()
                         .map(|a| a.to_string())

@@ -2,16 +2,21 @@
 
 use super::parts::*;
 
-pub(super) fn subtasks<'a>(
-    d: &Detail,
-    theme: &Theme,
-    width: usize,
-) -> (Vec<Line<'a>>, Option<usize>) {
+pub(super) fn subtasks<'a>(d: &Detail, cx: &Cx) -> (Vec<Line<'a>>, Option<usize>) {
+    let (theme, width) = (cx.theme, cx.width);
     let mut out = Vec::new();
     match &d.subtasks {
         Load::Loaded(v) => {
             if v.is_empty() {
-                out.push(Line::styled("no subtasks — n creates one", theme.dim));
+                out.push(Line::styled(
+                    empty_line(
+                        cx.s,
+                        "no subtasks",
+                        crate::app::keymap::Action::NewSubtask,
+                        "creates one",
+                    ),
+                    theme.dim,
+                ));
             }
             for (i, item) in v.iter().enumerate() {
                 let text = match item {

@@ -4,8 +4,8 @@
 use crate::app::popups::switcher::Switcher;
 use crate::app::state::State;
 use crate::app::views::{Count, View};
+use crate::cut::fit;
 use crate::ui::clear::{centered, popup};
-use crate::ui::list::fit;
 use crate::ui::metrics::Metrics;
 use crate::ui::Theme;
 use ratatui::layout::Rect;
@@ -34,7 +34,7 @@ pub(super) fn draw(
         .views
         .list
         .iter()
-        .map(|v| v.name.chars().count())
+        .map(|v| crate::cut::width(&crate::text::clean(&v.name)))
         .max()
         .unwrap_or(0)
         .clamp(4, 24);
@@ -57,7 +57,7 @@ pub(super) fn draw(
             fit(&crate::text::clean(&v.name), name_w)
         );
         // One row per view: the filter is cut here and shown whole below.
-        let rest = width.saturating_sub(head.chars().count());
+        let rest = width.saturating_sub(crate::cut::width(&head));
         let text = format!("{head}{}", fit(&filter_text(v), rest));
         let style = if i == sw.selected {
             theme.selected

@@ -57,3 +57,165 @@ fn the_first_start_says_where_help_is_and_how_to_leave_until_a_key() {
     let line = key_line(&mut s, 80, 24);
     assert!(line.starts_with(" [list]  ? help"), "{line:?}");
 }
+
+/// The key a hint names, as the terminal sends it.
+fn event_of(label: &str) -> crossterm::event::KeyEvent {
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    let (mods, rest) = match label.strip_prefix("ctrl-") {
+        Some(r) => (KeyModifiers::CONTROL, r),
+        None => (KeyModifiers::NONE, label),
+    };
+    let code = match rest {
+        "space" => KeyCode::Char(' '),
+        "esc" => KeyCode::Esc,
+        "enter" => KeyCode::Enter,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        one if one.chars().count() == 1 => KeyCode::Char(one.chars().next().unwrap()),
+        other => panic!("a key the test cannot press: {other:?}"),
+    };
+    KeyEvent::new(code, mods)
+}
+
+/// The keys `line` names for `label` (`j/k move` → `["j", "k"]`), if it
+/// names it.
+fn keys_named(line: &str, label: &str) -> Option<Vec<String>> {
+    let body = line.trim().split_once("] ").map_or(line.trim(), |(_, b)| b);
+    body.split("  ").find_map(|part| {
+        let keys = part.strip_suffix(label)?.strip_suffix(' ')?;
+        // `/` alone is the search key, not a separator.
+        (!keys.is_empty() && !keys.contains(' ')).then(|| match keys {
+            "/" => vec!["/".to_string()],
+            _ => keys.split('/').map(str::to_string).collect(),
+        })
+    })
+}
+
+/// Each key a hint line names, pressed where the line is shown, runs the
+/// action the line says (issue 40 §4): the panes (list, detail, marks,
+/// board) and every popup with keys in the keymap. Before, the Links tab
+/// said `i check ids` (`i` opens the inbox).
+#[test]
+fn every_key_a_hint_names_runs_what_the_hint_says() {
+    use crate::app::keymap::{Action, Context};
+    fn check(s: &State, what: &str, contexts: &[Context], entries: &[(&[Action], &str)]) {
+        let line = crate::ui::hint_text(s, 400);
+        let mut named = 0;
+        for (actions, label) in entries {
+            let Some(keys) = keys_named(&line, label) else {
+                continue;
+            };
+            assert_eq!(keys.len(), actions.len(), "{what}: {line:?}");
+            for (k, a) in keys.iter().zip(actions.iter()) {
+                let got = s.keymap.lookup(contexts, &event_of(k));
+                assert_eq!(got, Some(*a), "{what}: `{k} {label}` in {line:?}");
+                named += 1;
+            }
+        }
+        assert!(named >= 2, "{what}: the line names its keys: {line:?}");
+    }
+    // The panes: the reducer reads `key_contexts`.
+    let mut list = scene();
+    let mut detail = scene();
+    detail.on_key(code(KeyCode::Enter));
+    let mut marked = scene();
+    marked.on_key(key(' '));
+    let mut board = board_state();
+    board.on_key(key('b'));
+    for (what, s) in [
+        ("list", &mut list),
+        ("detail", &mut detail),
+        ("marks", &mut marked),
+        ("board", &mut board),
+    ] {
+        let _ = render(s, 120, 40, &Theme::dark());
+        let mut entries: Vec<(&[Action], &str)> =
+            vec![(&[Action::Help], "help"), (&[Action::Quit], "quit")];
+        let pane: Vec<([Action; 1], &str)> = crate::ui::pane_keys(s)
+            .iter()
+            .map(|(a, l)| ([*a], *l))
+            .collect();
+        entries.extend(pane.iter().map(|(a, l)| (&a[..], *l)));
+        check(s, what, s.key_contexts(), &entries);
+    }
+    // Every popup: its handler reads its context.
+    for (name, setup) in super::screens::popups() {
+        let mut s = scene();
+        s.on_key(code(KeyCode::Enter));
+        for _ in 0..3 {
+            s.on_key(key(']'));
+        }
+        s.on_key(code(KeyCode::Esc));
+        setup(&mut s);
+        let Some((_, Some(context), entries, _)) = crate::ui::popup_keys(&s) else {
+            continue;
+        };
+        check(&s, name, &[context], entries);
+    }
+    // The Links tab's line: `C check ids`, the key that edits them.
+    let mut s = scene();
+    s.on_key(code(KeyCode::Enter));
+    for _ in 0..3 {
+        s.on_key(key(']'));
+    }
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("C check ids (reviews)"), "{t}");
+    let contexts = [Context::Task, Context::Detail, Context::Global];
+    assert_eq!(
+        s.keymap.lookup(&contexts, &event_of("C")),
+        Some(Action::EditCheckIds)
+    );
+}
+
+/// A rebinding in the config is what the hints say: the Links tab, the
+/// inbox's line, the pane's line and the first start's hint.
+#[test]
+fn a_rebinding_in_the_config_changes_the_hints() {
+    use crate::app::keymap::Keymap;
+    use std::collections::BTreeMap;
+    let mut o: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut bind = |ctx: &str, k: &str, a: &str| {
+        o.entry(ctx.into()).or_default().insert(k.into(), a.into());
+    };
+    bind("task", "K", "edit_check_ids");
+    bind("task", "C", "none");
+    bind("inbox", "x", "inbox_done");
+    bind("inbox", "d", "none");
+    bind("global", "Q", "quit");
+    bind("global", "q", "none");
+    bind("global", "h", "help");
+    bind("global", "?", "none");
+    let (km, w) = Keymap::load(&o);
+    assert!(w.is_empty(), "{w:?}");
+    let mut s = scene();
+    s.keymap = km.clone();
+    s.welcome = true;
+    let line = key_line(&mut s, 80, 24);
+    assert!(
+        line.contains("Press h for help") && line.contains("Q to quit"),
+        "{line:?}"
+    );
+    s.on_key(code(KeyCode::Enter));
+    for _ in 0..3 {
+        s.on_key(key(']'));
+    }
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(
+        t.contains("K check ids (reviews)") && !t.contains("C check ids"),
+        "{t}"
+    );
+    let line = t.lines().last().unwrap();
+    assert!(
+        line.contains("h help") && line.trim_end().ends_with("Q quit"),
+        "{line:?}"
+    );
+    let mut s = super::inbox::inbox_scene();
+    s.keymap = km;
+    s.on_key(key('i'));
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("x done") && !t.contains("d done"), "{t}");
+}

@@ -362,6 +362,7 @@ const EVIL: &str = "\u{1b}[2J\u{9b}31m\u{202e}";
 const EVIL_LINK: &str = "\u{1b}\u{9b}31m\u{202e}";
 
 mod access;
+mod cut;
 mod grapheme;
 mod inbox;
 mod keyline;

@@ -77,9 +77,9 @@ impl State {
                     (
                         r.task_id.clone(),
                         format!(
-                            "{:<7} {:<40}  {}  ({})",
+                            "{:<7} {}  {}  ({})",
                             r.label,
-                            short(&r.title, 40),
+                            crate::cut::fit(&r.title, 40),
                             r.action,
                             crate::app::local::cache::age(r.at, now)
                         ),
@@ -88,7 +88,9 @@ impl State {
                 .collect(),
             ChooserKind::Changed => crate::app::local::seen::changed_rows(self)
                 .into_iter()
-                .map(|(id, label, title)| (id, format!("{label:<7} {}", short(&title, 60))))
+                .map(|(id, label, title)| {
+                    (id, format!("{label:<7} {}", crate::cut::cut(&title, 60)))
+                })
                 .collect(),
             ChooserKind::Outbox => self
                 .outbox

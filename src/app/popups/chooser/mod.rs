@@ -302,14 +302,3 @@ impl Chooser {
         }
     }
 }
-
-/// At most `n` characters, with `…` when cut.
-fn short(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n - 1).collect();
-        t.push('…');
-        t
-    }
-}

@@ -1,0 +1,243 @@
+//! The one cut to width (issue 40 §3): every text the TUI draws or the
+//! CLI's tables print that may be too wide is cut here, by display width
+//! (`unicode-width`: a CJK character or an emoji takes two columns), and
+//! a cut always says so with `…` (one column, counted in the width).
+//!
+//! - [`cut`]: at most `w` columns; [`fit`]: cut, then padded to exactly
+//!   `w` (a table's cell).
+//! - [`cut_words`]: prose cut at a word's end when one is near
+//!   (an inbox reason, a message); [`excerpt`]: the start of a text on one
+//!   line, its white space folded (a comment quoted, an error body).
+//! - [`line`]: one row made of [`Piece`]s, cut piece by piece in the
+//!   order the caller ranks them, so that what matters stays whole: an
+//!   inbox row cuts its title before the change (`priority medium → high`),
+//!   the header its names before its counts (`[2 marked]`), a search row
+//!   the title before the words it matched.
+//!
+//! A leaf: it knows no other module of the crate. The text given is
+//! already sanitised (`crate::text`); cutting never makes it unsafe.
+
+use std::borrow::Cow;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// What a cut leaves where text was taken away.
+pub const MARK: char = '…';
+
+/// The columns `s` takes on a terminal.
+pub fn width(s: &str) -> usize {
+    s.width()
+}
+
+/// `s` in at most `w` columns: whole when it fits, else as much of its
+/// start as fits before `…`. Nothing at all for `w == 0`.
+pub fn cut(s: &str, w: usize) -> String {
+    if s.width() <= w {
+        return s.to_string();
+    }
+    if w == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw > w - 1 {
+            break;
+        }
+        out.push(c);
+        used += cw;
+    }
+    out.push(MARK);
+    out
+}
+
+/// `s` cut to `w` columns ([`cut`]) and padded with spaces to exactly `w`.
+pub fn fit(s: &str, w: usize) -> String {
+    let mut out = cut(s, w);
+    let n = w.saturating_sub(out.width());
+    out.extend(std::iter::repeat_n(' ', n));
+    out
+}
+
+/// Prose in at most `w` columns: as [`cut`], but ending at a word's end
+/// when one is within the last third of the room (`… has sent a…`, not
+/// `… has sent a rev…`); a long word alone is cut inside, still with `…`.
+pub fn cut_words(s: &str, w: usize) -> String {
+    if s.width() <= w || w == 0 {
+        return cut(s, w);
+    }
+    let hard = cut(s, w);
+    let kept = hard.trim_end_matches(MARK);
+    // The cut fell between two words: no word is broken.
+    if s[kept.len()..].starts_with(char::is_whitespace) {
+        return format!("{}{MARK}", kept.trim_end());
+    }
+    let room = w - 1;
+    match kept.rfind(char::is_whitespace) {
+        Some(at) if kept[..at].trim_end().width() * 3 >= room * 2 => {
+            format!("{}{MARK}", kept[..at].trim_end())
+        }
+        _ => hard,
+    }
+}
+
+/// The start of `text` on one line: white space (line breaks too) folded
+/// to single spaces, trimmed, then [`cut_words`] to `w` columns. The one
+/// excerpt: a comment quoted in the inbox, an error body, a draft named in
+/// a message.
+pub fn excerpt(text: &str, w: usize) -> String {
+    let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    cut_words(&folded, w)
+}
+
+/// A part of a row for [`line`]: its text and how it gives way.
+#[derive(Clone, Debug)]
+pub struct Piece<'a> {
+    pub text: Cow<'a, str>,
+    /// Cut first: the lowest rank; [`Piece::whole`] pieces last of all.
+    pub rank: u8,
+    /// The columns it keeps (its `…` included) before the next is cut.
+    pub floor: usize,
+    /// Cut at a word's end ([`cut_words`]) rather than anywhere.
+    pub words: bool,
+}
+
+impl<'a> Piece<'a> {
+    /// Text kept whole while anything else can give way (separators,
+    /// labels, counts).
+    pub fn whole(text: impl Into<Cow<'a, str>>) -> Piece<'a> {
+        Piece {
+            text: text.into(),
+            rank: u8::MAX,
+            floor: usize::MAX,
+            words: false,
+        }
+    }
+    /// Text that gives way in the order of `rank`, down to `floor`
+    /// columns.
+    pub fn cut(text: impl Into<Cow<'a, str>>, rank: u8, floor: usize) -> Piece<'a> {
+        Piece {
+            text: text.into(),
+            rank,
+            floor,
+            words: false,
+        }
+    }
+    /// Cut at a word's end (prose).
+    pub fn words(mut self) -> Piece<'a> {
+        self.words = true;
+        self
+    }
+}
+
+/// The pieces side by side in at most `w` columns: while too wide, the
+/// piece of the lowest rank (the later one on a tie) is cut down to its
+/// floor, then the next; what still does not fit is cut at the end.
+pub fn line(pieces: &[Piece], w: usize) -> String {
+    let mut texts: Vec<String> = pieces.iter().map(|p| p.text.to_string()).collect();
+    let total = |t: &[String]| t.iter().map(|s| s.width()).sum::<usize>();
+    let mut order: Vec<usize> = (0..pieces.len())
+        .filter(|&i| pieces[i].rank < u8::MAX)
+        .collect();
+    order.sort_by(|&a, &b| pieces[a].rank.cmp(&pieces[b].rank).then(b.cmp(&a)));
+    for i in order {
+        let over = total(&texts).saturating_sub(w);
+        if over == 0 {
+            break;
+        }
+        let now = texts[i].width();
+        let keep = now.saturating_sub(over).max(pieces[i].floor.min(now));
+        if keep < now {
+            texts[i] = if pieces[i].words {
+                cut_words(&texts[i], keep)
+            } else {
+                cut(&texts[i], keep)
+            };
+        }
+    }
+    cut(&texts.concat(), w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_by_display_width_always_says_it_cut() {
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("abcdef", 0), "");
+        assert_eq!(cut("abcdef", 1), "…");
+        // Two columns a character: never half of one.
+        assert_eq!(cut("日本語テキスト", 6), "日本…");
+        assert_eq!(cut("日本語", 4), "日…");
+        assert_eq!(cut("🙂🙂🙂", 5), "🙂🙂…");
+        for w in 0..12 {
+            for s in ["日本語テキスト", "a🙂b🙂c🙂d", "plain words here"] {
+                let c = cut(s, w);
+                assert!(c.width() <= w, "{s:?} at {w}: {c:?}");
+                assert!(c == s || c.ends_with(MARK) || w == 0, "{s:?} at {w}: {c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn fit_pads_to_exactly_the_width() {
+        assert_eq!(fit("abc", 5), "abc  ");
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("日本語", 4), "日… ");
+        assert_eq!(fit("日本語", 7), "日本語 ");
+        assert_eq!(fit("日本語", 4).width(), 4);
+    }
+
+    #[test]
+    fn prose_is_cut_at_a_word_end_with_the_mark() {
+        let s = "@Alice the counterparty has sent a revised draft";
+        let c = cut_words(s, 38);
+        assert_eq!(c, "@Alice the counterparty has sent a…");
+        assert!(c.width() <= 38);
+        // A word ends exactly at the cut.
+        assert_eq!(cut_words("one two three", 8), "one two…");
+        // One long word: cut inside it, still saying so.
+        assert_eq!(cut_words("supercalifragilistic", 8), "superca…");
+        assert_eq!(cut_words("fits", 8), "fits");
+    }
+
+    #[test]
+    fn excerpt_is_one_line_of_the_start() {
+        assert_eq!(
+            excerpt("  first line\n\nsecond  line ", 80),
+            "first line second line"
+        );
+        assert_eq!(excerpt("a long first line\nsecond", 12), "a long firs…");
+        assert_eq!(excerpt("a long first line\nsecond", 15), "a long first…");
+        assert!(excerpt(&"日本語 ".repeat(20), 21).width() <= 21);
+    }
+
+    #[test]
+    fn a_row_cuts_its_lowest_rank_first_and_keeps_the_change() {
+        let pieces = [
+            Piece::whole("#12      "),
+            Piece::cut("A title that goes on and on", 0, 8),
+            Piece::whole(" — "),
+            Piece::cut("priority medium → high", 1, 6).words(),
+        ];
+        let row = line(&pieces, 44);
+        assert_eq!(row, "#12      A title t… — priority medium → high");
+        // Narrower: the title at its floor, then the reason by words.
+        let row = line(&pieces, 30);
+        assert!(row.starts_with("#12      A title… — "), "{row}");
+        assert!(row.ends_with('…') && row.width() <= 30, "{row}");
+        // Wide enough: nothing is cut.
+        assert_eq!(
+            line(&pieces, 80),
+            "#12      A title that goes on and on — priority medium → high"
+        );
+    }
+
+    #[test]
+    fn a_row_of_whole_pieces_is_still_cut_to_the_width() {
+        let row = line(&[Piece::whole("abcdef"), Piece::whole("ghij")], 6);
+        assert_eq!(row, "abcde…");
+    }
+}

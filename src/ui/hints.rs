@@ -1,0 +1,261 @@
+//! What each hint line names (issue 40 §4): the pane's actions, each
+//! popup's context and actions, the inbox's keys. The keys themselves come
+//! from the keymap in effect (`Keymap::hints`), never from here, so a
+//! rebinding in the config is what the hints say. A leaf of `ui`: the key
+//! line (`ui/mod.rs`), the inbox's footer and the detail's tabs read it.
+
+use crate::app::keymap::{Action as A, Context};
+use crate::app::popups::chooser::ChooserKind;
+use crate::app::state::{Focus, Overlay, State};
+
+/// The pane's keys its hint line names (after help, before quit), for
+/// the contexts in effect (`State::key_contexts`).
+pub fn pane_keys(s: &State) -> &'static [(A, &'static str)] {
+    const BOARD: &[(A, &str)] = &[
+        (A::ColumnRight, "column"),
+        (A::Down, "card"),
+        (A::MoveRight, "next status"),
+        (A::MoveLeft, "previous status"),
+        (A::Open, "detail"),
+        (A::SetStatus, "status"),
+        (A::Board, "list"),
+        (A::Views, "views"),
+    ];
+    match s.focus {
+        _ if s.board.is_some() => BOARD,
+        // With marks: what marks do, and that actions act on all of them.
+        Focus::List if !s.marks.is_empty() => &[
+            (A::Palette, "command all marked"),
+            (A::ToggleMark, "mark"),
+            (A::MarkRange, "range"),
+            (A::MarkAll, "all"),
+            (A::ClearMarks, "clear marks"),
+            (A::SetStatus, "status"),
+            (A::Undo, "undo"),
+        ],
+        Focus::List => &[
+            (A::Palette, "commands"),
+            (A::Search, "search"),
+            (A::Down, "down"),
+            (A::Up, "up"),
+            (A::Open, "detail"),
+            (A::SetStatus, "status"),
+            (A::Comment, "comment"),
+            (A::Filter, "filter"),
+            (A::Zoom, "zoom"),
+        ],
+        Focus::Detail => &[
+            (A::Palette, "commands"),
+            (A::Back, "list"),
+            (A::NextTab, "next tab"),
+            (A::Down, "down"),
+            (A::Open, "open"),
+            (A::Comment, "comment"),
+            (A::ReplyRequester, "reply"),
+            (A::HistoryBack, "back"),
+            (A::Zoom, "zoom"),
+        ],
+    }
+}
+
+/// What a popup's keys do, named from the keymap in effect (issue 40
+/// §4): `[name]` then `keys label` for each entry whose action a key of
+/// the popup's context runs. The help screen, the search line and the
+/// composer read their keys in code, not in the keymap: their lines say
+/// those fixed keys.
+pub fn popup_hint(s: &State) -> Option<String> {
+    let (name, context, entries, typing) = popup_keys(s)?;
+    let Some(context) = context else {
+        return Some(format!("[{name}] {}", entries_fixed(name)));
+    };
+    let km = &s.keymap;
+    let parts = match typing {
+        true => km.hints_typing(&[context], entries),
+        false => km.hints(&[context], entries),
+    };
+    let lead = (name == "link").then(|| "type #N or words".to_string());
+    let all: Vec<String> = lead.into_iter().chain(parts).collect();
+    Some(format!("[{name}] {}", all.join("  ")))
+}
+
+/// The fixed keys of the popups that read them in code.
+fn entries_fixed(name: &str) -> &'static str {
+    match name {
+        "help" => "type to filter  up/down scroll  esc close",
+        "search" => "type to narrow  enter keep  esc restore the list",
+        _ => "ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)",
+    }
+}
+
+/// An entry of a hint: the actions whose keys it names, and what they do.
+pub type HintEntry = (&'static [A], &'static str);
+
+/// The open popup's name, its keymap context (`None`: keys fixed in code),
+/// the entries of its hint, and whether it has a text field (a plain
+/// character then types).
+pub fn popup_keys(
+    s: &State,
+) -> Option<(&'static str, Option<Context>, &'static [HintEntry], bool)> {
+    use Context as C;
+    const MOVE: HintEntry = (&[A::Down, A::Up], "move");
+    Some(match &s.overlay {
+        Overlay::None => return None,
+        Overlay::Help { .. } => ("help", None, &[], false),
+        Overlay::Search(_) => ("search", None, &[], false),
+        Overlay::Compose(_) => ("compose", None, &[], false),
+        Overlay::Palette(_) => (
+            "command",
+            Some(C::Palette),
+            &[
+                (&[A::Complete], "complete"),
+                (&[A::Up, A::Down], "choose"),
+                (&[A::Run], "run"),
+                (&[A::Close], "cancel"),
+            ],
+            true,
+        ),
+        Overlay::Confirm { .. } => (
+            "confirm",
+            Some(C::Confirm),
+            &[(&[A::Yes], "yes"), (&[A::No], "no")],
+            false,
+        ),
+        Overlay::Text { .. } => (
+            "view",
+            Some(C::View),
+            &[
+                (&[A::Down, A::Up], "scroll"),
+                (&[A::Top, A::Bottom], "top/bottom"),
+                (&[A::Close], "close"),
+            ],
+            false,
+        ),
+        Overlay::Picker(_) => (
+            "pick",
+            Some(C::Picker),
+            &[MOVE, (&[A::Choose], "choose"), (&[A::Close], "cancel")],
+            false,
+        ),
+        Overlay::Chooser(c) => {
+            let (name, entries): (&str, &'static [HintEntry]) = match c.kind {
+                ChooserKind::Outbox => (
+                    "outbox",
+                    &[
+                        MOVE,
+                        (&[A::CancelItem], "cancel the edit"),
+                        (&[A::Choose], "send one that waits"),
+                        (&[A::Close], "close"),
+                    ],
+                ),
+                ChooserKind::Drafts => (
+                    "drafts",
+                    &[
+                        MOVE,
+                        (&[A::AcceptDraft], "accept"),
+                        (&[A::RejectDraft], "reject (y confirms)"),
+                        (&[A::Choose], "open"),
+                        (&[A::Close], "close"),
+                    ],
+                ),
+                ChooserKind::LinkTask => (
+                    "link",
+                    &[
+                        (&[A::Up, A::Down], "move"),
+                        (&[A::Choose], "link the > row"),
+                        (&[A::Close], "cancel"),
+                    ],
+                ),
+                ChooserKind::Attach => (
+                    "attach",
+                    &[
+                        MOVE,
+                        (&[A::Choose], "attach this file"),
+                        (&[A::Close], "cancel"),
+                    ],
+                ),
+                ChooserKind::Snoozed => (
+                    "snoozed",
+                    &[
+                        MOVE,
+                        (&[A::Choose], "open"),
+                        (&[A::CancelItem], "cancel"),
+                        (&[A::Close], "close"),
+                    ],
+                ),
+                ChooserKind::Recent | ChooserKind::Changed => (
+                    "tasks",
+                    &[MOVE, (&[A::Choose], "open"), (&[A::Close], "close")],
+                ),
+            };
+            (name, Some(C::Picker), entries, c.typed.is_some())
+        }
+        Overlay::Sharing(_) => (
+            "sharing",
+            Some(C::Sharing),
+            &[
+                MOVE,
+                (&[A::ToggleVisibility], "visibility"),
+                (&[A::ToggleAccess], "read/write"),
+                (&[A::AddPerson], "person"),
+                (&[A::AddTeam], "team"),
+                (&[A::RemoveEntry], "remove"),
+                (&[A::Review], "review"),
+            ],
+            false,
+        ),
+        Overlay::Filter(_) => (
+            "filter",
+            Some(C::Filter),
+            &[
+                (&[A::PrevField, A::NextField], "move"),
+                (&[A::Toggle], "toggle"),
+                (&[A::PriorityPrev], "previous priority"),
+                (&[A::ClearFilters], "clear"),
+                (&[A::Apply], "apply"),
+            ],
+            false,
+        ),
+        Overlay::Views(_) => (
+            "views",
+            Some(C::Switcher),
+            &[MOVE, (&[A::Choose], "switch"), (&[A::Close], "close")],
+            false,
+        ),
+        Overlay::Conflict(_) => (
+            "conflict",
+            Some(C::Conflict),
+            &[
+                MOVE,
+                (&[A::KeepMine], "keep mine"),
+                (&[A::TakeTheirs], "take theirs"),
+                (&[A::Apply], "send what is kept"),
+                (&[A::Close], "back"),
+            ],
+            false,
+        ),
+        Overlay::Inbox(_) => ("inbox", Some(C::Inbox), &INBOX_KEYS_MOVE, false),
+    })
+}
+
+/// The inbox's keys, as its hint and its footer name them.
+pub const INBOX_KEYS: [HintEntry; 7] = [
+    (&[A::Open], "open"),
+    (&[A::InboxDone], "done"),
+    (&[A::InboxUndo], "undo"),
+    (&[A::Snooze], "snooze"),
+    (&[A::FollowUp], "follow-up"),
+    (&[A::InboxAll], "all"),
+    (&[A::Refresh], "now"),
+];
+
+const INBOX_KEYS_MOVE: [HintEntry; 9] = [
+    (&[A::Down, A::Up], "move"),
+    INBOX_KEYS[0],
+    INBOX_KEYS[1],
+    INBOX_KEYS[2],
+    INBOX_KEYS[3],
+    INBOX_KEYS[4],
+    INBOX_KEYS[5],
+    INBOX_KEYS[6],
+    (&[A::Close], "close"),
+];

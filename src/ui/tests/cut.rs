@@ -1,0 +1,119 @@
+//! The one cut on screen (issue 40 §3): an inbox reason at 80 columns
+//! stops at a word's end with `…` and keeps the change whole, the header
+//! keeps its counts before the names, a search row cuts the title and not
+//! the words it matched; CJK titles are cut by their width.
+
+use super::inbox::inbox_scene;
+use super::*;
+use crate::inbox::{InboxRow, InboxUpdate, Kind};
+
+#[test]
+fn at_80_columns_an_inbox_reason_ends_at_a_word_with_the_mark_and_keeps_the_change() {
+    let mut s = inbox_scene();
+    let ids: Vec<String> = s
+        .list
+        .items
+        .iter()
+        .map(|i| i.id().unwrap().to_string())
+        .collect();
+    let now = jiff::Timestamp::now().as_second();
+    s.on_inbox(InboxUpdate {
+        rows: vec![InboxRow {
+            task_id: ids[0].clone(),
+            label: "#101".into(),
+            title: "契約書の確認 — the Contoso NDA renewal and its every clause read twice over".into(),
+            at: now - 60,
+            reasons: vec![
+                (
+                    Kind::Mention,
+                    "Bob Okafor mentioned you: “@Alice the counterparty has sent a revised draft of the agreement”".into(),
+                ),
+                (Kind::Fields, "priority medium → high".into()),
+            ],
+            target: None,
+            snoozed_until: None,
+            read: false,
+        }],
+        unread: [ids[0].clone()].into_iter().collect(),
+        ..Default::default()
+    });
+    s.on_key(key('i'));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let lines: Vec<&str> = t.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("mentioned you"))
+        .unwrap_or_else(|| panic!("{t}"));
+    let (head, why) = (lines[at - 1], lines[at]);
+    // The change keeps its arrow and its value; the quote gives way, at a
+    // word's end, saying so.
+    assert!(why.contains("· priority medium → high"), "{why}");
+    let quote = why.split(" · ").next().unwrap();
+    assert!(quote.ends_with('…'), "{why}");
+    let kept = quote
+        .trim_end_matches('…')
+        .trim_start_matches(['┃', '│', ' ']);
+    let full = "Bob Okafor mentioned you: “@Alice the counterparty has sent a revised draft of the agreement”";
+    let next = full[kept.len()..].chars().next();
+    assert!(
+        full.starts_with(kept) && next == Some(' '),
+        "cut at a word's end: {kept:?}"
+    );
+    // The title is cut by its width (two columns a CJK character), and
+    // says so: before, it was cut by characters and the frame clipped it.
+    assert!(head.contains("#101") && head.contains('…'), "{head}");
+}
+
+#[test]
+fn the_header_keeps_its_counts_whole_before_the_names() {
+    let mut s = scene();
+    s.host = "tasks.a-very-long-host-name-of-the-organisation.example.com".into();
+    s.profile = Some("the-litigation-team-profile".into());
+    s.on_key(key(' '));
+    s.on_key(key(' '));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let header = t.lines().next().unwrap();
+    assert!(header.trim_end().ends_with("[2 marked]"), "{header}");
+    assert!(
+        header.contains('…'),
+        "the names say they were cut: {header}"
+    );
+    assert!(crate::cut::width(header) <= 80, "{header}");
+}
+
+/// Before, the title was cut to a third of the column whatever the room,
+/// then the row again: both cut. Now the title gives way first (down to
+/// 12 columns), so the words it matched stay whole; where it has room,
+/// nothing is cut.
+#[test]
+fn a_search_row_cuts_the_title_and_keeps_the_words_it_matched() {
+    let mut s = scene();
+    let id = s.list.items[0].id().unwrap().to_string();
+    if let Some(TaskItem::Task(t)) = s.list.items.get_mut(0) {
+        t.title =
+            "Renew the Contoso NDA and read every clause of the master agreement twice".into();
+    }
+    s.search = "zebra".into();
+    s.list.found_for = "zebra".into();
+    s.list.found.insert(id, "comment: “zebra memo”".into());
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let row = t
+        .lines()
+        .find(|l| l.contains("Renew"))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(row.contains("… · comment: “zebra memo”"), "{row}");
+    // Room for both: nothing is cut (before, the title was cut to a third
+    // of the column whatever the room).
+    if let Some(TaskItem::Task(t)) = s.list.items.get_mut(0) {
+        t.title = "Renew the Contoso NDA".into();
+    }
+    let t = text(&render(&mut s, 240, 40, &Theme::dark()));
+    let row = t
+        .lines()
+        .find(|l| l.contains("zebra memo"))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(
+        row.contains("Renew the Contoso NDA  [a,b] · comment: “zebra memo”"),
+        "{row}"
+    );
+}
