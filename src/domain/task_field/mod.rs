@@ -75,6 +75,8 @@ const fn spec(
 }
 
 /// How a change of a field is undone (see [`TaskField::undo`]).
+// Made once per undone change and unwrapped at once: boxing buys nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Undo {
     /// This PATCH sets the value back.

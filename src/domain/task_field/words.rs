@@ -186,7 +186,21 @@ impl TaskField {
     pub fn shown(self, value: &str) -> String {
         match self {
             TaskField::Due if value != "none" => crate::domain::dates::when(Some(value)),
-            _ => value.to_string(),
+            TaskField::Due
+            | TaskField::Status
+            | TaskField::Priority
+            | TaskField::Title
+            | TaskField::AssignedTo
+            | TaskField::Tags
+            | TaskField::Archived
+            | TaskField::Description
+            | TaskField::AdditionalContext
+            | TaskField::AssignedAgent
+            | TaskField::AssignedTeam
+            | TaskField::Matter
+            | TaskField::LinkedItems
+            | TaskField::InvolvedPeople
+            | TaskField::Draft => value.to_string(),
         }
     }
 
