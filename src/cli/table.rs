@@ -3,6 +3,7 @@
 
 use crate::api::{Priority, Status, Task, TaskItem};
 use crate::cut::{cut, fit, Piece};
+use crate::domain::task_field::TaskField;
 use jiff::Timestamp;
 use std::io::IsTerminal;
 use unicode_width::UnicodeWidthStr;
@@ -115,28 +116,8 @@ fn row(item: &TaskItem, now: Timestamp) -> Row {
 }
 
 fn task_row(t: &Task, now: Timestamp) -> Row {
-    let completed = t.status == Status::Completed;
-    let raw_due = t.complete_by.as_deref().filter(|r| !r.trim().is_empty());
-    let (due, overdue) = match (t.due(), raw_due) {
-        // The TUI's wording; a completed task is never flagged as overdue.
-        (Some(d), _) => {
-            let (text, late) = crate::app::dates::due_text(d, now, completed);
-            (text.trim_start_matches('!').to_string(), late)
-        }
-        (None, Some(raw)) => (crate::text::clean(raw), false),
-        (None, None) => ("-".into(), false),
-    };
-    let assignee = t
-        .assigned_to
-        .as_ref()
-        .map(|p| p.label())
-        .unwrap_or_else(|| "-".into());
-    let tags = t
-        .tags
-        .iter()
-        .map(|s| s.line().into_owned())
-        .collect::<Vec<_>>()
-        .join(",");
+    let [pri, status, due, assignee, title, tags] =
+        COLUMNS.map(|f| f.cell(t, now).unwrap_or_default());
     let pri_tone = match t.priority {
         Priority::Urgent => Tone::Alert,
         Priority::High => Tone::Warn,
@@ -145,18 +126,19 @@ fn task_row(t: &Task, now: Timestamp) -> Row {
     Row {
         cells: [
             t.label(),
-            t.priority.label(),
-            t.status.label(),
-            due,
-            assignee,
-            t.title.line().into_owned(),
-            tags,
+            pri.0,
+            status.0,
+            due.0,
+            assignee.0,
+            title.0,
+            tags.0,
         ],
         tones: [
             Tone::Plain,
             pri_tone,
             Tone::Plain,
-            if overdue { Tone::Alert } else { Tone::Plain },
+            // A completed task is never flagged as overdue.
+            if due.1 { Tone::Alert } else { Tone::Plain },
             Tone::Plain,
             Tone::Plain,
             Tone::Dim,
@@ -165,7 +147,36 @@ fn task_row(t: &Task, now: Timestamp) -> Row {
     }
 }
 
-const HEADERS: [&str; 7] = ["ID", "PRI", "STATUS", "DUE", "ASSIGNEE", "TITLE", "TAGS"];
+/// The task fields shown after the id, one column each, in order; each
+/// cell and header is the field table's ([`TaskField::cell`]).
+pub const COLUMNS: [TaskField; 6] = [
+    TaskField::Priority,
+    TaskField::Status,
+    TaskField::Due,
+    TaskField::AssignedTo,
+    TaskField::Title,
+    TaskField::Tags,
+];
+
+const fn header(i: usize) -> &'static str {
+    if i == 0 {
+        return "ID";
+    }
+    match COLUMNS[i - 1].spec().column {
+        Some(h) => h,
+        None => panic!("a column of the CLI's table without a header in the field table"),
+    }
+}
+
+pub const HEADERS: [&str; 7] = [
+    header(0),
+    header(1),
+    header(2),
+    header(3),
+    header(4),
+    header(5),
+    header(6),
+];
 /// Column caps (title takes what is left).
 /// (13 for the due column: "overdue today".)
 const CAPS: [usize; 7] = [8, 8, 11, 13, 18, usize::MAX, 24];

@@ -12,4 +12,5 @@ pub mod fuzzy;
 pub mod keymap;
 pub mod later;
 pub mod narrow;
+pub mod task_field;
 pub mod words;

@@ -5,6 +5,7 @@
 use super::snapshot::Snapshot;
 use crate::api::due_instant;
 use crate::domain::later;
+use crate::domain::task_field::TaskField;
 use jiff::Timestamp;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -45,24 +46,22 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 impl Change {
     /// The field as the inbox's words name it (`due`, `assignee`).
     pub fn word(&self) -> &str {
-        match self.field.as_str() {
-            "complete_by" => "due",
-            "assigned_to" => "assignee",
-            f => f,
-        }
+        TaskField::from_wire(&self.field)
+            .and_then(|f| f.spec().inbox)
+            .unwrap_or(&self.field)
     }
 
     /// The change in the item's words: `priority - → high`, `title changed`.
     pub fn words(&self) -> String {
-        match self.field.as_str() {
-            "title" => "title changed".to_string(),
-            _ => format!(
-                "{} {} → {}",
-                self.word(),
-                self.before_words,
-                self.after_words
-            ),
+        if TaskField::from_wire(&self.field) == Some(TaskField::Title) {
+            return "title changed".to_string();
         }
+        format!(
+            "{} {} → {}",
+            self.word(),
+            self.before_words,
+            self.after_words
+        )
     }
 
     /// The changes as an item stores them (JSON). An item stored before
@@ -78,11 +77,8 @@ impl Change {
                     return serde_json::from_value(v).ok();
                 }
                 let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-                let field = match text("field").as_str() {
-                    "due" => "complete_by".to_string(),
-                    "assignee" => "assigned_to".to_string(),
-                    f => f.to_string(),
-                };
+                let word = text("field");
+                let field = TaskField::from_inbox(&word).map_or(word, |f| f.wire().to_string());
                 Some(Change {
                     field,
                     before: None,
@@ -102,59 +98,73 @@ fn due_words(due: Option<&str>, now: Timestamp, clock: bool) -> String {
     }
 }
 
-/// The fields that changed: the service's values before and after, and
-/// the same in words.
+/// The fields that changed, in the table's order: the service's values
+/// before and after, and the same in words.
 pub fn changes(before: &Snapshot, after: &Snapshot, now: Timestamp) -> Vec<Change> {
-    let mut out = Vec::new();
-    let mut add = |field: &str, words: [String; 2]| {
-        let [b, a] = words;
-        out.push(Change {
-            field: field.to_string(),
-            before: before.sent(field),
-            after: after.sent(field),
-            before_words: b,
-            after_words: a,
-        });
-    };
-    if before.status != after.status {
-        add(
-            "status",
-            [before.status_words.clone(), after.status_words.clone()],
-        );
+    TaskField::ALL
+        .into_iter()
+        .filter_map(|f| {
+            let [b, a] = compare(f, before, after, now)?;
+            Some(Change {
+                field: f.wire().to_string(),
+                before: before.sent(f),
+                after: after.sent(f),
+                before_words: b,
+                after_words: a,
+            })
+        })
+        .collect()
+}
+
+/// One field compared: its words before and after when it changed.
+/// A field the inbox compares has an inbox word in the table
+/// ([`crate::domain::task_field::Spec::inbox`]); the others never change
+/// here.
+fn compare(
+    f: TaskField,
+    before: &Snapshot,
+    after: &Snapshot,
+    now: Timestamp,
+) -> Option<[String; 2]> {
+    let words = |b: &String, a: &String| (b != a).then(|| [b.clone(), a.clone()]);
+    match f {
+        TaskField::Status => (before.status != after.status)
+            .then(|| [before.status_words.clone(), after.status_words.clone()]),
+        TaskField::Priority => words(&before.priority, &after.priority),
+        TaskField::Due => {
+            let at = |s: &Snapshot| s.due.as_deref().and_then(due_instant);
+            if at(before) == at(after) {
+                return None;
+            }
+            let words = |clock| [before, after].map(|s| due_words(s.due.as_deref(), now, clock));
+            // A due time moved within its day says the times.
+            let [b, a] = words(false);
+            Some(if b == a { words(true) } else { [b, a] })
+        }
+        TaskField::Title => words(&before.title, &after.title),
+        // Who it is assigned to, when that is not about the user (the
+        // user's own assignment has a reason of its own).
+        TaskField::AssignedTo => {
+            let who = |s: &Snapshot| s.assignee.clone().unwrap_or_else(|| "nobody".into());
+            (!before.mine && !after.mine && before.assignee_id != after.assignee_id)
+                .then(|| [who(before), who(after)])
+        }
+        TaskField::Tags => {
+            (before.tags != after.tags).then(|| [before.tags.join(", "), after.tags.join(", ")])
+        }
+        TaskField::Archived => {
+            let w = |a: bool| if a { "archived" } else { "active" }.to_string();
+            (before.archived != after.archived).then(|| [w(before.archived), w(after.archived)])
+        }
+        TaskField::Description
+        | TaskField::AdditionalContext
+        | TaskField::AssignedAgent
+        | TaskField::AssignedTeam
+        | TaskField::Matter
+        | TaskField::LinkedItems
+        | TaskField::InvolvedPeople
+        | TaskField::Draft => None,
     }
-    if before.priority != after.priority {
-        add(
-            "priority",
-            [before.priority.clone(), after.priority.clone()],
-        );
-    }
-    let (bd, ad) = (
-        before.due.as_deref().and_then(due_instant),
-        after.due.as_deref().and_then(due_instant),
-    );
-    if bd != ad {
-        let words = |clock| [before, after].map(|s| due_words(s.due.as_deref(), now, clock));
-        // A due time moved within its day says the times.
-        let [b, a] = words(false);
-        add("complete_by", if b == a { words(true) } else { [b, a] });
-    }
-    if before.title != after.title {
-        add("title", [before.title.clone(), after.title.clone()]);
-    }
-    // Who it is assigned to, when that is not about the user (the
-    // user's own assignment has a reason of its own).
-    if !before.mine && !after.mine && before.assignee_id != after.assignee_id {
-        let who = |s: &Snapshot| s.assignee.clone().unwrap_or_else(|| "nobody".into());
-        add("assigned_to", [who(before), who(after)]);
-    }
-    if before.tags != after.tags {
-        add("tags", [before.tags.join(", "), after.tags.join(", ")]);
-    }
-    if before.archived != after.archived {
-        let w = |a: bool| if a { "archived" } else { "active" }.to_string();
-        add("archived", [w(before.archived), w(after.archived)]);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -163,6 +173,8 @@ mod tests {
     use crate::inbox::derive::task_items;
     use crate::inbox::tests::{now, snap, BOB, T1};
     use serde_json::json;
+
+    const DUE: &str = TaskField::Due.wire();
 
     fn changed(before: &Snapshot, after: &Snapshot) -> (String, Vec<Change>) {
         let items = task_items(T1, Some(before), after, false, now());
@@ -199,14 +211,14 @@ mod tests {
     #[test]
     fn a_cleared_due_date_is_null_and_an_assignee_the_services_person() {
         let bob = json!({"id": BOB, "name": "Bob", "email": "bob@example.com"});
-        let before = snap(json!({"assigned_to": bob, "complete_by": "2026-11-27"}));
+        let before = snap(json!({"assigned_to": bob, DUE: "2026-11-27"}));
         let after = snap(json!({
-            "assigned_to": null, "complete_by": null,
+            "assigned_to": null, DUE: null,
             "updated_at": "2026-11-25T09:00:00Z"
         }));
         let (words, ch) = changed(&before, &after);
         assert_eq!(words, "due Fri → none; assignee Bob → nobody");
-        assert_eq!(ch[0].field, "complete_by");
+        assert_eq!(ch[0].field, DUE);
         assert_eq!(ch[0].before, Some(json!("2026-11-27")));
         assert_eq!(ch[0].after, Some(json!(null)));
         assert_eq!(ch[1].field, "assigned_to");
@@ -219,9 +231,9 @@ mod tests {
 
     #[test]
     fn a_due_time_moved_within_its_day_says_the_times() {
-        let before = snap(json!({"complete_by": "2026-11-27T09:00:00Z"}));
+        let before = snap(json!({DUE: "2026-11-27T09:00:00Z"}));
         let after = snap(json!({
-            "complete_by": "2026-11-27T17:00:00Z", "updated_at": "2026-11-25T09:00:00Z"
+            DUE: "2026-11-27T17:00:00Z", "updated_at": "2026-11-25T09:00:00Z"
         }));
         let (_, ch) = changed(&before, &after);
         assert_ne!(ch[0].before_words, ch[0].after_words, "{ch:?}");
@@ -238,7 +250,7 @@ mod tests {
         let ch = Change::stored(old);
         assert_eq!(ch[0].before, None);
         assert_eq!(ch[0].before_words, "-");
-        assert_eq!(ch[1].field, "complete_by");
+        assert_eq!(ch[1].field, DUE);
         let v = serde_json::to_value(&ch[0]).unwrap();
         assert!(v.get("before").is_none(), "{v}");
         // A base stored with words only: its values are not known either.

@@ -2,6 +2,7 @@
 //! through the inbox (stored as JSON in the inbox's base).
 
 use crate::api::{parse_timestamp, short_id, Identity, Person, Status, Task};
+use crate::domain::task_field::TaskField;
 use serde::{Deserialize, Serialize};
 
 /// Who "me" is: the user the service named (`/me`).
@@ -116,21 +117,29 @@ impl Snapshot {
         }
     }
 
-    /// A compared field's value as the service sent it, by the service's
-    /// name (`None`: not known, see [`Self::sent`]). Title, due date,
-    /// tags and archived are kept as sent in the fields above.
-    pub fn sent(&self, field: &str) -> Option<serde_json::Value> {
+    /// A compared field's value as the service sent it (`None`: not
+    /// known, see [`Self::sent`], or a field the inbox does not keep).
+    /// Title, due date, tags and archived are kept as sent in the fields
+    /// above.
+    pub fn sent(&self, field: TaskField) -> Option<serde_json::Value> {
         use serde_json::Value;
         let sent = self.sent.as_ref();
         match field {
-            "status" => sent.map(|s| Value::from(s.status.as_str())),
-            "priority" => sent.map(|s| Value::from(s.priority.as_str())),
-            "assigned_to" => sent.map(|s| s.assigned_to.clone()),
-            "complete_by" => Some(self.due.as_deref().map_or(Value::Null, Value::from)),
-            "title" => Some(Value::from(self.title.as_str())),
-            "tags" => Some(self.tags.iter().map(|t| Value::from(t.as_str())).collect()),
-            "archived" => Some(Value::Bool(self.archived)),
-            _ => None,
+            TaskField::Status => sent.map(|s| Value::from(s.status.as_str())),
+            TaskField::Priority => sent.map(|s| Value::from(s.priority.as_str())),
+            TaskField::AssignedTo => sent.map(|s| s.assigned_to.clone()),
+            TaskField::Due => Some(self.due.as_deref().map_or(Value::Null, Value::from)),
+            TaskField::Title => Some(Value::from(self.title.as_str())),
+            TaskField::Tags => Some(self.tags.iter().map(|t| Value::from(t.as_str())).collect()),
+            TaskField::Archived => Some(Value::Bool(self.archived)),
+            TaskField::Description
+            | TaskField::AdditionalContext
+            | TaskField::AssignedAgent
+            | TaskField::AssignedTeam
+            | TaskField::Matter
+            | TaskField::LinkedItems
+            | TaskField::InvolvedPeople
+            | TaskField::Draft => None,
         }
     }
 

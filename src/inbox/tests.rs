@@ -8,6 +8,9 @@ use crate::store::{Db, InboxBase, InboxMark, MarkKind};
 use jiff::Timestamp;
 use serde_json::json;
 
+/// The due date's wire name, from the field table.
+const DUE: &str = crate::domain::task_field::TaskField::Due.wire();
+
 pub(super) const ME: &str = "00000000-0000-4000-8000-00000000000a";
 pub(super) const BOB: &str = "00000000-0000-4000-8000-00000000000b";
 pub(super) const T1: &str = "10000000-0000-4000-8000-000000000001";
@@ -30,7 +33,7 @@ fn task(v: serde_json::Value) -> Task {
         "status": "in_progress", "priority": "medium",
         "assigned_to": {"id": ME, "name": "Alice Adams", "email": "alice@example.com"},
         "creator": {"id": BOB, "name": "Bob", "email": "bob@example.com"},
-        "complete_by": "2026-11-27T17:00:00Z",
+        DUE: "2026-11-27T17:00:00Z",
         "updated_at": "2026-11-25T08:00:00Z",
         "involved_people": [],
     });
@@ -79,9 +82,9 @@ fn no_longer_assigned_names_the_new_assignee_once() {
 
 #[test]
 fn changed_fields_carry_the_services_values_and_say_them_in_words() {
-    let before = snap(json!({"complete_by": "2026-11-27T17:00:00Z"}));
+    let before = snap(json!({DUE: "2026-11-27T17:00:00Z"}));
     let after = snap(json!({
-        "status": "completed", "complete_by": "2026-11-30T17:00:00Z",
+        "status": "completed", DUE: "2026-11-30T17:00:00Z",
         "updated_at": "2026-11-25T09:30:00Z"
     }));
     let items = task_items(T1, Some(&before), &after, false, now());
@@ -102,7 +105,7 @@ fn changed_fields_carry_the_services_values_and_say_them_in_words() {
             after_words: "completed".into(),
         }
     );
-    assert_eq!(ch[1].field, "complete_by");
+    assert_eq!(ch[1].field, DUE);
     assert_eq!(ch[1].before, Some(json!("2026-11-27T17:00:00Z")));
     assert_eq!(ch[1].after, Some(json!("2026-11-30T17:00:00Z")));
     assert_eq!(items[0].target.as_deref(), Some("field:status"));
@@ -139,16 +142,16 @@ fn shared_with_me_and_access_removed() {
 
 #[test]
 fn due_today_and_overdue_come_once_per_local_day() {
-    let today = snap(json!({"complete_by": "2026-11-25T17:00:00Z"}));
+    let today = snap(json!({DUE: "2026-11-25T17:00:00Z"}));
     let items = task_items(T1, Some(&today), &today, false, now());
     assert_eq!(kinds(&items), ["due"]);
     assert_eq!(items[0].key, "due:2026-11-25");
     assert_eq!(items[0].words, "due today 17:00");
-    let late = snap(json!({"complete_by": "2026-11-23T17:00:00Z"}));
+    let late = snap(json!({DUE: "2026-11-23T17:00:00Z"}));
     let items = task_items(T1, Some(&late), &late, false, now());
     assert_eq!(items[0].words, "overdue: was due Mon 17:00");
     // Not mine, or done: no reminder.
-    let done = snap(json!({"complete_by": "2026-11-23T17:00:00Z", "status": "completed"}));
+    let done = snap(json!({DUE: "2026-11-23T17:00:00Z", "status": "completed"}));
     assert!(task_items(T1, Some(&done), &done, false, now()).is_empty());
     // Even the first walk reminds.
     assert_eq!(kinds(&task_items(T1, None, &late, true, now())), ["due"]);
@@ -156,7 +159,7 @@ fn due_today_and_overdue_come_once_per_local_day() {
 
 #[test]
 fn a_draft_waits_for_me() {
-    let d = snap(json!({"draft": true, "complete_by": null}));
+    let d = snap(json!({"draft": true, DUE: null}));
     let items = task_items(T1, Some(&d), &d, false, now());
     assert_eq!(kinds(&items), ["draft"]);
     assert_eq!(items[0].words, "draft waiting for you to accept or reject");
@@ -413,14 +416,12 @@ fn a_follow_up_answered_by_someone_is_dropped_silently() {
 #[test]
 fn a_reminder_is_over_once_the_task_is_done() {
     let mut db = Db::in_memory().unwrap();
-    let late = snap(json!({"complete_by": "2026-11-23T17:00:00Z"}));
+    let late = snap(json!({DUE: "2026-11-23T17:00:00Z"}));
     let items = task_items(T1, Some(&late), &late, false, now());
     db.inbox_commit(&[base(&late, 0)], &[], &items, 1).unwrap();
     assert_eq!(db.inbox_items(false).unwrap().len(), 1);
-    let done = snap(
-        json!({"complete_by": "2026-11-23T17:00:00Z", "status": "completed",
-        "updated_at": "2026-11-25T09:00:00Z"}),
-    );
+    let done = snap(json!({DUE: "2026-11-23T17:00:00Z", "status": "completed",
+        "updated_at": "2026-11-25T09:00:00Z"}));
     let items = task_items(T1, Some(&late), &done, false, now());
     db.inbox_commit(&[base(&done, 0)], &[], &items, 2).unwrap();
     let unread = db.inbox_items(false).unwrap();

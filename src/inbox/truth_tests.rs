@@ -9,6 +9,9 @@ use super::tests::{comment, kinds, me, now, snap, BOB, ME, T1};
 use crate::store::Db;
 use serde_json::json;
 
+/// The due date's wire name, from the field table.
+const DUE: &str = crate::domain::task_field::TaskField::Due.wire();
+
 #[test]
 fn reassigning_or_archiving_ones_own_task_is_no_news() {
     // The inbox knew the task as the user's; the user gave it to Bob.
@@ -50,13 +53,13 @@ fn a_task_leaving_while_a_write_of_ours_is_in_flight_is_kept_and_not_news() {
 #[test]
 fn a_reminder_ends_when_the_due_date_moves_ahead() {
     let mut db = Db::in_memory().unwrap();
-    let late = snap(json!({"complete_by": "2026-11-23T17:00:00Z"}));
+    let late = snap(json!({DUE: "2026-11-23T17:00:00Z"}));
     let items = task_items(T1, Some(&late), &late, false, now());
     assert_eq!(kinds(&items), ["due"]);
     db.inbox_commit(&[new_base(T1, &late, None, 0, now())], &[], &items, 1)
         .unwrap();
     // Bob (or the user) moved the due date to next week.
-    let ahead = snap(json!({"complete_by": "2026-12-02T17:00:00Z",
+    let ahead = snap(json!({DUE: "2026-12-02T17:00:00Z",
         "updated_at": "2026-11-25T09:00:00Z"}));
     let items = task_items(T1, Some(&late), &ahead, false, now());
     db.inbox_commit(&[new_base(T1, &ahead, None, 0, now())], &[], &items, 2)

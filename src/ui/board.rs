@@ -10,6 +10,7 @@ use crate::api::{Priority, TaskItem};
 use crate::app::state::State;
 use crate::app::views::board::{cards, columns};
 use crate::cut::fit;
+use crate::domain::task_field::TaskField;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
@@ -139,7 +140,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::
                 crate::app::dates::due_text(d, now, t.status == crate::api::Status::Completed).1
             });
             let late = if overdue { "!" } else { "" };
-            let pending = s.pending_for(t.id.as_str(), "status");
+            let pending = s.pending_for(t.id.as_str(), TaskField::Status.wire());
             let text = match pending {
                 Some(p) => format!("{} → {}…", t.label(), p.value),
                 // Marked cards (bulk edits act on them) carry `●`.

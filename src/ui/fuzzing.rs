@@ -15,12 +15,13 @@ pub fn page_from_bytes(bytes: &[u8]) -> Vec<TaskItem> {
         return items.iter().map(|r| TaskItem::from_json(r.get())).collect();
     }
     let t = text.to_string();
+    let due = crate::domain::task_field::TaskField::Due.wire();
     let v = serde_json::json!({
         "id": "00000000-0000-4000-8000-000000000001", "display_id": t, "title": t,
         "description": t, "additional_context": t, "status": t, "priority": t,
         "team": {"id": "x", "name": t}, "creator": {"id": "u", "name": t, "email": t},
         "assigned_to": {"id": "u", "name": t, "email": t}, "assigned_agent": {"name": t},
-        "matter": t, "complete_by": t, "tags": [t], "source_channel": t, "visibility": t,
+        "matter": t, due: t, "tags": [t], "source_channel": t, "visibility": t,
         "involved_people": [{"id": "u", "name": t, "email": t, "role": t, "access_level": t}],
         "linked_items": [{"type": t, "id": t, "display_name": t, "role": t, "context": {"check_ids": [t]}}],
         "input_files": [{"id": t, "name": t}], "output_files": t, "x_unknown": {t.clone(): t},

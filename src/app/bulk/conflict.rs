@@ -4,10 +4,11 @@
 //! queued edit's conflict are `edit/conflict.rs`.
 
 use super::{JobState, Run};
-use crate::app::edit::changes::{patch_field, value_words, Change};
+use crate::app::edit::changes::Change;
 use crate::app::local::outbox::three::Three;
 use crate::app::popups::conflict::ConflictView;
 use crate::app::state::{Effect, Level, State};
+use crate::domain::task_field::TaskField;
 use serde_json::Value;
 
 impl State {
@@ -25,19 +26,19 @@ impl State {
         {
             for (ci, c) in j.changes.iter().enumerate() {
                 let Change::Patch(p) = c else { return None };
-                let key = patch_field(p);
-                let mine = p.to_json().get(&key).cloned().unwrap_or(Value::Null);
+                let key = TaskField::of_patch(p)?;
+                let mine = key.sent(p).unwrap_or(Value::Null);
                 rows.push(Three {
-                    field: format!("{} {}", j.label, key.replace('_', " ")),
+                    field: format!("{} {}", j.label, key.label()),
                     saw: j
                         .ours
                         .as_ref()
-                        .map_or_else(|| "(not known)".into(), |t| value_words(t, &key)),
-                    mine: self.words(&key, &mine),
+                        .map_or_else(|| "(not known)".into(), |t| key.words(t)),
+                    mine: self.words(key, &mine),
                     theirs: j
                         .latest
                         .as_ref()
-                        .map_or_else(|| "(not read)".into(), |t| value_words(t, &key)),
+                        .map_or_else(|| "(not read)".into(), |t| key.words(t)),
                     key,
                     keep_mine: true,
                     at: Some((ji, ci)),

@@ -231,13 +231,11 @@ impl Engine {
 /// The value a pending mark shows (`completed`, `a, b`).
 fn pending_value(c: &Change, words: String) -> String {
     match c {
-        Change::Patch(p) => {
-            match &p.to_json()[crate::app::edit::changes::patch_field(p).as_str()] {
-                serde_json::Value::Null => "none".into(),
-                serde_json::Value::String(s) => s.clone(),
-                v => v.to_string(),
-            }
-        }
+        Change::Patch(p) => match c.field().and_then(|f| f.sent(p)) {
+            None | Some(serde_json::Value::Null) => "none".into(),
+            Some(serde_json::Value::String(s)) => s,
+            Some(v) => v.to_string(),
+        },
         _ => words,
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::api::*;
 use crate::app::state::{ApiRequest, Effect, Focus, Level, Load, Pending, Reply, State, Tab};
+use crate::domain::task_field::TaskField;
 use crate::domain::words::{delivery_text, plural};
 
 impl State {
@@ -231,23 +232,11 @@ fn unexpected() -> ApiError {
 /// What a confirmed edit did, in words ("status → completed").
 fn done_text(p: &Pending) -> String {
     let v = crate::text::clean(&p.value);
-    match (p.field.as_str(), v.as_str()) {
-        ("archived", "archived") => "archived".into(),
-        ("archived", _) => "restored".into(),
-        ("draft", _) => "draft accepted".into(),
-        ("complete_by", "none") => "due date cleared".into(),
-        // Local time, as everywhere else on screen.
-        ("complete_by", due) => format!("due → {}", crate::app::dates::when(Some(due))),
-        ("assigned_to", "nobody") => "unassigned".into(),
-        ("assigned_to", who) => format!("assigned to {who}"),
-        ("description" | "additional_context", "none") => {
-            format!("{} cleared", p.field.replace('_', " "))
-        }
-        ("description" | "additional_context", _) => {
-            format!("{} saved", p.field.replace('_', " "))
-        }
-        (field, "none") => format!("{} cleared", field.replace('_', " ")),
-        (field, value) => format!("{} → {value}", field.replace('_', " ")),
+    match TaskField::from_wire(&p.field) {
+        Some(f) => f.done_words(&v),
+        // Not a field of the task: links, files, sharing.
+        None if v == "none" => format!("{} cleared", p.field),
+        None => format!("{} → {v}", p.field),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::api::*;
 use crate::app::state::fields::{file_entries, file_id};
-use serde_json::Value;
+use crate::domain::task_field::{TaskField, Undo};
 
 // A few changes per task are held at a time: boxing the patch buys nothing.
 #[allow(clippy::large_enum_variant)]
@@ -39,73 +39,17 @@ pub struct ShareDelta {
     pub words: String,
 }
 
-/// The JSON key of the field a one-field patch sets (`status`).
-pub fn patch_field(p: &TaskPatch) -> String {
-    p.to_json()
-        .as_object()
-        .and_then(|m| m.keys().next().cloned())
-        .unwrap_or_default()
-}
-
 /// A patch as one-field patches, in the order of the body.
 pub fn split_patch(p: &TaskPatch) -> Vec<TaskPatch> {
-    let body = p.to_json();
-    let Some(m) = body.as_object() else {
-        return vec![];
-    };
-    m.keys().filter_map(|k| one_field(p, k)).collect::<Vec<_>>()
-}
-
-fn one_field(p: &TaskPatch, key: &str) -> Option<TaskPatch> {
-    let mut out = TaskPatch::default();
-    match key {
-        "title" => out.title = p.title.clone(),
-        "description" => out.description = p.description.clone(),
-        "additional_context" => out.additional_context = p.additional_context.clone(),
-        "assigned_to" => out.assigned_to = p.assigned_to.clone(),
-        "assigned_agent" => out.assigned_agent = p.assigned_agent.clone(),
-        "assigned_team_id" => out.assigned_team_id = p.assigned_team_id.clone(),
-        "matter_id" => out.matter_id = p.matter_id.clone(),
-        "status" => out.status = p.status.clone(),
-        "priority" => out.priority = p.priority.clone(),
-        "complete_by" => out.complete_by = p.complete_by.clone(),
-        "tags" => out.tags = p.tags.clone(),
-        "linked_items" => out.linked_items = p.linked_items.clone(),
-        "involved_people" => out.involved_people = p.involved_people.clone(),
-        "archived" => out.archived = p.archived,
-        "draft" => out.draft = p.draft,
-        _ => return None,
-    }
-    Some(out)
-}
-
-/// The id an open-shape field (agent, team, matter) refers to: `Ok(None)`
-/// when it is empty, an error when it has no id to send back.
-fn open_id(v: &Value, what: &str) -> Result<Option<String>, String> {
-    match v {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s.clone())),
-        Value::Object(m) => m
-            .get("id")
-            .and_then(|i| i.as_str())
-            .map(|s| Some(s.to_string()))
-            .ok_or(format!("the previous {what} has no id to send back")),
-        _ => Err(format!("the previous {what} has no id to send back")),
-    }
-}
-
-fn set_or_clear(v: Option<String>) -> Field<String> {
-    match v {
-        Some(v) => Field::Set(v),
-        None => Field::Clear,
-    }
+    TaskField::in_patch(p)
+        .into_iter()
+        .filter_map(|f| f.one(p))
+        .collect()
 }
 
 pub use crate::domain::filters::apply_tags;
 
-pub fn tag_list(t: &Task) -> Vec<String> {
-    t.tags.iter().map(|s| s.raw().to_string()).collect()
-}
+pub use crate::domain::task_field::tags as tag_list;
 
 /// What undoes going from the tags `before` to `after`.
 fn tags_back(before: &[String], after: &[String]) -> Change {
@@ -130,62 +74,12 @@ fn file_ids(t: &Task) -> Vec<String> {
         .collect()
 }
 
-/// The value of a task field as the PATCH body names it, for comparing.
-pub fn field_value(t: &Task, key: &str) -> Value {
-    let s = |x: &str| Value::String(x.to_string());
-    let opt = |x: Option<&str>| x.map(s).unwrap_or(Value::Null);
-    match key {
-        "title" => s(t.title.raw()),
-        "description" => opt(t.description.as_ref().map(|d| d.raw())),
-        "additional_context" => opt(t.additional_context.as_ref().map(|d| d.raw())),
-        "assigned_to" => opt(t.assigned_to.as_ref().map(|p| p.id.as_str())),
-        "assigned_agent" => open_id(&t.assigned_agent, "agent")
-            .map(|o| opt(o.as_deref()))
-            .unwrap_or((*t.assigned_agent).clone()),
-        "assigned_team_id" => open_id(&t.assigned_team, "team")
-            .map(|o| opt(o.as_deref()))
-            .unwrap_or((*t.assigned_team).clone()),
-        "matter_id" => open_id(&t.matter, "matter")
-            .map(|o| opt(o.as_deref()))
-            .unwrap_or((*t.matter).clone()),
-        "status" => s(t.status.as_wire()),
-        "priority" => s(t.priority.as_wire()),
-        "complete_by" => opt(t.complete_by.as_deref()),
-        "tags" => Value::Array(tag_list(t).into_iter().map(Value::String).collect()),
-        "archived" => Value::Bool(t.archived),
-        "draft" => Value::Bool(t.draft),
-        _ => Value::Null,
-    }
-}
-
-/// A field's value in words (`waiting`, `none`).
-pub fn value_words(t: &Task, key: &str) -> String {
-    match key {
-        "status" => t.status.label(),
-        "priority" => t.priority.to_string(),
-        "assigned_to" => t
-            .assigned_to
-            .as_ref()
-            .map(|p| p.label())
-            .unwrap_or_else(|| "nobody".into()),
-        "tags" if t.tags.is_empty() => "none".into(),
-        "tags" => tag_list(t).join(", "),
-        "archived" if t.archived => "archived".into(),
-        "archived" => "not archived".into(),
-        _ => match field_value(t, key) {
-            Value::Null => "none".into(),
-            Value::String(s) => s,
-            v => v.to_string(),
-        },
-    }
-}
-
 impl Change {
-    /// The PATCH field this change sets, if it is a PATCH.
-    pub fn field(&self) -> Option<String> {
+    /// The task field this change sets, if it is a PATCH.
+    pub fn field(&self) -> Option<TaskField> {
         match self {
-            Change::Patch(p) => Some(patch_field(p)),
-            Change::Tags { .. } => Some("tags".into()),
+            Change::Patch(p) => TaskField::of_patch(p),
+            Change::Tags { .. } => Some(TaskField::Tags),
             _ => None,
         }
     }
@@ -193,8 +87,10 @@ impl Change {
     /// What the row shows as pending while the change is in flight.
     pub fn pending_field(&self) -> String {
         match self {
-            Change::Patch(p) => patch_field(p),
-            Change::Tags { .. } => "tags".into(),
+            Change::Patch(_) | Change::Tags { .. } => self
+                .field()
+                .map(|f| f.wire().to_string())
+                .unwrap_or_default(),
             Change::AddLinks(_) | Change::RemoveLink(..) | Change::UpdateLink(..) => "links".into(),
             Change::Attach(_) | Change::Detach(_) => "files".into(),
             Change::Share(_) => "sharing".into(),
@@ -205,52 +101,9 @@ impl Change {
     /// `name` turns a person's id into a name.
     pub fn words(&self, name: &dyn Fn(&str) -> String) -> String {
         match self {
-            Change::Patch(p) => {
-                let key = patch_field(p);
-                let clear = p.to_json()[key.as_str()].is_null();
-                match key.as_str() {
-                    "status" => format!(
-                        "status → {}",
-                        p.status.as_ref().map(|s| s.label()).unwrap_or_default()
-                    ),
-                    "priority" => format!(
-                        "priority → {}",
-                        p.priority
-                            .as_ref()
-                            .map(|s| s.to_string())
-                            .unwrap_or_default()
-                    ),
-                    "assigned_to" => match &p.assigned_to {
-                        Field::Set(id) => format!("assigned to {}", name(id)),
-                        _ => "unassigned".into(),
-                    },
-                    "complete_by" => match &p.complete_by {
-                        Field::Set(d) => format!("due → {}", crate::app::dates::when(Some(d))),
-                        _ => "due date cleared".into(),
-                    },
-                    "tags" => match &p.tags {
-                        Some(t) if t.is_empty() => "tags cleared".into(),
-                        Some(t) => format!("tags → {}", t.join(", ")),
-                        None => "tags".into(),
-                    },
-                    "archived" if p.archived == Some(true) => "archived".into(),
-                    "archived" => "restored".into(),
-                    "draft" => "draft accepted".into(),
-                    "title" => format!("title → {}", p.title.clone().unwrap_or_default()),
-                    "description" | "additional_context" if clear => {
-                        format!("{} cleared", key.replace('_', " "))
-                    }
-                    "description" | "additional_context" => {
-                        format!("{} saved", key.replace('_', " "))
-                    }
-                    other if clear => format!("{} cleared", other.replace('_', " ")),
-                    other => {
-                        let v = p.to_json()[other].clone();
-                        let v = v.as_str().map(str::to_string).unwrap_or(v.to_string());
-                        format!("{} → {v}", other.replace('_', " "))
-                    }
-                }
-            }
+            Change::Patch(p) => TaskField::of_patch(p)
+                .map(|f| f.change_words(p, name))
+                .unwrap_or_else(|| "nothing changed".into()),
             Change::Tags { add, remove } => {
                 let mut parts: Vec<String> = add.iter().map(|t| format!("+{t}")).collect();
                 parts.extend(remove.iter().map(|t| format!("-{t}")));
@@ -307,89 +160,15 @@ fn inverse_one(
     sharing: Option<(&SharingState, &SharingState)>,
 ) -> Result<Vec<Change>, String> {
     let patch = |p: TaskPatch| Ok(vec![Change::Patch(p)]);
-    let d = TaskPatch::default;
     Ok(match c {
-        Change::Patch(p) => match patch_field(p).as_str() {
-            "status" => {
-                return patch(TaskPatch {
-                    status: Some(b.status.clone()),
-                    ..d()
-                })
+        Change::Patch(p) => {
+            let f = TaskField::of_patch(p).ok_or("an empty change cannot be undone")?;
+            match f.undo(b)? {
+                Undo::Patch(p) => return patch(p),
+                Undo::Tags => vec![tags_back(&tag_list(b), &tag_list(a))],
+                Undo::Nothing => vec![],
             }
-            "priority" => {
-                return patch(TaskPatch {
-                    priority: Some(b.priority.clone()),
-                    ..d()
-                })
-            }
-            "title" => {
-                return patch(TaskPatch {
-                    title: Some(b.title.raw().to_string()),
-                    ..d()
-                })
-            }
-            "description" => {
-                return patch(TaskPatch {
-                    description: set_or_clear(b.description.as_ref().map(|x| x.raw().into())),
-                    ..d()
-                })
-            }
-            "additional_context" => {
-                return patch(TaskPatch {
-                    additional_context: set_or_clear(
-                        b.additional_context.as_ref().map(|x| x.raw().into()),
-                    ),
-                    ..d()
-                })
-            }
-            "assigned_to" => {
-                return patch(TaskPatch {
-                    assigned_to: set_or_clear(
-                        b.assigned_to.as_ref().map(|p| p.id.as_str().to_string()),
-                    ),
-                    ..d()
-                })
-            }
-            "assigned_agent" => {
-                return patch(TaskPatch {
-                    assigned_agent: set_or_clear(open_id(&b.assigned_agent, "agent")?),
-                    ..d()
-                })
-            }
-            "assigned_team_id" => {
-                return patch(TaskPatch {
-                    assigned_team_id: set_or_clear(open_id(&b.assigned_team, "team")?),
-                    ..d()
-                })
-            }
-            "matter_id" => {
-                return patch(TaskPatch {
-                    matter_id: set_or_clear(open_id(&b.matter, "matter")?),
-                    ..d()
-                })
-            }
-            "complete_by" => {
-                return patch(TaskPatch {
-                    complete_by: set_or_clear(b.complete_by.as_deref().map(str::to_string)),
-                    ..d()
-                })
-            }
-            "archived" => {
-                return patch(TaskPatch {
-                    archived: Some(b.archived),
-                    ..d()
-                })
-            }
-            "tags" => vec![tags_back(&tag_list(b), &tag_list(a))],
-            "draft" if b.draft => {
-                return Err(
-                    "accepting a draft cannot be undone: the service has no way to make a task a draft again"
-                        .into(),
-                )
-            }
-            "draft" => vec![],
-            other => return Err(format!("a change of {other} cannot be undone")),
-        },
+        }
         Change::Tags { .. } => vec![tags_back(&tag_list(b), &tag_list(a))],
         Change::AddLinks(items) => items
             .iter()
@@ -459,8 +238,7 @@ fn inverse_one(
             }
         }
         Change::Share(_) => {
-            let (before, after) =
-                sharing.ok_or("the sharing before the change is not known")?;
+            let (before, after) = sharing.ok_or("the sharing before the change is not known")?;
             vec![Change::Share(share_back(before, after))]
         }
     })
@@ -553,12 +331,12 @@ pub fn changed_since(
     ours: Option<&Task>,
     current: &Task,
 ) -> Option<String> {
-    let fields: Vec<String> = changes.iter().filter_map(Change::field).collect();
+    let fields: Vec<TaskField> = changes.iter().filter_map(Change::field).collect();
     let moved: Vec<String> = match ours {
         Some(o) => fields
             .iter()
-            .filter(|f| field_value(o, f) != field_value(current, f))
-            .map(|f| format!("{} is now {}", f.replace('_', " "), value_words(current, f)))
+            .filter(|f| f.read(o) != f.read(current))
+            .map(|f| format!("{} is now {}", f.label(), f.words(current)))
             .collect(),
         None => vec![],
     };

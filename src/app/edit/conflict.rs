@@ -3,11 +3,12 @@
 //! has now, per field; keep mine or take theirs, each. Only the fields
 //! kept are sent; taking theirs for all cancels the edit.
 
-use crate::api::{due_instant, Priority, Status, Task, TaskPatch};
+use crate::api::{Task, TaskPatch};
 use crate::app::local::outbox::three::Three;
 use crate::app::popups::chooser::ChooserKind;
 use crate::app::popups::conflict::{ConflictOf, ConflictOutcome, ConflictView};
 use crate::app::state::{ApiRequest, Effect, Level, Overlay, State};
+use crate::domain::task_field::TaskField;
 use serde_json::Value;
 
 impl State {
@@ -26,66 +27,38 @@ impl State {
         let json = |t: &Task| serde_json::to_value(t).unwrap_or(Value::Null);
         let (before, now) = (before.map(json), json(now));
         mine.iter()
-            .map(|(k, v)| {
+            .filter_map(|(k, v)| {
+                let key = TaskField::from_wire(k)?;
                 // The task's own field for a PATCH key.
-                let on_task = |t: &Value| match k.as_str() {
-                    "assigned_team_id" => t.get("assigned_team").cloned(),
-                    "matter_id" => t.get("matter").cloned(),
-                    other => t.get(other).cloned(),
-                };
-                Three {
-                    key: k.clone(),
-                    field: k.replace('_', " "),
+                let on_task = |t: &Value| t.get(key.spec().on_task).cloned();
+                Some(Three {
+                    key,
+                    field: key.label().to_string(),
                     saw: before
                         .as_ref()
                         .and_then(on_task)
-                        .map_or_else(|| "(not known)".to_string(), |v| self.words(k, &v)),
-                    mine: self.words(k, v),
+                        .map_or_else(|| "(not known)".to_string(), |v| self.words(key, &v)),
+                    mine: self.words(key, v),
                     theirs: on_task(&now)
-                        .map_or_else(|| "(not said)".into(), |v| self.words(k, &v)),
+                        .map_or_else(|| "(not said)".into(), |v| self.words(key, &v)),
                     keep_mine: true,
                     at: None,
-                }
+                })
             })
             .collect()
     }
 
-    /// A field's value in words: a person by name, a date local, a status
-    /// as the list says it.
-    pub(crate) fn words(&self, key: &str, v: &Value) -> String {
-        let text = match (key, v) {
-            (_, Value::Null) => "none".to_string(),
-            ("status", Value::String(s)) => Status::parse(s).label(),
-            ("priority", Value::String(s)) => Priority::parse(s).label(),
-            // Short and local (`Fri 17:00`): three of them share a row.
-            ("complete_by", Value::String(s)) => due_instant(s)
-                .map(|t| crate::domain::later::short_when(t, jiff::Timestamp::now(), true))
-                .unwrap_or_else(|| s.clone()),
-            ("assigned_to", Value::String(id)) => self
-                .directory
+    /// A field's value in words ([`TaskField::value_words`]: a person by
+    /// name, a date local, a status as the list says it), clean and short.
+    pub(crate) fn words(&self, key: TaskField, v: &Value) -> String {
+        let person = |id: &str| {
+            self.directory
                 .people
                 .get(id)
                 .map(|p| p.label())
-                .unwrap_or_else(|| crate::api::short_id(id)),
-            (_, Value::Object(o)) => ["name", "email", "display_name", "id"]
-                .iter()
-                .find_map(|f| o.get(*f).and_then(|v| v.as_str()).filter(|s| !s.is_empty()))
-                .unwrap_or("(set)")
-                .to_string(),
-            (_, Value::Array(a)) if a.is_empty() => "none".to_string(),
-            (_, Value::Array(a)) => a
-                .iter()
-                .map(|x| match x {
-                    Value::String(s) => s.clone(),
-                    other => crate::api::json_summary(other),
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-            (_, Value::String(s)) => s.clone(),
-            (_, Value::Bool(b)) => if *b { "yes" } else { "no" }.to_string(),
-            (_, other) => crate::api::json_summary(other),
+                .unwrap_or_else(|| crate::api::short_id(id))
         };
-        crate::cut::cut(&crate::text::clean(&text), 40)
+        crate::cut::cut(&crate::text::clean(&key.value_words(v, &person)), 40)
     }
 
     /// `enter` on a waiting outbox entry: its fields three ways when it
@@ -208,8 +181,8 @@ impl State {
         let mut body = serde_json::Map::new();
         let all = patch.to_json();
         for r in &kept {
-            if let Some(val) = all.get(&r.key) {
-                body.insert(r.key.clone(), val.clone());
+            if let Some(val) = all.get(r.key.wire()) {
+                body.insert(r.key.wire().to_string(), val.clone());
             }
         }
         let Some(part) = TaskPatch::from_json(&Value::Object(body)) else {

@@ -479,7 +479,12 @@ impl State {
             draft: Some(false),
             ..Default::default()
         };
-        vec![self.patch_task(id, "draft", "accepted".into(), patch)]
+        vec![self.patch_task(
+            id,
+            crate::domain::task_field::TaskField::Draft.wire(),
+            "accepted".into(),
+            patch,
+        )]
     }
 
     /// `d` in `:drafts`: the same question as `D` on the task; the answer

@@ -10,6 +10,7 @@ use crate::app::state::command::TextEdit;
 use crate::app::state::directory::Resolved;
 use crate::app::state::fields::edit_tags;
 use crate::app::state::{ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, State};
+use crate::domain::task_field::TaskField;
 use jiff::Timestamp;
 
 type Fx = Result<Vec<Effect>, String>;
@@ -28,7 +29,7 @@ impl State {
             status: Some(s),
             ..Default::default()
         };
-        self.patch_current("status", shown, patch)
+        self.patch_current(TaskField::Status.wire(), shown, patch)
     }
 
     /// `:priority`.
@@ -38,7 +39,7 @@ impl State {
             priority: Some(p),
             ..Default::default()
         };
-        self.patch_current("priority", shown, patch)
+        self.patch_current(TaskField::Priority.wire(), shown, patch)
     }
 
     /// `:assign WHO`: a person known by that name, or a choice between the
@@ -56,7 +57,7 @@ impl State {
             assigned_to: Field::Set(id),
             ..Default::default()
         };
-        self.patch_current("assigned_to", shown, patch)
+        self.patch_current(TaskField::AssignedTo.wire(), shown, patch)
     }
 
     /// `:unassign`.
@@ -65,7 +66,7 @@ impl State {
             assigned_to: Field::Clear,
             ..Default::default()
         };
-        self.patch_current("assigned_to", "nobody".into(), patch)
+        self.patch_current(TaskField::AssignedTo.wire(), "nobody".into(), patch)
     }
 
     /// `:due WHEN` (`docs/dates.md`), or `:due none`.
@@ -76,7 +77,7 @@ impl State {
             complete_by: due.map_or(Field::Clear, Field::Set),
             ..Default::default()
         };
-        self.patch_current("complete_by", shown, patch)
+        self.patch_current(TaskField::Due.wire(), shown, patch)
     }
 
     /// `:tags +a -b`, `:tags a b` or `:tags none`.
@@ -99,7 +100,7 @@ impl State {
             tags: Some(tags),
             ..Default::default()
         };
-        self.patch_current("tags", shown, patch)
+        self.patch_current(TaskField::Tags.wire(), shown, patch)
     }
 
     /// `:title TEXT`.
@@ -108,7 +109,7 @@ impl State {
             title: Some(title.clone()),
             ..Default::default()
         };
-        self.patch_current("title", title, patch)
+        self.patch_current(TaskField::Title.wire(), title, patch)
     }
 
     /// `:description` / `:context`: here, in `$EDITOR`, or cleared.
@@ -147,7 +148,7 @@ impl State {
             assigned_agent: f,
             ..Default::default()
         };
-        self.patch_current("assigned_agent", shown, patch)
+        self.patch_current(TaskField::AssignedAgent.wire(), shown, patch)
     }
 
     /// `:team NAME|ID` (as the directory knows it) or `:team none`.
@@ -181,7 +182,7 @@ impl State {
             assigned_team_id: f,
             ..Default::default()
         };
-        self.patch_current("assigned_team", shown, patch)
+        self.patch_current(TaskField::AssignedTeam.wire(), shown, patch)
     }
 
     /// `:matter ID` or `:matter none`.
@@ -191,7 +192,7 @@ impl State {
             matter_id: f,
             ..Default::default()
         };
-        self.patch_current("matter", shown, patch)
+        self.patch_current(TaskField::Matter.wire(), shown, patch)
     }
 
     /// `:archive` (true) and `:restore` (false).
@@ -201,7 +202,7 @@ impl State {
             archived: Some(archived),
             ..Default::default()
         };
-        self.patch_current("archived", shown.into(), patch)
+        self.patch_current(TaskField::Archived.wire(), shown.into(), patch)
     }
 
     /// `:accept`: the current draft becomes a task.
@@ -214,7 +215,7 @@ impl State {
             draft: Some(false),
             ..Default::default()
         };
-        self.patch_current("draft", "accepted".into(), patch)
+        self.patch_current(TaskField::Draft.wire(), "accepted".into(), patch)
     }
 
     /// `:reject`: the current draft is deleted, once confirmed.

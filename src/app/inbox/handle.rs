@@ -288,12 +288,11 @@ impl State {
             .target
             .as_deref()
             .and_then(|t| t.strip_prefix("field:"))
-            .map(|f| match f {
-                "due" => "complete_by",
-                "assignee" => "assigned_to",
-                other => other,
-            })
-            .map(str::to_string);
+            .map(|f| {
+                crate::domain::task_field::TaskField::from_inbox(f)
+                    .map_or(f, |f| f.wire())
+                    .to_string()
+            });
         if let Some(d) = &mut self.detail {
             if d.tab != tab {
                 d.tab = tab;

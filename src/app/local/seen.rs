@@ -6,6 +6,7 @@
 use super::cache::now_secs;
 use crate::api::*;
 use crate::app::state::{ApiRequest, Load, State};
+use crate::domain::task_field::TaskField;
 use crate::store::worker::StoreCmd;
 use crate::store::Recent;
 
@@ -19,11 +20,11 @@ impl State {
             .pending
             .iter()
             .filter(|p| p.ticket == ticket)
-            .map(|p| match (p.field.as_str(), p.value.as_str()) {
-                ("archived", "archived") => "archived".to_string(),
-                ("archived", _) => "restored".to_string(),
-                ("draft", _) => "draft accepted".to_string(),
-                (f, v) => format!("{} → {v}", f.replace('_', " ")),
+            .map(|p| match TaskField::from_wire(&p.field) {
+                Some(f @ (TaskField::Archived | TaskField::Draft)) => f.done_words(&p.value),
+                Some(f) => format!("{} → {}", f.label(), p.value),
+                // Not a field of the task: links, files, sharing.
+                None => format!("{} → {}", p.field, p.value),
             })
             .collect();
         let what = match req {

@@ -382,11 +382,8 @@ fn every_bulk_action_sends_its_one_field_to_each_marked_task() {
     let cases: Vec<(&str, Value)> = vec![
         ("assign bob@acme.test", json!({"assigned_to": "u-bob"})),
         ("unassign", json!({"assigned_to": null})),
-        ("due none", json!({"complete_by": null})),
-        (
-            "due 2026-12-01",
-            json!({"complete_by": "2026-12-01T23:59:59Z"}),
-        ),
+        ("due none", json!({DUE: null})),
+        ("due 2026-12-01", json!({DUE: "2026-12-01T23:59:59Z"})),
         ("tags x,y", json!({"tags": ["x", "y"]})),
         ("tags none", json!({"tags": []})),
         ("archive", json!({"archived": true})),

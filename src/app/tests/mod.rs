@@ -5,6 +5,7 @@
 mod bulk;
 mod custom;
 mod edit;
+mod fields;
 mod inbox;
 mod list;
 pub(crate) mod local;
@@ -17,6 +18,9 @@ use crate::api::*;
 use crate::config::Settings;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{json, Value};
+
+/// The due date's wire name, from the field table.
+pub(crate) const DUE: &str = crate::domain::task_field::TaskField::Due.wire();
 
 pub fn task_json(n: i64) -> Value {
     json!({
@@ -32,7 +36,7 @@ pub fn task_json(n: i64) -> Value {
         "creator": {"id": "u-bob", "name": "Bob", "email": "bob@acme.test"},
         "assigned_to": {"id": "u-me", "name": "Me Myself", "email": "me@acme.test"},
         "assigned_agent": null, "assigned_team": null, "matter": null,
-        "complete_by": null,
+        DUE: null,
         "tags": ["a", "b"],
         "visibility": "customer",
         "archived": false, "draft": false,

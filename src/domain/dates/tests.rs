@@ -2,6 +2,9 @@
 //! across the end of DST in America/New_York (2026-11-01).
 use super::*;
 
+/// The due date's wire name, from the field table.
+const DUE: &str = crate::domain::task_field::TaskField::Due.wire();
+
 fn now() -> Timestamp {
     parse_rfc3339("2026-11-22T10:00:00Z").unwrap()
 }
@@ -110,7 +113,7 @@ fn a_due_date_received_without_a_time_is_that_local_day() {
     let n = now();
     let due = |raw: &str| {
         let t: crate::api::Task =
-            serde_json::from_value(serde_json::json!({"id": "x", "complete_by": raw})).unwrap();
+            serde_json::from_value(serde_json::json!({"id": "x", DUE: raw})).unwrap();
         t.due().unwrap()
     };
     // In New York, 2026-12-01 is still 2026-12-01 (not 19:00 the evening
@@ -296,10 +299,7 @@ fn the_palette_due_command_sends_new_york_nine_am_as_utc() {
         let mut s = loaded(1);
         let fx = palette(&mut s, "due 2026-11-30T09:00");
         let (_, body) = crate::app::tests::only_patch(&fx);
-        assert_eq!(
-            body,
-            serde_json::json!({"complete_by": "2026-11-30T14:00:00Z"})
-        );
+        assert_eq!(body, serde_json::json!({DUE: "2026-11-30T14:00:00Z"}));
     });
 }
 

@@ -5,6 +5,7 @@ use super::files::file_line;
 use super::links::link_text;
 use super::parts::*;
 use crate::app::state::fields::file_entries;
+use crate::domain::task_field::TaskField as F;
 
 pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     let (s, theme) = (cx.s, cx.theme);
@@ -21,25 +22,25 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         out.push(Line::from(badges));
     }
     out.push(field_line(
-        "title",
+        F::Title.label(),
         t.title.line().into_owned(),
         s,
         t,
-        "title",
+        F::Title.wire(),
         theme,
         theme.base.add_modifier(Modifier::BOLD),
     ));
     out.push(field_line(
-        "status",
+        F::Status.label(),
         t.status.label(),
         s,
         t,
-        "status",
+        F::Status.wire(),
         theme,
         theme.base,
     ));
     out.push(field_line(
-        "priority",
+        F::Priority.label(),
         if t.priority == Priority::NoPriority {
             "none".to_string()
         } else {
@@ -47,7 +48,7 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         },
         s,
         t,
-        "priority",
+        F::Priority.wire(),
         theme,
         theme.base,
     ));
@@ -71,23 +72,23 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         (None, None) => ("none".into(), false),
     };
     out.push(field_line(
-        "due",
+        F::Due.label(),
         if due.1 { format!("! {}", due.0) } else { due.0 },
         s,
         t,
-        "complete_by",
+        F::Due.wire(),
         theme,
         if due.1 { theme.overdue } else { theme.base },
     ));
     out.push(field_line(
-        "assigned to",
+        F::AssignedTo.label(),
         t.assigned_to
             .as_ref()
             .map(person)
             .unwrap_or_else(|| "nobody".into()),
         s,
         t,
-        "assigned_to",
+        F::AssignedTo.wire(),
         theme,
         theme.base,
     ));
@@ -127,7 +128,15 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    out.push(field_line("tags", tags, s, t, "tags", theme, theme.base));
+    out.push(field_line(
+        F::Tags.label(),
+        tags,
+        s,
+        t,
+        F::Tags.wire(),
+        theme,
+        theme.base,
+    ));
     out.push(kv(
         "visibility",
         t.visibility
@@ -140,9 +149,13 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         out.push(kv("channel", c.line().into_owned(), theme));
     }
     for (label, field, v) in [
-        ("agent", "assigned_agent", &t.assigned_agent),
-        ("assigned team", "assigned_team", &t.assigned_team),
-        ("matter", "matter", &t.matter),
+        ("agent", F::AssignedAgent.wire(), &t.assigned_agent),
+        (
+            F::AssignedTeam.label(),
+            F::AssignedTeam.wire(),
+            &t.assigned_team,
+        ),
+        (F::Matter.label(), F::Matter.wire(), &t.matter),
     ] {
         let lines = json_lines(v);
         if lines.len() <= 1 {
@@ -170,14 +183,14 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     out.push(Line::raw(""));
     out.push(section(
         "Description",
-        s.pending_for(&t.id, "description").is_some(),
+        s.pending_for(&t.id, F::Description.wire()).is_some(),
         theme,
     ));
     out.extend(cx.text(t.description.as_ref(), "  "));
     out.push(Line::raw(""));
     out.push(section(
         "Additional context",
-        s.pending_for(&t.id, "additional_context").is_some(),
+        s.pending_for(&t.id, F::AdditionalContext.wire()).is_some(),
         theme,
     ));
     out.extend(cx.text(t.additional_context.as_ref(), "  "));

@@ -119,9 +119,10 @@ fn a_conflict_three_ways_at_80x24_and_200x50() {
     use crate::app::popups::conflict::{ConflictOf, ConflictView};
     for (w, h) in [(80, 24), (200, 50)] {
         let mut s = scene();
-        let row = |field: &str, saw: &str, mine: &str, theirs: &str, keep_mine| Three {
-            key: field.into(),
-            field: field.into(),
+        use crate::domain::task_field::TaskField;
+        let row = |key: TaskField, saw: &str, mine: &str, theirs: &str, keep_mine| Three {
+            key,
+            field: key.label().into(),
             saw: saw.into(),
             mine: mine.into(),
             theirs: theirs.into(),
@@ -132,9 +133,15 @@ fn a_conflict_three_ways_at_80x24_and_200x50() {
             of: ConflictOf::Outbox(1),
             label: "#101".into(),
             rows: vec![
-                row("status", "in progress", "completed", "waiting", true),
                 row(
-                    "due",
+                    TaskField::Status,
+                    "in progress",
+                    "completed",
+                    "waiting",
+                    true,
+                ),
+                row(
+                    TaskField::Due,
                     "2026-11-27 17:00 UTC",
                     "2026-11-30 17:00 UTC",
                     "none",

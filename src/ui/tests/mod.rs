@@ -11,6 +11,9 @@ use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Style};
 use ratatui::Terminal;
 
+/// The due date's wire name, from the field table.
+const DUE: &str = crate::domain::task_field::TaskField::Due.wire();
+
 pub(super) fn render(s: &mut State, w: u16, h: u16, theme: &Theme) -> Buffer {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| draw(f, s, theme)).unwrap();
@@ -42,7 +45,7 @@ pub(super) fn scene() -> State {
     let now = jiff::Timestamp::now();
     let mut a = task_json(101);
     a["title"] = "Renew the Contoso NDA".into();
-    a["complete_by"] = (now - jiff::SignedDuration::from_hours(3 * 24))
+    a[DUE] = (now - jiff::SignedDuration::from_hours(3 * 24))
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()
         .into();
@@ -51,7 +54,7 @@ pub(super) fn scene() -> State {
     b["title"] = "Draft engagement letter".into();
     b["draft"] = true.into();
     b["status"] = "not_started".into();
-    b["complete_by"] = (now + jiff::SignedDuration::from_hours(5 * 24))
+    b[DUE] = (now + jiff::SignedDuration::from_hours(5 * 24))
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()
         .into();

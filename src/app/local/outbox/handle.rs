@@ -4,6 +4,7 @@
 use super::stored::{from_stored, to_stored};
 use super::*;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Level, Reply, State};
+use crate::domain::task_field::TaskField;
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;
 use stored::already_applied;
@@ -46,13 +47,10 @@ impl State {
             .pending
             .iter()
             .filter(|p| p.ticket == ticket)
-            .map(|p| {
-                let v = if p.field == "complete_by" && p.value != "none" {
-                    crate::app::dates::when(Some(&p.value))
-                } else {
-                    p.value.clone()
-                };
-                format!("{} → {v}", p.field.replace('_', " "))
+            .map(|p| match TaskField::from_wire(&p.field) {
+                Some(f) => format!("{} → {}", f.label(), f.shown(&p.value)),
+                // Not a field of the task: links, files, sharing.
+                None => format!("{} → {}", p.field, p.value),
             })
             .collect();
         let what = crate::text::clean(&if fields.is_empty() {

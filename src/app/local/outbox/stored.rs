@@ -73,18 +73,8 @@ pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
     let Some(m) = body.as_object() else {
         return false;
     };
-    let task = serde_json::to_value(t).unwrap_or_default();
     !m.is_empty()
-        && m.iter().all(|(k, v)| match k.as_str() {
-            "assigned_to" => match v {
-                serde_json::Value::Null => t.assigned_to.is_none(),
-                v => t
-                    .assigned_to
-                    .as_ref()
-                    .is_some_and(|p| Some(p.id.as_str()) == v.as_str()),
-            },
-            "status" | "priority" | "title" | "tags" | "archived" | "draft" | "description"
-            | "additional_context" => task.get(k) == Some(v),
-            _ => false,
+        && m.iter().all(|(k, v)| {
+            crate::domain::task_field::TaskField::from_wire(k).is_some_and(|f| f.holds(v, t))
         })
 }

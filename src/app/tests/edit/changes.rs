@@ -4,6 +4,9 @@ use crate::api::*;
 use crate::app::edit::changes::*;
 use crate::app::tests::task;
 
+/// The due date's wire name, from the field table.
+const DUE: &str = crate::domain::task_field::TaskField::Due.wire();
+
 #[test]
 fn the_inverse_of_a_tag_edit_is_computed_against_the_old_list() {
     let b = task(1); // tags a, b
@@ -71,7 +74,7 @@ fn inverses_send_back_the_value_the_service_answered_before() {
     )
     .unwrap();
     match &inv[0] {
-        Change::Patch(p) => assert_eq!(p.to_json(), serde_json::json!({"complete_by": null})),
+        Change::Patch(p) => assert_eq!(p.to_json(), serde_json::json!({DUE: null})),
         other => panic!("{other:?}"),
     }
     // Accepting a draft has no inverse in the API.

@@ -49,10 +49,10 @@ fn due_none_sends_an_explicit_null_and_nothing_else() {
     let mut s = loaded(1);
     assert_eq!(
         only_patch(&palette(&mut s, "due none")).1,
-        json!({"complete_by": null})
+        json!({DUE: null})
     );
     let body = only_patch(&palette(&mut s, "due 2026-12-01")).1;
-    assert_eq!(body, json!({"complete_by": "2026-12-01T23:59:59Z"}));
+    assert_eq!(body, json!({DUE: "2026-12-01T23:59:59Z"}));
     // A bad date sends nothing and says why.
     assert!(reqs(&palette(&mut s, "due someday")).is_empty());
     assert_eq!(s.status.as_ref().unwrap().0, Level::Error);
@@ -71,16 +71,13 @@ fn due_takes_the_same_forms_as_snooze() {
         ("mon 5pm", "mon 17:00"),
     ] {
         let (_, body) = only_patch(&palette(&mut s, &format!("due {typed}")));
-        let sent = body["complete_by"].as_str().unwrap().to_string();
+        let sent = body[DUE].as_str().unwrap().to_string();
         let snooze = crate::domain::later::parse_later(as_snooze, now).unwrap();
         assert_eq!(sent, crate::api::to_utc_seconds(snooze), "{typed}");
     }
     // A day alone stays the end of that local day.
     let (_, body) = only_patch(&palette(&mut s, "due fri"));
-    assert!(body["complete_by"]
-        .as_str()
-        .unwrap()
-        .ends_with("T23:59:59Z"));
+    assert!(body[DUE].as_str().unwrap().ends_with("T23:59:59Z"));
 }
 
 #[test]
@@ -334,10 +331,7 @@ fn the_result_of_a_due_edit_reads_in_local_time() {
     crate::app::dates::with_zone(ny, || {
         let mut s = loaded(1);
         let fx = palette(&mut s, "due 2026-12-01T09:00");
-        assert_eq!(
-            only_patch(&fx).1,
-            json!({"complete_by": "2026-12-01T14:00:00Z"})
-        );
+        assert_eq!(only_patch(&fx).1, json!({DUE: "2026-12-01T14:00:00Z"}));
         let mut t = task(1);
         t.complete_by = Some("2026-12-01T14:00:00Z".into());
         answer(&mut s, &fx, Ok(Reply::Task(Box::new(t))));

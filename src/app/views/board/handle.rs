@@ -118,7 +118,7 @@ impl State {
         let id = t.id.as_str().to_string();
         let label = t.label();
         let from = self
-            .pending_for(&id, "status")
+            .pending_for(&id, crate::domain::task_field::TaskField::Status.wire())
             .and_then(|p| Status::KNOWN.iter().find(|s| s.label() == p.value))
             .unwrap_or(&t.status)
             .clone();
