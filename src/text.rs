@@ -242,6 +242,18 @@ pub fn clean(s: &str) -> String {
     sanitize(s, false).into_owned()
 }
 
+/// A person as words: their name, else their e-mail (a name of spaces
+/// alone is none; both may be empty: the caller decides what that
+/// means). The one definition: people in the inbox, the outbox, search,
+/// mentions, labels.
+pub fn name_or_email<'a>(name: &'a str, email: &'a str) -> &'a str {
+    if name.trim().is_empty() {
+        email
+    } else {
+        name
+    }
+}
+
 /// A short, sanitised excerpt of a body, for error messages.
 pub fn excerpt(s: &str, max_chars: usize) -> String {
     let cleaned = clean(s.trim());

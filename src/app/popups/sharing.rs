@@ -141,6 +141,29 @@ impl SharingEditor {
         }
     }
 
+    /// The people or teams the line being added may name, best first (at
+    /// most five): the one name matcher (`domain::names`), as the palette
+    /// suggests them for `:share add` and `:share team`. Tab takes the
+    /// first.
+    pub fn suggestions(&self) -> Vec<String> {
+        let Some((kind, input)) = &self.adding else {
+            return vec![];
+        };
+        let (typed, _) = split_access(&input.text);
+        if typed.is_empty() {
+            return vec![];
+        }
+        let labels = match kind {
+            Adding::Person => self.directory.person_labels(),
+            Adding::Team => self.directory.team_labels(),
+        };
+        crate::domain::names::suggest(&typed, &labels)
+            .into_iter()
+            .take(5)
+            .map(|i| labels[i].clone())
+            .collect()
+    }
+
     /// Pasted text goes into the name being added, if any.
     pub fn paste(&mut self, text: &str) {
         if let Some((_, input)) = &mut self.adding {
@@ -390,6 +413,17 @@ pub fn candidates_in(body: &Value) -> Vec<(String, String)> {
     out
 }
 
+/// A line typed in the editor: the reference, and the access its last
+/// word gives (`read`, `write`; read when none).
+fn split_access(text: &str) -> (String, AccessLevel) {
+    let text = text.trim();
+    match text.rsplit_once(' ') {
+        Some((r, "write")) => (r.trim().to_string(), AccessLevel::Write),
+        Some((r, "read")) => (r.trim().to_string(), AccessLevel::Read),
+        _ => (text.to_string(), AccessLevel::Read),
+    }
+}
+
 /// What a key did in the sharing editor.
 #[derive(Debug, PartialEq)]
 pub enum SharingOutcome {
@@ -416,17 +450,26 @@ impl SharingEditor {
             match ev.code {
                 KeyCode::Esc => {}
                 KeyCode::Enter => {
-                    let text = input.text.trim().to_string();
-                    let (reference, access) = match text.rsplit_once(' ') {
-                        Some((r, "write")) => (r.trim().to_string(), AccessLevel::Write),
-                        Some((r, "read")) => (r.trim().to_string(), AccessLevel::Read),
-                        _ => (text.clone(), AccessLevel::Read),
-                    };
+                    let (reference, access) = split_access(&input.text);
                     if !reference.is_empty() {
                         let g = ed.grant_for(&kind, &reference, access);
                         match kind {
                             Adding::Person => ed.users.push(g),
                             Adding::Team => ed.teams.push(g),
+                        }
+                    }
+                }
+                KeyCode::Tab => {
+                    // The first suggestion, the access typed kept.
+                    ed.adding = Some((kind, input));
+                    if let Some(first) = ed.suggestions().into_iter().next() {
+                        if let Some((_, input)) = ed.adding.as_mut() {
+                            let t = input.text.trim_end();
+                            let access = [" write", " read"]
+                                .into_iter()
+                                .find(|w| t.ends_with(w))
+                                .unwrap_or("");
+                            *input = LineInput::with(&format!("{first}{access}"));
                         }
                     }
                 }

@@ -110,7 +110,7 @@ pub(super) fn files<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, 
     let mut out = Vec::new();
     if entries.is_empty() {
         out.push(Line::styled(
-            "no files — F attaches uploaded files by id",
+            "no files — F picks a file seen on a task to attach (:attach FILE_ID by id)",
             theme.dim,
         ));
     } else {
@@ -153,7 +153,7 @@ pub(super) fn files<'a>(t: &Task, d: &Detail, theme: &Theme) -> (Vec<Line<'a>>, 
     }
     out.push(Line::raw(""));
     out.push(Line::styled(
-        "F attach by id · X detach selected (the file itself is not deleted)",
+        "F attach a file (pick one; type to narrow) · X detach selected (the file itself is not deleted)",
         theme.dim,
     ));
     (out, selected.or(Some(d.cursor)))

@@ -41,13 +41,12 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
         crate::text::clean(&p.reference),
         if p.team { "team" } else { "person" }
     ))];
-    for (i, (id, label)) in p.candidates.iter().enumerate() {
+    // Each once, told apart by what differs (`domain::names::told_apart`).
+    let shown = crate::domain::names::told_apart(&p.candidates);
+    for (i, label) in shown.iter().enumerate() {
         m.row(inner, inner.y + 1 + i as u16, i, i == p.selected);
         ls.push(Line::styled(
-            theme.point(
-                format!("  {label}  ({})", crate::text::clean(id)),
-                i == p.selected,
-            ),
+            theme.point(format!("  {}", crate::text::clean(label)), i == p.selected),
             if i == p.selected {
                 theme.selected
             } else {

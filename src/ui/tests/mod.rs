@@ -367,6 +367,7 @@ mod inbox;
 mod keyline;
 mod marks;
 mod mouse;
+mod pickers;
 mod screens;
 mod text;
 mod views;

@@ -30,7 +30,7 @@ impl State {
             if t.input.text != before {
                 // The rows narrow now; the service is asked once typing
                 // rests (`link_picker_tick`).
-                self.link_typed(&mut c);
+                self.picker_typed(&mut c);
             }
             self.overlay = Overlay::Chooser(c);
             return vec![];
