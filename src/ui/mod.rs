@@ -104,7 +104,7 @@ pub fn hint_text(s: &State, width: usize) -> String {
             Some("[compose] ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)")
         }
         Overlay::Text { .. } => Some("[view] j/k scroll  g/G top/bottom  esc close"),
-        Overlay::Picker(_) => Some("[pick] j/k move  enter choose  esc cancel"),
+        Overlay::Picker(_) => Some("[pick] type to narrow  up/down move  enter choose the > row  esc cancel"),
         Overlay::Chooser(c) => Some(match c.kind {
             ChooserKind::Outbox => {
                 "[outbox] j/k move  x cancel the edit  enter send one that waits  esc close"
@@ -115,7 +115,7 @@ pub fn hint_text(s: &State, width: usize) -> String {
             ChooserKind::LinkTask => {
                 "[link] type #N or words  up/down move  enter link the > row  esc cancel"
             }
-            ChooserKind::Attach => "[attach] j/k move  enter attach this file  esc cancel",
+            ChooserKind::Attach => "[attach] type words or #N  up/down move  enter attach the > row  esc cancel",
             ChooserKind::Snoozed => "[snoozed] j/k move  enter open  x cancel  esc close",
             ChooserKind::Recent | ChooserKind::Changed => "[tasks] j/k move  enter open  esc close",
         }),

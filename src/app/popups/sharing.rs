@@ -340,8 +340,12 @@ pub struct Picker {
     pub team: bool,
     /// (id, label)
     pub candidates: Vec<(String, String)>,
+    /// Which of `rows()` Enter takes.
     pub selected: usize,
     pub then: PickThen,
+    /// What is typed to narrow the candidates (the `find:` line), as in
+    /// every picker one types into (`popups/chooser/`).
+    pub find: LineInput,
 }
 
 /// What the chosen id is for.
@@ -529,21 +533,42 @@ impl SharingEditor {
 }
 
 impl Picker {
-    /// The action the `picker` keymap context binds a key to.
-    pub fn on_key(&mut self, action: Option<Action>) -> PickerOutcome {
+    /// The candidates as shown (`names::told_apart`), each once.
+    pub fn labels(&self) -> Vec<String> {
+        crate::domain::names::told_apart(&self.candidates)
+    }
+
+    /// The candidates left by what is typed (indices into `candidates`),
+    /// by the one name matcher; all of them while nothing is typed.
+    pub fn rows(&self) -> Vec<usize> {
+        crate::domain::names::suggest(&self.find.text, &self.labels())
+    }
+
+    /// A key, and the action the `picker` keymap context binds it to: a
+    /// text key goes to the `find:` line (letters are letters, as in
+    /// every picker one types into; the arrows move).
+    pub fn on_key(&mut self, ev: &KeyEvent, action: Option<Action>) -> PickerOutcome {
+        if crate::app::state::input::edits_text(ev) {
+            if self.find.handle(ev) {
+                self.selected = 0;
+            }
+            return PickerOutcome::Stay;
+        }
+        let rows = self.rows();
         match action {
             Some(Action::Close) => PickerOutcome::Cancel,
             Some(Action::Down) => {
-                self.selected = (self.selected + 1).min(self.candidates.len().saturating_sub(1));
+                self.selected = (self.selected + 1).min(rows.len().saturating_sub(1));
                 PickerOutcome::Stay
             }
             Some(Action::Up) => {
                 self.selected = self.selected.saturating_sub(1);
                 PickerOutcome::Stay
             }
-            Some(Action::Choose) => match self.candidates.get(self.selected) {
-                Some((id, _)) => PickerOutcome::Chosen(id.clone()),
-                None => PickerOutcome::Cancel,
+            // Nothing matches what is typed: Enter takes nothing.
+            Some(Action::Choose) => match rows.get(self.selected) {
+                Some(&i) => PickerOutcome::Chosen(self.candidates[i].0.clone()),
+                None => PickerOutcome::Stay,
             },
             _ => PickerOutcome::Stay,
         }

@@ -23,6 +23,7 @@ fn two_teams_of_one_name_show_each_short_id_once() {
         team: true,
         candidates,
         selected: 0,
+        find: Default::default(),
         then: PickThen::Command {
             template: "team {}".into(),
             target: None,
@@ -32,6 +33,18 @@ fn two_teams_of_one_name_show_each_short_id_once() {
     assert_eq!(t.matches("Litigation (33d29895…)").count(), 1, "{t}");
     assert_eq!(t.matches("Litigation (9f00aa11…)").count(), 1, "{t}");
     assert!(!t.contains("33d29895-7a68"), "the id twice:\n{t}");
+    // The one picker: what is typed shows, narrows, the row Enter takes
+    // is marked, and nothing left says so.
+    for c in "9f0".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("find: 9f0"), "{t}");
+    assert!(t.contains("> Litigation (9f00aa11…)"), "{t}");
+    assert!(!t.contains("Litigation (33d29895…)"), "{t}");
+    s.on_key(key('x'));
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("no team matches what is typed"), "{t}");
 }
 
 #[test]

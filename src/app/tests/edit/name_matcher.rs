@@ -201,3 +201,39 @@ fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
     };
     (fx, update)
 }
+
+/// #40 §5: the picker between same-named people is the one picker —
+/// letters narrow it (by the name matcher), the arrows move, Enter takes
+/// the row left, and nothing left takes nothing.
+#[test]
+fn the_same_name_picker_narrows_as_typed() {
+    let mut s = loaded(1);
+    s.directory
+        .learn_person("u-sam1", "Sam Taylor", "sam.t@acme.test", Some("#1"));
+    s.directory
+        .learn_person("u-sam2", "Sam Taylor", "sam.taylor@acme.test", Some("#2"));
+    assert!(reqs(&s.command("assign Sam Taylor")).is_empty());
+    type_str(&mut s, "zzz");
+    match &s.overlay {
+        Overlay::Picker(p) => assert!(p.rows().is_empty()),
+        _ => panic!("the picker expected"),
+    }
+    assert!(
+        reqs(&s.on_key(code(KeyCode::Enter))).is_empty(),
+        "nothing left"
+    );
+    assert!(matches!(s.overlay, Overlay::Picker(_)), "still asking");
+    for _ in 0..3 {
+        s.on_key(code(KeyCode::Backspace));
+    }
+    type_str(&mut s, "sam.taylor");
+    match &s.overlay {
+        Overlay::Picker(p) => {
+            assert_eq!(p.find.text, "sam.taylor");
+            assert_eq!(p.rows(), vec![1]);
+        }
+        _ => panic!("the picker expected"),
+    }
+    let (_, body) = only_patch(&s.on_key(code(KeyCode::Enter)));
+    assert_eq!(body, json!({"assigned_to": "u-sam2"}));
+}

@@ -41,7 +41,8 @@ fn several_matches_open_a_picker_and_none_sends_nothing() {
         Overlay::Picker(p) => assert_eq!(p.candidates.len(), 2),
         _ => panic!("picker expected"),
     }
-    s.on_key(key('j'));
+    // The arrows move (letters narrow: the one picker, #40 §5).
+    s.on_key(code(KeyCode::Down));
     let (id, body) = only_patch(&s.on_key(code(KeyCode::Enter)));
     assert_eq!(id, tid(1));
     assert_eq!(body, json!({"assigned_to": "u-sam2"}));
