@@ -83,7 +83,7 @@ pub fn fit(typed: &str, texts: &[&str]) -> Option<u8> {
         .filter(|t| !t.is_empty())
         .map(|t| typed_words(t).join(" "))
         .collect();
-    if folded.iter().any(|t| *t == whole) {
+    if folded.contains(&whole) {
         return Some(0);
     }
     if folded.iter().any(|t| t.starts_with(&whole)) {
