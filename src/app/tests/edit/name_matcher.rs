@@ -2,6 +2,7 @@
 //! and accents folded, the e-mail, any beginning of words — and the same
 //! suggestions in each. What is sent stays exact.
 
+use super::names::{list_query, review_and_send};
 use super::*;
 use crate::app::popups::palette::complete;
 
@@ -11,16 +12,6 @@ fn with_carol(s: &mut State) {
     s.directory
         .learn_person("u-carol", "Carol Nguyễn", "carol@acme.test", Some("#1"));
     s.directory.learn_team("t-eq", "Équipe Légale", Some("#1"));
-}
-
-fn list_query(fx: &[Effect]) -> TaskQuery {
-    match reqs(fx)
-        .into_iter()
-        .find(|r| matches!(r, ApiRequest::ListPage { .. }))
-    {
-        Some(ApiRequest::ListPage { query, .. }) => query,
-        r => panic!("a list request expected: {r:?}"),
-    }
 }
 
 #[test]
@@ -189,17 +180,6 @@ fn the_sharing_editor_suggests_names_and_tab_completes_them() {
                "users": [{"user_id": "u-me", "access_level": "write"}, {"user_id": "u-carol", "access_level": "write"}],
                "teams": [{"team_id": "t-eq", "access_level": "read"}, {"team_id": "equipe", "access_level": "read"}]})
     );
-}
-
-/// The review's PUT, answered.
-fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
-    assert!(reqs(&s.on_key(code(KeyCode::Enter))).is_empty(), "review");
-    let fx = s.on_key(key('y'));
-    let update = match &reqs(&fx)[..] {
-        [ApiRequest::PutSharing { update, .. }] => update.clone(),
-        other => panic!("{other:?} ({:?})", s.status),
-    };
-    (fx, update)
 }
 
 /// #40 §5: the picker between same-named people is the one picker —

@@ -10,7 +10,7 @@ fn with_sams(s: &mut State) {
         .learn_person("u-sam2", "Sam Taylor", "sam.taylor@acme.test", Some("#2"));
 }
 
-fn list_query(fx: &[Effect]) -> TaskQuery {
+pub(super) fn list_query(fx: &[Effect]) -> TaskQuery {
     match reqs(fx)
         .into_iter()
         .find(|r| matches!(r, ApiRequest::ListPage { .. }))
@@ -169,7 +169,7 @@ fn the_sharing_editor_sends_a_known_name_or_email_as_its_id() {
 }
 
 /// The review's PUT, answered.
-fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
+pub(super) fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
     assert!(reqs(&s.on_key(code(KeyCode::Enter))).is_empty(), "review");
     let fx = s.on_key(key('y'));
     let update = match &reqs(&fx)[..] {
