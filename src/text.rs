@@ -242,6 +242,18 @@ pub fn clean(s: &str) -> String {
     sanitize(s, false).into_owned()
 }
 
+/// A person as words: their name, else their e-mail (a name of spaces
+/// alone is none; both may be empty: the caller decides what that
+/// means). The one definition: people in the inbox, the outbox, search,
+/// mentions, labels.
+pub fn name_or_email<'a>(name: &'a str, email: &'a str) -> &'a str {
+    if name.trim().is_empty() {
+        email
+    } else {
+        name
+    }
+}
+
 /// JSON text made inert for a terminal: every control character (C0, DEL,
 /// C1), bidi control, zero-width space, byte-order mark and line/paragraph
 /// separator inside a string is written as a `\uXXXX` escape. The JSON

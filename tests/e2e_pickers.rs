@@ -190,3 +190,29 @@ fn a_task_whose_number_is_text_opens() {
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
+
+/// #40 §2: a name typed without its accents finds the person — the
+/// sandbox's Carol Nguyễn is `carol nguyen` at the keyboard — and the
+/// PATCH names her id; the palette suggested her as typed.
+#[test]
+fn assign_carol_nguyen_typed_without_accents_assigns_carol_nguyen() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    open_number(&tui, 1);
+    let one = svc.task_id("#1");
+    // The directory knows her once she is seen: the list's tasks name her.
+    tui.send(":assign carol ng");
+    tui.wait_for("assign Carol Nguyễn <carol@acme.test>", WAIT);
+    tui.send("uyen\r");
+    tui.wait_until("#1 assigned to Carol on the service", WAIT, |_| {
+        svc.sb.task_json(&one).unwrap()["assigned_to"]["email"] == "carol@acme.test"
+    });
+    let carol = svc.sb.task_json(&one).unwrap()["assigned_to"]["id"].clone();
+    let patches = svc.requests_matching("PATCH", &one);
+    assert_eq!(patches.len(), 1, "{patches:?}");
+    assert_eq!(patches[0].body, Some(json!({"assigned_to": carol})));
+    assert!(!tui.screen().contains("no known person"));
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}

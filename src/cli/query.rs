@@ -171,3 +171,36 @@ pub fn check_id_filters(q: &TaskQuery) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::state::directory::Directory;
+
+    /// `--assigned-to carol nguyen` and `--team-id equipe` find the
+    /// records named with accents (the one name matcher), sent as ids;
+    /// a name several share is refused, nothing sent.
+    #[test]
+    fn assigned_to_and_team_id_fold_accents_and_take_beginnings() {
+        let mut dir = Directory::default();
+        dir.learn_person("u-carol", "Carol Nguyễn", "carol@acme.test", None);
+        dir.learn_person("u-sam1", "Sam Taylor", "sam.t@acme.test", None);
+        dir.learn_person("u-sam2", "Sam Taylor", "sam.taylor@acme.test", None);
+        dir.learn_team("t-eq", "Équipe Légale", None);
+        let mut q = TaskQuery {
+            assigned_to: Some("carol nguyen".into()),
+            involving: Some("nguy".into()),
+            team_id: Some("equipe".into()),
+            ..Default::default()
+        };
+        resolve_id_filters(&mut q, &dir).unwrap();
+        assert_eq!(q.assigned_to.as_deref(), Some("u-carol"));
+        assert_eq!(q.involving.as_deref(), Some("u-carol"));
+        assert_eq!(q.team_id.as_deref(), Some("t-eq"));
+        let mut q = TaskQuery {
+            assigned_to: Some("sam taylor".into()),
+            ..Default::default()
+        };
+        assert!(resolve_id_filters(&mut q, &dir).is_err());
+    }
+}

@@ -165,7 +165,18 @@ pub fn complete(args: &str, known: &Known) -> Vec<String> {
         }
     };
     let texts: Vec<&str> = choices.iter().map(|(l, _)| l.as_str()).collect();
-    rank(fragment, &texts)
+    // People and teams: the one name matcher (accents folded, any
+    // beginning of words), as where they resolve.
+    let names = matches!(
+        t.key,
+        Some("assigned" | "assigned_to" | "assignee" | "involving" | "team" | "team_id")
+    );
+    let ranked = if names {
+        super::names::suggest(fragment, &texts)
+    } else {
+        rank(fragment, &texts)
+    };
+    ranked
         .into_iter()
         .map(|i| format!("{}{}", t.head, choices[i].1))
         .collect()

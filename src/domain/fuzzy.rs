@@ -39,16 +39,20 @@ pub fn rank<S: AsRef<str>>(query: &str, items: &[S]) -> Vec<usize> {
 /// Every word of `typed` is found in a row known by its `label` (`#12`)
 /// and its `texts` (title, tags, names): a word starting with `#` is the
 /// beginning of the label (`#1` keeps #1, #12, #104); another word is
-/// found, case aside, in the label or one of the texts. No word keeps the
-/// row. The live filter (`/`) and the `:link task` picker narrow by it.
+/// found, case and accents aside (`names::fold`: `nguyen` finds
+/// `Nguyễn`), in the label or one of the texts. No word keeps the row.
+/// The live filter (`/`) and every picker one types into (`:link task`,
+/// `:attach`) narrow by it.
 pub fn words_match(label: &str, texts: &[&str], typed: &str) -> bool {
-    let label = label.to_lowercase();
+    let fold = super::names::fold;
+    let label = fold(label);
+    let texts: Vec<String> = texts.iter().map(|t| fold(t)).collect();
     typed.split_whitespace().all(|word| {
-        let word = word.to_lowercase();
+        let word = fold(word);
         if word.starts_with('#') {
             return label.starts_with(&word);
         }
-        label.contains(&word) || texts.iter().any(|t| t.to_lowercase().contains(&word))
+        label.contains(&word) || texts.iter().any(|t| t.contains(&word))
     })
 }
 
@@ -79,5 +83,16 @@ mod tests {
         assert!(rank("zzz", &items).is_empty());
         let cmds = ["description", "detach", "due"];
         assert_eq!(rank("due", &cmds)[0], 2);
+    }
+
+    #[test]
+    fn typed_words_fold_case_and_accents() {
+        assert!(words_match(
+            "#3",
+            &["Réviser le contrat", "Carol Nguyễn"],
+            "reviser nguyen"
+        ));
+        assert!(words_match("#3", &["Réviser le contrat"], "RÉVISER"));
+        assert!(!words_match("#3", &["Réviser le contrat"], "revisor"));
     }
 }

@@ -190,12 +190,9 @@ impl Snapshot {
 /// A person as the service names them (name, else e-mail, else a short
 /// id), unsanitised: the inbox keeps the service's text, screens clean it.
 pub fn person(p: &Person) -> String {
-    if !p.name.is_empty() {
-        p.name.raw().to_string()
-    } else if !p.email.is_empty() {
-        p.email.raw().to_string()
-    } else {
-        short_id(&p.id)
+    match crate::text::name_or_email(p.name.raw(), p.email.raw()) {
+        "" => short_id(&p.id),
+        w => w.to_string(),
     }
 }
 

@@ -299,13 +299,7 @@ pub fn waiting_elsewhere(service_dir: &Path, mine: &Path) -> Vec<(String, String
             let name = people
                 .iter()
                 .find(|p| !p.team && p.id == user)
-                .map(|p| {
-                    if p.name.is_empty() {
-                        p.email.clone()
-                    } else {
-                        p.name.clone()
-                    }
-                })
+                .map(|p| crate::text::name_or_email(&p.name, &p.email).to_string())
                 .unwrap_or_default();
             match out.iter_mut().find(|(u, _, _)| *u == user) {
                 Some(w) => w.2 += n as usize,

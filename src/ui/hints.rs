@@ -73,7 +73,13 @@ pub fn popup_hint(s: &State) -> Option<String> {
         true => km.hints_typing(&[context], entries),
         false => km.hints(&[context], entries),
     };
-    let lead = (name == "link").then(|| "type #N or words".to_string());
+    let lead = match name {
+        "link" => Some("type #N or words"),
+        "attach" => Some("type words or #N"),
+        "pick" => Some("type to narrow"),
+        _ => None,
+    }
+    .map(str::to_string);
     let all: Vec<String> = lead.into_iter().chain(parts).collect();
     Some(format!("[{name}] {}", all.join("  ")))
 }
@@ -130,11 +136,13 @@ pub fn popup_keys(
             ],
             false,
         ),
+        // Letters narrow the picker (the name matcher): only keys that
+        // are no character are named.
         Overlay::Picker(_) => (
             "pick",
             Some(C::Picker),
-            &[MOVE, (&[A::Choose], "choose"), (&[A::Close], "cancel")],
-            false,
+            &[MOVE, (&[A::Choose], "choose the > row"), (&[A::Close], "cancel")],
+            true,
         ),
         Overlay::Chooser(c) => {
             let (name, entries): (&str, &'static [HintEntry]) = match c.kind {

@@ -22,12 +22,9 @@ pub struct Person {
 
 impl Person {
     pub fn label(&self) -> String {
-        if !self.name.is_empty() {
-            self.name.line().into_owned()
-        } else if !self.email.is_empty() {
-            self.email.line().into_owned()
-        } else {
-            short_id(&self.id)
+        match crate::text::name_or_email(&self.name.line(), &self.email.line()) {
+            "" => short_id(&self.id),
+            w => w.to_string(),
         }
     }
 }

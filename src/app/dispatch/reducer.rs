@@ -32,7 +32,7 @@ impl State {
                 }
                 let o = std::mem::replace(&mut self.overlay, Overlay::None);
                 if let Overlay::Chooser(mut c) = o {
-                    self.link_typed(&mut c);
+                    self.picker_typed(&mut c);
                     self.overlay = Overlay::Chooser(c);
                 }
             }

@@ -49,6 +49,7 @@ impl State {
             team,
             candidates,
             selected: 0,
+            find: Default::default(),
             then: crate::app::popups::sharing::PickThen::Command {
                 template,
                 target: self.target().ok(),

@@ -70,8 +70,9 @@ fn link_question(c: &Chooser) -> Option<(String, Option<i64>, String)> {
     Some((asked, number, text))
 }
 
-/// A file entry as `(file id, line)`: its name, its size, its task.
-fn file_row(t: &Task, v: &Value) -> Option<(String, String)> {
+/// A file entry as a typed picker's row: its name, its size, its task;
+/// typed words find the file's name, the task's number or title.
+fn file_row(t: &Task, v: &Value) -> Option<Pick> {
     let id = file_id(v)?;
     let get = |keys: &[&str]| {
         keys.iter()
@@ -93,7 +94,12 @@ fn file_row(t: &Task, v: &Value) -> Option<(String, String)> {
         t.label(),
         crate::cut::cut(&clean(t.title.raw()), 30)
     );
-    Some((id, line))
+    Some(Pick {
+        key: id,
+        line,
+        label: t.label(),
+        title: format!("{name} {}", t.title.raw()),
+    })
 }
 
 impl State {
@@ -169,6 +175,8 @@ impl State {
     pub fn open_attach_picker(&mut self) -> Result<Vec<Effect>, String> {
         let target = self.target()?;
         let mut c = Chooser::new(ChooserKind::Attach, vec![]);
+        // One types into it: the rows narrow as the live filter's do.
+        c.typed = Some(Typed::default());
         let tasks: Vec<Task> = tasks_in_memory(self).into_iter().cloned().collect();
         let skip = self.files_of(&target.0);
         c.target = Some(target);
@@ -216,13 +224,16 @@ impl State {
         Ok(fx)
     }
 
-    /// The `:link task` picker's text changed (a key, a paste): the rows
-    /// narrow now; the service is asked only once typing rests
+    /// A typed picker's text changed (a key, a paste): the rows narrow
+    /// now. `:link task` also asks the service, only once typing rests
     /// (`link_picker_tick`), or at once when Enter means a row that is not
-    /// there yet (`popups/chooser/handle.rs`). A number among the rows
+    /// there yet (`popups/chooser/handle.rs`); a number among the rows
     /// needs no question.
-    pub(crate) fn link_typed(&mut self, c: &mut Chooser) {
+    pub(crate) fn picker_typed(&mut self, c: &mut Chooser) {
         c.narrow();
+        if c.kind != ChooserKind::LinkTask {
+            return;
+        }
         let question = link_question(c);
         let Some(t) = c.typed.as_mut() else {
             return;
@@ -504,15 +515,14 @@ impl State {
 }
 
 /// The files of `tasks` not yet in the picker, nor in `skip` (those its
-/// task already has).
+/// task already has); the rows narrow to what is typed.
 fn add_files(c: &mut Chooser, tasks: &[Task], skip: &HashSet<String>) {
     for t in tasks {
         for (_, v) in file_entries(t) {
-            if let Some((id, line)) = file_row(t, v) {
-                if !skip.contains(&id) && !c.rows.iter().any(|(k, _)| *k == id) {
-                    c.rows.push((id, line));
-                }
+            if let Some(p) = file_row(t, v).filter(|p| !skip.contains(&p.key)) {
+                c.add(p);
             }
         }
     }
+    c.narrow();
 }

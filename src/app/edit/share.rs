@@ -105,6 +105,7 @@ impl State {
             team,
             candidates,
             selected: 0,
+            find: Default::default(),
             then: PickThen::PutSharing {
                 task_id: id,
                 update,
@@ -142,6 +143,7 @@ impl State {
             team,
             candidates,
             selected: 0,
+            find: Default::default(),
             then: PickThen::Editor { editor: ed, index },
         });
         Ok(())

@@ -327,13 +327,12 @@ impl State {
     }
 
     /// People of the directory matching the mention being typed, best
-    /// first (at most five).
+    /// first (at most five): the one name matcher (`domain::names`), as
+    /// `:assign` suggests them.
     fn mention_candidates(&self, c: &Compose) -> Option<Vec<String>> {
         let prefix = Self::mention_prefix(c)?;
-        let people: Vec<&crate::app::state::directory::PersonEntry> =
-            self.directory.people.values().collect();
-        let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
-        let hits = crate::app::fuzzy::rank(&prefix, &labels);
+        let labels = self.directory.person_labels();
+        let hits = crate::domain::names::suggest(&prefix, &labels);
         (!hits.is_empty()).then(|| {
             hits.into_iter()
                 .take(5)
@@ -351,11 +350,13 @@ impl State {
         let people: Vec<&crate::app::state::directory::PersonEntry> =
             self.directory.people.values().collect();
         let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
-        let Some(best) = crate::app::fuzzy::rank(&prefix, &labels).first().copied() else {
+        let Some(best) = crate::domain::names::suggest(&prefix, &labels)
+            .first()
+            .copied()
+        else {
             return false;
         };
-        let p = people[best];
-        let name = if p.name.is_empty() { &p.email } else { &p.name };
+        let name = crate::text::name_or_email(&people[best].name, &people[best].email);
         for _ in 0..prefix.chars().count() {
             c.editor.delete_char();
         }

@@ -52,21 +52,23 @@ impl State {
                 back_to,
             } => self.confirm_key(lines, on_yes, back_to, ev),
             Overlay::Compose(c) => self.compose_key(c, ev),
-            Overlay::Picker(mut p) => match p.on_key(self.keymap.lookup(&[Context::Picker], &ev)) {
-                sharing::PickerOutcome::Stay => {
-                    self.overlay = Overlay::Picker(p);
-                    vec![]
-                }
-                sharing::PickerOutcome::Cancel => {
-                    self.say(Level::Info, "nothing chosen: nothing sent");
-                    // Back to the editor, its entries as they were.
-                    if let sharing::PickThen::Editor { editor, .. } = p.then {
-                        self.overlay = Overlay::Sharing(editor);
+            Overlay::Picker(mut p) => {
+                match p.on_key(&ev, self.keymap.lookup(&[Context::Picker], &ev)) {
+                    sharing::PickerOutcome::Stay => {
+                        self.overlay = Overlay::Picker(p);
+                        vec![]
                     }
-                    vec![]
+                    sharing::PickerOutcome::Cancel => {
+                        self.say(Level::Info, "nothing chosen: nothing sent");
+                        // Back to the editor, its entries as they were.
+                        if let sharing::PickThen::Editor { editor, .. } = p.then {
+                            self.overlay = Overlay::Sharing(editor);
+                        }
+                        vec![]
+                    }
+                    sharing::PickerOutcome::Chosen(id) => self.picked(p, id),
                 }
-                sharing::PickerOutcome::Chosen(id) => self.picked(p, id),
-            },
+            }
             Overlay::Sharing(mut ed) => {
                 match ed.on_key(&ev, self.keymap.lookup(&[Context::Sharing], &ev)) {
                     sharing::SharingOutcome::Stay => {
@@ -175,6 +177,7 @@ impl State {
                 team,
                 candidates,
                 selected: 0,
+                find: Default::default(),
                 then: sharing::PickThen::Editor { editor: ed, index },
             });
             return vec![];

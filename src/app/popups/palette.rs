@@ -90,15 +90,8 @@ pub fn complete(input: &str, src: &Sources) -> Vec<String> {
                 }
                 Complete::LinkTypes => vec![],
                 Complete::Profiles => crate::config::profile_names(),
-                Complete::People => {
-                    let mut v = vec!["me".to_string()];
-                    v.extend(people.iter().cloned());
-                    v
-                }
-                Complete::Teams => {
-                    let mut v = teams.to_vec();
-                    v.push("none".into());
-                    v
+                Complete::People | Complete::Teams | Complete::Share => {
+                    return names_completions(cmd, spec.complete, arg, src);
                 }
                 Complete::Views => {
                     let mut v = src.views.clone();
@@ -114,6 +107,45 @@ pub fn complete(input: &str, src: &Sources) -> Vec<String> {
                 .collect()
         }
     }
+}
+
+/// People (`me` first) or teams (`none` last) for a command that names
+/// them, through the one name matcher (`domain::names`: case and accents
+/// folded, the e-mail, any beginning of words) — the rule that resolves
+/// them, so what is suggested is what runs. `:share` completes `add ` or
+/// `team ` first, then a person or a team.
+fn names_completions(cmd: &str, kind: Complete, arg: &str, src: &Sources) -> Vec<String> {
+    let (head, team, typed) = match kind {
+        Complete::Share => match arg.trim_start().split_once(' ') {
+            Some((k @ ("add" | "person" | "+"), rest)) => (format!("{cmd} {k} "), false, rest),
+            Some(("team", rest)) => (format!("{cmd} team "), true, rest),
+            Some(_) => return vec![],
+            None if arg.trim().is_empty() => return vec![],
+            None => {
+                let words = ["add ", "team "];
+                return crate::app::fuzzy::rank(arg, &words)
+                    .into_iter()
+                    .map(|i| format!("{cmd} {}", words[i]))
+                    .collect();
+            }
+        },
+        Complete::Teams => (format!("{cmd} "), true, arg),
+        _ => (format!("{cmd} "), false, arg),
+    };
+    let mut labels: Vec<String> = Vec::new();
+    if team {
+        labels.extend(src.teams.iter().cloned());
+        if kind == Complete::Teams {
+            labels.push("none".into());
+        }
+    } else {
+        labels.push("me".into());
+        labels.extend(src.people.iter().cloned());
+    }
+    crate::domain::names::suggest(typed, &labels)
+        .into_iter()
+        .map(|i| format!("{head}{}", labels[i]))
+        .collect()
 }
 
 /// Length in chars of a leading known command and its space (`title `).
@@ -190,9 +222,7 @@ impl Palette {
                         // A value typed runs as typed unless the highlighted
                         // suggestion only completes it (`tom` → `tomorrow`):
                         // `snooze tomorrow tomorrow` is not `snooze tomorrow`.
-                        let free = spec.is_some_and(|s| {
-                            !matches!(s.complete, Complete::People | Complete::Teams)
-                        });
+                        let free = spec.is_some_and(|s| !names_kind(s.complete));
                         if free && !arg.trim().is_empty() {
                             let completes = highlighted.as_deref().is_some_and(|h| {
                                 h.to_lowercase().starts_with(&typed.to_lowercase())
@@ -204,6 +234,14 @@ impl Palette {
                     }
                 }
                 return match highlighted {
+                    // A word after which more is typed (`share add `):
+                    // completed, not run.
+                    Some(c) if c.ends_with(' ') && c.trim() != self.input.text.trim() => {
+                        self.input = LineInput::with(&c);
+                        self.selected = 0;
+                        self.chose = false;
+                        PaletteOutcome::Stay
+                    }
                     Some(c) if !c.contains(' ') && takes_args(&c) => {
                         self.input = LineInput::with(&format!("{c} "));
                         self.selected = 0;
@@ -316,10 +354,16 @@ impl Palette {
 /// or teams, typed in full (not a bare command word).
 fn names_argument(typed: &str) -> bool {
     match typed.split_once(' ') {
-        Some((cmd, arg)) if !arg.trim().is_empty() => command::spec(cmd)
-            .is_some_and(|s| matches!(s.complete, Complete::People | Complete::Teams)),
+        Some((cmd, arg)) if !arg.trim().is_empty() => {
+            command::spec(cmd).is_some_and(|s| names_kind(s.complete))
+        }
         _ => false,
     }
+}
+
+/// A command whose argument names people or teams.
+fn names_kind(c: Complete) -> bool {
+    matches!(c, Complete::People | Complete::Teams | Complete::Share)
 }
 
 /// A completion after which another word is expected (`link task `).

@@ -141,6 +141,29 @@ impl SharingEditor {
         }
     }
 
+    /// The people or teams the line being added may name, best first (at
+    /// most five): the one name matcher (`domain::names`), as the palette
+    /// suggests them for `:share add` and `:share team`. Tab takes the
+    /// first.
+    pub fn suggestions(&self) -> Vec<String> {
+        let Some((kind, input)) = &self.adding else {
+            return vec![];
+        };
+        let (typed, _) = split_access(&input.text);
+        if typed.is_empty() {
+            return vec![];
+        }
+        let labels = match kind {
+            Adding::Person => self.directory.person_labels(),
+            Adding::Team => self.directory.team_labels(),
+        };
+        crate::domain::names::suggest(&typed, &labels)
+            .into_iter()
+            .take(5)
+            .map(|i| labels[i].clone())
+            .collect()
+    }
+
     /// Pasted text goes into the name being added, if any.
     pub fn paste(&mut self, text: &str) {
         if let Some((_, input)) = &mut self.adding {
@@ -317,8 +340,12 @@ pub struct Picker {
     pub team: bool,
     /// (id, label)
     pub candidates: Vec<(String, String)>,
+    /// Which of `rows()` Enter takes.
     pub selected: usize,
     pub then: PickThen,
+    /// What is typed to narrow the candidates (the `find:` line), as in
+    /// every picker one types into (`popups/chooser/`).
+    pub find: LineInput,
 }
 
 /// What the chosen id is for.
@@ -390,6 +417,17 @@ pub fn candidates_in(body: &Value) -> Vec<(String, String)> {
     out
 }
 
+/// A line typed in the editor: the reference, and the access its last
+/// word gives (`read`, `write`; read when none).
+fn split_access(text: &str) -> (String, AccessLevel) {
+    let text = text.trim();
+    match text.rsplit_once(' ') {
+        Some((r, "write")) => (r.trim().to_string(), AccessLevel::Write),
+        Some((r, "read")) => (r.trim().to_string(), AccessLevel::Read),
+        _ => (text.to_string(), AccessLevel::Read),
+    }
+}
+
 /// What a key did in the sharing editor.
 #[derive(Debug, PartialEq)]
 pub enum SharingOutcome {
@@ -416,17 +454,26 @@ impl SharingEditor {
             match ev.code {
                 KeyCode::Esc => {}
                 KeyCode::Enter => {
-                    let text = input.text.trim().to_string();
-                    let (reference, access) = match text.rsplit_once(' ') {
-                        Some((r, "write")) => (r.trim().to_string(), AccessLevel::Write),
-                        Some((r, "read")) => (r.trim().to_string(), AccessLevel::Read),
-                        _ => (text.clone(), AccessLevel::Read),
-                    };
+                    let (reference, access) = split_access(&input.text);
                     if !reference.is_empty() {
                         let g = ed.grant_for(&kind, &reference, access);
                         match kind {
                             Adding::Person => ed.users.push(g),
                             Adding::Team => ed.teams.push(g),
+                        }
+                    }
+                }
+                KeyCode::Tab => {
+                    // The first suggestion, the access typed kept.
+                    ed.adding = Some((kind, input));
+                    if let Some(first) = ed.suggestions().into_iter().next() {
+                        if let Some((_, input)) = ed.adding.as_mut() {
+                            let t = input.text.trim_end();
+                            let access = [" write", " read"]
+                                .into_iter()
+                                .find(|w| t.ends_with(w))
+                                .unwrap_or("");
+                            *input = LineInput::with(&format!("{first}{access}"));
                         }
                     }
                 }
@@ -486,21 +533,42 @@ impl SharingEditor {
 }
 
 impl Picker {
-    /// The action the `picker` keymap context binds a key to.
-    pub fn on_key(&mut self, action: Option<Action>) -> PickerOutcome {
+    /// The candidates as shown (`names::told_apart`), each once.
+    pub fn labels(&self) -> Vec<String> {
+        crate::domain::names::told_apart(&self.candidates)
+    }
+
+    /// The candidates left by what is typed (indices into `candidates`),
+    /// by the one name matcher; all of them while nothing is typed.
+    pub fn rows(&self) -> Vec<usize> {
+        crate::domain::names::suggest(&self.find.text, &self.labels())
+    }
+
+    /// A key, and the action the `picker` keymap context binds it to: a
+    /// text key goes to the `find:` line (letters are letters, as in
+    /// every picker one types into; the arrows move).
+    pub fn on_key(&mut self, ev: &KeyEvent, action: Option<Action>) -> PickerOutcome {
+        if crate::app::state::input::edits_text(ev) {
+            if self.find.handle(ev) {
+                self.selected = 0;
+            }
+            return PickerOutcome::Stay;
+        }
+        let rows = self.rows();
         match action {
             Some(Action::Close) => PickerOutcome::Cancel,
             Some(Action::Down) => {
-                self.selected = (self.selected + 1).min(self.candidates.len().saturating_sub(1));
+                self.selected = (self.selected + 1).min(rows.len().saturating_sub(1));
                 PickerOutcome::Stay
             }
             Some(Action::Up) => {
                 self.selected = self.selected.saturating_sub(1);
                 PickerOutcome::Stay
             }
-            Some(Action::Choose) => match self.candidates.get(self.selected) {
-                Some((id, _)) => PickerOutcome::Chosen(id.clone()),
-                None => PickerOutcome::Cancel,
+            // Nothing matches what is typed: Enter takes nothing.
+            Some(Action::Choose) => match rows.get(self.selected) {
+                Some(&i) => PickerOutcome::Chosen(self.candidates[i].0.clone()),
+                None => PickerOutcome::Stay,
             },
             _ => PickerOutcome::Stay,
         }

@@ -157,6 +157,9 @@ pub enum Complete {
     Values(&'static [&'static str]),
     People,
     Teams,
+    /// `:share`'s `add PERSON` and `team TEAM`: the word, then people or
+    /// teams as for `People` and `Teams`.
+    Share,
     /// The first word of each pair is a link type.
     LinkTypes,
     /// Profile names of the config.
@@ -350,7 +353,7 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec!("checks", "ID,ID|none", "set or clear the selected review link's check ids", true, Nothing, parse_checks),
     spec!("unlink", "", "remove the selected link", true, Nothing, |a| none(a, Command::Unlink)),
-    spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Nothing, |a| if a.is_empty() { Ok(Command::Share) } else { ShareAdd::parse(a).map(Command::ShareAdd) }),
+    spec!("share", "[add PERSON|team TEAM [read|write]]", "edit sharing (visibility, people, teams); add gives a person or a team access", true, Share, |a| if a.is_empty() { Ok(Command::Share) } else { ShareAdd::parse(a).map(Command::ShareAdd) }),
     spec!("attach", "[FILE_ID…]", "attach uploaded files (no id: pick from the files seen on tasks)", true, Nothing, parse_attach),
     spec!("detach", "", "detach the selected file", true, Nothing, |a| none(a, Command::Detach)),
     spec!("subtask", "TITLE", "create a subtask", true, Nothing, |a| Ok(Command::Subtask(needs(a, "the subtask's title")?.to_string()))),

@@ -4,6 +4,7 @@
 //! person or a team, a name, an e-mail or an id works.
 
 use crate::api::*;
+use crate::domain::names;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// At most this many task labels are remembered per person or team.
@@ -239,30 +240,23 @@ impl Directory {
         }
     }
 
-    /// A person by id, e-mail or name (case-insensitive; a unique prefix
-    /// of a name also matches when nothing matches exactly).
+    /// A person by id, e-mail or name, through the one name matcher
+    /// (`domain::names`: case and accents folded, the e-mail, any
+    /// beginning of the name's words; an exact name or e-mail first).
     pub fn resolve_person(&self, q: &str) -> Resolved {
         let q = typed(q);
         if let Some(p) = self.people.get(&q) {
             return Resolved::One(p.id.clone(), p.label());
         }
-        let lower = q.to_lowercase();
-        let exact: Vec<&PersonEntry> = self
-            .people
-            .values()
-            .filter(|p| p.email.to_lowercase() == lower || p.name.to_lowercase() == lower)
+        let people: Vec<&PersonEntry> = self.people.values().collect();
+        let records: Vec<Vec<&str>> = people
+            .iter()
+            .map(|p| vec![p.name.as_str(), p.email.as_str()])
             .collect();
-        let found = if exact.is_empty() {
-            self.people
-                .values()
-                .filter(|p| {
-                    p.name.to_lowercase().starts_with(&lower)
-                        || p.email.to_lowercase().starts_with(&lower)
-                })
-                .collect()
-        } else {
-            exact
-        };
+        let found: Vec<&PersonEntry> = names::find(&q, &records)
+            .into_iter()
+            .map(|i| people[i])
+            .collect();
         match found.as_slice() {
             [] => Resolved::None,
             [one] => Resolved::One(one.id.clone(), one.label()),
@@ -270,8 +264,8 @@ impl Directory {
         }
     }
 
-    /// A team by id or name; as completed (`Name (1a2b3c4d…)`), the one
-    /// whose id begins so.
+    /// A team by id or name (the one name matcher, as for people); as
+    /// completed (`Name (1a2b3c4d…)`), the one whose id begins so.
     pub fn resolve_team(&self, q: &str) -> Resolved {
         let q = q.trim();
         let prefix = id_prefix(q);
@@ -282,12 +276,15 @@ impl Directory {
         if let Some(t) = self.teams.get(q) {
             return Resolved::One(t.id.clone(), t.label());
         }
-        let lower = q.to_lowercase();
-        let found: Vec<&TeamEntry> = self
+        let teams: Vec<&TeamEntry> = self
             .teams
             .values()
-            .filter(|t| t.name.to_lowercase() == lower)
             .filter(|t| prefix.is_none_or(|p| t.id.starts_with(p)))
+            .collect();
+        let records: Vec<Vec<&str>> = teams.iter().map(|t| vec![t.name.as_str()]).collect();
+        let found: Vec<&TeamEntry> = names::find(q, &records)
+            .into_iter()
+            .map(|i| teams[i])
             .collect();
         match found.as_slice() {
             [] => Resolved::None,

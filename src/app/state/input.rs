@@ -9,6 +9,19 @@ pub struct LineInput {
     pub cursor: usize,
 }
 
+/// A key that edits a picker's text (`j` is a letter there; the arrows
+/// move): every picker one types into reads keys so.
+pub fn edits_text(ev: &KeyEvent) -> bool {
+    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    match ev.code {
+        KeyCode::Char('u' | 'w') if ctrl => true,
+        KeyCode::Char(_) => !ctrl && !ev.modifiers.contains(KeyModifiers::ALT),
+        KeyCode::Backspace | KeyCode::Delete | KeyCode::Left | KeyCode::Right => true,
+        KeyCode::Home | KeyCode::End => true,
+        _ => false,
+    }
+}
+
 impl LineInput {
     pub fn with(text: &str) -> Self {
         LineInput {

@@ -47,7 +47,7 @@ pub(crate) fn seed(n_tasks: usize, quirks: bool, staff: usize) -> (Store, Vec<(D
     }
     let alice = user(&mut s, &mut rng, 0, "Alice Martin", "alice@acme.test");
     let bob = user(&mut s, &mut rng, 0, "Bob Okafor", "bob@acme.test");
-    let carol = user(&mut s, &mut rng, 0, "Carol Nguyen", "carol@acme.test");
+    let carol = user(&mut s, &mut rng, 0, "Carol Nguyễn", "carol@acme.test");
     let dan = user(&mut s, &mut rng, 0, "Dan Reyes", "dan@acme.test");
     let sam1 = user(&mut s, &mut rng, 0, "Sam Taylor", "sam.taylor@acme.test");
     let sam2 = user(&mut s, &mut rng, 0, "Sam Taylor", "samuel.taylor@acme.test");

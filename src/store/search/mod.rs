@@ -165,12 +165,7 @@ fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
 /// A person's name, else their e-mail.
 fn person(v: Option<&Value>) -> String {
     let Some(p) = v else { return String::new() };
-    let name = str_at(p, "name");
-    if name.is_empty() {
-        str_at(p, "email").to_string()
-    } else {
-        name.to_string()
-    }
+    crate::text::name_or_email(str_at(p, "name"), str_at(p, "email")).to_string()
 }
 
 /// Who wrote a note: a comment's author, a message's sender.
@@ -236,12 +231,7 @@ fn raw_person(v: Option<&RawValue>) -> String {
     let p: P = v
         .and_then(|r| serde_json::from_str(r.get()).ok())
         .unwrap_or_default();
-    let name = raw_str(p.name);
-    if name.is_empty() {
-        raw_str(p.email).into_owned()
-    } else {
-        name.into_owned()
-    }
+    crate::text::name_or_email(&raw_str(p.name), &raw_str(p.email)).to_string()
 }
 
 /// A task's searchable fields, each with its place.

@@ -98,10 +98,9 @@ pub(super) fn mentions(v: &Value, s: &State) -> Vec<String> {
     // A person the directory knows, by id: their name, else their e-mail.
     let known = |id: &str| {
         s.directory.people.get(id).and_then(|p| {
-            [&p.name, &p.email]
-                .into_iter()
-                .find(|x| !x.trim().is_empty())
-                .map(|x| crate::text::clean(x))
+            Some(crate::text::name_or_email(&p.name, &p.email))
+                .filter(|x| !x.trim().is_empty())
+                .map(crate::text::clean)
         })
     };
     let one = |v: &Value| -> String {
@@ -112,13 +111,17 @@ pub(super) fn mentions(v: &Value, s: &State) -> Vec<String> {
                 .map(crate::text::clean)
         };
         match v {
-            Value::Object(_) => text("name")
-                .or_else(|| text("email"))
-                .or_else(|| {
-                    let id = text("id")?;
-                    Some(known(&id).unwrap_or_else(|| short_id(&id)))
-                })
-                .unwrap_or_else(|| json_summary(v)),
+            Value::Object(_) => Some(crate::text::name_or_email(
+                v.get("name").and_then(Value::as_str).unwrap_or(""),
+                v.get("email").and_then(Value::as_str).unwrap_or(""),
+            ))
+            .filter(|x| !x.trim().is_empty())
+            .map(crate::text::clean)
+            .or_else(|| {
+                let id = text("id")?;
+                Some(known(&id).unwrap_or_else(|| short_id(&id)))
+            })
+            .unwrap_or_else(|| json_summary(v)),
             Value::String(id) => known(id).unwrap_or_else(|| short_id(&crate::text::clean(id))),
             other => json_summary(other),
         }

@@ -159,7 +159,7 @@ pub(super) fn files<'a>(t: &Task, d: &Detail, cx: &Cx) -> (Vec<Line<'a>>, Option
     }
     out.push(Line::raw(""));
     out.push(Line::styled(
-        "F attach by id · X detach selected (the file itself is not deleted)",
+        "F attach a file (pick one; type to narrow) · X detach selected (the file itself is not deleted)",
         theme.dim,
     ));
     (out, selected.or(Some(d.cursor)))

@@ -6,7 +6,7 @@ use crate::ui::clear::{centered, popup};
 use crate::ui::metrics::Metrics;
 use crate::ui::Theme;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
@@ -32,27 +32,51 @@ pub(super) fn confirm(f: &mut Frame, area: Rect, lines: &[String], theme: &Theme
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
 }
 
-/// Which one the typed reference meant: one row per candidate.
+/// Which one the typed reference meant: what is typed to narrow them,
+/// then one row per candidate left (each told apart once), the row Enter
+/// takes marked `>`; nothing left says so.
 pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &mut Metrics) {
-    let r = centered(area, 80, p.candidates.len() as u16 + 4);
-    let inner = popup(f, r, "Which one? (Enter chooses, Esc cancels)", theme);
-    let mut ls = vec![Line::raw(format!(
-        "{:?} matches more than one {}:",
-        crate::text::clean(&p.reference),
-        if p.team { "team" } else { "person" }
-    ))];
-    for (i, (id, label)) in p.candidates.iter().enumerate() {
-        m.row(inner, inner.y + 1 + i as u16, i, i == p.selected);
+    let r = centered(area, 80, p.candidates.len() as u16 + 5);
+    let inner = popup(
+        f,
+        r,
+        "Which one? (type to narrow; Enter chooses the > row, Esc cancels)",
+        theme,
+    );
+    let mut ls = vec![
+        Line::raw(format!(
+            "{:?} matches more than one {}:",
+            crate::text::clean(&p.reference),
+            if p.team { "team" } else { "person" }
+        )),
+        Line::from(vec![
+            Span::styled("find: ", theme.accent),
+            Span::raw(crate::text::clean(&p.find.text)),
+            Span::styled(if theme.accessible { "" } else { "▏" }, theme.accent),
+        ]),
+    ];
+    let labels = p.labels();
+    let rows = p.rows();
+    if rows.is_empty() {
         ls.push(Line::styled(
-            theme.point(
-                format!("  {label}  ({})", crate::text::clean(id)),
-                i == p.selected,
+            format!(
+                "no {} matches what is typed (Backspace widens, Esc cancels)",
+                if p.team { "team" } else { "person" }
             ),
-            if i == p.selected {
-                theme.selected
+            theme.dim,
+        ));
+    }
+    for (i, &c) in rows.iter().enumerate() {
+        let here = i == p.selected;
+        m.row(inner, inner.y + 2 + i as u16, i, here);
+        let label = crate::text::clean(&labels[c]);
+        ls.push(Line::styled(
+            if theme.accessible {
+                theme.point(format!("  {label}"), here)
             } else {
-                theme.base
+                format!("{}{label}", if here { "> " } else { "  " })
             },
+            if here { theme.selected } else { theme.base },
         ));
     }
     f.render_widget(Paragraph::new(ls), inner);

@@ -79,11 +79,21 @@ pub(super) fn draw(f: &mut Frame, area: Rect, ed: &SharingEditor, theme: &Theme,
         m.focus_at(inner.x + (label.len() + input.cursor) as u16, y);
     }
     match &ed.adding {
-        Some((kind, input)) => ls.push(Line::raw(format!(
-            "add {}: {}_   (id, e-mail or name, then optional read|write; Enter adds)",
-            if *kind == Adding::Team { "team" } else { "person" },
-            crate::text::clean(&input.text)
-        ))),
+        Some((kind, input)) => {
+            ls.push(Line::raw(format!(
+                "add {}: {}_   (id, e-mail or name, then optional read|write; Enter adds)",
+                if *kind == Adding::Team { "team" } else { "person" },
+                crate::text::clean(&input.text)
+            )));
+            // What the name typed may be, as the palette suggests it.
+            let found = ed.suggestions();
+            if !found.is_empty() {
+                ls.push(Line::styled(
+                    format!("tab completes: {}", crate::text::clean(&found.join(" · "))),
+                    theme.accent,
+                ));
+            }
+        }
         None => ls.push(Line::styled("j/k move · v visibility · space read/write · a add person · t add team · d remove · Enter review · Esc cancel", theme.dim)),
     }
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);

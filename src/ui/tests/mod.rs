@@ -371,6 +371,7 @@ mod inbox;
 mod keyline;
 mod marks;
 mod mouse;
+mod pickers;
 mod screens;
 mod text;
 mod views;

@@ -90,6 +90,7 @@ pub(super) fn popups() -> Vec<(&'static str, Setup)> {
                         ("u-2".into(), "Sam Taylor sam.taylor@acme.test".into()),
                     ],
                     selected: 0,
+                    find: Default::default(),
                 });
             }),
         ),

@@ -96,8 +96,9 @@ impl State {
             }
         }
         match self.directory.people.get(id) {
-            Some(p) if !p.name.is_empty() => p.name.clone(),
-            Some(p) if !p.email.is_empty() => p.email.clone(),
+            Some(p) if !(p.name.is_empty() && p.email.is_empty()) => {
+                crate::text::name_or_email(&p.name, &p.email).to_string()
+            }
             _ => "another user".into(),
         }
     }

@@ -4,21 +4,9 @@
 use super::*;
 use crate::app::keymap::Context;
 use crate::app::local::outbox::OutState;
+use crate::app::state::input::edits_text;
 use crate::app::state::{Effect, Focus, Level, Overlay, State};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-/// A key that edits a typed picker's text (`j` is a letter there; the
-/// arrows move).
-fn edits_text(ev: &KeyEvent) -> bool {
-    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-    match ev.code {
-        KeyCode::Char('u' | 'w') if ctrl => true,
-        KeyCode::Char(_) => !ctrl && !ev.modifiers.contains(KeyModifiers::ALT),
-        KeyCode::Backspace | KeyCode::Delete | KeyCode::Left | KeyCode::Right => true,
-        KeyCode::Home | KeyCode::End => true,
-        _ => false,
-    }
-}
+use crossterm::event::KeyEvent;
 
 impl State {
     /// A key in a chooser: a typed picker takes text keys into its line
@@ -30,7 +18,7 @@ impl State {
             if t.input.text != before {
                 // The rows narrow now; the service is asked once typing
                 // rests (`link_picker_tick`).
-                self.link_typed(&mut c);
+                self.picker_typed(&mut c);
             }
             self.overlay = Overlay::Chooser(c);
             return vec![];

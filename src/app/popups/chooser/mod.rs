@@ -116,6 +116,17 @@ impl Chooser {
         }
     }
 
+    /// A row joins: a typed picker's pool (the rows narrow when the caller
+    /// calls `narrow`), else the rows; a key already there is not again.
+    pub fn add(&mut self, p: Pick) {
+        match self.typed.as_mut() {
+            Some(t) if !t.pool.iter().any(|q| q.key == p.key) => t.pool.push(p),
+            Some(_) => {}
+            None if !self.rows.iter().any(|(k, _)| *k == p.key) => self.rows.push((p.key, p.line)),
+            None => {}
+        }
+    }
+
     /// A typed picker's rows again from its pool: those matching every
     /// typed word (`domain::narrow`'s rule, `fuzzy::words_match`), the task
     /// whose number is exactly the one typed first. The highlight stays on
@@ -228,11 +239,19 @@ impl Chooser {
             ChooserKind::Snoozed => "Snoozed and followed up (Enter opens, x cancels)",
             ChooserKind::Drafts => "Draft tasks (a accepts, d rejects, Enter opens)",
             ChooserKind::LinkTask => "Link which task? (type #N or words; Enter links the > row)",
-            ChooserKind::Attach => "Attach which file? (Enter attaches it, Esc cancels)",
+            ChooserKind::Attach => "Attach which file? (type to narrow; Enter attaches the > row)",
         }
     }
     pub fn empty_text(&self) -> &'static str {
+        // Something typed, and rows it left out: say so, not "none seen".
+        let narrowed = self
+            .typed
+            .as_ref()
+            .is_some_and(|t| !t.input.text.trim().is_empty() && !t.pool.is_empty());
         match self.kind {
+            ChooserKind::Attach if narrowed => {
+                "no file seen matches what is typed (:attach FILE_ID takes an uploaded file's id)"
+            }
             ChooserKind::Recent => "no task opened or acted on yet",
             ChooserKind::Changed => "no loaded task changed since you last opened it",
             ChooserKind::Outbox => "the outbox is empty: nothing waits to be sent",

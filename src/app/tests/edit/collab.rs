@@ -241,7 +241,7 @@ fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
         }),
     );
     assert!(matches!(s.overlay, Overlay::Picker(_)));
-    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Down));
     // The choice is reviewed (#32 §3), then sent.
     assert!(reqs(&s.on_key(code(KeyCode::Enter))).is_empty());
     assert!(matches!(s.overlay, Overlay::Confirm { .. }));

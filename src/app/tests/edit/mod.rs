@@ -10,6 +10,7 @@ mod compose;
 mod compose_lines;
 mod edits;
 mod link_pause;
+mod name_matcher;
 mod names;
 mod pickers;
 mod review;

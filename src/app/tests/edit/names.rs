@@ -10,7 +10,7 @@ fn with_sams(s: &mut State) {
         .learn_person("u-sam2", "Sam Taylor", "sam.taylor@acme.test", Some("#2"));
 }
 
-fn list_query(fx: &[Effect]) -> TaskQuery {
+pub(super) fn list_query(fx: &[Effect]) -> TaskQuery {
     match reqs(fx)
         .into_iter()
         .find(|r| matches!(r, ApiRequest::ListPage { .. }))
@@ -41,7 +41,8 @@ fn several_matches_open_a_picker_and_none_sends_nothing() {
         Overlay::Picker(p) => assert_eq!(p.candidates.len(), 2),
         _ => panic!("picker expected"),
     }
-    s.on_key(key('j'));
+    // The arrows move (letters narrow: the one picker, #40 §5).
+    s.on_key(code(KeyCode::Down));
     let (id, body) = only_patch(&s.on_key(code(KeyCode::Enter)));
     assert_eq!(id, tid(1));
     assert_eq!(body, json!({"assigned_to": "u-sam2"}));
@@ -168,7 +169,7 @@ fn the_sharing_editor_sends_a_known_name_or_email_as_its_id() {
 }
 
 /// The review's PUT, answered.
-fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
+pub(super) fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
     assert!(reqs(&s.on_key(code(KeyCode::Enter))).is_empty(), "review");
     let fx = s.on_key(key('y'));
     let update = match &reqs(&fx)[..] {

@@ -209,7 +209,8 @@ fn a_quoted_name_several_people_share_is_asked_once_then_sent_as_the_id() {
     let fx = s.on_key(code(KeyCode::Enter));
     assert!(reqs(&fx).is_empty(), "nothing sent before a choice");
     assert!(matches!(s.overlay, Overlay::Picker(_)));
-    s.on_key(key('j'));
+    // The arrows move (letters narrow: the one picker, #40 §5).
+    s.on_key(code(KeyCode::Down));
     let q = list_query(&s.on_key(code(KeyCode::Enter)));
     assert_eq!(q.assigned_to.as_deref(), Some("u-s2"));
     assert_eq!(q.tags, vec!["a"]);

@@ -1,0 +1,250 @@
+//! The one name matcher (#40 §2): how a typed name finds people and
+//! teams, wherever a name is typed — `:assign`, `:team`, `:share add`,
+//! `:share team`, the sharing editor's add lines, `@` mentions, the
+//! `assigned=`/`involving=`/`team=` filters and the CLI's `--assigned-to`.
+//! Case and accents are folded (Unicode NFKD: `nguyen` finds `Nguyễn`),
+//! and every typed word is the beginning of a word of the name or of the
+//! e-mail (`car ng`, `nguy`, `carol@acme`). Resolving (`find`) and
+//! suggesting (`suggest`) read the same rule, so what is suggested is
+//! what resolves.
+
+/// `s` lowercased with its accents folded: Unicode NFKD (`ễ` → `e` and
+/// two combining marks, `ﬁ` → `fi`), the combining marks dropped, then
+/// lowercased. (nucleo's own fold, which the palette's ranking uses, maps
+/// the Latin Extended Additional letters of Vietnamese wrongly: its
+/// second table reads the first's values.)
+pub fn fold(s: &str) -> String {
+    const NFKD: icu_normalizer::DecomposingNormalizerBorrowed<'static> =
+        icu_normalizer::DecomposingNormalizerBorrowed::new_nfkd();
+    NFKD.normalize(s)
+        .chars()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A combining mark NFKD leaves after a base letter (the blocks of
+/// combining diacritics; `Mn` letters of other scripts are kept).
+fn is_combining_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036f}'
+        | '\u{1ab0}'..='\u{1aff}'
+        | '\u{1dc0}'..='\u{1dff}'
+        | '\u{20d0}'..='\u{20ff}'
+        | '\u{fe20}'..='\u{fe2f}')
+}
+
+/// Characters that end a word of a name, an e-mail or a label
+/// (`Name <e-mail>`, `Team (1a2b3c4d…)`); a word also begins after `-`,
+/// `.`, `_`, `@` or `'` inside one (`Jean-Luc`, `dana.b@acme.test`).
+fn splits(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '<' | '>' | '(' | ')' | '"' | ',' | '…')
+}
+
+/// The folded words typed (empty when nothing but spaces).
+fn typed_words(typed: &str) -> Vec<String> {
+    fold(typed)
+        .split(splits)
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `word` begins a word of the folded `text` (at its start, after a
+/// space, or after `-._@'` inside one).
+fn begins_a_word(text: &str, word: &str) -> bool {
+    let mut prev: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        let start = match prev {
+            None => true,
+            Some(p) => splits(p) || (matches!(p, '-' | '.' | '_' | '@' | '\'') && !splits(c)),
+        };
+        if start && !splits(c) && text[i..].starts_with(word) {
+            return true;
+        }
+        prev = Some(c);
+    }
+    false
+}
+
+/// How well `typed` names a record known by `texts` (its name, its
+/// e-mail, or its label): `Some(0)` when it is one of them exactly (case
+/// and accents aside), `Some(1)` when one begins with it, `Some(2)` when
+/// each typed word begins a word of them; `None` otherwise (and for
+/// nothing typed).
+pub fn fit(typed: &str, texts: &[&str]) -> Option<u8> {
+    let words = typed_words(typed);
+    if words.is_empty() {
+        return None;
+    }
+    let whole = words.join(" ");
+    let folded: Vec<String> = texts
+        .iter()
+        .filter(|t| !t.is_empty())
+        .map(|t| typed_words(t).join(" "))
+        .collect();
+    if folded.contains(&whole) {
+        return Some(0);
+    }
+    if folded.iter().any(|t| t.starts_with(&whole)) {
+        return Some(1);
+    }
+    words
+        .iter()
+        .all(|w| folded.iter().any(|t| begins_a_word(t, w)))
+        .then_some(2)
+}
+
+/// What `typed` resolves to among `records` (each known by its texts: a
+/// person's name and e-mail, a team's name): the indices of those it
+/// names exactly, else of those whose words it begins. One index: that
+/// record; several: the user picks; none: nobody known.
+pub fn find(typed: &str, records: &[Vec<&str>]) -> Vec<usize> {
+    let fits: Vec<(usize, u8)> = records
+        .iter()
+        .enumerate()
+        .filter_map(|(i, texts)| fit(typed, texts).map(|f| (i, f)))
+        .collect();
+    let exact: Vec<usize> = fits.iter().filter(|f| f.1 == 0).map(|f| f.0).collect();
+    if exact.is_empty() {
+        fits.into_iter().map(|f| f.0).collect()
+    } else {
+        exact
+    }
+}
+
+/// Suggestions for `typed` among `labels` (`Name <e-mail>`, `Team
+/// (1a2b3c4d…)`, `me`), best first: exact, then those beginning with it,
+/// then those whose words it begins, each in the given order. Nothing
+/// typed keeps every label.
+pub fn suggest<S: AsRef<str>>(typed: &str, labels: &[S]) -> Vec<usize> {
+    if typed_words(typed).is_empty() {
+        return (0..labels.len()).collect();
+    }
+    let mut hits: Vec<(u8, usize)> = labels
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| fit(typed, &[l.as_ref()]).map(|f| (f, i)))
+        .collect();
+    hits.sort();
+    hits.into_iter().map(|h| h.1).collect()
+}
+
+/// Candidates `(id, label)` as a list shows them, each told apart once:
+/// the label (a person's carries the e-mail, a team's its id's beginning,
+/// `Litigation (33d29895…)`), with the id's beginning added only where
+/// two labels are the same (or a label is empty).
+pub fn told_apart(candidates: &[(String, String)]) -> Vec<String> {
+    candidates
+        .iter()
+        .map(|(id, label)| {
+            let same = candidates.iter().filter(|(_, l)| l == label).count() > 1;
+            match (label.trim().is_empty(), same) {
+                (true, _) => id.clone(),
+                (false, false) => label.clone(),
+                (false, true) => {
+                    let short: String = id.chars().take(8).collect();
+                    format!("{label} ({short}…)")
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_case_and_accents_composed_or_not() {
+        assert_eq!(fold("Carol Nguyễn"), "carol nguyen");
+        assert_eq!(fold("ÉLODIE Müller"), "elodie muller");
+        // `e` + combining circumflex + combining tilde (NFD).
+        assert_eq!(fold("Nguye\u{302}\u{303}n"), "nguyen");
+        // No decomposition: kept as it is.
+        assert_eq!(fold("Søren"), "søren");
+        assert_eq!(fold("Ｃａｒｏｌ ﬁ"), "carol fi");
+    }
+
+    #[test]
+    fn any_beginning_of_words_of_the_name_or_the_email() {
+        let carol = ["Carol Nguyễn", "carol@acme.test"];
+        for yes in [
+            "carol nguyen",
+            "CAROL NGUYỄN",
+            "nguyen",
+            "nguy",
+            "car ng",
+            "ng carol",
+            "carol@acme",
+            "acme",
+        ] {
+            assert!(fit(yes, &carol).is_some(), "{yes}");
+        }
+        for no in ["guyen", "carol x", "bob", "", "  "] {
+            assert_eq!(fit(no, &carol), None, "{no}");
+        }
+        assert_eq!(fit("carol nguyen", &carol), Some(0));
+        assert_eq!(fit("carol@acme.test", &carol), Some(0));
+        assert_eq!(fit("carol ng", &carol), Some(1));
+        assert_eq!(fit("nguyen", &carol), Some(2));
+        // Inside a hyphenated word; a completed label reads as its words.
+        assert!(fit("luc", &["Jean-Luc Picard", ""]).is_some());
+        assert!(fit("lit 33d2", &["Litigation (33d29895…)"]).is_some());
+    }
+
+    #[test]
+    fn find_prefers_exact_names_and_keeps_every_other_fit() {
+        let people = vec![
+            vec!["Sam Taylor", "sam.t@acme.test"],
+            vec!["Samantha Cruz", "sc@acme.test"],
+            vec!["Carol Nguyễn", "carol@acme.test"],
+        ];
+        assert_eq!(find("sam taylor", &people), vec![0]);
+        assert_eq!(find("sam", &people), vec![0, 1]);
+        assert_eq!(find("nguyen", &people), vec![2]);
+        assert_eq!(find("carol nguyen", &people), vec![2]);
+        assert!(find("dana", &people).is_empty());
+    }
+
+    #[test]
+    fn candidates_told_apart_once() {
+        let teams = vec![
+            (
+                "33d29895-7a68-4".to_string(),
+                "Litigation (33d29895…)".to_string(),
+            ),
+            (
+                "9f00aa11-0000-4".to_string(),
+                "Litigation (9f00aa11…)".to_string(),
+            ),
+        ];
+        assert_eq!(
+            told_apart(&teams),
+            vec!["Litigation (33d29895…)", "Litigation (9f00aa11…)"]
+        );
+        // The service's candidates: the same label twice, then the id.
+        let same = vec![
+            ("u-1aaaaaaaa".to_string(), "Sam".to_string()),
+            ("u-2bbbbbbbb".to_string(), "Sam".to_string()),
+            ("u-3".to_string(), String::new()),
+        ];
+        assert_eq!(
+            told_apart(&same),
+            vec!["Sam (u-1aaaaa…)", "Sam (u-2bbbbb…)", "u-3"]
+        );
+    }
+
+    #[test]
+    fn suggestions_rank_exact_then_prefix_then_words() {
+        let labels = [
+            "Ana Nguyen <ana@acme.test>",
+            "Nguyễn Văn An <an@acme.test>",
+            "me",
+        ];
+        assert_eq!(suggest("nguyen", &labels), vec![1, 0]);
+        assert_eq!(suggest("me", &labels), vec![2]);
+        assert_eq!(suggest("", &labels), vec![0, 1, 2]);
+        assert!(suggest("zed", &labels).is_empty());
+    }
+}
