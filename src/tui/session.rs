@@ -410,10 +410,6 @@ impl Session {
     /// once the service has named the user.
     pub(super) fn autosave(&mut self) {
         self.state.autosave_draft(Instant::now(), false);
-        if let Some(me) = &self.state.me {
-            let id = me.user_id.clone();
-            self.state.drafts.bind_user(&id);
-        }
     }
 
     /// Carry out this batch's effects (the worker told whether the

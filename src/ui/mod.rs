@@ -275,7 +275,11 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     }
     // Edits made as another user wait in their store: in view, next to
     // the name they are not sent under.
-    if let Some(w) = s.away_words() {
+    // Drafts typed as another user wait in their folder: the same.
+    for w in [s.away_words(), s.drafts_away_words()]
+        .into_iter()
+        .flatten()
+    {
         spans.push(Span::styled(
             format!("  {w}"),
             theme.warn.add_modifier(Modifier::BOLD),

@@ -17,6 +17,8 @@ use crate::app::state::requests::{ApiRequest, Effect};
 use crate::app::state::screen::Level;
 use crate::store::worker::StoreCmd;
 
+mod drafts;
+pub use drafts::NOT_YOURS;
 mod handle;
 
 mod keep;
@@ -81,6 +83,33 @@ pub struct Owner {
     pub asked: bool,
     /// Edits made as another user, left waiting in that user's store.
     pub away: Option<Away>,
+    /// Drafts typed as another user, waiting in that user's folder.
+    pub drafts_away: Option<DraftsAway>,
+}
+
+/// Drafts typed as one user that wait in that user's folder while the key
+/// acts as another (issue 42, point 1): as `Away`, for drafts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DraftsAway {
+    pub count: usize,
+    pub user_id: String,
+    pub made_as: String,
+    pub now_as: String,
+    pub changed: bool,
+}
+
+impl DraftsAway {
+    /// `1 draft of Alice Martin waits: this key now acts as Bob Okafor`.
+    pub fn words(&self) -> String {
+        crate::text::clean(&format!(
+            "{} of {} {}: this key {}acts as {}",
+            crate::domain::words::plural(self.count, "draft", "drafts"),
+            self.made_as,
+            if self.count == 1 { "waits" } else { "wait" },
+            if self.changed { "now " } else { "" },
+            self.now_as
+        ))
+    }
 }
 
 /// Edits made as one user that wait in that user's store while the key

@@ -25,6 +25,8 @@ impl State {
         self.me_error = None;
         self.owner.recheck = false;
         self.owner.asked = false;
+        // Drafts follow the user too (issue 42, point 1).
+        self.bind_drafts();
         self.outbox_pump()
     }
 
@@ -88,7 +90,7 @@ impl State {
 
     /// How a user is named on screen: the name the service gave, else the
     /// e-mail, else "another user" (never an id alone).
-    fn user_named(&self, id: &str) -> String {
+    pub(super) fn user_named(&self, id: &str) -> String {
         if let Some(me) = self.me.as_ref().filter(|m| m.user_id == id) {
             let name = me.user_name.line();
             if !name.trim().is_empty() {
