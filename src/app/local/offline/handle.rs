@@ -108,6 +108,7 @@ impl State {
         // The outbox reads its tasks first; the refresh does not read them
         // twice.
         let mut fx = self.outbox_pump();
+        fx.extend(self.recheck_identity());
         fx.extend(self.refresh());
         fx
     }

@@ -30,6 +30,22 @@ impl State {
         self.outbox_pump()
     }
 
+    /// The service answers again after it was away: who the key acts as
+    /// is asked again (once), whatever brought it back — a probe, or a read
+    /// retried — and whether or not anything is queued: a draft typed
+    /// before is sent only as its typist (issue 42, point 1).
+    pub(crate) fn recheck_identity(&mut self) -> Vec<Effect> {
+        if !self.owner.recheck || self.owner.asked || self.me.is_none() {
+            return vec![];
+        }
+        let describe = crate::app::state::ApiRequest::Me.describe();
+        if self.inflight.values().any(|(w, _)| *w == describe) {
+            return vec![];
+        }
+        self.owner.asked = true;
+        vec![self.request(crate::app::state::ApiRequest::Me)]
+    }
+
     /// `GET /me` failed: said, and nothing is sent meanwhile.
     pub(crate) fn identity_failed(&mut self, e: ApiError) -> Vec<Effect> {
         let msg = format!("identity lookup failed: {e}");
