@@ -274,7 +274,7 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
     let mut problems: Vec<(Option<usize>, Severity, String)> = c
         .diagnostics
         .iter()
-        .map(|d| (d.line, d.severity, d.message.clone()))
+        .map(|d| (d.line, d.severity, clean(&d.message)))
         .collect();
     problems.extend(
         keymap_problems(&c)

@@ -496,7 +496,8 @@ impl Session {
         let mut err = std::io::stderr();
         for line in quit_lines(&self.state, &self.writes, kept.as_deref()) {
             use std::io::Write;
-            let _ = writeln!(err, "{line}");
+            // Cleaned as every line on stderr is (issue 42, point 4).
+            let _ = writeln!(err, "{}", crate::text::sanitize(&line, true));
         }
         RunEnd {
             code: self.exit_code,
