@@ -215,3 +215,5 @@ pub fn is_read(req: &ApiRequest) -> bool {
 
 /// Why an edit is not kept when there is no store at all.
 pub(crate) const NO_STORE: &str = "no local store in use";
+/// Why an edit is not kept when the store was opened read-only.
+pub(crate) const READ_ONLY: &str = "the local store is read-only";
