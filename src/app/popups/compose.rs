@@ -384,30 +384,9 @@ impl State {
         }
         let content = c.text();
         let key = c.kind.draft_key();
-        if c.owner.is_some() && c.owner.as_deref() != self.my_id() {
-            // Typed as another user than the key acts as now: theirs.
-            c.set_banner(Some(crate::app::local::outbox::NOT_YOURS.into()));
-            self.say(Level::Warn, crate::app::local::outbox::NOT_YOURS);
+        if let Err(fx) = self.composer_may_send(&mut c) {
             self.overlay = Overlay::Compose(c);
-            return vec![];
-        }
-        if self.owner.recheck {
-            // The service was away: who the key acts as is asked again
-            // before anything is sent with it (as the outbox does).
-            let describe = ApiRequest::Me.describe();
-            let asking = self.inflight.values().any(|(w, _)| *w == describe);
-            let message = "not sent yet: the service was away, so who this key acts as is asked first — ctrl-s again once it answers (your text is kept)";
-            c.state = SendState::Failed {
-                message: message.into(),
-                outcome_unknown: false,
-            };
-            self.say(Level::Warn, message);
-            self.overlay = Overlay::Compose(c);
-            return if asking {
-                vec![]
-            } else {
-                vec![self.request(ApiRequest::Me)]
-            };
+            return fx;
         }
         if let Some((_, sent)) = self.send_in_flight(&c.task_id, &key) {
             // One send of a draft at a time: until it is answered, what it

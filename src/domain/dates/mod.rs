@@ -272,4 +272,6 @@ pub fn when(raw: Option<&str>) -> String {
 }
 
 #[cfg(test)]
+mod range_tests;
+#[cfg(test)]
 mod tests;

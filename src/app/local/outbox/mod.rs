@@ -17,8 +17,7 @@ use crate::app::state::requests::{ApiRequest, Effect};
 use crate::app::state::screen::Level;
 use crate::store::worker::StoreCmd;
 
-mod drafts;
-pub use drafts::NOT_YOURS;
+pub mod drafts;
 mod handle;
 
 mod keep;

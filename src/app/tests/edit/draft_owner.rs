@@ -131,7 +131,7 @@ fn a_composer_of_another_typist_never_sends() {
     let fx = s.on_key(ctrl('s'));
     assert!(reqs(&fx).is_empty(), "{fx:?}");
     assert!(
-        said(&s, crate::app::local::outbox::NOT_YOURS),
+        said(&s, crate::app::local::outbox::drafts::NOT_YOURS),
         "{:?}",
         s.messages
     );
