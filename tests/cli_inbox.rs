@@ -508,3 +508,77 @@ async fn a_comment_the_inbox_read_is_found_offline_by_search() {
         sb.keys[1].user_name.as_str()
     );
 }
+
+/// Issue 42, point 11: profiles naming the same service and user are one
+/// inbox — its items once (as the first profile's), the others said on
+/// stderr; not counted once per profile.
+#[tokio::test]
+async fn profiles_of_one_service_and_user_are_one_inbox() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 60,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let env = Env::new();
+    let mut config = String::new();
+    for name in ["a", "b", "c"] {
+        config.push_str(&format!(
+            "[profiles.{name}]\nbase_url = \"{}\"\napi_key = \"{}\"\n\n",
+            sb.base_url(),
+            sb.keys[0].key
+        ));
+    }
+    let path = env.write_config(&config);
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let first = env.run(&["inbox", "--all-profiles", "--json"]).await;
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    // News: a task of another user given to this one.
+    let mine = client(&sb, &sb.keys[0].key);
+    let theirs = client(&sb, &sb.keys[1].key);
+    let my_id = mine.me().await.unwrap().user_id;
+    let their_id = theirs.me().await.unwrap().user_id;
+    let t = first_page(
+        &theirs,
+        TaskQuery {
+            assigned_to: Some(their_id),
+            ..Default::default()
+        },
+    )
+    .await
+    .into_iter()
+    .next()
+    .expect("a task of the other user");
+    theirs
+        .patch_task(
+            &t.id,
+            &TaskPatch {
+                assigned_to: Field::Set(my_id),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let o = env.run(&["inbox", "--all-profiles", "--json"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let got: Vec<Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let alone = json_items(
+        &env.run(&["--profile", "a", "inbox", "--json", "--all"])
+            .await,
+    );
+    assert!(!got.is_empty());
+    assert!(got.iter().all(|i| i["profile"] == "a"), "{got:#?}");
+    assert!(got.len() <= alone.len(), "{} > {}", got.len(), alone.len());
+    let err = stderr(&o);
+    for p in ["b", "c"] {
+        assert!(
+            err.contains(&format!(
+                "profile {p}: the same service and user as profile a"
+            )),
+            "{err}"
+        );
+    }
+}

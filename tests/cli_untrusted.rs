@@ -290,3 +290,44 @@ async fn a_422_is_reported_with_its_real_status() {
         "{err}"
     );
 }
+
+/// Issue 42, point 4: a profile's name holding ESC]2;…BEL (the window's
+/// title), ESC[2J (clear the screen) and C1 bytes reaches stderr only as
+/// visible stand-ins — through `config check`, the warnings said at a
+/// start and `inbox --all-profiles` naming a profile that failed.
+#[tokio::test]
+async fn a_profiles_name_never_reaches_stderr_raw() {
+    let env = Env::new();
+    // The name, as TOML escapes; its profile names a service that does
+    // not answer and a key it does not know, and a key taskdeck does not.
+    let name = r#"ev\u001b]2;PWNED\u0007il\u001b[2J\u009b31m\u0085"#;
+    let config = env.write_config(&format!(
+        "[profiles.\"{name}\"]\nbase_url = \"http://127.0.0.1:9\"\napi_key = \"k-{name}\"\nmystery = 1\n"
+    ));
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let raw = "ev\u{1b}]2;PWNED\u{7}il\u{1b}[2J\u{9b}31m\u{85}";
+    for args in [
+        vec!["config", "check"],
+        vec!["--profile", raw, "config", "check"],
+        vec!["--profile", raw, "tasks"],
+        vec!["inbox", "--all-profiles"],
+    ] {
+        let o = env.run(&args).await;
+        let (out, err) = (stdout(&o), stderr(&o));
+        assert!(
+            err.contains("PWNED") || out.contains("PWNED"),
+            "{args:?}: the profile is named: {out:?} {err:?}"
+        );
+        assert!(!has_raw_controls(&err), "{args:?}: stderr {err:?}");
+        assert!(!has_raw_controls(&out), "{args:?}: stdout {out:?}");
+    }
+    // The start-up warning (the unknown key) and the failed profile are
+    // said on stderr, cleaned.
+    let o = env.run(&["inbox", "--all-profiles"]).await;
+    let err = stderr(&o);
+    assert!(err.contains("unknown key"), "{err:?}");
+    assert!(err.contains("profile ev"), "{err:?}");
+}

@@ -249,3 +249,112 @@ fn an_edit_queued_as_alice_waits_when_the_service_comes_back_acting_as_bob() {
     tui.send("q");
     tui.wait_exit(WAIT);
 }
+
+/// The comments posted on `id`, by the caller `who` (an e-mail).
+fn comments_by(svc: &Service, id: &str, who: &str) -> usize {
+    svc.requests_matching("POST", &format!("/api/v1/tasks/{id}/comments"))
+        .into_iter()
+        .filter(|r| r.caller.as_deref() == Some(who))
+        .count()
+}
+
+const DRAFT_WAITS: &str = "1 draft of Alice Martin waits: this key now acts as Bob Okafor";
+
+// Issue 42, point 1: Alice keeps a draft while the service is away; it
+// comes back with her key acting as Bob. Bob's composer offers nothing
+// of hers, ctrl-s posts nothing as Bob, her draft file stays; the next
+// start as Alice offers it back.
+#[test]
+fn a_draft_kept_as_alice_is_not_offered_or_posted_when_the_key_acts_as_bob() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    let current = current_row(&tui.screen());
+    let id = svc.task_id(&current);
+    let file = svc.draft_file(&home, KEY, &id, "comment");
+    svc.set_faults("down=1");
+    tui.send("r");
+    tui.wait_for("OFFLINE", WAIT);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("words typed as alice");
+    tui.wait_for("words typed as alice", WAIT);
+    tui.key("\x1b");
+    tui.wait_for("draft kept in", WAIT);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "words typed as alice"
+    );
+    // The key is reissued to Bob; the service comes back.
+    assert!(svc.sb.reissue_key(KEY, BOB));
+    svc.set_faults("");
+    tui.wait_for("Bob Okafor", std::time::Duration::from_secs(60));
+    tui.wait_for(DRAFT_WAITS, std::time::Duration::from_secs(60));
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("\x13");
+    tui.wait_for("nothing to send", WAIT);
+    let screen = tui.screen();
+    assert!(!screen.contains("words typed as alice"), "{screen}");
+    tui.key("\x1b");
+    tui.wait_until("the composer closed", WAIT, |s| {
+        !s.contains("Internal comment")
+    });
+    assert_eq!(comments_by(&svc, &id, "bob@acme.test"), 0, "never as Bob");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "words typed as alice",
+        "her draft is not deleted"
+    );
+    tui.send("q");
+    tui.wait_exit(WAIT);
+
+    // The key names Alice again: her draft is offered back.
+    assert!(svc.sb.reissue_key(KEY, KEY));
+    let mut tui = launch_ready(&svc, &home);
+    open_number(&tui, current.trim_start_matches('#').parse().unwrap());
+    tui.send("c");
+    tui.wait_for("words typed as alice", WAIT);
+    tui.key("\x1b");
+    tui.send("q");
+    tui.wait_exit(WAIT);
+    assert_eq!(comments_by(&svc, &id, "bob@acme.test"), 0);
+}
+
+// Issue 42, point 1, the composer open across the switch: what Alice
+// typed is not posted as Bob; the composer closes, her text kept as hers.
+#[test]
+fn a_composer_open_when_the_key_turns_to_bob_closes_and_keeps_alices_text() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    let current = current_row(&tui.screen());
+    let id = svc.task_id(&current);
+    let file = svc.draft_file(&home, KEY, &id, "comment");
+    svc.set_faults("down=1");
+    tui.send("r");
+    tui.wait_for("OFFLINE", WAIT);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    tui.send("still typing as alice");
+    tui.wait_for("still typing as alice", WAIT);
+    assert!(svc.sb.reissue_key(KEY, BOB));
+    svc.set_faults("");
+    tui.wait_for(DRAFT_WAITS, std::time::Duration::from_secs(60));
+    tui.wait_until("the composer closed", WAIT, |s| {
+        !s.contains("Internal comment")
+    });
+    // ctrl-s now reaches no composer of hers.
+    tui.send("\x13");
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    assert!(!tui.screen().contains("still typing as alice"));
+    tui.key("\x1b");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "still typing as alice"
+    );
+    assert_eq!(comments_by(&svc, &id, "bob@acme.test"), 0, "never as Bob");
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}

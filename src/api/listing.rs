@@ -91,15 +91,76 @@ fn kind_of(v: &serde_json::Value) -> &'static str {
     }
 }
 
-/// Decode the items of a page; an item that cannot be read is skipped with a
-/// log line (its id, if any, and the reason): one odd item never fails the
-/// listing.
+/// A JSON text whose `\uXXXX` escapes of lone UTF-16 surrogates (a
+/// `\udc9c` with no partner, which no string can hold) are written as
+/// U+FFFD instead (issue 42, point 10); `None` when it has none.
+pub fn lone_surrogates_replaced(json: &str) -> Option<String> {
+    let b = json.as_bytes();
+    let hex = |i: usize| -> Option<u16> {
+        let h = json.get(i..i + 4)?;
+        h.bytes()
+            .all(|c| c.is_ascii_hexdigit())
+            .then(|| u16::from_str_radix(h, 16).ok())
+            .flatten()
+    };
+    // The unit of a `\u` escape at `i`, if one is there.
+    let unit_at = |i: usize| -> Option<u16> {
+        (b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u'))
+            .then(|| hex(i + 2))
+            .flatten()
+    };
+    let mut out = String::with_capacity(json.len());
+    let (mut i, mut last, mut changed) = (0, 0, false);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let Some(u) = unit_at(i) else {
+            // Another escape (`\\`, `\"`…): both bytes are taken as they are.
+            i += 2;
+            continue;
+        };
+        let paired = (0xD800..0xDC00).contains(&u)
+            && unit_at(i + 6).is_some_and(|l| (0xDC00..0xE000).contains(&l));
+        if paired {
+            i += 12;
+        } else if (0xD800..0xE000).contains(&u) {
+            out.push_str(&json[last..i]);
+            out.push_str("\\ufffd");
+            i += 6;
+            last = i;
+            changed = true;
+        } else {
+            i += 6;
+        }
+    }
+    changed.then(|| {
+        out.push_str(&json[last..]);
+        out
+    })
+}
+
+/// Decode the items of a page. An item whose only fault is a lone UTF-16
+/// surrogate escape is read with U+FFFD in its place (the rest of it is
+/// sound: a comment still names whom it mentions); one that still cannot
+/// be read is skipped with a log line (its id, if any, and the reason): one
+/// odd item never fails the listing.
 pub fn decode_items<T: DeserializeOwned>(items: &[Box<RawValue>], what: &str) -> Vec<T> {
     items
         .iter()
         .filter_map(|raw| match serde_json::from_str::<T>(raw.get()) {
             Ok(item) => Some(item),
             Err(e) => {
+                if let Some(item) = lone_surrogates_replaced(raw.get())
+                    .and_then(|fixed| serde_json::from_str::<T>(&fixed).ok())
+                {
+                    tracing::warn!(
+                        what,
+                        "an item of a listing held a lone surrogate: read with U+FFFD in its place"
+                    );
+                    return Some(item);
+                }
                 let id = serde_json::from_str::<serde_json::Value>(raw.get())
                     .ok()
                     .and_then(|v| v.get("id").and_then(|i| i.as_str()).map(str::to_string));
@@ -193,6 +254,28 @@ mod tests {
             .iter()
             .map(|v| v["id"].as_str().unwrap_or("").to_string())
             .collect()
+    }
+
+    /// Issue 42, point 10: a comment holding a lone surrogate is read,
+    /// the surrogate as U+FFFD, the rest (its mention) whole; pairs and
+    /// escaped backslashes are left as they are.
+    #[test]
+    fn a_lone_surrogate_is_read_as_a_replacement_character() {
+        let p = read_page(
+            r#"[{"id":"c1","content":"hi @[Bob](user:u-bob) \udc9c end"},
+                {"id":"c2","content":"\ud83d\ude00 and \\udc9c and \ud83d!"}]"#,
+            "comments",
+        )
+        .unwrap();
+        let got = decode_items::<crate::api::Comment>(&p.items, "comments");
+        assert_eq!(got.len(), 2, "nothing dropped");
+        assert_eq!(got[0].content.raw(), "hi @[Bob](user:u-bob) \u{fffd} end");
+        assert_eq!(got[1].content.raw(), "\u{1f600} and \\udc9c and \u{fffd}!");
+        assert_eq!(lone_surrogates_replaced(r#"{"a":"\\udc9c"}"#), None);
+        assert_eq!(
+            lone_surrogates_replaced(r#"{"a":"x\ud800"}"#).as_deref(),
+            Some(r#"{"a":"x\ufffd"}"#)
+        );
     }
 
     #[test]

@@ -265,7 +265,7 @@ pub fn config_problems(c: &Config) -> Vec<(Option<usize>, Severity, String)> {
     let mut problems: Vec<(Option<usize>, Severity, String)> = c
         .diagnostics
         .iter()
-        .map(|d| (d.line, d.severity, d.message.clone()))
+        .map(|d| (d.line, d.severity, clean(&d.message)))
         .collect();
     problems.extend(
         keymap_problems(c)

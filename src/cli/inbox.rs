@@ -68,6 +68,8 @@ pub struct Gathered {
     pub rows: Vec<inbox::InboxRow>,
     pub json: Vec<serde_json::Value>,
     pub reached: Result<Option<String>, Failure>,
+    /// The store read: one service and user (issue 42, point 11).
+    pub store: std::path::PathBuf,
 }
 
 /// One walk, then the inbox from the user's store. `profile`: said in
@@ -89,7 +91,7 @@ pub async fn gather(
         ));
     }
     let base = client.base_url().to_string();
-    let (db, reached) = match client.me().await {
+    let (db, reached, path) = match client.me().await {
         Ok(me) => {
             let dir = store::service_dir(&base, false);
             if let Some(print) = &key_print {
@@ -118,7 +120,7 @@ pub async fn gather(
                 }
                 Err(e) => return Err(Failure::failed(format!("reading the inbox failed: {e}"))),
             };
-            (db, reached)
+            (db, reached, path)
         }
         Err(e) => {
             // Offline: the key's own user's store, if it was ever seen.
@@ -135,7 +137,7 @@ pub async fn gather(
             };
             let path = store::db_path(&dir, &user);
             let (db, _) = Db::open(&path).map_err(Failure::failed)?;
-            (db, Err(failure))
+            (db, Err(failure), path)
         }
     };
     let items = db
@@ -154,6 +156,7 @@ pub async fn gather(
         rows,
         json,
         reached,
+        store: path,
     })
 }
 

@@ -7,7 +7,7 @@
 //! can also be piped in (`printf '%s\n' URL 1 'pass show work/tasks' |
 //! taskdeck config init`).
 
-use super::output::{emit, Failure, Outcome, EXIT_OK};
+use super::output::{emit, say, Failure, Outcome, EXIT_OK};
 use crate::api::{ApiKey, Client, ClientConfig};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -144,7 +144,7 @@ struct Asker<R> {
 
 impl<R: BufRead> Asker<R> {
     fn ask(&mut self, question: &str) -> Result<String, Failure> {
-        eprint!("{question}");
+        eprint!("{}", crate::text::sanitize(question, true));
         let mut line = String::new();
         let n = self
             .input
@@ -196,7 +196,7 @@ impl Drop for NoEcho {
             unsafe {
                 libc::tcsetattr(0, libc::TCSANOW, &old);
             }
-            eprintln!();
+            say("");
         }
     }
 }
@@ -211,24 +211,24 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     // stops here, before any question (reading a FIFO would hang).
     let path = crate::config::resolve_links(&crate::config::config_path());
     existing_text(&path)?;
-    eprintln!(
+    say(&format!(
         "Setting up taskdeck{} — the answers go to {}",
         profile
             .map(|p| format!(" (profile {})", crate::text::clean(p)))
             .unwrap_or_default(),
         path.display()
-    );
+    ));
     let (base, note) = loop {
         let typed = a.ask("Base URL of the task service (e.g. https://tasks.example.com): ")?;
         match base_url_answer(&typed) {
             Ok(b) => break b,
-            Err(e) => eprintln!("  {e}"),
+            Err(e) => say(&format!("  {e}")),
         }
     };
     if let Some(n) = note {
-        eprintln!("  {n}");
+        say(&format!("  {n}"));
     }
-    eprintln!(
+    say(&format!(
         "How should taskdeck get the API key?\n  \
          1) a command that prints it (recommended), e.g.\n       \
          pass show work/tasks\n       \
@@ -237,14 +237,14 @@ pub async fn run(profile: Option<&str>) -> Outcome {
          2) the environment variable {} (you set it; nothing is written)\n  \
          3) in the config file itself (mode 0600)",
         crate::config::ENV_API_KEY
-    );
+    ));
     let key = loop {
         let choice = a.ask("Choice [1]: ")?;
         match choice.trim() {
             "" | "1" => {
                 let c = a.ask("Command that prints the key: ")?;
                 if c.trim().is_empty() {
-                    eprintln!("  a command is needed");
+                    say(&format!("  a command is needed"));
                     continue;
                 }
                 break KeyAnswer::Command(c.trim().to_string());
@@ -256,21 +256,21 @@ pub async fn run(profile: Option<&str>) -> Outcome {
                     a.ask("API key (not shown): ")?
                 };
                 if k.trim().is_empty() {
-                    eprintln!("  the key is empty");
+                    say(&format!("  the key is empty"));
                     continue;
                 }
                 break KeyAnswer::InFile(k.trim().to_string());
             }
-            other => eprintln!("  1, 2 or 3, not {:?}", crate::text::clean(other)),
+            other => say(&format!("  1, 2 or 3, not {:?}", crate::text::clean(other))),
         }
     };
     let write = match test_answers(&base, &key).await {
         Ok(who) => {
-            eprintln!("  {who}");
+            say(&format!("  {who}"));
             true
         }
         Err(e) => {
-            eprintln!("  the test failed: {e}");
+            say(&format!("  the test failed: {e}"));
             let yes = a.ask("Write the config anyway? [y/N]: ")?;
             matches!(yes.trim(), "y" | "Y" | "yes")
         }
@@ -278,18 +278,18 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     if !write {
         return Err(Failure::failed("nothing written"));
     }
-    eprintln!(
+    say(&format!(
         "How should taskdeck tell you when something new needs you (a mention, an assignment)?\n  \
          any of: bell, desktop (a notification through the terminal), title (the count in the \
          window's title)\n  none for nothing; see docs/notifications.md"
-    );
+    ));
     let notify = loop {
         let Some(typed) = a.ask_optional("Notify [title]: ")? else {
             break None;
         };
         match notify_answer(&typed) {
             Ok(w) => break Some(w),
-            Err(e) => eprintln!("  {e}"),
+            Err(e) => say(&format!("  {e}")),
         }
     };
     let written = write_file(&path, profile, &base, &key, notify.as_deref())?;

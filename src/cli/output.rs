@@ -86,9 +86,13 @@ pub fn emit(text: &str) -> Result<(), Failure> {
     }
 }
 
-/// One line (or lines) on stderr, with registered secrets scrubbed.
+/// One line (or lines) on stderr, cleaned as stdout and the screen are
+/// (issue 42, point 4): registered secrets scrubbed, and control
+/// characters (ESC, BEL, C1, bidi overrides…) shown as their visible
+/// stand-ins — a profile's name or a service's words never set the
+/// window's title or clear the terminal. Line breaks are kept.
 pub fn say(text: &str) {
-    eprintln!("{}", crate::secret::scrub(text));
+    eprintln!("{}", crate::text::sanitize(text, true));
 }
 
 /// `--json` output. Control, bidi and zero-width characters inside strings

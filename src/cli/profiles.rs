@@ -30,6 +30,10 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
     let mut partial = false;
     let mut rows: Vec<(String, crate::inbox::InboxRow)> = Vec::new();
     let mut items: Vec<Value> = Vec::new();
+    // One service and user is one inbox (issue 42, point 11): the first
+    // profile of the file that reads a store is shown, the others with
+    // the same store are said once and not counted again.
+    let mut read: std::collections::HashMap<std::path::PathBuf, String> = Default::default();
     for w in walks {
         let p = &w.profile;
         match w.got {
@@ -37,7 +41,15 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
                 say(&format!("taskdeck: profile {p}: {}", f.message));
                 failed.push(f.code);
             }
+            Ok(g) if read.contains_key(&g.store) => {
+                let first = &read[&g.store];
+                say(&format!(
+                    "taskdeck: profile {p}: the same service and user as profile {first}: its inbox is shown once, as {first}'s"
+                ));
+                shown += 1;
+            }
             Ok(g) => {
+                read.insert(g.store.clone(), p.clone());
                 match &g.reached {
                     Ok(None) => shown += 1,
                     Ok(Some(part)) => {

@@ -410,10 +410,6 @@ impl Session {
     /// once the service has named the user.
     pub(super) fn autosave(&mut self) {
         self.state.autosave_draft(Instant::now(), false);
-        if let Some(me) = &self.state.me {
-            let id = me.user_id.clone();
-            self.state.drafts.bind_user(&id);
-        }
     }
 
     /// Carry out this batch's effects (the worker told whether the
@@ -500,7 +496,8 @@ impl Session {
         let mut err = std::io::stderr();
         for line in quit_lines(&self.state, &self.writes, kept.as_deref()) {
             use std::io::Write;
-            let _ = writeln!(err, "{line}");
+            // Cleaned as every line on stderr is (issue 42, point 4).
+            let _ = writeln!(err, "{}", crate::text::sanitize(&line, true));
         }
         RunEnd {
             code: self.exit_code,

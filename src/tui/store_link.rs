@@ -152,6 +152,7 @@ impl StoreLink {
     /// what it holds is shown (`rows`: its last view and task too).
     fn adopt(&mut self, user: &str, opened: Opened, state: &mut State, rows: bool) {
         let (db, note, boot) = opened;
+        state.local.read_only = db.read_only().map(str::to_string);
         if let Some(n) = note {
             tracing::warn!("{n}");
             state.say(Level::Warn, n);

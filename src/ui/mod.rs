@@ -201,8 +201,12 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     }
     // Edits made as another user wait in their store: in view, next to
     // the name they are not sent under.
+    // Drafts typed as another user wait in their folder: the same.
     let mut counts: Vec<Span> = Vec::new();
-    if let Some(w) = s.away_words() {
+    for w in [s.away_words(), s.drafts_away_words()]
+        .into_iter()
+        .flatten()
+    {
         counts.push(Span::styled(
             format!("  {w}"),
             theme.warn.add_modifier(Modifier::BOLD),

@@ -14,15 +14,15 @@ impl State {
             return;
         };
         let label = format!("{}: ", sent.label);
+        // The draft of the user who typed it, whoever the key acts as now.
+        let drafts = self.drafts.of(sent.owner.as_deref());
         let open = match &self.overlay {
-            Overlay::Compose(c) if c.task_id == sent.task_id && c.kind.draft_key() == sent.key => {
-                Some(c.text())
-            }
+            Overlay::Compose(c) if same_draft(c, &sent) => Some(c.text()),
             _ => None,
         };
         let current = open
             .clone()
-            .or_else(|| self.drafts.load(&sent.task_id, &sent.key));
+            .or_else(|| drafts.load(&sent.task_id, &sent.key));
         let left = crate::app::state::drafts::left_after_send(
             &sent.text,
             current.as_deref(),
@@ -32,8 +32,8 @@ impl State {
         // the two leaves a warning, never a draft said to be unsent.
         let mut note = String::new();
         match &left {
-            None => self.drafts.delete(&sent.task_id, &sent.key),
-            Some(rest) => match self.drafts.save(&sent.task_id, &sent.key, rest) {
+            None => drafts.delete(&sent.task_id, &sent.key),
+            Some(rest) => match drafts.save(&sent.task_id, &sent.key, rest) {
                 Ok(_) => {
                     note = if current.as_deref() == Some(rest.as_str()) {
                         "; the text you edited since it was sent is kept as a draft (not sent)"
@@ -45,9 +45,9 @@ impl State {
                 Err(e) => note = format!("; could not save the text written since: {e}"),
             },
         }
-        self.drafts.clear_sent(&sent.task_id, &sent.key);
+        drafts.clear_sent(&sent.task_id, &sent.key);
         if let Overlay::Compose(c) = &mut self.overlay {
-            if c.task_id == sent.task_id && c.kind.draft_key() == sent.key {
+            if same_draft(c, &sent) {
                 match &left {
                     None => self.overlay = Overlay::None,
                     Some(rest) => {
@@ -81,10 +81,11 @@ impl State {
             format!("{e} — not sent, your text is kept")
         };
         if let Some(sent) = &sent {
+            let drafts = self.drafts.of(sent.owner.as_deref());
             if unknown {
-                self.drafts.mark_unknown(&sent.task_id, &sent.key);
+                drafts.mark_unknown(&sent.task_id, &sent.key);
             } else {
-                self.drafts.send_refused(&sent.task_id, &sent.key);
+                drafts.send_refused(&sent.task_id, &sent.key);
             }
         }
         if let Overlay::Compose(c) = &mut self.overlay {
@@ -94,10 +95,7 @@ impl State {
                     outcome_unknown: unknown,
                 };
             }
-            let same_draft = sent
-                .as_ref()
-                .is_some_and(|s| c.task_id == s.task_id && c.kind.draft_key() == s.key);
-            if same_draft {
+            if sent.as_ref().is_some_and(|s| same_draft(c, s)) {
                 c.set_banner(
                     unknown.then(|| crate::app::popups::compose::SEND_MAY_HAVE_REACHED.into()),
                 );
@@ -115,10 +113,17 @@ impl State {
                 // Opened and not changed: nothing of the user's to keep.
                 return None;
             }
-            if let Ok(Some(p)) = self.drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
+            let drafts = self.drafts.of(c.owner.as_deref());
+            if let Ok(Some(p)) = drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
                 return Some(p);
             }
         }
         None
     }
+}
+
+/// The open composer is the one whose text was sent: same task, same
+/// kind, typed by the same user.
+fn same_draft(c: &crate::app::state::Compose, sent: &crate::app::state::drafts::InFlight) -> bool {
+    c.task_id == sent.task_id && c.kind.draft_key() == sent.key && c.owner == sent.owner
 }

@@ -50,16 +50,15 @@ impl State {
     /// before that could be another user's. (The identity is the first
     /// request at start, so this is rarely seen.)
     fn drafts_for_me(&mut self) -> Result<(), String> {
-        let Some(me) = &self.me else {
+        if self.me.is_none() {
             return Err(match &self.me_error {
                 Some(e) => format!(
                     "who you are is not known ({e}): drafts are kept per user, so the composer cannot open"
                 ),
                 None => "who you are is not known yet: the composer opens once the service has answered (drafts are kept per user)".into(),
             });
-        };
-        let id = me.user_id.clone();
-        self.drafts.bind_user(&id);
+        }
+        self.bind_drafts();
         Ok(())
     }
 
@@ -191,6 +190,7 @@ impl State {
             restored,
             banner: None,
             mention: None,
+            owner: self.my_id().map(str::to_string),
         };
         c.set_banner(banner);
         self.overlay = Overlay::Compose(Box::new(c));
@@ -249,7 +249,8 @@ impl State {
                 let initial = c.text();
                 // Saved before the editor starts: if the terminal goes
                 // away meanwhile, the draft is on disk already.
-                if let Err(e) = self.drafts.save(&c.task_id, &c.kind.draft_key(), &initial) {
+                let drafts = self.drafts.of(c.owner.as_deref());
+                if let Err(e) = drafts.save(&c.task_id, &c.kind.draft_key(), &initial) {
                     self.say(
                         Level::Error,
                         format!("could not save the draft: {e}; the editor was not started"),
@@ -271,12 +272,13 @@ impl State {
                     self.say(Level::Info, "closed; the send is still in flight and the draft is kept until it succeeds");
                     return vec![];
                 }
+                let drafts = self.drafts.of(c.owner.as_deref());
                 if text == c.initial {
                     // Nothing typed: nothing to keep.
-                    self.drafts.delete(&c.task_id, &c.kind.draft_key());
+                    drafts.delete(&c.task_id, &c.kind.draft_key());
                     return vec![];
                 }
-                match self.drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
+                match drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
                     Ok(Some(p)) => self.say(
                         Level::Info,
                         format!("draft kept in {} (not sent)", p.display()),
@@ -373,6 +375,10 @@ impl State {
         }
         let content = c.text();
         let key = c.kind.draft_key();
+        if let Err(fx) = self.composer_may_send(&mut c) {
+            self.overlay = Overlay::Compose(c);
+            return fx;
+        }
         if let Some((_, sent)) = self.send_in_flight(&c.task_id, &key) {
             // One send of a draft at a time: until it is answered, what it
             // took from the draft is not known.
@@ -425,6 +431,7 @@ impl State {
             text: content.clone(),
             appends: c.kind.takes_files(),
             what: c.kind.title().to_lowercase(),
+            owner: c.owner.clone(),
         };
         let id = c.task_id.clone();
         let req = match &c.kind {
@@ -482,7 +489,8 @@ impl State {
         }
         c.dirty_since = None;
         let (task, key, text) = (c.task_id.clone(), c.kind.draft_key(), c.text());
-        if let Err(e) = self.drafts.save(&task, &key, &text) {
+        let drafts = self.drafts.of(c.owner.as_deref());
+        if let Err(e) = drafts.save(&task, &key, &text) {
             self.say(Level::Error, format!("could not save the draft: {e}"));
         }
     }

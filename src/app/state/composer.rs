@@ -84,6 +84,9 @@ pub struct Compose {
     pub banner: Option<String>,
     /// People matching the `@mention` being typed (Tab takes the first).
     pub mention: Option<String>,
+    /// The user who opened it (`GET /me`): its text is theirs, kept,
+    /// sent and deleted as theirs only.
+    pub owner: Option<String>,
 }
 
 impl Compose {

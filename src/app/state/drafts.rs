@@ -15,6 +15,12 @@
 //! - `<task>.<kind>.editor.md`: the `$EDITOR`'s file while it runs. Left
 //!   behind (the terminal went away, the editor failed), it is offered
 //!   back the next time the same composer opens.
+//!
+//! A draft belongs to the user who typed it (issue 42, point 1): when the
+//! key turns out to act as someone else, the folder in use becomes that
+//! user's and the last one's drafts wait in theirs (`of`, `waiting`;
+//! what the state does is `local/outbox/drafts.rs`). `owner.json` in a
+//! user's folder names the user, for "1 draft of Alice Martin waits".
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +42,8 @@ pub struct InFlight {
     pub appends: bool,
     /// What it is, for messages ("comment", "reply to the requester").
     pub what: String,
+    /// The user who typed it: its answer changes that user's draft only.
+    pub owner: Option<String>,
 }
 
 /// What the `.sent.json` file says.
@@ -84,6 +92,26 @@ pub struct Drafts {
     /// The folder drafts are read from and written to; `None` until the
     /// user is known (or when nothing is kept).
     dir: Option<PathBuf>,
+    /// The user whose folder `dir` is (drafts kept per user only).
+    user: Option<String>,
+}
+
+/// What binding the drafts to a user changed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bound {
+    /// The same user as before, or drafts not kept per user.
+    Same,
+    /// The first user of this run.
+    First,
+    /// The key acts as another user now: the last one's id.
+    Changed(String),
+}
+
+/// What `owner.json` in a user's folder says.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct OwnerRecord {
+    user_id: String,
+    name: String,
 }
 
 fn safe_name(s: &str) -> String {
@@ -105,6 +133,7 @@ impl Drafts {
         Drafts {
             service_dir: None,
             dir,
+            user: None,
         }
     }
 
@@ -114,17 +143,112 @@ impl Drafts {
         Drafts {
             service_dir: Some(service_dir),
             dir: None,
+            user: None,
         }
     }
 
-    /// The identity is known: drafts go to that user's folder. The first
-    /// identity wins (one key, one user per run).
-    pub fn bind_user(&mut self, user_id: &str) {
-        if self.dir.is_none() {
-            if let Some(s) = &self.service_dir {
-                self.dir = Some(s.join(user_key(user_id)));
+    /// The identity is known: drafts go to that user's folder. When the
+    /// key acts as another user than before, that user's folder is used
+    /// from now on and the last one's drafts stay in theirs.
+    pub fn bind_user(&mut self, user_id: &str) -> Bound {
+        let Some(s) = &self.service_dir else {
+            return Bound::Same;
+        };
+        if self.user.as_deref() == Some(user_id) {
+            return Bound::Same;
+        }
+        self.dir = Some(s.join(user_key(user_id)));
+        match self.user.replace(user_id.to_string()) {
+            Some(old) => Bound::Changed(old),
+            None => Bound::First,
+        }
+    }
+
+    /// The user whose drafts are in use (drafts kept per user only).
+    pub fn user(&self) -> Option<&str> {
+        self.user.as_deref()
+    }
+
+    /// The drafts of `user` (`None`, or the user in use: these): where a
+    /// draft typed by someone else than the key's user now is kept.
+    pub fn of(&self, user: Option<&str>) -> Drafts {
+        match (user, &self.service_dir) {
+            (Some(u), Some(s)) if self.user.as_deref() != Some(u) => Drafts {
+                service_dir: Some(s.clone()),
+                dir: Some(s.join(user_key(u))),
+                user: Some(u.to_string()),
+            },
+            _ => self.clone(),
+        }
+    }
+
+    /// Name the user of the folder in use (`owner.json`), for the words
+    /// said when their drafts wait. Written only when it changed.
+    pub fn note_owner(&self, name: &str) {
+        let (Some(dir), Some(user)) = (&self.dir, &self.user) else {
+            return;
+        };
+        let rec = OwnerRecord {
+            user_id: user.clone(),
+            name: name.to_string(),
+        };
+        let path = dir.join("owner.json");
+        let same = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<OwnerRecord>(&b).ok())
+            .is_some_and(|r| r == rec);
+        if same {
+            return;
+        }
+        if let Ok(json) = serde_json::to_vec(&rec) {
+            if std::fs::create_dir_all(dir).is_ok() {
+                let _ = crate::config::write_private_file(&path, &json);
             }
         }
+    }
+
+    /// Drafts of the other users of this service, kept in their folders:
+    /// `(user id, name, count)`, the largest first (the name is empty
+    /// when the folder does not say it).
+    pub fn waiting(&self) -> Vec<(String, String, usize)> {
+        let Some(service) = &self.service_dir else {
+            return vec![];
+        };
+        let Ok(rd) = std::fs::read_dir(service) else {
+            return vec![];
+        };
+        let mut out = Vec::new();
+        for dir in rd.filter_map(|e| e.ok().map(|e| e.path())) {
+            if self.dir.as_deref() == Some(dir.as_path()) || !dir.is_dir() {
+                continue;
+            }
+            let rec = std::fs::read(dir.join("owner.json"))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<OwnerRecord>(&b).ok());
+            let folder = dir
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let (user, name) = match rec {
+                Some(r) => (r.user_id, r.name),
+                None => (
+                    folder.strip_prefix("user-").unwrap_or(&folder).to_string(),
+                    String::new(),
+                ),
+            };
+            let n = Drafts {
+                service_dir: None,
+                dir: Some(dir),
+                user: None,
+            }
+            .list()
+            .len();
+            if n > 0 && self.user.as_deref() != Some(user.as_str()) {
+                out.push((user, name, n));
+            }
+        }
+        out.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+        out
     }
 
     /// The folder in use, if any.

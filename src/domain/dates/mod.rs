@@ -128,10 +128,12 @@ pub fn parse_bound_in(
         }
         _ => {}
     }
-    if parse_rfc3339(v).is_some() {
+    if let Some(t) = parse_rfc3339(v) {
+        when::in_range(When::At(t), v, now, tz)?;
         return Ok(v.to_string());
     }
     if let Some(d) = typed_date(v) {
+        when::in_range(When::Day(d), v, now, tz)?;
         // The service reads a date alone as that UTC day: in UTC the date
         // is sent as a date, written out (`2026-1-5` is not ISO 8601).
         if is_utc(tz) {
@@ -269,5 +271,7 @@ pub fn when(raw: Option<&str>) -> String {
     }
 }
 
+#[cfg(test)]
+mod range_tests;
 #[cfg(test)]
 mod tests;

@@ -34,8 +34,57 @@ pub enum When {
     Days(i64),
 }
 
-/// Read `input` at `now` in `tz`. Case and spacing do not matter.
+/// The first day any typed time may fall on (issue 42, point 8): no
+/// earlier year reaches the service as year 0000 in any zone.
+pub const EARLIEST: &str = "1970-01-01";
+
+/// The one range every typed time falls in, in one sentence: the days
+/// from [`EARLIEST`] to ten years (`MAX_DAYS_AHEAD` days) from today.
+pub fn range_words(now: Timestamp, tz: &TimeZone) -> String {
+    let last = add_days(local_date(now, tz), MAX_DAYS_AHEAD)
+        .map(crate::api::ymd)
+        .unwrap_or_default();
+    format!("a time is taken from {EARLIEST} to ten years from today ({last})")
+}
+
+/// `raw` refused for falling outside the range, saying the range.
+pub(crate) fn out_of_range(raw: &str, now: Timestamp, tz: &TimeZone) -> String {
+    format!(
+        "{:?} is out of range: {}",
+        crate::text::clean(raw.trim()),
+        range_words(now, tz)
+    )
+}
+
+/// Whether the local day `d` is in the one range.
+pub(crate) fn day_in_range(d: Date, now: Timestamp, tz: &TimeZone) -> bool {
+    let first = typed_date(EARLIEST);
+    let last = add_days(local_date(now, tz), MAX_DAYS_AHEAD);
+    first.is_some_and(|f| d >= f) && last.is_some_and(|l| d <= l)
+}
+
+/// `w`, if it falls in the one range (an instant by its local day).
+pub(crate) fn in_range(w: When, raw: &str, now: Timestamp, tz: &TimeZone) -> Result<When, String> {
+    let ok = match w {
+        When::Day(d) => day_in_range(d, now, tz),
+        When::At(t) => day_in_range(local_date(t, tz), now, tz),
+        When::Days(n) => (0..=MAX_DAYS_AHEAD).contains(&n),
+    };
+    if ok {
+        Ok(w)
+    } else {
+        Err(out_of_range(raw, now, tz))
+    }
+}
+
+/// Read `input` at `now` in `tz`. Case and spacing do not matter. Every
+/// answer falls in the one range ([`range_words`]).
 pub fn parse_when(input: &str, now: Timestamp, tz: &TimeZone) -> Result<When, String> {
+    let w = parse_any_when(input, now, tz)?;
+    in_range(w, input, now, tz)
+}
+
+fn parse_any_when(input: &str, now: Timestamp, tz: &TimeZone) -> Result<When, String> {
     let raw = input.trim();
     let s = raw.to_ascii_lowercase();
     let bad = || {
@@ -50,7 +99,7 @@ pub fn parse_when(input: &str, now: Timestamp, tz: &TimeZone) -> Result<When, St
     if let Some(t) = parse_rfc3339(raw) {
         return Ok(When::At(t));
     }
-    if let Some(span) = span(&s, now)? {
+    if let Some(span) = span(&s, now, tz)? {
         return Ok(span);
     }
     let words: Vec<&str> = s.split_whitespace().collect();
@@ -132,7 +181,7 @@ fn joined(s: &str, tz: &TimeZone) -> Option<Timestamp> {
 
 /// `30m`, `2h` (from now), `3d`, `2w` (days ahead), with or without `+`.
 /// `Ok(None)`: not a span. A span too far or of nothing is refused.
-fn span(s: &str, now: Timestamp) -> Result<Option<When>, String> {
+fn span(s: &str, now: Timestamp, tz: &TimeZone) -> Result<Option<When>, String> {
     let signed = s.starts_with('+');
     let body = s.strip_prefix('+').unwrap_or(s);
     let Some((i, unit)) = body.char_indices().last() else {
@@ -148,12 +197,7 @@ fn span(s: &str, now: Timestamp) -> Result<Option<When>, String> {
             Ok(None)
         };
     }
-    let too_far = || {
-        format!(
-            "{s:?} is too far away: at most {MAX_DAYS_AHEAD} days (+{}w)",
-            MAX_DAYS_AHEAD / 7
-        )
-    };
+    let too_far = || out_of_range(s, now, tz);
     let n: i64 = num.parse().map_err(|_| too_far())?;
     let minutes = match unit {
         'm' => Some(n),

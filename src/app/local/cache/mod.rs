@@ -30,6 +30,8 @@ pub struct Local {
     /// The store is held by another program: tried again in the
     /// background; what is queued for it waits in memory meanwhile.
     pub busy: bool,
+    /// The store was opened read-only (why): nothing queued is kept.
+    pub read_only: Option<String>,
     /// The user whose store is open (the one the key was last seen to
     /// belong to, then the one `GET /me` names); `None`: nothing of anyone
     /// is open (a key never seen, or no store).

@@ -76,6 +76,9 @@ impl State {
                 // A key never seen on this service: nothing of anyone else's
                 // is shown (or queued) under it.
                 "OFFLINE — nothing stored for this key yet: the service cannot be reached; retrying"
+            } else if self.local.read_only.is_some() {
+                // The store said its edits are NOT KEPT: the same words.
+                "OFFLINE: the service cannot be reached — showing what is stored; edits made now are NOT KEPT (the local store is read-only): queued in memory only, sent if the service is back before you quit; retrying"
             } else {
                 "OFFLINE: the service cannot be reached — showing what is stored; edits are queued; retrying"
             },
@@ -108,6 +111,7 @@ impl State {
         // The outbox reads its tasks first; the refresh does not read them
         // twice.
         let mut fx = self.outbox_pump();
+        fx.extend(self.recheck_identity());
         fx.extend(self.refresh());
         fx
     }

@@ -86,10 +86,9 @@ impl State {
             unknown,
             pending_ticket: Some(ticket),
             user_id: self.edit_owner(),
-            kept: if self.local.on {
-                Kept::Writing
-            } else {
-                Kept::Not(NO_STORE.into())
+            kept: match self.not_kept_why() {
+                None => Kept::Writing,
+                Some(why) => Kept::Not(why.into()),
             },
             checked: None,
             three: Vec::new(),
@@ -108,13 +107,25 @@ impl State {
         }
         let n = self.outbox.len();
         // Not kept comes first: the line may be cut at the screen's edge.
-        let text = match (unknown, self.local.on) {
-            (true, true) => format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
-            (false, true) => format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)"),
-            (false, false) => format!("{label}: {what} NOT KEPT ({NO_STORE}): queued in memory only, sent if the service is back before you quit ({n} in the outbox, :outbox)"),
-            (true, false) => format!("{label}: {what} NOT KEPT ({NO_STORE}): the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
+        let text = match (unknown, self.not_kept_why()) {
+            (true, None) => format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
+            (false, None) => format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)"),
+            (false, Some(why)) => format!("{label}: {what} NOT KEPT ({why}): queued in memory only, sent if the service is back before you quit ({n} in the outbox, :outbox)"),
+            (true, Some(why)) => format!("{label}: {what} NOT KEPT ({why}): the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
         };
         self.say(Level::Warn, text);
+    }
+
+    /// Why an edit queued now is not kept (`None`: the store keeps it):
+    /// no store, or one opened read-only (issue 42, point 11).
+    pub(crate) fn not_kept_why(&self) -> Option<&'static str> {
+        if !self.local.on {
+            Some(NO_STORE)
+        } else if self.local.read_only.is_some() {
+            Some(READ_ONLY)
+        } else {
+            None
+        }
     }
 
     pub(crate) fn outbox_from_store(&mut self, rows: Vec<OutboxRow>) {

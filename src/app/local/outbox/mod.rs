@@ -17,6 +17,7 @@ use crate::app::state::requests::{ApiRequest, Effect};
 use crate::app::state::screen::Level;
 use crate::store::worker::StoreCmd;
 
+pub mod drafts;
 mod handle;
 
 mod keep;
@@ -81,6 +82,33 @@ pub struct Owner {
     pub asked: bool,
     /// Edits made as another user, left waiting in that user's store.
     pub away: Option<Away>,
+    /// Drafts typed as another user, waiting in that user's folder.
+    pub drafts_away: Option<DraftsAway>,
+}
+
+/// Drafts typed as one user that wait in that user's folder while the key
+/// acts as another (issue 42, point 1): as `Away`, for drafts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DraftsAway {
+    pub count: usize,
+    pub user_id: String,
+    pub made_as: String,
+    pub now_as: String,
+    pub changed: bool,
+}
+
+impl DraftsAway {
+    /// `1 draft of Alice Martin waits: this key now acts as Bob Okafor`.
+    pub fn words(&self) -> String {
+        crate::text::clean(&format!(
+            "{} of {} {}: this key {}acts as {}",
+            crate::domain::words::plural(self.count, "draft", "drafts"),
+            self.made_as,
+            if self.count == 1 { "waits" } else { "wait" },
+            if self.changed { "now " } else { "" },
+            self.now_as
+        ))
+    }
 }
 
 /// Edits made as one user that wait in that user's store while the key
@@ -186,3 +214,5 @@ pub fn is_read(req: &ApiRequest) -> bool {
 
 /// Why an edit is not kept when there is no store at all.
 pub(crate) const NO_STORE: &str = "no local store in use";
+/// Why an edit is not kept when the store was opened read-only.
+pub(crate) const READ_ONLY: &str = "the local store is read-only";

@@ -25,7 +25,25 @@ impl State {
         self.me_error = None;
         self.owner.recheck = false;
         self.owner.asked = false;
+        // Drafts follow the user too (issue 42, point 1).
+        self.bind_drafts();
         self.outbox_pump()
+    }
+
+    /// The service answers again after it was away: who the key acts as
+    /// is asked again (once), whatever brought it back — a probe, or a read
+    /// retried — and whether or not anything is queued: a draft typed
+    /// before is sent only as its typist (issue 42, point 1).
+    pub(crate) fn recheck_identity(&mut self) -> Vec<Effect> {
+        if !self.owner.recheck || self.owner.asked || self.me.is_none() {
+            return vec![];
+        }
+        let describe = crate::app::state::ApiRequest::Me.describe();
+        if self.inflight.values().any(|(w, _)| *w == describe) {
+            return vec![];
+        }
+        self.owner.asked = true;
+        vec![self.request(crate::app::state::ApiRequest::Me)]
     }
 
     /// `GET /me` failed: said, and nothing is sent meanwhile.
@@ -88,7 +106,7 @@ impl State {
 
     /// How a user is named on screen: the name the service gave, else the
     /// e-mail, else "another user" (never an id alone).
-    fn user_named(&self, id: &str) -> String {
+    pub(super) fn user_named(&self, id: &str) -> String {
         if let Some(me) = self.me.as_ref().filter(|m| m.user_id == id) {
             let name = me.user_name.line();
             if !name.trim().is_empty() {

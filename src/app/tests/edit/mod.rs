@@ -8,6 +8,7 @@ mod changes;
 mod collab;
 mod compose;
 mod compose_lines;
+mod draft_owner;
 mod edits;
 mod link_pause;
 mod name_matcher;

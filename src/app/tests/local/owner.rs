@@ -96,3 +96,32 @@ fn a_check_answered_after_me_named_someone_else_sends_nothing() {
         .iter()
         .any(|i| matches!(i.state, OutState::Sending(_))));
 }
+
+/// Issue 42, point 11: a store opened read-only said edits made offline
+/// are NOT KEPT; going offline and queueing an edit say the same, never
+/// "edits are queued" as if kept.
+#[test]
+fn a_read_only_store_never_says_edits_are_kept() {
+    let mut s = with_store(loaded(2));
+    s.local.read_only = Some("permission denied".into());
+    go_offline(&mut s);
+    let said = s.status.as_ref().map(|x| x.1.clone()).unwrap_or_default();
+    assert!(
+        said.contains("NOT KEPT (the local store is read-only)"),
+        "{said}"
+    );
+    assert!(!said.contains("edits are queued;"), "{said}");
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    assert_eq!(s.outbox.len(), 1);
+    let said = s.status.as_ref().map(|x| x.1.clone()).unwrap_or_default();
+    assert!(
+        said.contains("NOT KEPT (the local store is read-only)"),
+        "{said}"
+    );
+    assert!(
+        matches!(&s.outbox[0].kept, crate::app::local::outbox::Kept::Not(w) if w.contains("read-only")),
+        "{:?}",
+        s.outbox[0].kept
+    );
+}

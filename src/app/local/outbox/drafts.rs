@@ -1,0 +1,156 @@
+//! A draft belongs to the user who typed it (issue 42, point 1), exactly as
+//! a queued edit belongs to the user who made it (`owner.rs`): it is
+//! offered, sent and deleted only while the key acts as that user. When
+//! `GET /me` names someone else, the drafts in use become that user's
+//! folder; the last user's drafts wait in theirs, and the screen says so
+//! ("1 draft of Alice Martin waits: this key now acts as Bob Okafor") until
+//! a key names them again. A composer open across the switch is closed,
+//! its text kept as its typist's draft.
+
+use super::DraftsAway;
+use crate::app::state::drafts::Bound;
+use crate::app::state::{ApiRequest, Compose, Effect, Level, Overlay, SendState, State};
+
+/// Said when the composer's typist is not who the key acts as.
+pub const NOT_YOURS: &str =
+    "not sent: this text was typed as another user than the key acts as now";
+
+impl State {
+    /// The drafts in use follow the user `GET /me` named: bound to their
+    /// folder, and what waits elsewhere said.
+    pub(crate) fn bind_drafts(&mut self) {
+        let Some(me) = self.my_id().map(str::to_string) else {
+            return;
+        };
+        let now_as = self.user_named(&me);
+        let bound = self.drafts.bind_user(&me);
+        if bound == Bound::Same {
+            return;
+        }
+        self.drafts.note_owner(&now_as);
+        if self
+            .owner
+            .drafts_away
+            .as_ref()
+            .is_some_and(|a| a.user_id == me)
+        {
+            self.owner.drafts_away = None;
+        }
+        let parked = match &bound {
+            Bound::Changed(old) => self.park_composer_of(old),
+            _ => false,
+        };
+        let waiting = self.drafts.waiting();
+        let changed_from = match &bound {
+            Bound::Changed(old) => Some(old.clone()),
+            _ => None,
+        };
+        // The last user's first (the one the screen just showed), else the
+        // user with the most drafts waiting.
+        let pick = changed_from
+            .as_ref()
+            .and_then(|old| waiting.iter().find(|(u, _, _)| u == old))
+            .or_else(|| waiting.first())
+            .cloned();
+        let Some((user, name, count)) = pick.map(|(u, n, c)| (u.to_string(), n.to_string(), c))
+        else {
+            if parked {
+                self.say(
+                    Level::Warn,
+                    format!("the composer closed: this key now acts as {now_as}"),
+                );
+            }
+            return;
+        };
+        let made_as = if name.trim().is_empty() {
+            self.user_named(&user)
+        } else {
+            crate::text::clean(&name)
+        };
+        let away = DraftsAway {
+            count,
+            user_id: user.clone(),
+            made_as: made_as.clone(),
+            now_as,
+            changed: changed_from.as_deref() == Some(user.as_str()),
+        };
+        tracing::warn!(
+            drafts = count,
+            "drafts typed as another user wait in their folder"
+        );
+        self.say(
+            Level::Warn,
+            format!(
+                "{}{} — kept as {made_as}'s, offered and sent once a key acts as {made_as} again",
+                away.words(),
+                if parked { " (the composer closed)" } else { "" }
+            ),
+        );
+        self.owner.drafts_away = Some(away);
+    }
+
+    /// The key acts as another user than `old` now: a composer `old`
+    /// opened is closed, its text kept in `old`'s drafts (never offered,
+    /// sent or deleted under the new user).
+    fn park_composer_of(&mut self, old: &str) -> bool {
+        let Overlay::Compose(c) = &self.overlay else {
+            return false;
+        };
+        if c.owner.as_deref().is_some_and(|o| o != old) {
+            return false;
+        }
+        let Overlay::Compose(c) = std::mem::replace(&mut self.overlay, Overlay::None) else {
+            return false;
+        };
+        let theirs = self.drafts.of(Some(old));
+        let text = c.text();
+        let sending = matches!(c.state, SendState::Sending(_));
+        if sending || text == c.initial {
+            // A send in flight keeps its draft until it is answered (the
+            // answer is `old`'s); an unchanged composer holds nothing.
+            return true;
+        }
+        if let Err(e) = theirs.save(&c.task_id, &c.kind.draft_key(), &text) {
+            self.say(
+                Level::Error,
+                format!("the composer closed; could not keep its text: {e}"),
+            );
+        }
+        true
+    }
+
+    /// Whether the composer's text may go out now: typed as the user the
+    /// key acts as, and that user confirmed since the service was last
+    /// away. `Err`: not now, said, with `GET /me` asked when needed.
+    pub(crate) fn composer_may_send(&mut self, c: &mut Compose) -> Result<(), Vec<Effect>> {
+        if c.owner.is_some() && c.owner.as_deref() != self.my_id() {
+            // Typed as another user than the key acts as now: theirs.
+            c.set_banner(Some(NOT_YOURS.into()));
+            self.say(Level::Warn, NOT_YOURS);
+            return Err(vec![]);
+        }
+        if !self.owner.recheck {
+            return Ok(());
+        }
+        // The service was away: who the key acts as is asked again
+        // before anything is sent with it (as the outbox does).
+        let message = "not sent yet: the service was away, so who this key acts as is asked first — ctrl-s again once it answers (your text is kept)";
+        c.state = SendState::Failed {
+            message: message.into(),
+            outcome_unknown: false,
+        };
+        self.say(Level::Warn, message);
+        let describe = ApiRequest::Me.describe();
+        if self.inflight.values().any(|(w, _)| *w == describe) {
+            return Err(vec![]);
+        }
+        Err(vec![self.request(ApiRequest::Me)])
+    }
+
+    /// Drafts typed as another user wait: what the header says (`None`:
+    /// none wait, or the key acts as their user again).
+    pub fn drafts_away_words(&self) -> Option<String> {
+        let away = self.owner.drafts_away.as_ref()?;
+        (self.my_id() != Some(away.user_id.as_str())).then(|| away.words())
+    }
+}

@@ -1,0 +1,219 @@
+//! A draft belongs to the user who typed it (issue 42, point 1), at the
+//! reducer: offered, sent and deleted only while the key acts as that
+//! user; under another it waits and is said as waiting; a composer open
+//! across the switch is closed with its text kept as its typist's.
+
+use super::*;
+
+fn person(id: &str, name: &str) -> Identity {
+    Identity {
+        user_id: id.into(),
+        user_name: name.into(),
+        ..Default::default()
+    }
+}
+
+/// `GET /me` answers: the key acts as `who` (a key reissued to them).
+fn key_acts_as(s: &mut State, who: Identity) {
+    let fx = vec![s.request(ApiRequest::Me)];
+    answer(s, &fx, Ok(Reply::Me(who)));
+}
+
+/// A state whose key acts as Alice, drafts kept per user in `service`.
+fn alices(service: &std::path::Path) -> State {
+    let mut s = loaded(1);
+    s.drafts = crate::app::state::drafts::Drafts::per_user(service.to_path_buf());
+    key_acts_as(&mut s, person("u-alice", "Alice Martin"));
+    s
+}
+
+fn draft_of(service: &std::path::Path, user: &str) -> Option<String> {
+    std::fs::read_to_string(
+        service
+            .join(format!("user-{user}"))
+            .join(format!("{}.comment.txt", tid(1))),
+    )
+    .ok()
+}
+
+fn composer(s: &State) -> &Compose {
+    match &s.overlay {
+        Overlay::Compose(c) => c,
+        _ => panic!("the composer is not open"),
+    }
+}
+
+fn said(s: &State, words: &str) -> bool {
+    s.messages.iter().any(|m| m.text.contains(words))
+}
+
+const WAITS: &str = "1 draft of Alice Martin waits: this key now acts as Bob Okafor";
+
+#[test]
+fn a_draft_typed_as_alice_is_not_offered_sent_or_deleted_as_bob() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    s.on_key(key('c'));
+    type_str(&mut s, "alice's words");
+    s.on_key(code(KeyCode::Esc));
+    assert_eq!(
+        draft_of(&service, "u-alice").as_deref(),
+        Some("alice's words")
+    );
+
+    // The key is reissued to Bob: her draft waits, said in words, in the
+    // header too.
+    key_acts_as(&mut s, person("u-bob", "Bob Okafor"));
+    assert!(said(&s, WAITS), "{:?}", s.messages);
+    assert_eq!(s.drafts_away_words().as_deref(), Some(WAITS));
+
+    // Bob's composer does not offer her text; what he sends is his, and
+    // its success deletes nothing of hers.
+    s.on_key(key('c'));
+    assert_eq!(composer(&s).text(), "");
+    assert!(!composer(&s).restored);
+    type_str(&mut s, "bob's words");
+    let fx = s.on_key(ctrl('s'));
+    match &reqs(&fx)[..] {
+        [ApiRequest::AddComment { content, .. }] => assert_eq!(content, "bob's words"),
+        other => panic!("{other:?}"),
+    }
+    let c = Comment {
+        id: "cm1".into(),
+        content: "bob's words".into(),
+        ..Default::default()
+    };
+    answer(&mut s, &fx, Ok(Reply::Comment(c)));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(
+        draft_of(&service, "u-alice").as_deref(),
+        Some("alice's words")
+    );
+
+    // The key names Alice again: her draft is offered, nothing said waits.
+    key_acts_as(&mut s, person("u-alice", "Alice Martin"));
+    assert_eq!(s.drafts_away_words(), None);
+    s.on_key(key('c'));
+    assert_eq!(composer(&s).text(), "alice's words");
+}
+
+#[test]
+fn a_composer_open_across_the_switch_is_closed_and_its_text_kept_as_the_typists() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    s.on_key(key('c'));
+    type_str(&mut s, "typed as alice");
+    key_acts_as(&mut s, person("u-bob", "Bob Okafor"));
+    // Nothing of hers can be sent with Bob's key: the composer is gone.
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(
+        draft_of(&service, "u-alice").as_deref(),
+        Some("typed as alice")
+    );
+    assert!(said(&s, WAITS), "{:?}", s.messages);
+    assert!(said(&s, "the composer closed"), "{:?}", s.messages);
+    assert_eq!(draft_of(&service, "u-bob"), None);
+    s.on_key(key('c'));
+    assert_eq!(composer(&s).text(), "");
+}
+
+#[test]
+fn a_composer_of_another_typist_never_sends() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    s.on_key(key('c'));
+    type_str(&mut s, "typed as alice");
+    // Whatever let it stay open, ctrl-s under Bob sends nothing.
+    s.me = Some(person("u-bob", "Bob Okafor"));
+    let fx = s.on_key(ctrl('s'));
+    assert!(reqs(&fx).is_empty(), "{fx:?}");
+    assert!(
+        said(&s, crate::app::local::outbox::drafts::NOT_YOURS),
+        "{:?}",
+        s.messages
+    );
+}
+
+#[test]
+fn a_send_answered_after_the_switch_changes_the_typists_draft_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    s.on_key(key('c'));
+    type_str(&mut s, "sent as alice");
+    let fx = s.on_key(ctrl('s'));
+    assert_eq!(reqs(&fx).len(), 1);
+    key_acts_as(&mut s, person("u-bob", "Bob Okafor"));
+    // Bob keeps a draft of the same task and kind.
+    s.on_key(key('c'));
+    type_str(&mut s, "bob's own");
+    s.on_key(code(KeyCode::Esc));
+    assert_eq!(draft_of(&service, "u-bob").as_deref(), Some("bob's own"));
+    let c = Comment {
+        id: "cm1".into(),
+        content: "sent as alice".into(),
+        ..Default::default()
+    };
+    answer(&mut s, &fx, Ok(Reply::Comment(c)));
+    assert_eq!(
+        draft_of(&service, "u-alice"),
+        None,
+        "hers went: it was sent"
+    );
+    assert_eq!(draft_of(&service, "u-bob").as_deref(), Some("bob's own"));
+}
+
+#[test]
+fn at_a_start_under_bob_alices_drafts_are_said_to_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    s.on_key(key('c'));
+    type_str(&mut s, "alice's words");
+    s.on_key(code(KeyCode::Esc));
+    // A new run whose key acts as Bob.
+    let mut s = loaded(1);
+    s.drafts = crate::app::state::drafts::Drafts::per_user(service.clone());
+    key_acts_as(&mut s, person("u-bob", "Bob Okafor"));
+    let words = "1 draft of Alice Martin waits: this key acts as Bob Okafor";
+    assert!(said(&s, words), "{:?}", s.messages);
+    assert_eq!(s.drafts_away_words().as_deref(), Some(words));
+    s.on_key(key('c'));
+    assert_eq!(composer(&s).text(), "");
+}
+
+#[test]
+fn after_the_service_was_away_the_composer_asks_who_the_key_acts_as_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    s.on_key(key('c'));
+    type_str(&mut s, "alice's words");
+    let fx = s.refresh();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(crate::app::tests::local::store::unreachable()),
+    );
+    assert!(s.offline.is_some());
+    // ctrl-s: `GET /me` first, never the comment with a key that may act
+    // as someone else now.
+    let fx = s.on_key(ctrl('s'));
+    assert!(
+        matches!(&reqs(&fx)[..], [ApiRequest::Me]),
+        "{:?}",
+        reqs(&fx)
+    );
+    // It answers Bob: the composer closes, her text kept as hers.
+    answer(&mut s, &fx, Ok(Reply::Me(person("u-bob", "Bob Okafor"))));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(
+        draft_of(&service, "u-alice").as_deref(),
+        Some("alice's words")
+    );
+    assert!(said(&s, WAITS), "{:?}", s.messages);
+}
