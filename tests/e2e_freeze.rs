@@ -129,9 +129,11 @@ fn drag_burst(n: usize) -> String {
 }
 
 /// Bursts of 200, 500, 1,000 and 2,000 drag reports, each in one write
-/// (a long drag over a slow link): after each, `j` is answered. Before,
-/// the input stood still with bytes unread in the terminal (edge-triggered
-/// epoll saw no new edge), the writer blocked on a full pty buffer.
+/// (a long drag over a slow link): after each, `j` is answered, and no
+/// part of a report was taken for typed keys. Before, the input stood
+/// still with bytes unread in the terminal (edge-triggered epoll saw no new
+/// edge), the writer blocked on a full pty buffer; and a read that ended
+/// right after a report's ESC made the rest of it keys.
 #[test]
 fn bursts_of_mouse_reports_never_stall_input() {
     let svc = Service::small();
@@ -142,6 +144,14 @@ fn bursts_of_mouse_reports_never_stall_input() {
     tui.wait_until("the first page", WAIT, |s| {
         s.contains("(more below)") || s.contains("(all)")
     });
+    // The list's title: which view, its filter.
+    let view = |s: &str| {
+        s.lines()
+            .find_map(|l| l.split_once("Tasks: "))
+            .map(|(_, v)| v.split('━').next().unwrap_or(v).to_string())
+    };
+    let first_view = view(&tui.screen());
+    assert!(first_view.is_some(), "{}", tui.screen());
     for (round, n) in [200, 500, 1000, 2000, 2000, 2000].into_iter().enumerate() {
         tui.wait_until("a current row", WAIT, |s| row(s).is_some());
         let before = row(&tui.screen());
@@ -154,6 +164,11 @@ fn bursts_of_mouse_reports_never_stall_input() {
             |s| row(s).is_some() && row(s) != before,
         );
         eprintln!("burst of {n}: {key} answered in {:?}", start.elapsed());
+        // No part of a report was read as typed keys (`[`, digits, `M`
+        // would go back in history and switch views).
+        let screen = tui.screen();
+        assert_eq!(view(&screen), first_view, "{screen}");
+        assert!(!screen.contains("in history"), "{screen}");
     }
     tui.send("q");
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);

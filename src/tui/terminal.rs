@@ -3,7 +3,7 @@
 
 use crossterm::event::{
     self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event,
+    Event, KeyCode, KeyEventKind,
 };
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
@@ -381,6 +381,17 @@ fn read_events(paused: &AtomicBool, stop: &AtomicBool, send: &dyn Fn(InputEvent)
         }
         match event::poll(Duration::from_millis(50)) {
             Ok(true) => match event::read() {
+                Ok(ev) if is_key(&ev, |c| c == KeyCode::Esc) => match after_esc(ev) {
+                    Ok(evs) => {
+                        if !evs.into_iter().all(|e| send(InputEvent::Event(e))) {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        closed(e.to_string());
+                        break;
+                    }
+                },
                 Ok(ev) => {
                     if !send(InputEvent::Event(ev)) {
                         break;
@@ -398,6 +409,54 @@ fn read_events(paused: &AtomicBool, stop: &AtomicBool, send: &dyn Fn(InputEvent)
             }
         }
     }
+}
+
+/// `ev` is a key press whose code `code` accepts (any modifiers: an
+/// upper-case letter comes with SHIFT).
+fn is_key(ev: &Event, code: impl Fn(KeyCode) -> bool) -> bool {
+    matches!(ev, Event::Key(k) if k.kind != KeyEventKind::Release && code(k.code))
+}
+
+/// How long the rest of a sequence split after its ESC may take to come:
+/// it is in the terminal already (no one types `[` 2 ms after Esc).
+const SPLIT_GAP: Duration = Duration::from_millis(2);
+
+/// The Esc key just read, and what follows it at once. A burst larger
+/// than one read (2,000 mouse reports) may end a read right after a
+/// sequence's ESC: crossterm reads that ESC as the Esc key and the rest
+/// (`[<32;10;5M`) as typed keys — `[`, digits, `M`, which would move
+/// through history and switch views. An Esc followed at once by `[` or
+/// `O` is such a sequence: it is dropped whole (parameters up to its final
+/// byte). Anything else is the Esc key, then what followed it.
+fn after_esc(esc: Event) -> io::Result<Vec<Event>> {
+    let ready = || event::poll(SPLIT_GAP);
+    if !ready()? {
+        return Ok(vec![esc]);
+    }
+    let next = event::read()?;
+    let ss3 = is_key(&next, |c| c == KeyCode::Char('O'));
+    if !ss3 && !is_key(&next, |c| c == KeyCode::Char('[')) {
+        return Ok(vec![esc, next]);
+    }
+    // Parameters and intermediates are 0x20–0x3F, the final byte
+    // 0x40–0x7E; after `O` (SS3) the next byte is the final one.
+    let param = |c| matches!(c, KeyCode::Char(' '..='?'));
+    let fin = |c| matches!(c, KeyCode::Char('@'..='~'));
+    for _ in 0..64 {
+        if !ready()? {
+            break;
+        }
+        let ev = event::read()?;
+        if is_key(&ev, fin) {
+            break;
+        }
+        if ss3 || !is_key(&ev, param) {
+            // Not the sequence's: kept.
+            return Ok(vec![ev]);
+        }
+    }
+    tracing::debug!("a sequence split after its ESC was dropped");
+    Ok(vec![])
 }
 
 impl Drop for InputThread {
