@@ -120,17 +120,18 @@ fn ctrl_z_suspends_and_fg_redraws() {
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
 
-/// SIGUSR1 (like SIGUSR2 and the other signals that end a process) leaves
-/// the terminal restored and says why in the exit status.
+/// SIGALRM (like SIGQUIT, SIGXCPU and the other signals that ask a
+/// process to end) leaves the terminal restored and says why in the exit
+/// status. (SIGUSR1 no longer ends taskdeck: `e2e_freeze`.)
 #[test]
-fn sigusr1_restores_the_terminal_and_exits_138() {
+fn sigalrm_restores_the_terminal_and_exits_142() {
     let svc = Service::small();
     let home = Home::new();
     let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
     tui.wait_for("Alice Martin", WAIT);
-    tui.signal(libc::SIGUSR1);
+    tui.signal(libc::SIGALRM);
     let st = tui.wait_exit(WAIT);
-    assert_eq!(st.exit_code(), 128 + libc::SIGUSR1 as u32);
+    assert_eq!(st.exit_code(), 128 + libc::SIGALRM as u32);
     assert_restored(&tui.raw());
     if let Some(after) = tui.local_flags() {
         assert_ne!(after & libc::ICANON, 0, "canonical mode back");

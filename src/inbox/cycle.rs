@@ -169,10 +169,8 @@ pub async fn cycle(
     let mut report = CycleReport::default();
     // A store whose bases cannot be read at all stops the walk: read as
     // none, every task the user follows would be news ("assigned to you").
-    let bases = db
-        .inbox_bases()
-        .map_err(|e| CycleError::Store(e.to_string()))?;
-    let first = !db.inbox_started();
+    let (bases, first) = off_runtime(|| (db.inbox_bases(), !db.inbox_started()));
+    let bases = bases.map_err(|e| CycleError::Store(e.to_string()))?;
     report.first = first;
 
     // 1. The walk.
@@ -236,8 +234,7 @@ pub async fn cycle(
             }
         }
         let half = open.len().div_ceil(2);
-        let offset = db
-            .get_meta("inbox_rotation")
+        let offset = off_runtime(|| db.get_meta("inbox_rotation"))
             .and_then(|s| s.parse::<usize>().ok())
             .unwrap_or(0);
         for k in 0..half {
@@ -247,10 +244,8 @@ pub async fn cycle(
             }
         }
         if !open.is_empty() {
-            let _ = db.set_meta(
-                "inbox_rotation",
-                &((offset + half) % open.len()).to_string(),
-            );
+            let next = ((offset + half) % open.len()).to_string();
+            let _ = off_runtime(|| db.set_meta("inbox_rotation", &next));
         }
     }
     want.truncate(plan.comment_reads);
@@ -322,14 +317,30 @@ pub async fn cycle(
         }
         new_bases.push(new_base(id, s, read.map(|v| v.as_slice()), since, now));
     }
-    report.new_items = db
-        .inbox_commit(&new_bases, &gone, &items, now_secs)
-        .map_err(|e| CycleError::Store(e.to_string()))?;
-    keep_read(db, &tasks, &comments, now_secs);
-
-    // 5. Follow-ups that fell due: news since they were set answers them.
-    report.new_items += follow_ups(db, now).unwrap_or(0);
+    // 5. (after the commit) Follow-ups that fell due: news since they were
+    // set answers them.
+    report.new_items = off_runtime(|| {
+        let n = db
+            .inbox_commit(&new_bases, &gone, &items, now_secs)
+            .map_err(|e| CycleError::Store(e.to_string()))?;
+        keep_read(db, &tasks, &comments, now_secs);
+        Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
+    })?;
     Ok(report)
+}
+
+/// Run the store's work `f` (SQLite: a write may wait up to 5 s for a
+/// lock another program holds) without holding a runtime worker: on the
+/// multi-threaded runtime the worker hands its other tasks on first
+/// (`block_in_place`), so a busy store delays the inbox, never the worker's
+/// answers, the signals or a key. On a single-threaded runtime (tests, the
+/// CLI's own) there is no other task to hold up.
+pub fn off_runtime<R>(f: impl FnOnce() -> R) -> R {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
 }
 
 /// What the walk read is kept for search (#36 §2): its tasks, as list

@@ -4,7 +4,7 @@
 //! of ours). After each it sends the inbox as it now stands. It never
 //! touches the state: answers travel as [`InboxUpdate`] values.
 
-use super::cycle::{cycle, CycleError, CycleReport, Plan};
+use super::cycle::{cycle, off_runtime, CycleError, CycleReport, Plan};
 use super::derive::Me;
 use super::notify::{unread_items, UnreadItem};
 use super::rows::{group, InboxRow};
@@ -87,7 +87,9 @@ impl InboxLink {
         let (tx, mut rx) = mpsc::unbounded_channel::<InboxCmd>();
         let user = me.id.clone();
         let task = tokio::spawn(async move {
-            let mut db = match Db::open(&path) {
+            // Opening runs the migrations (and may rebuild the search
+            // index): off the runtime's workers, as all the store's work.
+            let mut db = match off_runtime(|| Db::open(&path)) {
                 Ok((mut db, _)) => {
                     db.set_owner(&me.id);
                     db
@@ -106,7 +108,7 @@ impl InboxLink {
             let mut named = !me.name.is_empty() || !me.email.is_empty();
             let mut state = InboxUpdate::default();
             // What the store holds, at once (offline too).
-            load(&db, &mut state);
+            off_runtime(|| load(&db, &mut state));
             if !send(state.clone()) {
                 return;
             }
@@ -131,7 +133,7 @@ impl InboxLink {
                             first
                         }
                         Some(cmd) => {
-                            apply(&mut db, &me, cmd, &mut state);
+                            off_runtime(|| apply(&mut db, &me, cmd, &mut state));
                             false
                         }
                     },
@@ -154,7 +156,7 @@ impl InboxLink {
                         next = tokio::time::Instant::now() + e;
                     }
                 }
-                load(&db, &mut state);
+                off_runtime(|| load(&db, &mut state));
                 if !send(state.clone()) {
                     return;
                 }

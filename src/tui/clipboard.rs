@@ -6,36 +6,68 @@
 //! it. What the message says is only what taskdeck knows: a command that
 //! succeeded, or a sequence written that the terminal may have ignored.
 
-use super::terminal;
+pub use super::msg::Copied;
+use super::{terminal, Msg};
 use crate::app::state::{Level, State};
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::UnboundedSender;
+
+/// How long a copying command (`copy_command`, the system clipboard's
+/// tool, tmux) may take before it is abandoned, its process group ended.
+pub const COPY_LIMIT: Duration = Duration::from_secs(3);
 
 /// Copy `text` (an id: anything else is refused, see [`copyable_id`]) the
 /// first way that works, and say how; `command` is `copy_command` from the
-/// config. A hang-up while offering it to the terminal is the screen's
-/// (`screen.hangup`).
-pub fn copy(text: &str, command: Option<&str>, state: &mut State, screen: &mut terminal::Screen) {
+/// config. The commands run on a thread of their own, [`COPY_LIMIT`] at
+/// most each: what they come to arrives as `Msg::Copied` ([`copied`]).
+pub fn copy(text: &str, command: Option<&str>, state: &mut State, tx: &UnboundedSender<Msg>) {
     // Only what an id can be: a value from the service is pasted
     // into shells, and a line break in it would run what follows.
     if let Err(why) = copyable_id(text) {
         state.say(Level::Error, format!("not copied: {why}"));
         return;
     }
-    let shown = crate::text::clean(text);
-    if let Some(cmd) = command {
-        match copy_with_command(text, cmd) {
-            Ok(tool) => state.say(Level::Success, format!("copied {shown} ({tool})")),
-            Err(e) => state.say(Level::Error, format!("not copied: {e}")),
-        }
-        return;
+    let (text, command, tx) = (text.to_string(), command.map(str::to_string), tx.clone());
+    let spawned = std::thread::Builder::new()
+        .name("copy".into())
+        .spawn(move || {
+            let _ = tx.send(Msg::Copied(copy_off_loop(text, command.as_deref())));
+        });
+    if let Err(e) = spawned {
+        state.say(Level::Error, format!("not copied: {e}"));
     }
-    if let Ok(tool) = copy_native(text) {
-        state.say(Level::Success, format!("copied {shown} ({tool})"));
-        return;
+}
+
+/// The commands' part of [`copy`]: `copy_command`, or the system
+/// clipboard, or tmux; what is left for the terminal.
+fn copy_off_loop(text: String, command: Option<&str>) -> Copied {
+    let shown = crate::text::clean(&text);
+    if let Some(cmd) = command {
+        return match copy_with_command(&text, cmd) {
+            Ok(tool) => Copied::Said(Level::Success, format!("copied {shown} ({tool})")),
+            Err(e) => Copied::Said(Level::Error, format!("not copied: {e}")),
+        };
+    }
+    if let Ok(tool) = copy_native(&text) {
+        return Copied::Said(Level::Success, format!("copied {shown} ({tool})"));
     }
     let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
-    let tmux = in_tmux && copy_to_tmux(text).is_ok();
+    let tmux = in_tmux && copy_to_tmux(&text).is_ok();
+    Copied::Terminal { text, tmux }
+}
+
+/// What copying off the loop came to: said, or offered to the terminal
+/// (OSC 52) here, on the loop. A hang-up while offering it is the
+/// screen's (`screen.hangup`).
+pub fn copied(c: Copied, state: &mut State, screen: &mut terminal::Screen) {
+    let (text, tmux) = match c {
+        Copied::Said(level, words) => return state.say(level, words),
+        Copied::Terminal { text, tmux } => (text, tmux),
+    };
+    let shown = crate::text::clean(&text);
+    let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
     if text.len() > terminal::OSC52_MAX {
         if tmux {
             state.say(
@@ -48,7 +80,7 @@ pub fn copy(text: &str, command: Option<&str>, state: &mut State, screen: &mut t
         return;
     }
     let in_screen = !in_tmux && std::env::var_os("STY").is_some_and(|v| !v.is_empty());
-    let seq = terminal::osc52(text, in_tmux, in_screen);
+    let seq = terminal::osc52(&text, in_tmux, in_screen);
     let mut out = std::io::stdout();
     match out.write_all(seq.as_bytes()).and_then(|_| out.flush()) {
         // Only what is known: tmux took it; the terminal was sent a
@@ -67,7 +99,10 @@ pub fn copy(text: &str, command: Option<&str>, state: &mut State, screen: &mut t
                  not arrive, set copy_command in the config"
             ),
         ),
-        Err(e) if terminal::is_hangup(&e) => screen.hangup = true,
+        Err(e) if terminal::is_hangup(&e) => {
+            terminal::mark_gone();
+            screen.hangup = true
+        }
         Err(_) => state.say(Level::Error, "could not write to the terminal to copy"),
     }
 }
@@ -121,8 +156,13 @@ pub fn copy_native(text: &str) -> Result<&'static str, String> {
 pub fn copy_with_command(text: &str, command: &str) -> Result<String, String> {
     let first = crate::text::clean(command.split_whitespace().next().unwrap_or(command));
     let text = crate::secret::scrub(text);
-    pipe_to(Command::new("sh").arg("-c").arg(command), &text)
-        .map_err(|e| format!("copy_command `{first}` failed: {e}"))?;
+    pipe_to(Command::new("sh").arg("-c").arg(command), &text).map_err(|e| {
+        if e.starts_with("did not finish") {
+            format!("copy command `{first}` {e}; abandoned")
+        } else {
+            format!("copy_command `{first}` failed: {e}")
+        }
+    })?;
     Ok(first)
 }
 
@@ -135,20 +175,44 @@ pub fn copy_to_tmux(text: &str) -> Result<(), String> {
 }
 
 /// Run `cmd` with `text` on its standard input; its output is dropped.
+/// In a process group of its own: one that has not ended within
+/// [`COPY_LIMIT`] is abandoned, the whole group ended. One that ended is
+/// left to what it started (`xclip` stays to serve the selection).
 fn pipe_to(cmd: &mut Command, text: &str) -> Result<(), String> {
+    pipe_within(cmd, text, COPY_LIMIT)
+}
+
+fn pipe_within(cmd: &mut Command, text: &str, limit: Duration) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let start = Instant::now();
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .map_err(|e| e.to_string())?;
+    let group = super::runner::Group::track(child.id() as i32);
     // A command that ended without reading (not found, say) closes the
-    // pipe: its exit status says why, not the broken pipe.
+    // pipe: its exit status says why, not the broken pipe. An id is far
+    // smaller than a pipe's buffer: the write never waits.
     let written = match child.stdin.take() {
         Some(mut stdin) => stdin.write_all(text.as_bytes()),
         None => Ok(()),
     };
-    let status = child.wait().map_err(|e| e.to_string())?;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break st,
+            Ok(None) if start.elapsed() >= limit => {
+                drop(group);
+                let _ = child.wait();
+                return Err(format!("did not finish in {} s", limit.as_secs()));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => return Err(e.to_string()),
+        }
+    };
+    group.forget();
     if status.success() {
         written.map_err(|e| e.to_string())
     } else {
@@ -231,6 +295,38 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "#12");
         let e = copy_with_command("#12", "no-such-copier-xyz --sel").unwrap_err();
         assert_eq!(e, "copy_command `no-such-copier-xyz` failed: not found");
+    }
+
+    #[test]
+    fn a_copy_command_that_hangs_is_abandoned_with_what_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        // The shell's pid is its group's; a child that ignores SIGTERM.
+        let script = format!(
+            "echo $$ > '{}'; (trap '' TERM; exec sleep 771) & sleep 60",
+            pid_file.display()
+        );
+        let start = Instant::now();
+        let e = pipe_within(
+            Command::new("sh").arg("-c").arg(&script),
+            "#1",
+            Duration::from_millis(300),
+        )
+        .unwrap_err();
+        assert_eq!(e, "did not finish in 0 s");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let pgid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: kill(2) with signal 0 only checks.
+        let gone = || unsafe { libc::kill(-pgid, 0) } != 0;
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !gone() {
+            assert!(Instant::now() < deadline, "the copy's group outlived it");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     #[test]

@@ -141,6 +141,22 @@ fn editor_failed(editor: &str, code: Option<i32>, path: &std::path::Path) -> Str
 pub static HUNG_UP: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
     std::sync::OnceLock::new();
 
+/// The run is leaving: a signal that asks to end came, or the loop ended
+/// (a quit, a hang-up). What waits on the loop's thread (`$EDITOR`, an
+/// interactive command) stops waiting, and from then on such a signal
+/// ends the process at once (`super::signals`).
+pub static LEAVING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The run is leaving (see [`LEAVING`]).
+pub fn leaving() {
+    LEAVING.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether the run is leaving (see [`LEAVING`]).
+pub fn is_leaving() -> bool {
+    LEAVING.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Wait for the editor. A hang-up meanwhile is passed on to the editor's
 /// process group (ours), as a shell passes it to its foreground job: when
 /// taskdeck leads the session (`ssh -t host taskdeck`), nobody else would,
@@ -154,7 +170,9 @@ pub(crate) fn wait_for_editor(
         if let Some(st) = child.try_wait()? {
             return Ok(st);
         }
-        let hung_up = HUNG_UP.get().is_some_and(|f| f.load(Ordering::SeqCst));
+        // A hang-up, or a signal that asks taskdeck to end (SIGTERM…),
+        // which the loop cannot take while it waits here.
+        let hung_up = HUNG_UP.get().is_some_and(|f| f.load(Ordering::SeqCst)) || is_leaving();
         if hung_up && !passed_on {
             passed_on = true;
             tracing::warn!("hang-up while the editor is open; passing it on");

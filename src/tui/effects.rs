@@ -38,7 +38,7 @@ pub(super) fn run_effect(fx: Effect, state: &mut State, ctx: &mut EffectCtx<'_>)
         Effect::Suspend => ctx.screen.suspend(),
         Effect::Cancel { ticket } => ctx.worker.cancel(ticket),
         Effect::ShowLog => state.show_log(editor::log_shown(200)),
-        Effect::Copy(text) => clipboard::copy(&text, ctx.copy_command, state, ctx.screen),
+        Effect::Copy(text) => clipboard::copy(&text, ctx.copy_command, state, &ctx.worker.sender()),
         Effect::ReadLayout { path } => validate(crate::files::read_layout(path), state, ctx),
         Effect::SaveView { name, filter } => save_view(name, filter, state),
         Effect::RunCommand(job) if job.interactive => {

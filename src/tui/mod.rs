@@ -30,6 +30,11 @@ use tokio::sync::mpsc;
 
 const TICK: Duration = Duration::from_millis(200);
 
+/// The terminal's events waiting for the loop, at most: the input thread
+/// waits (the terminal keeps what is typed) rather than queue more, and
+/// drops mouse motion rather than wait (see `Session::start`).
+const INPUT_QUEUE: usize = 256;
+
 /// Run the TUI until the user quits; returns the process exit code. Top to
 /// bottom: set up; then, until the run ends, draw if a frame is due, wait
 /// for a message (or the tick, or the cursor to rest), take every message
@@ -41,7 +46,9 @@ pub async fn run(
     launch: LaunchInfo,
 ) -> color_eyre::Result<RunEnd> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
-    let mut session = Session::start(client, settings, launch, tx)?;
+    let (input_tx, mut input_rx) = mpsc::channel::<Msg>(INPUT_QUEUE);
+    let mut input_open = true;
+    let mut session = Session::start(client, settings, launch, tx, input_tx)?;
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
@@ -51,11 +58,22 @@ pub async fn run(
         let (redraw_in, settle_in) = (session.redraw_in(), session.settle_in());
         let first = tokio::select! {
             m = rx.recv() => m,
+            m = input_rx.recv(), if input_open => {
+                // The input thread ended (the terminal closed, said first).
+                input_open = m.is_some();
+                m
+            }
             _ = ticker.tick() => None,
             _ = tokio::time::sleep(settle_in) => None,
             _ = tokio::time::sleep(redraw_in) => { continue; }
         };
         let mut batch: Vec<Msg> = first.into_iter().collect();
+        // What the terminal sent, a queue's worth at most, then the rest:
+        // one frame for all of it.
+        while batch.len() < INPUT_QUEUE {
+            let Ok(m) = input_rx.try_recv() else { break };
+            batch.push(m);
+        }
         while let Ok(m) = rx.try_recv() {
             batch.push(m);
         }

@@ -22,6 +22,17 @@ pub enum Msg {
     ProfileInbox(String, Box<crate::inbox::InboxUpdate>),
     /// `notify_command` ended: `Some(why)` when it failed.
     NotifyDone(Option<String>),
+    /// Copying off the loop came to this (`tui/clipboard.rs`).
+    Copied(Copied),
+}
+
+/// What copying off the loop came to (`tui/clipboard.rs`).
+pub enum Copied {
+    /// Done or failed: what to say.
+    Said(crate::app::state::Level, String),
+    /// No command took it: offer it to the terminal (OSC 52) from the
+    /// loop; `tmux`: tmux's paste buffer took it.
+    Terminal { text: String, tmux: bool },
 }
 
 /// A store as `Db::open_for` gives it: the database, what to say, and

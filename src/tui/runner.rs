@@ -14,8 +14,94 @@ use super::terminal::Screen;
 use super::Msg;
 use crate::app::custom::run::{Done, Exit, Job, Outcome, Run, OUTPUT_CAP};
 use crate::app::state::{Effect, State};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
+
+/// How many commands' process groups are tracked at once: more than the
+/// loop ever starts together (each ends at its time limit).
+const GROUP_SLOTS: usize = 64;
+
+/// The process groups of the commands started off the loop (custom
+/// commands, `notify_command`, `copy_command`) that may still hold a
+/// process: each is ended at its time limit, and all of them at exit
+/// ([`end_all_groups`], also from the signal handler: plain atomics).
+static GROUPS: [AtomicI32; GROUP_SLOTS] = [const { AtomicI32::new(0) }; GROUP_SLOTS];
+
+/// A command's process group (the group its shell leads), tracked while
+/// it may hold a process. Dropped, the whole group is ended (SIGKILL: a
+/// process that ignores SIGTERM is ended too).
+pub struct Group(i32);
+
+impl Group {
+    pub fn track(pgid: i32) -> Group {
+        let tracked = GROUPS.iter().any(|s| {
+            s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        if !tracked {
+            tracing::warn!(pgid, "too many commands running to track them all");
+        }
+        Group(pgid)
+    }
+
+    /// Whether any process of the group is still there.
+    fn alive(&self) -> bool {
+        // SAFETY: kill(2) with signal 0 only checks.
+        unsafe { libc::kill(-self.0, 0) == 0 }
+    }
+
+    /// Forget the group: its processes all gone (nothing to end), or left
+    /// to live (a copying tool that stays to serve the selection).
+    pub fn forget(self) {
+        untrack(self.0);
+        std::mem::forget(self);
+    }
+
+    /// Leave what the command left running until `deadline` (its time
+    /// limit), then end it: watched on a thread of its own, so that what
+    /// waits for the command's answer does not wait for that.
+    pub fn end_at(self, deadline: std::time::Instant) {
+        let _ = std::thread::Builder::new()
+            .name("command-group".into())
+            .spawn(move || loop {
+                if !self.alive() {
+                    return self.forget();
+                }
+                let now = std::time::Instant::now();
+                if now >= deadline {
+                    return drop(self);
+                }
+                std::thread::sleep((deadline - now).min(Duration::from_millis(100)));
+            });
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on the group the command's shell leads.
+        unsafe { libc::kill(-self.0, libc::SIGKILL) };
+        untrack(self.0);
+    }
+}
+
+fn untrack(pgid: i32) {
+    if let Some(slot) = GROUPS.iter().find(|s| s.load(Ordering::SeqCst) == pgid) {
+        let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+    }
+}
+
+/// End every command's process group still tracked (at exit). Only
+/// atomics and kill(2): safe in a signal handler.
+pub fn end_all_groups() {
+    for slot in &GROUPS {
+        let pgid = slot.swap(0, Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) on a group one of our commands leads.
+            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        }
+    }
+}
 
 /// Read `r` to its end, keeping at most `cap` bytes.
 async fn read_capped<R: tokio::io::AsyncRead + Unpin>(mut r: R, cap: usize) -> (Vec<u8>, bool) {
@@ -60,11 +146,13 @@ pub async fn run_captured(r: &Run, limit: Duration, cap: usize) -> Outcome {
         stderr,
         truncated,
     };
+    let deadline = std::time::Instant::now() + limit;
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => return outcome(Exit::CannotStart(e.to_string()), vec![], vec![], false),
     };
     let pid = child.id();
+    let mut group = pid.map(|p| Group::track(p as i32));
     let mut out = child
         .stdout
         .take()
@@ -77,16 +165,17 @@ pub async fn run_captured(r: &Run, limit: Duration, cap: usize) -> Outcome {
         Ok(Ok(st)) => exit_of(st),
         Ok(Err(e)) => Exit::CannotStart(e.to_string()),
         Err(_) => {
-            if let Some(pid) = pid {
-                // SAFETY: kill(2) on the group the child leads.
-                unsafe {
-                    libc::kill(-(pid as i32), libc::SIGKILL);
-                }
-            }
+            // The whole group ended, what it started too.
+            drop(group.take());
             let _ = child.wait().await;
             Exit::TimedOut(limit)
         }
     };
+    // What it left running goes on until the time limit, then is ended
+    // (at once when taskdeck exits).
+    if let Some(g) = group {
+        g.end_at(deadline);
+    }
     // Something it left running in the background may hold the pipes
     // open: what came by now is what is shown.
     let grace = Duration::from_millis(500);
@@ -229,7 +318,8 @@ fn wait_passing_hangup(
         }
         let hung_up = super::editor::HUNG_UP
             .get()
-            .is_some_and(|f| f.load(Ordering::SeqCst));
+            .is_some_and(|f| f.load(Ordering::SeqCst))
+            || super::editor::is_leaving();
         if hung_up && !passed_on {
             passed_on = true;
             // SAFETY: kill(2) on the group the child leads.
@@ -349,6 +439,27 @@ mod tests {
         assert_eq!(o.exit, Exit::TimedOut(Duration::from_millis(300)));
         std::thread::sleep(Duration::from_millis(2500));
         assert!(!late.exists(), "the background child was stopped too");
+    }
+
+    /// Issue 42 §7: the shell returns at once, leaving a child and one
+    /// that ignores SIGTERM; the whole group is ended at the time limit.
+    #[test]
+    fn what_a_command_left_running_is_ended_at_its_time_limit() {
+        let run = script("sleep 774 & (trap '' TERM; exec sleep 773) & echo $$");
+        let limit = Duration::from_millis(400);
+        let o = rt().block_on(run_captured(&run, limit, OUTPUT_CAP));
+        assert_eq!(o.exit, Exit::Code(0));
+        let pgid: i32 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+        // SAFETY: kill(2) with signal 0 only checks.
+        let alive = || unsafe { libc::kill(-pgid, 0) } == 0;
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while alive() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the command's group outlived its limit"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     #[test]

@@ -89,6 +89,7 @@ impl Session {
         settings: Settings,
         launch: LaunchInfo,
         tx: UnboundedSender<Msg>,
+        input_tx: tokio::sync::mpsc::Sender<Msg>,
     ) -> color_eyre::Result<Session> {
         let mut state = new_state(client.host(), &settings, launch.demo);
         state.profile = launch.profile.clone();
@@ -152,13 +153,20 @@ impl Session {
         terminal::keep_title(settings.notify.title);
         let term = terminal::setup(settings.mouse, depth)?;
         terminal::install_panic_hook();
-        let input_tx = tx.clone();
-        let input = terminal::InputThread::start(move |ev| {
-            let msg = match ev {
-                terminal::InputEvent::Event(e) => Msg::Term(e),
-                terminal::InputEvent::Closed(why) => Msg::InputClosed(why),
-            };
-            input_tx.send(msg).is_ok()
+        // The input's queue is bounded (`super::INPUT_QUEUE`): keys, pastes,
+        // clicks, the wheel, resizes and the terminal's end are never
+        // dropped (the thread waits for room; the terminal keeps what is
+        // typed meanwhile); mouse motion, which changes nothing on screen,
+        // is dropped when there is no room.
+        let input = terminal::InputThread::start(move |ev| match ev {
+            terminal::InputEvent::Event(e) if is_motion(&e) => !matches!(
+                input_tx.try_send(Msg::Term(e)),
+                Err(tokio::sync::mpsc::error::TrySendError::Closed(_))
+            ),
+            terminal::InputEvent::Event(e) => input_tx.blocking_send(Msg::Term(e)).is_ok(),
+            terminal::InputEvent::Closed(why) => {
+                input_tx.blocking_send(Msg::InputClosed(why)).is_ok()
+            }
         });
         let signals = super::signals::spawn_signals(tx.clone());
         let screen = terminal::Screen {
@@ -214,6 +222,9 @@ impl Session {
             }
         }) {
             tracing::warn!(error = %e, "cannot draw; saving drafts and leaving");
+            if terminal::is_hangup(&e) {
+                terminal::mark_gone();
+            }
             self.exit_code = hangup_code(self.exit_code);
             return false;
         }
@@ -278,6 +289,7 @@ impl Session {
             Msg::Signal(sig) => self.signalled(sig),
             Msg::CommandDone(d) => self.command_done(*d),
             Msg::InputClosed(why) => self.input_closed(why),
+            Msg::Copied(c) => self.copied(c),
         }
     }
 
@@ -387,6 +399,17 @@ impl Session {
         self.dirty = true;
     }
 
+    /// Copying off the loop came to this: said, or offered to the
+    /// terminal now (a terminal gone meanwhile is a hang-up).
+    fn copied(&mut self, c: super::msg::Copied) {
+        super::clipboard::copied(c, &mut self.state, &mut self.screen);
+        if self.screen.hangup {
+            self.state.quit = true;
+            self.exit_code = hangup_code(self.exit_code);
+        }
+        self.dirty = true;
+    }
+
     fn input_closed(&mut self, why: String) {
         tracing::warn!(why = %why, "terminal input closed; saving drafts and leaving");
         self.state.quit = true;
@@ -473,6 +496,10 @@ impl Session {
     /// said on stderr; how the run ended.
     pub(super) fn finish(mut self, rx: &mut UnboundedReceiver<Msg>) -> RunEnd {
         let kept = self.state.save_drafts_now();
+        // Drafts saved: a signal from now on ends the process at once.
+        super::editor::leaving();
+        // What the commands started is ended with taskdeck.
+        super::runner::end_all_groups();
         self.store.drain(&mut self.state);
         self.store.finish();
         // The store's last answers: whether the edits queued last were kept.
@@ -505,6 +532,18 @@ impl Session {
             open: self.state.inbox.open_next.take(),
         }
     }
+}
+
+/// Mouse motion (a drag, a move): nothing the screen shows follows it.
+fn is_motion(e: &Event) -> bool {
+    use crossterm::event::MouseEventKind;
+    matches!(
+        e,
+        Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Drag(_) | MouseEventKind::Moved,
+            ..
+        })
+    )
 }
 
 /// The exit status of a hang-up (128 + SIGHUP), unless a signal already

@@ -1,34 +1,83 @@
-//! Signals: every terminating one ends the loop with the terminal restored
+//! Signals: every signal that asks taskdeck to end (SIGTERM, SIGHUP,
+//! SIGINT, SIGQUIT and the few whose default is to end a process without
+//! asking anything else of it) ends the loop with the terminal restored
 //! and drafts saved (128 + the signal); SIGHUP also raises the flag the
-//! editor and custom commands watch.
+//! editor and custom commands watch. A second one while the first is being
+//! carried out ends the process at once. The rest — SIGUSR1/2, SIGPROF,
+//! SIGVTALRM, SIGIO, SIGWINCH (a resize, read by the input thread) — are
+//! left alone: a profiler or a stray `kill -USR1` never closes a session.
 
 use super::editor;
 use super::Msg;
+use std::sync::atomic::Ordering;
 use tokio::sync::mpsc;
 
-/// Every signal whose default action ends the process and that can be
-/// caught and is not a fault of the program itself (SIGABRT has a handler
-/// of its own; SIGSEGV and the like cannot be survived). Each one leaves the
-/// terminal restored and drafts saved, and exits with 128 + the signal.
-/// SIGXFSZ is not among them: it is ignored from the start (`main.rs`), so
-/// a file-size limit fails a write (`EFBIG`) rather than ending the TUI.
-const TERMINATING: &[i32] = &[
+/// The signals that are a request to end (each leaves the terminal
+/// restored and drafts saved, and exits with 128 + the signal). SIGABRT has
+/// a handler of its own; SIGSEGV and the like cannot be survived.
+pub(super) const TERMINATING: &[i32] = &[
     libc::SIGTERM,
     libc::SIGHUP,
     libc::SIGINT,
     libc::SIGQUIT,
-    libc::SIGUSR1,
-    libc::SIGUSR2,
     libc::SIGALRM,
-    libc::SIGVTALRM,
-    libc::SIGPROF,
     libc::SIGXCPU,
-    libc::SIGIO,
     #[cfg(target_os = "linux")]
     libc::SIGPWR,
+];
+
+/// Signals whose default action would end the process, though nobody
+/// meant it as a request to end: caught and nothing done (a handler, not
+/// SIG_IGN, which the commands taskdeck starts would inherit). SIGWINCH is
+/// the input thread's (a resize); over a file-size limit (SIGXFSZ) the
+/// write fails with EFBIG instead, and is said as any failed write.
+const LEFT_ALONE: &[i32] = &[
+    libc::SIGXFSZ,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGPROF,
+    libc::SIGVTALRM,
+    libc::SIGIO,
     #[cfg(target_os = "linux")]
     libc::SIGSTKFLT,
 ];
+
+/// Once per process: a signal that asks to end, arriving while the run
+/// is already leaving, ends the process at once — the terminal restored
+/// when it is still there, the commands' process groups ended, exit 128 +
+/// the signal. Only async-signal-safe calls (atomics, write, tcsetattr,
+/// kill, _exit). The signals left alone are ignored here too.
+fn install_second_signal() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for &sig in TERMINATING {
+            // SAFETY: the action only makes async-signal-safe calls.
+            let r = unsafe {
+                signal_hook_registry::register_sigaction(sig, move |info| {
+                    // Our own (a hang-up passed on to the editor's group,
+                    // which is ours) is not a second request.
+                    if info.si_pid() == libc::getpid() {
+                        return;
+                    }
+                    if editor::LEAVING.swap(true, Ordering::SeqCst) {
+                        super::terminal::restore_from_signal_handler();
+                        super::runner::end_all_groups();
+                        libc::_exit(128 + sig);
+                    }
+                })
+            };
+            if let Err(e) = r {
+                tracing::warn!(sig, error = %e, "cannot watch for a second signal");
+            }
+        }
+        for &sig in LEFT_ALONE {
+            // SAFETY: an action that does nothing.
+            if let Err(e) = unsafe { signal_hook::low_level::register(sig, || {}) } {
+                tracing::warn!(sig, error = %e, "cannot leave a signal alone");
+            }
+        }
+    });
+}
 
 /// Listens while it lives: dropped (the run ends, a `:profile` switch
 /// starts the next), its registration is closed and its task ends.
@@ -46,6 +95,8 @@ pub(super) fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) -> Listening {
     // The flag the editor and custom commands watch: registered once per
     // process (each run would add one more action otherwise).
     static HUP_FLAG: std::sync::Once = std::sync::Once::new();
+    install_second_signal();
+    editor::LEAVING.store(false, Ordering::SeqCst);
     HUP_FLAG.call_once(|| {
         let flag = editor::HUNG_UP.get_or_init(Default::default).clone();
         if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGHUP, flag) {

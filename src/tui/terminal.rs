@@ -3,7 +3,7 @@
 
 use crossterm::event::{
     self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event,
+    Event, KeyCode, KeyEventKind,
 };
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
@@ -71,6 +71,12 @@ pub fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
+    // A terminal that hung up is not written to: nothing would arrive, and
+    // a write to a terminal nobody reads may never return.
+    if gone() || hung_up() {
+        GONE.store(true, Ordering::SeqCst);
+        return;
+    }
     let mut out = io::stdout();
     // The title first: nothing is written after the restore's last byte.
     if TITLE.load(Ordering::SeqCst) {
@@ -125,8 +131,8 @@ fn remember_original_mode() {
 
 /// [`restore`] for a signal handler: only `write(2)` and `tcsetattr(3)`
 /// (async-signal-safe), no locks, no allocation.
-fn restore_from_signal_handler() {
-    if !ACTIVE.swap(false, Ordering::SeqCst) {
+pub(super) fn restore_from_signal_handler() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) || GONE.load(Ordering::SeqCst) {
         return;
     }
     // SAFETY: write and tcsetattr on valid fds with valid buffers.
@@ -163,6 +169,36 @@ fn install_abort_handler() {
             tracing::warn!(error = %e, "cannot handle SIGABRT");
         }
     });
+}
+
+/// The terminal hung up (EOF, EIO, POLLHUP, a write that failed with
+/// EIO): from then on nothing is written to it, not even the restore.
+static GONE: AtomicBool = AtomicBool::new(false);
+
+/// Say the terminal is gone ([`GONE`]).
+pub fn mark_gone() {
+    GONE.store(true, Ordering::SeqCst);
+}
+
+pub fn gone() -> bool {
+    GONE.load(Ordering::SeqCst)
+}
+
+/// Whether the terminal taskdeck reads has hung up: poll(2) on it says
+/// POLLHUP (or POLLERR, POLLNVAL) — the state a closed SSH connection, a
+/// killed tmux server or a closed window leaves it in. No wait, no read.
+pub fn hung_up() -> bool {
+    let Some((fd, _)) = ORIGINAL_MODE.get() else {
+        return false;
+    };
+    let mut p = libc::pollfd {
+        fd: *fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: poll(2) on one valid pollfd, no wait.
+    let r = unsafe { libc::poll(&mut p, 1, 0) };
+    r > 0 && p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
 /// The error says the terminal is gone (the other end hung up): EIO,
@@ -233,6 +269,9 @@ impl Screen {
         if let Err(e) = resume(&mut self.term, self.mouse) {
             // The terminal went away while it was lent.
             tracing::warn!(error = %e, "cannot take the terminal back; saving drafts and leaving");
+            if is_hangup(&e) {
+                mark_gone();
+            }
             self.hangup = true;
         }
         self.input.resume();
@@ -266,58 +305,45 @@ pub fn install_panic_hook() {
 
 /// Reads terminal events on a thread of its own. It polls with a short
 /// timeout so that it can be paused (while `$EDITOR` owns the terminal)
-/// without stealing keys.
+/// without stealing keys, and looks for a hang-up between two polls: a
+/// terminal that hung up ends the thread with [`InputEvent::Closed`].
 pub struct InputThread {
     paused: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// Closed (its sender dropped) when the thread ends, however it ends.
+    ended: std::sync::mpsc::Receiver<()>,
 }
 
 pub enum InputEvent {
     Event(Event),
-    /// The terminal went away (EOF or an I/O error).
+    /// The terminal went away (EOF, an I/O error, a hang-up).
     Closed(String),
 }
+
+/// How long dropping an [`InputThread`] waits for it to end: a poll ends
+/// within 50 ms; a thread stuck on a dead terminal is left behind rather
+/// than waited for (the process is leaving).
+const INPUT_JOIN: Duration = Duration::from_millis(300);
 
 impl InputThread {
     pub fn start(send: impl Fn(InputEvent) -> bool + Send + 'static) -> InputThread {
         let paused = Arc::new(AtomicBool::new(false));
         let stop = Arc::new(AtomicBool::new(false));
         let (p, s) = (paused.clone(), stop.clone());
+        let (ended_tx, ended) = std::sync::mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("input".into())
-            .spawn(move || loop {
-                if s.load(Ordering::SeqCst) {
-                    break;
-                }
-                if p.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(20));
-                    continue;
-                }
-                match event::poll(Duration::from_millis(50)) {
-                    Ok(true) => match event::read() {
-                        Ok(ev) => {
-                            if !send(InputEvent::Event(ev)) {
-                                break;
-                            }
-                        }
-                        Err(e) => {
-                            send(InputEvent::Closed(e.to_string()));
-                            break;
-                        }
-                    },
-                    Ok(false) => {}
-                    Err(e) => {
-                        send(InputEvent::Closed(e.to_string()));
-                        break;
-                    }
-                }
+            .spawn(move || {
+                let _ended = ended_tx;
+                read_events(&p, &s, &send);
             })
             .expect("spawn input thread");
         InputThread {
             paused,
             stop,
             thread: Some(thread),
+            ended,
         }
     }
 
@@ -332,14 +358,124 @@ impl InputThread {
     }
 }
 
+/// The input thread's loop: events sent on until `stop`, the receiver
+/// gone, or the terminal gone (said with [`InputEvent::Closed`]).
+fn read_events(paused: &AtomicBool, stop: &AtomicBool, send: &dyn Fn(InputEvent) -> bool) {
+    let closed = |why: String| {
+        mark_gone();
+        send(InputEvent::Closed(why));
+    };
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        if paused.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        // A hung-up terminal reads as ready with nothing in it (EOF):
+        // crossterm would poll it again and again. Asked first, each time.
+        if hung_up() {
+            closed("the terminal hung up".into());
+            break;
+        }
+        match event::poll(Duration::from_millis(50)) {
+            Ok(true) => match event::read() {
+                Ok(ev) if is_key(&ev, |c| c == KeyCode::Esc) => match after_esc(ev) {
+                    Ok(evs) => {
+                        if !evs.into_iter().all(|e| send(InputEvent::Event(e))) {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        closed(e.to_string());
+                        break;
+                    }
+                },
+                Ok(ev) => {
+                    if !send(InputEvent::Event(ev)) {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    closed(e.to_string());
+                    break;
+                }
+            },
+            Ok(false) => {}
+            Err(e) => {
+                closed(e.to_string());
+                break;
+            }
+        }
+    }
+}
+
+/// `ev` is a key press whose code `code` accepts (any modifiers: an
+/// upper-case letter comes with SHIFT).
+fn is_key(ev: &Event, code: impl Fn(KeyCode) -> bool) -> bool {
+    matches!(ev, Event::Key(k) if k.kind != KeyEventKind::Release && code(k.code))
+}
+
+/// How long the rest of a sequence split after its ESC may take to come:
+/// it is in the terminal already (no one types `[` 2 ms after Esc).
+const SPLIT_GAP: Duration = Duration::from_millis(2);
+
+/// The Esc key just read, and what follows it at once. A burst larger
+/// than one read (2,000 mouse reports) may end a read right after a
+/// sequence's ESC: crossterm reads that ESC as the Esc key and the rest
+/// (`[<32;10;5M`) as typed keys — `[`, digits, `M`, which would move
+/// through history and switch views. An Esc followed at once by `[` or
+/// `O` is such a sequence: it is dropped whole (parameters up to its final
+/// byte). Anything else is the Esc key, then what followed it.
+fn after_esc(esc: Event) -> io::Result<Vec<Event>> {
+    let ready = || event::poll(SPLIT_GAP);
+    if !ready()? {
+        return Ok(vec![esc]);
+    }
+    let next = event::read()?;
+    let ss3 = is_key(&next, |c| c == KeyCode::Char('O'));
+    if !ss3 && !is_key(&next, |c| c == KeyCode::Char('[')) {
+        return Ok(vec![esc, next]);
+    }
+    // Parameters and intermediates are 0x20–0x3F, the final byte
+    // 0x40–0x7E; after `O` (SS3) the next byte is the final one.
+    let param = |c| matches!(c, KeyCode::Char(' '..='?'));
+    let fin = |c| matches!(c, KeyCode::Char('@'..='~'));
+    for _ in 0..64 {
+        if !ready()? {
+            break;
+        }
+        let ev = event::read()?;
+        if is_key(&ev, fin) {
+            break;
+        }
+        if ss3 || !is_key(&ev, param) {
+            // Not the sequence's: kept.
+            return Ok(vec![ev]);
+        }
+    }
+    tracing::debug!("a sequence split after its ESC was dropped");
+    Ok(vec![])
+}
+
 impl Drop for InputThread {
     /// Stopped, and waited for (its poll ends within 50 ms): a key typed
     /// right after is read by whatever reads the terminal next — the next
     /// run's thread after a `:profile` switch — never lost to this one.
+    /// Waited for [`INPUT_JOIN`] at most: a thread that does not end is
+    /// left behind, never waited on forever.
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        match self.ended.recv_timeout(INPUT_JOIN) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                tracing::warn!("the input thread did not end; leaving it behind");
+            }
+            _ => {
+                if let Some(t) = self.thread.take() {
+                    let _ = t.join();
+                }
+            }
         }
     }
 }

@@ -85,6 +85,15 @@ impl HangupTui {
         assert_eq!(n, keys.len() as isize);
     }
 
+    pub fn pid(&self) -> i32 {
+        self.child.process_id().unwrap() as i32
+    }
+
+    pub fn signal(&self, sig: i32) {
+        // SAFETY: kill(2) on our own child.
+        unsafe { libc::kill(self.pid(), sig) };
+    }
+
     pub fn screen(&self) -> String {
         self.parser.lock().unwrap().screen().contents()
     }

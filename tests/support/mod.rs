@@ -303,6 +303,18 @@ impl Tui {
         w.flush().unwrap();
     }
 
+    /// Send `bytes` from a thread of its own: a write the program does not
+    /// read blocks that thread, never the test (which then fails on its
+    /// own timeout).
+    pub fn send_in_background(&self, bytes: String) -> std::thread::JoinHandle<()> {
+        let writer = self.writer.clone();
+        std::thread::spawn(move || {
+            let mut w = writer.lock().unwrap();
+            let _ = w.write_all(bytes.as_bytes());
+            let _ = w.flush();
+        })
+    }
+
     /// Send keys one at a time with a short pause, for keys whose meaning
     /// depends on what arrives after them (Esc).
     pub fn key(&self, key: &str) {
