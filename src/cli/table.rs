@@ -1,7 +1,7 @@
 //! The human task table: fits a width, sanitises every service string,
 //! colours only when asked to.
 
-use crate::api::{Priority, Status, Task, TaskItem};
+use crate::api::{Priority, Task, TaskItem};
 use crate::cut::{cut, fit, Piece};
 use crate::domain::task_field::TaskField;
 use jiff::Timestamp;
