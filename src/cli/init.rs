@@ -244,7 +244,7 @@ pub async fn run(profile: Option<&str>) -> Outcome {
             "" | "1" => {
                 let c = a.ask("Command that prints the key: ")?;
                 if c.trim().is_empty() {
-                    say(&format!("  a command is needed"));
+                    say("  a command is needed");
                     continue;
                 }
                 break KeyAnswer::Command(c.trim().to_string());
@@ -256,7 +256,7 @@ pub async fn run(profile: Option<&str>) -> Outcome {
                     a.ask("API key (not shown): ")?
                 };
                 if k.trim().is_empty() {
-                    say(&format!("  the key is empty"));
+                    say("  the key is empty");
                     continue;
                 }
                 break KeyAnswer::InFile(k.trim().to_string());
@@ -278,11 +278,11 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     if !write {
         return Err(Failure::failed("nothing written"));
     }
-    say(&format!(
+    say(
         "How should taskdeck tell you when something new needs you (a mention, an assignment)?\n  \
          any of: bell, desktop (a notification through the terminal), title (the count in the \
-         window's title)\n  none for nothing; see docs/notifications.md"
-    ));
+         window's title)\n  none for nothing; see docs/notifications.md",
+    );
     let notify = loop {
         let Some(typed) = a.ask_optional("Notify [title]: ")? else {
             break None;

@@ -9,7 +9,7 @@
 
 use super::DraftsAway;
 use crate::app::state::drafts::Bound;
-use crate::app::state::{ApiRequest, Compose, Effect, Level, Overlay, SendState, State};
+use crate::app::state::{Compose, Effect, Level, Overlay, SendState, State};
 
 /// Said when the composer's typist is not who the key acts as.
 pub const NOT_YOURS: &str =
@@ -120,8 +120,8 @@ impl State {
     }
 
     /// Whether the composer's text may go out now: typed as the user the
-    /// key acts as, and that user confirmed since the service was last
-    /// away. `Err`: not now, said, with `GET /me` asked when needed.
+    /// key acts as (once the service is back after it was away, `GET /me`
+    /// is asked again at once: `recheck_identity`). `Err`: not now, said.
     pub(crate) fn composer_may_send(&mut self, c: &mut Compose) -> Result<(), Vec<Effect>> {
         if c.owner.is_some() && c.owner.as_deref() != self.my_id() {
             // Typed as another user than the key acts as now: theirs.
@@ -129,22 +129,7 @@ impl State {
             self.say(Level::Warn, NOT_YOURS);
             return Err(vec![]);
         }
-        if !self.owner.recheck {
-            return Ok(());
-        }
-        // The service was away: who the key acts as is asked again
-        // before anything is sent with it (as the outbox does).
-        let message = "not sent yet: the service was away, so who this key acts as is asked first — ctrl-s again once it answers (your text is kept)";
-        c.state = SendState::Failed {
-            message: message.into(),
-            outcome_unknown: false,
-        };
-        self.say(Level::Warn, message);
-        let describe = ApiRequest::Me.describe();
-        if self.inflight.values().any(|(w, _)| *w == describe) {
-            return Err(vec![]);
-        }
-        Err(vec![self.request(ApiRequest::Me)])
+        Ok(())
     }
 
     /// Drafts typed as another user wait: what the header says (`None`:

@@ -186,7 +186,7 @@ fn at_a_start_under_bob_alices_drafts_are_said_to_wait() {
 }
 
 #[test]
-fn after_the_service_was_away_the_composer_asks_who_the_key_acts_as_first() {
+fn back_after_the_service_was_away_who_the_key_acts_as_is_asked_first() {
     let dir = tempfile::tempdir().unwrap();
     let service = dir.path().join("svc");
     let mut s = alices(&service);
@@ -200,16 +200,29 @@ fn after_the_service_was_away_the_composer_asks_who_the_key_acts_as_first() {
         Err(crate::app::tests::local::store::unreachable()),
     );
     assert!(s.offline.is_some());
-    // ctrl-s: `GET /me` first, never the comment with a key that may act
-    // as someone else now.
-    let fx = s.on_key(ctrl('s'));
+    // Back by a read answered (not the probe): `GET /me` is asked at once.
+    let back = s.refresh();
+    let fx = answer_where(
+        &mut s,
+        &back,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Ok(Reply::Page(TaskPage {
+            items: vec![],
+            cursor: None,
+        })),
+    );
     assert!(
-        matches!(&reqs(&fx)[..], [ApiRequest::Me]),
+        reqs(&fx).iter().any(|r| matches!(r, ApiRequest::Me)),
         "{:?}",
         reqs(&fx)
     );
     // It answers Bob: the composer closes, her text kept as hers.
-    answer(&mut s, &fx, Ok(Reply::Me(person("u-bob", "Bob Okafor"))));
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::Me),
+        Ok(Reply::Me(person("u-bob", "Bob Okafor"))),
+    );
     assert!(matches!(s.overlay, Overlay::None));
     assert_eq!(
         draft_of(&service, "u-alice").as_deref(),
