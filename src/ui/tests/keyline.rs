@@ -57,3 +57,18 @@ fn the_first_start_says_where_help_is_and_how_to_leave_until_a_key() {
     let line = key_line(&mut s, 80, 24);
     assert!(line.starts_with(" [list]  ? help"), "{line:?}");
 }
+
+#[test]
+fn the_demos_first_start_hint_says_it_shows_at_each_demo_start_not_once() {
+    // The demo keeps nothing between runs (issue 46 point 5): "once" would be
+    // untrue there.
+    let mut s = scene();
+    s.welcome = true;
+    s.demo = true;
+    for w in [60, 80, 100] {
+        let line = key_line(&mut s, w, 24);
+        assert!(line.contains("New here?"), "{line:?}");
+        assert!(!line.contains("once"), "at {w} columns: {line:?}");
+        assert!(line.contains("each demo start"), "at {w} columns: {line:?}");
+    }
+}
