@@ -151,9 +151,15 @@ fn welcome_text(s: &State, width: usize) -> Option<String> {
         .hint_key(contexts, A::Palette)
         .map(|k| format!(", {k} for commands"))
         .unwrap_or_default();
-    let long =
-        format!(" New here? Press {help} for help{palette}, {quit} to quit (this hint shows once)");
-    let short = format!(" New here? {help} help, {quit} quit (shown once)");
+    // The demo keeps nothing between runs: its hint shows at every start,
+    // and says so rather than claim "once".
+    let (once, short_once) = if s.demo {
+        ("shown at each demo start", "each demo start")
+    } else {
+        ("this hint shows once", "shown once")
+    };
+    let long = format!(" New here? Press {help} for help{palette}, {quit} to quit ({once})");
+    let short = format!(" New here? {help} help, {quit} quit ({short_once})");
     Some(if crate::cut::width(&long) <= width {
         long
     } else {

@@ -193,9 +193,14 @@ impl State {
     pub(crate) fn links_changed(&mut self, ticket: u64, req: &ApiRequest, t: Task) -> Vec<Effect> {
         let label = t.label();
         let what = match req {
-            ApiRequest::AddLinks { links, .. } => {
-                format!("{} linked", plural(links.len(), "item", "items"))
-            }
+            ApiRequest::AddLinks { links, .. } => format!(
+                "linked {}",
+                crate::app::edit::changes::linked_items(links, &|k, i| self.link_label(
+                    Some(&t),
+                    k,
+                    i
+                ))
+            ),
             ApiRequest::UpdateLink {
                 kind, item, update, ..
             } => {
@@ -209,7 +214,9 @@ impl State {
                     (None, None) => format!("link to {kind} {name} updated"),
                 }
             }
-            ApiRequest::RemoveLink { kind, .. } => format!("{kind} link removed"),
+            ApiRequest::RemoveLink { kind, item, .. } => {
+                format!("unlinked {}", self.link_label(None, kind, item))
+            }
             ApiRequest::Attach { file_ids, .. } => {
                 format!("{} attached", plural(file_ids.len(), "file", "files"))
             }

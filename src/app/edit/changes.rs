@@ -97,9 +97,14 @@ impl Change {
         }
     }
 
-    /// In words: `status → completed`, `tags +a -b`, `restored`.
-    /// `name` turns a person's id into a name.
-    pub fn words(&self, name: &dyn Fn(&str) -> String) -> String {
+    /// In words: `status → completed`, `tags +a -b`, `restored`,
+    /// `linked #57`. `name` turns a person's id into a name, `item` a
+    /// linked item into its number or name.
+    pub fn words(
+        &self,
+        name: &dyn Fn(&str) -> String,
+        item: &dyn Fn(&LinkType, &str) -> String,
+    ) -> String {
         match self {
             Change::Patch(p) => TaskField::of_patch(p)
                 .map(|f| f.change_words(p, name))
@@ -113,14 +118,13 @@ impl Change {
                     format!("tags {}", parts.join(" "))
                 }
             }
-            Change::AddLinks(v) if v.len() == 1 => format!("{} {} linked", v[0].0, short(&v[0].1)),
-            Change::AddLinks(v) => format!("{} items linked", v.len()),
-            Change::RemoveLink(k, i) => format!("{k} {} unlinked", short(i)),
+            Change::AddLinks(v) => format!("linked {}", linked_items(v, item)),
+            Change::RemoveLink(k, i) => format!("unlinked {}", item(k, i)),
             Change::UpdateLink(k, i, u) => match (&u.role, &u.context) {
-                (Some(r), _) => format!("{k} {} link → {r}", short(i)),
-                (None, Some(None)) => format!("check ids of {k} {} cleared", short(i)),
-                (None, Some(Some(ids))) => format!("{k} {} checks → {}", short(i), ids.join(",")),
-                (None, None) => format!("{k} {} link updated", short(i)),
+                (Some(r), _) => format!("{} link → {r}", item(k, i)),
+                (None, Some(None)) => format!("check ids of {} cleared", item(k, i)),
+                (None, Some(Some(ids))) => format!("{} checks → {}", item(k, i), ids.join(",")),
+                (None, None) => format!("{} link updated", item(k, i)),
             },
             Change::Attach(v) if v.len() == 1 => "1 file attached".into(),
             Change::Attach(v) => format!("{} files attached", v.len()),
@@ -130,11 +134,23 @@ impl Change {
     }
 }
 
-fn short(id: &str) -> String {
+/// Linked items by number or name: all of them up to three, else the
+/// first three and how many more.
+pub fn linked_items(v: &[(LinkType, String)], item: &dyn Fn(&LinkType, &str) -> String) -> String {
+    let named: Vec<String> = v.iter().take(3).map(|(k, i)| item(k, i)).collect();
+    match v.len() {
+        0..=3 => named.join(", "),
+        n => format!("{} and {} more", named.join(", "), n - 3),
+    }
+}
+
+/// A linked item without a name known: its kind and short id (a task
+/// number as typed stays as it is).
+pub fn link_fallback(kind: &LinkType, id: &str) -> String {
     if id.starts_with('#') {
         id.to_string()
     } else {
-        short_id(id)
+        format!("{kind} {}", short_id(id))
     }
 }
 

@@ -149,8 +149,9 @@ impl State {
         Ok(())
     }
 
-    /// The sharing PUT answered: say what the service kept that the change
-    /// left out (the creator, the assignee), or that you lost access.
+    /// The sharing PUT answered: say who was just added, what the service
+    /// kept that the change left out (the creator, the assignee), or that
+    /// you lost access.
     pub(crate) fn sharing_saved(
         &mut self,
         ticket: u64,
@@ -159,15 +160,38 @@ impl State {
         s: SharingState,
     ) -> Vec<Effect> {
         self.sharing_sent.take_if(|(t, _)| *t == ticket);
-        let kept: Vec<String> = s
-            .users
-            .iter()
-            .filter(|u| !update.users.iter().any(|x| x.user_id == u.id.as_str()))
-            .map(|u| match &u.role {
-                Some(r) => format!("{} ({})", u.name.line(), r.line()),
-                None => u.name.line().into_owned(),
-            })
-            .collect();
+        // Who had access before this change (the sharing shown), to tell a
+        // person just added (sent by name or e-mail, so not by id) from
+        // one the service kept against the change.
+        let before: Option<Vec<String>> = self
+            .detail
+            .as_ref()
+            .filter(|d| d.task_id == id)
+            .and_then(|d| match &d.sharing {
+                Load::Loaded(b) => Some(b.users.iter().map(|u| u.id.to_string()).collect()),
+                _ => None,
+            });
+        let said = |u: &crate::api::Member| match &u.role {
+            Some(r) => format!("{} ({})", u.name.line(), r.line()),
+            None => u.name.line().into_owned(),
+        };
+        let (mut added, mut kept) = (Vec::new(), Vec::new());
+        for u in &s.users {
+            let sent_by_id = update.users.iter().any(|x| x.user_id == u.id.as_str());
+            let sent_by_reference = update.users.iter().any(|x| {
+                x.user_id.eq_ignore_ascii_case(u.email.line().as_ref())
+                    || x.user_id.eq_ignore_ascii_case(u.name.line().as_ref())
+            });
+            let new = match &before {
+                Some(b) => !b.iter().any(|b| b == u.id.as_str()),
+                None => sent_by_reference && !sent_by_id,
+            };
+            if new {
+                added.push(said(u));
+            } else if !sent_by_id && !sent_by_reference {
+                kept.push(said(u));
+            }
+        }
         let me = self.my_id().unwrap_or_default().to_string();
         let lost = s.visibility != Visibility::Customer && !s.users.iter().any(|u| u.id == me);
         if lost {
@@ -181,16 +205,18 @@ impl State {
             }
             return vec![];
         }
+        let mut words = "sharing saved".to_string();
+        if !added.is_empty() {
+            words.push_str(&format!("; added {}", added.join(", ")));
+        }
         if kept.is_empty() {
-            self.say(Level::Success, "sharing saved");
+            self.say(Level::Success, words);
         } else {
-            self.say(
-                Level::Warn,
-                format!(
-                    "sharing saved; the service kept access for {}",
-                    kept.join(", ")
-                ),
-            );
+            words.push_str(&format!(
+                "; the service kept access for {}",
+                kept.join(", ")
+            ));
+            self.say(Level::Warn, words);
         }
         let mut fx = Vec::new();
         if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {

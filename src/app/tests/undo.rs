@@ -531,3 +531,38 @@ fn a_tag_undo_is_never_computed_from_tags_it_does_not_know() {
     let text = &s.status.as_ref().unwrap().1;
     assert!(text.contains("tags are not known"), "{text}");
 }
+
+/// Issue 46 point 5: a link said by the linked task's number, as the rest
+/// of the screen names tasks, in the status line and in `:history` (they
+/// read `1 item linked` and `#1: task 00000000 linked`).
+#[test]
+fn a_link_is_said_by_the_linked_tasks_number_and_history_says_which() {
+    let mut s = loaded(3);
+    let fx = palette(&mut s, &format!("link task {}", tid(2)));
+    assert!(
+        matches!(&reqs(&fx)[..], [ApiRequest::AddLinks { links, .. }] if links == &vec![(LinkType::Task, tid(2))]),
+        "{fx:?}"
+    );
+    let mut v = task_json(1);
+    v["linked_items"] = json!([{
+        "type": "task", "id": tid(2), "display_name": "Task 2",
+        "role": "reference", "context": null, "is_output": false
+    }]);
+    let linked: Task = serde_json::from_value(v).unwrap();
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(linked))));
+    let (_, text, _) = s.status.clone().unwrap();
+    assert!(text.contains("#1: linked #2"), "{text}");
+    palette(&mut s, "history");
+    let lines = match &s.overlay {
+        Overlay::Text { lines, .. } => lines.clone(),
+        _ => panic!("the history"),
+    };
+    assert!(
+        lines.iter().any(|l| l.contains("#1: linked #2")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("00000000")),
+        "no id: {lines:?}"
+    );
+}

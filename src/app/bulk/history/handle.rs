@@ -19,9 +19,34 @@ impl State {
             .unwrap_or_else(|| short_id(id))
     }
 
-    /// A change in words, people named.
+    /// A change in words, people named, linked items by number or name.
     pub fn change_words(&self, c: &Change) -> String {
-        c.words(&|id| self.person_name(id))
+        c.words(&|id| self.person_name(id), &|k, i| {
+            self.link_label(None, k, i)
+        })
+    }
+
+    /// A linked item as the rest of the screen names it: a task known here
+    /// by its number (`#57`), else the name the service gave the link (on
+    /// `on`, the task as just answered, or a task shown), else its kind
+    /// and short id.
+    pub fn link_label(&self, on: Option<&Task>, kind: &LinkType, id: &str) -> String {
+        if *kind == LinkType::Task {
+            if let Some(t) = self.best_copy(id) {
+                return t.label();
+            }
+        }
+        let shown = self.detail.as_ref().and_then(|d| d.task.as_ref());
+        let named = on
+            .into_iter()
+            .chain(shown)
+            .chain(self.list.items.iter().filter_map(|i| i.task()))
+            .flat_map(|t| t.linked_items.iter())
+            .find(|l| l.id == id && !l.display_name.is_empty());
+        match named {
+            Some(l) => format!("{kind} {:?}", l.display_name.line()),
+            None => crate::app::edit::changes::link_fallback(kind, id),
+        }
     }
 
     /// A write goes out (`State::request`): remember the task as the

@@ -12,11 +12,20 @@ impl State {
         page: TaskPage,
     ) -> Vec<Effect> {
         let first = asked.is_none();
-        let keep_id = self
-            .list
-            .keep_selected
-            .clone()
-            .or_else(|| self.list.selected_id().map(str::to_string));
+        // A new walk's first page (a search, a view, a filter) puts the
+        // cursor on its first row: the row the cursor had among the rows
+        // shown meanwhile (a search's narrowed rows) may be anywhere in
+        // the service's answer (issue 46: row 19, not the first match).
+        let new_walk = first && self.list.replacing && self.list.follow_on_load;
+        let keep_id = self.list.keep_selected.clone().or_else(|| {
+            (!new_walk)
+                .then(|| self.list.selected_id().map(str::to_string))
+                .flatten()
+        });
+        if new_walk && self.list.keep_selected.is_none() {
+            self.list.selected = 0;
+            self.list.offset = 0;
+        }
         // A service that repeats a cursor would make the walk endless.
         if let Some(c) = &page.cursor {
             if !self.list.seen_cursors.insert(c.clone()) {

@@ -536,3 +536,38 @@ fn the_sharing_preview_and_result_agree_when_the_service_keeps_the_assignee() {
         "{text}"
     );
 }
+
+#[test]
+fn a_person_just_added_is_said_as_added_not_as_kept() {
+    // Issue 46 point 5: adding Dan Reyes by name read "the service kept
+    // access for Dan Reyes (watcher)", as if a removal had failed.
+    let mut s = loaded(1);
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
+    );
+    s.on_key(key('a'));
+    type_str(&mut s, "Dan Reyes");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter)); // review
+    let fx = s.on_key(key('y'));
+    let saved: SharingState = serde_json::from_value(json!({
+        "visibility": "private",
+        "users": [
+            {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"},
+            {"id": "u-dan", "name": "Dan Reyes", "email": "dan@acme.test", "role": "watcher", "access_level": "read"}
+        ],
+        "teams": []
+    }))
+    .unwrap();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::PutSharing { .. }),
+        Ok(Reply::Sharing(saved)),
+    );
+    let (level, text, _) = s.status.clone().unwrap();
+    assert!(!text.contains("kept access"), "{text}");
+    assert!(text.contains("added Dan Reyes (watcher)"), "{text}");
+    assert_eq!(level, Level::Success, "{text}");
+}

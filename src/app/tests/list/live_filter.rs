@@ -249,3 +249,39 @@ fn esc_while_the_list_was_loading_walks_it_again_keeping_its_rows() {
     assert_eq!(s.list.items.len(), 6);
     assert!(!s.list.loading);
 }
+
+/// Issue 46 point 5: after a search the cursor lands on the first match of
+/// the service's answer, not on the narrowed row's task wherever the
+/// service put it (it landed on row 19).
+#[test]
+fn after_the_services_answer_to_a_search_the_cursor_is_on_the_first_match() {
+    let mut s = loaded(30);
+    for _ in 0..18 {
+        s.on_key(key('j'));
+    }
+    assert_eq!(s.list.selected_id(), Some(tid(19).as_str()));
+    s.on_key(key('/'));
+    type_str(&mut s, "#1");
+    // #1, #10…#19: the cursor's task still matches and stays under it.
+    assert_eq!(s.list.selected_id(), Some(tid(19).as_str()));
+    let fx = s.on_key(code(KeyCode::Enter));
+    // The service answers in its own order: #19 first, #1 last.
+    let mut items: Vec<TaskItem> = (10..=19)
+        .rev()
+        .map(|i| TaskItem::Task(Box::new(task(i))))
+        .collect();
+    items.push(TaskItem::Task(Box::new(task(1))));
+    items.extend((20..=28).map(|i| TaskItem::Task(Box::new(task(i)))));
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items,
+            cursor: None,
+        })),
+    );
+    assert_eq!(s.list.items.len(), 20);
+    assert_eq!(s.list.selected, 0, "the first row");
+    assert_eq!(s.list.selected_id(), Some(tid(19).as_str()));
+    assert_eq!(s.list.offset, 0);
+}
