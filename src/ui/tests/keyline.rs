@@ -218,6 +218,8 @@ fn a_rebinding_in_the_config_changes_the_hints() {
     s.on_key(key('i'));
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("x done") && !t.contains("d done"), "{t}");
+}
+
 #[test]
 fn the_demos_first_start_hint_says_it_shows_at_each_demo_start_not_once() {
     // The demo keeps nothing between runs (issue 46 point 5): "once" would be
