@@ -4,7 +4,8 @@
 # flight (`pty_probe input-burst`: an in-process sandbox, `mouse = true`,
 # another connection holding BEGIN EXCLUSIVE on taskdeck's store 2 s at a
 # time, a refresh every 10 keys, 2,000 SGR drag reports written before
-# each `j`/`k`). Prints p50 / p99 / max.
+# each `j`/`k`). Prints p50 / p99 / max. A baseline at the same moment:
+# PROBE_REPORTS=0 PROBE_LOCK=0 scripts/bench-input.sh --no-build
 # Usage: scripts/bench-input.sh [--no-build] [--dev] [KEYS]   (KEYS: 200)
 # Needs: cargo. Runs in ~1 minute (release build aside).
 set -euo pipefail

@@ -5,12 +5,15 @@
 //! holds `BEGIN EXCLUSIVE` on taskdeck's store for 2 s at a time (10 ms
 //! free between), so every store write waits; a refresh (`r`) every 10 keys
 //! keeps store work queued behind the lock. For each key, one writer thread
-//! writes 2,000 SGR reports of a button-1 drag (~30 KB, one write), then
+//! writes 2,000 SGR reports of a button-1 drag (23,500 B, one write), then
 //! `j` or `k` (a write of its own). Two figures per key: from the moment
 //! the key's write starts (key → frame; the burst's tail may still be
 //! unread), and from the moment the burst's write starts (burst + key →
 //! frame, which includes reading the whole burst). The frame is the
 //! moment the selection mark shows on its new row.
+//!
+//! For a baseline on the same machine at the same moment:
+//! `PROBE_REPORTS=0` writes no burst, `PROBE_LOCK=0` leaves the store free.
 
 use super::{first_frame_complete, selected_row, Probe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,7 +21,6 @@ use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const REPORTS: usize = 2000;
 const HOLD: Duration = Duration::from_secs(2);
 
 /// `n` SGR reports of a drag with button 1 held (as in tests/e2e_freeze.rs).
@@ -61,6 +63,11 @@ fn report(name: &str, ms: &[f64]) {
 }
 
 pub fn input_burst(bin: &str, keys: usize) {
+    let reports: usize = std::env::var("PROBE_REPORTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let lock = !matches!(std::env::var("PROBE_LOCK").as_deref(), Ok("0"));
     const KEY: &str = "demo-alice-acme";
     let (_rt, sb) = super::local_sandbox(500);
     let dir = tempfile::tempdir().unwrap();
@@ -87,6 +94,10 @@ pub fn input_burst(bin: &str, keys: usize) {
             c.busy_timeout(Duration::from_secs(10)).unwrap();
             let mut held = Duration::ZERO;
             let mut first = true;
+            if !lock {
+                let _ = locked_tx.send(());
+                return held;
+            }
             while !stop.load(Ordering::SeqCst) {
                 c.execute_batch("BEGIN EXCLUSIVE;").unwrap();
                 if first {
@@ -110,7 +121,7 @@ pub fn input_burst(bin: &str, keys: usize) {
     let writer = std::mem::replace(&mut p.writer, Box::new(std::io::sink()));
     let (job_tx, job_rx) = channel::<&'static str>();
     let (at_tx, at_rx) = channel::<(Instant, Instant)>();
-    let burst = drag_burst(REPORTS);
+    let burst = drag_burst(reports);
     let writing = std::thread::spawn(move || {
         let mut w = writer;
         for key in job_rx {
@@ -162,8 +173,8 @@ pub fn input_burst(bin: &str, keys: usize) {
     let alive = matches!(p.child.try_wait(), Ok(None));
 
     println!("input_burst_keys={keys}");
-    println!("input_burst_reports={REPORTS}");
-    println!("input_burst_bytes={}", drag_burst(REPORTS).len());
+    println!("input_burst_reports={reports}");
+    println!("input_burst_bytes={}", drag_burst(reports).len());
     println!("input_burst_refreshes={refreshes}");
     println!("input_burst_store_locked_s={:.1}", held.as_secs_f64());
     report("input_burst_key_to_frame", &from_key);
