@@ -23,10 +23,16 @@
 //!                                      refresh, one page / every task loaded
 //! pty_probe walk-floor BIN [LIMIT]     `tasks --all --json` vs a one-process
 //!                                      keep-alive walk of the same pages
+//! pty_probe input-burst BIN [KEYS]     key → frame (p50/p99/max) with a
+//!                                      burst of 2,000 mouse drag reports
+//!                                      before each key and the store held
+//!                                      locked by another connection
 //!
 //! The service address and key come from the environment (TASKDECK_BASE_URL,
 //! TASKDECK_API_KEY); the script sets them.
 
+#[path = "probe/input_burst.rs"]
+mod input_burst;
 #[path = "probe/known_number.rs"]
 mod known_number;
 #[path = "probe/refresh.rs"]
@@ -484,7 +490,7 @@ fn local_sandbox(tasks: usize) -> (tokio::runtime::Runtime, taskdeck::sandbox::S
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk|known-number|refresh|walk-floor BIN [RUNS]";
+    let usage = "usage: pty_probe first-frame|bytes|rss|latency|stored-start|slow-walk|known-number|refresh|walk-floor|input-burst BIN [RUNS]";
     let (Some(cmd), Some(bin)) = (args.get(1), args.get(2)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -504,6 +510,9 @@ fn main() {
         }
         "stored-start" => stored_start(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(7)),
         "refresh" => refresh::refresh(bin),
+        "input-burst" => {
+            input_burst::input_burst(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(200))
+        }
         "walk-floor" => {
             refresh::walk_floor(bin, args.get(3).and_then(|r| r.parse().ok()).unwrap_or(100))
         }

@@ -2,7 +2,8 @@
 //! taskdeck within a second or two, drafts kept; a signal ends it at any
 //! moment; signals that are not requests to quit are left alone; a copy
 //! command that hangs never stops a key; bursts of mouse reports never
-//! stall input. The real binary in a pseudo-terminal against a sandbox.
+//! stall input; a store locked by another program never stops a key.
+//! The real binary in a pseudo-terminal against a sandbox.
 
 mod support;
 
@@ -220,4 +221,83 @@ fn what_a_command_left_running_is_ended_at_exit() {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The store's database file in `home`.
+fn the_store(home: &Home) -> std::path::PathBuf {
+    home.files()
+        .into_iter()
+        .find(|p| p.starts_with(home.cache()) && p.extension().is_some_and(|e| e == "sqlite3"))
+        .expect("the store")
+}
+
+/// (d) Another program holds `BEGIN EXCLUSIVE` on the store for 10 s while
+/// `j`/`k`, a refresh (`r`), opening a task and an edit run: every key is
+/// answered on screen within `ANSWER` while it is held (a lock delays what
+/// waits for the store, never a key); once it is released the session goes
+/// on and the edit made meanwhile is sent exactly once.
+#[test]
+fn a_store_locked_by_another_program_never_stops_a_key() {
+    const HELD: Duration = Duration::from_secs(10);
+    const ANSWER: Duration = Duration::from_secs(3);
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    tui.wait_until("a current row", WAIT, |s| row(s).is_some());
+    let id = svc.task_id("#2");
+    let patches = || svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"));
+    let walks = || svc.requests_matching("GET", "/tasks").len();
+
+    let locker = rusqlite::Connection::open(the_store(&home)).unwrap();
+    locker.execute_batch("BEGIN EXCLUSIVE;").unwrap();
+    let locked = Instant::now();
+    let held = || locked.elapsed() < HELD;
+
+    // Moving the list, and a refresh whose rows wait for the store.
+    let step = |key: &str| {
+        let before = row(&tui.screen());
+        tui.send(key);
+        tui.wait_until(&format!("{key} answered under the lock"), ANSWER, |s| {
+            row(s).is_some() && row(s) != before
+        });
+    };
+    step("j");
+    step("j");
+    step("k");
+    let before = walks();
+    tui.send("r");
+    tui.wait_until("the refresh under the lock", ANSWER, |_| walks() > before);
+    step("j");
+    step("k");
+
+    // Opening a task and an edit, while it is held.
+    tui.send(":open #2\r");
+    tui.wait_until("#2 opened under the lock", ANSWER, |s| {
+        s.contains("▶ #2 ") && !s.contains("looking for it")
+    });
+    tui.send(":status completed\r");
+    tui.wait_until("the edit shown under the lock", ANSWER, |s| {
+        s.contains("status: completed")
+    });
+    // Back to the list; it keeps moving for the rest of the 10 s.
+    tui.send("\t");
+    let mut moves = 0;
+    while held() {
+        step(if moves % 2 == 0 { "j" } else { "k" });
+        moves += 1;
+    }
+    eprintln!(
+        "{moves} moves after the edit; lock held {:?}",
+        locked.elapsed()
+    );
+    locker.execute_batch("COMMIT;").unwrap();
+    drop(locker);
+
+    // Released: the edit is sent once, the session goes on.
+    tui.wait_until("the edit sent", WAIT, |_| patches().len() == 1);
+    tui.wait_until("the outbox empty", WAIT, |s| !s.contains("outbox 1"));
+    step("j");
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+    assert_eq!(patches().len(), 1, "sent exactly once");
 }
