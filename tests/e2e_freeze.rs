@@ -235,7 +235,9 @@ fn the_store(home: &Home) -> std::path::PathBuf {
 /// `j`/`k`, a refresh (`r`), opening a task and an edit run: every key is
 /// answered on screen within `ANSWER` while it is held (a lock delays what
 /// waits for the store, never a key); once it is released the session goes
-/// on and the edit made meanwhile is sent exactly once.
+/// on and the edit made meanwhile is sent exactly once. Before 5b64c01
+/// (store work on runtime workers) it failed at the refresh: no list
+/// request went out within 3 s while the store was held.
 #[test]
 fn a_store_locked_by_another_program_never_stops_a_key() {
     const HELD: Duration = Duration::from_secs(10);
