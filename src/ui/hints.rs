@@ -141,7 +141,11 @@ pub fn popup_keys(
         Overlay::Picker(_) => (
             "pick",
             Some(C::Picker),
-            &[MOVE, (&[A::Choose], "choose the > row"), (&[A::Close], "cancel")],
+            &[
+                MOVE,
+                (&[A::Choose], "choose the > row"),
+                (&[A::Close], "cancel"),
+            ],
             true,
         ),
         Overlay::Chooser(c) => {

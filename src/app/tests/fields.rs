@@ -78,7 +78,7 @@ fn every_field_walks_the_whole_way() {
         let change = Change::Patch(p.clone());
         assert_eq!(change.field(), Some(f));
         assert_eq!(change.pending_field(), f.wire());
-        let words = change.words(&|id| format!("<{id}>"));
+        let words = change.words(&|id| format!("<{id}>"), &|_, id| format!("#<{id}>"));
         assert!(!words.is_empty() && !words.contains('_'), "{f:?}: {words}");
 
         // Undo: the inverse sets back what the task held before.
