@@ -142,7 +142,7 @@ pub fn popup_keys(
             "pick",
             Some(C::Picker),
             &[
-                MOVE,
+                (&[A::Up, A::Down], "move"),
                 (&[A::Choose], "choose the > row"),
                 (&[A::Close], "cancel"),
             ],
@@ -180,8 +180,8 @@ pub fn popup_keys(
                 ChooserKind::Attach => (
                     "attach",
                     &[
-                        MOVE,
-                        (&[A::Choose], "attach this file"),
+                        (&[A::Up, A::Down], "move"),
+                        (&[A::Choose], "attach the > row"),
                         (&[A::Close], "cancel"),
                     ],
                 ),
