@@ -201,3 +201,39 @@ async fn a_certificate_file_that_is_not_there_is_a_problem() {
     assert_eq!(check(&all, "service")["ok"], false);
     assert_no_key(&o, "tls-key-0123456789");
 }
+
+#[tokio::test]
+async fn a_store_and_its_drafts_are_read_where_the_tui_keeps_them() {
+    let sb = sandbox().await;
+    let k = &sb.keys[0];
+    let env = env_for(&sb.base_url(), &k.key);
+    // `taskdeck inbox` makes the user's store and remembers whose key it is.
+    let o = env.run(&["inbox"]).await;
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{}", stderr(&o));
+    let cache = env.dir.path().join(".cache/taskdeck");
+    let db = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten())
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "sqlite3"))
+        .expect("the user's store");
+    // A draft where the TUI keeps it: state/taskdeck/drafts/SERVICE/USER/.
+    let service = db.parent().unwrap().file_name().unwrap();
+    let drafts = env
+        .dir
+        .path()
+        .join("state/taskdeck/drafts")
+        .join(service)
+        .join(db.file_stem().unwrap());
+    std::fs::create_dir_all(&drafts).unwrap();
+    std::fs::write(drafts.join("some-task.comment.txt"), "half a sentence").unwrap();
+    let o = env.run(&["doctor", "--json"]).await;
+    let all = checks(&o);
+    let store = check(&all, "store");
+    assert_eq!(store["ok"], true, "{store}");
+    let detail = store["detail"].as_str().unwrap();
+    assert!(detail.contains("integrity ok"), "{detail}");
+    assert!(detail.contains("1 draft kept"), "{detail}");
+}

@@ -54,14 +54,14 @@ pub async fn run(profile: Option<&str>, json: bool, limit: Duration) -> Outcome 
     checks.push(notifications(&c, &env));
     checks.extend(configuration(&c, profile));
     checks.push(key_source(&c));
-    let connected = if c.fatal().is_some() {
-        Err(Failure::usage(c.fatal().unwrap_or_default()))
-    } else {
-        connect::quietly(profile, c.clone())
+    let connected = match c.fatal() {
+        Some(fatal) => Err(Failure::usage(fatal)),
+        None => connect::quietly(profile, c.clone()),
     };
-    checks.push(store(
-        connected.as_ref().ok().and_then(|k| k.store.as_deref()),
-    ));
+    checks.push(match &connected {
+        Ok(k) => store(k.store.as_deref(), k.client.base_url()),
+        Err(_) => store(None, ""),
+    });
     match connected {
         Ok(k) => match tokio::time::timeout(limit, service(&k.client, &env)).await {
             Ok(found) => checks.extend(found),
@@ -273,17 +273,14 @@ fn tmux(args: &[&str]) -> Option<String> {
 
 /// Where `y` copies to.
 fn clipboard(c: &Config, env: Env) -> Check {
-    let on_path = |cmd: &str| {
-        std::env::var_os("PATH")
-            .map(|p| std::env::split_paths(&p).any(|d| d.join(cmd).is_file()))
-            .unwrap_or(false)
-    };
     let detail = if let Some(cmd) = c.settings.copy_command.as_deref() {
         format!(
             "copy_command `{}` (from the config)",
             cmd.split_whitespace().next().unwrap_or(cmd)
         )
-    } else if let Some(native) = crate::tui::clipboard::native_command(env, &on_path) {
+    } else if let Some(native) =
+        crate::tui::clipboard::native_command(env, &crate::tui::clipboard::on_path)
+    {
         format!("the system clipboard ({})", native[0])
     } else if env("TMUX").is_some() {
         "tmux's paste buffer, and the terminal's clipboard through OSC 52".into()
@@ -382,8 +379,10 @@ fn key_source(c: &Config) -> Check {
     }
 }
 
-/// The store of the user this key was last seen as, read-only.
-fn store(path: Option<&Path>) -> Check {
+/// The store of the user this key was last seen as, read-only, and the
+/// drafts kept for that user (where the TUI keeps them: the state folder's
+/// `drafts/`, the service's folder, the user's, named as the store is).
+fn store(path: Option<&Path>, base_url: &str) -> Check {
     let Some(path) = path else {
         return check(
             "store",
@@ -391,7 +390,11 @@ fn store(path: Option<&Path>) -> Check {
             "none yet for this key (made at the first run of the TUI), or cache = false",
         );
     };
-    match crate::store::inspect(path) {
+    let drafts = crate::config::state_dir()
+        .join("drafts")
+        .join(crate::store::identity::service_key(base_url, false))
+        .join(path.file_stem().unwrap_or_default());
+    match crate::store::inspect(path, &drafts) {
         Ok(i) => {
             let ok = i.integrity == "ok" && i.schema_version <= crate::store::SCHEMA_VERSION;
             let mut detail = format!(
@@ -574,8 +577,10 @@ mod tests {
     #[test]
     fn a_store_that_is_not_there_is_said() {
         let dir = std::env::temp_dir().join(format!("td-doctor-{}", std::process::id()));
-        let s = store(Some(&dir.join("nothing.db")));
+        let missing = dir.join("nothing.db");
+        let s = store(Some(&missing), "http://127.0.0.1:1");
         assert!(!s.ok, "{s:?}");
-        assert!(store(None).ok);
+        assert!(s.detail.contains("nothing.db"), "the store is named: {s:?}");
+        assert!(store(None, "").ok);
     }
 }

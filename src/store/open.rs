@@ -390,8 +390,10 @@ pub struct Inspection {
 }
 
 /// Read a store as it is: opened read-only (nothing made, migrated or set
-/// aside), a lock held elsewhere waited for 200 ms at most.
-pub fn inspect(path: &Path) -> Result<Inspection, String> {
+/// aside), a lock held elsewhere waited for 200 ms at most; `drafts` is
+/// the user's drafts folder (kept in the state folder, not beside the
+/// store), whose drafts are counted.
+pub fn inspect(path: &Path, drafts: &Path) -> Result<Inspection, String> {
     use rusqlite::OpenFlags;
     let bytes = std::fs::metadata(path)
         .map_err(|e| format!("cannot read it: {e}"))?
@@ -412,8 +414,7 @@ pub fn inspect(path: &Path) -> Result<Inspection, String> {
         .query_row("SELECT count(*) FROM outbox", [], |r| r.get::<_, i64>(0))
         .map(|n| n.max(0) as usize)
         .unwrap_or(0);
-    // The drafts folder is the database's name without its extension.
-    let drafts = std::fs::read_dir(path.with_extension(""))
+    let drafts = std::fs::read_dir(drafts)
         .map(|d| {
             d.filter_map(Result::ok)
                 .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
