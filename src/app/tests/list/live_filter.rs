@@ -265,13 +265,12 @@ fn after_the_services_answer_to_a_search_the_cursor_is_on_the_first_match() {
     // #1, #10…#19: the cursor's task still matches and stays under it.
     assert_eq!(s.list.selected_id(), Some(tid(19).as_str()));
     let fx = s.on_key(code(KeyCode::Enter));
-    // The service answers in its own order: #19 first, #1 last.
-    let mut items: Vec<TaskItem> = (10..=19)
-        .rev()
+    // The service answers in its own order: #1 first, the cursor's #19
+    // eleventh (keeping the cursor's task would leave it on row 10).
+    let items: Vec<TaskItem> = std::iter::once(1)
+        .chain(10..=28)
         .map(|i| TaskItem::Task(Box::new(task(i))))
         .collect();
-    items.push(TaskItem::Task(Box::new(task(1))));
-    items.extend((20..=28).map(|i| TaskItem::Task(Box::new(task(i)))));
     answer(
         &mut s,
         &fx,
@@ -282,6 +281,6 @@ fn after_the_services_answer_to_a_search_the_cursor_is_on_the_first_match() {
     );
     assert_eq!(s.list.items.len(), 20);
     assert_eq!(s.list.selected, 0, "the first row");
-    assert_eq!(s.list.selected_id(), Some(tid(19).as_str()));
+    assert_eq!(s.list.selected_id(), Some(tid(1).as_str()));
     assert_eq!(s.list.offset, 0);
 }
