@@ -78,12 +78,14 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
                     (true, true) => "> ",
                     (true, false) => "  ",
                 };
+                let text = if theme.accessible {
+                    theme.point(format!(" {line}"), i == c.selected)
+                } else {
+                    format!("{mark}{line}")
+                };
+                // A row wider than the popup says it was cut (`…`).
                 Line::styled(
-                    if theme.accessible {
-                        theme.point(format!(" {line}"), i == c.selected)
-                    } else {
-                        format!("{mark}{line}")
-                    },
+                    crate::cut::cut(&text, inner.width as usize),
                     if i == c.selected {
                         theme.selected
                     } else {

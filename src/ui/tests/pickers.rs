@@ -118,3 +118,29 @@ fn the_sharing_editor_shows_the_names_a_typed_line_may_mean() {
         "{t}"
     );
 }
+
+/// Issue 40 §3 in the choosers: a row wider than the popup says it was cut
+/// (at 60 columns the files picker's row, file name, size, number and
+/// title, stopped mid-word with nothing saying so).
+#[test]
+fn a_chooser_row_wider_than_its_popup_ends_in_the_cut_mark() {
+    let mut v = task_json(2);
+    // Short enough not to be cut in the row itself (30 columns).
+    v["title"] = "Chase Northwind for signature".into();
+    v["input_files"] = serde_json::json!([
+        {"id": "44444444-4444-4444-8444-444444444444", "name": "kyc-checklist.pdf", "size": 2048}
+    ]);
+    let other: Task = serde_json::from_value(v).unwrap();
+    let mut s = loaded_with_tasks(
+        &Settings::default(),
+        vec![crate::app::tests::task(1), other],
+    );
+    s.on_key(key('F'));
+    let t = text(&render(&mut s, 60, 24, &Theme::dark()));
+    let row = t
+        .lines()
+        .find(|l| l.contains("kyc-checklist.pdf"))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(row.contains('…'), "the cut says so: {row:?}");
+    assert!(!row.contains("signature"), "{row:?}");
+}
