@@ -3,20 +3,28 @@
 //! and git is there; nothing otherwise (doctor then says "unknown").
 
 fn main() {
-    // Rebuilt when HEAD moves (a commit, a checkout); a tree without git
-    // never reruns this.
-    for p in [".git/HEAD", ".git/index"] {
-        if std::path::Path::new(p).exists() {
-            println!("cargo:rerun-if-changed={p}");
+    // Run again when HEAD moves: HEAD itself (a checkout) and the branch
+    // it names (a commit), or packed refs. Not the index, which changes at
+    // every `git add` and `git status` and would rebuild the crate each time.
+    println!("cargo:rerun-if-changed=build.rs");
+    if let Ok(head) = std::fs::read_to_string(".git/HEAD") {
+        println!("cargo:rerun-if-changed=.git/HEAD");
+        if let Some(r) = head.strip_prefix("ref: ") {
+            let r = format!(".git/{}", r.trim());
+            if std::path::Path::new(&r).exists() {
+                println!("cargo:rerun-if-changed={r}");
+            }
+            println!("cargo:rerun-if-changed=.git/packed-refs");
         }
     }
-    println!("cargo:rerun-if-changed=build.rs");
     let out = std::process::Command::new("git")
         .args(["rev-parse", "--short=10", "HEAD"])
         .output();
     if let Ok(o) = out {
         let commit = String::from_utf8_lossy(&o.stdout).trim().to_string();
-        if o.status.success() && commit.chars().all(|c| c.is_ascii_hexdigit()) && !commit.is_empty()
+        if o.status.success()
+            && !commit.is_empty()
+            && commit.chars().all(|c| c.is_ascii_hexdigit())
         {
             println!("cargo:rustc-env=TASKDECK_GIT_COMMIT={commit}");
         }
