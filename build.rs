@@ -14,7 +14,10 @@ fn main() {
             if std::path::Path::new(&r).exists() {
                 println!("cargo:rerun-if-changed={r}");
             }
-            println!("cargo:rerun-if-changed=.git/packed-refs");
+            // (A path that is not there would run this at every build.)
+            if std::path::Path::new(".git/packed-refs").exists() {
+                println!("cargo:rerun-if-changed=.git/packed-refs");
+            }
         }
     }
     let out = std::process::Command::new("git")
@@ -22,9 +25,7 @@ fn main() {
         .output();
     if let Ok(o) = out {
         let commit = String::from_utf8_lossy(&o.stdout).trim().to_string();
-        if o.status.success()
-            && !commit.is_empty()
-            && commit.chars().all(|c| c.is_ascii_hexdigit())
+        if o.status.success() && !commit.is_empty() && commit.chars().all(|c| c.is_ascii_hexdigit())
         {
             println!("cargo:rustc-env=TASKDECK_GIT_COMMIT={commit}");
         }
