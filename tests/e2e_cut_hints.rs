@@ -80,9 +80,11 @@ fn at_80_columns_an_inbox_reason_is_cut_at_a_word_with_the_mark() {
         "cut at a word's end: {why:?}\n{screen}"
     );
     tui.send("\x1b");
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Wait for the inbox to close (not a fixed pause): a `q` sent while the
+    // Esc is still being read as the start of a sequence would be lost.
+    tui.wait_until("the inbox closed", WAIT, |s| !s.contains("mentioned you"));
     tui.send("q");
-    tui.wait_exit(WAIT);
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
 
 #[test]
@@ -105,5 +107,5 @@ fn a_rebinding_in_the_config_is_what_the_links_tab_says() {
     assert!(screen.contains("K check ids (reviews)"), "{screen}");
     assert!(!screen.contains("C check ids"), "{screen}");
     tui.send("q");
-    tui.wait_exit(WAIT);
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }

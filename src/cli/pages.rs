@@ -243,27 +243,57 @@ mod tests {
     fn the_command_pages_name_every_command_and_option() {
         use clap::CommandFactory;
         let page = commands_markdown();
-        let cli = crate::cli::args::Cli::command();
-        for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
-            let leaves: Vec<_> = sub.get_subcommands().collect();
-            if leaves.is_empty() {
-                let head = format!("### `taskdeck {}`", sub.get_name());
-                assert!(page.contains(&head), "{head} missing");
+        let mut cli = crate::cli::args::Cli::command();
+        cli.build();
+        // Every leaf command has its own section, and each of its own
+        // options is named in that section (not merely somewhere on the
+        // page: `--all` must not be satisfied by `--all-profiles`).
+        fn walk(page: &str, path: &str, c: &clap::Command, leaves: &mut usize) {
+            let subs: Vec<_> = c
+                .get_subcommands()
+                .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+                .collect();
+            if !subs.is_empty() {
+                for s in subs {
+                    walk(page, &format!("{path} {}", s.get_name()), s, leaves);
+                }
+                return;
             }
-            for l in leaves {
-                let head = format!("### `taskdeck {} {}`", sub.get_name(), l.get_name());
-                assert!(page.contains(&head), "{head} missing");
-            }
-            for a in sub.get_arguments() {
+            *leaves += 1;
+            let head = format!("### `{path}`");
+            let start = page.find(&head).unwrap_or_else(|| panic!("{head} missing"));
+            let body = &page[start + head.len()..];
+            let section = &body[..body.find("\n### ").unwrap_or(body.len())];
+            for a in c.get_arguments() {
+                if a.is_hide_set()
+                    || a.is_global_set()
+                    || matches!(a.get_id().as_str(), "help" | "version")
+                {
+                    continue;
+                }
                 if let Some(l) = a.get_long() {
-                    assert!(
-                        page.contains(&format!("`--{l}")),
-                        "--{l} of {}",
-                        sub.get_name()
-                    );
+                    let word = format!("--{l}");
+                    let named = section.match_indices(&word).any(|(i, _)| {
+                        !section[i + word.len()..]
+                            .starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '-')
+                    });
+                    assert!(named, "{word} of `{path}` is not in its section");
                 }
             }
         }
+        let mut leaves = 0;
+        for sub in cli
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        {
+            walk(
+                &page,
+                &format!("taskdeck {}", sub.get_name()),
+                sub,
+                &mut leaves,
+            );
+        }
+        assert!(leaves >= 10, "only {leaves} commands walked");
         // The ones a newcomer missed in the hand-written page.
         for want in [
             "### `taskdeck search`",

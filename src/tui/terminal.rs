@@ -429,11 +429,22 @@ const SPLIT_GAP: Duration = Duration::from_millis(2);
 /// `O` is such a sequence: it is dropped whole (parameters up to its final
 /// byte). Anything else is the Esc key, then what followed it.
 fn after_esc(esc: Event) -> io::Result<Vec<Event>> {
-    let ready = || event::poll(SPLIT_GAP);
+    split_after_esc(esc, || event::poll(SPLIT_GAP), event::read)
+}
+
+/// [`after_esc`] over any source of events (`ready` says whether one is
+/// there within the gap), so that it can be tested without a terminal.
+/// What turns out not to be a sequence is given back whole, in order: the
+/// Esc, the `[` or `O`, the bytes read since — nothing typed is lost.
+fn split_after_esc(
+    esc: Event,
+    mut ready: impl FnMut() -> io::Result<bool>,
+    mut read: impl FnMut() -> io::Result<Event>,
+) -> io::Result<Vec<Event>> {
     if !ready()? {
         return Ok(vec![esc]);
     }
-    let next = event::read()?;
+    let next = read()?;
     let ss3 = is_key(&next, |c| c == KeyCode::Char('O'));
     if !ss3 && !is_key(&next, |c| c == KeyCode::Char('[')) {
         return Ok(vec![esc, next]);
@@ -442,18 +453,23 @@ fn after_esc(esc: Event) -> io::Result<Vec<Event>> {
     // 0x40–0x7E; after `O` (SS3) the next byte is the final one.
     let param = |c| matches!(c, KeyCode::Char(' '..='?'));
     let fin = |c| matches!(c, KeyCode::Char('@'..='~'));
+    let mut seen = Vec::new();
     for _ in 0..64 {
         if !ready()? {
             break;
         }
-        let ev = event::read()?;
+        let ev = read()?;
         if is_key(&ev, fin) {
             break;
         }
         if ss3 || !is_key(&ev, param) {
-            // Not the sequence's: kept.
-            return Ok(vec![ev]);
+            // Not a sequence after all: everything read is kept.
+            let mut all = vec![esc, next];
+            all.extend(seen);
+            all.push(ev);
+            return Ok(all);
         }
+        seen.push(ev);
     }
     tracing::debug!("a sequence split after its ESC was dropped");
     Ok(vec![])
@@ -505,6 +521,64 @@ pub const OSC52_MAX: usize = 74_994;
 
 #[cfg(test)]
 mod tests {
+
+    mod split_after_esc {
+        use super::super::split_after_esc;
+        use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+        use std::collections::VecDeque;
+
+        fn key(c: KeyCode) -> Event {
+            Event::Key(KeyEvent::new(c, KeyModifiers::NONE))
+        }
+        fn run(after: Vec<Event>) -> Vec<Event> {
+            let mut q: VecDeque<Event> = after.into();
+            let ready = std::cell::Cell::new(0);
+            let n = q.len();
+            split_after_esc(
+                key(KeyCode::Esc),
+                || {
+                    ready.set(ready.get() + 1);
+                    Ok(ready.get() <= n)
+                },
+                || Ok(q.pop_front().unwrap()),
+            )
+            .unwrap()
+        }
+        fn chars(s: &str) -> Vec<Event> {
+            s.chars().map(|c| key(KeyCode::Char(c))).collect()
+        }
+
+        #[test]
+        fn a_mouse_report_split_after_its_esc_is_dropped_whole() {
+            assert!(run(chars("[<32;10;5M")).is_empty());
+            assert!(run(chars("OA")).is_empty());
+        }
+
+        #[test]
+        fn esc_alone_and_esc_then_a_key_are_kept() {
+            assert_eq!(run(vec![]), vec![key(KeyCode::Esc)]);
+            assert_eq!(
+                run(chars("j")),
+                vec![key(KeyCode::Esc), key(KeyCode::Char('j'))]
+            );
+        }
+
+        #[test]
+        fn what_is_not_a_sequence_after_esc_bracket_is_given_back_whole() {
+            // Esc, `[`, `1`, then Enter: no sequence has Enter in it.
+            let mut after = chars("[1");
+            after.push(key(KeyCode::Enter));
+            let mut want = vec![key(KeyCode::Esc)];
+            want.extend(after.clone());
+            assert_eq!(run(after), want);
+            // After `O` only a final byte belongs to the sequence.
+            let mut after = chars("O");
+            after.push(key(KeyCode::Tab));
+            let mut want = vec![key(KeyCode::Esc)];
+            want.extend(after.clone());
+            assert_eq!(run(after), want);
+        }
+    }
     use super::*;
 
     #[test]
