@@ -6,7 +6,6 @@
 
 use crate::api::*;
 use crate::app::state::{ApiRequest, Effect, Focus, Level, Load, Pending, Reply, State, Tab};
-use crate::domain::task_field::TaskField;
 use crate::domain::words::{delivery_text, plural};
 
 impl State {
@@ -20,7 +19,7 @@ impl State {
         t: Task,
         pending: &[Pending],
     ) -> Vec<Effect> {
-        let what: Vec<String> = pending.iter().map(done_text).collect();
+        let what: Vec<String> = pending.iter().map(Pending::done_words).collect();
         let label = t.label();
         let archived_now = patch.archived == Some(true) && t.archived;
         self.replace_task(t, ticket);
@@ -64,7 +63,7 @@ impl State {
             self.compose_failed(ticket, e);
             return vec![];
         }
-        let what: Vec<String> = pending.iter().map(|p| p.field.replace('_', " ")).collect();
+        let what: Vec<String> = pending.iter().map(|p| p.name()).collect();
         let label = self.label_of(&id);
         let what = if what.is_empty() {
             "the task".into()
@@ -233,17 +232,6 @@ fn unexpected() -> ApiError {
     ApiError::Decode {
         message: "unexpected answer".into(),
         excerpt: String::new(),
-    }
-}
-
-/// What a confirmed edit did, in words ("status → completed").
-fn done_text(p: &Pending) -> String {
-    let v = crate::text::clean(&p.value);
-    match TaskField::from_wire(&p.field) {
-        Some(f) => f.done_words(&v),
-        // Not a field of the task: links, files, sharing.
-        None if v == "none" => format!("{} cleared", p.field),
-        None => format!("{} → {v}", p.field),
     }
 }
 

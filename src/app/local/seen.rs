@@ -6,7 +6,6 @@
 use super::cache::now_secs;
 use crate::api::*;
 use crate::app::state::{ApiRequest, Load, State};
-use crate::domain::task_field::TaskField;
 use crate::store::worker::StoreCmd;
 use crate::store::Recent;
 
@@ -20,12 +19,7 @@ impl State {
             .pending
             .iter()
             .filter(|p| p.ticket == ticket)
-            .map(|p| match TaskField::from_wire(&p.field) {
-                Some(f @ (TaskField::Archived | TaskField::Draft)) => f.done_words(&p.value),
-                Some(f) => format!("{} → {}", f.label(), p.value),
-                // Not a field of the task: links, files, sharing.
-                None => format!("{} → {}", p.field, p.value),
-            })
+            .map(|p| p.done_words())
             .collect();
         let what = match req {
             R::Delete { .. } => "draft rejected".to_string(),

@@ -116,3 +116,38 @@ pub struct Pending {
     pub field: String,
     pub value: String,
 }
+
+impl Pending {
+    /// A pending edit as the outbox says it while it waits:
+    /// `due → Fri 28 Nov 17:00`, `archived`, `priority → high`; what is not
+    /// a task field (links, files, sharing) as `field → value`.
+    pub fn words(&self) -> String {
+        use crate::domain::task_field::TaskField;
+        match TaskField::from_wire(&self.field) {
+            Some(f @ (TaskField::Archived | TaskField::Draft)) => f.done_words(&self.value),
+            Some(f) => format!("{} → {}", f.label(), f.shown(&self.value)),
+            None => format!("{} → {}", self.field.replace('_', " "), self.value),
+        }
+    }
+
+    /// What the edit did once confirmed (`:recent`, the message that says
+    /// it was sent): `due → Fri 28 Nov 17:00`, `unassigned`, `archived`.
+    pub fn done_words(&self) -> String {
+        use crate::domain::task_field::TaskField;
+        let v = crate::text::clean(&self.value);
+        match TaskField::from_wire(&self.field) {
+            Some(f) => f.done_words(&v),
+            // Not a field of the task: links, files, sharing.
+            None if v == "none" => format!("{} cleared", self.field.replace('_', " ")),
+            None => format!("{} → {v}", self.field.replace('_', " ")),
+        }
+    }
+
+    /// What is being changed, without the value: `due`, `priority`.
+    pub fn name(&self) -> String {
+        use crate::domain::task_field::TaskField;
+        TaskField::from_wire(&self.field)
+            .map(|f| f.label().to_string())
+            .unwrap_or_else(|| self.field.replace('_', " "))
+    }
+}

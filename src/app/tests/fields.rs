@@ -170,3 +170,59 @@ fn every_field_walks_the_whole_way() {
         }
     }
 }
+
+/// A pending edit is said one way wherever it is said (issue 40): `:recent`
+/// and the sent message through `Pending::done_words`, the outbox through
+/// `Pending::words`, a failure through `Pending::name` — a due date in
+/// local time everywhere (`:recent` showed the wire's timestamp).
+#[test]
+fn a_pending_edit_is_said_one_way_sent_waiting_and_failed() {
+    use crate::app::state::Pending;
+    let due = Pending {
+        ticket: 1,
+        task_id: "t".into(),
+        field: "complete_by".into(),
+        value: "2026-12-01T17:00:00Z".into(),
+    };
+    let local = crate::domain::dates::when(Some("2026-12-01T17:00:00Z"));
+    assert_eq!(due.done_words(), format!("due → {local}"));
+    assert_eq!(due.words(), format!("due → {local}"));
+    assert_eq!(due.name(), "due");
+    let archived = Pending {
+        field: "archived".into(),
+        value: "archived".into(),
+        ..due.clone()
+    };
+    assert_eq!(archived.done_words(), "archived");
+    assert_eq!(archived.words(), "archived");
+    let link = Pending {
+        field: "linked_items".into(),
+        value: "none".into(),
+        ..due.clone()
+    };
+    assert_eq!(link.done_words(), format!("{} cleared", link.name()));
+    let sharing = Pending {
+        field: "share_with".into(),
+        value: "Bob".into(),
+        ..due
+    };
+    assert_eq!(sharing.done_words(), "share with → Bob");
+    assert_eq!(sharing.words(), "share with → Bob");
+    assert_eq!(sharing.name(), "share with");
+
+    // `:recent` says what was confirmed with the same words.
+    let mut s = loaded(1);
+    let id = task(1).id.to_string();
+    s.pending.push(Pending {
+        ticket: 7,
+        task_id: id.clone(),
+        field: "complete_by".into(),
+        value: "2026-12-01T17:00:00Z".into(),
+    });
+    let req = ApiRequest::Patch {
+        id: id.clone(),
+        patch: TaskField::Due.write(json!("2026-12-01T17:00:00Z")).unwrap(),
+    };
+    let (_, words) = s.action_words(7, &req).expect("an action");
+    assert_eq!(words, format!("due → {local}"));
+}

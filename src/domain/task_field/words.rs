@@ -164,20 +164,14 @@ impl TaskField {
                 | TaskField::Matter
                 | TaskField::LinkedItems
                 | TaskField::InvolvedPeople,
-                "none",
-            ) => format!("{} cleared", self.label()),
-            (
-                TaskField::Status
-                | TaskField::Priority
-                | TaskField::Title
-                | TaskField::Tags
-                | TaskField::AssignedAgent
-                | TaskField::AssignedTeam
-                | TaskField::Matter
-                | TaskField::LinkedItems
-                | TaskField::InvolvedPeople,
                 value,
-            ) => format!("{} → {value}", self.label()),
+            ) => {
+                if value == "none" {
+                    format!("{} cleared", self.label())
+                } else {
+                    format!("{} → {value}", self.label())
+                }
+            }
         }
     }
 

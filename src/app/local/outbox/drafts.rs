@@ -7,7 +7,7 @@
 //! a key names them again. A composer open across the switch is closed,
 //! its text kept as its typist's draft.
 
-use super::DraftsAway;
+use super::{Away, Waiting};
 use crate::app::state::drafts::Bound;
 use crate::app::state::{Compose, Effect, Level, Overlay, SendState, State};
 
@@ -67,7 +67,8 @@ impl State {
         } else {
             crate::text::clean(&name)
         };
-        let away = DraftsAway {
+        let away = Away {
+            what: Waiting::Drafts,
             count,
             user_id: user.clone(),
             made_as: made_as.clone(),

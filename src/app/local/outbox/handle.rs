@@ -4,7 +4,6 @@
 use super::stored::{from_stored, to_stored};
 use super::*;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Level, Reply, State};
-use crate::domain::task_field::TaskField;
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;
 use stored::already_applied;
@@ -47,11 +46,7 @@ impl State {
             .pending
             .iter()
             .filter(|p| p.ticket == ticket)
-            .map(|p| match TaskField::from_wire(&p.field) {
-                Some(f) => format!("{} → {}", f.label(), f.shown(&p.value)),
-                // Not a field of the task: links, files, sharing.
-                None => format!("{} → {}", p.field, p.value),
-            })
+            .map(|p| p.words())
             .collect();
         let what = crate::text::clean(&if fields.is_empty() {
             req.describe()

@@ -83,38 +83,23 @@ pub struct Owner {
     /// Edits made as another user, left waiting in that user's store.
     pub away: Option<Away>,
     /// Drafts typed as another user, waiting in that user's folder.
-    pub drafts_away: Option<DraftsAway>,
+    pub drafts_away: Option<Away>,
 }
 
-/// Drafts typed as one user that wait in that user's folder while the key
-/// acts as another (issue 42, point 1): as `Away`, for drafts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DraftsAway {
-    pub count: usize,
-    pub user_id: String,
-    pub made_as: String,
-    pub now_as: String,
-    pub changed: bool,
+/// What waits for the user who made it while the key acts as another.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Waiting {
+    /// Edits queued in that user's store.
+    Edits,
+    /// Drafts typed as that user, in their folder (issue 42, point 1).
+    Drafts,
 }
 
-impl DraftsAway {
-    /// `1 draft of Alice Martin waits: this key now acts as Bob Okafor`.
-    pub fn words(&self) -> String {
-        crate::text::clean(&format!(
-            "{} of {} {}: this key {}acts as {}",
-            crate::domain::words::plural(self.count, "draft", "drafts"),
-            self.made_as,
-            if self.count == 1 { "waits" } else { "wait" },
-            if self.changed { "now " } else { "" },
-            self.now_as
-        ))
-    }
-}
-
-/// Edits made as one user that wait in that user's store while the key
-/// acts as another.
+/// Edits or drafts made as one user that wait for that user while the key
+/// acts as another: one shape, one sentence for both.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Away {
+    pub what: Waiting,
     pub count: usize,
     /// The user who made them: their id and how they are named.
     pub user_id: String,
@@ -127,11 +112,21 @@ pub struct Away {
 }
 
 impl Away {
-    /// `2 edits made as Alice Martin wait: this key now acts as Bob Okafor`.
+    /// `2 edits made as Alice Martin wait: this key now acts as Bob Okafor`,
+    /// `1 draft of Alice Martin waits: this key now acts as Bob Okafor`.
     pub fn words(&self) -> String {
+        let (things, of) = match self.what {
+            Waiting::Edits => (
+                crate::domain::words::plural(self.count, "edit", "edits"),
+                "made as",
+            ),
+            Waiting::Drafts => (
+                crate::domain::words::plural(self.count, "draft", "drafts"),
+                "of",
+            ),
+        };
         crate::text::clean(&format!(
-            "{} made as {} {}: this key {}acts as {}",
-            crate::domain::words::plural(self.count, "edit", "edits"),
+            "{things} {of} {} {}: this key {}acts as {}",
             self.made_as,
             if self.count == 1 { "waits" } else { "wait" },
             if self.changed { "now " } else { "" },

@@ -10,7 +10,7 @@
 //! names them again. Only edits made with no user known at all (a key
 //! never seen, no store open) go to the user the service names.
 
-use super::{Away, OutItem};
+use super::{Away, OutItem, Waiting};
 use crate::api::{ApiError, Identity};
 use crate::app::state::{Effect, Level, State};
 
@@ -82,6 +82,7 @@ impl State {
             let made_as = self.user_named(old);
             let now_as = self.user_named(me);
             let away = Away {
+                what: Waiting::Edits,
                 count: theirs.len(),
                 user_id: old.to_string(),
                 made_as: made_as.clone(),
@@ -158,6 +159,7 @@ impl State {
             crate::text::clean(&name)
         };
         let away = Away {
+            what: Waiting::Edits,
             count,
             user_id: user,
             made_as: made_as.clone(),
