@@ -3,6 +3,7 @@
 pub mod api;
 pub mod app;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod cut;
 pub mod domain;
