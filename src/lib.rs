@@ -11,6 +11,7 @@ pub mod files;
 pub mod inbox;
 pub mod sandbox;
 pub mod secret;
+pub mod sim;
 pub mod store;
 pub mod text;
 pub mod tui;
