@@ -3,6 +3,7 @@
 pub mod api;
 pub mod app;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod cut;
 pub mod domain;
@@ -10,6 +11,7 @@ pub mod files;
 pub mod inbox;
 pub mod sandbox;
 pub mod secret;
+pub mod sim;
 pub mod store;
 pub mod text;
 pub mod tui;

@@ -106,8 +106,8 @@ fn parse_filters_in(
     tz: Option<&jiff::tz::TimeZone>,
 ) -> Result<TaskQuery, String> {
     let bound = |v: &str, lower: bool| match tz {
-        Some(tz) => dates::parse_bound_in(v, jiff::Timestamp::now(), lower, tz),
-        None => dates::parse_bound(v, jiff::Timestamp::now(), lower),
+        Some(tz) => dates::parse_bound_in(v, crate::clock::timestamp(), lower, tz),
+        None => dates::parse_bound(v, crate::clock::timestamp(), lower),
     };
     let mut q = TaskQuery::default();
     if args.trim() == "clear" || args.trim().is_empty() {

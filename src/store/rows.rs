@@ -109,10 +109,7 @@ pub struct Boot {
 }
 
 pub fn now_secs() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
+    crate::clock::unix_secs()
 }
 
 /// Where a stored task matched a search ([`Db::find`](super::Db::find)).

@@ -187,8 +187,7 @@ impl StoreThread {
                         }
                     }
                 }
-                let mut writes = 0usize;
-                let mut numbered = 0usize;
+                let mut server = Server::new(max_tasks, failed);
                 let keep = std::time::Duration::from_secs(super::outbox::CLAIM_KEEP_SECS);
                 let mut kept_at = std::time::Instant::now();
                 loop {
@@ -197,7 +196,10 @@ impl StoreThread {
                         Err(mpsc::RecvTimeoutError::Timeout) => None,
                         Err(mpsc::RecvTimeoutError::Disconnected) => break,
                     };
-                    if failed.is_none() && db.read_only.is_none() && kept_at.elapsed() >= keep {
+                    if server.failed.is_none()
+                        && db.read_only.is_none()
+                        && kept_at.elapsed() >= keep
+                    {
                         // Alive: the rows taken stay this process's.
                         kept_at = std::time::Instant::now();
                         if let Err(e) = db.outbox_keep_claims(now_secs()) {
@@ -211,65 +213,9 @@ impl StoreThread {
                         }
                     }
                     let Some(cmd) = cmd else { continue };
-                    if let Some(why) = &failed {
-                        // Questions are still answered (nothing known), so
-                        // that nobody waits for an answer that never comes;
-                        // a queued edit hears it is not kept.
-                        match cmd {
-                            StoreCmd::OutboxAdd { local, .. } => {
-                                answer(StoreAnswer::OutboxNotKept {
-                                    local,
-                                    why: why.clone(),
-                                })
-                            }
-                            StoreCmd::Flush => answer(StoreAnswer::Flushed),
-                            StoreCmd::FindNumber { number, first } => answer(StoreAnswer::Number {
-                                number,
-                                first,
-                                found: None,
-                            }),
-                            _ => {}
-                        }
-                        continue;
-                    }
-                    if let (Some(why), true) = (&db.read_only, cmd.writes()) {
-                        // Read-only: reads are answered, writes skipped; a
-                        // queued edit hears it is not kept.
-                        if let StoreCmd::OutboxAdd { local, .. } = cmd {
-                            answer(StoreAnswer::OutboxNotKept {
-                                local,
-                                why: why.clone(),
-                            });
-                        }
-                        continue;
-                    }
-                    if let StoreCmd::PutNumbers(rows) = &cmd {
-                        numbered += rows.len();
-                    }
-                    match run(&mut db, cmd, &answer) {
-                        Ok(wrote) => writes += usize::from(wrote),
-                        Err(e) => {
-                            tracing::warn!(error = %e, "local store write failed");
-                            let why = super::open::describe(&e);
-                            answer(StoreAnswer::Failed(format!(
-                                "the local store failed ({why}); this session goes on without it"
-                            )));
-                            failed = Some(format!("the local store failed: {why}"));
-                        }
-                    }
-                    if numbered >= NUMBERS_TRIM_EVERY {
-                        numbered = 0;
-                        if let Err(e) = db.evict_numbers(NUMBERS_MAX) {
-                            tracing::warn!(error = %e, "local store number trim failed");
-                        }
-                    }
-                    if writes >= 500 {
-                        writes = 0;
-                        if let Err(e) = db.evict(max_tasks) {
-                            tracing::warn!(error = %e, "local store eviction failed");
-                        }
-                    }
+                    server.serve(&mut db, cmd, &answer);
                 }
+                let failed = server.failed;
                 if failed.is_none() && db.read_only.is_none() {
                     let _ = db.evict(max_tasks);
                     let _ = db.evict_numbers(NUMBERS_MAX);
@@ -297,6 +243,89 @@ impl StoreThread {
         drop(old);
         if let Some(h) = self.handle.take() {
             let _ = h.join();
+        }
+    }
+}
+
+/// What the store's thread keeps between commands, and one command
+/// carried out (`serve`): the thread's loop and the simulator (issue 43,
+/// `crate::sim`) run the same code.
+pub struct Server {
+    /// A write failed (why): questions are still answered, nothing more
+    /// is written.
+    pub failed: Option<String>,
+    writes: usize,
+    numbered: usize,
+    max_tasks: usize,
+}
+
+impl Server {
+    pub fn new(max_tasks: usize, failed: Option<String>) -> Server {
+        Server {
+            failed,
+            writes: 0,
+            numbered: 0,
+            max_tasks,
+        }
+    }
+
+    /// Carry out `cmd` on `db`, answering through `answer`.
+    pub fn serve(&mut self, db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) {
+        if let Some(why) = &self.failed {
+            // Questions are still answered (nothing known), so
+            // that nobody waits for an answer that never comes;
+            // a queued edit hears it is not kept.
+            match cmd {
+                StoreCmd::OutboxAdd { local, .. } => answer(StoreAnswer::OutboxNotKept {
+                    local,
+                    why: why.clone(),
+                }),
+                StoreCmd::Flush => answer(StoreAnswer::Flushed),
+                StoreCmd::FindNumber { number, first } => answer(StoreAnswer::Number {
+                    number,
+                    first,
+                    found: None,
+                }),
+                _ => {}
+            }
+            return;
+        }
+        if let (Some(why), true) = (&db.read_only, cmd.writes()) {
+            // Read-only: reads are answered, writes skipped; a
+            // queued edit hears it is not kept.
+            if let StoreCmd::OutboxAdd { local, .. } = cmd {
+                answer(StoreAnswer::OutboxNotKept {
+                    local,
+                    why: why.clone(),
+                });
+            }
+            return;
+        }
+        if let StoreCmd::PutNumbers(rows) = &cmd {
+            self.numbered += rows.len();
+        }
+        match run(db, cmd, answer) {
+            Ok(wrote) => self.writes += usize::from(wrote),
+            Err(e) => {
+                tracing::warn!(error = %e, "local store write failed");
+                let why = super::open::describe(&e);
+                answer(StoreAnswer::Failed(format!(
+                    "the local store failed ({why}); this session goes on without it"
+                )));
+                self.failed = Some(format!("the local store failed: {why}"));
+            }
+        }
+        if self.numbered >= NUMBERS_TRIM_EVERY {
+            self.numbered = 0;
+            if let Err(e) = db.evict_numbers(NUMBERS_MAX) {
+                tracing::warn!(error = %e, "local store number trim failed");
+            }
+        }
+        if self.writes >= 500 {
+            self.writes = 0;
+            if let Err(e) = db.evict(self.max_tasks) {
+                tracing::warn!(error = %e, "local store eviction failed");
+            }
         }
     }
 }

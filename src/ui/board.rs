@@ -22,7 +22,7 @@ const MIN_COLUMN: u16 = 26;
 
 pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::metrics::Metrics) {
     let items = &s.list.items;
-    let now = jiff::Timestamp::now();
+    let now = crate::clock::timestamp();
     let cols = columns(items);
     let cards = cards(items, &cols);
     let cursor = s.board_cursor();

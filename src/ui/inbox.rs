@@ -26,7 +26,7 @@ pub fn draw(
     m: &mut Metrics,
 ) {
     let v = &s.inbox;
-    let now = jiff::Timestamp::now().as_second();
+    let now = crate::clock::timestamp().as_second();
     let rows = v.rows();
     // Another profile whose service is down or unread: a line each, the
     // others' rows still shown (issue 36).

@@ -116,7 +116,7 @@ pub fn draw(
     header.push_str(&fit("TITLE  [tags]", w_rest));
     lines.push(Line::styled(header, theme.dim.add_modifier(Modifier::BOLD)));
 
-    let now = jiff::Timestamp::now();
+    let now = crate::clock::timestamp();
     let on_current = s.cursor_on_current();
     let end = (offset + rows).min(s.list.items.len());
     for i in offset..end {
@@ -203,7 +203,7 @@ fn task_row<'a>(
     } else if s.inbox.last.unread.contains(t.id.as_str()) {
         // In the inbox (and not changed since seen: `*` says more).
         ("»", theme.accent)
-    } else if s.row_unchecked(t.id.as_str(), std::time::Instant::now()) {
+    } else if s.row_unchecked(t.id.as_str(), crate::clock::instant()) {
         // Its page was not asked again for a while (a long list's rows
         // far from the screen): asked when it comes into view.
         ("·", theme.dim)

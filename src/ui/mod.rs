@@ -232,7 +232,7 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     if let Some(o) = &s.offline {
         // No clock in accessible mode: the countdown is left out.
         let retry = s
-            .offline_retry_in(std::time::Instant::now())
+            .offline_retry_in(crate::clock::instant())
             .filter(|_| !theme.accessible)
             .map(|n| format!(" — retrying in {n}s"))
             .unwrap_or_default();

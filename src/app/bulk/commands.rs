@@ -12,7 +12,6 @@ use crate::app::edit::changes::{Change, ShareDelta};
 use crate::app::state::command::{Command, ShareAdd};
 use crate::app::state::directory::{names_one, Resolved};
 use crate::domain::words::plural;
-use jiff::Timestamp;
 
 /// Tasks named in a confirmation (the rest are counted).
 const NAMED: usize = 6;
@@ -106,7 +105,7 @@ impl State {
                 ..d()
             }),
             Command::Due(arg) => {
-                let due = super::super::dates::parse_due(arg, Timestamp::now())?;
+                let due = super::super::dates::parse_due(arg, crate::clock::timestamp())?;
                 patch(TaskPatch {
                     complete_by: match due {
                         Some(v) => Field::Set(v),

@@ -8,8 +8,6 @@ use super::super::state::{Confirmed, Effect, Level, Overlay, State};
 use crate::app::bulk::history::{Op, RecState, Record};
 use crate::app::edit::changes::{inverse, Change};
 use crate::domain::words::plural;
-use jiff::Timestamp;
-use std::time::Instant;
 
 impl State {
     /// After an answer: the check is over (go on, or ask), the run is over
@@ -49,7 +47,11 @@ impl State {
 
     /// The status line follows a run without filling the message log.
     fn progress(&mut self, text: String) {
-        self.status = Some((Level::Info, crate::text::clean(&text), Instant::now()));
+        self.status = Some((
+            Level::Info,
+            crate::text::clean(&text),
+            crate::clock::instant(),
+        ));
         self.status_about = None;
     }
 
@@ -211,7 +213,7 @@ impl State {
                     .collect();
                 self.history.push(Op {
                     id: run.op,
-                    at: Timestamp::now(),
+                    at: crate::clock::timestamp(),
                     title: run.title.clone(),
                     records,
                     never: None,

@@ -5,7 +5,6 @@ use super::super::state::{ApiRequest, ApiResult, Effect, Level, Pending, Reply, 
 use super::*;
 use crate::app::edit::changes::{apply_tags, changed_since, share_update, tag_list, Change};
 use std::collections::HashSet;
-use std::time::Instant;
 
 impl State {
     /// Start the run the confirmation was about.
@@ -15,7 +14,7 @@ impl State {
             return vec![];
         };
         run.phase = Phase::Applying;
-        run.started = Instant::now();
+        run.started = crate::clock::instant();
         for j in &mut run.jobs {
             if j.state == JobState::Checked {
                 j.state = JobState::Waiting;

@@ -208,7 +208,7 @@ impl Engine {
             },
             jobs,
             from_marks: false,
-            started: Instant::now(),
+            started: crate::clock::instant(),
             max_in_flight: 0,
         }
     }

@@ -11,7 +11,6 @@ use crate::app::state::directory::Resolved;
 use crate::app::state::fields::edit_tags;
 use crate::app::state::{ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, State};
 use crate::domain::task_field::TaskField;
-use jiff::Timestamp;
 
 type Fx = Result<Vec<Effect>, String>;
 
@@ -71,7 +70,7 @@ impl State {
 
     /// `:due WHEN` (`docs/dates.md`), or `:due none`.
     pub fn set_due(&mut self, arg: &str) -> Fx {
-        let due = dates::parse_due(arg, Timestamp::now())?;
+        let due = dates::parse_due(arg, crate::clock::timestamp())?;
         let shown = due.clone().unwrap_or_else(|| "none".into());
         let patch = TaskPatch {
             complete_by: due.map_or(Field::Clear, Field::Set),

@@ -313,7 +313,7 @@ impl State {
             return Err(self.inbox_off_reason());
         }
         let (id, label) = self.target()?;
-        let now = jiff::Timestamp::now();
+        let now = crate::clock::timestamp();
         let at = crate::domain::later::parse_later(when, now)?;
         let title = self
             .current_task()
@@ -352,7 +352,7 @@ impl State {
 
     /// `:snoozed`: the rows of the chooser (key: `kind:task id`).
     pub(crate) fn snoozed_rows(&self) -> Vec<(String, String)> {
-        let now = jiff::Timestamp::now();
+        let now = crate::clock::timestamp();
         self.inbox
             .last
             .marks

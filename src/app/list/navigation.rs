@@ -8,7 +8,6 @@
 
 use crate::api::*;
 use crate::app::state::{ApiRequest, Detail, Effect, Focus, Level, Load, Origin, State, Tab};
-use std::time::Instant;
 
 impl State {
     /// First requests at start-up.
@@ -83,7 +82,7 @@ impl State {
             l.pages.clear();
             l.page_of.clear();
         }
-        self.last_refresh = Instant::now();
+        self.last_refresh = crate::clock::instant();
         let req = ApiRequest::ListPage {
             gen: self.list.gen,
             query: self.effective_query(),
@@ -173,7 +172,7 @@ impl State {
         // the (inactive) cursor, and the task left goes into history.
         let cur = self.list.selected as i64;
         self.list.selected = (cur.saturating_add(delta)).clamp(0, n as i64 - 1) as usize;
-        self.settle.key_move(Instant::now());
+        self.settle.key_move(crate::clock::instant());
         self.keep_moved_selection();
         let mut fx = self.follow_cursor();
         fx.extend(self.fetch_ahead());
@@ -186,7 +185,7 @@ impl State {
             return vec![];
         }
         self.list.selected = i;
-        self.settle.key_move(Instant::now());
+        self.settle.key_move(crate::clock::instant());
         self.keep_moved_selection();
         self.focus = Focus::List;
         let mut fx = self.follow_cursor();
@@ -563,7 +562,7 @@ impl State {
         };
         self.views.words =
             crate::app::state::fields::filter_words(&self.views.list[i].filter).unwrap_or_default();
-        self.views.words_at = vec![jiff::Timestamp::now(); self.views.words.len()];
+        self.views.words_at = vec![crate::clock::timestamp(); self.views.words.len()];
         if self.view != Some(i) {
             self.keep_tab_count();
         }

@@ -33,7 +33,7 @@ impl TaskList {
         let k = self.pages.len();
         self.pages.push(PageMark {
             cursor: asked,
-            checked: Instant::now(),
+            checked: crate::clock::instant(),
             asking: false,
         });
         for id in rows.iter().filter_map(TaskItem::id) {
@@ -167,7 +167,7 @@ impl State {
         if self.offline.is_some() || self.list.loading || self.list.replacing {
             return vec![];
         }
-        let now = Instant::now();
+        let now = crate::clock::instant();
         let due: Vec<usize> = self
             .list
             .pages_in_view(self.list_height)
@@ -207,7 +207,7 @@ impl State {
         self.list.pages[k].asking = false;
         match result {
             Ok(Reply::Page(page)) => {
-                self.list.pages[k].checked = Instant::now();
+                self.list.pages[k].checked = crate::clock::instant();
                 self.apply_refreshed(ticket, k, page);
             }
             Ok(_) => {}

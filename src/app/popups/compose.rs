@@ -517,12 +517,12 @@ impl State {
             EditorTarget::Compose => {
                 if let Overlay::Compose(c) = &mut self.overlay {
                     c.set_text(&text);
-                    c.dirty_since = Some(Instant::now());
+                    c.dirty_since = Some(crate::clock::instant());
                     if matches!(c.state, SendState::Failed { .. }) {
                         c.state = SendState::Editing;
                     }
                 }
-                self.autosave_draft(Instant::now(), true);
+                self.autosave_draft(crate::clock::instant(), true);
                 vec![]
             }
             EditorTarget::Description { task_id } => {

@@ -7,7 +7,7 @@
 use crate::app::state::input::LineInput;
 use crate::app::state::{Effect, Level, Overlay, SearchBox, State};
 use crossterm::event::{KeyCode, KeyEvent};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a quiet pause in typing waits before the search is sent.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(250);
@@ -60,7 +60,7 @@ impl State {
             self.say(Level::Warn, crate::store::query_cut_words());
         }
         self.search = b.input.text.clone();
-        self.search_due = Some(Instant::now() + SEARCH_DEBOUNCE);
+        self.search_due = Some(crate::clock::instant() + SEARCH_DEBOUNCE);
         self.search_locally();
         let rows = crate::domain::narrow::narrow(&b.before.items, &b.input.text);
         // The cursor stays on its task while that still matches.

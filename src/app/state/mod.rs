@@ -9,7 +9,6 @@
 
 use super::keymap::Keymap;
 use crate::api::*;
-use jiff::Timestamp;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -152,7 +151,7 @@ impl State {
             me_error: None,
             page_size: page_size.clamp(1, 100),
             refresh_every: (refresh_secs > 0).then(|| Duration::from_secs(refresh_secs)),
-            last_refresh: Instant::now(),
+            last_refresh: crate::clock::instant(),
             list: TaskList::default(),
             view: Some(0),
             filters: TaskQuery::default(),
@@ -257,14 +256,14 @@ impl State {
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
         self.status_about = None;
         let text = crate::text::clean(&text.into());
-        self.status = Some((level, text.clone(), Instant::now()));
+        self.status = Some((level, text.clone(), crate::clock::instant()));
         self.keep_message(level, text);
     }
 
     /// Into the messages (`ctrl-l`), the oldest going past [`MAX_MESSAGES`].
     fn keep_message(&mut self, level: Level, text: String) {
         self.messages.push_back(Message {
-            at: Timestamp::now(),
+            at: crate::clock::timestamp(),
             level,
             text,
         });

@@ -140,7 +140,7 @@ impl State {
                 self.views.words_at.clear();
             }
             Ok(w) => {
-                let now = jiff::Timestamp::now();
+                let now = crate::clock::timestamp();
                 self.views.words_at.extend(w.iter().map(|_| now));
                 self.views.words.extend(w);
             }

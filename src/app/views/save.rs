@@ -50,7 +50,7 @@ impl State {
         if !q.tags.is_empty() {
             words.push(format!("tags={}", quote(&q.tags.join(","))?));
         }
-        let now = jiff::Timestamp::now();
+        let now = crate::clock::timestamp();
         // A word is kept as typed when it reads as the value, now or when
         // it was read into the filters (`to=now` an hour ago is still
         // `to=now`): a relative date stays relative.

@@ -49,7 +49,7 @@ impl TaskField {
             (TaskField::Priority, Value::String(s)) => Priority::parse(s).label(),
             // Short and local (`Fri 17:00`): three of them share a row.
             (TaskField::Due, Value::String(s)) => due_instant(s)
-                .map(|t| crate::domain::later::short_when(t, Timestamp::now(), true))
+                .map(|t| crate::domain::later::short_when(t, crate::clock::timestamp(), true))
                 .unwrap_or_else(|| s.clone()),
             (TaskField::AssignedTo, Value::String(id)) => person(id),
             (_, Value::Object(o)) => ["name", "email", "display_name", "id"]

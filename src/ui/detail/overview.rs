@@ -52,7 +52,7 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         theme,
         theme.base,
     ));
-    let now = jiff::Timestamp::now();
+    let now = crate::clock::timestamp();
     // An empty due date (`""`) is none, not an unreadable one.
     let raw_due = t.complete_by.as_deref().filter(|r| !r.trim().is_empty());
     let due = match (t.due(), raw_due) {

@@ -4,7 +4,6 @@
 use super::*;
 use crate::app::edit::changes::{inverse, share_back, split_patch, Change, ShareDelta};
 use crate::app::state::{ApiRequest, ApiResult, Load, Reply, State};
-use jiff::Timestamp;
 
 impl State {
     /// A person's name for messages (their id when unknown).
@@ -205,7 +204,7 @@ impl State {
         };
         let op = Op {
             id: self.history.next_id(),
-            at: Timestamp::now(),
+            at: crate::clock::timestamp(),
             title,
             records: vec![Record {
                 task_id: id.clone(),

@@ -79,7 +79,7 @@ impl State {
     /// what the window lacks, nearest first. Called by the loop after
     /// every batch (navigation, answers, ticks).
     pub fn plan_prefetch(&mut self) -> Vec<Effect> {
-        self.plan_prefetch_at(Instant::now())
+        self.plan_prefetch_at(crate::clock::instant())
     }
 
     /// [`State::plan_prefetch`] at `now` (the loop's clock; tests pass

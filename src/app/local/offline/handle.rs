@@ -63,8 +63,8 @@ impl State {
         self.owner.recheck = true;
         self.owner.asked = false;
         self.offline = Some(Offline {
-            since: jiff::Timestamp::now(),
-            next_probe: Instant::now() + PROBE_FIRST,
+            since: crate::clock::timestamp(),
+            next_probe: crate::clock::instant() + PROBE_FIRST,
             backoff: PROBE_FIRST,
             probing: None,
             why: crate::text::clean(&why),
@@ -89,7 +89,7 @@ impl State {
         let Some(o) = self.offline.take() else {
             return self.outbox_pump();
         };
-        let away = jiff::Timestamp::now().duration_since(o.since);
+        let away = crate::clock::timestamp().duration_since(o.since);
         tracing::info!(secs = away.as_secs(), "the service answers again: online");
         let queued = self.outbox.len();
         self.say(

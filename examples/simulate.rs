@@ -1,0 +1,96 @@
+//! The simulator's command line (issue 43, `docs/testing.md`):
+//!
+//! ```text
+//! cargo run --release --example simulate -- --seed S --steps N [--faults LIST] [--replay] [--frames] [--break NAME]
+//! ```
+//!
+//! Runs the client core against the model service, disk, clock and
+//! terminal (`taskdeck::sim`). A failure prints its seed, step and the
+//! shortest step list found; `--replay` prints a trace of every step.
+//! The last line is always `simulated N steps (seed S): K violations,
+//! digest H`; the exit code is 0 only when K is 0.
+
+use taskdeck::sim::{self, Break, Config, Faults};
+
+fn main() {
+    let mut cfg = Config::new(0, 10_000);
+    let mut replay = false;
+    let mut shrink_tries = 300usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |name: &str| {
+            args.next().unwrap_or_else(|| {
+                eprintln!("{name} needs a value");
+                std::process::exit(2)
+            })
+        };
+        match a.as_str() {
+            "--seed" => cfg.seed = number(&value("--seed")),
+            "--steps" => cfg.steps = number(&value("--steps")) as usize,
+            "--faults" => {
+                cfg.faults = Faults::parse(&value("--faults")).unwrap_or_else(|e| fail(&e))
+            }
+            "--break" => {
+                cfg.broken = Some(Break::parse(&value("--break")).unwrap_or_else(|e| fail(&e)))
+            }
+            "--shrink" => shrink_tries = number(&value("--shrink")) as usize,
+            "--replay" => replay = true,
+            "--frames" => {
+                replay = true;
+                cfg.frames = true;
+            }
+            "-h" | "--help" => {
+                println!("simulate --seed S --steps N [--faults all|none|NAME,-NAME…] [--replay] [--frames] [--break clean|forget-outbox|double-send] [--shrink TRIES]");
+                println!("faults: {}", sim::faults::NAMES.join(", "));
+                return;
+            }
+            other => fail(&format!("unknown argument {other:?} (--help)")),
+        }
+    }
+    let keymap = taskdeck::app::new_state("sim.test".into(), &Default::default(), false).keymap;
+    let steps = sim::step::plan(cfg.seed, cfg.steps, &keymap, &cfg.faults);
+    let started = std::time::Instant::now();
+    let out = sim::run_steps(&cfg, &steps, replay);
+    let secs = started.elapsed().as_secs_f64();
+    for line in &out.trace {
+        println!("{line}");
+    }
+    if let Some(v) = out.violations.first() {
+        println!(
+            "seed {}: step {}: {}: {}",
+            cfg.seed, v.step, v.kind, v.detail
+        );
+        let failing = &steps[..=v.step.min(steps.len() - 1)];
+        let short = sim::shrink(&cfg, failing, v.kind, shrink_tries);
+        println!("shrunk to {} steps (of {}):", short.len(), failing.len());
+        for s in &short {
+            println!("    {s:?}");
+        }
+        println!(
+            "replay: cargo run --release --example simulate -- --seed {} --steps {} --replay",
+            cfg.seed,
+            v.step + 1
+        );
+    }
+    for (what, n) in &out.stats {
+        eprintln!("{n:>8} {what}");
+    }
+    eprintln!(
+        "{:.0} steps/s ({} steps in {:.2} s)",
+        out.steps as f64 / secs.max(1e-9),
+        out.steps,
+        secs
+    );
+    println!("{}", out.summary(cfg.seed));
+    std::process::exit(if out.violations.is_empty() { 0 } else { 1 });
+}
+
+fn number(s: &str) -> u64 {
+    s.parse()
+        .unwrap_or_else(|_| fail(&format!("not a number: {s:?}")))
+}
+
+fn fail(e: &str) -> ! {
+    eprintln!("{e}");
+    std::process::exit(2)
+}

@@ -1,0 +1,299 @@
+//! The invariants, checked after every step (and around every crash and
+//! every answer to a write). Each broken one is a [`super::Violation`]
+//! with its kind (the shrinker keeps a run failing the same way).
+
+use super::service::Applied;
+use crate::app::local::outbox::{Kept, OutState};
+use crate::app::state::{ApiRequest, State, MAX_MESSAGES};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A broken invariant: at which step, which, and what was seen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    pub step: usize,
+    pub kind: &'static str,
+    pub detail: String,
+}
+
+/// A broken invariant before its step is known: which, and what was seen.
+pub type Broke = (&'static str, String);
+
+/// An open composer: its task and draft key, its text, whose it is, and
+/// whether that text was saved (nothing typed since the last save).
+pub struct Composing {
+    pub task: String,
+    pub key: String,
+    pub text: String,
+    pub owner: Option<String>,
+    pub kept: bool,
+}
+
+/// The most requests in flight at once, edits queued, rows held.
+const MAX_PENDING: usize = 512;
+const MAX_OUTBOX: usize = 5_000;
+const MAX_ROWS: usize = 10_000;
+
+/// What the service did with the client's writes, and who made each.
+#[derive(Default)]
+pub struct Ledger {
+    /// The process's number: tickets start again at each start.
+    epoch: u64,
+    writes: BTreeMap<u64, Write>,
+    applied: BTreeMap<u64, usize>,
+    /// Queued edits (by `seq`) the service applied, and those whose
+    /// success the client heard.
+    seq_applied: BTreeSet<i64>,
+    seq_heard: BTreeSet<i64>,
+}
+
+struct Write {
+    seq: Option<i64>,
+    maker: Option<String>,
+}
+
+impl Ledger {
+    /// A ticket of this process as the service knows it.
+    pub fn id(&self, ticket: u64) -> u64 {
+        (self.epoch << 40) | ticket
+    }
+
+    pub fn booted(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// A request went out: a write is recorded with who made it (a
+    /// queued edit's maker, else the user the state knows).
+    pub fn sent(&mut self, ticket: u64, req: &ApiRequest, state: &State) {
+        if req.written_task().is_none() {
+            return;
+        }
+        let item = state
+            .outbox
+            .iter()
+            .find(|i| i.state == OutState::Sending(ticket));
+        let maker = match item {
+            Some(i) => i.user_id.clone(),
+            None => state.me.as_ref().map(|m| m.user_id.clone()),
+        };
+        let id = self.id(ticket);
+        self.writes.insert(
+            id,
+            Write {
+                seq: item.map(|i| i.seq),
+                maker,
+            },
+        );
+    }
+
+    /// The client heard the answer to `ticket` (`ok`: a success).
+    pub fn heard(&mut self, ticket: u64, ok: bool) {
+        if let (true, Some(w)) = (ok, self.writes.get(&self.id(ticket))) {
+            if let Some(seq) = w.seq {
+                self.seq_heard.insert(seq);
+            }
+        }
+    }
+
+    /// The service applied a write: never twice, always as its maker.
+    pub fn applied(&mut self, a: &Applied) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let n = self.applied.entry(a.ticket).or_default();
+        *n += 1;
+        if *n > 1 {
+            out.push((
+                "sent twice",
+                format!("{} applied {n} times on {}", a.what, a.task),
+            ));
+        }
+        if let Some(w) = self.writes.get(&a.ticket) {
+            if let Some(m) = w.maker.as_deref().filter(|m| *m != a.user) {
+                out.push((
+                    "as another user",
+                    format!("{} made by {m} applied as {}", a.what, a.user),
+                ));
+            }
+            if let Some(seq) = w.seq {
+                if self.seq_heard.contains(&seq) {
+                    out.push((
+                        "sent twice",
+                        format!("queued edit {seq} sent again after its success was heard"),
+                    ));
+                }
+                self.seq_applied.insert(seq);
+            }
+        }
+        out
+    }
+
+    /// A write failed: the user must be told (a message), or the edit
+    /// must wait in the outbox.
+    pub fn failed(
+        &self,
+        _ticket: u64,
+        task: &str,
+        said_before: &Said,
+        state: &State,
+    ) -> Option<(&'static str, String)> {
+        let queued = state.outbox.iter().any(|i| i.task_id == task);
+        (!queued && said(state) == *said_before).then(|| {
+            (
+                "lost without a word",
+                format!("a write to {task} failed and nothing was said"),
+            )
+        })
+    }
+}
+
+/// What the user was last told: compared before and after, it says
+/// whether something was said.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Said(usize, Option<String>, Option<String>);
+
+pub fn said(s: &State) -> Said {
+    Said(
+        s.messages.len(),
+        s.messages.back().map(|m| m.text.clone()),
+        s.status.as_ref().map(|(_, t, _)| t.clone()),
+    )
+}
+
+/// What a step is compared with.
+pub struct Before {
+    seqs: BTreeSet<i64>,
+    said: Said,
+}
+
+impl Before {
+    pub fn of(state: &State) -> Before {
+        Before {
+            seqs: state.outbox.iter().map(|i| i.seq).collect(),
+            said: said(state),
+        }
+    }
+}
+
+/// What must come back after a crash: the queued edits the store
+/// confirmed keeping and not yet sent, the draft saved.
+pub struct CrashExpect {
+    seqs: BTreeSet<i64>,
+    draft: Option<Composing>,
+}
+
+impl CrashExpect {
+    pub fn of(state: &State, composing: Option<Composing>) -> CrashExpect {
+        CrashExpect {
+            seqs: state
+                .outbox
+                .iter()
+                .filter(|i| i.kept == Kept::Kept)
+                .map(|i| i.seq)
+                .collect(),
+            draft: composing.filter(|c| c.kept),
+        }
+    }
+
+    /// Compared with the state the next start made.
+    pub fn check(self, state: &State) -> Vec<Broke> {
+        let mut out = Vec::new();
+        let now: BTreeSet<i64> = state.outbox.iter().map(|i| i.seq).collect();
+        if now != self.seqs {
+            out.push((
+                "outbox after a crash",
+                format!("kept {:?} before the crash, {:?} after", self.seqs, now),
+            ));
+        }
+        if let Some(d) = self.draft {
+            let drafts = state.drafts.of(d.owner.as_deref());
+            let back = drafts.load(&d.task, &d.key);
+            if back.as_deref().map(str::trim_end) != Some(d.text.trim_end()) {
+                out.push((
+                    "draft lost in a crash",
+                    format!("{:?} on {} came back as {back:?}", d.text, d.task),
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// A control character, an escape or a bidi override: never shown.
+fn bad(c: char) -> bool {
+    crate::text::is_dangerous(c) || crate::text::is_invisible(c)
+}
+
+pub fn no_controls(what: &str, text: &str) -> Option<Broke> {
+    text.chars()
+        .find(|c| bad(*c))
+        .map(|c| ("control character", format!("{c:?} in {what}: {text:?}")))
+}
+
+/// No cell of the frame holds a character that must not reach the
+/// terminal.
+pub fn frame(buf: &ratatui::buffer::Buffer) -> Option<Broke> {
+    let width = buf.area.width.max(1) as usize;
+    let (i, cell) = buf
+        .content
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.symbol().chars().any(bad))?;
+    let (x, y) = (i % width, i / width);
+    Some((
+        "control character",
+        format!("{:?} in the frame's cell ({x}, {y})", cell.symbol()),
+    ))
+}
+
+/// What a step is checked with besides the state.
+pub struct StepFacts<'a> {
+    pub before: &'a Before,
+    pub ledger: &'a Ledger,
+    /// Requests the service has not answered.
+    pub pending: usize,
+    /// The user acted (a key, a command, a paste, a click).
+    pub user_step: bool,
+    /// The process crashed or restarted in this step.
+    pub restarted: bool,
+}
+
+/// The invariants every step keeps.
+pub fn after_step(s: &State, f: &StepFacts<'_>) -> Vec<Broke> {
+    let mut out = Vec::new();
+    if let Some((_, text, _)) = &s.status {
+        out.extend(no_controls("the status line", text));
+    }
+    if let Some(m) = s.messages.back() {
+        out.extend(no_controls("a message", &m.text));
+    }
+    let bounds = [
+        ("requests in flight", f.pending, MAX_PENDING),
+        ("requests the state tracks", s.inflight.len(), MAX_PENDING),
+        ("queued edits", s.outbox.len(), MAX_OUTBOX),
+        ("messages", s.messages.len(), MAX_MESSAGES),
+        ("rows held", s.list.items.len(), MAX_ROWS),
+        ("store commands waiting", s.local.out.len(), 20_000),
+    ];
+    for (what, n, max) in bounds {
+        if n > max {
+            out.push(("unbounded", format!("{n} {what} (at most {max})")));
+        }
+    }
+    // A queued edit that left the outbox was applied, or the user did it
+    // (cancelled it), or was told.
+    let now: BTreeSet<i64> = s.outbox.iter().map(|i| i.seq).collect();
+    if !f.user_step && !f.restarted && said(s) == f.before.said {
+        let gone: Vec<i64> = f
+            .before
+            .seqs
+            .difference(&now)
+            .filter(|q| !f.ledger.seq_applied.contains(*q))
+            .copied()
+            .collect();
+        if !gone.is_empty() {
+            out.push((
+                "lost without a word",
+                format!("queued edits {gone:?} left the outbox unsent and unsaid"),
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,137 @@
+//! What the simulator may throw at the client (`--faults LIST`), and the
+//! switches that break a rule on purpose so that the simulator's own tests
+//! show it catches each (`--break NAME`).
+
+/// The faults a run may inject; all by default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Faults {
+    /// Answers of 500/502/503.
+    pub e5xx: bool,
+    /// 429 with a `Retry-After`.
+    pub e429: bool,
+    /// A body that is not what was asked (a decode error with its excerpt).
+    pub garbage: bool,
+    /// The connection dropped after the service applied the write.
+    pub dropped: bool,
+    /// Another user edits fields, comments, archives and deletes tasks.
+    pub others: bool,
+    /// The requester thread turned off on the service.
+    pub thread_off: bool,
+    /// The service cannot be reached for a while.
+    pub outage: bool,
+    /// The process dies (and the user quits and restarts).
+    pub crash: bool,
+    /// The terminal changes size, down to 1×1.
+    pub resize: bool,
+    /// The service's text carries control characters, escape sequences,
+    /// bidi overrides.
+    pub hostile: bool,
+}
+
+/// The names `--faults` takes, in the order of [`Faults`].
+pub const NAMES: &[&str] = &[
+    "5xx",
+    "429",
+    "garbage",
+    "dropped",
+    "others",
+    "thread-off",
+    "outage",
+    "crash",
+    "resize",
+    "hostile",
+];
+
+impl Faults {
+    pub fn all() -> Faults {
+        Faults::parse("all").expect("all")
+    }
+
+    pub fn none() -> Faults {
+        Faults::parse("none").expect("none")
+    }
+
+    /// `all`, `none`, or names separated by commas (`-name` leaves one out
+    /// of all).
+    pub fn parse(list: &str) -> Result<Faults, String> {
+        let words: Vec<&str> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .collect();
+        let start_all = words
+            .first()
+            .is_none_or(|w| *w == "all" || w.starts_with('-'));
+        let mut on: Vec<bool> = vec![start_all; NAMES.len()];
+        for w in words {
+            match w {
+                "all" => on.iter_mut().for_each(|b| *b = true),
+                "none" => on.iter_mut().for_each(|b| *b = false),
+                _ => {
+                    let (name, value) = match w.strip_prefix('-') {
+                        Some(n) => (n, false),
+                        None => (w, true),
+                    };
+                    let i = NAMES.iter().position(|n| *n == name).ok_or_else(|| {
+                        format!("unknown fault {name:?}; faults: {}", NAMES.join(", "))
+                    })?;
+                    on[i] = value;
+                }
+            }
+        }
+        Ok(Faults {
+            e5xx: on[0],
+            e429: on[1],
+            garbage: on[2],
+            dropped: on[3],
+            others: on[4],
+            thread_off: on[5],
+            outage: on[6],
+            crash: on[7],
+            resize: on[8],
+            hostile: on[9],
+        })
+    }
+}
+
+/// A rule broken on purpose, to show the simulator catches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Break {
+    /// `text::clean` returns its input (the switch `text::broken`).
+    Clean,
+    /// The disk forgets the outbox's rows at a crash: queued edits that
+    /// were confirmed written vanish.
+    ForgetOutbox,
+    /// What the client creates (a comment, a reply, a subtask) reaches
+    /// the service twice, as from a client that sent it twice.
+    DoubleSend,
+}
+
+impl Break {
+    pub fn parse(s: &str) -> Result<Break, String> {
+        match s {
+            "clean" => Ok(Break::Clean),
+            "forget-outbox" => Ok(Break::ForgetOutbox),
+            "double-send" => Ok(Break::DoubleSend),
+            _ => Err(format!(
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send"
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_read_as_written() {
+        assert_eq!(Faults::parse("").unwrap(), Faults::all());
+        assert!(!Faults::parse("none").unwrap().crash);
+        let f = Faults::parse("crash,outage").unwrap();
+        assert!(f.crash && f.outage && !f.e5xx);
+        let f = Faults::parse("-crash").unwrap();
+        assert!(!f.crash && f.outage);
+        assert!(Faults::parse("nope").is_err());
+    }
+}

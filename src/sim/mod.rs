@@ -1,0 +1,179 @@
+//! The simulator (issue 43): the whole client core — `State` and its
+//! reducer, the effects as the loop and the worker carry them out, the
+//! store and its outbox, the frame — run on one thread with one seeded
+//! random source against a model service, a model clock, a model disk
+//! that crashes, and a model terminal; invariants checked after every
+//! step. Same seed, same run, same digest. `examples/simulate.rs` is its
+//! command line; `docs/testing.md` what it checks and what it does not
+//! model yet.
+//!
+//! Layers: `rng` (the random source, the digest), `faults` (what may be
+//! injected, and the switches that break a rule on purpose), `step` (one
+//! step, and the steps of a seed), `service` (the model service), `world`
+//! (the client and its surroundings, one step at a time), `check` (the
+//! invariants).
+
+mod check;
+pub mod faults;
+pub mod rng;
+pub mod service;
+pub mod step;
+mod world;
+
+pub use check::Violation;
+pub use faults::{Break, Faults};
+pub use step::Step;
+
+/// One run's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub seed: u64,
+    pub steps: usize,
+    pub faults: Faults,
+    /// A rule broken on purpose (the simulator's own tests).
+    pub broken: Option<Break>,
+    /// The trace shows every frame.
+    pub frames: bool,
+}
+
+impl Config {
+    pub fn new(seed: u64, steps: usize) -> Config {
+        Config {
+            seed,
+            steps,
+            faults: Faults::all(),
+            broken: None,
+            frames: false,
+        }
+    }
+}
+
+/// What a run came to.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub steps: usize,
+    pub violations: Vec<Violation>,
+    /// A hash of every step, every request and every frame.
+    pub digest: u64,
+    /// Each step and what it did, when asked for (`--replay`).
+    pub trace: Vec<String>,
+    /// What the run did, counted: that it checked something.
+    pub stats: std::collections::BTreeMap<&'static str, u64>,
+}
+
+impl Outcome {
+    /// The last line of every run.
+    pub fn summary(&self, seed: u64) -> String {
+        format!(
+            "simulated {} steps (seed {seed}): {} violations, digest {:016x}",
+            self.steps,
+            self.violations.len(),
+            self.digest
+        )
+    }
+}
+
+/// Run `cfg.steps` steps of `cfg.seed`.
+pub fn run(cfg: &Config) -> Outcome {
+    let keymap = crate::app::new_state("sim.test".into(), &Default::default(), false).keymap;
+    let steps = step::plan(cfg.seed, cfg.steps, &keymap, &cfg.faults);
+    run_steps(cfg, &steps, false)
+}
+
+/// Run these steps (a plan, or a shrunk one); stop at the first
+/// violation unless all are wanted.
+pub fn run_steps(cfg: &Config, steps: &[Step], trace: bool) -> Outcome {
+    let guard = Broken::set(cfg.broken);
+    let mut w = world::World::new(cfg.seed, cfg.faults.clone(), cfg.broken);
+    w.frames = trace && cfg.frames;
+    let mut lines = Vec::new();
+    let mut done = 0;
+    for (i, s) in steps.iter().enumerate() {
+        w.step_no = i;
+        let stepped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| w.step(s)));
+        done = i + 1;
+        if let Err(p) = stepped {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            w.violations.push(Violation {
+                step: i,
+                kind: "panic",
+                detail: msg,
+            });
+        }
+        if trace {
+            lines.push(format!("step {i}: {s:?}"));
+            lines.extend(w.notes.iter().map(|n| format!("    {n}")));
+        }
+        if !w.violations.is_empty() {
+            break;
+        }
+    }
+    drop(guard);
+    let (violations, digest) = (std::mem::take(&mut w.violations), w.digest.0);
+    let stats = std::mem::take(&mut w.stats);
+    drop(w);
+    crate::clock::set_model(None);
+    Outcome {
+        steps: done,
+        violations,
+        digest,
+        trace: lines,
+        stats,
+    }
+}
+
+/// The shortest list of steps found (in at most `tries` runs) that still
+/// breaks the same invariant as `steps` does.
+pub fn shrink(cfg: &Config, steps: &[Step], kind: &str, tries: usize) -> Vec<Step> {
+    let fails = |s: &[Step]| {
+        run_steps(cfg, s, false)
+            .violations
+            .first()
+            .is_some_and(|v| v.kind == kind)
+    };
+    let mut best: Vec<Step> = steps.to_vec();
+    let mut runs = 0;
+    let mut chunk = best.len() / 2;
+    while chunk >= 1 && runs < tries {
+        let mut i = 0;
+        let mut cut_any = false;
+        while i < best.len() && runs < tries {
+            let end = (i + chunk).min(best.len());
+            let candidate: Vec<Step> = best[..i].iter().chain(&best[end..]).cloned().collect();
+            runs += 1;
+            if !candidate.is_empty() && fails(&candidate) {
+                best = candidate;
+                cut_any = true;
+            } else {
+                i += chunk;
+            }
+        }
+        if !cut_any {
+            chunk /= 2;
+        }
+    }
+    best
+}
+
+/// The cleaner broken on this thread for one run, mended after.
+struct Broken(bool);
+
+impl Broken {
+    fn set(b: Option<Break>) -> Broken {
+        let on = b == Some(Break::Clean);
+        crate::text::broken::set(on);
+        Broken(on)
+    }
+}
+
+impl Drop for Broken {
+    fn drop(&mut self) {
+        if self.0 {
+            crate::text::broken::set(false);
+        }
+    }
+}

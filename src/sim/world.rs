@@ -1,0 +1,611 @@
+//! The world one run happens in, on one thread: the client's `State` and
+//! its reducer, the store (the real `Db` on a file of its own, served by
+//! the store thread's own code, `store::worker::Server`, synchronously),
+//! the model service, the model clock, and a terminal (`TestBackend`)
+//! drawn with `ui::draw` after every step. It stands in for the loop
+//! (`tui::session`) and the worker (`tui::worker`): what they do with an
+//! effect or an answer is done here the same way, without threads or a
+//! runtime, so that a seed is a run.
+
+use super::check::{self, Before, Broke, Composing, CrashExpect, Ledger, StepFacts, Violation};
+use super::faults::{Break, Faults};
+use super::rng::{Digest, Rng};
+use super::service::Service;
+use super::step::Step;
+
+use crate::api::ApiError;
+use crate::app::state::{ApiRequest, ApiResult, Effect, Overlay, State};
+use crate::config::Settings;
+use crate::store::worker::{Server, StoreAnswer};
+use crate::store::Db;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The most effects one step may set off before it counts as a loop.
+const SETTLE_MAX: usize = 10_000;
+
+pub struct World {
+    pub dir: PathBuf,
+    pub state: State,
+    db: Option<(Db, Server)>,
+    pub svc: Service,
+    /// Requests the service has not answered yet, by ticket.
+    pub pending: Vec<(u64, ApiRequest)>,
+    pub term: Terminal<TestBackend>,
+    /// The model clock: `base` plus what the steps let pass.
+    base: Instant,
+    pub clock: Duration,
+    /// The service cannot be reached.
+    pub outage: bool,
+    /// The user the key was last seen to be (`store::identity`): a start
+    /// opens that user's store before the service answers.
+    seen_user: Option<String>,
+    settings: Settings,
+    theme: crate::ui::Theme,
+    pub faults: Faults,
+    pub broken: Option<Break>,
+    pub ledger: Ledger,
+    pub digest: Digest,
+    pub violations: Vec<Violation>,
+    pub step_no: usize,
+    /// What this step did, for `--replay`'s trace.
+    pub notes: Vec<String>,
+    /// The user acted in this step (a key, a command, a paste, a click).
+    pub user_step: bool,
+    /// Each frame goes into the notes (`--frames`).
+    pub frames: bool,
+    /// What the run did, counted (writes applied, crashes, edits queued…).
+    pub stats: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// The run's folder (its store and drafts). Its name is part of what is
+/// drawn (a draft's path), so it depends on the seed alone: the first
+/// free of `taskdeck-sim/<seed>-0`, `-1`… — runs of one seed one after
+/// the other draw the same frames. A folder whose process is gone is
+/// taken back.
+fn folder(seed: u64) -> PathBuf {
+    // A disk in memory where there is one: the model disk's commits
+    // are what matters, not the device's speed.
+    let shm = std::path::Path::new("/dev/shm");
+    let root = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+    .join("taskdeck-sim");
+    let _ = std::fs::create_dir_all(&root);
+    for slot in 0.. {
+        let dir = root.join(format!("{seed:016x}-{slot}"));
+        let owner = std::fs::read_to_string(dir.join("pid"))
+            .ok()
+            .and_then(|p| p.trim().parse::<i32>().ok());
+        if let Some(pid) = owner {
+            // SAFETY: signal 0 only asks whether the process exists.
+            let gone = pid > 0 && unsafe { libc::kill(pid, 0) } != 0;
+            if gone {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        }
+        if std::fs::create_dir(&dir).is_ok() {
+            let _ = std::fs::write(dir.join("pid"), std::process::id().to_string());
+            return dir;
+        }
+    }
+    unreachable!("a free folder")
+}
+
+impl World {
+    pub fn new(seed: u64, faults: Faults, broken: Option<Break>) -> World {
+        let dir = folder(seed);
+        std::fs::create_dir_all(dir.join("drafts")).expect("the simulator's folder");
+        let settings = Settings {
+            refresh_secs: 30,
+            ..Settings::default()
+        };
+        let mut w = World {
+            state: crate::app::new_state("sim.test".into(), &settings, false),
+            db: None,
+            svc: Service::new(faults.hostile, 14),
+            pending: Vec::new(),
+            term: Terminal::new(TestBackend::new(120, 40)).expect("a test terminal"),
+            base: Instant::now(),
+            clock: Duration::ZERO,
+            outage: false,
+            seen_user: None,
+            theme: crate::ui::Theme::dark(),
+            settings,
+            faults,
+            broken,
+            ledger: Ledger::default(),
+            digest: Digest::default(),
+            violations: Vec::new(),
+            step_no: 0,
+            notes: Vec::new(),
+            user_step: false,
+            frames: false,
+            stats: Default::default(),
+            dir,
+        };
+        w.set_clock();
+        w.boot();
+        w
+    }
+
+    pub fn now(&self) -> Instant {
+        self.base + self.clock
+    }
+
+    /// The model clock is the core's clock (`crate::clock`) on this
+    /// thread: the calendar starts at the model service's epoch.
+    fn set_clock(&self) {
+        let secs = super::service::EPOCH + self.clock.as_secs() as i64;
+        let ts = jiff::Timestamp::new(secs, self.clock.subsec_nanos() as i32)
+            .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+        crate::clock::set_model(Some((self.now(), ts)));
+    }
+
+    pub fn count(&mut self, what: &'static str) {
+        *self.stats.entry(what).or_default() += 1;
+    }
+
+    fn broke(&mut self, found: impl IntoIterator<Item = Broke>) {
+        for (kind, detail) in found {
+            self.violation(kind, detail);
+        }
+    }
+
+    pub fn violation(&mut self, kind: &'static str, detail: impl Into<String>) {
+        let detail = detail.into();
+        self.notes.push(format!("VIOLATION {kind}: {detail}"));
+        self.violations.push(Violation {
+            step: self.step_no,
+            kind,
+            detail,
+        });
+    }
+
+    /// A process starts: a new state, the store of the user the key was
+    /// last seen to be (with its rows), the first requests.
+    fn boot(&mut self) {
+        let mut state = crate::app::new_state("sim.test".into(), &self.settings, false);
+        state.drafts = crate::app::state::drafts::Drafts::per_user(self.dir.join("drafts"));
+        state.local.on = true;
+        self.state = state;
+        self.db = None;
+        self.ledger.booted();
+        if let Some(user) = self.seen_user.clone() {
+            self.open_store(&user, true);
+        }
+        let fx = self.state.start();
+        self.carry(fx);
+    }
+
+    /// `tui::store_link`'s `open` and `adopt`, synchronously.
+    fn open_store(&mut self, user: &str, rows: bool) {
+        let path = crate::store::db_path(&self.dir.join("store"), user);
+        if let Some(parent) = path.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        match Db::open_for(&path, user) {
+            Ok((db, note, boot)) => {
+                self.state.local.read_only = db.read_only().map(str::to_string);
+                if let Some(n) = note {
+                    self.state.say(crate::app::state::Level::Warn, n);
+                }
+                if let Some(mut boot) = boot {
+                    if !rows {
+                        boot.rows.clear();
+                        boot.current = None;
+                    }
+                    self.state.apply_boot(boot);
+                }
+                self.db = Some((db, Server::new(crate::store::DEFAULT_MAX_TASKS, None)));
+                self.state.local.on = true;
+                self.state.local.busy = false;
+                self.state.local.user = Some(user.to_string());
+            }
+            Err(e) => self.violation("store", format!("the store did not open: {e}")),
+        }
+    }
+
+    /// Carry out effects until nothing more comes of them: requests go
+    /// to the service's queue (or are refused at once while offline, as
+    /// the worker does), the store's commands are served and answered.
+    pub fn carry(&mut self, fx: Vec<Effect>) {
+        let mut queue: std::collections::VecDeque<Effect> = fx.into();
+        let mut n = 0;
+        loop {
+            while let Some(e) = queue.pop_front() {
+                n += 1;
+                if n > SETTLE_MAX {
+                    self.violation("unbounded", "effects do not settle in one step");
+                    return;
+                }
+                queue.extend(self.effect(e));
+            }
+            let answers = self.drain_store();
+            if answers.is_empty() {
+                break;
+            }
+            for a in answers {
+                queue.extend(self.state.on_store(a));
+            }
+        }
+    }
+
+    fn effect(&mut self, e: Effect) -> Vec<Effect> {
+        match e {
+            Effect::Api { ticket, req } => {
+                self.digest.str(&format!("{req:?}"));
+                self.notes
+                    .push(format!("request #{ticket}: {}", req.describe()));
+                self.ledger.sent(ticket, &req, &self.state);
+                if self.state.offline.is_some() && !matches!(*req, ApiRequest::Me) {
+                    // The worker answers at once, without going out.
+                    let r = ApiResult {
+                        ticket,
+                        req: *req,
+                        result: Err(ApiError::Unreachable {
+                            message: "offline — taskdeck keeps trying in the background".into(),
+                        }),
+                    };
+                    return self.answered(r);
+                }
+                if req.written_task().is_some() {
+                    self.count("writes sent");
+                }
+                self.pending.push((ticket, *req));
+                vec![]
+            }
+            Effect::Cancel { ticket } => {
+                self.pending.retain(|(t, _)| *t != ticket);
+                vec![]
+            }
+            Effect::Quit => {
+                self.restart();
+                vec![]
+            }
+            Effect::Notify(n) | Effect::ProfileNotify(_, n) => {
+                let found = check::no_controls("a notification", &n.words);
+                self.broke(found);
+                vec![]
+            }
+            // The terminal lent to another program, the config file, the
+            // clipboard, custom commands, the log and the inbox's walker
+            // are not modelled (docs/testing.md).
+            Effect::Suspend
+            | Effect::Editor { .. }
+            | Effect::Copy(_)
+            | Effect::ShowLog
+            | Effect::ReadLayout { .. }
+            | Effect::SaveView { .. }
+            | Effect::RunCommand(_)
+            | Effect::Inbox(_)
+            | Effect::ProfileInbox(..) => vec![],
+        }
+    }
+
+    /// An answer reaches the state (`Session::api_answered`); the answer
+    /// to "who am I" binds the store to that user (`StoreLink::bind`, for
+    /// the one user this model has) and lets the outbox go.
+    pub fn answered(&mut self, r: ApiResult) -> Vec<Effect> {
+        let me = matches!(r.req, ApiRequest::Me) && r.result.is_ok();
+        let write = r.req.written_task().map(str::to_string);
+        let failed = r.result.is_err();
+        let said = check::said(&self.state);
+        let ticket = r.ticket;
+        let mut fx = self.state.on_api(r);
+        if me {
+            let user = self.state.me.as_ref().map(|m| m.user_id.clone());
+            if let Some(user) = user {
+                self.seen_user = Some(user.clone());
+                if self.db.is_none() {
+                    self.open_store(&user, false);
+                }
+            }
+            fx.extend(self.state.outbox_pump());
+        }
+        self.ledger.heard(ticket, !failed);
+        if let (Some(task), true) = (write, failed) {
+            if let Some((kind, detail)) = self.ledger.failed(ticket, &task, &said, &self.state) {
+                self.violation(kind, detail);
+            }
+        }
+        fx
+    }
+
+    /// Serve what the reducer queued for the store (`StoreLink::drain`);
+    /// before the user is known it waits in memory, within reason.
+    fn drain_store(&mut self) -> Vec<StoreAnswer> {
+        let Some((db, server)) = self.db.as_mut() else {
+            let out = &mut self.state.local.out;
+            if out.len() > 20_000 {
+                out.drain(..out.len() - 20_000);
+            }
+            return vec![];
+        };
+        let answers = RefCell::new(Vec::new());
+        for cmd in std::mem::take(&mut self.state.local.out) {
+            server.serve(db, cmd, &|a| answers.borrow_mut().push(a));
+        }
+        answers.into_inner()
+    }
+
+    /// Carry out one step, then draw.
+    pub fn step(&mut self, step: &Step) {
+        self.notes.clear();
+        self.digest.str(&format!("{step:?}"));
+        self.user_step = matches!(
+            step,
+            Step::Key(_) | Step::Palette(_) | Step::Paste(_) | Step::Mouse(_)
+        );
+        let before = Before::of(&self.state);
+        self.clock += Duration::from_millis(16);
+        self.set_clock();
+        match step {
+            Step::Key(k) => {
+                let fx = self.state.on_key(*k);
+                self.carry(fx);
+            }
+            Step::Palette(text) => {
+                use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+                let keys = std::iter::once(KeyCode::Char(':'))
+                    .chain(text.chars().map(KeyCode::Char))
+                    .chain(std::iter::once(KeyCode::Enter));
+                for k in keys {
+                    let fx = self.state.on_key(KeyEvent::new(k, KeyModifiers::NONE));
+                    self.carry(fx);
+                }
+            }
+            Step::Paste(p) => self.state.on_paste(p),
+            Step::Resize(w, h) => self.term.backend_mut().resize(*w, *h),
+            Step::Mouse(m) => {
+                let (fx, _) = self.state.on_mouse(*m, self.now());
+                self.carry(fx);
+            }
+            Step::Deliver(r) => self.deliver(*r),
+            Step::Tick(ms) => {
+                self.clock += Duration::from_millis(u64::from(*ms));
+                self.set_clock();
+                let (fx, _) = self.state.on_tick(self.now());
+                self.carry(fx);
+            }
+            Step::Other(r) => self.svc.other(*r, self.faults.thread_off),
+            Step::Outage(on) => self.outage = *on,
+            Step::Crash(r) => self.crash(*r),
+            Step::Restart => self.restart(),
+        }
+        // What the loop does after each batch: read ahead, keep the draft.
+        let fx = self.state.plan_prefetch_at(self.now());
+        self.carry(fx);
+        self.state.autosave_draft(self.now(), false);
+        self.draw();
+        let restarted = self.notes.iter().any(|n| n == "crash" || n == "restart");
+        let found = check::after_step(
+            &self.state,
+            &StepFacts {
+                before: &before,
+                ledger: &self.ledger,
+                pending: self.pending.len(),
+                user_step: self.user_step,
+                restarted,
+            },
+        );
+        self.broke(found);
+    }
+
+    fn draw(&mut self) {
+        self.count("frames");
+        use crate::app::local::outbox::OutState;
+        let states: Vec<&'static str> = self
+            .state
+            .outbox
+            .iter()
+            .map(|i| match i.state {
+                OutState::Queued => "steps with an edit queued",
+                OutState::Checking(_) => "steps with an edit being checked",
+                OutState::Sending(_) => "steps with an edit being sent",
+                OutState::Waiting(_) => "steps with an edit waiting for the user",
+            })
+            .collect();
+        for s in states {
+            self.count(s);
+        }
+        if self.state.offline.is_some() {
+            self.count("steps offline");
+        }
+        if matches!(self.state.overlay, Overlay::Compose(_)) {
+            self.count("steps composing");
+        }
+        let (state, theme) = (&mut self.state, &self.theme);
+        if let Err(e) = self.term.draw(|f| crate::ui::draw(f, state, theme)) {
+            self.violation("draw", format!("the frame could not be drawn: {e}"));
+            return;
+        }
+        let buf = self.term.backend().buffer().clone();
+        for cell in &buf.content {
+            self.digest.str(cell.symbol());
+        }
+        if self.frames {
+            let w = buf.area.width.max(1) as usize;
+            for row in buf.content.chunks(w) {
+                let line: String = row.iter().map(|c| c.symbol()).collect();
+                self.notes.push(format!("| {}", line.trim_end()));
+            }
+        }
+        let found = check::frame(&buf);
+        self.broke(found);
+    }
+
+    /// The service answers one request in flight, chosen by `r`, with a
+    /// fault drawn from `r` among those asked for.
+    fn deliver(&mut self, r: u64) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let i = (r % self.pending.len() as u64) as usize;
+        let (ticket, req) = self.pending.remove(i);
+        let mut rng = Rng::new(r);
+        let roll = rng.below(100);
+        let f = &self.faults;
+        let write = req.written_task().is_some();
+        // The client retries a read on 429, 5xx and a dropped connection
+        // itself (`api::client`): what reaches the state is the rarer
+        // failure of every try.
+        let roll = if write { roll } else { roll * 4 };
+        let result = if self.outage {
+            Err(ApiError::Unreachable {
+                message: "connection refused".into(),
+            })
+        } else if f.e5xx && roll < 4 {
+            Err(ApiError::Status {
+                status: [500, 502, 503][rng.below(3) as usize],
+                message: "the service failed \u{1b}[31m".into(),
+            })
+        } else if f.e429 && roll < 7 {
+            Err(ApiError::Status {
+                status: 429,
+                message: "too many requests; Retry-After: 2".into(),
+            })
+        } else if f.garbage && roll < 9 {
+            Err(ApiError::Decode {
+                message: "expected value at line 1 column 1".into(),
+                excerpt: "<html>\u{1b}]0;owned\u{7}</html>".into(),
+            })
+        } else if f.dropped && write && roll < 14 {
+            // Applied, but the answer is lost on the way.
+            let _ = self.apply(ticket, &req);
+            Err(ApiError::Network {
+                message: "connection reset by peer".into(),
+            })
+        } else {
+            self.apply(ticket, &req)
+        };
+        self.notes.push(format!(
+            "answer #{ticket} ({}): {}",
+            req.describe(),
+            match &result {
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.to_string(),
+            }
+        ));
+        let fx = self.answered(ApiResult {
+            ticket,
+            req,
+            result,
+        });
+        self.carry(fx);
+    }
+
+    /// The model service applies a request (twice, when the simulator's
+    /// own test breaks the client that way).
+    fn apply(
+        &mut self,
+        ticket: u64,
+        req: &ApiRequest,
+    ) -> Result<crate::app::state::Reply, ApiError> {
+        let before = self.svc.applied.len();
+        let id = self.ledger.id(ticket);
+        let out = self.svc.answer(id, req);
+        let creates = matches!(
+            req,
+            ApiRequest::AddComment { .. }
+                | ApiRequest::ReplyComment { .. }
+                | ApiRequest::ReplyRequester { .. }
+                | ApiRequest::CreateSubtask { .. }
+        );
+        if self.broken == Some(Break::DoubleSend) && creates {
+            let _ = self.svc.answer(id, req);
+        }
+        let applied: Vec<_> = self.svc.applied[before..].to_vec();
+        for a in applied {
+            self.count("writes applied");
+            for (kind, detail) in self.ledger.applied(&a) {
+                self.violation(kind, detail);
+            }
+        }
+        out
+    }
+
+    /// Requests sent before the process went away may still reach the
+    /// service (`r` decides which).
+    fn abandon_pending(&mut self, r: u64) {
+        let mut rng = Rng::new(r);
+        for (ticket, req) in std::mem::take(&mut self.pending) {
+            if req.written_task().is_some() && rng.chance(50) && !self.outage {
+                let _ = self.apply(ticket, &req);
+            }
+        }
+    }
+
+    /// The process dies: nothing of its memory is kept; the store is
+    /// reopened as last committed, the drafts folder as written.
+    fn crash(&mut self, r: u64) {
+        let expect = CrashExpect::of(&self.state, self.composing());
+        self.abandon_pending(r);
+        if let Some((db, _)) = self.db.take() {
+            // The dead process's claims are free for the next start, as
+            // `free_claims_of_the_dead` finds them (its pid is gone).
+            let _ = db.outbox_release();
+            if self.broken == Some(Break::ForgetOutbox) {
+                for row in db.outbox().unwrap_or_default() {
+                    let _ = db.outbox_remove(row.seq);
+                }
+            }
+        }
+        self.notes.push("crash".into());
+        self.count("crashes");
+        if !expect_empty(&self.state) {
+            self.count("crashes with edits queued");
+        }
+        self.boot();
+        let found = expect.check(&self.state);
+        self.broke(found);
+    }
+
+    /// The user quits (drafts saved, the store's queue written, its
+    /// claims given back) and starts again.
+    fn restart(&mut self) {
+        self.state.save_drafts_now();
+        let answers = self.drain_store();
+        drop(answers);
+        self.abandon_pending(self.step_no as u64);
+        if let Some((db, _)) = self.db.take() {
+            let _ = db.outbox_release();
+        }
+        self.notes.push("restart".into());
+        self.count("restarts");
+        self.boot();
+    }
+
+    /// The composer's task, kind and text, when one is open.
+    pub fn composing(&self) -> Option<Composing> {
+        match &self.state.overlay {
+            Overlay::Compose(c) => Some(Composing {
+                task: c.task_id.clone(),
+                key: c.kind.draft_key(),
+                text: c.text(),
+                owner: c.owner.clone(),
+                // A blank text is no draft (`Drafts::save` deletes it).
+                kept: c.dirty_since.is_none()
+                    && c.text() != c.initial
+                    && !c.text().trim().is_empty(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+fn expect_empty(s: &State) -> bool {
+    s.outbox.is_empty()
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        self.db = None;
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
