@@ -102,6 +102,15 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         ],
     ),
     ("secret", &["app", "ui", "cli"]),
+    // The operating system (issue 45 §4): the one module of `unsafe`
+    // calls and the one child with a time limit, a leaf below them all.
+    (
+        "platform",
+        &[
+            "api", "app", "cli", "config", "cut", "domain", "inbox", "sandbox", "secret",
+            "store", "text", "tui", "ui",
+        ],
+    ),
     ("ui", &["cli", "tui"]),
     // The state machine draws nothing and runs no side effect: the loop
     // (`tui`) owns it and the drawing reads it.
