@@ -13,6 +13,7 @@ pub mod domain;
 pub mod files;
 pub mod inbox;
 pub mod platform;
+#[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod secret;
 pub mod store;

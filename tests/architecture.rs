@@ -107,8 +107,8 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     (
         "platform",
         &[
-            "api", "app", "cli", "config", "cut", "domain", "inbox", "sandbox", "secret",
-            "store", "text", "tui", "ui",
+            "api", "app", "cli", "config", "cut", "domain", "inbox", "sandbox", "secret", "store",
+            "text", "tui", "ui",
         ],
     ),
     ("ui", &["cli", "tui"]),

@@ -108,14 +108,14 @@ pub fn hostname() -> String {
 }
 
 /// The process's file-size limit in bytes (`ulimit -f`), if it has one.
-pub fn file_size_limit() -> Option<u64> {
+pub fn file_size_limit() -> Option<libc::rlim_t> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit(2) writes into a struct of ours, valid for it.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) } == 0;
-    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
 }
 
 /// No core dump from this process: the core size limit becomes 0 (soft

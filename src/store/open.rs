@@ -84,7 +84,7 @@ pub(crate) fn describe(e: &rusqlite::Error) -> String {
 }
 
 /// The process's file-size limit in bytes (`ulimit -f`), if it has one.
-fn file_size_limit() -> Option<u64> {
+fn file_size_limit() -> Option<libc::rlim_t> {
     crate::platform::ffi::file_size_limit()
 }
 
