@@ -1,4 +1,8 @@
 //! taskdeck: a keyboard-first terminal client for the Task Collaboration Service.
+//!
+//! No `unsafe` outside `platform::ffi`, the one module that holds the
+//! foreign calls behind safe functions.
+#![deny(unsafe_code)]
 
 pub mod api;
 pub mod app;
@@ -9,6 +13,8 @@ pub mod cut;
 pub mod domain;
 pub mod files;
 pub mod inbox;
+pub mod platform;
+#[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod secret;
 pub mod sim;

@@ -1,3 +1,4 @@
+#![deny(unsafe_code)]
 fn main() {
     ignore_file_size_signal();
     install_error_reports();
@@ -27,12 +28,11 @@ fn install_error_reports() {
 
 /// A file-size limit (`ulimit -f`) must not end taskdeck: by default a
 /// write past it kills the process with SIGXFSZ (exit 153, a blank
-/// screen). Ignored, the write fails with `EFBIG` instead and is handled
-/// like any failed write (the store says what is not kept; the log loses
-/// lines). First of all, before any thread or file exists.
+/// screen). Caught and nothing done (not SIG_IGN, which the commands
+/// taskdeck starts would inherit), the write fails with `EFBIG` instead
+/// and is handled like any failed write (the store says what is not kept;
+/// the log loses lines). First of all, before any thread or file exists;
+/// the one place SIGXFSZ is handled.
 fn ignore_file_size_signal() {
-    // SAFETY: signal(2) with SIG_IGN, before any other thread starts.
-    unsafe {
-        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
+    let _ = taskdeck::platform::ffi::leave_alone(libc::SIGXFSZ);
 }

@@ -124,26 +124,7 @@ pub fn core_dumps_allowed(value: Option<&str>) -> bool {
 /// processes of the same user from attaching a debugger or reading
 /// `/proc/PID/mem`). Only system calls: safe to call anywhere.
 pub fn disable_core_dumps() -> io::Result<()> {
-    let mut result = Ok(());
-    #[cfg(unix)]
-    {
-        let none = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: setrlimit with a valid, initialised struct.
-        if unsafe { libc::setrlimit(libc::RLIMIT_CORE, &none) } != 0 {
-            result = Err(io::Error::last_os_error());
-        }
-    }
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: prctl(PR_SET_DUMPABLE, 0) takes no pointers.
-        if unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) } != 0 {
-            result = Err(io::Error::last_os_error());
-        }
-    }
-    result
+    crate::platform::ffi::disable_core_dumps()
 }
 
 /// At start: disable core dumps unless the user opted out. Returns what to
@@ -210,38 +191,5 @@ mod tests {
         assert!(!core_dumps_allowed(Some("")));
         assert!(!core_dumps_allowed(None));
     }
-
-    /// In a forked child (so that the test process keeps its own limits):
-    /// after `disable_core_dumps` the process is not dumpable and its core
-    /// limit is 0. The child only makes system calls, then `_exit`s.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn core_dumps_are_disabled() {
-        // SAFETY: fork; the child calls only async-signal-safe system calls
-        // (prctl, setrlimit, getrlimit, _exit) and never returns.
-        unsafe {
-            let pid = libc::fork();
-            assert!(pid >= 0, "fork failed");
-            if pid == 0 {
-                let ok = disable_core_dumps().is_ok();
-                let after = libc::prctl(libc::PR_GET_DUMPABLE, 0, 0, 0, 0);
-                let mut lim = libc::rlimit {
-                    rlim_cur: 1,
-                    rlim_max: 1,
-                };
-                libc::getrlimit(libc::RLIMIT_CORE, &mut lim);
-                let code = match (ok, after, lim.rlim_cur, lim.rlim_max) {
-                    (true, 0, 0, 0) => 0,
-                    (false, _, _, _) => 11,       // a system call failed
-                    (_, a, _, _) if a != 0 => 12, // still dumpable
-                    _ => 13,                      // core limit not 0
-                };
-                libc::_exit(code);
-            }
-            let mut status = 0;
-            assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
-            assert!(libc::WIFEXITED(status), "child status {status}");
-            assert_eq!(libc::WEXITSTATUS(status), 0, "see the codes in the child");
-        }
-    }
+    // The forked check that core dumps are off: `platform::ffi`'s tests.
 }

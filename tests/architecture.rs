@@ -107,13 +107,22 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     (
         "clock",
         &[
-            "api", "app", "cli", "config", "cut", "domain", "inbox", "sandbox", "secret", "sim",
-            "store", "text", "tui", "ui",
+            "api", "app", "cli", "config", "cut", "domain", "inbox", "platform", "sandbox", "secret",
+            "sim", "store", "text", "tui", "ui",
         ],
     ),
     // The simulator (issue 43) runs the core as the loop would, without
     // the loop: never the loop, its side effects or the command line.
     ("sim", &["tui", "cli"]),
+    // The operating system (issue 45 §4): the one module of `unsafe`
+    // calls and the one child with a time limit, a leaf below them all.
+    (
+        "platform",
+        &[
+            "api", "app", "cli", "clock", "config", "cut", "domain", "inbox", "sandbox", "secret",
+            "sim", "store", "text", "tui", "ui",
+        ],
+    ),
     ("ui", &["cli", "tui"]),
     // The state machine draws nothing and runs no side effect: the loop
     // (`tui`) owns it and the drawing reads it.

@@ -1,7 +1,12 @@
 //! The command line (clap derive). There is deliberately no option for the
 //! API key: it comes from the environment or the config file only.
 
+#[cfg(feature = "sandbox")]
 use crate::sandbox::Faults;
+/// Without the sandbox (`--no-default-features`) the fault spec is only
+/// text: `taskdeck sandbox` says this build has none.
+#[cfg(not(feature = "sandbox"))]
+type Faults = String;
 use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -312,7 +317,10 @@ impl TasksArgs {
 }
 
 fn parse_faults(s: &str) -> Result<Faults, String> {
-    s.parse()
+    #[cfg(feature = "sandbox")]
+    return s.parse();
+    #[cfg(not(feature = "sandbox"))]
+    Ok(s.to_string())
 }
 
 fn parse_log_level(s: &str) -> Result<String, String> {

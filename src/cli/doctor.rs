@@ -242,31 +242,23 @@ fn tmux_option(name: &str) -> Option<String> {
 /// A tmux command's first line, within a second (a server that does not
 /// answer is no answer, never a wait).
 fn tmux(args: &[&str]) -> Option<String> {
+    use crate::platform::child::{Kind, Limited, Place};
     use std::io::Read;
     use std::process::{Command, Stdio};
-    let mut child = Command::new("tmux")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let until = std::time::Instant::now() + Duration::from_secs(1);
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if std::time::Instant::now() < until => {
-                std::thread::sleep(Duration::from_millis(10))
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    }
+    let mut child = Limited::spawn(
+        Command::new("tmux")
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+        Place::Group,
+        Kind::Command,
+        Duration::from_secs(1),
+    )
+    .ok()?;
+    child.wait().ok()?;
     let mut out = String::new();
-    child.stdout.take()?.read_to_string(&mut out).ok()?;
+    child.child.stdout.take()?.read_to_string(&mut out).ok()?;
     let line = out.lines().next()?.trim().to_string();
     (!line.is_empty()).then_some(line)
 }

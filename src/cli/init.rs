@@ -9,6 +9,7 @@
 
 use super::output::{emit, say, Failure, Outcome, EXIT_OK};
 use crate::api::{ApiKey, Client, ClientConfig};
+use crate::platform::ffi;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use toml_edit::{value, DocumentMut, Item, Table};
@@ -166,7 +167,7 @@ impl<R: BufRead> Asker<R> {
 }
 
 /// Hide what is typed while the key is read from a terminal.
-struct NoEcho(Option<libc::termios>);
+struct NoEcho(Option<ffi::TermMode>);
 
 impl NoEcho {
     fn start() -> NoEcho {
@@ -174,28 +175,19 @@ impl NoEcho {
         if !std::io::stdin().is_terminal() {
             return NoEcho(None);
         }
-        // SAFETY: tcgetattr/tcsetattr on stdin with a zeroed, then filled,
-        // termios; the old settings are put back on drop.
-        unsafe {
-            let mut t: libc::termios = std::mem::zeroed();
-            if libc::tcgetattr(0, &mut t) != 0 {
-                return NoEcho(None);
-            }
-            let old = t;
-            t.c_lflag &= !libc::ECHO;
-            libc::tcsetattr(0, libc::TCSANOW, &t);
-            NoEcho(Some(old))
-        }
+        // The old settings are put back on drop.
+        let Some(old) = ffi::terminal_mode(0) else {
+            return NoEcho(None);
+        };
+        ffi::set_terminal_mode(0, &old.without_echo());
+        NoEcho(Some(old))
     }
 }
 
 impl Drop for NoEcho {
     fn drop(&mut self) {
         if let Some(old) = self.0 {
-            // SAFETY: the settings read in `start`.
-            unsafe {
-                libc::tcsetattr(0, libc::TCSANOW, &old);
-            }
+            ffi::set_terminal_mode(0, &old);
             say("");
         }
     }

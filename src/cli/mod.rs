@@ -4,6 +4,7 @@
 pub mod args;
 pub mod commands;
 mod connect;
+#[cfg(feature = "sandbox")]
 mod demo;
 mod docs;
 mod doctor;
@@ -18,12 +19,13 @@ pub mod stream;
 pub mod table;
 
 use crate::config;
-use crate::sandbox::SandboxOptions;
 use crate::tui::LaunchInfo;
 use args::{CacheCommand, Cli, Command, ConfigCommand};
 use clap::Parser;
 use commands::{emit, say, Failure, Outcome, EXIT_FAILED, EXIT_OK};
-use connect::{connect, connect_as, terminal_ready, TerminalFacts};
+use connect::{connect, connect_as};
+#[cfg(feature = "sandbox")]
+use connect::{terminal_ready, TerminalFacts};
 use std::time::Duration;
 
 /// Entry point of the binary; returns the process exit code.
@@ -60,6 +62,7 @@ pub fn main() -> i32 {
     let log_dir = config::state_dir();
     // The demo writes nothing of the user's: its own config, store and
     // drafts, in a folder removed when it ends (before any thread starts).
+    #[cfg(feature = "sandbox")]
     let _demo_home = match &cli.command {
         Some(Command::Demo { .. }) => match demo::DemoHome::enter() {
             Ok(home) => Some(home),
@@ -133,18 +136,27 @@ async fn within(
         })
 }
 
+/// What `demo` and `sandbox` say in a build without the sandbox.
+#[cfg(not(feature = "sandbox"))]
+const NO_SANDBOX: &str = "this build of taskdeck has no sandbox (built without the `sandbox` \
+     feature): `taskdeck demo` and `taskdeck sandbox` need it; build with default features";
+
 async fn dispatch(cli: Cli) -> Outcome {
     let profile = cli.profile.as_deref();
     apply_time_zone(profile);
     let limit = Duration::from_secs(cli.timeout);
     match cli.command {
         None => tui(profile, cli.accessible).await,
+        #[cfg(feature = "sandbox")]
         Some(Command::Demo { tasks }) => {
             terminal_ready(&TerminalFacts::now())?;
             demo::demo(tasks, cli.accessible).await
         }
+        #[cfg(not(feature = "sandbox"))]
+        Some(Command::Demo { .. } | Command::Sandbox(_)) => Err(Failure::failed(NO_SANDBOX)),
+        #[cfg(feature = "sandbox")]
         Some(Command::Sandbox(a)) => {
-            let mut opts = SandboxOptions::default();
+            let mut opts = crate::sandbox::SandboxOptions::default();
             if let Some(n) = a.tasks {
                 opts.tasks = n;
             }

@@ -2,8 +2,9 @@
 //! ever showing its output.
 
 use crate::api::ApiKey;
+use crate::platform::ffi;
 use std::io::Read;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long `api_key_command` may run by default (it may ask for a
 /// passphrase); `api_key_command_timeout_secs` changes it.
@@ -88,63 +89,40 @@ pub fn run_key_command_detached(cmd: &str, limit: Duration) -> Result<ApiKey, Ke
 }
 
 fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyError> {
-    use std::os::unix::process::CommandExt;
+    use crate::platform::child::{Kind, Limited, Place};
     use std::process::{Command, Stdio};
     let command = first_word(cmd);
-    let deadline = Instant::now() + limit;
+    // taskdeck's own group while it holds the terminal: the command's
+    // group takes the terminal while it runs (otherwise reading a
+    // passphrase from it would stop it with SIGTTIN), and dropping this
+    // gives it back.
     let foreground = if attached { Foreground::ours() } else { None };
     let mut c = Command::new("sh");
     c.arg("-c").arg(cmd).stdout(Stdio::piped());
-    if attached {
-        c.stdin(Stdio::inherit())
-            .stderr(Stdio::inherit())
-            // Its own process group, so that a time-out stops everything
-            // it started, not only the shell.
-            .process_group(0);
+    // Its own process group (a session of its own when detached), so that
+    // a time-out stops everything it started, not only the shell; tracked
+    // with every child, so taskdeck's exit (a second signal too) ends it.
+    let place = if attached {
+        c.stdin(Stdio::inherit()).stderr(Stdio::inherit());
+        match foreground {
+            Some(_) => Place::Foreground(0),
+            None => Place::Group,
+        }
     } else {
         c.stdin(Stdio::null()).stderr(Stdio::null());
         // No terminal to ask on: without GPG_TTY, gpg's pinentry cannot
         // open the TUI's terminal and draw over it (or wait for keys it
         // will never get); a graphical pinentry or an agent still works.
         c.env_remove("GPG_TTY");
-        // SAFETY: setsid(2) only, between fork and exec: a new session is
-        // also a new process group (its id the child's), which a time-out
-        // stops as a whole, as above.
-        unsafe {
-            c.pre_exec(|| {
-                if libc::setsid() < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-    }
-    if foreground.is_some() {
-        // SAFETY: between fork and exec only async-signal-safe calls:
-        // sigprocmask, tcsetpgrp and getpid.
-        unsafe {
-            c.pre_exec(|| {
-                take_terminal(libc::getpid());
-                Ok(())
-            });
-        }
-    }
-    let mut child = c.spawn().map_err(|e| KeyError::Spawn {
+        Place::Session
+    };
+    let kind = if attached { Kind::Command } else { Kind::Key };
+    let mut child = Limited::spawn(&mut c, place, kind, limit).map_err(|e| KeyError::Spawn {
         command: command.clone(),
         reason: e.to_string(),
     })?;
-    let group = child.id() as libc::pid_t;
-    // The group holds the terminal from here (both sides set it, whichever
-    // runs first); dropping this gives it back to taskdeck.
-    let _terminal = foreground.inspect(|_| take_terminal(group));
-    // A command running in the background is stopped at exit too.
-    let _running = (!attached).then(|| Running::add(group));
-    let stop = |child: &mut std::process::Child| {
-        // SAFETY: kill(2) on the group this function created.
-        unsafe { libc::kill(-group, libc::SIGKILL) };
-        let _ = child.wait();
-    };
-    let mut out = child.stdout.take();
+    let stop = |child: &mut Limited| child.end();
+    let mut out = child.child.stdout.take();
     // The pipe is read on a thread of its own that is never joined: the
     // output arrives on a channel, so waiting for it is bounded too.
     let (tx, rx) = std::sync::mpsc::channel();
@@ -166,7 +144,7 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
             }
         }
         if status.is_none() {
-            match child.try_wait() {
+            match child.child.try_wait() {
                 Ok(s) => status = s,
                 Err(e) => {
                     stop(&mut child);
@@ -193,7 +171,7 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
             }
             _ => {}
         }
-        if Instant::now() >= deadline {
+        if child.past_deadline() {
             // Also when the shell is gone but something it started holds
             // the output open without a complete line: the whole group goes.
             stop(&mut child);
@@ -266,76 +244,28 @@ fn first_complete_line(buf: &[u8]) -> Option<&[u8]> {
         .find(|l| !l.trim_ascii().is_empty())
 }
 
-/// The process groups of the key commands running in the background
-/// ([`run_key_command_detached`]), so that taskdeck's exit stops them
-/// rather than leaving them running (a command waiting for a passphrase
-/// no one will type, say).
-static RUNNING: std::sync::Mutex<Vec<libc::pid_t>> = std::sync::Mutex::new(Vec::new());
-
-/// One group in [`RUNNING`] while it runs.
-struct Running(libc::pid_t);
-
-impl Running {
-    fn add(group: libc::pid_t) -> Running {
-        RUNNING
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(group);
-        Running(group)
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        RUNNING
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|g| *g != self.0);
-    }
-}
-
-/// Stop every key command still running in the background (at exit).
+/// Stop every key command still running in the background (at exit, at a
+/// profile switch): with everything it started, as its time limit would.
 pub fn stop_detached_key_commands() {
-    for g in RUNNING.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
-        // SAFETY: kill(2) on a group a key command made and still runs.
-        unsafe { libc::kill(-g, libc::SIGKILL) };
-    }
+    crate::platform::child::end_groups_of(crate::platform::child::Kind::Key);
 }
 
 /// taskdeck's own process group while it is the terminal's foreground one:
 /// the key command's group is made the foreground for the time it runs
 /// (otherwise reading a passphrase from the terminal would stop it with
 /// SIGTTIN), and dropping this gives the terminal back.
-struct Foreground(libc::pid_t);
+struct Foreground(ffi::pid_t);
 
 impl Foreground {
     fn ours() -> Option<Self> {
-        // SAFETY: plain queries on fd 0 and our own process.
-        let (fg, ours) = unsafe { (libc::tcgetpgrp(0), libc::getpgrp()) };
-        (fg > 0 && fg == ours).then_some(Foreground(ours))
+        let ours = ffi::getpgrp();
+        (ffi::foreground_group(0) == Some(ours)).then_some(Foreground(ours))
     }
 }
 
 impl Drop for Foreground {
     fn drop(&mut self) {
-        take_terminal(self.0);
-    }
-}
-
-/// Make `group` the foreground process group of the terminal on fd 0. A
-/// process that is not in the foreground may do this only with SIGTTOU
-/// blocked (else it is stopped), so it is blocked around the call.
-fn take_terminal(group: libc::pid_t) {
-    // SAFETY: async-signal-safe calls only (also used between fork and
-    // exec); the signal mask is restored as it was.
-    unsafe {
-        let mut block: libc::sigset_t = std::mem::zeroed();
-        let mut old: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut block);
-        libc::sigaddset(&mut block, libc::SIGTTOU);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &block, &mut old);
-        libc::tcsetpgrp(0, group);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        ffi::set_foreground(0, self.0);
     }
 }
 
@@ -361,6 +291,7 @@ fn shown_duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn key_command_failure_hides_output() {

@@ -85,13 +85,7 @@ pub(crate) fn describe(e: &rusqlite::Error) -> String {
 
 /// The process's file-size limit in bytes (`ulimit -f`), if it has one.
 fn file_size_limit() -> Option<libc::rlim_t> {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit(2) into a struct of ours.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) } == 0;
-    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
+    crate::platform::ffi::file_size_limit()
 }
 
 /// Move a database that cannot be used aside (`….corrupt-<time>`, kept

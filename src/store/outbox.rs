@@ -202,14 +202,7 @@ pub(super) fn instance_name() -> String {
 }
 
 fn host_name() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: the buffer outlives the call and its length is given.
-    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-    if rc != 0 {
-        return String::new();
-    }
-    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
-    String::from_utf8_lossy(&buf[..end]).replace(':', "_")
+    crate::platform::ffi::hostname().replace(':', "_")
 }
 
 /// A claim by another process of this host that is not running any more.
@@ -225,9 +218,7 @@ fn claimant_gone(claim: &str) -> bool {
     if host != host_name() || pid <= 0 || pid as u32 == std::process::id() {
         return false;
     }
-    // SAFETY: signal 0 only asks whether the process exists.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+    crate::platform::ffi::process_gone(pid)
 }
 
 /// A row by column name: a store of an older schema (no `user_id`) reads

@@ -72,8 +72,7 @@ fn complete(sql: &str) -> bool {
     let Ok(c) = std::ffi::CString::new(sql) else {
         return true;
     };
-    // SAFETY: a NUL-terminated string that outlives the call.
-    unsafe { rusqlite::ffi::sqlite3_complete(c.as_ptr()) != 0 }
+    crate::platform::ffi::sql_complete(&c)
 }
 
 /// One table or index the schema holds.

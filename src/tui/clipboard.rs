@@ -11,7 +11,7 @@ use super::{terminal, Msg};
 use crate::app::state::{Level, State};
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// How long a copying command (`copy_command`, the system clipboard's
@@ -156,12 +156,9 @@ pub fn copy_native(text: &str) -> Result<&'static str, String> {
 pub fn copy_with_command(text: &str, command: &str) -> Result<String, String> {
     let first = crate::text::clean(command.split_whitespace().next().unwrap_or(command));
     let text = crate::secret::scrub(text);
-    pipe_to(Command::new("sh").arg("-c").arg(command), &text).map_err(|e| {
-        if e.starts_with("did not finish") {
-            format!("copy command `{first}` {e}; abandoned")
-        } else {
-            format!("copy_command `{first}` failed: {e}")
-        }
+    pipe_to(Command::new("sh").arg("-c").arg(command), &text).map_err(|e| match e {
+        PipeError::TimedOut(_) => format!("copy command `{first}` {e}; abandoned"),
+        PipeError::Failed(_) => format!("copy_command `{first}` failed: {e}"),
     })?;
     Ok(first)
 }
@@ -172,55 +169,68 @@ pub fn copy_to_tmux(text: &str) -> Result<(), String> {
     let text = crate::secret::scrub(text);
     pipe_to(Command::new("tmux").args(["load-buffer", "-w", "-"]), &text)
         .or_else(|_| pipe_to(Command::new("tmux").args(["load-buffer", "-"]), &text))
+        .map_err(|e| e.to_string())
+}
+
+/// Why a copying command did not copy.
+#[derive(Debug, PartialEq, Eq)]
+enum PipeError {
+    /// Not done within its limit: abandoned, its whole group ended.
+    TimedOut(Duration),
+    /// It could not start, or failed (what to say after its name).
+    Failed(String),
+}
+
+impl std::fmt::Display for PipeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PipeError::TimedOut(limit) => write!(f, "did not finish in {} s", limit.as_secs()),
+            PipeError::Failed(why) => f.write_str(why),
+        }
+    }
 }
 
 /// Run `cmd` with `text` on its standard input; its output is dropped.
 /// In a process group of its own: one that has not ended within
 /// [`COPY_LIMIT`] is abandoned, the whole group ended. One that ended is
 /// left to what it started (`xclip` stays to serve the selection).
-fn pipe_to(cmd: &mut Command, text: &str) -> Result<(), String> {
+fn pipe_to(cmd: &mut Command, text: &str) -> Result<(), PipeError> {
     pipe_within(cmd, text, COPY_LIMIT)
 }
 
-fn pipe_within(cmd: &mut Command, text: &str, limit: Duration) -> Result<(), String> {
-    use std::os::unix::process::CommandExt;
-    let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let group = super::runner::Group::track(child.id() as i32);
+fn pipe_within(cmd: &mut Command, text: &str, limit: Duration) -> Result<(), PipeError> {
+    use crate::platform::child::{Kind, Limited, Place, Waited};
+    let failed = |e: std::io::Error| PipeError::Failed(e.to_string());
+    let mut child = Limited::spawn(
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+        Place::Group,
+        Kind::Command,
+        limit,
+    )
+    .map_err(failed)?;
     // A command that ended without reading (not found, say) closes the
     // pipe: its exit status says why, not the broken pipe. An id is far
     // smaller than a pipe's buffer: the write never waits.
-    let written = match child.stdin.take() {
+    let written = match child.child.stdin.take() {
         Some(mut stdin) => stdin.write_all(text.as_bytes()),
         None => Ok(()),
     };
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(st)) => break st,
-            Ok(None) if start.elapsed() >= limit => {
-                drop(group);
-                let _ = child.wait();
-                return Err(format!("did not finish in {} s", limit.as_secs()));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(e.to_string()),
-        }
+    let status = match child.wait() {
+        Ok(st) => st,
+        Err(Waited::TimedOut(limit)) => return Err(PipeError::TimedOut(limit)),
+        Err(Waited::Failed(e)) => return Err(failed(e)),
     };
-    group.forget();
+    child.leave();
     if status.success() {
-        written.map_err(|e| e.to_string())
+        written.map_err(failed)
     } else {
-        Err(match status.code() {
+        Err(PipeError::Failed(match status.code() {
             Some(127) => "not found".to_string(),
             Some(c) => format!("exit status {c}"),
             None => "stopped by a signal".to_string(),
-        })
+        }))
     }
 }
 
@@ -260,6 +270,7 @@ pub fn copyable_id(text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     #[test]
     fn only_ids_are_copied() {
@@ -313,15 +324,15 @@ mod tests {
             Duration::from_millis(300),
         )
         .unwrap_err();
-        assert_eq!(e, "did not finish in 0 s");
+        assert_eq!(e, PipeError::TimedOut(Duration::from_millis(300)));
+        assert_eq!(e.to_string(), "did not finish in 0 s");
         assert!(start.elapsed() < Duration::from_secs(5));
         let pgid: i32 = std::fs::read_to_string(&pid_file)
             .unwrap()
             .trim()
             .parse()
             .unwrap();
-        // SAFETY: kill(2) with signal 0 only checks.
-        let gone = || unsafe { libc::kill(-pgid, 0) } != 0;
+        let gone = || !crate::platform::ffi::group_alive(pgid);
         let deadline = Instant::now() + Duration::from_secs(5);
         while !gone() {
             assert!(Instant::now() < deadline, "the copy's group outlived it");

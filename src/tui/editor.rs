@@ -176,11 +176,9 @@ pub(crate) fn wait_for_editor(
         if hung_up && !passed_on {
             passed_on = true;
             tracing::warn!("hang-up while the editor is open; passing it on");
-            // SAFETY: kill(2) on our own process group; SIGHUP is handled
-            // here (by the loop), so only the shell and the editor end.
-            unsafe {
-                libc::kill(0, libc::SIGHUP);
-            }
+            // Our own process group: SIGHUP is handled here (by the
+            // loop), so only the shell and the editor end.
+            crate::platform::ffi::signal_own_group(libc::SIGHUP);
         }
         std::thread::sleep(Duration::from_millis(50));
     }

@@ -14,94 +14,10 @@ use super::terminal::Screen;
 use super::Msg;
 use crate::app::custom::run::{Done, Exit, Job, Outcome, Run, OUTPUT_CAP};
 use crate::app::state::{Effect, State};
-use std::sync::atomic::{AtomicI32, Ordering};
+use crate::platform::child::{Kind, LimitedAsync, Waited};
+use crate::platform::ffi;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
-
-/// How many commands' process groups are tracked at once: more than the
-/// loop ever starts together (each ends at its time limit).
-const GROUP_SLOTS: usize = 64;
-
-/// The process groups of the commands started off the loop (custom
-/// commands, `notify_command`, `copy_command`) that may still hold a
-/// process: each is ended at its time limit, and all of them at exit
-/// ([`end_all_groups`], also from the signal handler: plain atomics).
-static GROUPS: [AtomicI32; GROUP_SLOTS] = [const { AtomicI32::new(0) }; GROUP_SLOTS];
-
-/// A command's process group (the group its shell leads), tracked while
-/// it may hold a process. Dropped, the whole group is ended (SIGKILL: a
-/// process that ignores SIGTERM is ended too).
-pub struct Group(i32);
-
-impl Group {
-    pub fn track(pgid: i32) -> Group {
-        let tracked = GROUPS.iter().any(|s| {
-            s.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
-        });
-        if !tracked {
-            tracing::warn!(pgid, "too many commands running to track them all");
-        }
-        Group(pgid)
-    }
-
-    /// Whether any process of the group is still there.
-    fn alive(&self) -> bool {
-        // SAFETY: kill(2) with signal 0 only checks.
-        unsafe { libc::kill(-self.0, 0) == 0 }
-    }
-
-    /// Forget the group: its processes all gone (nothing to end), or left
-    /// to live (a copying tool that stays to serve the selection).
-    pub fn forget(self) {
-        untrack(self.0);
-        std::mem::forget(self);
-    }
-
-    /// Leave what the command left running until `deadline` (its time
-    /// limit), then end it: watched on a thread of its own, so that what
-    /// waits for the command's answer does not wait for that.
-    pub fn end_at(self, deadline: std::time::Instant) {
-        let _ = std::thread::Builder::new()
-            .name("command-group".into())
-            .spawn(move || loop {
-                if !self.alive() {
-                    return self.forget();
-                }
-                let now = std::time::Instant::now();
-                if now >= deadline {
-                    return drop(self);
-                }
-                std::thread::sleep((deadline - now).min(Duration::from_millis(100)));
-            });
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        // SAFETY: kill(2) on the group the command's shell leads.
-        unsafe { libc::kill(-self.0, libc::SIGKILL) };
-        untrack(self.0);
-    }
-}
-
-fn untrack(pgid: i32) {
-    if let Some(slot) = GROUPS.iter().find(|s| s.load(Ordering::SeqCst) == pgid) {
-        let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
-    }
-}
-
-/// End every command's process group still tracked (at exit). Only
-/// atomics and kill(2): safe in a signal handler.
-pub fn end_all_groups() {
-    for slot in &GROUPS {
-        let pgid = slot.swap(0, Ordering::SeqCst);
-        if pgid > 0 {
-            // SAFETY: kill(2) on a group one of our commands leads.
-            unsafe { libc::kill(-pgid, libc::SIGKILL) };
-        }
-    }
-}
 
 /// Read `r` to its end, keeping at most `cap` bytes.
 async fn read_capped<R: tokio::io::AsyncRead + Unpin>(mut r: R, cap: usize) -> (Vec<u8>, bool) {
@@ -133,12 +49,7 @@ pub async fn run_captured(r: &Run, limit: Duration, cap: usize) -> Outcome {
         .envs(r.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    // Its own process group, so that the time limit stops all of it, and
-    // a ctrl-c typed into taskdeck never reaches it.
-    #[cfg(unix)]
-    cmd.process_group(0);
+        .stderr(Stdio::piped());
     let outcome = |exit, stdout, stderr, truncated| Outcome {
         label: label.to_string(),
         exit,
@@ -146,36 +57,31 @@ pub async fn run_captured(r: &Run, limit: Duration, cap: usize) -> Outcome {
         stderr,
         truncated,
     };
-    let deadline = std::time::Instant::now() + limit;
-    let mut child = match cmd.spawn() {
+    // Its own process group, so that the time limit stops all of it, and
+    // a ctrl-c typed into taskdeck never reaches it.
+    let mut child = match LimitedAsync::spawn(&mut cmd, Kind::Command, limit) {
         Ok(c) => c,
         Err(e) => return outcome(Exit::CannotStart(e.to_string()), vec![], vec![], false),
     };
-    let pid = child.id();
-    let mut group = pid.map(|p| Group::track(p as i32));
     let mut out = child
+        .child
         .stdout
         .take()
         .map(|o| tokio::spawn(read_capped(o, cap)));
     let mut err = child
+        .child
         .stderr
         .take()
         .map(|e| tokio::spawn(read_capped(e, cap)));
-    let exit = match tokio::time::timeout(limit, child.wait()).await {
-        Ok(Ok(st)) => exit_of(st),
-        Ok(Err(e)) => Exit::CannotStart(e.to_string()),
-        Err(_) => {
-            // The whole group ended, what it started too.
-            drop(group.take());
-            let _ = child.wait().await;
-            Exit::TimedOut(limit)
-        }
+    let exit = match child.wait().await {
+        Ok(st) => exit_of(st),
+        Err(Waited::Failed(e)) => Exit::CannotStart(e.to_string()),
+        // The whole group ended, what it started too.
+        Err(Waited::TimedOut(limit)) => Exit::TimedOut(limit),
     };
     // What it left running goes on until the time limit, then is ended
     // (at once when taskdeck exits).
-    if let Some(g) = group {
-        g.end_at(deadline);
-    }
+    child.end_at_deadline();
     // Something it left running in the background may hold the pipes
     // open: what came by now is what is shown.
     let grace = Duration::from_millis(500);
@@ -239,19 +145,6 @@ pub async fn run_job(job: Job) -> Done {
     }
 }
 
-/// Give the terminal's foreground to process group `pgid` (SIGTTOU is
-/// ignored for the call: a background group may not take it otherwise).
-#[cfg(unix)]
-fn set_foreground(fd: i32, pgid: i32) {
-    // SAFETY: signal(2) and tcsetpgrp(3) on a descriptor we hold; both are
-    // async-signal-safe (this also runs between fork and exec).
-    unsafe {
-        let old = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
-        libc::tcsetpgrp(fd, pgid);
-        libc::signal(libc::SIGTTOU, old);
-    }
-}
-
 /// `sh -c script` (with its variables) as a shell runs a job: in its own process group, which
 /// owns the terminal until it ends. So ctrl-c and ctrl-\ typed into it
 /// interrupt the command, never taskdeck (which would quit); taskdeck then
@@ -272,21 +165,14 @@ fn run_in_foreground(r: &Run) -> std::io::Result<std::process::ExitStatus> {
         if let Ok(tty) = tty {
             let fd = tty.as_raw_fd();
             cmd.process_group(0);
-            // SAFETY: only async-signal-safe calls before exec. Both sides
-            // hand over the terminal, so the command never reads it while
-            // still in the background (it would be stopped).
-            unsafe {
-                cmd.pre_exec(move || {
-                    set_foreground(fd, libc::getpid());
-                    Ok(())
-                });
-            }
+            // Both sides hand over the terminal, so the command never
+            // reads it while still in the background (it would be stopped).
+            ffi::take_terminal_at_exec(&mut cmd, fd);
             let mut child = cmd.spawn()?;
             let pgid = child.id() as i32;
-            set_foreground(fd, pgid);
+            ffi::set_foreground(fd, pgid);
             let status = wait_passing_hangup(&mut child, pgid, fd);
-            // SAFETY: getpgrp(2) has no preconditions.
-            set_foreground(fd, unsafe { libc::getpgrp() });
+            ffi::set_foreground(fd, ffi::getpgrp());
             drop(tty);
             return status;
         }
@@ -312,7 +198,7 @@ fn wait_passing_hangup(
         if let Some(st) = child.try_wait()? {
             return Ok(st);
         }
-        if stopped(child.id() as i32) {
+        if ffi::child_stopped(child.id() as i32) {
             stopped_together(tty, pgid);
             continue;
         }
@@ -322,30 +208,9 @@ fn wait_passing_hangup(
             || super::editor::is_leaving();
         if hung_up && !passed_on {
             passed_on = true;
-            // SAFETY: kill(2) on the group the child leads.
-            unsafe {
-                libc::kill(-pgid, libc::SIGHUP);
-            }
+            ffi::kill_group(pgid, libc::SIGHUP);
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The child `pid` stopped since last asked (its stop is reported once;
-/// an exit is left for `try_wait` to reap).
-#[cfg(unix)]
-fn stopped(pid: i32) -> bool {
-    // SAFETY: waitid(2) on our own child into a zeroed siginfo; WNOWAIT is
-    // not needed: without WEXITED an exit is never reaped here.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let r = libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WSTOPPED | libc::WNOHANG,
-        );
-        r == 0 && info.si_pid() == pid && info.si_code == libc::CLD_STOPPED
     }
 }
 
@@ -357,14 +222,11 @@ fn stopped(pid: i32) -> bool {
 #[cfg(unix)]
 fn stopped_together(tty: i32, pgid: i32) {
     tracing::info!("interactive command stopped; stopping with it");
-    // SAFETY: getpgrp(2) and kill(2) on our own group and the command's.
-    unsafe {
-        set_foreground(tty, libc::getpgrp());
-        libc::kill(0, libc::SIGTSTP);
-        tracing::info!("continued; continuing the interactive command");
-        set_foreground(tty, pgid);
-        libc::kill(-pgid, libc::SIGCONT);
-    }
+    ffi::set_foreground(tty, ffi::getpgrp());
+    ffi::signal_own_group(libc::SIGTSTP);
+    tracing::info!("continued; continuing the interactive command");
+    ffi::set_foreground(tty, pgid);
+    ffi::kill_group(pgid, libc::SIGCONT);
 }
 
 /// Run `job` with the terminal: the TUI is suspended meanwhile
@@ -450,8 +312,7 @@ mod tests {
         let o = rt().block_on(run_captured(&run, limit, OUTPUT_CAP));
         assert_eq!(o.exit, Exit::Code(0));
         let pgid: i32 = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
-        // SAFETY: kill(2) with signal 0 only checks.
-        let alive = || unsafe { libc::kill(-pgid, 0) } == 0;
+        let alive = || ffi::group_alive(pgid);
         let deadline = std::time::Instant::now() + Duration::from_secs(5);
         while alive() {
             assert!(

@@ -499,7 +499,7 @@ impl Session {
         // Drafts saved: a signal from now on ends the process at once.
         super::editor::leaving();
         // What the commands started is ended with taskdeck.
-        super::runner::end_all_groups();
+        crate::platform::child::end_all_groups();
         self.store.drain(&mut self.state);
         self.store.finish();
         // The store's last answers: whether the edits queued last were kept.

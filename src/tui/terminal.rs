@@ -1,6 +1,7 @@
 //! Terminal setup and, above all, restoration: on quit, panic, signals and
 //! hang-ups the terminal is left as it was found.
 
+use crate::platform::ffi;
 use crossterm::event::{
     self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
     Event, KeyCode, KeyEventKind,
@@ -95,7 +96,7 @@ pub fn restore() {
 
 /// The terminal's mode before raw mode (and the fd it was read from), for
 /// the SIGABRT handler, which may only make system calls.
-static ORIGINAL_MODE: OnceLock<(libc::c_int, libc::termios)> = OnceLock::new();
+static ORIGINAL_MODE: OnceLock<(libc::c_int, ffi::TermMode)> = OnceLock::new();
 
 /// What [`restore`] writes (mouse off, bracketed paste off, alternate
 /// screen left, cursor shown), as bytes a signal handler can write.
@@ -110,22 +111,23 @@ fn remember_original_mode() {
     if ORIGINAL_MODE.get().is_some() {
         return;
     }
-    // SAFETY: isatty/open/tcgetattr with valid arguments; the /dev/tty fd
-    // is kept open for the life of the process on purpose.
-    unsafe {
-        let fd = if libc::isatty(libc::STDIN_FILENO) == 1 {
-            libc::STDIN_FILENO
-        } else {
-            let fd = libc::open(c"/dev/tty".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
-            if fd < 0 {
-                return;
-            }
-            fd
-        };
-        let mut t: libc::termios = std::mem::zeroed();
-        if libc::tcgetattr(fd, &mut t) == 0 {
-            let _ = ORIGINAL_MODE.set((fd, t));
+    use std::os::fd::IntoRawFd;
+    let fd = if ffi::is_terminal(libc::STDIN_FILENO) {
+        libc::STDIN_FILENO
+    } else {
+        // Kept open for the life of the process on purpose (the handler
+        // restores through it).
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/tty")
+        {
+            Ok(tty) => tty.into_raw_fd(),
+            Err(_) => return,
         }
+    };
+    if let Some(mode) = ffi::terminal_mode(fd) {
+        let _ = ORIGINAL_MODE.set((fd, mode));
     }
 }
 
@@ -135,17 +137,14 @@ pub(super) fn restore_from_signal_handler() {
     if !ACTIVE.swap(false, Ordering::SeqCst) || GONE.load(Ordering::SeqCst) {
         return;
     }
-    // SAFETY: write and tcsetattr on valid fds with valid buffers.
-    unsafe {
-        let bytes = if TITLE.load(Ordering::SeqCst) {
-            RESTORE_BYTES_TITLE
-        } else {
-            RESTORE_BYTES
-        };
-        let _ = libc::write(libc::STDOUT_FILENO, bytes.as_ptr().cast(), bytes.len());
-        if let Some((fd, mode)) = ORIGINAL_MODE.get() {
-            libc::tcsetattr(*fd, libc::TCSANOW, mode);
-        }
+    let bytes = if TITLE.load(Ordering::SeqCst) {
+        RESTORE_BYTES_TITLE
+    } else {
+        RESTORE_BYTES
+    };
+    ffi::write_raw(libc::STDOUT_FILENO, bytes);
+    if let Some((fd, mode)) = ORIGINAL_MODE.get() {
+        ffi::set_terminal_mode(*fd, mode);
     }
 }
 
@@ -157,18 +156,17 @@ pub(super) fn restore_from_signal_handler() {
 fn install_abort_handler() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
-        // SAFETY: the action only makes async-signal-safe system calls.
-        let r = unsafe {
-            signal_hook::low_level::register(libc::SIGABRT, || {
-                restore_from_signal_handler();
-                libc::signal(libc::SIGABRT, libc::SIG_DFL);
-                libc::raise(libc::SIGABRT);
-            })
-        };
-        if let Err(e) = r {
+        if let Err(e) = ffi::on_signal(libc::SIGABRT, on_abort) {
             tracing::warn!(error = %e, "cannot handle SIGABRT");
         }
     });
+}
+
+/// The SIGABRT action (a signal action: async-signal-safe calls only):
+/// the terminal restored, then death by SIGABRT as without a handler.
+fn on_abort(sig: i32) {
+    restore_from_signal_handler();
+    ffi::die_of(sig);
 }
 
 /// The terminal hung up (EOF, EIO, POLLHUP, a write that failed with
@@ -191,14 +189,7 @@ pub fn hung_up() -> bool {
     let Some((fd, _)) = ORIGINAL_MODE.get() else {
         return false;
     };
-    let mut p = libc::pollfd {
-        fd: *fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: poll(2) on one valid pollfd, no wait.
-    let r = unsafe { libc::poll(&mut p, 1, 0) };
-    r > 0 && p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+    ffi::hung_up(*fd)
 }
 
 /// The error says the terminal is gone (the other end hung up): EIO,
@@ -238,10 +229,10 @@ pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
 pub fn suspend(term: &mut Term, mouse: bool) -> io::Result<()> {
     restore();
     tracing::info!("suspended (ctrl-z)");
-    // SAFETY: kill(2) on our own process group. It returns once we are
-    // continued (a process in an orphaned group is not stopped: it returns
-    // at once and the screen is simply taken again).
-    unsafe { libc::kill(0, libc::SIGTSTP) };
+    // Our own process group. It returns once we are continued (a process
+    // in an orphaned group is not stopped: it returns at once and the
+    // screen is simply taken again).
+    ffi::signal_own_group(libc::SIGTSTP);
     tracing::info!("continued");
     resume(term, mouse)
 }
