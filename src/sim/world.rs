@@ -83,8 +83,7 @@ fn folder(seed: u64) -> PathBuf {
             .ok()
             .and_then(|p| p.trim().parse::<i32>().ok());
         if let Some(pid) = owner {
-            // SAFETY: signal 0 only asks whether the process exists.
-            let gone = pid > 0 && unsafe { libc::kill(pid, 0) } != 0;
+            let gone = pid > 0 && crate::platform::ffi::process_gone(pid);
             if gone {
                 let _ = std::fs::remove_dir_all(&dir);
             }
