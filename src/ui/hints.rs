@@ -254,6 +254,18 @@ pub fn popup_keys(
     })
 }
 
+/// The sharing editor's own key line (`ui/overlays/sharing.rs`).
+pub const SHARING_KEYS: [HintEntry; 8] = [
+    (&[A::Down, A::Up], "move"),
+    (&[A::ToggleVisibility], "visibility"),
+    (&[A::ToggleAccess], "read/write"),
+    (&[A::AddPerson], "add person"),
+    (&[A::AddTeam], "add team"),
+    (&[A::RemoveEntry], "remove"),
+    (&[A::Review], "review"),
+    (&[A::Close], "cancel"),
+];
+
 /// The inbox's keys, as its hint and its footer name them.
 pub const INBOX_KEYS: [HintEntry; 7] = [
     (&[A::Open], "open"),
