@@ -142,7 +142,8 @@ fn the_demo_leaves_the_users_config_store_and_drafts_byte_for_byte() {
 }
 
 /// Issue 34 §5: in the demo, `W` lists the draft the demo organisation
-/// links from a visible task (#3 → #5) and `a` accepts it.
+/// links from a visible task (#3 → #5) and ctrl-a accepts it (a letter
+/// narrows the list, as in every picker).
 #[test]
 fn in_the_demo_w_then_a_accepts_a_draft() {
     let home = Home::new();
@@ -153,7 +154,7 @@ fn in_the_demo_w_then_a_accepts_a_draft() {
     tui.send("W");
     tui.wait_for("Draft tasks", WAIT);
     tui.wait_for("Respond to new matter intake from Litware", WAIT);
-    tui.send("a");
+    tui.send("\u{1}");
     tui.wait_for("#5: draft accepted", WAIT);
     // Gone from the drafts list: it is a task now.
     tui.wait_until("the accepted draft gone from the list", WAIT, |s| {

@@ -45,8 +45,16 @@ pub fn rank<S: AsRef<str>>(query: &str, items: &[S]) -> Vec<usize> {
 /// `:attach`) narrow by it.
 pub fn words_match(label: &str, texts: &[&str], typed: &str) -> bool {
     let fold = super::names::fold;
-    let label = fold(label);
     let texts: Vec<String> = texts.iter().map(|t| fold(t)).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    words_match_folded(&fold(label), &texts, typed)
+}
+
+/// [`words_match`] over a label and texts folded already (`names::fold`,
+/// once when a row is made: a picker's rows are not folded again at each
+/// key); only what is typed is folded here.
+pub fn words_match_folded(label: &str, texts: &[&str], typed: &str) -> bool {
+    let fold = super::names::fold;
     typed.split_whitespace().all(|word| {
         let word = fold(word);
         if word.starts_with('#') {

@@ -474,14 +474,19 @@ mod tests {
             km.hint_key(&[Context::Inbox], Action::Close).as_deref(),
             Some("esc")
         );
-        let pick = [Context::Picker];
+        let views = [Context::Switcher];
         assert_eq!(
-            km.hints(&pick, &[(&[Action::Down, Action::Up], "move")]),
+            km.hints(&views, &[(&[Action::Down, Action::Up], "move")]),
             vec!["j/k move"]
         );
         assert_eq!(
-            km.hints_typing(&pick, &[(&[Action::Up, Action::Down], "move")]),
+            km.hints_typing(&views, &[(&[Action::Up, Action::Down], "move")]),
             vec!["up/down move"]
+        );
+        // A picker is typed into: its keys type no character.
+        assert_eq!(
+            km.hints_typing(&[Context::Picker], &[(&[Action::CancelItem], "cancel")]),
+            vec!["ctrl-x cancel"]
         );
         // Not bound where these contexts apply: no key is named.
         assert_eq!(km.hint_key(&[Context::Inbox], Action::EditCheckIds), None);

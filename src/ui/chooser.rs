@@ -1,6 +1,7 @@
-//! A chooser (`:recent`, `:outbox`, the pickers…): its rows, what they
-//! still wait for, and for a picker one types into (`:link task`) what is
-//! typed and the row Enter takes (`>`).
+//! The one picker (`:recent`, `:outbox`, `:drafts`, the files picker…):
+//! what is typed (`find:`), what its rows still wait for, the rows each
+//! cut to the popup's width (`cut::cut`, `…`), the row Enter takes marked
+//! `>`, and a line when nothing matches.
 
 use super::clear::{centered, popup};
 use super::metrics::Metrics;
@@ -14,8 +15,8 @@ use ratatui::Frame;
 pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metrics) {
     let shown = c.shown_note();
     let note = shown.iter().count() as u16;
-    // A typed picker shows what is typed, above all.
-    let typed = u16::from(c.typed.is_some());
+    // What is typed, above all.
+    let typed = 1;
     // Nothing to choose: the reason, wrapped to the popup's width
     // (at 80 columns it takes two lines).
     let empty = c.rows.is_empty() && !c.waiting();
@@ -39,17 +40,15 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
         Constraint::Min(0),
     ])
     .areas(inner);
-    if let Some(t) = &c.typed {
-        f.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled("find: ", theme.accent),
-                Span::raw(crate::text::clean(&t.input.text)),
-                // (No drawing glyph in accessible mode.)
-                Span::styled(if theme.accessible { "" } else { "▏" }, theme.accent),
-            ])),
-            typed_area,
-        );
-    }
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("find: ", theme.accent),
+            Span::raw(crate::text::clean(&c.typed.input.text)),
+            // (No drawing glyph in accessible mode.)
+            Span::styled(if theme.accessible { "" } else { "▏" }, theme.accent),
+        ])),
+        typed_area,
+    );
     if let Some(n) = &shown {
         f.render_widget(
             Paragraph::new(Line::styled(crate::text::clean(n), theme.dim)),
@@ -73,11 +72,7 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
                 let y = inner.y + (i - offset) as u16;
                 m.row(inner, y, i, i == c.selected);
                 // What Enter takes: marked, not only coloured.
-                let mark = match (c.typed.is_some(), i == c.selected) {
-                    (false, _) => "",
-                    (true, true) => "> ",
-                    (true, false) => "  ",
-                };
+                let mark = if i == c.selected { "> " } else { "  " };
                 let text = if theme.accessible {
                     theme.point(format!(" {line}"), i == c.selected)
                 } else {

@@ -153,7 +153,7 @@ pub fn popup_keys(
                 ChooserKind::Outbox => (
                     "outbox",
                     &[
-                        MOVE,
+                        (&[A::Up, A::Down], "move"),
                         (&[A::CancelItem], "cancel the edit"),
                         (&[A::Choose], "send one that waits"),
                         (&[A::Close], "close"),
@@ -162,9 +162,9 @@ pub fn popup_keys(
                 ChooserKind::Drafts => (
                     "drafts",
                     &[
-                        MOVE,
+                        (&[A::Up, A::Down], "move"),
                         (&[A::AcceptDraft], "accept"),
-                        (&[A::RejectDraft], "reject (y confirms)"),
+                        (&[A::RejectDraft], "reject"),
                         (&[A::Choose], "open"),
                         (&[A::Close], "close"),
                     ],
@@ -188,7 +188,7 @@ pub fn popup_keys(
                 ChooserKind::Snoozed => (
                     "snoozed",
                     &[
-                        MOVE,
+                        (&[A::Up, A::Down], "move"),
                         (&[A::Choose], "open"),
                         (&[A::CancelItem], "cancel"),
                         (&[A::Close], "close"),
@@ -196,10 +196,15 @@ pub fn popup_keys(
                 ),
                 ChooserKind::Recent | ChooserKind::Changed => (
                     "tasks",
-                    &[MOVE, (&[A::Choose], "open"), (&[A::Close], "close")],
+                    &[
+                        (&[A::Up, A::Down], "move"),
+                        (&[A::Choose], "open"),
+                        (&[A::Close], "close"),
+                    ],
                 ),
             };
-            (name, Some(C::Picker), entries, c.typed.is_some())
+            // Every chooser is typed into: letters narrow it.
+            (name, Some(C::Picker), entries, true)
         }
         Overlay::Sharing(_) => (
             "sharing",
@@ -248,6 +253,18 @@ pub fn popup_keys(
         Overlay::Inbox(_) => ("inbox", Some(C::Inbox), &INBOX_KEYS_MOVE, false),
     })
 }
+
+/// The sharing editor's own key line (`ui/overlays/sharing.rs`).
+pub const SHARING_KEYS: [HintEntry; 8] = [
+    (&[A::Down, A::Up], "move"),
+    (&[A::ToggleVisibility], "visibility"),
+    (&[A::ToggleAccess], "read/write"),
+    (&[A::AddPerson], "add person"),
+    (&[A::AddTeam], "add team"),
+    (&[A::RemoveEntry], "remove"),
+    (&[A::Review], "review"),
+    (&[A::Close], "cancel"),
+];
 
 /// The inbox's keys, as its hint and its footer name them.
 pub const INBOX_KEYS: [HintEntry; 7] = [

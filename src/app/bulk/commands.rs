@@ -40,8 +40,8 @@ impl State {
         let n = self.marks.len();
         let clear = self
             .keymap
-            .key_for(Action::ClearMarks)
-            .unwrap_or_else(|| "U".into());
+            .hint_key(self.key_contexts(), Action::ClearMarks)
+            .unwrap_or_else(|| "a key bound to clear_marks".into());
         let one = |what: &str| {
             Some(Err(format!(
                 "{what} acts on one task, and {} marked: {clear} clears the marks",
@@ -290,7 +290,7 @@ impl State {
         }
         let undo = self
             .keymap
-            .key_for(Action::Undo)
+            .hint_key(self.key_contexts(), Action::Undo)
             .unwrap_or_else(|| ":undo".into());
         lines.push(format!(
             "One request per task, {} at a time; {undo} undoes it all afterwards.",

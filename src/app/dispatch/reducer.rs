@@ -24,12 +24,10 @@ impl State {
             }
             Overlay::Filter(f) => f.paste(&one_line(&text)),
             Overlay::Sharing(s) => s.paste(&one_line(&text)),
-            // A typed picker narrows as by keys (the service is asked
-            // once typing rests).
-            Overlay::Chooser(c) if c.typed.is_some() => {
-                if let Some(t) = c.typed.as_mut() {
-                    t.input.insert_str(&one_line(&text));
-                }
+            // A picker narrows as by keys (the service is asked once
+            // typing rests).
+            Overlay::Chooser(c) => {
+                c.typed.input.insert_str(&one_line(&text));
                 let o = std::mem::replace(&mut self.overlay, Overlay::None);
                 if let Overlay::Chooser(mut c) = o {
                     self.picker_typed(&mut c);

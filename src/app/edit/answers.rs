@@ -30,9 +30,10 @@ impl State {
                     .is_some_and(|o| o.records.iter().any(|r| r.task_id == id))
             })
         {
+            // The key that undoes where the user is (issue 40 §4).
             let key = self
                 .keymap
-                .key_for(crate::app::keymap::Action::Undo)
+                .hint_key(self.key_contexts(), crate::app::keymap::Action::Undo)
                 .unwrap_or_else(|| ":undo".into());
             self.say(
                 Level::Success,

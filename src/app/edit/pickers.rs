@@ -9,7 +9,7 @@
 
 use crate::api::{Task, TaskItem, TaskPage, TaskPatch, TaskQuery};
 use crate::app::local::cache::from_stored;
-use crate::app::popups::chooser::{typed_number, Chooser, ChooserKind, Pick, Typed};
+use crate::app::popups::chooser::{typed_number, Chooser, ChooserKind, Pick};
 use crate::app::state::fields::{file_entries, file_id};
 use crate::app::state::input::LineInput;
 use crate::app::state::{ApiRequest, Confirmed, Effect, Level, Overlay, State};
@@ -46,19 +46,19 @@ fn task_line(t: &Task) -> String {
 
 /// A task as a typed picker's row.
 fn pick_of(t: &Task) -> Pick {
-    Pick {
-        key: t.id.as_str().to_string(),
-        line: task_line(t),
-        label: t.label(),
-        title: t.title.raw().to_string(),
-    }
+    Pick::new(
+        t.id.as_str().to_string(),
+        task_line(t),
+        t.label(),
+        t.title.raw().to_string(),
+    )
 }
 
 /// What the service is to be asked for the picker's text: `(asked, the
 /// number, the text)`, `asked` being `#N` or the words; none when the
 /// task numbered as typed is a row already.
 fn link_question(c: &Chooser) -> Option<(String, Option<i64>, String)> {
-    let text = c.typed.as_ref()?.input.text.trim().to_string();
+    let text = c.typed.input.text.trim().to_string();
     let number = typed_number(&text);
     if number.is_some() && c.exact_shown() {
         return None;
@@ -94,16 +94,17 @@ fn file_row(t: &Task, v: &Value) -> Option<Pick> {
         t.label(),
         crate::cut::cut(&clean(t.title.raw()), 30)
     );
-    Some(Pick {
-        key: id,
+    Some(Pick::new(
+        id,
         line,
-        label: t.label(),
-        title: format!("{name} {}", t.title.raw()),
-    })
+        t.label(),
+        format!("{name} {}", t.title.raw()),
+    ))
 }
 
 impl State {
-    /// `:drafts`: the draft tasks seen, to accept (`a`) or reject (`d`).
+    /// `:drafts`: the draft tasks seen, to accept (`ctrl-a`) or reject
+    /// (`ctrl-d`).
     /// The service lists no drafts: besides those held and stored, the
     /// tasks that the tasks held link to and that were never read are read
     /// now (a few, as read-ahead reads: no slot of the user's), since a
@@ -114,7 +115,7 @@ impl State {
         let rows = held
             .iter()
             .filter(|t| t.draft)
-            .map(|t| (t.id.as_str().to_string(), task_line(t)))
+            .map(|t| pick_of(t))
             .collect();
         let ids: HashSet<&str> = held.iter().map(|t| t.id.as_str()).collect();
         let mut linked: Vec<String> = Vec::new();
@@ -160,12 +161,13 @@ impl State {
         let found = tasks_in_memory(self)
             .into_iter()
             .find(|t| t.id.as_str() == id && t.draft)
-            .map(|t| (t.id.as_str().to_string(), task_line(t)));
+            .map(pick_of);
         if let Overlay::Chooser(c) = &mut self.overlay {
             // Answered (or failed): no longer waited for.
             c.reading.retain(|r| r != id);
-            if let Some(row) = found.filter(|row| !c.rows.iter().any(|r| r.0 == row.0)) {
-                c.rows.push(row);
+            if let Some(row) = found {
+                c.add(row);
+                c.narrow();
             }
         }
     }
@@ -174,9 +176,8 @@ impl State {
     /// task already has.
     pub fn open_attach_picker(&mut self) -> Result<Vec<Effect>, String> {
         let target = self.target()?;
-        let mut c = Chooser::new(ChooserKind::Attach, vec![]);
         // One types into it: the rows narrow as the live filter's do.
-        c.typed = Some(Typed::default());
+        let mut c = Chooser::new(ChooserKind::Attach, vec![]);
         let tasks: Vec<Task> = tasks_in_memory(self).into_iter().cloned().collect();
         let skip = self.files_of(&target.0);
         c.target = Some(target);
@@ -202,21 +203,17 @@ impl State {
         for r in &self.local.recent {
             if r.task_id != target.0 && !pool.iter().any(|p| p.key == r.task_id) {
                 let line = format!("{:<7} {}", r.label, r.title);
-                pool.push(Pick {
-                    key: r.task_id.clone(),
-                    line: crate::text::clean(&line),
-                    label: r.label.clone(),
-                    title: r.title.clone(),
-                });
+                pool.push(Pick::new(
+                    r.task_id.clone(),
+                    crate::text::clean(&line),
+                    r.label.clone(),
+                    r.title.clone(),
+                ));
             }
         }
-        let mut c = Chooser::new(ChooserKind::LinkTask, vec![]);
+        let mut c = Chooser::new(ChooserKind::LinkTask, pool);
         c.target = Some(target);
-        c.typed = Some(Typed {
-            input: LineInput::with(query.trim()),
-            pool,
-            ..Default::default()
-        });
+        c.typed.input = LineInput::with(query.trim());
         // Nothing is being typed yet: the words given are asked at once.
         c.narrow();
         let fx = self.link_ask(&mut c);
@@ -235,9 +232,7 @@ impl State {
             return;
         }
         let question = link_question(c);
-        let Some(t) = c.typed.as_mut() else {
-            return;
-        };
+        let t = &mut c.typed;
         match question {
             None => {
                 // The task typed is a row: nothing to ask; an older
@@ -269,9 +264,7 @@ impl State {
     /// question supersedes the older (one slot).
     pub(crate) fn link_ask(&mut self, c: &mut Chooser) -> Vec<Effect> {
         let question = link_question(c);
-        let Some(t) = c.typed.as_mut() else {
-            return vec![];
-        };
+        let t = &mut c.typed;
         t.stirred = false;
         t.quiet_since = None;
         let Some((asked, number, text)) =
@@ -375,8 +368,9 @@ impl State {
                     match scan {
                         Scan::Drafts => {
                             for t in stored.iter().filter(|t| t.draft) {
-                                c.rows.push((t.id.as_str().to_string(), task_line(t)));
+                                c.add(pick_of(t));
                             }
+                            c.narrow();
                         }
                         Scan::WithFiles => {
                             let target = c.target.as_ref().map(|t| t.0.clone()).unwrap_or_default();
@@ -438,9 +432,7 @@ impl State {
             return;
         }
         let target = c.target.as_ref().map(|t| t.0.clone()).unwrap_or_default();
-        let Some(t) = c.typed.as_mut() else {
-            return;
-        };
+        let t = &mut c.typed;
         let asked = match number {
             Some(n) => format!("#{n}"),
             None => query.unwrap_or_default(),

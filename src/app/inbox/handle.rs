@@ -350,8 +350,9 @@ impl State {
             .unwrap_or_else(|| "the inbox starts once the service has said who you are".to_string())
     }
 
-    /// `:snoozed`: the rows of the chooser (key: `kind:task id`).
-    pub(crate) fn snoozed_rows(&self) -> Vec<(String, String)> {
+    /// `:snoozed`: the rows of the chooser (key: `kind:task id`; the line;
+    /// the task's label; the words typed may find beside it).
+    pub(crate) fn snoozed_rows(&self) -> Vec<(String, String, String, String)> {
         let now = crate::clock::timestamp();
         self.inbox
             .last
@@ -371,7 +372,9 @@ impl State {
                     MarkKind::Snooze => format!("snooze:{}", m.task_id),
                     MarkKind::FollowUp => format!("follow-up:{}", m.task_id),
                 };
-                (key, format!("{:<7} {:<24} {}", m.label, what, m.title))
+                let line = format!("{:<7} {:<24} {}", m.label, what, m.title);
+                let words = format!("{} {what}", m.title);
+                (key, line, m.label.clone(), words)
             })
             .collect()
     }

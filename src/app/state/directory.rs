@@ -17,6 +17,9 @@ pub struct PersonEntry {
     pub email: String,
     /// `#12` labels of tasks where this person was seen.
     pub tasks: BTreeSet<String>,
+    /// The name and the e-mail as the name matcher reads them
+    /// (`names::fold_words`), folded once when learnt, not at every key.
+    pub folded: [String; 2],
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,6 +27,8 @@ pub struct TeamEntry {
     pub id: String,
     pub name: String,
     pub tasks: BTreeSet<String>,
+    /// The name as the name matcher reads it, folded once when learnt.
+    pub folded: String,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -75,11 +80,10 @@ impl PersonEntry {
 impl TeamEntry {
     /// The name and the id's first characters (names can repeat).
     pub fn label(&self) -> String {
-        let short: String = self.id.chars().take(8).collect();
         if self.name.is_empty() {
             self.id.clone()
         } else {
-            format!("{} ({short}…)", self.name)
+            format!("{} ({}…)", self.name, crate::api::short_id(&self.id))
         }
     }
 }
@@ -120,10 +124,12 @@ impl Directory {
         let mut changed = e.tasks.is_empty() && e.name.is_empty() && e.email.is_empty();
         if e.name.is_empty() && !name.is_empty() {
             e.name = crate::text::clean(name);
+            e.folded[0] = names::fold_words(&e.name);
             changed = true;
         }
         if e.email.is_empty() && !email.is_empty() {
             e.email = crate::text::clean(email);
+            e.folded[1] = names::fold_words(&e.email);
             changed = true;
         }
         changed |= note(&mut e.tasks, task);
@@ -146,6 +152,7 @@ impl Directory {
         let mut changed = e.tasks.is_empty() && e.name.is_empty();
         if e.name.is_empty() && !name.is_empty() {
             e.name = crate::text::clean(name);
+            e.folded = names::fold_words(&e.name);
             changed = true;
         }
         changed |= note(&mut e.tasks, task);
@@ -251,9 +258,9 @@ impl Directory {
         let people: Vec<&PersonEntry> = self.people.values().collect();
         let records: Vec<Vec<&str>> = people
             .iter()
-            .map(|p| vec![p.name.as_str(), p.email.as_str()])
+            .map(|p| vec![p.folded[0].as_str(), p.folded[1].as_str()])
             .collect();
-        let found: Vec<&PersonEntry> = names::find(&q, &records)
+        let found: Vec<&PersonEntry> = names::find_folded(&q, &records)
             .into_iter()
             .map(|i| people[i])
             .collect();
@@ -281,8 +288,8 @@ impl Directory {
             .values()
             .filter(|t| prefix.is_none_or(|p| t.id.starts_with(p)))
             .collect();
-        let records: Vec<Vec<&str>> = teams.iter().map(|t| vec![t.name.as_str()]).collect();
-        let found: Vec<&TeamEntry> = names::find(q, &records)
+        let records: Vec<Vec<&str>> = teams.iter().map(|t| vec![t.folded.as_str()]).collect();
+        let found: Vec<&TeamEntry> = names::find_folded(q, &records)
             .into_iter()
             .map(|i| teams[i])
             .collect();

@@ -367,10 +367,13 @@ fn one_task_commands_are_refused_while_tasks_are_marked() {
             ":{cmd} opened something"
         );
         let text = &s.status.as_ref().unwrap().1;
+        // The key the marks' hint line names where the user is (the
+        // list: `esc`, as `Keymap::hint_key` prefers; `U` too).
         assert!(
-            text.contains("2 tasks are marked") && text.contains("U clears"),
+            text.contains("2 tasks are marked") && text.contains("esc clears"),
             ":{cmd}: {text}"
         );
+        assert!(crate::ui::hint_text(&s, 400).contains("esc clear marks"));
     }
     // Copying is not an edit: the current task.
     let fx = palette(&mut s, "copy");

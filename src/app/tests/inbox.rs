@@ -194,7 +194,7 @@ fn snoozed_lists_the_marks_and_x_cancels_one() {
     };
     assert_eq!(c.rows.len(), 1);
     assert!(c.rows[0].1.contains("snoozed until"), "{}", c.rows[0].1);
-    let fx = s.on_key(key('x'));
+    let fx = s.on_key(ctrl('x'));
     assert_eq!(
         inbox_cmds(&fx),
         [InboxCmd::Unmark(tid(4), MarkKind::Snooze)]

@@ -158,8 +158,21 @@ pub(super) fn files<'a>(t: &Task, d: &Detail, cx: &Cx) -> (Vec<Line<'a>>, Option
         }
     }
     out.push(Line::raw(""));
+    // From the keymap in effect (issue 40 §4): a rebound key shows rebound.
     out.push(Line::styled(
-        "F attach a file (pick one; type to narrow) · X detach selected (the file itself is not deleted)",
+        key_line(
+            cx.s,
+            &[
+                (
+                    &[crate::app::keymap::Action::Attach],
+                    "attach a file (pick one; type to narrow)",
+                ),
+                (
+                    &[crate::app::keymap::Action::RemoveItem],
+                    "detach selected (the file itself is not deleted)",
+                ),
+            ],
+        ),
         theme.dim,
     ));
     (out, selected.or(Some(d.cursor)))

@@ -37,7 +37,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
         Overlay::Confirm { lines, .. } => questions::confirm(f, area, lines, theme, m),
         Overlay::Picker(p) => questions::picker(f, area, p, theme, m),
         Overlay::Compose(c) => compose::draw(f, area, c, theme, m),
-        Overlay::Sharing(ed) => sharing::draw(f, area, ed, theme, m),
+        Overlay::Sharing(ed) => sharing::draw(f, area, ed, &s.keymap, theme, m),
         Overlay::Filter(form) => filter::draw(f, area, form, theme, m),
         Overlay::Views(sw) => views::draw(f, area, s, sw, theme, m),
         Overlay::Chooser(c) => super::chooser::draw(f, area, c, theme, m),

@@ -1,6 +1,7 @@
 //! The sharing editor: visibility, people and teams with their access,
 //! the line being added, and the keys.
 
+use crate::app::keymap::{Action, Context, Keymap};
 use crate::app::popups::sharing::{Adding, SharingEditor};
 use crate::ui::clear::{centered, popup};
 use crate::ui::metrics::Metrics;
@@ -10,13 +11,24 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-pub(super) fn draw(f: &mut Frame, area: Rect, ed: &SharingEditor, theme: &Theme, m: &mut Metrics) {
+pub(super) fn draw(
+    f: &mut Frame,
+    area: Rect,
+    ed: &SharingEditor,
+    keymap: &Keymap,
+    theme: &Theme,
+    m: &mut Metrics,
+) {
     let r = centered(area, 90, ed.rows() as u16 + 9);
+    let review = keymap
+        .hint_key(&[Context::Sharing], Action::Review)
+        .map(|k| format!("; {k} reviews before saving"))
+        .unwrap_or_default();
     let inner = popup(
         f,
         r,
         &format!(
-            "Sharing of {} (edits a copy; Enter reviews before saving)",
+            "Sharing of {} (edits a copy{review})",
             crate::text::clean(&ed.task_label)
         ),
         theme,
@@ -82,7 +94,11 @@ pub(super) fn draw(f: &mut Frame, area: Rect, ed: &SharingEditor, theme: &Theme,
         Some((kind, input)) => {
             ls.push(Line::raw(format!(
                 "add {}: {}_   (id, e-mail or name, then optional read|write; Enter adds)",
-                if *kind == Adding::Team { "team" } else { "person" },
+                if *kind == Adding::Team {
+                    "team"
+                } else {
+                    "person"
+                },
                 crate::text::clean(&input.text)
             )));
             // What the name typed may be, as the palette suggests it.
@@ -94,7 +110,13 @@ pub(super) fn draw(f: &mut Frame, area: Rect, ed: &SharingEditor, theme: &Theme,
                 ));
             }
         }
-        None => ls.push(Line::styled("j/k move · v visibility · space read/write · a add person · t add team · d remove · Enter review · Esc cancel", theme.dim)),
+        // From the keymap in effect (issue 40 §4).
+        None => ls.push(Line::styled(
+            keymap
+                .hints(&[Context::Sharing], &crate::ui::hints::SHARING_KEYS)
+                .join(" · "),
+            theme.dim,
+        )),
     }
     f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
 }

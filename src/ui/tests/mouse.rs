@@ -4,7 +4,7 @@
 //! motion changes nothing.
 
 use super::*;
-use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use std::time::{Duration, Instant};
 
 fn at(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
@@ -290,16 +290,20 @@ fn a_click_on_a_shown_inbox_item_leaves_the_items_in_place() {
 #[test]
 fn a_click_on_a_shown_choosers_row_leaves_the_rows_in_place() {
     // Before: as in the inbox, the window followed the selection alone.
-    use crate::app::popups::chooser::{Chooser, ChooserKind};
+    use crate::app::popups::chooser::{Chooser, ChooserKind, Pick};
     let mut s = scene();
     let rows = (0..40)
-        .map(|i| (format!("k{i}"), format!("row number {i}")))
+        .map(|i| {
+            let line = format!("row number {i}");
+            Pick::new(format!("k{i}"), line.clone(), format!("#{i}"), line)
+        })
         .collect();
     s.overlay = Overlay::Chooser(Chooser::new(ChooserKind::Recent, rows));
     let (w, h) = (80, 16);
     render(&mut s, w, h, &Theme::dark());
     for _ in 0..39 {
-        s.on_key(key('j'));
+        // (A picker is typed into: a letter narrows it.)
+        s.on_key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
         render(&mut s, w, h, &Theme::dark());
     }
     let hits = |s: &State| -> Vec<(Rect, usize)> {

@@ -144,3 +144,90 @@ fn a_chooser_row_wider_than_its_popup_ends_in_the_cut_mark() {
     assert!(row.contains('…'), "the cut says so: {row:?}");
     assert!(!row.contains("signature"), "{row:?}");
 }
+
+/// Issue 40 §5: the drafts list (`W`), `:recent`, `:changed`,
+/// `:outbox` and `:snoozed` are the one picker — what is typed shows and
+/// narrows (accents folded), `>` marks the row Enter takes, a line says
+/// when nothing matches, and a row's key acts on the `>` row. Before,
+/// they took letters as keys and drew no `find:` line and no `>`.
+#[test]
+fn every_chooser_is_typed_into_narrows_and_marks_the_row_enter_takes() {
+    let mut a = task_json(2);
+    a["title"] = "Réviser le contrat".into();
+    a["draft"] = true.into();
+    let mut b = task_json(3);
+    b["title"] = "Budget review".into();
+    b["draft"] = true.into();
+    let drafts: Vec<Task> = [a, b]
+        .into_iter()
+        .map(|v| serde_json::from_value(v).unwrap())
+        .collect();
+    let mut s = loaded_with_tasks(
+        &Settings::default(),
+        vec![
+            crate::app::tests::task(1),
+            drafts[0].clone(),
+            drafts[1].clone(),
+        ],
+    );
+    s.on_key(key('W'));
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("find: "), "what is typed is shown:\n{t}");
+    assert!(t.contains("> #2"), "the row Enter takes:\n{t}");
+    for c in "budg".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("find: budg"), "{t}");
+    assert!(t.contains("> #3      Budget review"), "{t}");
+    assert!(!t.contains("#2      Réviser"), "narrowed:\n{t}");
+    // The accept key acts on the `>` row, the one typed for.
+    let fx = s.on_key(crate::app::tests::ctrl('a'));
+    assert_eq!(
+        crate::app::tests::only_patch(&fx).0,
+        crate::app::tests::tid(3)
+    );
+    s.overlay = Overlay::None;
+    // `:recent`: accents folded; nothing left says so.
+    let now = crate::app::local::cache::now_secs();
+    s.local.recent = vec![
+        crate::store::Recent {
+            task_id: crate::app::tests::tid(2),
+            label: "#2".into(),
+            title: "Réviser le contrat".into(),
+            action: "opened".into(),
+            at: now,
+        },
+        crate::store::Recent {
+            task_id: crate::app::tests::tid(3),
+            label: "#3".into(),
+            title: "Budget review".into(),
+            action: "archived".into(),
+            at: now,
+        },
+    ];
+    crate::app::tests::palette(&mut s, "recent");
+    for c in "reviser".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("find: reviser"), "{t}");
+    assert!(t.contains("> #2      Réviser le contrat"), "{t}");
+    assert!(!t.contains("#3      Budget"), "narrowed:\n{t}");
+    for c in " zzz".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(t.contains("no row matches what is typed"), "{t}");
+    // `:outbox` and `:snoozed` too: typed into, `>` on the first row.
+    for kind in ["outbox", "snoozed", "changed"] {
+        s.overlay = Overlay::None;
+        crate::app::tests::palette(&mut s, kind);
+        s.on_key(key('q'));
+        let t = text(&render(&mut s, 120, 40, &Theme::dark()));
+        assert!(
+            matches!(s.overlay, Overlay::Chooser(_)) && t.contains("find: q"),
+            "{kind}: a letter types, never closes:\n{t}"
+        );
+    }
+}

@@ -226,7 +226,7 @@ impl State {
         let h = &self.history;
         let key = |a, fallback: &str| {
             self.keymap
-                .key_for(a)
+                .hint_key(self.key_contexts(), a)
                 .unwrap_or_else(|| fallback.to_string())
         };
         let (z, zz) = (

@@ -159,8 +159,8 @@ impl State {
         if from.is_none() {
             let key = self
                 .keymap
-                .key_for(crate::app::keymap::Action::MarkRange)
-                .unwrap_or_else(|| "v".into());
+                .hint_key(self.key_contexts(), crate::app::keymap::Action::MarkRange)
+                .unwrap_or_else(|| "a key bound to mark_range".into());
             self.say(
                 Level::Info,
                 format!(

@@ -9,10 +9,11 @@ use crate::app::state::{Effect, Focus, Level, Overlay, State};
 use crossterm::event::KeyEvent;
 
 impl State {
-    /// A key in a chooser: a typed picker takes text keys into its line
-    /// (the rows narrow at once); the others go by the `picker` keymap.
+    /// A key in a chooser: text keys go into its line (the rows narrow
+    /// at once); the others go by the `picker` keymap.
     pub(crate) fn chooser_key(&mut self, mut c: Chooser, ev: KeyEvent) -> Vec<Effect> {
-        if let Some(t) = c.typed.as_mut().filter(|_| edits_text(&ev)) {
+        if edits_text(&ev) {
+            let t = &mut c.typed;
             let before = t.input.text.clone();
             t.input.handle(&ev);
             if t.input.text != before {
@@ -52,7 +53,9 @@ impl State {
 
     pub fn open_chooser(&mut self, kind: ChooserKind) {
         let now = crate::app::local::cache::now_secs();
-        let rows: Vec<(String, String)> = match kind {
+        let age = |at| crate::app::local::cache::age(at, now);
+        // (key, line, label, the words typed may find beside the label)
+        let rows: Vec<(String, String, String, String)> = match kind {
             // Built with what they wait for (`app/edit/pickers.rs`).
             ChooserKind::Drafts | ChooserKind::LinkTask | ChooserKind::Attach => {
                 return;
@@ -62,22 +65,22 @@ impl State {
                 .recent
                 .iter()
                 .map(|r| {
-                    (
-                        r.task_id.clone(),
-                        format!(
-                            "{:<7} {}  {}  ({})",
-                            r.label,
-                            crate::cut::fit(&r.title, 40),
-                            r.action,
-                            crate::app::local::cache::age(r.at, now)
-                        ),
-                    )
+                    let line = format!(
+                        "{:<7} {}  {}  ({})",
+                        r.label,
+                        crate::cut::fit(&r.title, 40),
+                        r.action,
+                        age(r.at)
+                    );
+                    let words = format!("{} {}", r.title, r.action);
+                    (r.task_id.clone(), line, r.label.clone(), words)
                 })
                 .collect(),
             ChooserKind::Changed => crate::app::local::seen::changed_rows(self)
                 .into_iter()
                 .map(|(id, label, title)| {
-                    (id, format!("{label:<7} {}", crate::cut::cut(&title, 60)))
+                    let line = format!("{label:<7} {}", crate::cut::cut(&title, 60));
+                    (id, line, label, title)
                 })
                 .collect(),
             ChooserKind::Outbox => self
@@ -99,24 +102,40 @@ impl State {
                         }
                         _ => state,
                     };
-                    (
-                        i.seq.to_string(),
-                        format!(
-                            "{:<7} {}  — {state}, made {}",
-                            i.label,
-                            i.what,
-                            crate::app::local::cache::age(i.created_at, now)
-                        ),
-                    )
+                    let line = format!(
+                        "{:<7} {}  — {state}, made {}",
+                        i.label,
+                        i.what,
+                        age(i.created_at)
+                    );
+                    let words = format!("{} {state}", i.what);
+                    (i.seq.to_string(), line, i.label.clone(), words)
                 })
                 .collect(),
             ChooserKind::Snoozed => self.snoozed_rows(),
         };
-        let rows = rows
+        let clean = crate::text::clean;
+        let pool = rows
             .into_iter()
-            .map(|(k, l)| (k, crate::text::clean(&l)))
+            .map(|(k, l, label, words)| Pick::new(k, clean(&l), clean(&label), clean(&words)))
             .collect();
-        self.overlay = Overlay::Chooser(Chooser::new(kind, rows));
+        self.overlay = Overlay::Chooser(Chooser::new(kind, pool));
+    }
+
+    /// The chooser of `kind` again, built from what is now (an edit
+    /// cancelled, a snooze ended), with what was typed and the highlight
+    /// kept on its row, else its place (the next row).
+    fn reopen_chooser(&mut self, old: &Chooser) {
+        let key = old.rows.get(old.selected).map(|(k, _)| k.clone());
+        self.open_chooser(old.kind);
+        if let Overlay::Chooser(n) = &mut self.overlay {
+            n.typed.input = old.typed.input.clone();
+            n.narrow();
+            n.selected = key
+                .and_then(|k| n.rows.iter().position(|(r, _)| *r == k))
+                .unwrap_or(old.selected)
+                .min(n.rows.len().saturating_sub(1));
+        }
     }
 
     /// An open `:outbox` follows the outbox (#32 §13): its rows are built
@@ -130,15 +149,10 @@ impl State {
         if c.kind != ChooserKind::Outbox {
             return;
         }
-        let key = c.rows.get(c.selected).map(|(k, _)| k.clone());
-        let (selected, old) = (c.selected, c.note.clone());
-        self.open_chooser(ChooserKind::Outbox);
+        let c = c.clone();
+        self.reopen_chooser(&c);
         if let Overlay::Chooser(n) = &mut self.overlay {
-            n.selected = key
-                .and_then(|k| n.rows.iter().position(|(r, _)| *r == k))
-                .unwrap_or(selected)
-                .min(n.rows.len().saturating_sub(1));
-            n.note = note.map(|t| crate::text::clean(&t)).or(old);
+            n.note = note.map(|t| crate::text::clean(&t)).or(c.note);
         }
     }
 
@@ -178,17 +192,13 @@ impl State {
                         .parse::<i64>()
                         .map(|seq| self.outbox_send_anyway(seq))
                         .unwrap_or_default();
-                    self.open_chooser(ChooserKind::Outbox);
+                    self.reopen_chooser(&c);
                     fx
                 }
             },
             ChooserOutcome::Cancel(key) if c.kind == ChooserKind::Snoozed => {
                 let fx = self.cancel_mark(&key);
-                let selected = c.selected;
-                self.open_chooser(ChooserKind::Snoozed);
-                if let Overlay::Chooser(n) = &mut self.overlay {
-                    n.selected = selected.min(n.rows.len().saturating_sub(1));
-                }
+                self.reopen_chooser(&c);
                 fx
             }
             ChooserOutcome::Accept(id) => self.accept_draft_row(c, id),
@@ -197,11 +207,7 @@ impl State {
                 if let Ok(seq) = key.parse::<i64>() {
                     self.outbox_cancel(seq);
                 }
-                let selected = c.selected;
-                self.open_chooser(ChooserKind::Outbox);
-                if let Overlay::Chooser(n) = &mut self.overlay {
-                    n.selected = selected.min(n.rows.len().saturating_sub(1));
-                }
+                self.reopen_chooser(&c);
                 vec![]
             }
         }

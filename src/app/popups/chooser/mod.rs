@@ -1,12 +1,17 @@
-//! Lists of tasks and edits to act on: `:recent` (tasks recently opened or
-//! acted on, drafts and archived ones included), `:changed` (loaded tasks
-//! changed since the user last opened them), `:outbox` (edits waiting
-//! for the service), and the pickers that spare typing an id: `:drafts`
-//! (`a` accepts, `d` rejects after a confirmation), `:link task` (a task by
-//! `#N` or title) and `:attach` (a file seen on a task); their rows are
-//! built in `app/edit/pickers.rs`. Keys of the `picker` context: move, `enter`
-//! opens (the outbox: sends an edit that waits; a picker: uses the row),
-//! `x` cancels an outbox edit.
+//! The one picker (issue 40 §5): every list to choose from is one of
+//! these — `:recent` (tasks recently opened or acted on, drafts and
+//! archived ones included), `:changed` (loaded tasks changed since the
+//! user last opened them), `:outbox` (edits waiting for the service),
+//! `:snoozed`, and the pickers that spare typing an id: `:drafts` (accept,
+//! reject after a confirmation), `:link task` (a task by `#N` or title)
+//! and `:attach` (a file seen on a task); their rows are built in
+//! `app/edit/pickers.rs` and `handle.rs`. Each is typed into: what is
+//! typed narrows the rows (`fuzzy::words_match`'s rule, accents folded),
+//! the row Enter takes is marked `>`, and `empty_text` says when nothing
+//! matches. Keys of the `picker` context (those that type no character):
+//! move, `enter` opens (the outbox: sends an edit that waits; a picker:
+//! uses the row), cancel an outbox edit or a snooze, accept or reject a
+//! draft.
 
 use crate::app::keymap::Action;
 use crate::app::state::input::LineInput;
@@ -49,22 +54,43 @@ pub struct Chooser {
     /// The task a picker acts on (`:link task`, `:attach`), as it was when
     /// the picker opened: the choice runs on it, never on another.
     pub target: Option<(String, String)>,
-    /// A picker one types into (`:link task`): what is typed, the rows it
-    /// narrows, and what the service is asked about it.
-    pub typed: Option<Typed>,
+    /// What is typed, the rows it narrows (`rows` are those that match),
+    /// and (`:link task`) what the service is asked about it.
+    pub typed: Typed,
     /// `:drafts`: the linked tasks being read (their ids), which may still
     /// add rows.
     pub reading: Vec<String>,
 }
 
-/// A row a typed picker narrows: `key` and `line` as in `rows`, the
-/// task's `label` (`#12`) and `title` to match the typed words against.
+/// A row a picker narrows: `key` and `line` as in `rows`, the task's
+/// `label` (`#12`) and `title` to match the typed words against, folded
+/// once when the row is made (`names::fold`), not at every key.
 #[derive(Clone, Debug)]
 pub struct Pick {
     pub key: String,
     pub line: String,
     pub label: String,
     pub title: String,
+    folded: (String, String),
+}
+
+impl Pick {
+    pub fn new(key: String, line: String, label: String, title: String) -> Pick {
+        let fold = crate::domain::names::fold;
+        let folded = (fold(&label), fold(&title));
+        Pick {
+            key,
+            line,
+            label,
+            title,
+            folded,
+        }
+    }
+
+    /// The row matches every word typed (`q`, as `narrow` reads it).
+    fn matches(&self, q: &str) -> bool {
+        crate::domain::fuzzy::words_match_folded(&self.folded.0, &[&self.folded.1], q)
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -103,53 +129,48 @@ pub enum ChooserOutcome {
 }
 
 impl Chooser {
-    pub fn new(kind: ChooserKind, rows: Vec<(String, String)>) -> Chooser {
-        Chooser {
+    /// A picker of `kind` over `pool`, nothing typed yet: every row shown.
+    pub fn new(kind: ChooserKind, pool: Vec<Pick>) -> Chooser {
+        let mut c = Chooser {
             kind,
-            rows,
+            rows: Vec::new(),
             selected: 0,
             offset: 0,
             note: None,
             reading: Vec::new(),
             target: None,
-            typed: None,
-        }
-    }
-
-    /// A row joins: a typed picker's pool (the rows narrow when the caller
-    /// calls `narrow`), else the rows; a key already there is not again.
-    pub fn add(&mut self, p: Pick) {
-        match self.typed.as_mut() {
-            Some(t) if !t.pool.iter().any(|q| q.key == p.key) => t.pool.push(p),
-            Some(_) => {}
-            None if !self.rows.iter().any(|(k, _)| *k == p.key) => self.rows.push((p.key, p.line)),
-            None => {}
-        }
-    }
-
-    /// A typed picker's rows again from its pool: those matching every
-    /// typed word (`domain::narrow`'s rule, `fuzzy::words_match`), the task
-    /// whose number is exactly the one typed first. The highlight stays on
-    /// its row while that still matches, else the first.
-    pub fn narrow(&mut self) {
-        let Some(t) = &self.typed else {
-            return;
+            typed: Typed {
+                pool,
+                ..Default::default()
+            },
         };
+        c.narrow();
+        c
+    }
+
+    /// A row joins the pool (the rows narrow when the caller calls
+    /// `narrow`); a key already there is not again.
+    pub fn add(&mut self, p: Pick) {
+        if !self.typed.pool.iter().any(|q| q.key == p.key) {
+            self.typed.pool.push(p)
+        }
+    }
+
+    /// The rows again from the pool: those matching every typed word
+    /// (`domain::narrow`'s rule, `fuzzy::words_match`), the task whose
+    /// number is exactly the one typed first. The highlight stays on its
+    /// row while that still matches, else the first.
+    pub fn narrow(&mut self) {
+        let t = &self.typed;
         let text = t.input.text.trim();
         let keep = self.rows.get(self.selected).map(|(k, _)| k.clone());
         let exact = typed_number(text).map(|n| format!("#{n}"));
-        let mut hits: Vec<&Pick> = t
-            .pool
-            .iter()
-            .filter(|p| {
-                // A bare number is the beginning of one (`11` as `#11`).
-                let q = match typed_number(text) {
-                    Some(_) if !text.starts_with('#') => format!("#{text}"),
-                    _ => text.to_string(),
-                };
-                crate::domain::fuzzy::words_match(&p.label, &[&p.title], &q)
-            })
-            .collect();
+        // A bare number is the beginning of one (`11` as `#11`).
+        let q = match typed_number(text) {
+            Some(_) if !text.starts_with('#') => format!("#{text}"),
+            _ => text.to_string(),
+        };
+        let mut hits: Vec<&Pick> = t.pool.iter().filter(|p| p.matches(&q)).collect();
         hits.sort_by_key(|p| Some(&p.label) != exact.as_ref());
         self.rows = hits
             .into_iter()
@@ -166,7 +187,7 @@ impl Chooser {
     /// The number typed, while the service is asked for it and it is not
     /// among the rows: Enter waits for it.
     pub fn awaited_number(&self) -> Option<i64> {
-        let t = self.typed.as_ref()?;
+        let t = &self.typed;
         let n = typed_number(&t.input.text)?;
         (t.waiting && t.asked.as_deref() == Some(format!("#{n}").as_str()) && !self.exact_shown())
             .then_some(n)
@@ -174,24 +195,20 @@ impl Chooser {
 
     /// What is typed now waits to be asked (typing has not rested).
     pub fn ask_pending(&self) -> bool {
-        self.typed
-            .as_ref()
-            .is_some_and(|t| t.stirred || t.quiet_since.is_some())
+        self.typed.stirred || self.typed.quiet_since.is_some()
     }
 
     /// When typing will have rested, if a question waits (the loop may
     /// wake then).
     pub fn ask_due(&self) -> Option<Instant> {
-        self.typed.as_ref()?.quiet_since.map(|t| t + TYPING_PAUSE)
+        self.typed.quiet_since.map(|t| t + TYPING_PAUSE)
     }
 
     /// The tick at `now`: a change since the last tick is dated now; true
     /// once typing has rested [`TYPING_PAUSE`] since (the question is
     /// then no longer pending: the caller asks it).
     pub fn typing_rested(&mut self, now: Instant) -> bool {
-        let Some(t) = self.typed.as_mut() else {
-            return false;
-        };
+        let t = &mut self.typed;
         if std::mem::take(&mut t.stirred) {
             t.quiet_since = Some(now);
             return false;
@@ -208,18 +225,13 @@ impl Chooser {
     /// The row Enter means is not there yet: none at all, or a number is
     /// typed and its task is not the first row.
     pub fn meant_row_missing(&self) -> bool {
-        let typed_n = self
-            .typed
-            .as_ref()
-            .and_then(|t| typed_number(&t.input.text));
+        let typed_n = typed_number(&self.typed.input.text);
         self.rows.is_empty() || (typed_n.is_some() && !self.exact_shown())
     }
 
     /// The task numbered as typed (`#1157`) is among the rows (first).
     pub fn exact_shown(&self) -> bool {
-        let Some(t) = &self.typed else {
-            return false;
-        };
+        let t = &self.typed;
         let Some(n) = typed_number(&t.input.text) else {
             return false;
         };
@@ -229,29 +241,29 @@ impl Chooser {
             .any(|p| p.label == label && self.rows.first().is_some_and(|(k, _)| *k == p.key))
     }
 
+    /// The popup's title: what is listed, never a key (the keys are the
+    /// hint line's, from the keymap in effect).
     pub fn title(&self) -> &'static str {
         match self.kind {
-            ChooserKind::Recent => "Recent tasks (Enter opens)",
-            ChooserKind::Changed => "Changed since you last looked (Enter opens)",
-            ChooserKind::Outbox => {
-                "Outbox: edits waiting for the service (x cancels, Enter sends one that waits)"
-            }
-            ChooserKind::Snoozed => "Snoozed and followed up (Enter opens, x cancels)",
-            ChooserKind::Drafts => "Draft tasks (a accepts, d rejects, Enter opens)",
-            ChooserKind::LinkTask => "Link which task? (type #N or words; Enter links the > row)",
-            ChooserKind::Attach => "Attach which file? (type to narrow; Enter attaches the > row)",
+            ChooserKind::Recent => "Recent tasks",
+            ChooserKind::Changed => "Changed since you last looked",
+            ChooserKind::Outbox => "Outbox: edits waiting for the service",
+            ChooserKind::Snoozed => "Snoozed and followed up",
+            ChooserKind::Drafts => "Draft tasks",
+            ChooserKind::LinkTask => "Link which task? (type #N or words)",
+            ChooserKind::Attach => "Attach which file? (type to narrow)",
         }
     }
     pub fn empty_text(&self) -> &'static str {
         // Something typed, and rows it left out: say so, not "none seen".
-        let narrowed = self
-            .typed
-            .as_ref()
-            .is_some_and(|t| !t.input.text.trim().is_empty() && !t.pool.is_empty());
+        let t = &self.typed;
+        let narrowed = !t.input.text.trim().is_empty() && !t.pool.is_empty();
         match self.kind {
             ChooserKind::Attach if narrowed => {
                 "no file seen matches what is typed (:attach FILE_ID takes an uploaded file's id)"
             }
+            ChooserKind::LinkTask => "no task seen matches what is typed (:link task UUID takes an id)",
+            _ if narrowed => "no row matches what is typed",
             ChooserKind::Recent => "no task opened or acted on yet",
             ChooserKind::Changed => "no loaded task changed since you last opened it",
             ChooserKind::Outbox => "the outbox is empty: nothing waits to be sent",
@@ -259,7 +271,6 @@ impl Chooser {
             ChooserKind::Drafts => {
                 "no draft task seen (the service lists none: a draft shows here once opened or stored)"
             }
-            ChooserKind::LinkTask => "no task seen matches what is typed (:link task UUID takes an id)",
             ChooserKind::Attach => {
                 "no file seen on a stored task: :attach FILE_ID takes an uploaded file's id"
             }
@@ -289,6 +300,7 @@ impl Chooser {
 
     /// The highlighted row goes (accepted, rejected): the next takes its place.
     pub fn remove(&mut self, key: &str) {
+        self.typed.pool.retain(|p| p.key != key);
         self.rows.retain(|(k, _)| k != key);
         self.selected = self.selected.min(self.rows.len().saturating_sub(1));
     }

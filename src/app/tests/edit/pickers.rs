@@ -40,11 +40,12 @@ fn stored(t: &Task) -> StoredTask {
 #[test]
 fn a_draft_is_accepted_from_the_drafts_list_in_two_keys() {
     let mut s = loaded_with_tasks(&Settings::default(), vec![task(1), draft(2), draft(3)]);
-    // `W` opens the list, `a` accepts the highlighted draft: no id typed.
+    // `W` opens the list, ctrl-a accepts the highlighted draft: no id
+    // typed (a letter narrows the list, as in every picker).
     assert!(s.on_key(key('W')).is_empty());
     assert_eq!(chooser(&s).kind, ChooserKind::Drafts);
     assert_eq!(chooser(&s).rows.len(), 2, "the two drafts, not task 1");
-    let fx = s.on_key(key('a'));
+    let fx = s.on_key(ctrl('a'));
     assert_eq!(only_patch(&fx), (tid(2), json!({"draft": false})));
     // The list stays open on the next draft.
     assert_eq!(chooser(&s).rows.len(), 1);
@@ -59,13 +60,13 @@ fn a_draft_is_accepted_from_the_drafts_list_in_two_keys() {
 fn a_draft_is_rejected_from_the_drafts_list_only_after_yes() {
     let mut s = loaded_with_tasks(&Settings::default(), vec![draft(1), draft(2)]);
     s.on_key(key('W'));
-    let fx = s.on_key(key('d'));
+    let fx = s.on_key(ctrl('d'));
     assert!(reqs(&fx).is_empty(), "nothing sent before confirming");
     assert!(matches!(s.overlay, Overlay::Confirm { .. }));
     // `n` goes back to the list, nothing rejected.
     assert!(reqs(&s.on_key(key('n'))).is_empty());
     assert_eq!(chooser(&s).rows.len(), 2);
-    s.on_key(key('d'));
+    s.on_key(ctrl('d'));
     let fx = s.on_key(key('y'));
     assert_eq!(reqs(&fx), vec![ApiRequest::Delete { id: tid(1) }]);
     // Back to the list, the rejected draft gone from it.
@@ -300,7 +301,7 @@ fn link_picker_narrows_as_typed_and_links_only_the_highlighted_task() {
     assert_eq!(rows(&s), vec![tid(11), tid(115)], "#11 first: it is exact");
     assert!(reqs(&fx).is_empty(), "#11 is a row: nothing asked");
     // Typed text is shown.
-    assert_eq!(chooser(&s).typed.as_ref().unwrap().input.text, "#11");
+    assert_eq!(chooser(&s).typed.input.text, "#11");
     // `#1157`: no row. Typing has not rested (no tick came): nothing is
     // asked yet, nor said to be (`link_pause.rs` has the pause itself).
     let fx = type_in(&mut s, "57");
@@ -474,7 +475,7 @@ fn a_draft_linked_from_a_visible_task_is_listed_and_accepted() {
     assert_eq!(chooser(&s).rows.len(), 1);
     assert_eq!(chooser(&s).rows[0].0, tid(9));
     assert!(!chooser(&s).waiting(), "both linked tasks answered");
-    let fx = s.on_key(key('a'));
+    let fx = s.on_key(ctrl('a'));
     assert_eq!(only_patch(&fx), (tid(9), json!({"draft": false})));
     // Opened again, nothing is read twice: #9 and #8 are known now.
     s.overlay = Overlay::None;

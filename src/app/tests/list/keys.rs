@@ -148,3 +148,72 @@ fn ctrl_z_suspends_everywhere_and_is_in_the_help() {
         "{help:?}"
     );
 }
+
+/// Issue 40 §4: a message naming a key names the one that runs the action
+/// where the user is (`Keymap::hint_key` over `key_contexts`), so a
+/// rebinding in the config is what it says. Each key is rebound here, and
+/// a decoy binding sits where it does not apply (the detail's keys, seen
+/// from the list; a global key the task's keys shadow): before, the
+/// messages took `key_for`, the first key bound in any context, and named
+/// the decoys.
+#[test]
+fn messages_name_the_keys_rebound_in_the_config() {
+    use std::collections::BTreeMap;
+    let mut o: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut bind = |ctx: &str, k: &str, a: &str| {
+        o.entry(ctx.into()).or_default().insert(k.into(), a.into());
+    };
+    bind("task", "z", "none");
+    bind("task", "J", "undo");
+    bind("detail", "H", "undo");
+    bind("task", "Z", "none");
+    bind("task", "L", "redo");
+    bind("detail", "&", "redo");
+    bind("task", "U", "none");
+    bind("task", "T", "clear_marks");
+    bind("list", "esc", "none");
+    bind("detail", "!", "clear_marks");
+    bind("list", "v", "none");
+    bind("list", "M", "mark_range");
+    bind("global", "~", "mark_range");
+    bind("task", "~", "set_status");
+    let (km, w) = crate::app::keymap::Keymap::load(&o);
+    assert!(w.is_empty(), "{w:?}");
+    let said = |s: &State| s.status.as_ref().map(|m| m.1.clone()).unwrap_or_default();
+
+    // Marking from no mark: the key that marks a range.
+    let mut s = loaded(3);
+    s.keymap = km.clone();
+    s.on_key(key('M'));
+    assert!(said(&s).contains("then M marks every row"), "{}", said(&s));
+    // A one-task command with marks: the key that clears them.
+    palette(&mut s, "title Renamed");
+    assert!(said(&s).contains("T clears the marks"), "{}", said(&s));
+    // A bulk edit's confirmation: the key that undoes it.
+    palette(&mut s, "priority low");
+    match &s.overlay {
+        Overlay::Confirm { lines, .. } => assert!(
+            lines.iter().any(|l| l.contains("J undoes it all")),
+            "{lines:?}"
+        ),
+        _ => panic!("a confirmation"),
+    }
+
+    // Archiving: the key that restores.
+    let mut s = loaded(2);
+    s.keymap = km.clone();
+    let fx = s.on_key(key('x'));
+    let mut archived = task(1);
+    archived.archived = true;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(archived))));
+    assert!(said(&s).contains("J restores it"), "{}", said(&s));
+    // `:history`: the keys that undo and redo.
+    palette(&mut s, "history");
+    match &s.overlay {
+        Overlay::Text { lines, .. } => assert!(
+            lines[0].starts_with("J undoes the operation") && lines[0].contains("L redoes"),
+            "{lines:?}"
+        ),
+        _ => panic!("the history"),
+    }
+}

@@ -206,7 +206,7 @@ fn a_queued_edit_can_be_cancelled_and_is_never_sent() {
     answer(&mut s, &fx, Err(unreachable()));
     palette(&mut s, "outbox");
     assert!(matches!(s.overlay, Overlay::Chooser(_)));
-    s.on_key(key('x'));
+    s.on_key(ctrl('x'));
     assert!(s.outbox.is_empty());
     assert!(s.pending.is_empty(), "the pending mark goes with it");
     assert!(s
