@@ -5,6 +5,7 @@ pub mod args;
 pub mod commands;
 mod connect;
 mod demo;
+mod demo_inbox;
 mod docs;
 mod doctor;
 mod inbox;
