@@ -352,8 +352,10 @@ fn accessible_mode_has_one_focus_with_a_popup_open() {
             .is_some_and(|y| y > 10)
     });
     tui.send(":status");
-    tui.wait_until("the palette drawn whole", WAIT, |s| {
-        s.contains("waiting_on_external") && s.contains(" end of ")
+    // (Waited for whole: a screen read mid-frame may hold the last
+    // frame's marks.)
+    tui.wait_until("the palette drawn whole, one row marked", WAIT, |s| {
+        s.contains("waiting_on_external") && s.contains(" end of ") && marks(s).len() == 1
     });
     let screen = tui.screen();
     let m = marks(&screen);

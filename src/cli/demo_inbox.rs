@@ -3,8 +3,7 @@
 //! is), then Bob does what a colleague does — mentions Alice, replies to
 //! her comment, changes a task of hers, gives her one of his — and a
 //! follow-up and a snooze of Alice's fall due; two more walks read it all
-//! (each open task's comments are read within two walks). The draft is
-//! the sandbox's own (#5, linked from #3), found by the walk. Every item is
+//! (each open task's comments are read within two walks). Every item is
 //! derived by the inbox itself from what the service answers: the first
 //! inbox of the demo shows each reason as a real service would bring it,
 //! and `◀ changed` where something changed. Only the demo's store (in

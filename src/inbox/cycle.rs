@@ -4,7 +4,7 @@
 //! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉ + ⌈F / 3⌉) comment
-//!            reads + min(G, gone) + min(D, L) task reads
+//!            reads + min(G, gone) task reads
 //!
 //! (the first walk of a store: the pages and min(C, O) comment reads, to
 //! know the comments there are)
@@ -13,13 +13,11 @@
 //! last walk, O the open ones (a rotating half each walk, so a comment that
 //! does not move its task's `updated_at` is seen within two walks), F the
 //! completed ones (a rotating third: within three walks), C and G the caps
-//! below, and L the tasks the walk links to and does not hold (read a
-//! rotating D at a time for the drafts among them). Archived tasks are in
-//! no list (the spec), so not walked.
+//! below. Archived tasks are in no list (the spec), so not walked.
 
 use super::derive::{self, Me};
 use super::snapshot::Snapshot;
-use crate::api::{ApiError, Client, Comment, LinkType, Task, TaskQuery};
+use crate::api::{ApiError, Client, Comment, Task, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask};
 use jiff::Timestamp;
 use std::collections::{HashMap, HashSet};
@@ -41,9 +39,6 @@ pub struct Plan {
     pub comment_reads: usize,
     /// G: reads of tasks that left the walk, per walk at most.
     pub gone_reads: usize,
-    /// D: reads of tasks the walk links to and does not hold (a draft
-    /// is in no list), per walk at most.
-    pub link_reads: usize,
     /// Requests at once.
     pub concurrency: usize,
 }
@@ -55,7 +50,6 @@ impl Default for Plan {
             max_pages: 200,
             comment_reads: 250,
             gone_reads: 10,
-            link_reads: 5,
             concurrency: 4,
         }
     }
@@ -311,7 +305,6 @@ pub async fn cycle(
     // 4. What is news, and the new bases.
     let mut new_bases = Vec::with_capacity(tasks.len());
     let mut items = gone_items;
-    items.extend(linked_drafts(client, db, me, plan, &tasks, &seen, now, &mut report).await);
     let now_secs = now.as_second();
     for (i, (t, s)) in tasks.iter().zip(&snaps).enumerate() {
         let id = t.id.as_str();
@@ -350,52 +343,6 @@ pub async fn cycle(
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
     })?;
     Ok(report)
-}
-
-/// Drafts waiting for the user (issue 46 §2): no list gives a draft (the
-/// spec), so the tasks the walk links to and does not hold are read, a
-/// rotating `plan.link_reads` each walk, and each that is a draft of the
-/// user's is a `draft` item (nothing else: such a task has no base, it is
-/// not followed). A draft linked from a task of the user's is found within
-/// ⌈L / D⌉ walks, L the tasks linked to and not walked.
-// Each part of a walk, named at the call.
-#[allow(clippy::too_many_arguments)]
-async fn linked_drafts(
-    client: &Client,
-    db: &mut Db,
-    me: &Me,
-    plan: &Plan,
-    tasks: &[Task],
-    seen: &HashSet<String>,
-    now: Timestamp,
-    report: &mut CycleReport,
-) -> Vec<InboxItem> {
-    let mut linked: Vec<&str> = tasks
-        .iter()
-        .flat_map(|t| t.linked_items.iter())
-        .filter(|l| l.kind == LinkType::Task && !seen.contains(l.id.as_str()))
-        .map(|l| l.id.as_str())
-        .filter(|id| !id.is_empty())
-        .collect();
-    linked.sort_unstable();
-    linked.dedup();
-    let all: Vec<usize> = (0..linked.len()).collect();
-    let mut out = Vec::new();
-    for i in rotation(db, "inbox_rotation_links", &all, plan.link_reads) {
-        report.task_reads += 1;
-        let Ok(t) = client.get_task(linked[i]).await else {
-            continue;
-        };
-        let s = Snapshot::of(&t, me);
-        if s.draft && s.mine {
-            out.extend(
-                derive::task_items(linked[i], None, &s, true, now)
-                    .into_iter()
-                    .filter(|i| i.kind == derive::Kind::Draft.as_str()),
-            );
-        }
-    }
-    out
 }
 
 /// This walk's share of `of` (indexes in a stable order): the next
