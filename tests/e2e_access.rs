@@ -310,3 +310,75 @@ fn mouse_capture_is_released_for_the_editor_and_ctrl_z_and_taken_back_after() {
     tui.send("q");
     tui.wait_exit(WAIT);
 }
+
+/// The rows marked `>` as the current one (a `>` at a line's start or
+/// after a blank, then a blank or `#`).
+fn marks(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter(|l| {
+            let c: Vec<char> = l.chars().collect();
+            (0..c.len()).any(|i| {
+                c[i] == '>'
+                    && (i == 0 || c[i - 1] == ' ')
+                    && c.get(i + 1).is_some_and(|n| *n == ' ' || *n == '#')
+            })
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 46 §4: in accessible mode a popup is the one focus — only its
+/// row is marked `>` (the list's row behind it is not), its first line
+/// names it (`popup: …`) and its last says where it ends (`end of …`);
+/// `loading the current sharing…` leaves once the sharing is read.
+#[test]
+fn accessible_mode_has_one_focus_with_a_popup_open() {
+    let svc = Service::small();
+    let home = Home::new();
+    let env = env_with(
+        with_config(&svc, &home, "refresh_secs = 0\n"),
+        "TASKDECK_ACCESSIBLE",
+        "1",
+    );
+    let mut tui = Tui::spawn(&home, &[], &env, 200, 50);
+    ready(&tui);
+    tui.wait_until("the list's row marked", WAIT, |s| marks(s).len() == 1);
+    // The current row below where the palette opens, in sight beside it.
+    tui.send("jjjjjjjjjjjj");
+    tui.wait_until("the list's row moved down", WAIT, |s| {
+        s.lines()
+            .position(|l| l.contains("> #"))
+            .is_some_and(|y| y > 10)
+    });
+    tui.send(":status");
+    // (Waited for whole: a screen read mid-frame may hold the last
+    // frame's marks.)
+    tui.wait_until("the palette drawn whole, one row marked", WAIT, |s| {
+        s.contains("waiting_on_external") && s.contains(" end of ") && marks(s).len() == 1
+    });
+    let screen = tui.screen();
+    let m = marks(&screen);
+    assert_eq!(m.len(), 1, "one row marked: {m:#?}\n{screen}");
+    assert!(
+        !m[0].contains("> #"),
+        "the popup's row, not the list's: {screen}"
+    );
+    assert!(screen.contains("popup: "), "{screen}");
+    assert!(screen.contains(" end of "), "{screen}");
+    no_box(&screen);
+    tui.key("\x1b");
+    tui.wait_until("the popup closed", WAIT, |s| !s.contains("popup: "));
+    tui.wait_until("the list's row marked again", WAIT, |s| marks(s).len() == 1);
+    // The sharing editor: it says it loads, then opens; the word leaves.
+    tui.send("S");
+    tui.wait_until("the sharing editor open", WAIT, |s| {
+        s.contains("popup: ") && s.contains("visibility")
+    });
+    tui.wait_until("the loading word gone", WAIT, |s| {
+        !s.contains("loading the current sharing")
+    });
+    tui.key("\x1b");
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}

@@ -330,3 +330,57 @@ fn another_profiles_item_is_labelled_and_enter_opens_it_in_that_profile() {
         );
     }
 }
+
+/// Issue 46 §3: Bob mentions Alice on a task of hers that is already
+/// completed; the comment does not move the task's `updated_at`, and the
+/// task is not among the open ones the inbox reads in halves. Within
+/// three walks (`r` three times in the inbox) the mention is there: the
+/// completed tasks are read in a rotating third each walk.
+#[test]
+fn a_mention_on_a_completed_task_reaches_the_inbox_within_three_walks() {
+    let svc = Service::small();
+    let home = Home::new();
+    let alice = client(&svc, KEY);
+    let bob = client(&svc, BOB);
+    let alice_id = svc.user_id(KEY);
+
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
+    tui.wait_for("┌#", WAIT);
+    // The first walk learns what there is.
+    tui.send("i");
+    tui.wait_for("read just now", WAIT);
+    esc(&tui);
+
+    let done = page(
+        &svc,
+        &alice,
+        TaskQuery {
+            assigned_to: Some(alice_id),
+            status: vec!["completed".into()],
+            ..Default::default()
+        },
+    )
+    .into_iter()
+    .find(|t| svc.rt.block_on(bob.get_task(&t.id)).is_ok())
+    .expect("a completed task of Alice's that Bob sees");
+    let updated = |id: &str| svc.rt.block_on(alice.get_task(id)).unwrap().updated_at;
+    let was = updated(&done.id);
+    let email = svc.rt.block_on(alice.me()).unwrap().user_email;
+    let text = format!("@{} the okapi filing, once more", email.raw());
+    svc.rt
+        .block_on(bob.add_comment(&done.id, &text, &[]))
+        .unwrap();
+    assert_eq!(updated(&done.id), was, "a comment does not move updated_at");
+
+    // Three walks, then the mention.
+    tui.send("i");
+    tui.send("r");
+    tui.send("r");
+    tui.send("r");
+    tui.wait_until("the mention on the completed task", WAIT, |s| {
+        s.contains("Bob Okafor mentioned you") && s.contains("okapi")
+    });
+    esc(&tui);
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}

@@ -202,3 +202,57 @@ fn the_first_start_shows_help_and_quit_once_at_80x24() {
     again.send("q");
     again.wait_exit(WAIT);
 }
+
+/// Issue 46 §2: the demo's first inbox holds every kind of reason — a
+/// mention, a reply to Alice's comment, a change before → after, a task
+/// newly assigned to her, a follow-up come due, a snooze ended —
+/// derived by the inbox from what the demo's colleague did; and opening
+/// the change marks the changed field, opening a reminder marks none.
+#[test]
+fn the_demos_first_inbox_shows_every_reason() {
+    let home = Home::new();
+    let env = vec![("TMPDIR".to_string(), home.root().display().to_string())];
+    let mut tui = Tui::spawn(&home, &["demo"], &env, 160, 60);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.wait_until("the first page", WAIT, |s| s.contains("(more below)"));
+    tui.send("i");
+    tui.wait_for("Inbox", WAIT);
+    let reasons = [
+        "Bob Okafor mentioned you",
+        "Bob Okafor replied to your comment",
+        "priority",
+        "assigned to you",
+        "(follow-up)",
+        "snoozed until",
+    ];
+    tui.wait_until("every reason", WAIT, |s| {
+        reasons.iter().all(|r| s.contains(r))
+    });
+    // The change's row (a row: its head, then its reasons): opened, its
+    // field is marked `◀ changed`, and only that line.
+    let screen = tui.screen();
+    let head = |l: &str| l.split('│').nth(1).is_some_and(|c| c.starts_with('#'));
+    let lines: Vec<&str> = screen.lines().filter(|l| l.contains('│')).collect();
+    let at = lines
+        .iter()
+        .position(|l| !head(l) && l.contains(" → "))
+        .expect("the change's reasons");
+    let row = lines[..at].iter().filter(|l| head(l)).count() - 1;
+    for _ in 0..row {
+        tui.send("j");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tui.send("\r");
+    tui.wait_until("the changed field marked", WAIT, |s| {
+        s.lines()
+            .any(|l| l.contains("status:") && l.contains("◀ changed (inbox)"))
+    });
+    let marked = tui
+        .screen()
+        .lines()
+        .filter(|l| l.contains("◀ changed"))
+        .count();
+    assert_eq!(marked, 1, "{}", tui.screen());
+    tui.send("q");
+    tui.wait_exit(WAIT);
+}

@@ -116,20 +116,30 @@ pub(super) async fn demo(tasks: Option<usize>, accessible: bool) -> Outcome {
     let base = sandbox.base_url();
     tracing::info!(%base, "demo sandbox started");
     settings.base_url = Some(base.clone());
-    let key_print = settings.cache.then(|| {
-        crate::store::identity::KeyPrint::of(&crate::store::service_dir(&base, true), &key.key)
-    });
+    let key_print = settings
+        .cache
+        .then(|| {
+            crate::store::identity::KeyPrint::of(&crate::store::service_dir(&base, true), &key.key)
+        })
+        .flatten();
     let mut cfg = ClientConfig::new(base, crate::api::ApiKey::new(key.key.clone()));
     cfg.http2 = settings.http2;
     cfg.h2c = settings.http2_always;
     let client = Client::new(cfg).map_err(Failure::failed)?;
+    // The inbox holds an example of each reason (issue 46 §2); without it
+    // the demo still runs.
+    if settings.cache {
+        if let Err(e) = super::demo_inbox::seed(&sandbox, &client, key_print.as_ref()).await {
+            tracing::warn!(error = %e, "the demo's inbox was not seeded");
+        }
+    }
     crate::tui::run(
         client,
         settings,
         LaunchInfo {
             demo: true,
             profile: None,
-            key_print: key_print.flatten(),
+            key_print,
             others: vec![],
             open: None,
         },

@@ -6,6 +6,7 @@ pub mod commands;
 mod connect;
 #[cfg(feature = "sandbox")]
 mod demo;
+mod demo_inbox;
 mod docs;
 mod doctor;
 mod inbox;

@@ -3,16 +3,17 @@
 //! then one transaction in the store. Its cost is bounded whatever the
 //! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
-//! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉) comment reads
-//!            + min(G, gone) task reads
+//! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉ + ⌈F / 3⌉) comment
+//!            reads + min(G, gone) task reads
 //!
 //! (the first walk of a store: the pages and min(C, O) comment reads, to
 //! know the comments there are)
 //!
 //! where I is the tasks involving the user, M those that changed since the
 //! last walk, O the open ones (a rotating half each walk, so a comment that
-//! does not move its task's `updated_at` is seen within two walks), C and
-//! G the caps below.
+//! does not move its task's `updated_at` is seen within two walks), F the
+//! completed ones (a rotating third: within three walks), C and G the caps
+//! below. Archived tasks are in no list (the spec), so not walked.
 
 use super::derive::{self, Me};
 use super::snapshot::Snapshot;
@@ -219,6 +220,8 @@ pub async fn cycle(
     let mut wanted = HashSet::new();
     let mut open: Vec<usize> = (0..snaps.len()).filter(|&i| snaps[i].open()).collect();
     open.sort_by(|&a, &b| tasks[a].id.as_str().cmp(tasks[b].id.as_str()));
+    let mut finished: Vec<usize> = (0..snaps.len()).filter(|&i| !snaps[i].open()).collect();
+    finished.sort_by(|&a, &b| tasks[a].id.as_str().cmp(tasks[b].id.as_str()));
     if first {
         // The first walk learns the comments there are (as many open
         // tasks as a walk may read): later ones compare ids, exactly.
@@ -246,6 +249,19 @@ pub async fn cycle(
         if !open.is_empty() {
             let next = ((offset + half) % open.len()).to_string();
             let _ = off_runtime(|| db.set_meta("inbox_rotation", &next));
+        }
+        // The finished ones (completed): a rotating third, so a comment
+        // naming the user on a task already done — which need not move its
+        // `updated_at` — is read within three walks (issue 46 §3).
+        for i in rotation(
+            db,
+            "inbox_rotation_done",
+            &finished,
+            finished.len().div_ceil(3),
+        ) {
+            if wanted.insert(i) {
+                want.push(i);
+            }
         }
     }
     want.truncate(plan.comment_reads);
@@ -327,6 +343,24 @@ pub async fn cycle(
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
     })?;
     Ok(report)
+}
+
+/// This walk's share of `of` (indexes in a stable order): the next
+/// `share` (at most all) from where the last walk's share ended (kept in
+/// the store's `meta` under `key`), so every one comes within
+/// ⌈len/share⌉ walks.
+fn rotation(db: &mut Db, key: &str, of: &[usize], share: usize) -> Vec<usize> {
+    if of.is_empty() {
+        return Vec::new();
+    }
+    let share = share.clamp(1, of.len());
+    let offset = off_runtime(|| db.get_meta(key))
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or(0)
+        % of.len();
+    let next = ((offset + share) % of.len()).to_string();
+    let _ = off_runtime(|| db.set_meta(key, &next));
+    (0..share).map(|k| of[(offset + k) % of.len()]).collect()
 }
 
 /// Run the store's work `f` (SQLite: a write may wait up to 5 s for a

@@ -169,7 +169,7 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut super::
                     _ => theme.base,
                 }
             };
-            let cursor_mark = if selected { ">" } else { " " };
+            let cursor_mark = if selected { theme.current_mark() } else { " " };
             lines.push(Line::styled(
                 fit(&crate::text::clean(&format!("{cursor_mark}{text}")), w),
                 style,

@@ -45,15 +45,17 @@ pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
 
 pub(super) fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
     clear_area(f.buffer_mut(), r);
+    // Titles may carry service text (a task label, a path): sanitised
+    // here like every line below them.
+    let name = crate::text::clean(title);
     let b = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focus)
         .title(Span::styled(
-            // Titles may carry service text (a task label, a path): sanitised
-            // here like every line below them.
-            format!(" {} ", crate::text::clean(title)),
+            theme.popup_top(name.trim()),
             theme.accent.add_modifier(Modifier::BOLD),
         ));
+    let b = theme.popup_end(b, name.trim());
     let b = theme.frame(b);
     let inner = b.inner(r);
     f.render_widget(b, r);

@@ -84,6 +84,37 @@ pub fn popup_hint(s: &State) -> Option<String> {
     Some(format!("[{name}] {}", all.join("  ")))
 }
 
+/// A popup's key line within `width` (issue 46 §4: at 80 columns it was
+/// cut, `esc clo`): `[name]` and its first entry, then the others in
+/// order as room allows, the last one — how the popup ends — always kept.
+/// Only what still does not fit is cut, with the cut mark.
+pub fn fit_popup_hint(hint: &str, width: usize) -> String {
+    let w = crate::cut::width;
+    if w(hint) <= width {
+        return hint.to_string();
+    }
+    let parts: Vec<&str> = hint.split("  ").collect();
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return crate::cut::cut(hint, width);
+    };
+    if parts.len() < 3 {
+        return crate::cut::cut(hint, width);
+    }
+    let room = width.saturating_sub(2 + w(last));
+    let mut out = first.to_string();
+    for part in &parts[1..parts.len() - 1] {
+        if w(&out) + 2 + w(part) > room {
+            // Later entries are kept out too: the order is the priority.
+            break;
+        }
+        out.push_str("  ");
+        out.push_str(part);
+    }
+    out.push_str("  ");
+    out.push_str(last);
+    crate::cut::cut(&out, width)
+}
+
 /// The fixed keys of the popups that read them in code.
 fn entries_fixed(name: &str) -> &'static str {
     match name {

@@ -155,9 +155,12 @@ pub fn draw(
             let (style, mark) = if !on_current {
                 (theme.dim.add_modifier(Modifier::UNDERLINED), "-")
             } else if focused {
-                (theme.selected, ">")
+                (theme.selected, theme.current_mark())
             } else {
-                (theme.selected.remove_modifier(Modifier::BOLD), ">")
+                (
+                    theme.selected.remove_modifier(Modifier::BOLD),
+                    theme.current_mark(),
+                )
             };
             line = line.patch_style(style);
             if let Some(first) = line.spans.first_mut() {

@@ -60,21 +60,33 @@ pub fn render(f: &mut Frame, s: &State, theme: &Theme) -> Metrics {
         return m;
     }
     let p = crate::app::dispatch::layout::panes(area, s);
+    // Accessible mode: under a popup the panes mark no row, so the
+    // popup's `>` is the one focus (issue 46 §4).
+    let under;
+    let panes = if theme.accessible && !matches!(s.overlay, Overlay::None) {
+        under = Theme {
+            under_popup: true,
+            ..theme.clone()
+        };
+        &under
+    } else {
+        theme
+    };
     draw_header(f, p.header, s, theme);
     list::draw_tabs(f, p.tabs, s, theme, &mut m);
     if s.board.is_some() {
         // The board takes the list's and the detail's place.
         let top = p.tabs.bottom();
         let body = Rect::new(area.x, top, area.width, p.status.y.saturating_sub(top));
-        board::draw(f, body, s, theme, &mut m);
+        board::draw(f, body, s, panes, &mut m);
     } else if let Some(r) = p.list {
         m.hit(r, Hit::Pane(Focus::List));
-        m.list = Some(list::draw(f, r, s, theme, &mut m));
+        m.list = Some(list::draw(f, r, s, panes, &mut m));
     }
     if let Some(r) = p.detail.filter(|_| s.board.is_none()) {
         m.hit(r, Hit::Pane(Focus::Detail));
         // Scrolling stops at the end of what the tab shows.
-        m.detail = Some(detail::draw(f, r, s, theme, &mut m));
+        m.detail = Some(detail::draw(f, r, s, panes, &mut m));
     }
     draw_status(f, p.status, s, theme);
     draw_hints(f, p.hints, s, theme);
@@ -97,7 +109,7 @@ pub fn hint_text(s: &State, width: usize) -> String {
     // A popup's own keys while it is open, from the keymap in effect.
     let popup = popup_hint(s);
     if let Some(p) = popup {
-        return format!(" {}", crate::cut::cut(&p, width.saturating_sub(1)));
+        return format!(" {}", hints::fit_popup_hint(&p, width.saturating_sub(1)));
     }
     if s.welcome {
         if let Some(w) = welcome_text(s, width) {

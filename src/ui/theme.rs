@@ -22,6 +22,9 @@ pub struct Theme {
     pub badge: Style,
     pub border: Style,
     pub border_focus: Style,
+    /// Accessible mode, drawing the panes under an open popup: only the
+    /// popup marks its row (`>`), so there is one focus (issue 46 §4).
+    pub under_popup: bool,
     /// Accessible mode (`accessible = true`): blank space for borders,
     /// selection and tabs marked in the text, nothing that moves alone.
     pub accessible: bool,
@@ -142,6 +145,7 @@ impl Theme {
             border: get("border", &mut warnings),
             border_focus: get("border_focus", &mut warnings),
             accessible: false,
+            under_popup: false,
         };
         (theme, warnings)
     }
@@ -168,6 +172,7 @@ impl Theme {
             border: plain,
             border_focus: plain.add_modifier(Modifier::BOLD),
             accessible: false,
+            under_popup: false,
         }
     }
 }
@@ -205,6 +210,28 @@ impl Theme {
         self.frame(b)
     }
 
+    /// A popup's first line: its name; in accessible mode saying it is a
+    /// popup (no box drawing tells it from the pane behind, issue 46 §4).
+    pub fn popup_top(&self, name: &str) -> String {
+        if self.accessible {
+            format!(" popup: {name} ")
+        } else {
+            format!(" {name} ")
+        }
+    }
+
+    /// A popup's last line in accessible mode: where it ends, in words.
+    pub fn popup_end<'a>(
+        &self,
+        b: ratatui::widgets::Block<'a>,
+        name: &str,
+    ) -> ratatui::widgets::Block<'a> {
+        if !self.accessible {
+            return b;
+        }
+        b.title_bottom(Span::styled(format!(" end of {name} "), self.dim))
+    }
+
     /// A block's borders as lines, or in accessible mode as blank space
     /// (the same cells: the layout does not move).
     pub fn frame<'a>(&self, b: ratatui::widgets::Block<'a>) -> ratatui::widgets::Block<'a> {
@@ -215,13 +242,27 @@ impl Theme {
         }
     }
 
+    /// The mark of a pane's current row (`>`), or a blank under a popup
+    /// in accessible mode (the popup's row is the one focus).
+    pub fn current_mark(&self) -> &'static str {
+        if self.under_popup {
+            " "
+        } else {
+            ">"
+        }
+    }
+
     /// A row's text with the first column marking the current one: `>` in
     /// accessible mode (never style alone), the text as it is otherwise.
     pub fn point(&self, text: String, current: bool) -> String {
         if !self.accessible {
             return text;
         }
-        let mark = if current { '>' } else { ' ' };
+        let mark = if current && !self.under_popup {
+            '>'
+        } else {
+            ' '
+        };
         match text.strip_prefix(' ') {
             Some(rest) => format!("{mark}{rest}"),
             None => format!("{mark} {text}"),

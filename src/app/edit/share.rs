@@ -5,6 +5,9 @@ use crate::api::*;
 use crate::app::popups::sharing::*;
 use crate::app::state::{ApiRequest, Effect, Focus, Level, Load, Overlay, State, Tab};
 
+/// What `loading the current sharing…` is about: cleared when it loads.
+const SHARING_LOAD: &str = "sharing-load";
+
 impl State {
     /// The sharing of task `id` read: shown in its tab, and the editor
     /// opened if `S` asked for it while it loaded.
@@ -24,6 +27,8 @@ impl State {
                 && matches!(d.sharing, Load::Loaded(_))
                 && matches!(self.overlay, Overlay::None);
         }
+        // `loading the current sharing…` is over (an error says its own).
+        self.cleared(SHARING_LOAD);
         if edit {
             if let Err(e) = self.open_sharing() {
                 self.say(Level::Error, e);
@@ -53,7 +58,8 @@ impl State {
                 if matches!(d.sharing, Load::Failed(_)) {
                     d.sharing = Load::NotLoaded;
                 }
-                self.say(Level::Info, "loading the current sharing…");
+                // A transient word: it leaves once the sharing is read.
+                self.say_about(SHARING_LOAD, Level::Info, "loading the current sharing…");
                 fx.extend(self.load_tab(Tab::Sharing));
                 Ok(fx)
             }

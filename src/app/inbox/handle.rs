@@ -283,10 +283,13 @@ impl State {
             _ => (Tab::Overview, None),
         };
         // The inbox names a change by its words (`due`, `assignee`); the
-        // overview by the task's field.
+        // overview by the task's field. Only a change is marked `◀ changed`:
+        // a reminder (`overdue: was due …`) points at the due date, which
+        // did not change (issue 46 §2).
         let field = r
             .target
             .as_deref()
+            .filter(|_| r.top() == Some(crate::inbox::Kind::Fields))
             .and_then(|t| t.strip_prefix("field:"))
             .map(|f| {
                 crate::domain::task_field::TaskField::from_inbox(f)

@@ -99,6 +99,31 @@ fn a_changed_field_opens_on_the_overview() {
     );
 }
 
+/// A reminder points at the due date, but nothing changed there: the
+/// overview opens without `◀ changed` (issue 46 §2: every demo item
+/// opened saying `◀ changed (inbox)`).
+#[test]
+fn a_reminder_opens_on_the_overview_with_no_field_marked_changed() {
+    let mut s = loaded(5);
+    s.inbox.running = true;
+    s.on_inbox(InboxUpdate {
+        rows: vec![row(
+            4,
+            Kind::Due,
+            "overdue: was due Mon 17:00",
+            Some("field:due"),
+        )],
+        unread: [tid(4)].into_iter().collect(),
+        ..Default::default()
+    });
+    s.on_key(key('i'));
+    s.on_key(code(KeyCode::Enter));
+    let d = s.detail.as_ref().unwrap();
+    assert_eq!(d.task_id, tid(4));
+    assert_eq!(d.tab, Tab::Overview);
+    assert_eq!(d.focus_field, None);
+}
+
 #[test]
 fn d_marks_done_without_opening_u_brings_it_back_a_shows_all_r_walks() {
     let mut s = with_inbox();

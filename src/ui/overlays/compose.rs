@@ -17,7 +17,14 @@ pub(super) fn draw(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mu
     let b = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focus)
-        .title(Span::styled(title, theme.accent));
+        .title(Span::styled(
+            match theme.accessible {
+                true => theme.popup_top(&title),
+                false => title.clone(),
+            },
+            theme.accent,
+        ));
+    let b = theme.popup_end(b, &title);
     let b = theme.frame(b);
     let inner = b.inner(r);
     f.render_widget(b, r);

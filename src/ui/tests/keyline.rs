@@ -301,3 +301,17 @@ fn the_sharing_editor_and_the_files_tab_name_the_keys_rebound() {
     assert!(!t.to_lowercase().contains("enter review"), "{t}");
     assert!(t.contains("r reviews before saving"), "{t}");
 }
+
+/// Issue 46 §4: a popup's key line too wide for the terminal drops
+/// entries by their order (the last kept: how the popup ends) instead of
+/// being cut mid-word (`esc clo`).
+#[test]
+fn a_popup_key_line_too_wide_keeps_its_name_and_how_it_ends() {
+    let hint = "[inbox] j/k move  enter open  d done  u undo  s snooze  f follow-up  a all  r now  esc close";
+    let fit = crate::ui::hints::fit_popup_hint(hint, 60);
+    assert!(crate::cut::width(&fit) <= 60, "{fit}");
+    assert!(fit.starts_with("[inbox] j/k move  enter open"), "{fit}");
+    assert!(fit.ends_with("  esc close"), "{fit}");
+    assert!(!fit.contains('…'), "{fit}");
+    assert_eq!(crate::ui::hints::fit_popup_hint(hint, 200), hint);
+}
