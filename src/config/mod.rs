@@ -15,6 +15,7 @@ mod parse;
 mod paths;
 mod reader;
 mod save;
+pub mod schema;
 mod settings;
 
 pub use entries::{builtin_views, name_key};
