@@ -250,7 +250,12 @@ pub const SETTINGS: &[SettingDoc] = &[
         Some("\"all\""),
     )
     .is(Kind::Choice(&["all", "current"])),
-    row("theme", "`dark`, `light` or `high-contrast`", "`dark`", Some("\"dark\""))
+    row(
+        "theme",
+        "`auto`: light or dark as the terminal's background is (asked with OSC 11 at start, 100 ms at most; then `COLORFGBG`; else dark; `taskdeck doctor` says which and why); or `dark`, `light`, `high-contrast`",
+        "`auto`",
+        Some("\"auto\""),
+    )
     .is(Kind::Choice(super::settings::THEMES)),
     row(
         "time_zone",
