@@ -113,15 +113,20 @@ impl Choice {
     }
 }
 
-/// The terminal's answer first, then `COLORFGBG`, then dark.
-pub fn choose(answer: Option<Rgb>, colorfgbg: Option<&str>) -> Choice {
+/// The terminal's answer first, then `COLORFGBG`, then dark. `asked`:
+/// the terminal was asked (`false`: it could not be, not a terminal).
+pub fn choose(asked: bool, answer: Option<Rgb>, colorfgbg: Option<&str>) -> Choice {
     if let Some(c) = answer {
         return Choice {
             light: c.is_light(),
             why: format!("the terminal's background is {c} (it answered OSC 11)"),
         };
     }
-    let no_answer = format!("no answer to OSC 11 within {} ms", WAIT.as_millis());
+    let no_answer = if asked {
+        format!("no answer to OSC 11 within {} ms", WAIT.as_millis())
+    } else {
+        "not asked (not a terminal)".to_string()
+    };
     match colorfgbg.map(|v| (v, from_colorfgbg(v))) {
         Some((v, Some(light))) => Choice {
             light,
@@ -133,7 +138,7 @@ pub fn choose(answer: Option<Rgb>, colorfgbg: Option<&str>) -> Choice {
         },
         _ => Choice {
             light: false,
-            why: format!("{no_answer} and no COLORFGBG: dark"),
+            why: format!("{no_answer} and no COLORFGBG"),
         },
     }
 }
@@ -204,10 +209,10 @@ fn is_end(c: char, m: KeyModifiers) -> bool {
 }
 
 /// Ask the terminal now, outside the TUI (`taskdeck doctor`): raw mode
-/// for the question, given back after. `None` when standard input or
-/// output is not a terminal, or nothing answered within [`WAIT`]. Keys
-/// typed meanwhile are dropped (doctor reads none).
-pub fn ask_now(in_tmux: bool) -> Option<Rgb> {
+/// for the question, given back after. `None`: not asked, standard input
+/// or output is not a terminal; `Some(None)`: nothing answered within
+/// [`WAIT`]. Keys typed meanwhile are dropped (doctor reads none).
+pub fn ask_now(in_tmux: bool) -> Option<Option<Rgb>> {
     use crossterm::event;
     use std::io::{IsTerminal, Write};
     if !io::stdin().is_terminal() || !io::stdout().is_terminal() {
@@ -240,7 +245,7 @@ pub fn ask_now(in_tmux: bool) -> Option<Rgb> {
         }
     })();
     let _ = crossterm::terminal::disable_raw_mode();
-    found.ok().flatten()
+    Some(found.ok().flatten())
 }
 
 #[cfg(test)]
@@ -324,14 +329,20 @@ mod tests {
 
     #[test]
     fn the_answer_then_colorfgbg_then_dark() {
-        let c = choose(Some(Rgb(250, 250, 250)), Some("15;0"));
+        let c = choose(true, Some(Rgb(250, 250, 250)), Some("15;0"));
         assert!(c.light && c.why.contains("#fafafa"), "{c:?}");
-        let c = choose(None, Some("0;15"));
+        let c = choose(true, None, Some("0;15"));
         assert!(c.light && c.why.contains("COLORFGBG=0;15"), "{c:?}");
-        assert!(!choose(None, Some("15;default;0")).light);
-        let c = choose(None, Some("junk"));
+        assert!(!choose(true, None, Some("15;default;0")).light);
+        let c = choose(true, None, Some("junk"));
         assert!(!c.light && c.why.contains("no COLORFGBG"), "{c:?}");
-        assert_eq!(choose(None, None).theme(), "dark");
+        assert!(
+            c.why.starts_with("no answer to OSC 11 within 100 ms"),
+            "{c:?}"
+        );
+        assert_eq!(choose(true, None, None).theme(), "dark");
+        let c = choose(false, None, None);
+        assert!(c.why.starts_with("not asked (not a terminal)"), "{c:?}");
         assert_eq!(from_colorfgbg("0;7"), Some(true));
         assert_eq!(from_colorfgbg("7;8"), Some(false));
         assert_eq!(from_colorfgbg("7;default"), None);

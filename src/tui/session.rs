@@ -188,7 +188,7 @@ impl Session {
             } else {
                 None
             };
-            let choice = background::choose(answer, env("COLORFGBG").as_deref());
+            let choice = background::choose(asking, answer, env("COLORFGBG").as_deref());
             tracing::info!(theme = choice.theme(), why = %choice.why, "theme auto");
             choice.theme().to_string()
         } else {
