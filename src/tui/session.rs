@@ -151,7 +151,9 @@ impl Session {
         // `theme = "auto"`: the terminal is asked its background now, its
         // answer read by the input thread; the first frame waits for it
         // [`background::WAIT`] at most.
-        let asking = settings.theme == "auto" && !no_color;
+        // Once a process: a `:profile` switch keeps what the terminal said.
+        static CHOSEN: std::sync::OnceLock<background::Choice> = std::sync::OnceLock::new();
+        let asking = settings.theme == "auto" && !no_color && CHOSEN.get().is_none();
         if asking {
             let in_tmux = env("TMUX").is_some_and(|v| !v.is_empty());
             if let Err(e) = terminal::ask_background(in_tmux) {
@@ -188,7 +190,8 @@ impl Session {
             } else {
                 None
             };
-            let choice = background::choose(asking, answer, env("COLORFGBG").as_deref());
+            let choice = CHOSEN
+                .get_or_init(|| background::choose(asking, answer, env("COLORFGBG").as_deref()));
             tracing::info!(theme = choice.theme(), why = %choice.why, "theme auto");
             choice.theme().to_string()
         } else {
