@@ -203,6 +203,22 @@ async fn config_init_fed_its_answers_writes_a_working_private_config() {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
+    // Its first line points at the schema, written beside it, which is
+    // what `taskdeck config schema` prints.
+    assert!(
+        text.starts_with("#:schema ./taskdeck.schema.json\n# kept: my own note\n"),
+        "{text}"
+    );
+    let written = std::fs::read_to_string(path.with_file_name("taskdeck.schema.json")).unwrap();
+    let o = env.run(&["config", "schema"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), written);
+    let schema: Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    assert_eq!(schema["properties"]["page_size"]["maximum"], 100);
     // `taskdeck me` uses it.
     let o = env.run(&["me"]).await;
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

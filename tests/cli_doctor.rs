@@ -75,6 +75,7 @@ async fn with_the_service_up_every_check_holds_and_says_who_the_key_acts_as() {
     for name in [
         "version",
         "terminal",
+        "theme",
         "keyboard",
         "multiplexer",
         "ssh",
@@ -92,6 +93,11 @@ async fn with_the_service_up_every_check_holds_and_says_who_the_key_acts_as() {
         assert_eq!(c["ok"], true, "{c}");
         assert!(c["detail"].as_str().is_some_and(|d| !d.is_empty()), "{c}");
     }
+    // Not in a terminal here: the theme `auto` takes is said, and why.
+    assert_eq!(
+        check(&all, "theme")["detail"],
+        "auto: dark, not asked (not a terminal) and no COLORFGBG"
+    );
     assert!(check(&all, "requester thread")["detail"]
         .as_str()
         .unwrap()

@@ -151,6 +151,11 @@ fn other_profiles_connect_in_the_background_once_and_quietly() {
     tui.wait_for("profile work", WAIT);
     tui.send("i");
     tui.wait_for(&format!("[client] {label}"), WAIT);
+    // The terminal was asked its background once (theme = "auto"): a
+    // switch keeps what it said, without another wait.
+    let raw = tui.raw();
+    let asked = raw.windows(7).filter(|w| w == b"\x1b]11;?\x07").count();
+    assert_eq!(asked, 1, "the terminal's background asked {asked} times");
     let ran = std::fs::read_to_string(&runs).unwrap();
     assert_eq!(
         ran.lines().collect::<Vec<_>>(),

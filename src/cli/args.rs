@@ -206,6 +206,9 @@ pub enum ConfigCommand {
     Path,
     /// Check the config file: unknown keys and bad values, with line numbers.
     Check,
+    /// Print a JSON Schema (draft 2020-12) of the config file, for editors
+    /// (taplo, tombi); `config init` writes it beside the file.
+    Schema,
 }
 
 #[derive(Debug, Args)]

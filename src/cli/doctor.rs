@@ -50,6 +50,9 @@ pub async fn run(profile: Option<&str>, json: bool, limit: Duration) -> Outcome 
     let env = process_env;
     let mut checks = vec![version()];
     checks.extend(terminal(&c, &env));
+    checks.push(theme(&c, &env, &|tmux| {
+        crate::tui::background::ask_now(tmux)
+    }));
     checks.push(clipboard(&c, &env));
     checks.push(notifications(&c, &env));
     checks.extend(configuration(&c, profile));
@@ -179,6 +182,31 @@ fn terminal(c: &Config, env: Env) -> Vec<Check> {
         },
     ));
     out
+}
+
+/// How the terminal is asked its background (a function, so that tests
+/// answer for it): `None` not asked, `Some(None)` no answer.
+type AskBackground<'a> = &'a dyn Fn(bool) -> Option<Option<crate::tui::background::Rgb>>;
+
+/// The theme the TUI takes and why: `auto` asks the terminal its
+/// background (OSC 11) as the TUI does, then reads `COLORFGBG`.
+fn theme(c: &Config, env: Env, ask: AskBackground) -> Check {
+    use crate::tui::background::choose;
+    let set = c.settings.theme.as_str();
+    let detail = if env("NO_COLOR").is_some() {
+        "no colours: NO_COLOR is set (modifiers only)".to_string()
+    } else if set != "auto" {
+        format!("{set} (theme in the config)")
+    } else {
+        let answer = ask(env("TMUX").is_some());
+        let choice = choose(
+            answer.is_some(),
+            answer.flatten(),
+            env("COLORFGBG").as_deref(),
+        );
+        format!("auto: {}, {}", choice.theme(), choice.why)
+    };
+    check("theme", true, detail)
 }
 
 /// The kitty keyboard protocol, as far as the environment tells (taskdeck
@@ -558,6 +586,46 @@ mod tests {
         assert_eq!(proxy_in_use("https://tasks.example.com", &none), "");
         // A plain-http service does not go through an HTTPS proxy.
         assert_eq!(proxy_in_use("http://127.0.0.1:1", &env), "");
+    }
+
+    #[test]
+    fn the_theme_line_says_which_and_why() {
+        use crate::tui::background::Rgb;
+        let c = crate::config::from_str("", None);
+        let white = |_: bool| Some(Some(Rgb(255, 255, 255)));
+        let silent = |_: bool| Some(None);
+        let unasked = |_: bool| None;
+        let none = env_of(&[]);
+        let said = theme(&c, &none, &white).detail;
+        assert_eq!(
+            said,
+            "auto: light, the terminal's background is #ffffff (it answered OSC 11)"
+        );
+        let light_bg = env_of(&[("COLORFGBG", "0;15")]);
+        let said = theme(&c, &light_bg, &silent).detail;
+        assert!(
+            said.starts_with("auto: light, no answer to OSC 11 within 100 ms; COLORFGBG=0;15"),
+            "{said}"
+        );
+        let said = theme(&c, &none, &unasked).detail;
+        assert_eq!(
+            said,
+            "auto: dark, not asked (not a terminal) and no COLORFGBG"
+        );
+        let set = crate::config::from_str("theme = \"high-contrast\"\n", None);
+        assert_eq!(
+            theme(&set, &none, &white).detail,
+            "high-contrast (theme in the config)"
+        );
+        // Inside tmux the question goes through its passthrough too.
+        let tmux = env_of(&[("TMUX", "/tmp/tmux-1/default,1,0")]);
+        let asked_in_tmux = std::cell::Cell::new(false);
+        let spy = |t: bool| {
+            asked_in_tmux.set(t);
+            Some(None)
+        };
+        theme(&c, &tmux, &spy);
+        assert!(asked_in_tmux.get());
     }
 
     #[test]

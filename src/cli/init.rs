@@ -286,8 +286,9 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     };
     let written = write_file(&path, profile, &base, &key, notify.as_deref())?;
     emit(&format!(
-        "wrote {}\nstart with: taskdeck{}\n",
+        "wrote {} (and its schema, {}, beside it)\nstart with: taskdeck{}\n",
         written.display(),
+        crate::config::schema::SCHEMA_FILE,
         profile
             .map(|p| format!(" --profile {}", crate::text::clean(p)))
             .unwrap_or_default()
@@ -342,13 +343,31 @@ fn write_file(
     notify: Option<&[&str]>,
 ) -> Result<PathBuf, Failure> {
     let text = existing_text(path)?;
-    let mut out = write_answers(&text, profile, base, key).map_err(Failure::failed)?;
-    if let Some(ways) = notify {
-        out = write_notify(&out, ways).map_err(Failure::failed)?;
-    }
+    let out = config_text(&text, profile, base, key, notify).map_err(Failure::failed)?;
     crate::config::write_private_file(path, out.as_bytes())
         .map_err(|e| Failure::failed(format!("cannot write {}: {e}", path.display())))?;
+    // The schema the first line points at, beside the file: editors
+    // (taplo, tombi) complete and check the file with it.
+    let schema = path.with_file_name(crate::config::schema::SCHEMA_FILE);
+    crate::config::write_private_file(&schema, crate::config::schema::schema_text().as_bytes())
+        .map_err(|e| Failure::failed(format!("cannot write {}: {e}", schema.display())))?;
     Ok(path.to_path_buf())
+}
+
+/// The config file as `config init` writes it: the answers set in `text`
+/// (the rest kept), its first line pointing at the schema beside it.
+pub fn config_text(
+    text: &str,
+    profile: Option<&str>,
+    base: &str,
+    key: &KeyAnswer,
+    notify: Option<&[&str]>,
+) -> Result<String, String> {
+    let mut out = write_answers(text, profile, base, key)?;
+    if let Some(ways) = notify {
+        out = write_notify(&out, ways)?;
+    }
+    Ok(crate::config::schema::with_schema_line(&out))
 }
 
 #[cfg(test)]
@@ -433,5 +452,44 @@ mod tests {
         let out = write_notify(&out, &[]).unwrap();
         let c = crate::config::from_str(&out, None);
         assert!(!c.settings.notify.title, "{out}");
+    }
+
+    /// What `config init` writes starts with the `#:schema` line, and it
+    /// and the sample config validate against the schema, which is
+    /// written beside the file.
+    #[test]
+    fn config_init_writes_the_schema_line_and_the_schema_and_both_validate() {
+        use crate::config::schema::validate::check;
+        let written = config_text(
+            "# mine\ntheme = \"light\"\n",
+            Some("work"),
+            "https://tasks.example.com",
+            &KeyAnswer::Command("pass show tasks".into()),
+            Some(&["bell", "title"]),
+        )
+        .unwrap();
+        assert!(
+            written.starts_with("#:schema ./taskdeck.schema.json\n# mine\n"),
+            "{written}"
+        );
+        assert_eq!(check(&written), Vec::<String>::new(), "{written}");
+        let c = crate::config::from_str(&written, Some("work"));
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        let again =
+            config_text(&written, None, "https://t.example", &KeyAnswer::Env, None).unwrap();
+        assert_eq!(again.matches("#:schema").count(), 1, "{again}");
+        let example = include_str!("../../assets/config.example.toml");
+        assert_eq!(check(example), Vec::<String>::new());
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        write_file(&path, None, "https://t.example", &KeyAnswer::Env, None).unwrap();
+        let schema = std::fs::read_to_string(dir.path().join("taskdeck.schema.json")).unwrap();
+        assert_eq!(schema, crate::config::schema::schema_text());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("#:schema ./taskdeck.schema.json\n"),
+            "{text}"
+        );
     }
 }

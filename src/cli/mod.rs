@@ -51,6 +51,9 @@ pub fn main() -> i32 {
         Some(Command::Config {
             command: ConfigCommand::Check,
         }) => Some(commands::config_check(cli.profile.as_deref())),
+        Some(Command::Config {
+            command: ConfigCommand::Schema,
+        }) => Some(emit(&config::schema::schema_text()).map(|_| EXIT_OK)),
         Some(Command::Cache { command }) => Some(cache(cli.profile.as_deref(), command)),
         _ => None,
     };

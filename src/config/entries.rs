@@ -9,7 +9,6 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 pub const COMMAND_TIMEOUT_SECS: u64 = 30;
-pub const COMMAND_TIMEOUT_MAX_SECS: i64 = 3600;
 
 /// The built-in views: the same `[[views]]` entries the config file takes.
 const BUILTIN_VIEWS: &str = include_str!("../../assets/views.toml");
@@ -75,6 +74,12 @@ fn tables<'a, 'i>(
     }
 }
 
+/// The fields an entry takes, as the schema names them.
+fn field_names(fields: &[super::doc::Field]) -> String {
+    let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+    names.join(", ")
+}
+
 /// A key as the keymap writes it, checked.
 fn key(p: &mut Parser<'_>, what: &str, v: &Spanned<DeValue<'_>>) -> Option<String> {
     let s = p.string(what, v)?;
@@ -119,8 +124,9 @@ pub(super) fn parse_views(p: &mut Parser<'_>, v: &Spanned<DeValue<'_>>, out: &mu
                     p.error(
                         key_s.span().start,
                         format!(
-                            "unknown key `{}` in [[views]] (name, filter, key)",
-                            crate::text::clean(other)
+                            "unknown key `{}` in [[views]] ({})",
+                            crate::text::clean(other),
+                            field_names(super::doc::VIEW_FIELDS)
                         ),
                     );
                 }
@@ -190,7 +196,10 @@ pub(super) fn parse_commands(
                 "interactive" => match val.get_ref().as_bool() {
                     Some(b) => c.interactive = b,
                     None => {
-                        p.error(val.span().start, "`interactive` must be true or false".into());
+                        p.error(
+                            val.span().start,
+                            "`interactive` must be true or false".into(),
+                        );
                         bad = true;
                     }
                 },
@@ -206,15 +215,18 @@ pub(super) fn parse_commands(
                         bad = true;
                     }
                 },
-                "timeout_secs" => match p.integer(k, val, 1, COMMAND_TIMEOUT_MAX_SECS) {
-                    Some(n) => c.timeout_secs = n as u64,
-                    None => bad = true,
-                },
+                "timeout_secs" => {
+                    match p.integer(k, val, 1, super::doc::COMMAND_TIMEOUT_MAX_SECS) {
+                        Some(n) => c.timeout_secs = n as u64,
+                        None => bad = true,
+                    }
+                }
                 other => p.error(
                     key_s.span().start,
                     format!(
-                        "unknown key `{}` in [[commands]] (name, key, description, run, interactive, for, timeout_secs)",
-                        crate::text::clean(other)
+                        "unknown key `{}` in [[commands]] ({})",
+                        crate::text::clean(other),
+                        field_names(super::doc::COMMAND_FIELDS)
                     ),
                 ),
             }

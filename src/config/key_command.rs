@@ -10,7 +10,7 @@ use std::time::Duration;
 /// passphrase); `api_key_command_timeout_secs` changes it.
 pub const KEY_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest `api_key_command_timeout_secs`.
-pub(super) const KEY_COMMAND_TIMEOUT_MAX_SECS: i64 = 600;
+pub(crate) const KEY_COMMAND_TIMEOUT_MAX_SECS: i64 = 600;
 /// The most output `api_key_command` may print: a key is a line, and a
 /// command printing without end must not take the memory with it.
 pub const KEY_COMMAND_OUTPUT_MAX: usize = 64 * 1024;

@@ -15,6 +15,7 @@ mod parse;
 mod paths;
 mod reader;
 mod save;
+pub mod schema;
 mod settings;
 
 pub use entries::{builtin_views, name_key};
@@ -223,7 +224,7 @@ api_key_command = "echo  work-key "
         assert_eq!(e[2].0, Some(3));
         assert_eq!(e[3].0, Some(6));
         assert!(c.unknown_profile);
-        assert_eq!(c.settings.theme, "dark");
+        assert_eq!(c.settings.theme, "auto", "the default");
         assert_eq!(c.settings.page_size, 50);
         assert_eq!(c.settings.warnings.len(), c.diagnostics.len());
     }
@@ -285,7 +286,7 @@ api_key_command = "echo  work-key "
             Some("staging"),
         );
         assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
-        assert_eq!(c.settings.theme, "dark");
+        assert_eq!(c.settings.theme, "auto");
     }
 
     #[test]

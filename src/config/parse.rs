@@ -1,7 +1,8 @@
 //! The config file's parser: every key checked, problems as diagnostics
 //! with their line, never a failure.
 
-use super::key_command::{KEY_COMMAND_TIMEOUT, KEY_COMMAND_TIMEOUT_MAX_SECS};
+use super::doc::choices;
+use super::key_command::KEY_COMMAND_TIMEOUT;
 use super::reader::Parser;
 use super::settings::*;
 use crate::api::ApiKey;
@@ -116,15 +117,14 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                 }
                 match key {
                     "page_size" => {
-                        if let Some(n) = p.integer(key, v, 1, 100) {
+                        if let Some(n) = p.integer_of(key, v) {
                             settings.page_size = n as u32;
                         }
                     }
                     "colors" => {
                         if let Some(s) = p.string(key, v) {
                             let depth = s.trim().to_ascii_lowercase();
-                            if ["auto", "truecolor", "24bit", "256", "16"].contains(&depth.as_str())
-                            {
+                            if choices(key).contains(&depth.as_str()) {
                                 settings.colors = Some(s.trim().to_ascii_lowercase());
                             } else {
                                 p.error(
@@ -146,45 +146,47 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                         }
                     }
                     "api_key_command_timeout_secs" => {
-                        if let Some(n) = p.integer(key, v, 1, KEY_COMMAND_TIMEOUT_MAX_SECS) {
+                        if let Some(n) = p.integer_of(key, v) {
                             key_command_timeout = Duration::from_secs(n as u64);
                         }
                     }
                     "refresh_secs" => {
-                        if let Some(n) = p.integer(key, v, 0, 86_400) {
+                        if let Some(n) = p.integer_of(key, v) {
                             settings.refresh_secs = n as u64;
                         }
                     }
                     "inbox_refresh_secs" => {
                         // At least a minute: each walk costs a bounded but
                         // real number of requests (docs/inbox.md).
-                        if let Some(n) = p.integer(key, v, 0, 86_400) {
+                        if let Some(n) = p.integer_of(key, v) {
                             settings.inbox_refresh_secs =
                                 if n == 0 { 0 } else { (n as u64).max(30) };
                         }
                     }
                     "inbox_profiles" => {
                         if let Some(s) = p.string(key, v) {
-                            match s.trim() {
-                                "all" => settings.inbox_all_profiles = true,
-                                "current" => settings.inbox_all_profiles = false,
-                                _ => p.error(
+                            match choices(key).iter().position(|c| *c == s.trim()) {
+                                Some(i) => settings.inbox_all_profiles = i == 0,
+                                None => p.error(
                                     v.span().start,
-                                    format!("`inbox_profiles` must be all or current, not {s:?}"),
+                                    format!(
+                                        "`inbox_profiles` must be {}, not {s:?}",
+                                        choices(key).join(" or ")
+                                    ),
                                 ),
                             }
                         }
                     }
                     "theme" => {
                         if let Some(s) = p.string(key, v) {
-                            if THEMES.contains(&s.as_str()) {
+                            if choices(key).contains(&s.as_str()) {
                                 settings.theme = s;
                             } else {
                                 p.error(
                                     v.span().start,
                                     format!(
                                         "`theme` must be one of {}, not {s:?}",
-                                        THEMES.join(", ")
+                                        choices(key).join(", ")
                                     ),
                                 );
                             }
@@ -199,7 +201,11 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                         }
                     }
                     // HTTP/2 with prior knowledge over plain http too.
-                    "http2" if v.get_ref().as_str() == Some("always") => {
+                    "http2"
+                        if v.get_ref()
+                            .as_str()
+                            .is_some_and(|s| choices(key).contains(&s)) =>
+                    {
                         settings.http2 = true;
                         settings.http2_always = true;
                     }

@@ -56,6 +56,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// An integer in the range `config::doc` gives `key`.
+    pub(super) fn integer_of(&mut self, key: &str, v: &Spanned<DeValue<'_>>) -> Option<i64> {
+        let (min, max) = super::doc::range(key);
+        self.integer(key, v, min, max)
+    }
+
     pub(super) fn integer(
         &mut self,
         key: &str,

@@ -34,7 +34,7 @@ pub struct Settings {
     /// configured profile's items (each walked with its own connection
     /// and store) or the current profile's only. Default all.
     pub inbox_all_profiles: bool,
-    /// Theme name: `dark`, `light` or `high-contrast`.
+    /// Theme name: `auto` (the default), `dark`, `light` or `high-contrast`.
     pub theme: String,
     /// Mouse support (off by default so terminal selection keeps working).
     pub mouse: bool,
@@ -80,7 +80,7 @@ impl Default for Settings {
             refresh_secs: 60,
             inbox_refresh_secs: 120,
             inbox_all_profiles: true,
-            theme: "dark".into(),
+            theme: "auto".into(),
             mouse: false,
             accessible: false,
             keys: BTreeMap::new(),
@@ -99,7 +99,9 @@ impl Default for Settings {
     }
 }
 
-pub const THEMES: &[&str] = &["dark", "light", "high-contrast"];
+/// What `theme` takes: `auto` (light or dark as the terminal's background
+/// is: `tui::background`) and the built-in themes.
+pub const THEMES: &[&str] = &["auto", "dark", "light", "high-contrast"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {

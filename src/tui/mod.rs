@@ -4,6 +4,7 @@
 //! above the state (`crate::app`) and the drawing (`crate::ui`): the
 //! terminal, the worker, the store link, the clipboard, the inbox's link.
 
+pub mod background;
 pub mod clamped;
 pub mod clipboard;
 pub mod colors;

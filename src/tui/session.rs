@@ -9,7 +9,7 @@ use super::effects::{own_write_answered, run_effect, EffectCtx};
 use super::msg::Opened;
 use super::store_link::StoreLink;
 use super::Msg;
-use super::{clamped, colors, notify, profiles, terminal, worker};
+use super::{background, clamped, colors, notify, profiles, terminal, worker};
 use crate::api::Client;
 use crate::app::state::{drafts, ApiRequest, ApiResult, Effect, Level, State};
 use crate::app::{new_state, quit_lines, WritesInFlight};
@@ -108,11 +108,6 @@ impl Session {
             state.say(Level::Info, DEMO_NOTE);
         }
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let (mut theme, theme_warnings) = crate::ui::Theme::load(&settings.theme, no_color);
-        theme.accessible = settings.accessible;
-        for w in theme_warnings {
-            state.say(Level::Warn, w);
-        }
 
         let mut store = StoreLink::new(
             crate::store::service_dir(client.base_url(), launch.demo),
@@ -153,6 +148,20 @@ impl Session {
         terminal::keep_title(settings.notify.title);
         let term = terminal::setup(settings.mouse, depth)?;
         terminal::install_panic_hook();
+        // `theme = "auto"`: the terminal is asked its background now, its
+        // answer read by the input thread; the first frame waits for it
+        // [`background::WAIT`] at most.
+        // Once a process: a `:profile` switch keeps what the terminal said.
+        static CHOSEN: std::sync::OnceLock<background::Choice> = std::sync::OnceLock::new();
+        let asking = settings.theme == "auto" && !no_color && CHOSEN.get().is_none();
+        if asking {
+            let in_tmux = env("TMUX").is_some_and(|v| !v.is_empty());
+            if let Err(e) = terminal::ask_background(in_tmux) {
+                tracing::debug!(error = %e, "cannot ask the terminal its background");
+            }
+        }
+        let asked = Instant::now();
+        let (bg_tx, bg_rx) = std::sync::mpsc::channel();
         // The input's queue is bounded (`super::INPUT_QUEUE`): keys, pastes,
         // clicks, the wheel, resizes and the terminal's end are never
         // dropped (the thread waits for room; the terminal keeps what is
@@ -164,10 +173,35 @@ impl Session {
                 Err(tokio::sync::mpsc::error::TrySendError::Closed(_))
             ),
             terminal::InputEvent::Event(e) => input_tx.blocking_send(Msg::Term(e)).is_ok(),
+            // An answer after the wait (or a second one) is dropped.
+            terminal::InputEvent::Background(rgb) => {
+                let _ = bg_tx.send(rgb);
+                true
+            }
             terminal::InputEvent::Closed(why) => {
                 input_tx.blocking_send(Msg::InputClosed(why)).is_ok()
             }
         });
+        let theme_name = if settings.theme == "auto" {
+            let answer = if asking {
+                bg_rx
+                    .recv_timeout(background::WAIT.saturating_sub(asked.elapsed()))
+                    .ok()
+            } else {
+                None
+            };
+            let choice = CHOSEN
+                .get_or_init(|| background::choose(asking, answer, env("COLORFGBG").as_deref()));
+            tracing::info!(theme = choice.theme(), why = %choice.why, "theme auto");
+            choice.theme().to_string()
+        } else {
+            settings.theme.clone()
+        };
+        let (mut theme, theme_warnings) = crate::ui::Theme::load(&theme_name, no_color);
+        theme.accessible = settings.accessible;
+        for w in theme_warnings {
+            state.say(Level::Warn, w);
+        }
         let signals = super::signals::spawn_signals(tx.clone());
         let screen = terminal::Screen {
             term,

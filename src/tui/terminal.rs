@@ -1,6 +1,7 @@
 //! Terminal setup and, above all, restoration: on quit, panic, signals and
 //! hang-ups the terminal is left as it was found.
 
+use super::background;
 use crate::platform::ffi;
 use crossterm::event::{
     self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
@@ -308,6 +309,9 @@ pub struct InputThread {
 
 pub enum InputEvent {
     Event(Event),
+    /// The terminal's answer to OSC 11: its background
+    /// ([`super::background`]), taken out of the keys.
+    Background(super::background::Rgb),
     /// The terminal went away (EOF, an I/O error, a hang-up).
     Closed(String),
 }
@@ -372,6 +376,22 @@ fn read_events(paused: &AtomicBool, stop: &AtomicBool, send: &dyn Fn(InputEvent)
         }
         match event::poll(Duration::from_millis(50)) {
             Ok(true) => match event::read() {
+                Ok(ev) if background::starts_answer(&ev) => match osc_answer(ev) {
+                    Ok(background::Read::Answer(rgb)) => {
+                        if !send(InputEvent::Background(rgb)) {
+                            break;
+                        }
+                    }
+                    Ok(background::Read::Keys(evs)) => {
+                        if !evs.into_iter().all(|e| send(InputEvent::Event(e))) {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        closed(e.to_string());
+                        break;
+                    }
+                },
                 Ok(ev) if is_key(&ev, |c| c == KeyCode::Esc) => match after_esc(ev) {
                     Ok(evs) => {
                         if !evs.into_iter().all(|e| send(InputEvent::Event(e))) {
@@ -400,6 +420,25 @@ fn read_events(paused: &AtomicBool, stop: &AtomicBool, send: &dyn Fn(InputEvent)
             }
         }
     }
+}
+
+/// What follows an Alt-`]`: an answer of the terminal (OSC 11), or keys.
+fn osc_answer(first: Event) -> io::Result<background::Read> {
+    background::read_answer(vec![first], || {
+        Ok(if event::poll(background::GAP)? {
+            Some(event::read()?)
+        } else {
+            None
+        })
+    })
+}
+
+/// Ask the terminal its background (OSC 11; [`super::background`]): the
+/// answer comes back through the input thread.
+pub fn ask_background(in_tmux: bool) -> io::Result<()> {
+    let mut out = io::stdout();
+    out.write_all(&background::query(in_tmux))?;
+    out.flush()
 }
 
 /// `ev` is a key press whose code `code` accepts (any modifiers: an

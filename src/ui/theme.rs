@@ -5,6 +5,9 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 
+#[cfg(test)]
+mod contrast;
+
 /// Colours by meaning. Every meaning also has a text mark or a modifier, so
 /// nothing is lost with `NO_COLOR`.
 #[derive(Clone, Debug)]

@@ -72,6 +72,7 @@ impl Env {
             "NO_COLOR",
             "CLICOLOR_FORCE",
             "COLUMNS",
+            "COLORFGBG",
         ] {
             cmd.env_remove(k);
         }

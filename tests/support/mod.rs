@@ -232,6 +232,21 @@ impl Tui {
         cols: u16,
         rows: u16,
     ) -> Tui {
+        Tui::spawn_answering(home, program, args, extra, cols, rows, None)
+    }
+
+    /// [`Tui::spawn_program`] in a terminal that answers OSC 11 (its
+    /// background asked: `ESC ] 11 ; ?`) with `background` (the answer's
+    /// bytes); `None`: a terminal that does not answer it.
+    pub fn spawn_answering(
+        home: &Home,
+        program: &str,
+        args: &[&str],
+        extra: &[(String, String)],
+        cols: u16,
+        rows: u16,
+        background: Option<String>,
+    ) -> Tui {
         let pty = portable_pty::native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -273,6 +288,12 @@ impl Tui {
                             // Answer a cursor position query, as a terminal would.
                             if chunk.windows(4).any(|w| w == b"\x1b[6n") {
                                 let _ = writer.lock().unwrap().write_all(b"\x1b[1;1R");
+                            }
+                            // Answer its background, as a terminal would.
+                            if let Some(bg) = &background {
+                                if chunk.windows(6).any(|w| w == b"\x1b]11;?") {
+                                    let _ = writer.lock().unwrap().write_all(bg.as_bytes());
+                                }
                             }
                             raw.lock().unwrap().extend_from_slice(chunk);
                             parser.lock().unwrap().process(chunk);
@@ -335,6 +356,22 @@ impl Tui {
             .screen()
             .rows(start, width)
             .collect()
+    }
+
+    /// The foreground colours on screen (vt100's, e.g. `Idx(6)`).
+    pub fn colours(&self) -> std::collections::BTreeSet<String> {
+        let p = self.parser.lock().unwrap();
+        let screen = p.screen();
+        let (rows, cols) = screen.size();
+        let mut out = std::collections::BTreeSet::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                if let Some(cell) = screen.cell(r, c) {
+                    out.insert(format!("{:?}", cell.fgcolor()));
+                }
+            }
+        }
+        out
     }
 
     /// Where the terminal's cursor is (row, column), and whether it is

@@ -150,7 +150,11 @@ fn overdue_and_draft_stand_out_with_and_without_colour() {
     let mut s = scene();
     let b = render(&mut s, 120, 40, &Theme::dark());
     let (x, y) = find(&b, "!3d overdue");
-    assert_eq!(b[(x + 1, y)].fg, ratatui::style::Color::Red);
+    assert_eq!(
+        b[(x + 1, y)].fg,
+        ratatui::style::Color::LightRed,
+        "dark: light red, 5.25:1 on black"
+    );
     let (x, y) = find(&b, "[DRAFT]");
     assert_eq!(b[(x, y)].fg, ratatui::style::Color::Yellow);
     // NO_COLOR: no colour anywhere, but the marks and modifiers remain.
