@@ -146,6 +146,7 @@ pub fn lone_surrogates_replaced(json: &str) -> Option<String> {
 /// sound: a comment still names whom it mentions); one that still cannot
 /// be read is skipped with a log line (its id, if any, and the reason): one
 /// odd item never fails the listing.
+#[cfg(test)]
 pub fn decode_items<T: DeserializeOwned>(items: &[Box<RawValue>], what: &str) -> Vec<T> {
     decode_items_counted(items, what).0
 }
