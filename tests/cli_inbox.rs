@@ -572,6 +572,18 @@ async fn profiles_of_one_service_and_user_are_one_inbox() {
     assert!(!got.is_empty());
     assert!(got.iter().all(|i| i["profile"] == "a"), "{got:#?}");
     assert!(got.len() <= alone.len(), "{} > {}", got.len(), alone.len());
+    // The news itself: once (not once a profile), as profile a's, with
+    // what it is — the task given to this user, its title as the service
+    // has it.
+    let news: Vec<&Value> = got
+        .iter()
+        .filter(|i| i["task"]["id"] == t.id.as_str())
+        .collect();
+    assert_eq!(news.len(), 1, "the item once: {got:#?}");
+    let it = news[0];
+    assert_eq!(it["profile"], "a");
+    assert_eq!(it["reason"], "assigned", "{it:#?}");
+    assert_eq!(it["task"]["title"], t.title.raw(), "{it:#?}");
     let err = stderr(&o);
     for p in ["b", "c"] {
         assert!(

@@ -146,8 +146,20 @@ pub fn lone_surrogates_replaced(json: &str) -> Option<String> {
 /// sound: a comment still names whom it mentions); one that still cannot
 /// be read is skipped with a log line (its id, if any, and the reason): one
 /// odd item never fails the listing.
+#[cfg(test)]
 pub fn decode_items<T: DeserializeOwned>(items: &[Box<RawValue>], what: &str) -> Vec<T> {
-    items
+    decode_items_counted(items, what).0
+}
+
+/// [`decode_items`], and what names each item still unreadable
+/// ([`unreadable_print`]): a walk says such an item once, and knows it
+/// afterwards (issue 42 §10).
+pub fn decode_items_counted<T: DeserializeOwned>(
+    items: &[Box<RawValue>],
+    what: &str,
+) -> (Vec<T>, Vec<String>) {
+    let mut unreadable = Vec::new();
+    let read = items
         .iter()
         .filter_map(|raw| match serde_json::from_str::<T>(raw.get()) {
             Ok(item) => Some(item),
@@ -170,10 +182,29 @@ pub fn decode_items<T: DeserializeOwned>(items: &[Box<RawValue>], what: &str) ->
                     reason = %crate::text::clean(&e.to_string()),
                     "skipped an unreadable item of a listing"
                 );
+                unreadable.push(unreadable_print(id.as_deref(), raw.get()));
                 None
             }
         })
-        .collect()
+        .collect();
+    (read, unreadable)
+}
+
+/// What names an item of a listing that cannot be read: its id when it has
+/// one, else a hash of its text (FNV-1a), `unreadable:` before either (no
+/// readable item's id or print looks like it).
+pub fn unreadable_print(id: Option<&str>, raw: &str) -> String {
+    match id {
+        Some(id) => format!("unreadable:{id}"),
+        None => {
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for b in raw.bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+            format!("unreadable:#{h:016x}")
+        }
+    }
 }
 
 /// Keeps a walk of cursors finite: a repeated cursor or too many pages end
@@ -222,6 +253,18 @@ impl Client {
         what: &'static str,
         on404: On404,
     ) -> Result<Vec<T>, ApiError> {
+        Ok(self.list_all_counted(path, what, on404).await?.0)
+    }
+
+    /// [`Self::list_all`], and what names each item that could not be
+    /// read ([`unreadable_print`]).
+    pub(super) async fn list_all_counted<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        what: &'static str,
+        on404: On404,
+    ) -> Result<(Vec<T>, Vec<String>), ApiError> {
+        let mut unreadable = Vec::new();
         let limit = self.cfg.listing_limit.max(1).to_string();
         let mut out = Vec::new();
         let mut guard = CursorGuard::default();
@@ -233,9 +276,11 @@ impl Client {
             }
             let text = self.call(Method::GET, path, &query, None, on404).await?;
             let page = read_page(&text, what)?;
-            out.extend(decode_items::<T>(&page.items, what));
+            let (read, odd) = decode_items_counted::<T>(&page.items, what);
+            out.extend(read);
+            unreadable.extend(odd);
             match page.cursor {
-                None => return Ok(out),
+                None => return Ok((out, unreadable)),
                 Some(next) => {
                     guard.next(&next, what)?;
                     cursor = Some(next);

@@ -77,6 +77,11 @@ pub struct CycleReport {
     pub comments_failed: usize,
     /// Tasks that left the walk and could not be read to say why.
     pub gone_failed: usize,
+    /// Comments that could not be read (even with lone surrogates
+    /// replaced) and that no walk had met before: said once, then known
+    /// (their print kept with the task's comments), so a comment that
+    /// stays unreadable never makes every walk partial (issue 42 §10).
+    pub comments_unreadable: usize,
 }
 
 impl CycleReport {
@@ -104,6 +109,12 @@ impl CycleReport {
             parts.push(format!(
                 "the comments of {} could not be read",
                 crate::domain::words::plural(self.comments_failed, "task", "tasks")
+            ));
+        }
+        if self.comments_unreadable > 0 {
+            parts.push(format!(
+                "{} could not be read (said once; the log has why)",
+                crate::domain::words::plural(self.comments_unreadable, "comment", "comments")
             ));
         }
         if self.gone_failed > 0 {
@@ -265,7 +276,7 @@ pub async fn cycle(
         }
     }
     want.truncate(plan.comment_reads);
-    let (comments, failed) =
+    let (comments, failed, odd_comments) =
         read_comments(client, &tasks, &want, plan.concurrency, &mut report).await;
 
     // 3. Tasks that left the walk: read a few to say why.
@@ -331,7 +342,22 @@ pub async fn cycle(
         if failed.contains(&i) && stored.is_some() && !learn {
             continue;
         }
-        new_bases.push(new_base(id, s, read.map(|v| v.as_slice()), since, now));
+        let mut base = new_base(id, s, read.map(|v| v.as_slice()), since, now);
+        if let Some(odd) = odd_comments.get(&i) {
+            // Comments still unreadable: said the first time they are met,
+            // then known by their print (never partial at every walk).
+            let known = stored.and_then(|b| b.comment_ids.as_deref());
+            if !learn {
+                report.comments_unreadable += odd
+                    .iter()
+                    .filter(|p| !known.is_some_and(|k| k.contains(p)))
+                    .count();
+            }
+            if let Some(ids) = &mut base.comment_ids {
+                ids.extend(odd.iter().cloned());
+            }
+        }
+        new_bases.push(base);
     }
     // 5. (after the commit) Follow-ups that fell due: news since they were
     // set answers them.
@@ -412,18 +438,26 @@ async fn read_comments(
     want: &[usize],
     concurrency: usize,
     report: &mut CycleReport,
-) -> (HashMap<usize, Vec<Comment>>, HashSet<usize>) {
+) -> (
+    HashMap<usize, Vec<Comment>>,
+    HashSet<usize>,
+    HashMap<usize, Vec<String>>,
+) {
     use futures::StreamExt;
     let mut out = HashMap::new();
     let mut failed = HashSet::new();
+    let mut unreadable = HashMap::new();
     let mut reads = futures::stream::iter(want.iter().copied())
-        .map(|i| async move { (i, client.list_comments(&tasks[i].id).await) })
+        .map(|i| async move { (i, client.list_comments_counted(&tasks[i].id).await) })
         .buffer_unordered(concurrency.max(1));
     while let Some((i, r)) = reads.next().await {
         report.comment_reads += 1;
         match r {
-            Ok(cs) => {
+            Ok((cs, odd)) => {
                 out.insert(i, cs);
+                if !odd.is_empty() {
+                    unreadable.insert(i, odd);
+                }
             }
             Err(ApiError::NotAvailable { .. }) => {
                 report.comments_unavailable = true;
@@ -437,7 +471,7 @@ async fn read_comments(
             }
         }
     }
-    (out, failed)
+    (out, failed, unreadable)
 }
 
 /// Follow-ups whose time came: "no answer since …" unless something of
@@ -473,4 +507,91 @@ pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
         db.inbox_unmark(&m.task_id, MarkKind::FollowUp)?;
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod unreadable_tests {
+    use super::*;
+    use crate::api::{ApiKey, ClientConfig};
+    use crate::sandbox::{Sandbox, SandboxOptions};
+
+    /// The bases that know an unreadable comment, and the comment's print.
+    fn odd_bases(db: &Db) -> Vec<String> {
+        db.inbox_bases()
+            .unwrap()
+            .into_values()
+            .filter(|b| {
+                b.comment_ids
+                    .iter()
+                    .flatten()
+                    .any(|c| c.starts_with("unreadable:"))
+            })
+            .map(|b| b.task_id)
+            .collect()
+    }
+
+    /// The task moved (its version differs) and its comments were never
+    /// read: the next walk reads them as a task newly followed.
+    fn forget(path: &std::path::Path, task: &str) {
+        rusqlite::Connection::open(path)
+            .unwrap()
+            .execute(
+                "UPDATE inbox_base SET version=1, comment_ids=NULL WHERE task_id=?1",
+                [task],
+            )
+            .unwrap();
+    }
+
+    /// Issue 42 §10: a comment still unreadable after the lossy decoding
+    /// (the sandbox's malformed comment: `"content": 42`) makes the walk
+    /// that first meets it partial — said, not dropped silently — and is
+    /// known afterwards: the next walks reading it again are whole, never
+    /// partial for ever.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_unreadable_comment_is_said_once_and_never_makes_every_walk_partial() {
+        let sb = Sandbox::start_local(SandboxOptions {
+            tasks: 10,
+            quirks: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let client = Client::new(ClientConfig::new(
+            sb.base_url(),
+            ApiKey::new(sb.keys[0].key.clone()),
+        ))
+        .unwrap();
+        let me = client.me().await.unwrap();
+        let me = Me::of(&me);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("u.sqlite3");
+        let (mut db, _) = Db::open(&path).unwrap();
+        let plan = Plan::default();
+        let now = jiff::Timestamp::now;
+        // The first walk learns: the comment is known, nothing is news.
+        let first = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        assert!(first.first);
+        assert_eq!(first.partial(), None);
+        let odd = odd_bases(&db);
+        assert_eq!(odd.len(), 1, "the malformed comment's task is known");
+        // Met by a walk that reads news: said once.
+        forget(&path, &odd[0]);
+        let second = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        assert_eq!(second.comments_unreadable, 1, "{second:?}");
+        let why = second.partial().expect("the walk is partial");
+        assert!(why.contains("1 comment could not be read"), "{why}");
+        // Read again: known, the walk is whole.
+        for _ in 0..2 {
+            rusqlite::Connection::open(&path)
+                .unwrap()
+                .execute(
+                    "UPDATE inbox_base SET version=1 WHERE task_id=?1",
+                    [&odd[0]],
+                )
+                .unwrap();
+            let again = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+            assert_eq!(again.partial(), None, "{again:?}");
+            assert!(again.comment_reads > 0);
+        }
+    }
 }

@@ -65,6 +65,9 @@ pub struct InboxUpdate {
     /// Every unread item, by its key (whatever `all` shows): what a
     /// notification is made of (`super::notify`).
     pub items: Vec<UnreadItem>,
+    /// The store this inbox is read from: one service and one user (issue
+    /// 42 §11: two profiles of the same service and user are one inbox).
+    pub store: Option<PathBuf>,
 }
 
 pub struct InboxLink {
@@ -97,6 +100,7 @@ impl InboxLink {
                 Err(e) => {
                     send(InboxUpdate {
                         error: Some(format!("the inbox cannot open the local store: {e}")),
+                        store: Some(path.clone()),
                         ..Default::default()
                     });
                     return;
@@ -106,7 +110,10 @@ impl InboxLink {
             // Walks wait for the service to name the user (offline, the
             // store's user id alone): a mention is read against the name.
             let mut named = !me.name.is_empty() || !me.email.is_empty();
-            let mut state = InboxUpdate::default();
+            let mut state = InboxUpdate {
+                store: Some(path.clone()),
+                ..Default::default()
+            };
             // What the store holds, at once (offline too).
             off_runtime(|| load(&db, &mut state));
             if !send(state.clone()) {

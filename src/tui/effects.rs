@@ -34,6 +34,7 @@ pub(super) fn run_effect(fx: Effect, state: &mut State, ctx: &mut EffectCtx<'_>)
         Effect::ProfileInbox(profile, cmd) => ctx.others.send(&profile, cmd),
         Effect::Notify(notice) => ctx.notify(&notice, state.profile.as_deref()),
         Effect::ProfileNotify(profile, notice) => ctx.notify(&notice, Some(&profile)),
+        Effect::ProfileStop(profile) => ctx.others.stop(&profile),
         Effect::Quit => state.quit = true,
         Effect::Suspend => ctx.screen.suspend(),
         Effect::Cancel { ticket } => ctx.worker.cancel(ticket),

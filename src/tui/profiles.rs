@@ -92,7 +92,7 @@ pub(super) fn start_inbox(
 #[derive(Default)]
 pub struct Walkers {
     senders: HashMap<String, mpsc::UnboundedSender<InboxCmd>>,
-    tasks: Vec<tokio::task::JoinHandle<()>>,
+    tasks: Vec<(String, tokio::task::JoinHandle<()>)>,
 }
 
 impl Walkers {
@@ -107,7 +107,9 @@ impl Walkers {
         for o in others {
             let (ctx, crx) = mpsc::unbounded_channel();
             w.senders.insert(o.name.clone(), ctx);
-            w.tasks.push(tokio::spawn(walk(o, every, crx, tx.clone())));
+            let name = o.name.clone();
+            w.tasks
+                .push((name, tokio::spawn(walk(o, every, crx, tx.clone()))));
         }
         w
     }
@@ -118,11 +120,22 @@ impl Walkers {
             let _ = s.send(cmd);
         }
     }
+
+    /// Stop profile `name`'s walker (its inbox is another's shown: one
+    /// service and user is one inbox, issue 42 §11); its inbox link ends
+    /// with it.
+    pub fn stop(&self, name: &str) {
+        for (n, t) in &self.tasks {
+            if n == name {
+                t.abort();
+            }
+        }
+    }
 }
 
 impl Drop for Walkers {
     fn drop(&mut self) {
-        for t in &self.tasks {
+        for (_, t) in &self.tasks {
             t.abort();
         }
     }

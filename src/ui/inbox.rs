@@ -33,11 +33,17 @@ pub fn draw(
     let down: Vec<String> = v
         .others
         .iter()
-        .filter_map(|o| {
-            o.last
+        .filter_map(|o| match &o.same_as {
+            // One service and user is one inbox (issue 42 §11).
+            Some(first) => Some(format!(
+                "[{}] the same service and user as [{first}]: its inbox is shown once, as [{first}]'s",
+                o.profile
+            )),
+            None => o
+                .last
                 .error
                 .as_ref()
-                .map(|e| format!("[{}] {e}", o.profile))
+                .map(|e| format!("[{}] {e}", o.profile)),
         })
         .collect();
     let h = (rows.len() as u16 * 2 + down.len() as u16).clamp(1, 40) + 3;

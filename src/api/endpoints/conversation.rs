@@ -46,6 +46,18 @@ impl Client {
             .await
     }
 
+    /// [`Self::list_comments`], and what names each comment that could not
+    /// be read (even with lone surrogates replaced): the inbox's walk says
+    /// each once (issue 42 §10).
+    pub async fn list_comments_counted(
+        &self,
+        id: &str,
+    ) -> Result<(Vec<Comment>, Vec<String>), ApiError> {
+        let path = format!("api/v1/tasks/{}/comments", seg(id));
+        self.list_all_counted(&path, "comments", On404::Endpoint("listing comments"))
+            .await
+    }
+
     pub async fn add_comment(
         &self,
         id: &str,

@@ -20,6 +20,28 @@ pub struct TaskPage {
 }
 
 impl Client {
+    /// One page of tasks as the service wrote it.
+    async fn page_text(
+        &self,
+        q: &TaskQuery,
+        limit: u32,
+        cursor: Option<&str>,
+    ) -> Result<String, ApiError> {
+        let mut query = q.pairs();
+        query.push(("limit", limit.to_string()));
+        if let Some(c) = cursor {
+            query.push(("cursor", c.to_string()));
+        }
+        self.call(
+            Method::GET,
+            "api/v1/tasks",
+            &query,
+            None,
+            On404::Endpoint("the task list"),
+        )
+        .await
+    }
+
     /// One page of tasks, each item's JSON exactly as received.
     pub async fn list_tasks_raw(
         &self,
@@ -34,20 +56,7 @@ impl Client {
             #[serde(default)]
             cursor: Option<String>,
         }
-        let mut query = q.pairs();
-        query.push(("limit", limit.to_string()));
-        if let Some(c) = cursor {
-            query.push(("cursor", c.to_string()));
-        }
-        let text = self
-            .call(
-                Method::GET,
-                "api/v1/tasks",
-                &query,
-                None,
-                On404::Endpoint("the task list"),
-            )
-            .await?;
+        let text = self.page_text(q, limit, cursor).await?;
         let page: Page = decode(&text)?;
         Ok(RawPage {
             items: page.items.unwrap_or_default(),
@@ -56,22 +65,17 @@ impl Client {
     }
 
     /// One page of tasks; an item that cannot be read is kept as
-    /// [`TaskItem::Unreadable`] and never fails the page.
+    /// [`TaskItem::Unreadable`] and never fails the page. Each item is
+    /// read where it lies in the answer (no copy of it is made) and
+    /// bounded as it is read (`models::bound`, issue 42 §2).
     pub async fn list_tasks(
         &self,
         q: &TaskQuery,
         limit: u32,
         cursor: Option<&str>,
     ) -> Result<TaskPage, ApiError> {
-        let raw = self.list_tasks_raw(q, limit, cursor).await?;
-        Ok(TaskPage {
-            items: raw
-                .items
-                .iter()
-                .map(|r| TaskItem::from_json(r.get()))
-                .collect(),
-            cursor: raw.cursor,
-        })
+        let text = self.page_text(q, limit, cursor).await?;
+        read_task_page(&text)
     }
 
     pub async fn get_task(&self, id: &str) -> Result<Task, ApiError> {
@@ -133,4 +137,28 @@ impl Client {
         let items: Vec<Box<RawValue>> = decode(&text)?;
         Ok(items.iter().map(|r| TaskItem::from_json(r.get())).collect())
     }
+}
+
+/// A task list answer read: each item where it lies in `text`, bounded.
+pub(crate) fn read_task_page(text: &str) -> Result<TaskPage, ApiError> {
+    #[derive(serde::Deserialize)]
+    struct Page<'a> {
+        #[serde(default, borrow)]
+        items: Option<Vec<&'a RawValue>>,
+        #[serde(default)]
+        cursor: Option<String>,
+    }
+    let page: Page = serde_json::from_str(text).map_err(|e| ApiError::Decode {
+        message: e.to_string(),
+        excerpt: crate::cut::excerpt(&crate::text::clean(text), 120),
+    })?;
+    Ok(TaskPage {
+        items: page
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| TaskItem::from_json(r.get()))
+            .collect(),
+        cursor: page.cursor.filter(|c| !c.is_empty()),
+    })
 }

@@ -4,6 +4,7 @@
 //! stay JSON, and fields the client does not know are kept in `extra` so that
 //! nothing the service sent is lost.
 
+pub mod bound;
 mod clock;
 mod conversation;
 mod display;

@@ -1,5 +1,6 @@
 //! A task, its links, and a task list entry that may be unreadable.
 
+use super::bound::CutField;
 use super::display::short_id;
 use super::enums::{LinkRole, LinkType, Priority, Status, Visibility};
 use super::people::{Member, Person, TeamRef};
@@ -108,6 +109,15 @@ pub struct Task {
     pub created_at: Option<Stamp>,
     #[serde(default)]
     pub updated_at: Option<Stamp>,
+    /// The fields cut when the row was read from a listing (issue 42 §2:
+    /// see [`super::bound`]); `None`: the task is whole. Kept with the task
+    /// in the store, so that a row read back still says so.
+    #[serde(
+        default,
+        rename = "taskdeck_cut",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cut: Option<Box<[CutField]>>,
     /// Fields this client does not know, kept as received.
     #[serde(flatten)]
     pub extra: Extra,
@@ -205,7 +215,19 @@ pub struct Unreadable {
 }
 
 impl TaskItem {
+    /// One row of a listing, bounded as [`super::bound`] says: what was
+    /// cut is named in [`Task::cut`].
     pub fn from_json(raw: &str) -> TaskItem {
+        if let Some((text, cuts)) = super::bound::bounded_row(raw) {
+            let mut item = TaskItem::read(&text);
+            if let TaskItem::Task(t) = &mut item {
+                t.cut = Some(cuts.into());
+            }
+            return item;
+        }
+        TaskItem::read(raw)
+    }
+    fn read(raw: &str) -> TaskItem {
         match serde_json::from_str::<Task>(raw) {
             Ok(mut t) => {
                 t.shrink();
@@ -218,7 +240,8 @@ impl TaskItem {
                 TaskItem::Unreadable(Box::new(Unreadable {
                     id,
                     reason: crate::text::clean(&e.to_string()),
-                    raw: raw.to_string(),
+                    // Bounded too: an item no row can hold keeps its start.
+                    raw: super::bound::start(raw, super::bound::ROW_KEPT).to_string(),
                 }))
             }
         }

@@ -3,7 +3,9 @@
 use crate::api::*;
 use crate::app::keymap::{Action, Context};
 use crate::app::state::command::{Command, TextEdit};
-use crate::app::state::{ApiRequest, Effect, Focus, Level, Overlay, Pending, State, Tab};
+use crate::app::state::{
+    AfterWhole, ApiRequest, Effect, Focus, Level, Overlay, Pending, State, Tab,
+};
 use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};
 
@@ -129,6 +131,12 @@ impl State {
                 return self.open_palette("tags +");
             }
             Action::EditTitle => {
+                if let Some(fx) = self.whole_first("title", AfterWhole::EditTitle) {
+                    return fx.unwrap_or_else(|e| {
+                        self.say(Level::Error, e);
+                        vec![]
+                    });
+                }
                 let title = self
                     .current_task()
                     .map(|t| t.title.line().into_owned())

@@ -62,7 +62,10 @@ impl State {
             ApiRequest::Comments { id } | ApiRequest::Thread { id } | ApiRequest::GetTask { id }
                 if self.detail.as_ref().is_some_and(|d| &d.task_id == id)
         );
+        let task_read = matches!(r.result, Ok(Reply::Task(_)));
         fx.extend(self.apply_answer(r));
+        // An edit that waited for this task whole (`edit/task.rs`).
+        fx.extend(self.whole_arrived(&req, task_read));
         if let Some((level, note)) = outboxed.note {
             self.say(level, note);
         }

@@ -9,7 +9,9 @@ use crate::app::dates;
 use crate::app::state::command::TextEdit;
 use crate::app::state::directory::Resolved;
 use crate::app::state::fields::edit_tags;
-use crate::app::state::{ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, State};
+use crate::app::state::{
+    AfterWhole, ApiRequest, ComposeKind, Confirmed, EditorTarget, Effect, Level, State,
+};
 use crate::domain::task_field::TaskField;
 
 type Fx = Result<Vec<Effect>, String>;
@@ -81,6 +83,9 @@ impl State {
 
     /// `:tags +a -b`, `:tags a b` or `:tags none`.
     pub fn set_tags(&mut self, arg: &str) -> Fx {
+        if let Some(fx) = self.whole_first("tags", AfterWhole::Tags(arg.to_string())) {
+            return fx;
+        }
         let arg = if arg == "none" { "" } else { arg };
         let current: Vec<String> = self
             .current_task()
@@ -104,6 +109,17 @@ impl State {
 
     /// `:title TEXT`.
     pub fn set_title(&mut self, title: String) -> Fx {
+        // Typed from the cut title (its prefix): sent, it would cut the
+        // real one. The text waits in the palette for the whole title.
+        let from_cut = self.current_task().is_some_and(|t| {
+            let kept = t.title.line();
+            is_cut(t, "title") && !kept.is_empty() && title.starts_with(&*kept)
+        });
+        if from_cut {
+            if let Some(fx) = self.whole_first("title", AfterWhole::Title(title.clone())) {
+                return fx;
+            }
+        }
         let patch = TaskPatch {
             title: Some(title.clone()),
             ..Default::default()
@@ -113,6 +129,15 @@ impl State {
 
     /// `:description` / `:context`: here, in `$EDITOR`, or cleared.
     pub fn edit_text(&mut self, field: &'static str, how: TextEdit) -> Fx {
+        if how != TextEdit::Clear {
+            let then = AfterWhole::Text {
+                field,
+                how: how.clone(),
+            };
+            if let Some(fx) = self.whole_first(field, then) {
+                return fx;
+            }
+        }
         let t = self.current_task().ok_or(self.no_task_reason())?;
         let id = t.id.as_str().to_string();
         let current = if field == "description" {
@@ -137,6 +162,74 @@ impl State {
                 }]
             }
             TextEdit::Here => self.open_compose(ComposeKind::TextField { field })?,
+        })
+    }
+
+    /// An edit of `field` while the current task is the list's row with
+    /// that field cut (issue 42 §2): nothing is sent, the whole task is
+    /// asked for and the edit waits for it (`whole_arrived`). `None`: the
+    /// field is whole, edit it now.
+    pub(crate) fn whole_first(&mut self, field: &str, then: AfterWhole) -> Option<Fx> {
+        let t = self.current_task().filter(|t| is_cut(t, field))?;
+        let id = t.id.as_str().to_string();
+        let (name, was) = match field {
+            "tags" => ("tags".to_string(), "were"),
+            f => (f.replace('_', " "), "was"),
+        };
+        self.whole_first = Some((id.clone(), then));
+        self.say(
+            Level::Info,
+            format!("the {name} {was} cut in the list — reading the whole task first"),
+        );
+        Some(Ok(vec![self.request(ApiRequest::GetTask { id })]))
+    }
+
+    /// An answer to GET /tasks/{id}: the edit that waited for this task
+    /// whole goes on (the palette or the editor holding the whole text), or,
+    /// when the task could not be read, nothing is sent and what was typed
+    /// is given back in the palette.
+    pub(crate) fn whole_arrived(&mut self, req: &ApiRequest, task_read: bool) -> Vec<Effect> {
+        let ApiRequest::GetTask { id } = req else {
+            return vec![];
+        };
+        let Some((_, then)) = self.whole_first.take_if(|(w, _)| w == id) else {
+            return vec![];
+        };
+        let whole = self
+            .current_task()
+            .filter(|t| t.id.as_str() == id && t.cut.is_none());
+        let read = task_read && whole.is_some();
+        let outcome = match (then, read) {
+            (AfterWhole::EditTitle, true) => {
+                let title = whole
+                    .map(|t| t.title.line().into_owned())
+                    .unwrap_or_default();
+                Ok(self.open_palette(&format!("title {title}")))
+            }
+            (AfterWhole::Title(text), true) => {
+                self.say(
+                    Level::Info,
+                    "the whole title is read: your text is kept here, nothing sent",
+                );
+                Ok(self.open_palette(&format!("title {text}")))
+            }
+            (AfterWhole::Text { field, how }, true) => self.edit_text(field, how),
+            (AfterWhole::Tags(arg), true) => self.set_tags(&arg),
+            (then, false) => {
+                self.say(
+                    Level::Warn,
+                    "the whole task could not be read: nothing sent (the list holds the field cut)",
+                );
+                Ok(match then {
+                    AfterWhole::Title(text) => self.open_palette(&format!("title {text}")),
+                    AfterWhole::Tags(arg) => self.open_palette(&format!("tags {arg}")),
+                    _ => vec![],
+                })
+            }
+        };
+        outcome.unwrap_or_else(|e| {
+            self.say(Level::Error, e);
+            vec![]
         })
     }
 
@@ -250,4 +343,11 @@ fn shown_field(f: &Field<String>) -> String {
         Field::Set(v) => v.clone(),
         _ => "none".into(),
     }
+}
+
+/// Whether the list row `t` holds `field` cut (`Task::cut`).
+fn is_cut(t: &Task, field: &str) -> bool {
+    t.cut
+        .as_deref()
+        .is_some_and(|c| c.iter().any(|c| c.field == field))
 }

@@ -56,8 +56,40 @@ impl State {
             ..u
         };
         v.loaded = true;
+        let mut fx: Vec<Effect> = notice.map(Effect::Notify).into_iter().collect();
+        fx.extend(self.one_inbox_a_store());
         self.clamp_inbox();
-        notice.map(Effect::Notify).into_iter().collect()
+        fx
+    }
+
+    /// One service and user is one inbox (issue 42 §11): another profile
+    /// reading the store this profile's inbox reads, or one another
+    /// profile already shows, is shown once, as that one's — its rows and
+    /// counts dropped, its walker stopped.
+    fn one_inbox_a_store(&mut self) -> Vec<Effect> {
+        let v = &mut self.inbox;
+        let mut shown: Vec<(std::path::PathBuf, String)> = Vec::new();
+        if let Some(p) = &v.last.store {
+            shown.push((p.clone(), v.here.clone()));
+        }
+        let mut fx = Vec::new();
+        for o in v.others.iter_mut().filter(|o| o.same_as.is_none()) {
+            let Some(store) = o.last.store.clone() else {
+                continue;
+            };
+            match shown.iter().find(|(p, _)| *p == store) {
+                Some((_, first)) => {
+                    o.same_as = Some(first.clone());
+                    o.last = InboxUpdate {
+                        store: Some(store),
+                        ..Default::default()
+                    };
+                    fx.push(Effect::ProfileStop(o.profile.clone()));
+                }
+                None => shown.push((store, o.profile.clone())),
+            }
+        }
+        fx
     }
 
     /// Another profile's inbox as its own walker now has it (issue 36);
@@ -82,20 +114,26 @@ impl State {
             }
         };
         let o = &mut others[i];
-        let walked = u.walked_at.is_some() || !periodic;
-        let notice = o.watch.observe(&u.items, walked);
+        if o.same_as.is_some() {
+            // Shown as another's: what its walker sent before it stopped.
+            return vec![];
+        }
         o.last = u;
         o.loaded = true;
-        self.clamp_inbox();
-        // Its words name it (the bell, the desktop, the title); its
-        // `notify_command` gets the profile too.
-        notice
-            .map(|mut n| {
+        let mut fx = self.one_inbox_a_store();
+        let o = &mut self.inbox.others[i];
+        if o.same_as.is_none() {
+            let walked = o.last.walked_at.is_some() || !periodic;
+            let notice = o.watch.observe(&o.last.items, walked);
+            // Its words name it (the bell, the desktop, the title); its
+            // `notify_command` gets the profile too.
+            fx.extend(notice.map(|mut n| {
                 n.words = format!("[{}] {}", crate::text::clean(&profile), n.words);
                 Effect::ProfileNotify(profile, n)
-            })
-            .into_iter()
-            .collect()
+            }));
+        }
+        self.clamp_inbox();
+        fx
     }
 
     fn took_read(&mut self, profile: Option<&str>, u: &mut InboxUpdate) {

@@ -47,6 +47,10 @@ pub struct OtherInbox {
     pub loaded: bool,
     /// Its items already seen (its notifications name it).
     pub watch: crate::inbox::Watch,
+    /// It reads the same store (service and user) as this profile, named
+    /// here, whose inbox is shown: it is shown once, as that one's, and
+    /// its walker stopped (issue 42 §11).
+    pub same_as: Option<String>,
 }
 
 /// A row as the inbox shows it: whose (`None`: the current profile's).

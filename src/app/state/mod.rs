@@ -132,6 +132,28 @@ pub struct State {
     pub settle: crate::app::list::settle::Settle,
     /// What needs the user (see `inbox/`).
     pub inbox: super::inbox::InboxView,
+    /// An edit of a field the list row holds cut, waiting for the whole
+    /// task (GET /tasks/{id}, issue 42 §2): the task's id and the edit.
+    pub whole_first: Option<(String, AfterWhole)>,
+}
+
+/// An edit that waits for the whole task, because the field it changes was
+/// cut in the list row (`edit/task.rs`, `State::whole_first`): sending the
+/// cut text back would cut the task's real value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AfterWhole {
+    /// `e` on the title: the palette, holding the whole title.
+    EditTitle,
+    /// `:title TEXT` typed from the cut title: the palette again, holding
+    /// the text as typed (nothing sent), to send once checked.
+    Title(String),
+    /// `:description` / `:context` (here or in `$EDITOR`).
+    Text {
+        field: &'static str,
+        how: command::TextEdit,
+    },
+    /// `:tags …`: run as typed, against the whole list of tags.
+    Tags(String),
 }
 
 impl State {
@@ -200,6 +222,7 @@ impl State {
             prefetch: Default::default(),
             settle: Default::default(),
             inbox: Default::default(),
+            whole_first: None,
         }
     }
 

@@ -299,6 +299,9 @@ pub enum Effect {
     Notify(crate::inbox::Notice),
     /// … something new in another profile's inbox: told naming it.
     ProfileNotify(String, crate::inbox::Notice),
+    /// Another profile reads the same service and user as one shown: its
+    /// walker is stopped (issue 42 §11).
+    ProfileStop(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]

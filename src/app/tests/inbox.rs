@@ -554,3 +554,73 @@ fn another_profiles_new_item_notifies_naming_that_profile() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 42 §11 in the TUI: profiles of the same service and the same user
+/// read one store, and are one inbox — counted once, their rows shown
+/// once, the second's walker stopped and said as the first's; a profile
+/// of another store is still its own.
+#[test]
+fn profiles_of_one_service_and_user_are_one_inbox_in_the_tui() {
+    let store = |name: &str| Some(std::path::PathBuf::from(format!("/svc/user-{name}.db")));
+    let mut s = loaded(5);
+    s.inbox.running = true;
+    s.profile = Some("home".into());
+    s.inbox.here = "home".into();
+    let mine = || InboxUpdate {
+        rows: vec![row(
+            2,
+            Kind::Mention,
+            "Bob mentioned you",
+            Some("comment:c-9"),
+        )],
+        unread: [tid(2)].into_iter().collect(),
+        store: store("alice"),
+        ..Default::default()
+    };
+    // A copy of the current profile answers before it: shown, for now.
+    let fx = s.on_profile_inbox("copy".into(), mine());
+    assert!(fx.is_empty(), "{fx:?}");
+    assert_eq!(s.inbox.count(), 1);
+    // The current profile's inbox: the copy is the same inbox.
+    let fx = s.on_inbox(mine());
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::ProfileStop(p) if p == "copy")),
+        "{fx:?}"
+    );
+    // Another profile of the same user, and one of another user.
+    let fx = s.on_profile_inbox("work".into(), mine());
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::ProfileStop(p) if p == "work")),
+        "{fx:?}"
+    );
+    let mut bobs = mine();
+    bobs.store = store("bob");
+    bobs.rows[0].task_id = "t-bob".into();
+    bobs.unread = ["t-bob".to_string()].into_iter().collect();
+    assert!(s.on_profile_inbox("bob".into(), bobs).is_empty());
+    // What the copy's walker sent before it stopped changes nothing.
+    assert!(s.on_profile_inbox("copy".into(), mine()).is_empty());
+    assert_eq!(s.inbox.count(), 2, "counted once, and Bob's");
+    let rows = s.inbox.rows();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(s.inbox.row_count(), 2);
+    let labels: Vec<Option<String>> = rows.iter().map(|r| s.inbox.label(r)).collect();
+    assert!(labels.contains(&Some("[home]".into())), "{labels:?}");
+    assert!(labels.contains(&Some("[bob]".into())), "{labels:?}");
+    let same: Vec<(&str, Option<&str>)> = s
+        .inbox
+        .others
+        .iter()
+        .map(|o| (o.profile.as_str(), o.same_as.as_deref()))
+        .collect();
+    assert_eq!(
+        same,
+        [
+            ("copy", Some("home")),
+            ("work", Some("home")),
+            ("bob", None)
+        ]
+    );
+}

@@ -59,9 +59,10 @@ pub(crate) fn apply_quirk(kind: u8, v: &mut Value) {
 }
 
 /// Applies a quirk to a listed comment (`index` in the task's comments):
-/// the malformed task's second comment is not a valid Comment.
+/// the malformed task's second comment, and the first of the task with a
+/// string matter, are not valid Comments.
 pub(crate) fn apply_comment_quirk(task_quirk: u8, index: usize, v: &mut Value) {
-    if task_quirk == 4 && index == 1 {
+    if (task_quirk == 4 && index == 1) || (task_quirk == 5 && index == 0) {
         v["content"] = json!(42);
         v["author"] = json!("nobody");
     }

@@ -380,6 +380,12 @@ pub(crate) fn quirk_tasks(c: &mut Ctx, bob: usize, alice: usize, team: usize) {
                 t.comments.push(cm);
             }
         }
+        if q == 5 {
+            // A readable task with one comment listed malformed: what the
+            // inbox's walk cannot read, even lossily (issue 42 §10).
+            let cm = c.comment(&t, bob, "(listed as a malformed comment)", None, false);
+            t.comments.push(cm);
+        }
         if q == 3 {
             t.description =
                 Some("Description with \u{1b}[31mred\u{1b}[0m text and \u{202e}reversed".into());

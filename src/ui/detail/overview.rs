@@ -30,6 +30,13 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         theme,
         theme.base.add_modifier(Modifier::BOLD),
     ));
+    if let Some(cut) = t.cut.as_deref() {
+        // Read from a listing, bounded (issue 42 §2): say what was cut.
+        out.push(Line::from(vec![
+            Span::styled(format!("{:>LABEL$}: ", "Cut"), theme.dim),
+            Span::styled(cut_words(cut), theme.warn),
+        ]));
+    }
     out.push(field_line(
         F::Status.label(),
         t.status.label(),
@@ -265,4 +272,30 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         }
     }
     out
+}
+
+/// What a listing cut of a task, one clause a field: `title cut at 4 KB
+/// (600 KB received)`.
+pub(crate) fn cut_words(cut: &[crate::api::bound::CutField]) -> String {
+    use crate::domain::words::human_size;
+    let mut parts: Vec<String> = cut
+        .iter()
+        .map(|c| {
+            let field = crate::text::clean(&c.field);
+            if c.kept == 0 {
+                format!(
+                    "{field} left out ({} received)",
+                    human_size(c.received as u64)
+                )
+            } else {
+                format!(
+                    "{field} cut at {} ({} received)",
+                    human_size(c.kept as u64),
+                    human_size(c.received as u64)
+                )
+            }
+        })
+        .collect();
+    parts.push("the whole task when the service answers for it".into());
+    parts.join(", ")
 }

@@ -15,6 +15,10 @@ use crate::app::state::{Compose, Effect, Level, Overlay, SendState, State};
 pub const NOT_YOURS: &str =
     "not sent: this text was typed as another user than the key acts as now";
 
+/// Said when ctrl-s comes after the service was away and before `GET /me`
+/// named the user again (issue 42 §1: the key may act as someone else now).
+pub const WHO_FIRST: &str = "not sent yet: the service was away, and who this key acts as is asked first — your text is kept; ctrl-s again once it answers";
+
 impl State {
     /// The drafts in use follow the user `GET /me` named: bound to their
     /// folder, and what waits elsewhere said.
@@ -124,6 +128,19 @@ impl State {
     /// key acts as (once the service is back after it was away, `GET /me`
     /// is asked again at once: `recheck_identity`). `Err`: not now, said.
     pub(crate) fn composer_may_send(&mut self, c: &mut Compose) -> Result<(), Vec<Effect>> {
+        if self.owner.recheck && self.me.is_some() {
+            // The service was away: until `GET /me` answers again, the
+            // user named before may no longer be the key's (a reconnect,
+            // the answer not in yet). Refused, the text kept, `/me` asked.
+            c.set_banner(Some(WHO_FIRST.into()));
+            // Not sent, as a send that failed: "back online" offers it.
+            c.state = SendState::Failed {
+                message: WHO_FIRST.into(),
+                outcome_unknown: false,
+            };
+            self.say(Level::Warn, WHO_FIRST);
+            return Err(self.recheck_identity());
+        }
         if c.owner.is_some() && c.owner.as_deref() != self.my_id() {
             // Typed as another user than the key acts as now: theirs.
             c.set_banner(Some(NOT_YOURS.into()));

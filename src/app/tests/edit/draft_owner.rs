@@ -230,3 +230,65 @@ fn back_after_the_service_was_away_who_the_key_acts_as_is_asked_first() {
     );
     assert!(said(&s, WAITS), "{:?}", s.messages);
 }
+
+/// A reconnect, then ctrl-s before `GET /me` answers (issue 42 §1, the
+/// race): the send waits for the identity — nothing is posted, the text
+/// stays in the composer and its draft, and it is said; once `/me` names
+/// Alice again, ctrl-s sends it.
+#[test]
+fn ctrl_s_after_a_reconnect_waits_for_who_the_key_acts_as() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    let fx = s.refresh();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(crate::app::tests::local::store::unreachable()),
+    );
+    assert!(s.offline.is_some());
+    let back = s.refresh();
+    let me = answer_where(
+        &mut s,
+        &back,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Ok(Reply::Page(TaskPage {
+            items: vec![],
+            cursor: None,
+        })),
+    );
+    assert!(reqs(&me).iter().any(|r| matches!(r, ApiRequest::Me)));
+    // `/me` not answered yet: the composer is opened and ctrl-s pressed.
+    s.on_key(key('c'));
+    type_str(&mut s, "alice's words");
+    let sent = s.on_key(ctrl('s'));
+    assert!(
+        !reqs(&sent)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::AddComment { .. })),
+        "posted before the key's user was known: {:?}",
+        reqs(&sent)
+    );
+    assert_eq!(composer(&s).text(), "alice's words");
+    assert!(
+        said(&s, crate::app::local::outbox::drafts::WHO_FIRST),
+        "{:?}",
+        s.messages
+    );
+    // `/me` names Alice again: ctrl-s sends it now.
+    answer_where(
+        &mut s,
+        &me,
+        |r| matches!(r, ApiRequest::Me),
+        Ok(Reply::Me(person("u-alice", "Alice Martin"))),
+    );
+    let sent = s.on_key(ctrl('s'));
+    assert!(
+        reqs(&sent)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::AddComment { .. })),
+        "{:?}",
+        reqs(&sent)
+    );
+}

@@ -375,3 +375,149 @@ fn a_background_error_never_covers_the_notice_of_a_failed_edit() {
     palette(&mut s, "nonsense");
     assert_ne!(s.status.clone().unwrap().1, notice);
 }
+
+/// Task 1 as a listing's row holds it when its title, description and tags
+/// were cut (issue 42 §2), and the same task whole, as GET /tasks/{id} gives.
+fn cut_and_whole() -> (State, Task) {
+    let title = format!("Long {}", "t".repeat(600_000));
+    let description = "d".repeat(600_000);
+    let tags: Vec<String> = (0..300).map(|i| format!("tag{i}")).collect();
+    let mut whole = task_json(1);
+    whole["title"] = json!(title);
+    whole["description"] = json!(description);
+    whole["tags"] = json!(tags);
+    let mut row = task_json(1);
+    row["title"] = json!(title[..4096]);
+    row["description"] = json!(description[..4096]);
+    row["tags"] = json!(tags[..256]);
+    row["taskdeck_cut"] = json!([
+        {"field": "title", "received": title.len(), "kept": 4096},
+        {"field": "description", "received": description.len(), "kept": 4096},
+        {"field": "tags", "received": 300, "kept": 256},
+    ]);
+    let s = loaded_with_tasks(
+        &Settings::default(),
+        vec![serde_json::from_value(row).unwrap()],
+    );
+    (s, serde_json::from_value(whole).unwrap())
+}
+
+fn whole_read(fx: &[Effect]) -> bool {
+    reqs(fx) == vec![ApiRequest::GetTask { id: tid(1) }]
+}
+
+fn answer_read(s: &mut State, fx: &[Effect], whole: Task) -> Vec<Effect> {
+    answer_where(
+        s,
+        fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Ok(Reply::Task(Box::new(whole))),
+    )
+}
+
+fn palette_text(s: &State) -> String {
+    match &s.overlay {
+        Overlay::Palette(p) => p.input.text.clone(),
+        _ => panic!("the palette expected"),
+    }
+}
+
+#[test]
+fn a_cut_description_is_edited_only_once_the_whole_task_is_read() {
+    let (mut s, whole) = cut_and_whole();
+    let fx = s.on_key(key('E'));
+    // No editor holding the cut text (whose save would cut the real one):
+    // the whole task is asked for, and said.
+    assert!(whole_read(&fx), "{fx:?}");
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Editor { .. })));
+    let said = &s.status.as_ref().unwrap().1;
+    assert_eq!(
+        said,
+        "the description was cut in the list — reading the whole task first"
+    );
+    let fx = answer_read(&mut s, &fx, whole.clone());
+    assert_eq!(
+        fx,
+        vec![Effect::Editor {
+            target: EditorTarget::Description { task_id: tid(1) },
+            initial: "d".repeat(600_000),
+        }]
+    );
+    // `:description` in the TUI's composer waits the same way.
+    let (mut s, whole) = cut_and_whole();
+    let fx = palette(&mut s, "description");
+    assert!(whole_read(&fx) && !matches!(s.overlay, Overlay::Compose(_)));
+    answer_read(&mut s, &fx, whole);
+    match &s.overlay {
+        Overlay::Compose(c) => assert_eq!(c.text().len(), 600_000),
+        _ => panic!("composer expected"),
+    }
+}
+
+#[test]
+fn a_cut_title_is_never_sent_back() {
+    // `e`: the palette opens on the whole title, never on the cut one.
+    let (mut s, whole) = cut_and_whole();
+    let fx = s.on_key(key('e'));
+    assert!(whole_read(&fx), "{fx:?}");
+    assert!(!matches!(s.overlay, Overlay::Palette(_)));
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .starts_with("the title was cut in the list"));
+    answer_read(&mut s, &fx, whole);
+    assert_eq!(
+        palette_text(&s),
+        format!("title Long {}", "t".repeat(600_000))
+    );
+    // `:title` typed from the cut title: nothing sent; the text typed comes
+    // back in the palette once the whole title is read.
+    let (mut s, whole) = cut_and_whole();
+    let typed = format!("title Long {} and more", "t".repeat(4091));
+    let fx = palette(&mut s, &typed);
+    assert!(whole_read(&fx), "no PATCH carrying the cut title: {fx:?}");
+    let fx = answer_read(&mut s, &fx, whole);
+    assert!(reqs(&fx).is_empty());
+    assert_eq!(palette_text(&s), typed);
+    // A new title of the user's own is sent as typed.
+    let (mut s, _) = cut_and_whole();
+    let (_, body) = only_patch(&palette(&mut s, "title Short"));
+    assert_eq!(body, json!({"title": "Short"}));
+}
+
+#[test]
+fn cut_tags_are_edited_against_the_whole_list() {
+    let (mut s, whole) = cut_and_whole();
+    let fx = palette(&mut s, "tags +new");
+    assert!(whole_read(&fx), "no PATCH of the 256 kept tags: {fx:?}");
+    assert_eq!(
+        s.status.as_ref().unwrap().1,
+        "the tags were cut in the list — reading the whole task first"
+    );
+    let fx = answer_read(&mut s, &fx, whole);
+    let (_, body) = only_patch(&fx);
+    let sent = body["tags"].as_array().unwrap();
+    assert_eq!(sent.len(), 301);
+    assert_eq!(sent[299], json!("tag299"));
+    assert_eq!(sent[300], json!("new"));
+}
+
+#[test]
+fn a_cut_field_whose_whole_task_cannot_be_read_sends_nothing_and_keeps_the_text() {
+    let (mut s, _) = cut_and_whole();
+    let fx = palette(&mut s, "tags +new -tag3");
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetTask { .. }),
+        Err(ApiError::BadRequest {
+            message: "no".into(),
+            body: Value::Null,
+        }),
+    );
+    assert!(reqs(&fx).is_empty(), "{fx:?}");
+    assert_eq!(palette_text(&s), "tags +new -tag3");
+    assert!(s.status.as_ref().unwrap().1.contains("nothing sent"));
+}
