@@ -113,6 +113,11 @@ impl State {
             teams: self.directory.team_labels(),
             views: self.views.names(),
             commands: self.custom.palette(),
+            macros: self
+                .macros
+                .iter()
+                .map(|m| (m.name.clone(), m.description.clone()))
+                .collect(),
             tags: self.loaded_tags(),
         }
     }
