@@ -95,12 +95,12 @@ fn pieces(template: &str) -> Result<Vec<Piece<'_>>, String> {
             out.push(Piece::Text(&rest[..i]));
         }
         let tail = &rest[i..];
-        if tail.starts_with("{{") {
+        if let Some(after) = tail.strip_prefix("{{") {
             out.push(Piece::Text("{"));
-            rest = &tail[2..];
-        } else if tail.starts_with("}}") {
+            rest = after;
+        } else if let Some(after) = tail.strip_prefix("}}") {
             out.push(Piece::Text("}"));
-            rest = &tail[2..];
+            rest = after;
         } else if tail.starts_with('}') {
             return Err("a lone `}` (write `}}` for a brace)".into());
         } else {

@@ -307,3 +307,22 @@ fn the_key_of_a_macro_opens_its_review_and_a_macro_whose_key_is_taken_is_not_off
     let s = with_macro(taken, vec![task(1)]);
     assert!(s.macros.is_empty(), "a key bound twice: never offered");
 }
+
+#[test]
+fn help_and_the_palette_list_the_macros_with_their_descriptions() {
+    let s = with_macro(await_signature(), vec![task(1)]);
+    let help = crate::ui::help_lines(&s, "");
+    assert!(
+        help.iter()
+            .any(|l| l.contains("M")
+                && l.contains("Ask for the signed copy (:macro await-signature)")),
+        "{help:?}"
+    );
+    let src = s.palette_sources();
+    let offered = crate::app::popups::palette::complete("macro aw", &src);
+    assert_eq!(offered, vec!["macro await-signature".to_string()]);
+    assert_eq!(
+        src.describe("macro await-signature"),
+        Some("Ask for the signed copy")
+    );
+}
