@@ -25,9 +25,9 @@ impl State {
     /// `:macro NAME` (or its key): the review of every step on each target
     /// (the marked tasks, else the current one); `y` runs it.
     pub fn run_macro(&mut self, name: &str) -> Result<Vec<Effect>, String> {
-        let run = self.prepare_macro(name, Timestamp::now())?;
+        let (run, review) = self.prepare_macro(name, Timestamp::now())?;
         let mut lines = vec![format!("{}?", run.title)];
-        lines.extend(self.review_lines(&run));
+        lines.extend(review);
         let undo = self
             .keymap
             .key_for(Action::Undo)
@@ -40,8 +40,13 @@ impl State {
         Ok(self.confirm(lines, Confirmed::Run(id)))
     }
 
-    /// The macro named, for the targets, as a run waiting to start.
-    pub fn prepare_macro(&mut self, name: &str, now: Timestamp) -> Result<Run, String> {
+    /// The macro named, for the targets, as a run waiting to start, and
+    /// its review: every step of every task.
+    pub fn prepare_macro(
+        &mut self,
+        name: &str,
+        now: Timestamp,
+    ) -> Result<(Run, Vec<String>), String> {
         let name = name.trim();
         if name.is_empty() {
             let names: Vec<&str> = self.macros.iter().map(|m| m.name.as_str()).collect();
@@ -80,16 +85,50 @@ impl State {
             }));
         }
         let fields = self.macro_fields(&m, now)?;
+        // What is the same for every task is read and said once.
+        let field_words: Vec<String> = fields
+            .iter()
+            .map(|f| format!("  {}", self.change_words(f)))
+            .collect();
+        let mut marks = Vec::new();
+        for (kind, when) in [
+            (MarkKind::FollowUp, &m.follow_up),
+            (MarkKind::Snooze, &m.snooze),
+        ] {
+            if let Some(w) = when {
+                let at = crate::domain::later::parse_later(w, now)?;
+                marks.push((kind, at, mark_words(kind, at)));
+            }
+        }
         let mut jobs = Vec::new();
+        let mut review = Vec::new();
         for t in &tasks {
-            jobs.push(self.plan(&m, t, &fields, now));
+            let job = self.plan(&m, t, &fields, &marks, now);
+            review.push(crate::text::clean(&format!(
+                "{} {}",
+                t.label(),
+                t.title.line()
+            )));
+            for c in job.changes.iter().filter(|c| c.is_message()) {
+                let (what, body) = match c {
+                    Change::Reply(b) => ("reply", b),
+                    Change::Comment(b) => ("comment", b),
+                    _ => continue,
+                };
+                let mut it = body.lines();
+                review.push(format!("  {what}: {}", it.next().unwrap_or_default()));
+                review.extend(it.map(|l| format!("  {:w$}  {l}", "", w = what.len())));
+            }
+            review.extend(field_words.iter().cloned());
+            review.extend(marks.iter().map(|(_, _, shown)| format!("  {shown}")));
+            jobs.push(job);
         }
         let op = self.history.next_id();
         let title = format!("macro {} on {}", m.name, self.on_what(&tasks));
         let mut run = self.engine.new_run(op, RunKind::Apply, title, jobs);
         run.from_marks = from_marks;
         run.macro_name = Some(m.name.clone());
-        Ok(run)
+        Ok((run, review))
     }
 
     fn on_what(&self, tasks: &[Task]) -> String {
@@ -163,7 +202,14 @@ impl State {
 
     /// One task's job: the texts rendered with its own variables, then
     /// the fields, then its marks.
-    pub fn plan(&self, m: &Macro, t: &Task, fields: &[Change], now: Timestamp) -> Job {
+    fn plan(
+        &self,
+        m: &Macro,
+        t: &Task,
+        fields: &[Change],
+        marks: &[(MarkKind, Timestamp, String)],
+        now: Timestamp,
+    ) -> Job {
         let vars = self.macro_vars(t);
         let mut changes = Vec::new();
         if let Some(r) = &m.reply {
@@ -174,19 +220,10 @@ impl State {
         }
         changes.extend(fields.iter().cloned());
         let mut job = Job::new(t.id.as_str().to_string(), t.label(), changes);
-        for (kind, when) in [
-            (MarkKind::FollowUp, &m.follow_up),
-            (MarkKind::Snooze, &m.snooze),
-        ] {
-            let Some(at) = when
-                .as_deref()
-                .and_then(|w| crate::domain::later::parse_later(w, now).ok())
-            else {
-                continue;
-            };
+        for (kind, at, _) in marks {
             job.marks.push(InboxMark {
                 task_id: t.id.as_str().to_string(),
-                kind,
+                kind: *kind,
                 at: at.as_second(),
                 since: now.as_second(),
                 label: t.label(),
@@ -237,42 +274,6 @@ impl State {
                 .map(|d| crate::domain::dates::when(Some(d.as_str())))
                 .unwrap_or_default(),
         }
-    }
-
-    /// The review: every step of every task.
-    fn review_lines(&self, run: &Run) -> Vec<String> {
-        let mut out = Vec::new();
-        for j in &run.jobs {
-            let title = self
-                .best_copy(&j.task_id)
-                .map(|t| t.title.line().into_owned())
-                .unwrap_or_default();
-            out.push(crate::text::clean(&format!("{} {title}", j.label)));
-            for c in &j.changes {
-                match c {
-                    Change::Reply(b) | Change::Comment(b) => {
-                        let what = if matches!(c, Change::Reply(_)) {
-                            "reply"
-                        } else {
-                            "comment"
-                        };
-                        let mut it = b.lines();
-                        out.push(format!("  {what}: {}", it.next().unwrap_or_default()));
-                        out.extend(it.map(|l| format!("  {:w$}  {l}", "", w = what.len())));
-                    }
-                    other => out.push(format!("  {}", self.change_words(other))),
-                }
-            }
-            for m in &j.marks {
-                let at = Timestamp::from_second(m.at).unwrap_or_default();
-                let shown = crate::domain::dates::local_time(at);
-                out.push(match m.kind {
-                    MarkKind::FollowUp => format!("  follow-up {shown}"),
-                    MarkKind::Snooze => format!("  snoozed until {shown}"),
-                });
-            }
-        }
-        out
     }
 
     /// A macro run is over: the marks of the tasks whose every change went
@@ -352,12 +353,7 @@ impl State {
                     .map(|c| self.change_words(c)),
             );
             let mark_words = |m: &InboxMark| {
-                let at = Timestamp::from_second(m.at).unwrap_or_default();
-                let shown = crate::domain::dates::local_time(at);
-                match m.kind {
-                    MarkKind::FollowUp => format!("follow-up {shown}"),
-                    MarkKind::Snooze => format!("snoozed until {shown}"),
-                }
+                mark_words(m.kind, Timestamp::from_second(m.at).unwrap_or_default())
             };
             match &j.state {
                 JobState::Done => {
@@ -437,5 +433,14 @@ impl State {
                     == Some(key)
             })
             .map(|m| m.name.clone())
+    }
+}
+
+/// A follow-up or snooze in words: `follow-up Mon 1 Dec 09:00`.
+fn mark_words(kind: MarkKind, at: Timestamp) -> String {
+    let shown = crate::domain::dates::local_time(at);
+    match kind {
+        MarkKind::FollowUp => format!("follow-up {shown}"),
+        MarkKind::Snooze => format!("snoozed until {shown}"),
     }
 }
