@@ -50,7 +50,8 @@ impl State {
                 lines,
                 on_yes,
                 back_to,
-            } => self.confirm_key(lines, on_yes, back_to, ev),
+                scroll,
+            } => self.confirm_key(lines, on_yes, back_to, scroll, ev),
             Overlay::Compose(c) => self.compose_key(c, ev),
             Overlay::Picker(mut p) => {
                 match p.on_key(&ev, self.keymap.lookup(&[Context::Picker], &ev)) {
@@ -202,6 +203,7 @@ impl State {
             lines,
             on_yes: Confirmed::PutSharing { id, update },
             back_to: Some(Box::new(Overlay::Sharing(ed))),
+            scroll: 0,
         };
         vec![]
     }

@@ -326,3 +326,55 @@ fn help_and_the_palette_list_the_macros_with_their_descriptions() {
         Some("Ask for the signed copy")
     );
 }
+
+/// The review of a macro on 100 marked tasks, open.
+pub(crate) fn review_of_100() -> State {
+    let tasks: Vec<Task> = (1..=100).map(task).collect();
+    let mut s = with_macro(await_signature(), tasks);
+    mark_rows(&mut s, 100);
+    palette(&mut s, "macro await-signature");
+    s
+}
+
+fn scroll_of(s: &State) -> u16 {
+    match &s.overlay {
+        Overlay::Confirm { scroll, .. } => *scroll,
+        _ => panic!("the review expected; status {:?}", s.status),
+    }
+}
+
+#[test]
+fn a_long_review_scrolls_with_the_view_keys_and_the_wheel_and_y_still_runs_it() {
+    let mut s = review_of_100();
+    let n = review(&s).len();
+    assert!(n > 500, "every step of 100 tasks: {n} lines");
+    assert_eq!(scroll_of(&s), 0);
+    assert!(s.on_key(key('j')).is_empty(), "scrolling sends nothing");
+    assert_eq!(scroll_of(&s), 1);
+    let wheel = |kind| crossterm::event::MouseEvent {
+        kind,
+        column: 10,
+        row: 10,
+        modifiers: crossterm::event::KeyModifiers::NONE,
+    };
+    let now = std::time::Instant::now();
+    s.on_mouse(wheel(crossterm::event::MouseEventKind::ScrollDown), now);
+    assert_eq!(scroll_of(&s), 2, "the wheel scrolls the review");
+    s.on_mouse(wheel(crossterm::event::MouseEventKind::ScrollUp), now);
+    s.on_key(key('k'));
+    s.on_key(key('k'));
+    assert_eq!(scroll_of(&s), 0, "never above the first line");
+    s.on_key(code(KeyCode::PageDown));
+    assert_eq!(scroll_of(&s), 10);
+    s.on_key(key('G'));
+    assert_eq!(scroll_of(&s) as usize, n - 1, "G: the end, and no further");
+    s.on_key(key('j'));
+    assert_eq!(scroll_of(&s) as usize, n - 1);
+    s.on_key(key('g'));
+    assert_eq!(scroll_of(&s), 0);
+    s.on_key(key('G'));
+    // Scrolled, the answers are the same: y runs the macro on all 100.
+    let fx = s.on_key(key('y'));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert!(!reqs(&fx).is_empty(), "y runs it");
+}

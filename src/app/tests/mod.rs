@@ -9,7 +9,7 @@ mod fields;
 mod inbox;
 mod list;
 pub(crate) mod local;
-mod macros;
+pub(crate) mod macros;
 mod props;
 mod undo;
 pub(crate) mod views;
