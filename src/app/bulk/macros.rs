@@ -1,4 +1,4 @@
-//! Macros (issue 44): `:macro NAME`, its key, or `taskdeck macro`. A macro
+//! Macros (issue 44): `:macro NAME` or its key (no CLI command yet). A macro
 //! is one bulk run: per task a job whose changes are, in this order, the
 //! reply, the comment and one change per field — the same requests as
 //! `:reply`, `:comment`, `:status`… (the engine sends them, queues the
