@@ -167,6 +167,58 @@ async fn config_check_reports_views_and_commands() {
     assert!(out.contains("2 errors, 2 warnings"), "{out}");
 }
 
+/// Issue 44 §5: an unknown variable, an unknown field value, a phrase the
+/// time grammar does not read, a key bound twice — each named, and the
+/// check fails; a good macro passes.
+#[tokio::test]
+async fn config_check_names_each_fault_of_a_macro_and_fails() {
+    let env = Env::new();
+    let path = env.write_config(
+        "[[macros]]\n\
+         name = \"typo\"\n\
+         description = \"x\"\n\
+         reply = \"Hi {requestor}\"\n\
+         priority = \"highest\"\n\
+         due = \"someday\"\n\
+         follow_up = \"whenever\"\n\
+         \n\
+         [[macros]]\n\
+         name = \"twice\"\n\
+         description = \"y\"\n\
+         key = \"j\"\n\
+         status = \"completed\"\n",
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let p = path.display();
+    for (what, why) in [
+        ("`reply`", "unknown variable {requestor}"),
+        ("`priority`", "highest"),
+        ("`due`", "someday"),
+        ("`follow_up`", "whenever"),
+    ] {
+        assert!(
+            out.lines().any(
+                |l| l.starts_with(&format!("{p}:1: error: macro \"typo\" {what}"))
+                    && l.contains(why)
+            ),
+            "{what}: {out}"
+        );
+    }
+    assert!(
+        out.lines().any(|l| l.starts_with(&format!("{p}: error: "))
+            && l.contains("key j of macro \"twice\" is bound twice")),
+        "{out}"
+    );
+    assert!(out.contains("5 errors"), "{out}");
+    env.write_config(
+        "[[macros]]\nname = \"ok\"\ndescription = \"x\"\nreply = \"Hi {requester} ({number})\"\nstatus = \"waiting\"\nfollow_up = \"in 3 days\"\n",
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
 #[tokio::test]
 async fn config_init_fed_its_answers_writes_a_working_private_config() {
     let sb = sandbox(false).await;

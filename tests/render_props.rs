@@ -202,6 +202,14 @@ fn render_all(s: &mut State, w: u16, h: u16, hostile: &Hostile) -> Result<Vec<St
             lines: vec![hostile.get(61)],
             on_yes: Confirmed::Quit,
             back_to: None,
+            scroll: 0,
+        },
+        // Taller than any screen, scrolled: the macro review's drawing.
+        Overlay::Confirm {
+            lines: vec![hostile.get(61); 80],
+            on_yes: Confirmed::Quit,
+            back_to: None,
+            scroll: 7,
         },
         Overlay::Text {
             title: hostile.get(69),
@@ -322,9 +330,11 @@ fn every_tab_and_overlay_at_80x24_and_1x1() {
     let h = payloads();
     let mut s = hostile_state(&h);
     let screens = render_all(&mut s, 80, 24, &h).unwrap();
-    assert_eq!(screens.len(), Tab::ALL.len() + 5 + 2 + 4);
+    // The overlays: help, palette, search, two confirmations (one taller
+    // than the screen, scrolled), text.
+    assert_eq!(screens.len(), Tab::ALL.len() + 6 + 2 + 4);
     // The pickers show their rows and note (cleaned, checked below).
-    let pickers = &screens[Tab::ALL.len() + 5..Tab::ALL.len() + 7];
+    let pickers = &screens[Tab::ALL.len() + 6..Tab::ALL.len() + 8];
     assert!(pickers[0].contains("Link which task?"), "{}", pickers[0]);
     assert!(pickers[1].contains("could not be read"), "{}", pickers[1]);
     // The stand-ins are visible: the user sees that something was there.

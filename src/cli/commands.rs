@@ -259,7 +259,7 @@ pub fn config_path() -> Outcome {
 
 /// Every problem `config check` reports, with its line: the file's own,
 /// then the key bindings the keymap rejects, then keys of `[[views]]` and
-/// `[[commands]]` taken twice; in file order (those without a line last).
+/// `[[commands]]` taken twice, and `[[macros]]` whose key is (an error); in file order (those without a line last).
 /// `taskdeck doctor` counts the same.
 pub fn config_problems(c: &Config) -> Vec<(Option<usize>, Severity, String)> {
     let mut problems: Vec<(Option<usize>, Severity, String)> = c
@@ -277,6 +277,17 @@ pub fn config_problems(c: &Config) -> Vec<(Option<usize>, Severity, String)> {
         crate::app::views::key_problems(&keymap, &c.settings.views, &c.settings.commands)
             .into_iter()
             .map(|m| (None, Severity::Warning, clean(&m))),
+    );
+    // A macro's key bound twice: the macro is never offered, so it fails.
+    problems.extend(
+        crate::app::views::macro_key_problems(
+            &keymap,
+            &c.settings.views,
+            &c.settings.commands,
+            &c.settings.macros,
+        )
+        .into_iter()
+        .map(|(_, m)| (None, Severity::Error, clean(&m))),
     );
     problems.sort_by_key(|(line, _, _)| line.unwrap_or(usize::MAX));
     problems

@@ -43,6 +43,7 @@ impl DemoHome {
         let user = config::read_regular_file(&config::config_path(), config::CONFIG_MAX_BYTES)
             .map(|text| without_connection(&text))
             .unwrap_or_default();
+        let user = with_demo_macros(user);
         config::write_private_file(&config, user.as_bytes())?;
         std::env::set_var(config::ENV_CONFIG, &config);
         std::env::set_var("XDG_STATE_HOME", home.root.join("state"));
@@ -83,6 +84,37 @@ fn fresh_dir(parent: &Path) -> std::io::Result<PathBuf> {
         }
     }
     Err(last.unwrap_or_else(|| std::io::Error::other("no folder")))
+}
+
+/// Two macros a newcomer can try (`:macro` in the demo), unless the
+/// user's own config brings macros (docs/macros.md).
+pub const DEMO_MACROS: &str = r#"
+[[macros]]
+name = "await-signature"
+description = "Ask for the signed copy, wait, follow up in 3 days"
+reply = "Hello {requester}, could you send the signed copy of {title} ({number})?"
+comment = "Asked {requester} for the signed copy."
+status = "waiting_on_external"
+tags = ["+awaiting-signature"]
+follow_up = "in 3 days"
+
+[[macros]]
+name = "done-closing"
+description = "Tell the requester it is done, and complete the task"
+reply = "Hello {requester}, {title} is done: closing it. Thank you!"
+status = "completed"
+tags = ["-awaiting-signature"]
+"#;
+
+fn with_demo_macros(config: String) -> String {
+    let has_macros = config
+        .parse::<toml_edit::DocumentMut>()
+        .is_ok_and(|d| d.contains_key("macros"));
+    if has_macros {
+        config
+    } else {
+        format!("{config}{DEMO_MACROS}")
+    }
 }
 
 /// The config text less its connection keys; a file that is not TOML
@@ -152,6 +184,16 @@ pub(super) async fn demo(tasks: Option<usize>, accessible: bool) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_demo_ships_two_macros_without_a_fault_unless_the_user_has_some() {
+        let c = config::from_str(&with_demo_macros("theme = \"light\"\n".into()), None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        let names: Vec<&str> = c.settings.macros.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, vec!["await-signature", "done-closing"]);
+        let own = "[[macros]]\nname = \"mine\"\ndescription = \"x\"\nstatus = \"completed\"\n";
+        assert_eq!(with_demo_macros(own.into()), own);
+    }
 
     #[test]
     fn the_demo_copy_keeps_the_look_and_no_key() {

@@ -363,6 +363,12 @@ row(
     )
     .is(Kind::Entries(COMMAND_FIELDS)),
     row(
+        "macros",
+        "`[[macros]]`: a reply, a comment, field changes and reminders in one key: `name`, `key`, `description`, `reply`, `comment`, `status`, `priority`, `due`, `tags`, `assign`, `follow_up`, `snooze` (see [macros](macros.md))",
+        "—",
+        None,
+    ),
+    row(
         "profiles",
         "`[profiles.NAME]`: the keys of the table below, for `--profile NAME` / `TASKDECK_PROFILE`",
         "—",

@@ -80,8 +80,8 @@ fn field_names(fields: &[super::doc::Field]) -> String {
     names.join(", ")
 }
 
-/// A key as the keymap writes it, checked.
-fn key(p: &mut Parser<'_>, what: &str, v: &Spanned<DeValue<'_>>) -> Option<String> {
+/// A key as the keymap writes it, checked (also a macro's `key`).
+pub(super) fn key(p: &mut Parser<'_>, what: &str, v: &Spanned<DeValue<'_>>) -> Option<String> {
     let s = p.string(what, v)?;
     match crate::domain::keymap::Key::parse(&s) {
         Ok(k) => Some(k.label()),

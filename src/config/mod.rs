@@ -10,6 +10,7 @@
 pub mod doc;
 mod entries;
 mod key_command;
+mod macros;
 mod notify;
 mod parse;
 mod paths;

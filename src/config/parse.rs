@@ -234,6 +234,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                     "keys" => parse_keys(&mut p, v, &mut settings.keys, &mut key_lines),
                     "views" => super::entries::parse_views(&mut p, v, &mut settings.views),
                     "commands" => super::entries::parse_commands(&mut p, v, &mut settings.commands),
+                    "macros" => super::macros::parse_macros(&mut p, v, &mut settings.macros),
                     "profiles" => match v.get_ref().as_table() {
                         Some(t) => {
                             for (name, body) in t.iter() {
@@ -444,6 +445,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "keys",
     "views",
     "commands",
+    "macros",
     "profiles",
 ];
 

@@ -66,6 +66,9 @@ pub struct Settings {
     pub views: Vec<ViewEntry>,
     /// `[[commands]]`: custom commands.
     pub commands: Vec<CommandEntry>,
+    /// `[[macros]]`: reply, comment, field changes and reminders in one
+    /// go (issue 44); only those without a fault (`domain::macros::faults`).
+    pub macros: Vec<crate::domain::macros::Macro>,
     /// `notify`, `notify_command`, `notify_osc`: how something new is told.
     pub notify: Notify,
 }
@@ -94,6 +97,7 @@ impl Default for Settings {
             ca_file: None,
             views: Vec::new(),
             commands: Vec::new(),
+            macros: Vec::new(),
             notify: Notify::default(),
         }
     }

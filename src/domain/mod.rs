@@ -11,6 +11,7 @@ pub mod filters;
 pub mod fuzzy;
 pub mod keymap;
 pub mod later;
+pub mod macros;
 pub mod names;
 pub mod narrow;
 pub mod task_field;

@@ -1,5 +1,5 @@
 //! The help screen's rows (`?`), generated from the effective keymap,
-//! the views (with their tab keys), the custom commands and the palette
+//! the views (with their tab keys), the custom commands, the macros and the palette
 //! commands.
 
 use crate::app::keymap::Context;
@@ -92,6 +92,17 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
                 crate::text::clean(&c.description),
                 crate::text::clean(&c.name),
                 crate::text::clean(&c.run)
+            ),
+        ));
+    }
+    for m in &s.macros {
+        rows.push((
+            "Macros ([[macros]]; :macro NAME; a review first, y runs it)".into(),
+            format!(
+                "  {:<16} {} (:macro {})",
+                crate::text::clean(m.key.as_deref().unwrap_or_default()),
+                crate::text::clean(&m.description),
+                crate::text::clean(&m.name)
             ),
         ));
     }

@@ -362,9 +362,18 @@ impl State {
         for (i, rec) in op.records.iter().enumerate() {
             let changes = match (undo, &rec.state, &rec.backward) {
                 (true, RecState::Applied, Ok(b)) if !b.is_empty() => b.clone(),
-                (false, RecState::Undone, _) => rec.forward.clone(),
+                // A macro's reply and comment are never sent again.
+                (false, RecState::Undone, _) => rec
+                    .forward
+                    .iter()
+                    .filter(|c| !c.is_message())
+                    .cloned()
+                    .collect(),
                 _ => continue,
             };
+            if changes.is_empty() {
+                continue;
+            }
             let mut job = Job::new(rec.task_id.clone(), rec.label.clone(), changes);
             job.record = i;
             job.expect = match self.history.ours.get(&rec.task_id) {
@@ -377,6 +386,25 @@ impl State {
             job.ours = rec.after.clone();
             jobs.push(job);
         }
+        // A macro's follow-up and snooze go with its fields.
+        let mut fx = self.macro_marks_step(op_id, undo);
+        if jobs.is_empty() && !fx.is_empty() {
+            let h = &mut self.history;
+            let (from, to) = if undo {
+                (&mut h.undo_stack, &mut h.redo_stack)
+            } else {
+                (&mut h.redo_stack, &mut h.undo_stack)
+            };
+            from.retain(|i| *i != op_id);
+            to.push(op_id);
+            let stays = if undo {
+                self.macro_stays(op_id)
+            } else {
+                String::new()
+            };
+            self.say(Level::Success, format!("{verb}: {}{stays}", op.title));
+            return Ok(fx);
+        }
         if jobs.is_empty() {
             return Err(format!("nothing in {:?} can be {verb}ne", op.title));
         }
@@ -384,14 +412,20 @@ impl State {
         let title = format!("{verb}: {}", op.title);
         let run = self.engine.new_run(op_id, kind, title.clone(), jobs);
         self.engine.runs.push(run);
+        let stays = if undo {
+            self.macro_stays(op_id)
+        } else {
+            String::new()
+        };
         self.say(
             Level::Info,
             format!(
-                "{title} — reading {} back first…",
+                "{title} — reading {} back first…{stays}",
                 plural(n, "task", "tasks")
             ),
         );
-        Ok(self.pump())
+        fx.extend(self.pump());
+        Ok(fx)
     }
 
     /// `:history`.

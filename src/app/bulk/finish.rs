@@ -30,8 +30,7 @@ impl State {
             return vec![];
         }
         if run.jobs.iter().all(|j| j.state.finished()) {
-            self.finish(ri);
-            return vec![];
+            return self.finish(ri);
         }
         let done = run.count(|s| *s == JobState::Done);
         let failed = run.count(|s| matches!(s, JobState::Failed(_) | JobState::Unknown(_)));
@@ -163,8 +162,15 @@ impl State {
     /// A run is over: its outcome goes into the history and the status
     /// line; marks follow (successes unmarked, failures kept with their
     /// error).
-    pub(crate) fn finish(&mut self, ri: usize) {
+    pub(crate) fn finish(&mut self, ri: usize) -> Vec<Effect> {
         let run = self.engine.runs.remove(ri);
+        // A macro's follow-up and snooze, for the tasks whose every change
+        // went out (or waits in the outbox).
+        let fx = if run.kind == RunKind::Apply {
+            self.macro_marks(&run)
+        } else {
+            vec![]
+        };
         let done = run.count(|s| *s == JobState::Done);
         let failed = run.count(|s| matches!(s, JobState::Failed(_)));
         let unknown = run.count(|s| matches!(s, JobState::Unknown(_)));
@@ -340,6 +346,11 @@ impl State {
             }
             text
         };
+        let text = match (&run.macro_name, run.kind) {
+            (Some(name), RunKind::Apply) => self.macro_summary(name, &run),
+            _ if run.kind == RunKind::Undo => format!("{text}{}", self.macro_stays(run.op)),
+            _ => text,
+        };
         let level = if bad > 0 {
             Level::Error
         } else if queued > 0 {
@@ -348,6 +359,7 @@ impl State {
             Level::Success
         };
         self.say(level, text);
+        fx
     }
 }
 

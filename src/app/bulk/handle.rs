@@ -43,7 +43,7 @@ impl State {
                 // Said in the summary; the run ends when its last job does.
                 self.engine.runs[ri].jobs[ji].state = JobState::Failed(why);
                 if self.engine.runs[ri].jobs.iter().all(|j| j.state.finished()) {
-                    self.finish(ri);
+                    fx.extend(self.finish(ri));
                 }
                 continue;
             }
@@ -172,6 +172,23 @@ impl State {
                         id: id.clone(),
                         file_id: file_id.clone(),
                     },
+                    // A macro's messages: the paths of `:reply` and `:comment`.
+                    (Change::Reply(text), _) => {
+                        pending = None;
+                        ApiRequest::ReplyRequester {
+                            id: id.clone(),
+                            content: text.clone(),
+                            file_ids: vec![],
+                        }
+                    }
+                    (Change::Comment(text), _) => {
+                        pending = None;
+                        ApiRequest::AddComment {
+                            id: id.clone(),
+                            content: text.clone(),
+                            file_ids: vec![],
+                        }
+                    }
                 }
             }
         };
@@ -331,6 +348,24 @@ impl State {
                     }
                     job.sharing_now = Some(s);
                     job.step = Step::PutSharing;
+                }
+            }
+            // A macro's reply: its delivery as the service says it.
+            Ok(Reply::Message(m)) => {
+                let shown = crate::domain::words::delivery_text(m.delivery_status.as_ref());
+                self.replies.entry(id).or_default().push(m);
+                let job = &mut self.engine.runs[ri].jobs[ji];
+                job.said.push(format!("reply {shown}"));
+                job.sent.push(job.changes[job.next].clone());
+                job.next += 1;
+            }
+            Ok(Reply::Comment(_)) => {
+                let job = &mut self.engine.runs[ri].jobs[ji];
+                job.said.push("comment added".into());
+                job.sent.push(job.changes[job.next].clone());
+                job.next += 1;
+                if self.detail.as_ref().is_some_and(|d| d.task_id == id) {
+                    fx.push(self.request(ApiRequest::Comments { id }));
                 }
             }
             Err(_) if step == Step::ReadBack => {

@@ -9,6 +9,7 @@ pub mod commands;
 mod conflict;
 mod finish;
 pub mod history;
+mod macros;
 
 use crate::api::*;
 use crate::app::edit::changes::Change;
@@ -98,6 +99,11 @@ pub struct Job {
     pub state: JobState,
     /// A change of it went to the outbox (offline).
     pub queued: bool,
+    /// What the service said of a macro's messages (`reply Sent`).
+    pub said: Vec<String>,
+    /// A macro's follow-up and snooze: stored once every change is sent
+    /// (or queued); each with the mark it replaces, for undo.
+    pub marks: Vec<crate::store::InboxMark>,
 }
 
 impl Job {
@@ -120,6 +126,8 @@ impl Job {
             changed: None,
             state: JobState::Waiting,
             queued: false,
+            said: vec![],
+            marks: vec![],
         }
     }
 
@@ -146,6 +154,8 @@ pub struct Run {
     pub from_marks: bool,
     pub started: Instant,
     pub max_in_flight: usize,
+    /// The macro this run is (its summary names every step per task).
+    pub macro_name: Option<String>,
 }
 
 impl Run {
@@ -210,6 +220,7 @@ impl Engine {
             from_marks: false,
             started: crate::clock::instant(),
             max_in_flight: 0,
+            macro_name: None,
         }
     }
 

@@ -83,6 +83,8 @@ impl State {
             // Custom commands (`custom/`).
             Command::Run(name) => self.run_custom(&name)?,
             Command::Output => self.show_output()?,
+            // Macros (`bulk/macros.rs`).
+            Command::Macro(name) => self.run_macro(&name)?,
             // Moving and what the pane shows (`list/`).
             Command::Parent => self.open_parent()?,
             Command::Open(arg) => self.open_by_ref(&arg)?,

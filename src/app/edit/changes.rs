@@ -27,6 +27,11 @@ pub enum Change {
     /// Sharing entries set or removed, applied to the sharing state as it
     /// is when sent (read it, then PUT it whole).
     Share(ShareDelta),
+    /// A reply to the requester thread (a macro's step): sent once, never
+    /// taken back (undo leaves it, and says so).
+    Reply(String),
+    /// An internal comment (a macro's step): likewise, it stays.
+    Comment(String),
 }
 
 /// People and teams whose access changes; `None` removes them.
@@ -75,6 +80,11 @@ fn file_ids(t: &Task) -> Vec<String> {
 }
 
 impl Change {
+    /// Text sent to people (a reply, a comment): never undone or redone.
+    pub fn is_message(&self) -> bool {
+        matches!(self, Change::Reply(_) | Change::Comment(_))
+    }
+
     /// The task field this change sets, if it is a PATCH.
     pub fn field(&self) -> Option<TaskField> {
         match self {
@@ -94,6 +104,8 @@ impl Change {
             Change::AddLinks(_) | Change::RemoveLink(..) | Change::UpdateLink(..) => "links".into(),
             Change::Attach(_) | Change::Detach(_) => "files".into(),
             Change::Share(_) => "sharing".into(),
+            Change::Reply(_) => "reply".into(),
+            Change::Comment(_) => "comment".into(),
         }
     }
 
@@ -130,6 +142,8 @@ impl Change {
             Change::Attach(v) => format!("{} files attached", v.len()),
             Change::Detach(_) => "file detached".into(),
             Change::Share(d) => d.words.clone(),
+            Change::Reply(_) => "reply to the requester".into(),
+            Change::Comment(_) => "comment".into(),
         }
     }
 }
@@ -257,6 +271,8 @@ fn inverse_one(
             let (before, after) = sharing.ok_or("the sharing before the change is not known")?;
             vec![Change::Share(share_back(before, after))]
         }
+        // Sent to people: they stay (undo says so).
+        Change::Reply(_) | Change::Comment(_) => vec![],
     })
 }
 

@@ -140,6 +140,7 @@ impl State {
                     lines,
                     on_yes: crate::app::state::Confirmed::Conflict(Box::new(yes)),
                     back_to: Some(Box::new(Overlay::Conflict(v))),
+                    scroll: 0,
                 };
                 vec![]
             }

@@ -501,6 +501,7 @@ impl State {
             ],
             on_yes: Confirmed::RejectDraft { id },
             back_to: Some(Box::new(Overlay::Chooser(c))),
+            scroll: 0,
         };
         vec![]
     }

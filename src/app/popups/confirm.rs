@@ -1,5 +1,6 @@
 //! Confirmations: `y` does it, `n`/Esc cancels (and returns to the editor
-//! the question came from, with its edits, or to `:drafts`).
+//! the question came from, with its edits, or to `:drafts`); one taller
+//! than the screen scrolls with the `[view]` keys and the wheel.
 
 use crate::app::keymap::{Action, Context};
 use crate::app::state::{ApiRequest, Confirmed, Effect, Level, Overlay, State};
@@ -11,6 +12,7 @@ impl State {
             lines,
             on_yes,
             back_to: None,
+            scroll: 0,
         };
         vec![]
     }
@@ -20,6 +22,7 @@ impl State {
         lines: Vec<String>,
         on_yes: Confirmed,
         back_to: Option<Box<Overlay>>,
+        mut scroll: u16,
         ev: KeyEvent,
     ) -> Vec<Effect> {
         match self.keymap.lookup(&[Context::Confirm], &ev) {
@@ -64,10 +67,17 @@ impl State {
                 vec![]
             }
             _ => {
+                // A question taller than the screen (a macro's review)
+                // scrolls with the text overlay's keys and the wheel.
+                let action = self.keymap.lookup(&[Context::View], &ev);
+                if let Some(to) = super::text::scrolled(action, scroll, lines.len()) {
+                    scroll = to;
+                }
                 self.overlay = Overlay::Confirm {
                     lines,
                     on_yes,
                     back_to,
+                    scroll,
                 };
                 vec![]
             }

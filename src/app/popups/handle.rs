@@ -50,7 +50,8 @@ impl State {
                 lines,
                 on_yes,
                 back_to,
-            } => self.confirm_key(lines, on_yes, back_to, ev),
+                scroll,
+            } => self.confirm_key(lines, on_yes, back_to, scroll, ev),
             Overlay::Compose(c) => self.compose_key(c, ev),
             Overlay::Picker(mut p) => {
                 match p.on_key(&ev, self.keymap.lookup(&[Context::Picker], &ev)) {
@@ -113,6 +114,11 @@ impl State {
             teams: self.directory.team_labels(),
             views: self.views.names(),
             commands: self.custom.palette(),
+            macros: self
+                .macros
+                .iter()
+                .map(|m| (m.name.clone(), m.description.clone()))
+                .collect(),
             tags: self.loaded_tags(),
         }
     }
@@ -197,6 +203,7 @@ impl State {
             lines,
             on_yes: Confirmed::PutSharing { id, update },
             back_to: Some(Box::new(Overlay::Sharing(ed))),
+            scroll: 0,
         };
         vec![]
     }

@@ -28,6 +28,8 @@ pub struct Sources {
     pub views: Vec<String>,
     /// (name, description) of each custom command.
     pub commands: Vec<(String, String)>,
+    /// (name, description) of each macro.
+    pub macros: Vec<(String, String)>,
     /// The tags seen on the loaded tasks (`:filter tags=`).
     pub tags: Vec<String>,
 }
@@ -35,9 +37,11 @@ pub struct Sources {
 impl Sources {
     /// What a completion does, when it is a custom command's.
     pub fn describe(&self, completion: &str) -> Option<&str> {
-        let name = completion.strip_prefix("run ")?;
-        self.commands
-            .iter()
+        let (list, name) = match completion.strip_prefix("macro ") {
+            Some(name) => (&self.macros, name),
+            None => (&self.commands, completion.strip_prefix("run ")?),
+        };
+        list.iter()
             .find(|(n, _)| n == name)
             .map(|(_, d)| d.as_str())
     }
@@ -52,6 +56,7 @@ pub fn complete(input: &str, src: &Sources) -> Vec<String> {
         None => {
             let mut names: Vec<String> = COMMANDS.iter().map(|s| s.name.to_string()).collect();
             names.extend(src.commands.iter().map(|(n, _)| format!("run {n}")));
+            names.extend(src.macros.iter().map(|(n, _)| format!("macro {n}")));
             // A custom command is found by its name or its description.
             let texts: Vec<String> = names
                 .iter()
@@ -99,6 +104,7 @@ pub fn complete(input: &str, src: &Sources) -> Vec<String> {
                     v
                 }
                 Complete::CustomCommands => src.commands.iter().map(|(n, _)| n.clone()).collect(),
+                Complete::Macros => src.macros.iter().map(|(n, _)| n.clone()).collect(),
                 Complete::Filter => vec![],
             };
             crate::app::fuzzy::rank(arg, &values)

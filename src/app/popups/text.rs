@@ -32,21 +32,17 @@ impl State {
         mut scroll: u16,
         ev: KeyEvent,
     ) -> Vec<Effect> {
-        let last = lines.len().saturating_sub(1).min(u16::MAX as usize) as u16;
-        match self.keymap.lookup(&[Context::View], &ev) {
-            Some(Action::Close) => return vec![],
-            Some(Action::Down) => scroll = scroll.saturating_add(1),
-            Some(Action::Up) => scroll = scroll.saturating_sub(1),
-            Some(Action::HalfPageDown) => scroll = scroll.saturating_add(10),
-            Some(Action::HalfPageUp) => scroll = scroll.saturating_sub(10),
-            Some(Action::Top) => scroll = 0,
-            Some(Action::Bottom) => scroll = last,
-            _ => {}
+        let action = self.keymap.lookup(&[Context::View], &ev);
+        if action == Some(Action::Close) {
+            return vec![];
+        }
+        if let Some(to) = scrolled(action, scroll, lines.len()) {
+            scroll = to;
         }
         self.overlay = Overlay::Text {
             title,
             lines,
-            scroll: scroll.min(last),
+            scroll,
         };
         vec![]
     }
@@ -74,6 +70,23 @@ impl State {
             scroll: 0,
         };
     }
+}
+
+/// Where a scroll key of the `[view]` keys (the wheel comes as Down/Up)
+/// moves a page of `len` lines shown from `scroll`: the text overlay's and
+/// a long confirmation's one scroller. `None` for any other action.
+pub(crate) fn scrolled(action: Option<Action>, scroll: u16, len: usize) -> Option<u16> {
+    let last = len.saturating_sub(1).min(u16::MAX as usize) as u16;
+    let to = match action? {
+        Action::Down => scroll.saturating_add(1),
+        Action::Up => scroll.saturating_sub(1),
+        Action::HalfPageDown => scroll.saturating_add(10),
+        Action::HalfPageUp => scroll.saturating_sub(10),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => return None,
+    };
+    Some(to.min(last))
 }
 
 /// A layout check's answer as the lines of its text overlay.

@@ -138,6 +138,8 @@ pub enum Command {
     /// What needs the user, and why.
     Inbox,
     /// Hide the current task's inbox items until a time, as typed.
+    /// `:macro NAME`: review, then run a macro.
+    Macro(String),
     Snooze(String),
     /// Back in the inbox at a time, as typed, unless someone answers.
     FollowUp(String),
@@ -168,6 +170,8 @@ pub enum Complete {
     Views,
     /// The custom commands' names.
     CustomCommands,
+    /// The macros' names (the palette shows each one's description).
+    Macros,
     /// Filter words: the keys, then each key's values
     /// (`domain::filter_complete`).
     Filter,
@@ -365,6 +369,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("view", "NAME | save NAME", "switch to a view (no name: the views with their counts); save NAME keeps the current filters as a view in the config file", false, Views, parse_view),
     spec!("board", "", "the board: the view's tasks in one column per status (again: the list)", false, Nothing, |a| none(a, Command::Board)),
     spec!("run", "NAME", "run a custom command ([[commands]] in the config) on the current task", true, CustomCommands, |a| Ok(Command::Run(needs(a, "the name of a custom command ([[commands]] in the config)")?.to_string()))),
+    spec!("macro", "NAME", "run a macro ([[macros]] in the config): a review of every step on the current or marked tasks, y runs it", true, Macros, |a| Ok(Command::Macro(needs(a, "the name of a macro ([[macros]] in the config)")?.to_string()))),
     spec!("output", "", "show the last custom command's output again", false, Nothing, |a| none(a, Command::Output)),
     spec!("open", "#1234|UUID", "open a task by number or id", false, Nothing, |a| Ok(Command::Open(needs(a, "#1234 or a task uuid")?.to_string()))),
     spec!("validate", "PATH", "check an artifact layout file", false, Nothing, |a| Ok(Command::Validate(needs(a, "the path of a layout JSON file")?.to_string()))),

@@ -124,6 +124,8 @@ pub struct State {
     pub views: super::views::Views,
     /// Custom commands: `[[commands]]` (see `custom/`).
     pub custom: super::custom::Custom,
+    /// Macros: `[[macros]]` without a fault, their keys free (`bulk/macros.rs`).
+    pub macros: Vec<crate::domain::macros::Macro>,
     /// The board (`:board`) is shown instead of the list and the detail.
     pub board: Option<crate::app::views::board::Board>,
     /// Reads of the tasks around the cursor before they are asked for.
@@ -218,6 +220,7 @@ impl State {
             switch_to: None,
             views: Default::default(),
             custom: Default::default(),
+            macros: Vec::new(),
             board: None,
             prefetch: Default::default(),
             settle: Default::default(),

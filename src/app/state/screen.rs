@@ -88,6 +88,9 @@ pub enum Overlay {
         on_yes: Confirmed,
         /// Where `n` returns to (the sharing editor, with its edits).
         back_to: Option<Box<Overlay>>,
+        /// The first line shown when the lines are taller than the
+        /// popup (a macro's review of 100 tasks); scrolled as `Text` is.
+        scroll: u16,
     },
     Compose(Box<Compose>),
     Text {

@@ -9,6 +9,7 @@ mod fields;
 mod inbox;
 mod list;
 pub(crate) mod local;
+pub(crate) mod macros;
 mod props;
 mod undo;
 pub(crate) mod views;

@@ -27,7 +27,23 @@ impl State {
                 c.key = None;
             }
         }
-        key_problems(&self.keymap, &settings.views, &settings.commands)
+        // A macro whose key is taken is never offered (`config check`
+        // fails on it).
+        let refused = macro_key_problems(
+            &self.keymap,
+            &settings.views,
+            &settings.commands,
+            &settings.macros,
+        );
+        self.macros = settings
+            .macros
+            .iter()
+            .filter(|m| !refused.iter().any(|(n, _)| *n == m.name))
+            .cloned()
+            .collect();
+        let mut out = key_problems(&self.keymap, &settings.views, &settings.commands);
+        out.extend(refused.into_iter().map(|(_, why)| why));
+        out
     }
 
     /// A view named as stored (the last view of a previous run): current
@@ -159,6 +175,9 @@ impl State {
         }
         if let Some(name) = self.custom.by_key(&key) {
             return self.run_or_say(crate::app::state::command::Command::Run(name));
+        }
+        if let Some(name) = self.macro_by_key(&key) {
+            return self.run_or_say(crate::app::state::command::Command::Macro(name));
         }
         // A digit no view and no command claims: the Nth tab.
         if let Some(i) = self.views.tab_for_key(&key) {

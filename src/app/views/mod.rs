@@ -264,6 +264,53 @@ fn holds(f: &TaskQuery, base: &TaskQuery) -> bool {
     merge(f, base) == *f
 }
 
+/// The macros whose key cannot work: bound by the keymap where a task is
+/// current, or by a view, a custom command or another macro. Each such
+/// macro is left out (never offered) and `taskdeck config check` fails
+/// naming it: (macro name, why).
+pub fn macro_key_problems(
+    keymap: &super::keymap::Keymap,
+    views: &[ViewEntry],
+    commands: &[crate::config::CommandEntry],
+    macros: &[crate::domain::macros::Macro],
+) -> Vec<(String, String)> {
+    let mut seen: HashMap<Key, String> = HashMap::new();
+    let others = views
+        .iter()
+        .map(|v| (format!("view {:?}", v.name), v.key.as_deref()))
+        .chain(
+            commands
+                .iter()
+                .map(|c| (format!("command {:?}", c.name), c.key.as_deref())),
+        );
+    for (what, key) in others {
+        if let Some(k) = key.and_then(|k| Key::parse(k).ok()) {
+            seen.entry(k).or_insert(what);
+        }
+    }
+    let mut out = Vec::new();
+    for m in macros {
+        let Some(key) = m.key.as_deref().and_then(|k| Key::parse(k).ok()) else {
+            continue;
+        };
+        let what = format!("macro {:?}", m.name);
+        let taken = key_taken(keymap, &key).or_else(|| seen.get(&key).cloned());
+        match taken {
+            Some(by) => out.push((
+                m.name.clone(),
+                format!(
+                    "the key {} of {what} is bound twice (also {by}): the macro is left out until its key is free",
+                    key.label()
+                ),
+            )),
+            None => {
+                seen.insert(key, what);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -502,7 +502,13 @@ fn one_grammar_reads_every_form_for_due_bounds_and_snoozes() {
     assert_eq!(w("2h"), Ok(at("2026-11-22T12:00:00Z")));
     assert_eq!(w("+3d"), Ok(When::Days(3)));
     assert_eq!(w("2w"), Ok(When::Days(14)));
+    // Written out (a macro's `follow_up = "in 3 days"`, issue 44).
+    assert_eq!(w("in 3 days"), Ok(When::Days(3)));
+    assert_eq!(w("in 1 week"), Ok(When::Days(7)));
+    assert_eq!(w("in 2 hours"), Ok(at("2026-11-22T12:00:00Z")));
     for bad in [
+        "in 3 fortnights",
+        "in three days",
         "",
         "tomorrow tomorrow",
         "fri fri",

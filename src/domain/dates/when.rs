@@ -99,7 +99,7 @@ fn parse_any_when(input: &str, now: Timestamp, tz: &TimeZone) -> Result<When, St
     if let Some(t) = parse_rfc3339(raw) {
         return Ok(When::At(t));
     }
-    if let Some(span) = span(&s, now, tz)? {
+    if let Some(span) = span(&spelled(&s).unwrap_or_else(|| s.clone()), now, tz)? {
         return Ok(span);
     }
     let words: Vec<&str> = s.split_whitespace().collect();
@@ -212,6 +212,25 @@ fn span(s: &str, now: Timestamp, tz: &TimeZone) -> Result<Option<When>, String> 
         _ if minutes == 0 => return Err(format!("{s:?} is now: say a time ahead")),
         _ => When::At(now + SignedDuration::from_mins(minutes)),
     }))
+}
+
+/// `in 3 days`, `in 2 hours`, `in 1 week`, `in 30 minutes`: the span
+/// written out (`3d`, `2h`, `1w`, `30m`), read as one.
+fn spelled(s: &str) -> Option<String> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let ["in", n, unit] = words.as_slice() else {
+        return None;
+    };
+    let unit = match unit.trim_end_matches('s') {
+        "minute" | "min" => 'm',
+        "hour" => 'h',
+        "day" => 'd',
+        "week" => 'w',
+        _ => return None,
+    };
+    n.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| format!("{n}{unit}"))
 }
 
 /// A clock time: `16:00`, `9:30`, `16:00:30`, `4pm`, `4:30pm`, `12am`.

@@ -34,7 +34,9 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
         } => pages::text(f, area, title, lines, *scroll, theme, m),
         Overlay::Palette(p) => prompts::palette(f, area, s, p, theme, m),
         Overlay::Search(b) => prompts::search(f, area, s, b, theme, m),
-        Overlay::Confirm { lines, .. } => questions::confirm(f, area, lines, theme, m),
+        Overlay::Confirm { lines, scroll, .. } => {
+            questions::confirm(f, area, s, lines, *scroll, theme, m)
+        }
         Overlay::Picker(p) => questions::picker(f, area, p, theme, m),
         Overlay::Compose(c) => compose::draw(f, area, c, theme, m),
         Overlay::Sharing(ed) => sharing::draw(f, area, ed, &s.keymap, theme, m),

@@ -1,9 +1,12 @@
 //! The popups that ask: a confirmation (y / n) and the picker for a name
 //! that matches more than one person or team.
 
+use crate::app::keymap::{Action, Context};
 use crate::app::popups::sharing::Picker;
+use crate::app::state::State;
 use crate::ui::clear::{centered, popup};
 use crate::ui::metrics::Metrics;
+use crate::ui::wrap::wrap_lines;
 use crate::ui::Theme;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -11,13 +14,20 @@ use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 /// What will happen (a line starting `!!` in the error style), then the
-/// answers.
-pub(super) fn confirm(f: &mut Frame, area: Rect, lines: &[String], theme: &Theme, m: &mut Metrics) {
-    let h = lines.len() as u16 + 4;
-    let r = centered(area, 80, h);
-    let inner = popup(f, r, "Confirm", theme);
-    m.focus_at(inner.x, inner.y);
-    let mut ls: Vec<Line> = lines
+/// answers. Lines taller than the screen (a macro's review of 100 tasks)
+/// show from `scroll` (clamped so the last page fills the popup), with
+/// which lines are shown and the scroll keys on a line of their own, and
+/// the answers always on the last row.
+pub(super) fn confirm(
+    f: &mut Frame,
+    area: Rect,
+    s: &State,
+    lines: &[String],
+    scroll: u16,
+    theme: &Theme,
+    m: &mut Metrics,
+) {
+    let styled: Vec<Line> = lines
         .iter()
         .map(|l| {
             if l.starts_with("!!") {
@@ -27,9 +37,57 @@ pub(super) fn confirm(f: &mut Frame, area: Rect, lines: &[String], theme: &Theme
             }
         })
         .collect();
-    ls.push(Line::raw(""));
-    ls.push(Line::styled("y yes · n / Esc no", theme.accent));
-    f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
+    let answers = Line::styled("y yes · n / Esc no", theme.accent);
+    // The rows each line takes at the popup's width.
+    let width = centered(area, 80, 0).width.saturating_sub(2) as usize;
+    let (rows, starts) = wrap_lines(styled.clone(), width);
+    let h = (rows.len() as u16).saturating_add(4);
+    let r = centered(area, 80, h);
+    let inner = popup(f, r, "Confirm", theme);
+    m.focus_at(inner.x, inner.y);
+    if rows.len() + 2 <= inner.height as usize || inner.height < 3 {
+        let mut ls = styled;
+        ls.push(Line::raw(""));
+        ls.push(answers);
+        f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);
+        return;
+    }
+    // Taller than the popup: the rows from the line scrolled to, then
+    // where that is, then the answers.
+    let body = inner.height as usize - 2;
+    let row_end = |i: usize| starts.get(i + 1).copied().unwrap_or(rows.len());
+    // The last page starts at the first line whose rows to the end fit.
+    let last_page = (0..lines.len())
+        .find(|&i| rows.len() - starts[i] <= body)
+        .unwrap_or(lines.len().saturating_sub(1));
+    let first = (scroll as usize).min(last_page);
+    let top = starts[first];
+    let shown_to = (first..lines.len())
+        .take_while(|&i| row_end(i) - top <= body)
+        .last()
+        .map_or(first + 1, |i| i + 1);
+    let mut ls: Vec<Line> = rows.into_iter().skip(top).take(body).collect();
+    ls.resize(body, Line::raw(""));
+    let keys = s.keymap.hints(
+        &[Context::View],
+        &[
+            (&[Action::Down, Action::Up], "scroll"),
+            (&[Action::HalfPageDown, Action::HalfPageUp], "page"),
+            (&[Action::Top, Action::Bottom], "top/bottom"),
+        ],
+    );
+    ls.push(Line::styled(
+        format!(
+            "lines {}–{} of {} · {}",
+            first + 1,
+            shown_to,
+            lines.len(),
+            keys.join(" · ")
+        ),
+        theme.dim,
+    ));
+    ls.push(answers);
+    f.render_widget(Paragraph::new(ls), inner);
 }
 
 /// Which one the typed reference meant: what is typed to narrow them,

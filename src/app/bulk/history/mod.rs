@@ -93,6 +93,18 @@ impl Op {
     }
 }
 
+/// What a macro's operation holds besides its field changes (issue 44 §4):
+/// `z` takes back its follow-up and snooze with the fields, and says that
+/// its reply and comment stay.
+#[derive(Clone, Debug, Default)]
+pub struct MacroUndo {
+    /// Each mark stored, with the one of the same task and kind it
+    /// replaced (put back by undo).
+    pub marks: Vec<(crate::store::InboxMark, Option<crate::store::InboxMark>)>,
+    /// Replies and comments sent: they stay.
+    pub messages: usize,
+}
+
 /// A write sent outside the bulk engine: the task as known before it.
 #[derive(Clone, Debug)]
 struct Sent {
@@ -115,6 +127,8 @@ pub struct History {
     /// Per task: the `updated_at` our last write of it produced (`None`
     /// until read back, after a sharing change).
     pub ours: HashMap<String, Option<String>>,
+    /// Per operation of a macro: its marks and messages.
+    pub macros: HashMap<u64, MacroUndo>,
 }
 
 impl History {
@@ -153,7 +167,8 @@ impl History {
     /// Record a finished operation: one that can be undone goes on top of
     /// the undo stack, and what was undone before can no longer be redone.
     pub fn push(&mut self, op: Op) {
-        if op.never.is_none() && op.records.iter().any(Record::undoable) {
+        let marks = self.macros.get(&op.id).is_some_and(|m| !m.marks.is_empty());
+        if op.never.is_none() && (marks || op.records.iter().any(Record::undoable)) {
             self.undo_stack.push(op.id);
             self.redo_stack.clear();
         }
@@ -161,6 +176,7 @@ impl History {
         self.ops.insert(at, op);
         while self.ops.len() > MAX_OPS {
             let gone = self.ops.remove(0).id;
+            self.macros.remove(&gone);
             self.undo_stack.retain(|i| *i != gone);
             self.redo_stack.retain(|i| *i != gone);
         }
