@@ -107,8 +107,8 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
     (
         "clock",
         &[
-            "api", "app", "cli", "config", "cut", "domain", "inbox", "platform", "sandbox", "secret",
-            "sim", "store", "text", "tui", "ui",
+            "api", "app", "cli", "config", "cut", "domain", "inbox", "platform", "sandbox",
+            "secret", "sim", "store", "text", "tui", "ui",
         ],
     ),
     // The simulator (issue 43) runs the core as the loop would, without

@@ -40,6 +40,8 @@ pub enum Kind {
     BoolOr(&'static [&'static str]),
     /// A list of these strings (`notify`).
     Words(&'static [&'static str]),
+    /// A list of strings, each not blank (a macro's `tags`).
+    Strs,
     /// One of these integers (`notify_osc`).
     Number(&'static [u16]),
     /// `[keys.CONTEXT]` tables of `"key" = "action"`.
@@ -54,8 +56,8 @@ pub enum Kind {
 #[derive(Clone, Copy, Debug)]
 pub struct Field {
     pub name: &'static str,
-    /// Only [`Kind::Str`], [`Kind::Bool`], [`Kind::Int`], [`Kind::Choice`]
-    /// and [`Kind::Words`].
+    /// Only [`Kind::Str`], [`Kind::Bool`], [`Kind::Int`], [`Kind::Choice`],
+    /// [`Kind::Words`] and [`Kind::Strs`].
     pub kind: Kind,
     pub meaning: &'static str,
     /// A value the parser accepts, as TOML (the schema test writes it).
@@ -173,21 +175,71 @@ pub const COMMAND_FIELDS: &[Field] = &[
     ),
 ];
 
-/// The fields of a `[[macros]]` entry, for the schema only (the entries
-/// themselves are read by the macros' own parser): strings, `tags` a list.
-pub const MACRO_FIELDS: &[&str] = &[
-    "name",
-    "key",
-    "description",
-    "reply",
-    "comment",
-    "status",
-    "priority",
-    "due",
-    "tags",
-    "assign",
-    "follow_up",
-    "snooze",
+/// The fields of a `[[macros]]` entry: the schema describes them and the
+/// macros' parser (`config::macros`) names them from here.
+pub const MACRO_FIELDS: &[Field] = &[
+    field("name", Kind::Str, "one word: `:macro NAME`", "\"ack\""),
+    field(
+        "key",
+        Kind::Str,
+        "a key that runs it where a task is current",
+        "\"f9\"",
+    ),
+    field(
+        "description",
+        Kind::Str,
+        "what it does, in the picker and the review",
+        "\"Acknowledge and wait\"",
+    ),
+    field(
+        "reply",
+        Kind::Str,
+        "a reply on the requester thread; `{number}`, `{title}`, `{requester}`, `{assignee}`, `{me}`, `{due}` filled in",
+        "\"Hello {requester}, noted: {title}\"",
+    ),
+    field(
+        "comment",
+        Kind::Str,
+        "an internal comment; the same variables",
+        "\"Acknowledged for {requester}.\"",
+    ),
+    field(
+        "status",
+        Kind::Str,
+        "a status, as `:status` takes it",
+        "\"waiting_on_external\"",
+    ),
+    field(
+        "priority",
+        Kind::Str,
+        "a priority, as `:priority` takes it",
+        "\"high\"",
+    ),
+    field(
+        "due",
+        Kind::Str,
+        "a due date in the one time grammar (`fri 17:00`)",
+        "\"fri 17:00\"",
+    ),
+    field(
+        "tags",
+        Kind::Strs,
+        "tags added (`+t`) and removed (`-t`)",
+        "[\"+awaiting\", \"-new\"]",
+    ),
+    field("assign", Kind::Str, "`me` or a name", "\"me\""),
+    field(
+        "follow_up",
+        Kind::Str,
+        "a follow-up, as `:follow-up` takes it",
+        "\"in 3 days\"",
+    ),
+    field(
+        "snooze",
+        Kind::Str,
+        "a snooze, as `:snooze` takes it",
+        "\"tomorrow 9:00\"",
+    ),
 ];
 
 const fn row(
@@ -367,7 +419,8 @@ row(
         "`[[macros]]`: a reply, a comment, field changes and reminders in one key: `name`, `key`, `description`, `reply`, `comment`, `status`, `priority`, `due`, `tags`, `assign`, `follow_up`, `snooze` (see [macros](macros.md))",
         "—",
         None,
-    ),
+    )
+    .is(Kind::Entries(MACRO_FIELDS)),
     row(
         "profiles",
         "`[profiles.NAME]`: the keys of the table below, for `--profile NAME` / `TASKDECK_PROFILE`",

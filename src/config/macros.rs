@@ -7,7 +7,11 @@ use crate::domain::macros::{faults, Macro};
 use toml::de::DeValue;
 use toml::Spanned;
 
-const KEYS: &str = "name, key, description, reply, comment, status, priority, due, tags, assign, follow_up, snooze";
+/// The keys a `[[macros]]` entry takes, from the one table of them.
+fn keys() -> String {
+    let names: Vec<&str> = super::doc::MACRO_FIELDS.iter().map(|f| f.name).collect();
+    names.join(", ")
+}
 
 pub(super) fn parse_macros(p: &mut Parser<'_>, v: &Spanned<DeValue<'_>>, out: &mut Vec<Macro>) {
     let Some(entries) = v.get_ref().as_array() else {
@@ -69,8 +73,9 @@ pub(super) fn parse_macros(p: &mut Parser<'_>, v: &Spanned<DeValue<'_>>, out: &m
                     p.error(
                         key_s.span().start,
                         format!(
-                            "unknown key `{}` in [[macros]] ({KEYS})",
-                            crate::text::clean(other)
+                            "unknown key `{}` in [[macros]] ({})",
+                            crate::text::clean(other),
+                            keys()
                         ),
                     );
                     bad = true;

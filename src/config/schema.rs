@@ -5,7 +5,7 @@
 //! writes it beside the config file and points the file's first line at it
 //! (`#:schema ./taskdeck.schema.json`).
 
-use super::doc::{Field, Kind, SettingDoc, MACRO_FIELDS, PROFILE_SETTINGS, SETTINGS};
+use super::doc::{Field, Kind, SettingDoc, PROFILE_SETTINGS, SETTINGS};
 use serde_json::{json, Map, Value};
 
 /// The schema's file name, beside the config file.
@@ -20,8 +20,6 @@ pub fn schema() -> Value {
     for s in SETTINGS {
         props.insert(s.key.into(), property(s));
     }
-    // `[[macros]]` is read by its own parser; described here for editors.
-    props.entry("macros").or_insert_with(macros);
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "taskdeck configuration",
@@ -79,6 +77,10 @@ fn kind(k: Kind) -> Value {
             "items": {"type": "string", "enum": c},
             "uniqueItems": true,
         }),
+        Kind::Strs => json!({
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+        }),
         Kind::Number(c) => json!({"type": "integer", "enum": c}),
         Kind::Keys => json!({
             "type": "object",
@@ -118,23 +120,6 @@ fn entries(fields: &[Field]) -> Value {
     json!({
         "type": "array",
         "items": {"type": "object", "properties": props, "additionalProperties": false},
-    })
-}
-
-fn macros() -> Value {
-    let mut props = Map::new();
-    for name in MACRO_FIELDS {
-        let v = if *name == "tags" {
-            json!({"type": "array", "items": {"type": "string"}})
-        } else {
-            json!({"type": "string"})
-        };
-        props.insert((*name).into(), v);
-    }
-    json!({
-        "type": "array",
-        "description": "`[[macros]]`: several changes to a task under one key",
-        "items": {"type": "object", "properties": props},
     })
 }
 

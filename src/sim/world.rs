@@ -283,7 +283,8 @@ impl World {
             | Effect::SaveView { .. }
             | Effect::RunCommand(_)
             | Effect::Inbox(_)
-            | Effect::ProfileInbox(..) => vec![],
+            | Effect::ProfileInbox(..)
+            | Effect::ProfileStop(_) => vec![],
         }
     }
 
