@@ -6,6 +6,7 @@ pub mod commands;
 mod connect;
 #[cfg(feature = "sandbox")]
 mod demo;
+#[cfg(feature = "sandbox")]
 mod demo_inbox;
 mod docs;
 mod doctor;
