@@ -8,7 +8,6 @@ use crate::app::state::State;
 
 /// How the popups are used (their keys), for the help screen.
 pub const POPUP_HELP: &[&str] = &[
-    "In the composer: ctrl-s send · ctrl-e continue in $EDITOR · tab/shift-tab file ids · esc or ctrl-c close (draft kept)",
     "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
 ];
 
@@ -112,6 +111,13 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
             format!("  :{} {}  — {}", c.name, c.args, c.help),
         ));
     }
+    rows.push((
+        "In popups".into(),
+        format!(
+            "  In the composer: {} (after @name, tab completes the person)",
+            crate::app::popups::compose::composer_keys_line(" · ")
+        ),
+    ));
     for l in POPUP_HELP {
         rows.push(("In popups".into(), format!("  {l}")));
     }

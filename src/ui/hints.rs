@@ -66,6 +66,10 @@ pub fn pane_keys(s: &State) -> &'static [(A, &'static str)] {
 pub fn popup_hint(s: &State) -> Option<String> {
     let (name, context, entries, typing) = popup_keys(s)?;
     let Some(context) = context else {
+        if name == "compose" {
+            let keys = crate::app::popups::compose::composer_keys_line("  ");
+            return Some(format!("[{name}] {keys}"));
+        }
         return Some(format!("[{name}] {}", entries_fixed(name)));
     };
     let km = &s.keymap;
@@ -120,7 +124,7 @@ fn entries_fixed(name: &str) -> &'static str {
     match name {
         "help" => "type to filter  up/down scroll  esc close",
         "search" => "type to narrow  enter keep  esc restore the list",
-        _ => "ctrl-s send  ctrl-e $EDITOR  tab file ids  esc close (draft kept)",
+        _ => unreachable!("the composer's line is composer_keys_line"),
     }
 }
 

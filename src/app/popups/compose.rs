@@ -232,8 +232,7 @@ impl State {
     }
 
     pub fn compose_key(&mut self, mut c: Box<Compose>, ev: KeyEvent) -> Vec<Effect> {
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-        let closing = ev.code == KeyCode::Esc || (ctrl && ev.code == KeyCode::Char('c'));
+        let closing = ComposerKey::of(&ev) == Some(ComposerKey::Close);
         if matches!(c.state, SendState::Sending(_)) && !closing {
             // The text being sent is fixed until the service answers: what
             // is typed now could not be kept apart from what was sent. The
@@ -243,9 +242,10 @@ impl State {
             self.overlay = Overlay::Compose(c);
             return vec![];
         }
+        let key = ComposerKey::of(&ev);
         match ev.code {
-            KeyCode::Char('s') if ctrl => return self.send_compose(c),
-            KeyCode::Char('e') if ctrl => {
+            _ if key == Some(ComposerKey::Send) => return self.send_compose(c),
+            _ if key == Some(ComposerKey::Editor) => {
                 let initial = c.text();
                 // Saved before the editor starts: if the terminal goes
                 // away meanwhile, the draft is on disk already.
@@ -265,7 +265,7 @@ impl State {
                     initial,
                 }];
             }
-            KeyCode::Esc | KeyCode::Char('c') if ev.code == KeyCode::Esc || ctrl => {
+            _ if key == Some(ComposerKey::Close) => {
                 let text = c.text();
                 if matches!(c.state, SendState::Sending(_)) {
                     // The draft goes when the service confirms, not before.
@@ -296,7 +296,7 @@ impl State {
             }
             // `@` + letters, then Tab: the best-matching person.
             KeyCode::Tab if !c.files_focus && self.complete_mention(&mut c) => {}
-            KeyCode::Tab | KeyCode::BackTab if c.kind.takes_files() => {
+            _ if key == Some(ComposerKey::Files) && c.kind.takes_files() => {
                 c.files_focus = !c.files_focus;
             }
             _ if c.files_focus => {
@@ -586,4 +586,48 @@ fn line_feed_is_a_new_line(ev: KeyEvent) -> KeyEvent {
         }
         _ => ev,
     }
+}
+
+/// What a key of the composer does. The composer reads its keys in code,
+/// not in the keymap (every letter types there); they are named once, in
+/// [`COMPOSER_KEYS`], for its handler, its own line, the hint line and the
+/// help screen (issue 40: they were written in three places).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComposerKey {
+    Send,
+    Editor,
+    /// The file ids' field, or the person an `@name` being typed names.
+    Files,
+    Close,
+}
+
+/// The composer's keys: what each does, the keys that do it (the first
+/// is the one lines name), and the words lines say.
+pub const COMPOSER_KEYS: &[(ComposerKey, &[&str], &str)] = &[
+    (ComposerKey::Send, &["ctrl-s"], "send"),
+    (ComposerKey::Editor, &["ctrl-e"], "$EDITOR"),
+    // After `@name` Tab completes the person: the line says so then.
+    (ComposerKey::Files, &["tab", "shift-tab"], "file ids"),
+    (ComposerKey::Close, &["esc", "ctrl-c"], "close (draft kept)"),
+];
+
+impl ComposerKey {
+    /// The composer key `ev` is, read from [`COMPOSER_KEYS`].
+    pub fn of(ev: &KeyEvent) -> Option<ComposerKey> {
+        let key = crate::domain::keymap::Key::from_event(ev)?;
+        COMPOSER_KEYS.iter().find_map(|(what, keys, _)| {
+            keys.iter()
+                .any(|k| crate::domain::keymap::Key::parse(k).ok() == Some(key))
+                .then_some(*what)
+        })
+    }
+}
+
+/// The composer's keys in one line, each as `key what`, joined by `sep`.
+pub fn composer_keys_line(sep: &str) -> String {
+    COMPOSER_KEYS
+        .iter()
+        .map(|(_, keys, what)| format!("{} {what}", keys[0]))
+        .collect::<Vec<_>>()
+        .join(sep)
 }

@@ -104,7 +104,10 @@ pub(super) fn draw(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mu
             theme.accent,
         ),
         SendState::Editing => Line::styled(
-            "ctrl-s send · ctrl-e $EDITOR · tab file ids (after @name: mention) · esc close (draft kept)",
+            crate::ui::hints::fit_popup_hint(
+                &crate::app::popups::compose::composer_keys_line("  "),
+                usize::from(status.width),
+            ),
             theme.dim,
         ),
         SendState::Sending(_) => Line::styled("sending…", theme.pending),

@@ -587,3 +587,61 @@ fn at_completes_people_from_the_directory_and_a_reply_quotes_the_comment() {
         r => panic!("{r:?}"),
     }
 }
+
+/// The composer's keys are named once (issue 40): every key of
+/// `COMPOSER_KEYS` is read by the handler as what the table says, and the
+/// composer's line, the hint line and the help screen name each of them.
+#[test]
+fn the_composer_keys_are_named_once_and_do_what_they_say() {
+    use crate::app::popups::compose::{ComposerKey, COMPOSER_KEYS};
+    use crate::domain::keymap::Key;
+    // Each label as a terminal sends it.
+    let event = |k: &str| match k {
+        "ctrl-s" => ctrl('s'),
+        "ctrl-e" => ctrl('e'),
+        "ctrl-c" => ctrl('c'),
+        "esc" => code(KeyCode::Esc),
+        "tab" => code(KeyCode::Tab),
+        "shift-tab" => KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT),
+        other => panic!("a composer key this test does not know: {other}"),
+    };
+    for (what, keys, words) in COMPOSER_KEYS {
+        for k in *keys {
+            Key::parse(k).unwrap_or_else(|e| panic!("{k}: {e}"));
+            assert_eq!(ComposerKey::of(&event(k)), Some(*what), "{k}");
+        }
+        let line = crate::app::popups::compose::composer_keys_line("  ");
+        assert!(line.contains(&format!("{} {words}", keys[0])), "{line}");
+    }
+    // What they do, in the handler: ctrl-s sends, esc closes.
+    let mut s = loaded(1);
+    let dir = tempfile::tempdir().unwrap();
+    s.drafts = crate::app::state::drafts::Drafts::new(Some(dir.path().to_path_buf()));
+    s.on_key(key('c'));
+    assert!(matches!(s.overlay, Overlay::Compose(_)));
+    // The hint line and the help screen name the same keys.
+    let hint = crate::ui::hints::popup_hint(&s).unwrap();
+    assert!(
+        hint.contains("ctrl-s send") && hint.contains("esc close"),
+        "{hint}"
+    );
+    let help = crate::ui::help_lines(&s, "");
+    assert!(
+        help.iter()
+            .any(|l| l.contains("In the composer: ctrl-s send · ctrl-e $EDITOR")),
+        "{help:?}"
+    );
+    type_str(&mut s, "hello");
+    s.on_key(code(KeyCode::Esc));
+    assert!(!matches!(s.overlay, Overlay::Compose(_)), "esc closes");
+    s.on_key(key('c'));
+    let fx = s.on_key(ctrl('s'));
+    assert!(
+        reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::AddComment { .. })),
+        "{fx:?}"
+    );
+    // A key not in the table types.
+    assert_eq!(ComposerKey::of(&key('s')), None);
+}
