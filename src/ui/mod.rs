@@ -356,7 +356,10 @@ fn draw_status(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
                 Level::Success => (theme.success, "ok: "),
                 Level::Info => (theme.base, ""),
             };
-            Line::from(vec![Span::styled(format!(" {mark}{text}"), style)])
+            // Longer than the line: cut, and the cut says so (`…`); the
+            // whole message is in `:log`.
+            let said = crate::cut::cut(&format!(" {mark}{text}"), usize::from(area.width));
+            Line::from(vec![Span::styled(said, style)])
         }
         None => Line::raw(""),
     };

@@ -259,3 +259,24 @@ fn filter_suggestions_show_the_word_completed_not_the_words_before() {
     let t = text(&render(&mut s, 80, 24, &Theme::dark()));
     assert!(t.contains("filter status="), "{t}");
 }
+
+/// A message longer than the status line is cut with the cut mark (issue
+/// 40: every cut says so); it was cut at the edge with nothing saying
+/// more was there. The whole message stays in `:log`.
+#[test]
+fn a_message_longer_than_the_status_line_ends_in_the_cut_mark() {
+    let mut s = loaded(1);
+    let long = "macro await-signature — #1: reply Sent, comment added, status → waiting, tags +awaiting-signature, follow-up set";
+    s.say(Level::Success, long);
+    let t = text(&render(&mut s, 80, 24, &Theme::mono()));
+    let line = t
+        .lines()
+        .find(|l| l.contains("ok: macro await-signature"))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(line.trim_end().ends_with('…'), "{line:?}");
+    assert!(crate::cut::width(line) <= 80, "{line:?}");
+    // A message that fits is whole, with no mark.
+    s.say(Level::Success, "saved");
+    let t = text(&render(&mut s, 80, 24, &Theme::mono()));
+    assert!(t.lines().any(|l| l.trim_end() == " ok: saved"), "{t}");
+}
