@@ -42,15 +42,7 @@ pub struct Rgb(pub u8, pub u8, pub u8);
 impl Rgb {
     /// WCAG relative luminance, 0 (black) to 1 (white).
     pub fn luminance(self) -> f64 {
-        let lin = |c: u8| {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.04045 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * lin(self.0) + 0.7152 * lin(self.1) + 0.0722 * lin(self.2)
+        crate::ui::luminance((self.0, self.1, self.2))
     }
 
     /// Light: black text reads better on it than white (relative

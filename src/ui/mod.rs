@@ -19,7 +19,7 @@ pub use detail::header as detail_header;
 pub use help::help_lines;
 pub use list::title_line as list_title;
 pub use metrics::Metrics;
-pub use theme::{parse_style, Theme};
+pub use theme::{luminance, parse_style, Theme};
 
 #[cfg(test)]
 mod tests;

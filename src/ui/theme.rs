@@ -8,6 +8,21 @@ use ratatui::text::Span;
 #[cfg(test)]
 mod contrast;
 
+/// WCAG 2 relative luminance of an sRGB colour, 0 (black) to 1 (white):
+/// the one computation the contrast test and `theme = "auto"` (is the
+/// terminal's background light?) both use.
+pub fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
+    let lin = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
 /// Colours by meaning. Every meaning also has a text mark or a modifier, so
 /// nothing is lost with `NO_COLOR`.
 #[derive(Clone, Debug)]

@@ -59,10 +59,18 @@ impl State {
         let job = &run.jobs[ji];
         let needs_task = run.phase == Phase::Applying
             && matches!(job.changes.get(job.next), Some(Change::Tags { .. }));
-        let known =
-            job.latest.is_some() || job.before.is_some() || self.best_copy(&job.task_id).is_some();
-        (needs_task && !known)
-            .then(|| "its tags are not known here (it could not be read): nothing sent".into())
+        // A copy whose tags a listing's row cut (issue 42 §2) is no ground
+        // for a new tag list: the tags cut off would be removed.
+        let whole = |t: &Task| !crate::app::edit::task::is_cut(t, "tags");
+        let known = job.latest.as_ref().is_some_and(whole)
+            || job.before.as_ref().is_some_and(whole)
+            || (job.latest.is_none()
+                && job.before.is_none()
+                && self.best_copy(&job.task_id).as_ref().is_some_and(whole));
+        (needs_task && !known).then(|| {
+            "its tags are not known whole here (it could not be read, or the list cut them): nothing sent"
+                .into()
+        })
     }
 
     fn next_job(&self) -> Option<(usize, usize)> {

@@ -346,7 +346,7 @@ fn shown_field(f: &Field<String>) -> String {
 }
 
 /// Whether the list row `t` holds `field` cut (`Task::cut`).
-fn is_cut(t: &Task, field: &str) -> bool {
+pub(crate) fn is_cut(t: &Task, field: &str) -> bool {
     t.cut
         .as_deref()
         .is_some_and(|c| c.iter().any(|c| c.field == field))

@@ -529,3 +529,23 @@ fn quitting_during_a_bulk_edit_names_the_tasks_not_sent() {
         "{lines:?}"
     );
 }
+
+/// Issue 42 §2: a row whose tags the listing cut is no ground for a bulk
+/// tag edit — the new list would drop every tag cut off. That task is sent
+/// nothing and says why; the others go on.
+#[test]
+fn a_bulk_tag_edit_sends_nothing_to_a_task_whose_tags_the_list_cut() {
+    let mut s = loaded(2);
+    let mut row = task_json(2);
+    let tags: Vec<String> = (0..256).map(|i| format!("tag{i}")).collect();
+    row["tags"] = json!(tags);
+    row["taskdeck_cut"] = json!([{"field": "tags", "received": 300, "kept": 256}]);
+    let t2: Task = serde_json::from_value(row).unwrap();
+    s.list.items[1] = TaskItem::Task(Box::new(t2));
+    mark_rows(&mut s, 2);
+    palette(&mut s, "tags +c");
+    let fx = s.on_key(key('y'));
+    let sent = patches(&reqs(&fx));
+    assert!(sent.iter().all(|(id, _)| *id != tid(2)), "{sent:?}");
+    assert_eq!(sent, vec![(tid(1), json!({"tags": ["a", "b", "c"]}))]);
+}

@@ -228,15 +228,7 @@ pub fn key_problems(
 ) -> Vec<String> {
     let mut out = Vec::new();
     let mut seen: HashMap<Key, String> = HashMap::new();
-    let keyed = views
-        .iter()
-        .map(|v| (format!("view {:?}", v.name), v.key.as_deref()))
-        .chain(
-            commands
-                .iter()
-                .map(|c| (format!("command {:?}", c.name), c.key.as_deref())),
-        );
-    for (what, key) in keyed {
+    for (what, key) in keyed(views, commands) {
         let Some(key) = key.and_then(|k| Key::parse(k).ok()) else {
             continue;
         };
@@ -259,6 +251,22 @@ pub fn key_problems(
     out
 }
 
+/// The views and custom commands that have a key, each named as a
+/// problem names it (`view "mine"`, `command "open"`), with its key.
+fn keyed<'a>(
+    views: &'a [ViewEntry],
+    commands: &'a [crate::config::CommandEntry],
+) -> impl Iterator<Item = (String, Option<&'a str>)> + 'a {
+    views
+        .iter()
+        .map(|v| (format!("view {:?}", v.name), v.key.as_deref()))
+        .chain(
+            commands
+                .iter()
+                .map(|c| (format!("command {:?}", c.name), c.key.as_deref())),
+        )
+}
+
 /// Every filter `base` sets is set the same in `f`.
 fn holds(f: &TaskQuery, base: &TaskQuery) -> bool {
     merge(f, base) == *f
@@ -275,15 +283,7 @@ pub fn macro_key_problems(
     macros: &[crate::domain::macros::Macro],
 ) -> Vec<(String, String)> {
     let mut seen: HashMap<Key, String> = HashMap::new();
-    let others = views
-        .iter()
-        .map(|v| (format!("view {:?}", v.name), v.key.as_deref()))
-        .chain(
-            commands
-                .iter()
-                .map(|c| (format!("command {:?}", c.name), c.key.as_deref())),
-        );
-    for (what, key) in others {
+    for (what, key) in keyed(views, commands) {
         if let Some(k) = key.and_then(|k| Key::parse(k).ok()) {
             seen.entry(k).or_insert(what);
         }

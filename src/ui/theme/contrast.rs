@@ -32,21 +32,9 @@ fn rgb(c: Color) -> Option<(u8, u8, u8)> {
     })
 }
 
-fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
-    let lin = |c: u8| {
-        let c = f64::from(c) / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-}
-
 /// The contrast ratio of two colours, 1 to 21.
 fn ratio(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
-    let (la, lb) = (luminance(a), luminance(b));
+    let (la, lb) = (super::luminance(a), super::luminance(b));
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
 }
 
