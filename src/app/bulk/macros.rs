@@ -25,7 +25,7 @@ impl State {
     /// `:macro NAME` (or its key): the review of every step on each target
     /// (the marked tasks, else the current one); `y` runs it.
     pub fn run_macro(&mut self, name: &str) -> Result<Vec<Effect>, String> {
-        let (run, review) = self.prepare_macro(name, Timestamp::now())?;
+        let (run, review) = self.prepare_macro(name, crate::clock::timestamp())?;
         let mut lines = vec![format!("{}?", run.title)];
         lines.extend(review);
         let undo = self

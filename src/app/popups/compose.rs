@@ -32,7 +32,7 @@ impl Compose {
             return;
         }
         self.editor.insert_str(crate::text::sanitize(text, true));
-        self.dirty_since.get_or_insert_with(Instant::now);
+        self.dirty_since.get_or_insert_with(crate::clock::instant);
     }
 }
 
@@ -304,7 +304,7 @@ impl State {
             }
             _ => {
                 if c.editor.input(line_feed_is_a_new_line(ev)) {
-                    c.dirty_since.get_or_insert_with(Instant::now);
+                    c.dirty_since.get_or_insert_with(crate::clock::instant);
                     if matches!(c.state, SendState::Failed { .. }) {
                         c.state = SendState::Editing;
                     }
@@ -363,7 +363,7 @@ impl State {
             c.editor.delete_char();
         }
         c.editor.insert_str(format!("{name} "));
-        c.dirty_since.get_or_insert_with(Instant::now);
+        c.dirty_since.get_or_insert_with(crate::clock::instant);
         c.mention = None;
         true
     }
