@@ -400,7 +400,7 @@ impl World {
     fn draw(&mut self) {
         self.count("frames");
         use crate::app::local::outbox::OutState;
-        let states: Vec<&'static str> = self
+        let mut states: Vec<&'static str> = self
             .state
             .outbox
             .iter()
@@ -411,6 +411,9 @@ impl World {
                 OutState::Waiting(_) => "steps with an edit waiting for the user",
             })
             .collect();
+        // "steps with": a step counts once whatever the number of edits.
+        states.sort_unstable();
+        states.dedup();
         for s in states {
             self.count(s);
         }
