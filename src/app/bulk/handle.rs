@@ -257,6 +257,29 @@ impl State {
             fx.extend(self.pump());
             return fx;
         }
+        if offline && run.kind == RunKind::Apply && run.phase == Phase::Applying {
+            if let Some(said) = self.macro_message_offline(ri, ji, &r.req) {
+                // A reply or comment is never queued (a POST lost after the
+                // service applied it would be posted twice): kept as the
+                // task's draft, said not sent; the later steps go on (the
+                // fields to the outbox).
+                self.pending.retain(|p| p.ticket != r.ticket);
+                let job = &mut self.engine.runs[ri].jobs[ji];
+                job.drafted.push(said);
+                job.next += 1;
+                job.step = Step::Send;
+                job.state = if job.next < job.changes.len() {
+                    JobState::Waiting
+                } else if job.queued {
+                    JobState::Queued
+                } else {
+                    JobState::Done
+                };
+                let mut fx = self.settle(ri);
+                fx.extend(self.pump());
+                return fx;
+            }
+        }
         self.pending.retain(|p| p.ticket != r.ticket);
         let mut fx = match self.engine.runs[ri].phase {
             Phase::Checking => {

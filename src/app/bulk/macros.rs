@@ -11,7 +11,7 @@
 
 use super::super::bulk::{Job, JobState, Run, RunKind};
 use super::super::keymap::Action;
-use super::super::state::{Confirmed, Effect, State};
+use super::super::state::{ApiRequest, Confirmed, Effect, State};
 use crate::api::*;
 use crate::app::bulk::history::MacroUndo;
 use crate::app::edit::changes::Change;
@@ -233,6 +233,46 @@ impl State {
         job
     }
 
+    /// A macro's reply or comment that could not go out (the service
+    /// unreachable: nothing was sent): its text kept as the task's draft
+    /// of that kind (after a draft already there), so that `R` or `c` on
+    /// the task opens it to send. What to say of it; `None` for another
+    /// request.
+    pub(crate) fn macro_message_offline(
+        &mut self,
+        ri: usize,
+        ji: usize,
+        req: &ApiRequest,
+    ) -> Option<String> {
+        let (what, key, text, action) = match req {
+            ApiRequest::ReplyRequester { content, .. } => {
+                ("reply", "requester", content, Action::ReplyRequester)
+            }
+            ApiRequest::AddComment { content, .. } => {
+                ("comment", "comment", content, Action::Comment)
+            }
+            _ => return None,
+        };
+        let run = self.engine.runs.get(ri)?;
+        run.macro_name.as_ref()?;
+        let task_id = run.jobs.get(ji)?.task_id.clone();
+        let open = self
+            .keymap
+            .hint_key(self.key_contexts(), action)
+            .unwrap_or_else(|| format!(":{what}"));
+        let text = match self.drafts.load(&task_id, key) {
+            Some(before) if before.trim() != text.trim() => format!("{before}\n\n{text}"),
+            _ => text.clone(),
+        };
+        Some(match self.drafts.save(&task_id, key, &text) {
+            Ok(Some(_)) => format!(
+                "{what} NOT SENT (offline): kept as its draft, {open} on the task sends it"
+            ),
+            Ok(None) => format!("{what} NOT SENT (offline), and no drafts folder to keep it"),
+            Err(e) => format!("{what} NOT SENT (offline), and its draft not kept: {e}"),
+        })
+    }
+
     /// A task's values for a macro's templates.
     pub fn macro_vars(&self, t: &Task) -> Vars {
         let person =
@@ -352,6 +392,7 @@ impl State {
                     .filter(|c| !c.is_message())
                     .map(|c| self.change_words(c)),
             );
+            done.extend(j.drafted.iter().cloned());
             let mark_words = |m: &InboxMark| {
                 mark_words(m.kind, Timestamp::from_second(m.at).unwrap_or_default())
             };

@@ -101,6 +101,9 @@ pub struct Job {
     pub queued: bool,
     /// What the service said of a macro's messages (`reply Sent`).
     pub said: Vec<String>,
+    /// A macro's messages not sent because the service could not be
+    /// reached: each kept as the task's composer draft, said as such.
+    pub drafted: Vec<String>,
     /// A macro's follow-up and snooze: stored once every change is sent
     /// (or queued); each with the mark it replaces, for undo.
     pub marks: Vec<crate::store::InboxMark>,
@@ -127,6 +130,7 @@ impl Job {
             state: JobState::Waiting,
             queued: false,
             said: vec![],
+            drafted: vec![],
             marks: vec![],
         }
     }

@@ -296,6 +296,66 @@ fn offline_the_fields_wait_in_the_outbox_and_the_reply_is_said_not_sent() {
 }
 
 #[test]
+fn offline_the_reply_and_comment_are_kept_as_drafts_said_not_sent_and_the_fields_still_queue() {
+    // Issue 44 §3: a POST is never queued (one lost after the service
+    // applied it would be posted twice); it is said NOT SENT and kept as
+    // the task's draft, and the task's later steps still go on.
+    let dir = tempfile::tempdir().unwrap();
+    let m = Macro {
+        name: "close".into(),
+        description: "done".into(),
+        reply: Some("Hello {requester}, {title} is done.".into()),
+        comment: Some("Closed by macro.".into()),
+        status: Some("completed".into()),
+        follow_up: Some("in 3 days".into()),
+        ..Default::default()
+    };
+    let mut s = with_macro(m, vec![task(1)]);
+    s.drafts = crate::app::state::drafts::Drafts::new(Some(dir.path().to_path_buf()));
+    palette(&mut s, "macro close");
+    let mut fx = s.on_key(key('y'));
+    let mut asked = Vec::new();
+    while fx.iter().any(|e| matches!(e, Effect::Api { .. })) {
+        let Some(req) = fx.iter().find_map(|e| match e {
+            Effect::Api { req, .. } => Some((**req).clone()),
+            _ => None,
+        }) else {
+            break;
+        };
+        asked.push(req);
+        let next = answer(&mut s, &fx, Err(super::local::store::unreachable()));
+        fx = next;
+    }
+    assert!(
+        matches!(asked[0], ApiRequest::ReplyRequester { .. })
+            && matches!(asked[1], ApiRequest::AddComment { .. }),
+        "the reply, then the comment, were tried: {asked:?}"
+    );
+    assert_eq!(s.outbox.len(), 1, "the status change waits in the outbox");
+    assert!(
+        s.outbox
+            .iter()
+            .all(|o| !matches!(o.req, ApiRequest::ReplyRequester { .. } | ApiRequest::AddComment { .. })),
+        "no message is ever queued"
+    );
+    let vars = s.macro_vars(&task(1));
+    assert_eq!(
+        s.drafts.load(&tid(1), "requester"),
+        Some(format!("Hello {}, {} is done.", vars.requester, vars.title)),
+        "the reply, rendered, kept as the task's reply draft"
+    );
+    assert_eq!(
+        s.drafts.load(&tid(1), "comment").as_deref(),
+        Some("Closed by macro.")
+    );
+    let said = &s.status.as_ref().unwrap().1;
+    assert!(said.contains("reply NOT SENT (offline): kept as its draft"), "{said}");
+    assert!(said.contains("comment NOT SENT (offline)"), "{said}");
+    assert!(said.contains("queued"), "{said}");
+    assert!(!said.contains("failed"), "{said}");
+}
+
+#[test]
 fn the_key_of_a_macro_opens_its_review_and_a_macro_whose_key_is_taken_is_not_offered() {
     let mut s = with_macro(await_signature(), vec![task(1)]);
     s.on_key(key('M'));
