@@ -109,6 +109,30 @@ pub enum Command {
         #[arg(long)]
         all_profiles: bool,
     },
+    /// Run a macro of the config file ([[macros]], docs/macros.md) on the
+    /// tasks named by number, through the same steps as the TUI's `:macro`:
+    /// the review first (every step per task, the reply and comment
+    /// rendered), then y/N on a terminal; without a terminal, only with
+    /// --yes. Exit 0 every step done (a field queued or a message kept as a
+    /// draft: 5, the service could not be reached); 1 a step failed (named,
+    /// with what was and was not done); 2 an unknown macro, one with a
+    /// fault in the config, a task not found, or no --yes without a
+    /// terminal; 4 the key refused.
+    Macro {
+        /// The macro's name (`taskdeck config check` lists faults).
+        name: String,
+        /// Task numbers (`12` or `#12`).
+        #[arg(required = true, value_name = "N", value_parser = parse_number)]
+        numbers: Vec<i64>,
+        /// Per task, per step: done, queued, not_sent, failed (with its
+        /// reason), unknown or not_run; the reply's delivery_status (Sent,
+        /// DRAFT).
+        #[arg(long)]
+        json: bool,
+        /// Run without asking (the review is still printed, unless --json).
+        #[arg(long)]
+        yes: bool,
+    },
     /// List tasks (one page, or every page with --all).
     Tasks(TasksArgs),
     /// Search everything seen: the local store's matches first (number,
@@ -324,6 +348,15 @@ fn parse_faults(s: &str) -> Result<Faults, String> {
     return s.parse();
     #[cfg(not(feature = "sandbox"))]
     Ok(s.to_string())
+}
+
+fn parse_number(s: &str) -> Result<i64, String> {
+    s.trim()
+        .trim_start_matches('#')
+        .parse::<i64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("not a task number: {s:?} (write 12 or #12)"))
 }
 
 fn parse_log_level(s: &str) -> Result<String, String> {

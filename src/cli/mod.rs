@@ -12,6 +12,7 @@ mod docs;
 mod doctor;
 mod inbox;
 pub mod init;
+mod macros;
 mod output;
 pub mod pages;
 mod profiles;
@@ -227,6 +228,22 @@ async fn dispatch(cli: Cli) -> Outcome {
                 search::run(&c.client, c.store.as_deref(), &ask),
             )
             .await
+        }
+        Some(Command::Macro {
+            name,
+            numbers,
+            json,
+            yes,
+        }) => {
+            let c = connect(profile, false)?;
+            let ask = macros::Ask {
+                name,
+                numbers,
+                json,
+                yes,
+            };
+            // The limit bounds the service's parts, never the question.
+            macros::run(&c.client, &c.config, &ask, limit).await
         }
         Some(Command::Doctor { json }) => doctor::run(profile, json, limit).await,
         Some(Command::ValidateLayout { file, json }) => {

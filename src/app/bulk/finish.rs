@@ -5,6 +5,7 @@
 
 use super::super::bulk::{Job, JobState, Phase, RunKind, RunStats};
 use super::super::state::{Confirmed, Effect, Level, Overlay, State};
+use super::macros::macro_outcomes;
 use crate::app::bulk::history::{Op, RecState, Record};
 use crate::app::edit::changes::{inverse, Change};
 use crate::domain::words::plural;
@@ -166,6 +167,9 @@ impl State {
         let run = self.engine.runs.remove(ri);
         // A macro's follow-up and snooze, for the tasks whose every change
         // went out (or waits in the outbox).
+        if run.macro_name.is_some() {
+            self.engine.last_macro = Some(macro_outcomes(&run));
+        }
         let fx = if run.kind == RunKind::Apply {
             self.macro_marks(&run)
         } else {

@@ -384,11 +384,12 @@ impl State {
             // A macro's reply: its delivery as the service says it.
             Ok(Reply::Message(m)) => {
                 let shown = crate::domain::words::delivery_text(m.delivery_status.as_ref());
-                self.replies.entry(id).or_default().push(m);
                 let job = &mut self.engine.runs[ri].jobs[ji];
+                job.delivery = m.delivery_status.clone();
                 job.said.push(format!("reply {shown}"));
                 job.sent.push(job.changes[job.next].clone());
                 job.next += 1;
+                self.replies.entry(id).or_default().push(m);
             }
             Ok(Reply::Comment(_)) => {
                 let job = &mut self.engine.runs[ri].jobs[ji];

@@ -56,8 +56,22 @@ impl State {
                 format!("which macro? {}", names.join(", "))
             });
         }
-        let m = self
-            .macros
+        let m = self.find_macro(name)?;
+        let from_marks = !self.marks.is_empty();
+        let tasks: Vec<Task> = if from_marks {
+            self.marked_tasks()
+        } else {
+            let (id, _) = self.target()?;
+            vec![self.best_copy(&id).ok_or("the task is not loaded yet")?]
+        };
+        self.prepare_macro_on(m, tasks, from_marks, now)
+    }
+
+    /// The macro found by name (exactly, else ignoring case) among those
+    /// offered (without a fault).
+    pub fn find_macro(&self, name: &str) -> Result<Macro, String> {
+        let name = name.trim();
+        self.macros
             .iter()
             .find(|m| m.name == name)
             .or_else(|| {
@@ -71,14 +85,19 @@ impl State {
                     "no macro {:?} (those without a fault: taskdeck config check names the rest)",
                     crate::text::clean(name)
                 )
-            })?;
-        let from_marks = !self.marks.is_empty();
-        let tasks: Vec<Task> = if from_marks {
-            self.marked_tasks()
-        } else {
-            let (id, _) = self.target()?;
-            vec![self.best_copy(&id).ok_or("the task is not loaded yet")?]
-        };
+            })
+    }
+
+    /// The run of macro `m` on `tasks` and its review: shared by the TUI
+    /// (the marked tasks, else the current one) and `taskdeck macro`
+    /// (the tasks named by number).
+    pub fn prepare_macro_on(
+        &mut self,
+        m: Macro,
+        tasks: Vec<Task>,
+        from_marks: bool,
+        now: Timestamp,
+    ) -> Result<(Run, Vec<String>), String> {
         if (m.follow_up.is_some() || m.snooze.is_some()) && !self.inbox.running {
             return Err(self.inbox.off.clone().unwrap_or_else(|| {
                 "its follow-up and snooze need the inbox, which starts once the service has said who you are: nothing sent".into()
@@ -265,9 +284,9 @@ impl State {
             _ => text.clone(),
         };
         Some(match self.drafts.save(&task_id, key, &text) {
-            Ok(Some(_)) => format!(
-                "{what} NOT SENT (offline): kept as its draft, {open} on the task sends it"
-            ),
+            Ok(Some(_)) => {
+                format!("{what} NOT SENT (offline): kept as its draft, {open} on the task sends it")
+            }
             Ok(None) => format!("{what} NOT SENT (offline), and no drafts folder to keep it"),
             Err(e) => format!("{what} NOT SENT (offline), and its draft not kept: {e}"),
         })
@@ -484,4 +503,105 @@ fn mark_words(kind: MarkKind, at: Timestamp) -> String {
         MarkKind::FollowUp => format!("follow-up {shown}"),
         MarkKind::Snooze => format!("snoozed until {shown}"),
     }
+}
+
+/// One task of a macro run as it ended: each step, in order, with what
+/// became of it (`taskdeck macro --json`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MacroTask {
+    /// `#12`.
+    pub task: String,
+    pub task_id: String,
+    pub steps: Vec<MacroStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MacroStep {
+    /// `reply`, `comment`, a field's name (`status`, `tags`…), `follow_up`
+    /// or `snooze`.
+    pub step: String,
+    /// `done`; `queued` (a field change waiting in the outbox: the service
+    /// could not be reached); `not_sent` (a reply or comment the service
+    /// could not be reached for: kept as the task's draft); `failed`
+    /// (with `reason`); `unknown` (the connection broke: it may have
+    /// arrived, never sent again); `not_run`.
+    pub outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The reply's delivery as the service said it: `Sent` or `DRAFT`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery_status: Option<&'static str>,
+}
+
+/// Per task, per step, what a macro run did.
+pub fn macro_outcomes(run: &Run) -> Vec<MacroTask> {
+    run.jobs
+        .iter()
+        .map(|j| {
+            let mut steps = Vec::new();
+            let stopped = matches!(j.state, JobState::Failed(_) | JobState::Unknown(_));
+            for (i, c) in j.changes.iter().enumerate() {
+                let step = c.pending_field();
+                let (outcome, reason) = if i < j.next {
+                    if j.sent.contains(c) {
+                        ("done", None)
+                    } else if c.is_message() {
+                        (
+                            "not_sent",
+                            Some(
+                                "the service could not be reached: kept as the task's draft"
+                                    .to_string(),
+                            ),
+                        )
+                    } else {
+                        (
+                            "queued",
+                            Some(
+                                "the service could not be reached: waits in the outbox".to_string(),
+                            ),
+                        )
+                    }
+                } else if i == j.next && stopped {
+                    match &j.state {
+                        JobState::Unknown(e) => ("unknown", Some(e.clone())),
+                        JobState::Failed(e) => ("failed", Some(e.clone())),
+                        _ => ("not_run", None),
+                    }
+                } else {
+                    ("not_run", None)
+                };
+                let delivery_status = match c {
+                    Change::Reply(_) if outcome == "done" => Some(match j.delivery {
+                        Some(DeliveryStatus::Sent) => "Sent",
+                        Some(DeliveryStatus::Draft) => "DRAFT",
+                        _ => "unknown",
+                    }),
+                    _ => None,
+                };
+                steps.push(MacroStep {
+                    step,
+                    outcome,
+                    reason,
+                    delivery_status,
+                });
+            }
+            let marked = matches!(j.state, JobState::Done | JobState::Queued);
+            for m in &j.marks {
+                steps.push(MacroStep {
+                    step: match m.kind {
+                        MarkKind::FollowUp => "follow_up".into(),
+                        MarkKind::Snooze => "snooze".into(),
+                    },
+                    outcome: if marked { "done" } else { "not_run" },
+                    reason: None,
+                    delivery_status: None,
+                });
+            }
+            MacroTask {
+                task: j.label.clone(),
+                task_id: j.task_id.clone(),
+                steps,
+            }
+        })
+        .collect()
 }

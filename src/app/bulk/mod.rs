@@ -9,7 +9,7 @@ pub mod commands;
 mod conflict;
 mod finish;
 pub mod history;
-mod macros;
+pub mod macros;
 
 use crate::api::*;
 use crate::app::edit::changes::Change;
@@ -104,6 +104,8 @@ pub struct Job {
     /// A macro's messages not sent because the service could not be
     /// reached: each kept as the task's composer draft, said as such.
     pub drafted: Vec<String>,
+    /// A macro's reply: its `delivery_status` as the service answered it.
+    pub delivery: Option<DeliveryStatus>,
     /// A macro's follow-up and snooze: stored once every change is sent
     /// (or queued); each with the mark it replaces, for undo.
     pub marks: Vec<crate::store::InboxMark>,
@@ -131,6 +133,7 @@ impl Job {
             queued: false,
             said: vec![],
             drafted: vec![],
+            delivery: None,
             marks: vec![],
         }
     }
@@ -192,6 +195,9 @@ pub struct Engine {
     /// Requests in flight at most.
     pub limit: usize,
     pub last: Option<RunStats>,
+    /// The last macro run over: per task, per step, what became of it
+    /// (`taskdeck macro --json`).
+    pub last_macro: Option<Vec<macros::MacroTask>>,
 }
 
 impl Default for Engine {
@@ -203,6 +209,7 @@ impl Default for Engine {
             next: 0,
             limit: CONCURRENCY,
             last: None,
+            last_macro: None,
         }
     }
 }

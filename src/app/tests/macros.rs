@@ -333,9 +333,10 @@ fn offline_the_reply_and_comment_are_kept_as_drafts_said_not_sent_and_the_fields
     );
     assert_eq!(s.outbox.len(), 1, "the status change waits in the outbox");
     assert!(
-        s.outbox
-            .iter()
-            .all(|o| !matches!(o.req, ApiRequest::ReplyRequester { .. } | ApiRequest::AddComment { .. })),
+        s.outbox.iter().all(|o| !matches!(
+            o.req,
+            ApiRequest::ReplyRequester { .. } | ApiRequest::AddComment { .. }
+        )),
         "no message is ever queued"
     );
     let vars = s.macro_vars(&task(1));
@@ -349,7 +350,10 @@ fn offline_the_reply_and_comment_are_kept_as_drafts_said_not_sent_and_the_fields
         Some("Closed by macro.")
     );
     let said = &s.status.as_ref().unwrap().1;
-    assert!(said.contains("reply NOT SENT (offline): kept as its draft"), "{said}");
+    assert!(
+        said.contains("reply NOT SENT (offline): kept as its draft"),
+        "{said}"
+    );
     assert!(said.contains("comment NOT SENT (offline)"), "{said}");
     assert!(said.contains("queued"), "{said}");
     assert!(!said.contains("failed"), "{said}");
