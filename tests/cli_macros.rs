@@ -169,3 +169,51 @@ async fn cli_macro_unknown_or_with_a_fault_is_refused_and_nothing_sent() {
     assert!(err.contains("unknown variable {requestor}"), "{err}");
     assert!(posts(&sb).is_empty(), "{:?}", posts(&sb));
 }
+
+#[tokio::test]
+async fn cli_macro_a_failing_step_is_named_with_what_was_and_was_not_done() {
+    let (sb, _, _) = setup().await;
+    // Gina's organisation has no requester thread: the reply answers 404.
+    let gina = sb
+        .keys
+        .iter()
+        .find(|k| k.key.contains("gina"))
+        .expect("the sandbox's Globex key")
+        .key
+        .clone();
+    let env = Env::for_sandbox(&sb, &gina);
+    env.write_config(CONFIG);
+    let t = client(&sb, &gina)
+        .list_tasks(&TaskQuery::default(), 10, None)
+        .await
+        .unwrap()
+        .items
+        .iter()
+        .find_map(|i| i.task().cloned())
+        .unwrap();
+    sb.clear_requests();
+    let o = env.run(&["macro", "ack", &num(&t), "--yes"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("macro ack: 1 of 1 task failed:"), "{out}");
+    assert!(
+        out.contains(&format!("{}: reply failed: ", t.label()))
+            && out.contains("done: nothing; not done: status"),
+        "{out}"
+    );
+    let o = env
+        .run(&["macro", "ack", &num(&t), "--yes", "--json"])
+        .await;
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let steps = &v[0]["steps"];
+    assert_eq!(steps[0]["step"], "reply");
+    assert_eq!(steps[0]["outcome"], "failed");
+    assert!(steps[0]["reason"].as_str().unwrap().contains("not enabled"), "{v}");
+    assert_eq!(steps[1]["step"], "status");
+    assert_eq!(steps[1]["outcome"], "not_run");
+    assert!(
+        sb.requests().iter().all(|r| r.method != "PATCH"),
+        "the status not sent after the failed reply"
+    );
+}

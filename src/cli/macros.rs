@@ -93,11 +93,11 @@ pub async fn run(client: &Client, config: &Config, ask: &Ask, limit: Duration) -
         let text = serde_json::to_string_pretty(&outcomes).unwrap_or_else(|_| "[]".into());
         emit_json(&format!("{text}\n"))?;
     } else if let Some((_, said, _)) = &s.status {
-        // The TUI's own summary, one task a line.
-        let mut text = String::new();
-        for part in said.split(" · ") {
-            text.push_str(part);
-            text.push('\n');
+        // The TUI's own summary: its head, then one task a line.
+        let (head, tasks) = said.split_once(" — ").unwrap_or((said.as_str(), ""));
+        let mut text = format!("{head}:\n");
+        for part in tasks.split(" · ").filter(|p| !p.is_empty()) {
+            text.push_str(&format!("  {part}\n"));
         }
         emit(&text)?;
     }
