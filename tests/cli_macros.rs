@@ -209,7 +209,10 @@ async fn cli_macro_a_failing_step_is_named_with_what_was_and_was_not_done() {
     let steps = &v[0]["steps"];
     assert_eq!(steps[0]["step"], "reply");
     assert_eq!(steps[0]["outcome"], "failed");
-    assert!(steps[0]["reason"].as_str().unwrap().contains("not enabled"), "{v}");
+    assert!(
+        steps[0]["reason"].as_str().unwrap().contains("not enabled"),
+        "{v}"
+    );
     assert_eq!(steps[1]["step"], "status");
     assert_eq!(steps[1]["outcome"], "not_run");
     assert!(

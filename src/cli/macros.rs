@@ -13,9 +13,9 @@ use super::output::{
     emit, emit_json, say, Failure, Outcome, EXIT_CONNECTION, EXIT_FAILED, EXIT_OK, EXIT_USAGE,
 };
 use crate::api::{ApiError, Client, Task};
-use crate::app::bulk::macros::MacroTask;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Reply, State};
 use crate::config::Config;
+use crate::domain::macros::MacroTask;
 use crate::inbox::InboxCmd;
 use crate::store::worker::Server;
 use crate::store::Db;

@@ -222,6 +222,34 @@ impl Macro {
     }
 }
 
+/// One task of a macro run as it ended: each step, in order, with what
+/// became of it (`taskdeck macro --json`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MacroTask {
+    /// `#12`.
+    pub task: String,
+    pub task_id: String,
+    pub steps: Vec<MacroStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MacroStep {
+    /// `reply`, `comment`, a field's name (`status`, `tags`…), `follow_up`
+    /// or `snooze`.
+    pub step: String,
+    /// `done`; `queued` (a field change waiting in the outbox: the service
+    /// could not be reached); `not_sent` (a reply or comment the service
+    /// could not be reached for: kept as the task's draft); `failed`
+    /// (with `reason`); `unknown` (the connection broke: it may have
+    /// arrived, never sent again); `not_run`.
+    pub outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The reply's delivery as the service said it: `Sent` or `DRAFT`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery_status: Option<&'static str>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

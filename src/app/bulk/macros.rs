@@ -1,9 +1,10 @@
-//! Macros (issue 44): `:macro NAME` or its key (no CLI command yet). A macro
-//! is one bulk run: per task a job whose changes are, in this order, the
-//! reply, the comment and one change per field — the same requests as
+//! Macros (issue 44): `:macro NAME`, its key, or `taskdeck macro` (the
+//! CLI drives this same code without a screen). A macro is one bulk
+//! run: per task a job whose changes are, in this order, the reply, the comment and one change per field — the same requests as
 //! `:reply`, `:comment`, `:status`… (the engine sends them, queues the
-//! fields in the outbox when offline, and stops a task at its first
-//! failure, never resending) — then, once every change of the task went
+//! fields in the outbox when offline — a reply or comment is never queued:
+//! kept as the task's draft — and stops a task at its first failure,
+//! never resending) — then, once every change of the task went
 //! out, its follow-up and snooze (the marks of `:follow-up`, `:snooze`).
 //! First a review lists every step per task, the texts rendered; `y` runs
 //! it. `z` takes back the fields and the marks together; the reply and the
@@ -15,7 +16,7 @@ use super::super::state::{ApiRequest, Confirmed, Effect, State};
 use crate::api::*;
 use crate::app::bulk::history::MacroUndo;
 use crate::app::edit::changes::Change;
-use crate::domain::macros::{render, tags_arg, Macro, Vars};
+use crate::domain::macros::{render, tags_arg, Macro, MacroStep, MacroTask, Vars};
 use crate::domain::words::plural;
 use crate::inbox::InboxCmd;
 use crate::store::{InboxMark, MarkKind};
@@ -503,34 +504,6 @@ fn mark_words(kind: MarkKind, at: Timestamp) -> String {
         MarkKind::FollowUp => format!("follow-up {shown}"),
         MarkKind::Snooze => format!("snoozed until {shown}"),
     }
-}
-
-/// One task of a macro run as it ended: each step, in order, with what
-/// became of it (`taskdeck macro --json`).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct MacroTask {
-    /// `#12`.
-    pub task: String,
-    pub task_id: String,
-    pub steps: Vec<MacroStep>,
-}
-
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct MacroStep {
-    /// `reply`, `comment`, a field's name (`status`, `tags`…), `follow_up`
-    /// or `snooze`.
-    pub step: String,
-    /// `done`; `queued` (a field change waiting in the outbox: the service
-    /// could not be reached); `not_sent` (a reply or comment the service
-    /// could not be reached for: kept as the task's draft); `failed`
-    /// (with `reason`); `unknown` (the connection broke: it may have
-    /// arrived, never sent again); `not_run`.
-    pub outcome: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The reply's delivery as the service said it: `Sent` or `DRAFT`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub delivery_status: Option<&'static str>,
 }
 
 /// Per task, per step, what a macro run did.

@@ -9,7 +9,7 @@ pub mod commands;
 mod conflict;
 mod finish;
 pub mod history;
-pub mod macros;
+mod macros;
 
 use crate::api::*;
 use crate::app::edit::changes::Change;
@@ -197,7 +197,7 @@ pub struct Engine {
     pub last: Option<RunStats>,
     /// The last macro run over: per task, per step, what became of it
     /// (`taskdeck macro --json`).
-    pub last_macro: Option<Vec<macros::MacroTask>>,
+    pub last_macro: Option<Vec<crate::domain::macros::MacroTask>>,
 }
 
 impl Default for Engine {
