@@ -647,3 +647,107 @@ async fn a_key_command_leaving_a_background_child_gives_its_key_and_the_child_is
         "the key command's background sleep {pid} still runs"
     );
 }
+
+/// Issue 46 §1, as the docs lead a new user: `config init`, then `config
+/// init --profile bob`. The top level's connection is the profile
+/// `default`: init says how to switch both ways; `--profile default` and
+/// `TASKDECK_PROFILE=default` are the top level; `doctor` names it; a
+/// `[profiles.default]` table is an error `config check` reports; and
+/// `default_profile` renames it.
+#[tokio::test]
+async fn the_top_level_connection_is_the_profile_default() {
+    let sb = sandbox(false).await;
+    let mut env = Env::new();
+    let path = env.write_config("");
+    let answers = |key: &str| format!("{}\n1\nprintf %s {key}\n", sb.base_url());
+    let o = env
+        .run_with_stdin(&["config", "init"], Some(&answers(&sb.keys[0].key)))
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("this connection is the profile default"),
+        "{}",
+        stdout(&o)
+    );
+    let o = env
+        .run_with_stdin(
+            &["--profile", "bob", "config", "init"],
+            Some(&answers(&sb.keys[1].key)),
+        )
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("start with: taskdeck --profile bob"), "{out}");
+    assert!(
+        out.contains("the profile default") && out.contains("`:profile default`"),
+        "{out}"
+    );
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+
+    let who = |o: &std::process::Output| {
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["user_email"].as_str().unwrap().to_string()
+    };
+    let alice = sb.keys[0].user_email.clone();
+    let bob = sb.keys[1].user_email.clone();
+    assert_eq!(
+        who(&env.run(&["--profile", "bob", "me", "--json"]).await),
+        bob
+    );
+    assert_eq!(
+        who(&env.run(&["--profile", "default", "me", "--json"]).await),
+        alice
+    );
+    env.set("TASKDECK_PROFILE", "default");
+    assert_eq!(who(&env.run(&["me", "--json"]).await), alice);
+    let o = env.run(&["config", "check"]).await;
+    assert!(
+        stdout(&o).contains("profile: default (the top level)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = env.run(&["doctor", "--json"]).await;
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let profiles = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "profiles")
+        .unwrap()["detail"]
+        .clone();
+    assert_eq!(
+        profiles,
+        "in use: default (the top level); defined: default, bob"
+    );
+    env.set("TASKDECK_PROFILE", "bob");
+    assert_eq!(who(&env.run(&["me", "--json"]).await), bob);
+
+    // A table of the top level's name: an error with its line.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines = text.lines().count();
+    std::fs::write(
+        &path,
+        format!("{text}\n[profiles.default]\nbase_url = \"https://x.example\"\n"),
+    )
+    .unwrap();
+    let o = env.run(&["config", "check"]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "{}:{}: error: profile `default` has the name of the top level's connection",
+            path.display(),
+            lines + 2
+        )),
+        "{out}"
+    );
+    // Renamed: `work` is the top level, and the table named `default` is
+    // a profile like any other.
+    std::fs::write(&path, format!("default_profile = \"work\"\n{text}")).unwrap();
+    env.set("TASKDECK_PROFILE", "work");
+    assert_eq!(who(&env.run(&["me", "--json"]).await), alice);
+    let o = env.run(&["--profile", "default", "me"]).await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -297,3 +297,183 @@ fn a_switch_does_not_wait_for_a_key_command_left_running_in_the_background() {
     unsafe { libc::kill(tui.pid(), libc::SIGTERM) };
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 128 + 15);
 }
+
+/// A task of `from`'s user given to `to`'s user (the `nth` such task with
+/// a title): news in `to`'s inbox. Its label.
+fn give(svc: &Service, from: &str, to: &str, nth: usize) -> String {
+    let theirs = client(svc, from);
+    let to_id = svc.user_id(to);
+    let q = TaskQuery {
+        assigned_to: Some(svc.user_id(from)),
+        ..Default::default()
+    };
+    let t = svc
+        .rt
+        .block_on(theirs.list_tasks(&q, 100, None))
+        .unwrap()
+        .items
+        .iter()
+        .filter_map(|i| i.task().cloned())
+        .filter(|t| !t.title.line().is_empty())
+        .nth(nth)
+        .expect("a task to give");
+    svc.rt
+        .block_on(theirs.patch_task(
+            &t.id,
+            &TaskPatch {
+                assigned_to: Field::Set(to_id),
+                ..Default::default()
+            },
+        ))
+        .unwrap();
+    t.display_id.line().into_owned()
+}
+
+/// The inbox's rows as shown, in order: each row's first line, from its
+/// profile's label on.
+fn inbox_rows(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter_map(|l| {
+            let at = l.find("[default] #").or_else(|| l.find("[bob] #"))?;
+            Some(l[at..].to_string())
+        })
+        .collect()
+}
+
+/// Issue 46 §1: the connection at the config's top level (Alice's) is the
+/// profile `default`, beside `[profiles.bob]`. Started with `--profile
+/// default`, the inbox shows both profiles' items, labelled; enter on a
+/// `[bob]` row switches to Bob (the header names him) and opens it, and the
+/// inbox there still holds Alice's item as `[default]`; `:profile default`
+/// goes back to Alice with the inbox whole again; then to Bob once more.
+/// `taskdeck inbox --all-profiles` names the top level `default` too.
+#[test]
+fn the_top_level_is_the_profile_default_and_switching_goes_both_ways_with_the_inbox_whole() {
+    let svc = Service::small();
+    let home = Home::new();
+    let alice_key = svc.sb.keys[0].key.clone();
+    let bob_key = svc.sb.keys[1].key.clone();
+    let config = home.root().join("profiles.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "inbox_refresh_secs = 600\nbase_url = \"{url}\"\napi_key = \"{alice_key}\"\n\n\
+             [profiles.bob]\nbase_url = \"{url}\"\napi_key = \"{bob_key}\"\n",
+            url = svc.sb.base_url(),
+        ),
+    )
+    .unwrap();
+    private(&config);
+    let env = vec![("TASKDECK_CONFIG".to_string(), config.display().to_string())];
+    let all_profiles = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"))
+            .args(["inbox", "--all-profiles", "--json"])
+            .env_clear()
+            .envs(home.env().into_iter().chain(env.clone()))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Vec<serde_json::Value>>(&out.stdout).unwrap()
+    };
+    // The first walk learns what there is; then news for each.
+    all_profiles();
+    let alices = give(&svc, &bob_key, &alice_key, 0);
+    let bobs = [
+        give(&svc, &alice_key, &bob_key, 0),
+        give(&svc, &alice_key, &bob_key, 1),
+    ];
+    let items = all_profiles();
+    let has = |p: &str, label: &str| {
+        items
+            .iter()
+            .any(|i| i["profile"] == p && i["task"]["display_id"] == label)
+    };
+    assert!(
+        has("default", &alices) && bobs.iter().all(|b| has("bob", b)),
+        "{items:#?}"
+    );
+
+    let host = format!("[{}]", svc.sb.base_url().trim_start_matches("http://"));
+    let bob_header = format!(
+        "[{} · profile bob]",
+        svc.sb.base_url().trim_start_matches("http://")
+    );
+    let whole = |s: &str, opened: Option<&str>| {
+        s.contains(&format!("[default] {alices} "))
+            && bobs
+                .iter()
+                .filter(|b| Some(b.as_str()) != opened)
+                .all(|b| s.contains(&format!("[bob] {b} ")))
+    };
+    let mut tui = Tui::spawn(&home, &["--profile", "default"], &env, 140, 40);
+    tui.wait_until("Alice's session, the top level", WAIT, |s| {
+        s.contains(&host) && s.contains("┌#")
+    });
+    tui.send("i");
+    tui.wait_until("both profiles' items", WAIT, |s| whole(s, None));
+    // Down to the first of Bob's rows, then enter.
+    let rows = inbox_rows(&tui.screen());
+    let at = rows
+        .iter()
+        .position(|r| r.starts_with("[bob] "))
+        .unwrap_or_else(|| panic!("a [bob] row: {rows:?}"));
+    let opened = rows[at]
+        .trim_start_matches("[bob] ")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    tui.send(&"j".repeat(at));
+    tui.send("\r");
+    tui.wait_until("Bob's session, the row opened", WAIT, |s| {
+        s.contains(&bob_header) && s.contains(&format!("▶ {opened} "))
+    });
+    tui.send("i");
+    tui.wait_until("Alice's item beside Bob's other one", WAIT, |s| {
+        whole(s, Some(&opened))
+    });
+    tui.send("\x1b");
+    tui.wait_until("the inbox closed", WAIT, |s| !s.contains("Inbox —"));
+    // Back to the top level by its name.
+    tui.send(":profile default\r");
+    tui.wait_until("Alice's session again", WAIT, |s| {
+        s.contains(&host) && !s.contains(&bob_header) && s.contains("┌#")
+    });
+    tui.send("i");
+    tui.wait_until("the inbox whole again", WAIT, |s| whole(s, Some(&opened)));
+    tui.send("\x1b");
+    tui.wait_until("the inbox closed", WAIT, |s| !s.contains("Inbox —"));
+    // And the same way once more.
+    tui.send(":profile bob\r");
+    tui.wait_until("Bob's session again", WAIT, |s| {
+        s.contains(&bob_header) && s.contains("┌#")
+    });
+    tui.send("i");
+    tui.wait_until("the inbox whole there too", WAIT, |s| {
+        whole(s, Some(&opened))
+    });
+    tui.send("\x1b");
+    tui.wait_until("the inbox closed", WAIT, |s| !s.contains("Inbox —"));
+    tui.send("q");
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+    // Nothing it started is left running: no process carries its config.
+    let mark = format!("TASKDECK_CONFIG={}", config.display());
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| {
+            std::fs::read(e.path().join("environ"))
+                .map(|env| env.split(|b| *b == 0).any(|v| v == mark.as_bytes()))
+                .unwrap_or(false)
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}

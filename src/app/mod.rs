@@ -35,6 +35,7 @@ pub fn new_state(client_host: String, settings: &Settings, demo: bool) -> State 
     );
     s.prefetch.on = settings.prefetch;
     s.accessible = settings.accessible;
+    s.default_profile = settings.default_profile.clone();
     let data_warnings = s.install_config(settings);
     for w in settings
         .warnings

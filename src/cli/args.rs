@@ -28,7 +28,9 @@ use std::path::PathBuf;
         `search`), 6 `inbox --all-profiles`: some profiles failed (each named on stderr)."
 )]
 pub struct Cli {
-    /// Use the [profiles.NAME] table of the config file.
+    /// Use profile NAME: a [profiles.NAME] table of the config file, or
+    /// `default` (the connection at its top level; renamed by
+    /// `default_profile`).
     #[arg(long, global = true, env = "TASKDECK_PROFILE", value_name = "NAME")]
     pub profile: Option<String>,
 
@@ -101,9 +103,10 @@ pub enum Command {
         /// Items already read too.
         #[arg(long)]
         all: bool,
-        /// Every profile of the config file ([profiles.NAME]) in one list,
-        /// each walked with its own key, service and store, each item
-        /// naming its profile (`--profile` is ignored). A profile that
+        /// Every profile of the config file (the top level's connection,
+        /// `default`, and each [profiles.NAME]) in one list, each walked
+        /// with its own key, service and store, each item naming its
+        /// profile (`--profile` is ignored). A profile that
         /// fails is named on stderr; the others are printed and the exit
         /// code is 6.
         #[arg(long)]

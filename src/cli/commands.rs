@@ -322,8 +322,17 @@ pub fn config_check(profile: Option<&str>) -> Outcome {
             None => out.push_str(&format!("{path}: {sev}: {message}\n")),
         }
     }
-    if let Some(p) = profile {
-        out.push_str(&format!("profile: {}\n", clean(p)));
+    if profile.is_some() {
+        // `--profile default` (or `default_profile`'s name): the top level.
+        out.push_str(&format!(
+            "profile: {}{}\n",
+            clean(c.settings.profile_name()),
+            if c.settings.profile.is_none() {
+                " (the top level)"
+            } else {
+                ""
+            }
+        ));
     }
     let base_from_env = std::env::var(config::ENV_BASE_URL).is_ok_and(|v| !v.trim().is_empty());
     out.push_str(&format!(

@@ -67,6 +67,10 @@ pub(super) fn connect_as(
     if tui && c.settings.base_url.is_some() {
         terminal_ready(&TerminalFacts::now())?;
     }
+    // By the profile it is (the top level's name is no profile of its
+    // own: `--profile default` is the connection made without a name).
+    let profile = c.settings.profile.clone();
+    let profile = profile.as_deref();
     if print {
         once(profile, c, true)
     } else {
@@ -89,7 +93,8 @@ pub(super) fn connect_quietly(profile: &str) -> Result<(Client, Option<KeyPrint>
     for d in c.diagnostics.iter() {
         tracing::warn!(profile, "{}: {}: {d}", severity(d), c.path.display());
     }
-    once(Some(profile), c, false)
+    let profile = c.settings.profile.clone();
+    once(profile.as_deref(), c, false)
         .map(|c| (c.client, c.key_print))
         .map_err(|f| f.message)
 }
@@ -109,7 +114,7 @@ type Made = (String, Client, Option<KeyPrint>);
 /// A profile's connection, locked while it is being made.
 type Slot = Arc<Mutex<Option<Made>>>;
 
-/// One slot per profile (`None`: no `--profile`).
+/// One slot per profile (`None`: the top level's, by any name).
 fn slot(profile: Option<&str>) -> Slot {
     static SLOTS: OnceLock<Mutex<HashMap<Option<String>, Slot>>> = OnceLock::new();
     let mut slots = SLOTS

@@ -55,7 +55,7 @@ pub async fn run(profile: Option<&str>, json: bool, limit: Duration) -> Outcome 
     }));
     checks.push(clipboard(&c, &env));
     checks.push(notifications(&c, &env));
-    checks.extend(configuration(&c, profile));
+    checks.extend(configuration(&c));
     checks.push(key_source(&c));
     let connected = match c.fatal() {
         Some(fatal) => Err(Failure::usage(fatal)),
@@ -346,7 +346,7 @@ fn notifications(c: &Config, env: Env) -> Check {
 
 /// The config file and its problems (as `config check` finds them), and
 /// the profiles.
-fn configuration(c: &Config, profile: Option<&str>) -> Vec<Check> {
+fn configuration(c: &Config) -> Vec<Check> {
     let path = c.path.display().to_string();
     let problems = super::commands::config_problems(c);
     let errors: Vec<_> = problems
@@ -374,14 +374,20 @@ fn configuration(c: &Config, profile: Option<&str>) -> Vec<Check> {
     };
     let mut out = vec![check("config", errors.is_empty(), detail)];
     let names = config::profile_names();
-    let current = profile.unwrap_or("the top level");
+    // The top level's connection by its name (`default_profile`).
+    let current = c.settings.profile_name();
+    let top = if c.settings.profile.is_none() {
+        " (the top level)"
+    } else {
+        ""
+    };
     out.push(check(
         "profiles",
         true,
         if names.is_empty() {
-            format!("in use: {current}; no [profiles.NAME] tables")
+            format!("in use: {current}{top}; none defined (no connection at the top level, no [profiles.NAME] tables)")
         } else {
-            format!("in use: {current}; defined: {}", names.join(", "))
+            format!("in use: {current}{top}; defined: {}", names.join(", "))
         },
     ));
     out

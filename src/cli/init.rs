@@ -203,6 +203,10 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     // stops here, before any question (reading a FIFO would hang).
     let path = crate::config::resolve_links(&crate::config::config_path());
     existing_text(&path)?;
+    // The top level's connection is the profile `default_profile` names:
+    // `--profile default` sets the top level, not a table of that name.
+    let default_name = crate::config::load(None).settings.default_profile;
+    let profile = profile.filter(|p| *p != default_name);
     say(&format!(
         "Setting up taskdeck{} — the answers go to {}",
         profile
@@ -286,14 +290,37 @@ pub async fn run(profile: Option<&str>) -> Outcome {
     };
     let written = write_file(&path, profile, &base, &key, notify.as_deref())?;
     emit(&format!(
-        "wrote {} (and its schema, {}, beside it)\nstart with: taskdeck{}\n",
+        "wrote {} (and its schema, {}, beside it)\nstart with: taskdeck{}\n{}",
         written.display(),
         crate::config::schema::SCHEMA_FILE,
         profile
             .map(|p| format!(" --profile {}", crate::text::clean(p)))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        profiles_note(profile, &default_name),
     ))?;
     Ok(EXIT_OK)
+}
+
+/// What `config init` says of profiles once it has written one: the top
+/// level's connection is a profile too, by `default_profile`'s name, and
+/// `:profile` goes either way (issue 46 §1).
+fn profiles_note(profile: Option<&str>, default_name: &str) -> String {
+    let d = crate::text::clean(default_name);
+    match profile {
+        Some(p) => {
+            let p = crate::text::clean(p);
+            format!(
+                "the connection at the file's top level is the profile {d}: \
+                 in the TUI, `:profile {p}` and `:profile {d}` switch between them, \
+                 and the inbox shows both profiles' items (`taskdeck --profile {d}` \
+                 or no --profile starts with the top level)\n"
+            )
+        }
+        None => format!(
+            "this connection is the profile {d} (`--profile {d}`, `:profile {d}`); \
+             `taskdeck config init --profile NAME` adds another\n"
+        ),
+    }
 }
 
 /// `GET /me` with the answers: who and which organisation, in one line.

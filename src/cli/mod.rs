@@ -271,7 +271,7 @@ async fn inbox_all_profiles(limit: Duration, json: bool, all: bool) -> Outcome {
     let names = config::profile_names();
     if names.is_empty() {
         return Err(Failure::usage(
-            "--all-profiles: the config file defines no [profiles.NAME] table",
+            "--all-profiles: the config file defines no profile (no connection at its top level, no [profiles.NAME] table)",
         ));
     }
     let now = jiff::Timestamp::now();
@@ -315,8 +315,11 @@ async fn tui(profile: Option<&str>, accessible: bool) -> Outcome {
         // Without configuration this fails at once (exit 2) with instructions.
         let mut c = connect(profile.as_deref(), true)?;
         c.config.settings.accessible |= accessible;
+        // The top level's connection by its name (`--profile default`) is
+        // the top level: no profile of its own.
+        profile = c.config.settings.profile.clone();
         // Connected by their walkers, in the background, once per process.
-        let others = profiles::others(profile.as_deref(), &c.config);
+        let others = profiles::others(&c.config);
         let end = crate::tui::run(
             c.client,
             c.config.settings,

@@ -117,21 +117,20 @@ pub fn print(walks: Vec<Walk>, json: bool, now: jiff::Timestamp) -> Outcome {
 /// The profiles whose inboxes the TUI shows beside the current one's
 /// (`inbox_profiles = "all"`, issue 36): every other profile of `config`
 /// (the configuration this start read: the names and the settings of one
-/// reading of the file), each with how to connect it — in the background,
-/// by its walker, once per process ([`super::connect::connect_quietly`]).
-/// Nothing is connected here.
-pub fn others(
-    current: Option<&str>,
-    config: &crate::config::Config,
-) -> Vec<crate::tui::profiles::OtherProfile> {
+/// reading of the file; the top level's connection is one of them, by its
+/// `default_profile` name, when another is in use), each with how to
+/// connect it — in the background, by its walker, once per process
+/// ([`super::connect::connect_quietly`]). Nothing is connected here.
+pub fn others(config: &crate::config::Config) -> Vec<crate::tui::profiles::OtherProfile> {
     let settings = &config.settings;
     if !settings.inbox_all_profiles || !settings.cache {
         return vec![];
     }
+    let current = settings.profile_name();
     config
         .profiles
         .iter()
-        .filter(|n| Some(n.as_str()) != current)
+        .filter(|n| n.as_str() != current)
         .map(|name| {
             let n = name.clone();
             crate::tui::profiles::OtherProfile {

@@ -422,8 +422,15 @@ row(
     )
     .is(Kind::Entries(MACRO_FIELDS)),
     row(
+        "default_profile",
+        "the name of the top level's connection as a profile: `--profile NAME`, `TASKDECK_PROFILE`, `:profile NAME` (back to it from another profile), the inbox's labels, `inbox --all-profiles` and `doctor` use it; a `[profiles.NAME]` table of that name is an error (see [profiles](offline.md#profiles-several-services-or-users))",
+        "`default`",
+        Some("\"default\""),
+    )
+    .is(Kind::Str),
+    row(
         "profiles",
-        "`[profiles.NAME]`: the keys of the table below, for `--profile NAME` / `TASKDECK_PROFILE`",
+        "`[profiles.NAME]`: the keys of the table below, for `--profile NAME` / `TASKDECK_PROFILE` (the top level's connection is the profile `default`, see `default_profile`)",
         "—",
         None,
     )

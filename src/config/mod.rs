@@ -87,8 +87,9 @@ fn group_or_other_readable(_path: &Path) -> bool {
     false
 }
 
-/// The profiles the config file defines (`[profiles.NAME]`), as the file
-/// is now: the names of the configuration a `:profile` switch then loads,
+/// Every profile of the config file, as the file is now ([`Config::profiles`]:
+/// the top level's connection first, by its `default_profile` name, then
+/// the `[profiles.NAME]` tables): the names of the configuration a `:profile` switch then loads,
 /// never a list kept from an earlier reading. (The file is read again only
 /// when it changed — its path, size or time — since the palette asks at
 /// each frame while `:profile` is typed.)
@@ -169,6 +170,72 @@ mod tests {
         assert_ne!(recipe(src, "a"), recipe(&ca, "a"));
         // The key itself is not in it.
         assert!(!recipe(src, "a").contains("ka"));
+    }
+
+    /// Issue 46 §1: the top level's connection is a profile, `default`
+    /// unless `default_profile` names it otherwise: listed first among the
+    /// profiles, selected by its name as by no name at all (the top level,
+    /// `settings.profile` empty), and a table of that name is an error
+    /// that is never used.
+    #[test]
+    fn the_top_level_is_the_default_profile() {
+        let src = "base_url = \"https://top.example\"\napi_key = \"top\"\n\n\
+                   [profiles.bob]\nbase_url = \"https://bob.example\"\napi_key = \"bob\"\n";
+        let c = from_str(src, None);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.profiles, ["default", "bob"]);
+        assert_eq!(c.settings.profile_name(), "default");
+        let d = from_str(src, Some("default"));
+        assert!(d.diagnostics.is_empty(), "{:?}", d.diagnostics);
+        assert!(!d.unknown_profile && d.fatal().is_none());
+        assert_eq!(d.settings.profile, None, "the top level, as without a name");
+        assert_eq!(d.settings.profile_name(), "default");
+        assert_eq!(from_str(src, Some("bob")).settings.profile_name(), "bob");
+        let no_env =
+            std::env::var_os(ENV_BASE_URL).is_none() && std::env::var_os(ENV_API_KEY).is_none();
+        if no_env {
+            assert_eq!(d.settings.base_url.as_deref(), Some("https://top.example"));
+            assert_eq!(d.connection_recipe(), c.connection_recipe());
+        }
+        // Renamed: `work` is the top level, `default` a name like any other.
+        let renamed = format!("default_profile = \"work\"\n{src}");
+        let w = from_str(&renamed, Some("work"));
+        assert!(w.diagnostics.is_empty(), "{:?}", w.diagnostics);
+        assert_eq!(w.profiles, ["work", "bob"]);
+        assert_eq!(
+            (w.settings.profile.as_deref(), w.settings.profile_name()),
+            (None, "work")
+        );
+        assert!(from_str(&renamed, Some("default")).unknown_profile);
+        // Without a connection at the top level, no profile of that name
+        // is offered (selecting it still means the top level).
+        let only = "[profiles.bob]\nbase_url = \"https://bob.example\"\n";
+        assert_eq!(from_str(only, None).profiles, ["bob"]);
+        assert!(!from_str(only, Some("default")).unknown_profile);
+        // A table named as the top level: an error with its line, not used.
+        let clash = format!("{src}\n[profiles.default]\nbase_url = \"https://x.example\"\n");
+        let x = from_str(&clash, Some("default"));
+        let e = errors(&x);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].0, Some(8), "{e:?}");
+        assert!(
+            e[0].1
+                .contains("profile `default` has the name of the top level"),
+            "{e:?}"
+        );
+        assert_eq!(x.profiles, ["default", "bob"]);
+        if no_env {
+            assert_eq!(x.settings.base_url.as_deref(), Some("https://top.example"));
+        }
+        let named = from_str(
+            "default_profile = \"bob\"\n[profiles.bob]\napi_key = \"k\"\n",
+            None,
+        );
+        assert_eq!(errors(&named).len(), 1, "{:?}", named.diagnostics);
+        assert_eq!(
+            errors(&from_str("default_profile = \" \"\n", None)).len(),
+            1
+        );
     }
 
     #[test]

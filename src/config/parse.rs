@@ -97,7 +97,10 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
     let mut prof = Conn::default();
     let mut file_unusable = false;
     let mut profile_found = false;
-    let mut profiles: Vec<String> = Vec::new();
+    // The `[profiles.NAME]` tables: name, connection, where. The one
+    // selected is chosen once the whole file is read (`default_profile`
+    // may name the top level after them).
+    let mut named: Vec<(String, Conn, usize)> = Vec::new();
     let mut key_lines = KeyLines::default();
     let mut key_command_timeout = KEY_COMMAND_TIMEOUT;
 
@@ -161,6 +164,15 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                         if let Some(n) = p.integer_of(key, v) {
                             settings.inbox_refresh_secs =
                                 if n == 0 { 0 } else { (n as u64).max(30) };
+                        }
+                    }
+                    "default_profile" => {
+                        if let Some(s) = p.string(key, v) {
+                            if s.trim().is_empty() {
+                                p.error(v.span().start, "`default_profile` is empty".into());
+                            } else {
+                                settings.default_profile = s.trim().to_string();
+                            }
                         }
                     }
                     "inbox_profiles" => {
@@ -246,9 +258,6 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                                     );
                                     continue;
                                 };
-                                profiles.push(name.to_string());
-                                let selected = profile == Some(name);
-                                profile_found |= selected;
                                 let mut local = Conn::default();
                                 for (k2, v2) in body_t.iter() {
                                     let key2: &str = k2.get_ref();
@@ -274,9 +283,7 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
                                         ),
                                     );
                                 }
-                                if selected {
-                                    prof = local;
-                                }
+                                named.push((name.to_string(), local, body.span().start));
                             }
                         }
                         None => p.error(at, "`profiles` must be a table".into()),
@@ -300,6 +307,35 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
         }
     }
 
+    // The top level's connection is a profile too, by the name
+    // `default_profile` gives it: selecting that name selects the top
+    // level, and a table of that name is a mistake (never used).
+    let default_name = settings.default_profile.clone();
+    let profile = profile.filter(|p| *p != default_name);
+    let mut profiles: Vec<String> = Vec::new();
+    for (name, local, at) in named {
+        if name == default_name {
+            p.error(
+                at,
+                format!(
+                    "profile `{}` has the name of the top level's connection \
+                     (default_profile = {:?}): rename the table, or set \
+                     default_profile to another name; `--profile {}` is the top level",
+                    crate::text::clean(&name),
+                    crate::text::clean(&default_name),
+                    crate::text::clean(&name),
+                ),
+            );
+            continue;
+        }
+        if profile == Some(name.as_str()) {
+            profile_found = true;
+            prof = local;
+        }
+        profiles.push(name);
+    }
+    let top_named =
+        top.base_url.is_some() || top.api_key.is_some() || top.api_key_command.is_some();
     let unknown_profile = match profile {
         Some(name) if !profile_found => {
             p.diags.push(Diagnostic {
@@ -360,7 +396,11 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
         profiles: {
             profiles.sort();
             profiles.dedup();
-            profiles
+            top_named
+                .then_some(default_name)
+                .into_iter()
+                .chain(profiles)
+                .collect()
         },
     }
 }
@@ -432,6 +472,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "refresh_secs",
     "inbox_refresh_secs",
     "inbox_profiles",
+    "default_profile",
     "theme",
     "time_zone",
     "mouse",

@@ -12,6 +12,10 @@ pub const ENV_CONFIG: &str = "TASKDECK_CONFIG";
 pub const ENV_BASE_URL: &str = "TASKDECK_BASE_URL";
 pub const ENV_API_KEY: &str = "TASKDECK_API_KEY";
 
+/// The top level's connection as a profile, unless `default_profile`
+/// names it otherwise.
+pub const DEFAULT_PROFILE: &str = "default";
+
 /// Effective settings for one run (after profile selection and env overrides).
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -46,8 +50,14 @@ pub struct Settings {
     pub keys: BTreeMap<String, BTreeMap<String, String>>,
     /// Problems found while loading (shown on screen, never fatal).
     pub warnings: Vec<String>,
-    /// The profile in use, if any.
+    /// The named profile in use (`[profiles.NAME]`); `None`: the top
+    /// level's connection, the profile [`Settings::default_profile`]
+    /// names (`--profile default` selects it too, and is `None` here).
     pub profile: Option<String>,
+    /// `default_profile`: the name of the top level's connection as a
+    /// profile (`--profile`, `:profile`, the inbox's labels, `doctor`).
+    /// Default `default`.
+    pub default_profile: String,
     /// `time_zone`: an IANA name, `utc` or `system` (checked when loaded);
     /// `None` means `TZ`, else the system's zone.
     pub time_zone: Option<String>,
@@ -89,6 +99,7 @@ impl Default for Settings {
             keys: BTreeMap::new(),
             warnings: Vec::new(),
             profile: None,
+            default_profile: DEFAULT_PROFILE.into(),
             time_zone: None,
             cache: true,
             prefetch: true,
@@ -100,6 +111,14 @@ impl Default for Settings {
             macros: Vec::new(),
             notify: Notify::default(),
         }
+    }
+}
+
+impl Settings {
+    /// The profile in use, by its name: the named one, else the top
+    /// level's ([`Settings::default_profile`]).
+    pub fn profile_name(&self) -> &str {
+        self.profile.as_deref().unwrap_or(&self.default_profile)
     }
 }
 
@@ -203,8 +222,10 @@ pub struct Config {
     pub(super) env_key: Option<ApiKey>,
     /// How long `api_key_command` may run.
     pub key_command_timeout: Duration,
-    /// The profiles the file defines (`[profiles.NAME]` tables), sorted:
-    /// read in the same pass as everything else.
+    /// Every profile, by name, read in the same pass as everything else:
+    /// the top level's connection first (named by `default_profile`) when
+    /// the file's top level names one (`base_url`, `api_key` or
+    /// `api_key_command`), then the `[profiles.NAME]` tables, sorted.
     pub profiles: Vec<String>,
 }
 

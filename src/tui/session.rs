@@ -133,7 +133,10 @@ impl Session {
             .then(|| Duration::from_secs(settings.inbox_refresh_secs));
         let mut launch = launch;
         if settings.cache && !launch.others.is_empty() {
-            state.inbox.here = launch.profile.clone().unwrap_or_else(|| "default".into());
+            state.inbox.here = launch
+                .profile
+                .clone()
+                .unwrap_or_else(|| settings.default_profile.clone());
         }
         let others = if settings.cache {
             profiles::Walkers::start(std::mem::take(&mut launch.others), every, &tx)

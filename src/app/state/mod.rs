@@ -116,8 +116,12 @@ pub struct State {
     /// Per queueable write in flight: the version of the task shown when
     /// it was made, the base it is checked against if it is queued.
     pub edit_bases: HashMap<u64, Option<String>>,
-    /// The profile in use (shown in the header).
+    /// The profile in use (shown in the header); `None`: the top level's
+    /// connection, the profile named [`State::default_profile`].
     pub profile: Option<String>,
+    /// The top level's connection as a profile (`default_profile`,
+    /// `default`): `:profile` by that name goes back to it.
+    pub default_profile: String,
     /// `:profile NAME`: the loop ends and starts again with that profile.
     pub switch_to: Option<String>,
     /// Saved views: the built-in ones and `[[views]]` (see `views/`).
@@ -217,6 +221,7 @@ impl State {
             owner: Default::default(),
             edit_bases: HashMap::new(),
             profile: None,
+            default_profile: crate::config::DEFAULT_PROFILE.into(),
             switch_to: None,
             views: Default::default(),
             custom: Default::default(),

@@ -153,7 +153,7 @@ impl State {
         let names = crate::config::profile_names();
         if !names.iter().any(|n| n == name) {
             return Err(if names.is_empty() {
-                format!("no profile {name:?}: the config file defines none ([profiles.NAME])")
+                format!("no profile {name:?}: the config file defines none (a connection at its top level, [profiles.NAME])")
             } else {
                 format!("no profile {name:?} (profiles: {})", names.join(", "))
             });
@@ -175,7 +175,9 @@ impl State {
         if self.demo {
             return Err("the demo has no profiles: run taskdeck with a config file".into());
         }
-        if self.profile.as_deref() == Some(name) {
+        // By name: the top level's connection is the profile
+        // `default_profile` names.
+        if self.profile.as_deref().unwrap_or(&self.default_profile) == name {
             return Err(format!("profile {name:?} is the one in use"));
         }
         // Edits held only in memory would be lost with this session.

@@ -459,6 +459,36 @@ fn profile_switch_needs_a_configured_profile_and_is_refused_in_the_demo() {
     assert!(d.status.as_ref().unwrap().1.contains("demo"));
 }
 
+/// Issue 46 §1: the top level's connection is a profile by name
+/// (`default`, or what `default_profile` says): at the top level,
+/// `:profile default` is the one in use; from another profile, the switch
+/// goes back to it by that name.
+#[test]
+fn the_top_level_is_the_profile_its_name_says() {
+    let mut s = loaded(1);
+    assert_eq!(s.default_profile, "default");
+    palette(&mut s, "profile default");
+    assert!(s.switch_to.is_none() && !s.quit);
+    let said = &s.status.as_ref().unwrap().1;
+    assert!(said.contains("\"default\" is the one in use"), "{said}");
+    // From Bob's profile, back to the top level by its name.
+    s.profile = Some("bob".into());
+    assert_eq!(s.switch_to_known("default"), Ok(vec![]));
+    assert_eq!(s.switch_to.as_deref(), Some("default"));
+    assert!(s.quit);
+    // Renamed in the config: that name is the top level's.
+    let settings = Settings {
+        default_profile: "work".into(),
+        ..Settings::default()
+    };
+    let mut w = crate::app::new_state("svc.test".into(), &settings, false);
+    assert_eq!(w.default_profile, "work");
+    palette(&mut w, "profile work");
+    assert!(w.switch_to.is_none());
+    let said = &w.status.as_ref().unwrap().1;
+    assert!(said.contains("\"work\" is the one in use"), "{said}");
+}
+
 /// A stored match found by its title (what the store's search answers).
 pub(crate) fn found(t: &Task) -> crate::store::Found {
     crate::store::Found {
