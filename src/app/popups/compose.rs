@@ -339,7 +339,7 @@ impl State {
         (!hits.is_empty()).then(|| {
             hits.into_iter()
                 .take(5)
-                .map(|i| labels[i].clone())
+                .map(|i| labels[i].shown.clone())
                 .collect()
         })
     }
@@ -352,7 +352,7 @@ impl State {
         };
         let people: Vec<&crate::app::state::directory::PersonEntry> =
             self.directory.people.values().collect();
-        let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
+        let labels: Vec<&crate::domain::names::Label> = people.iter().map(|p| &p.listed).collect();
         let Some(best) = crate::domain::names::suggest(&prefix, &labels)
             .first()
             .copied()

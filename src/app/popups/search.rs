@@ -78,7 +78,7 @@ impl State {
         self.search = b.input.text.clone();
         self.search_due = Some(crate::clock::instant() + SEARCH_DEBOUNCE);
         self.search_locally();
-        let rows = crate::domain::narrow::narrow(&b.before.items, &b.input.text);
+        let rows = crate::domain::narrow::narrow(&b.before.items, &b.folded, &b.input.text);
         // The cursor stays on its task while that still matches.
         let keep = b.before.selected_id().map(str::to_string);
         let gone = std::mem::replace(&mut self.list.items, rows);
