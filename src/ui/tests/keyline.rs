@@ -375,10 +375,7 @@ fn the_sharing_editor_and_the_files_tab_name_the_keys_rebound() {
         "{t}"
     );
     // The sharing editor.
-    let sharing: crate::api::SharingState = serde_json::from_value(serde_json::json!({
-        "visibility": "private", "users": [], "teams": []
-    }))
-    .unwrap();
+    let sharing = crate::app::tests::sharing_state(serde_json::json!([]));
     if let Some(d) = s.detail.as_mut() {
         d.sharing = crate::app::state::Load::Loaded(sharing);
     }

@@ -98,10 +98,7 @@ fn the_sharing_editor_shows_the_names_a_typed_line_may_mean() {
     let mut s = scene();
     s.directory
         .learn_person("u-carol", "Carol Nguyễn", "carol@acme.test", None);
-    let sharing: crate::api::SharingState = serde_json::from_value(serde_json::json!({
-        "visibility": "private", "users": [], "teams": []
-    }))
-    .unwrap();
+    let sharing = crate::app::tests::sharing_state(serde_json::json!([]));
     if let Some(d) = s.detail.as_mut() {
         d.sharing = crate::app::state::Load::Loaded(sharing);
     }
