@@ -181,7 +181,13 @@ mod tests {
         assert_eq!(cut("日本語", 4), "日…");
         assert_eq!(cut("🙂🙂🙂", 5), "🙂🙂…");
         for w in 0..12 {
-            for s in ["日本語テキスト", "a🙂b🙂c🙂d", "plain words here", "a❤️b❤️c❤️d❤️", "1️⃣2️⃣3️⃣"] {
+            for s in [
+                "日本語テキスト",
+                "a🙂b🙂c🙂d",
+                "plain words here",
+                "a❤️b❤️c❤️d❤️",
+                "1️⃣2️⃣3️⃣",
+            ] {
                 let c = cut(s, w);
                 assert!(c.width() <= w, "{s:?} at {w}: {c:?}");
                 assert!(c == s || c.ends_with(MARK) || w == 0, "{s:?} at {w}: {c:?}");

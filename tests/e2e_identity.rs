@@ -350,11 +350,15 @@ fn a_composer_open_when_the_key_turns_to_bob_closes_and_keeps_alices_text() {
     // without a pause) would have arrived too.
     tui.send("\x13");
     tui.send("/zqxj");
-    tui.wait_until("the search typed after ctrl-s reached the service", WAIT, |_| {
-        svc.requests()
-            .iter()
-            .any(|r| r.query.as_deref().is_some_and(|q| q.contains("zqxj")))
-    });
+    tui.wait_until(
+        "the search typed after ctrl-s reached the service",
+        WAIT,
+        |_| {
+            svc.requests()
+                .iter()
+                .any(|r| r.query.as_deref().is_some_and(|q| q.contains("zqxj")))
+        },
+    );
     assert_eq!(comments_by(&svc, &id, "bob@acme.test"), 0, "never as Bob");
     tui.key("\x1b");
     tui.wait_until("the search closed", WAIT, |s| !s.contains("zqxj"));

@@ -484,7 +484,10 @@ mod tests {
                 assert!(l.width() <= width, "{width}: {l:?}");
                 assert_eq!(tags_at(l), at, "{width}: {lines:#?}");
             }
-            assert_eq!(lines[0].rfind("TAGS").map(|i| lines[0][..i].width()), Some(at));
+            assert_eq!(
+                lines[0].rfind("TAGS").map(|i| lines[0][..i].width()),
+                Some(at)
+            );
             // A title is whole, or cut with the mark.
             for (l, t) in lines[1..].iter().zip(titles) {
                 assert!(l.contains(t) || l.contains('…'), "{width}: {l:?}");

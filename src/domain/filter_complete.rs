@@ -150,7 +150,11 @@ pub fn complete(args: &str, known: &Known) -> Vec<String> {
                         .collect()
                 }
                 "team" | "team_id" => known.teams.to_vec(),
-                "tags" => known.tags.iter().map(|g| Label::plain(g.as_str())).collect(),
+                "tags" => known
+                    .tags
+                    .iter()
+                    .map(|g| Label::plain(g.as_str()))
+                    .collect(),
                 "from" | "due_from" | "to" | "due_to" => plain(BOUND_WORDS),
                 _ => vec![],
             };

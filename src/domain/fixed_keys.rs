@@ -60,12 +60,18 @@ mod tests {
     #[test]
     fn a_table_reads_its_keys_and_names_them_in_one_line() {
         let ev = |c, m| KeyEvent::new(c, m);
-        assert_eq!(key_of(TABLE, &ev(KeyCode::Up, KeyModifiers::NONE)), Some(T::Up));
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Up, KeyModifiers::NONE)),
+            Some(T::Up)
+        );
         assert_eq!(
             key_of(TABLE, &ev(KeyCode::Char('c'), KeyModifiers::CONTROL)),
             Some(T::Close)
         );
-        assert_eq!(key_of(TABLE, &ev(KeyCode::Char('c'), KeyModifiers::NONE)), None);
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Char('c'), KeyModifiers::NONE)),
+            None
+        );
         assert_eq!(line(TABLE, "  "), "up/down scroll  esc close");
         for (_, keys, _) in TABLE {
             for k in *keys {

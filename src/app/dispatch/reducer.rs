@@ -247,7 +247,11 @@ impl State {
 
     /// People as completed: `Name <e-mail>` (folded already).
     pub fn people_labels(&self) -> Vec<crate::domain::names::Label> {
-        self.directory.person_labels().into_iter().cloned().collect()
+        self.directory
+            .person_labels()
+            .into_iter()
+            .cloned()
+            .collect()
     }
 
     /// A PATCH of task `id`; `field` shows `shown` as pending until answered.

@@ -227,7 +227,10 @@ fn every_key_a_hint_names_runs_what_the_hint_says() {
     };
     s.on_key(key('?'));
     let line = crate::ui::hint_text(&s, 400);
-    assert!(line.trim_start().starts_with("[help] type to filter  "), "{line}");
+    assert!(
+        line.trim_start().starts_with("[help] type to filter  "),
+        "{line}"
+    );
     let press = |s: &mut State, label: &str| {
         let k = keys_named(&line, label).unwrap_or_else(|| panic!("{label}: {line:?}"));
         for k in k {
@@ -247,7 +250,10 @@ fn every_key_a_hint_names_runs_what_the_hint_says() {
     let mut s = scene();
     s.on_key(key('/'));
     let line = crate::ui::hint_text(&s, 400);
-    assert!(line.trim_start().starts_with("[search] type to narrow  "), "{line}");
+    assert!(
+        line.trim_start().starts_with("[search] type to narrow  "),
+        "{line}"
+    );
     for c in "contoso".chars() {
         s.on_key(key(c));
     }
@@ -255,7 +261,10 @@ fn every_key_a_hint_names_runs_what_the_hint_says() {
         panic!("{line}")
     };
     s.on_key(event_of(k));
-    assert!(matches!(s.overlay, Overlay::None) && s.search == "contoso", "keep");
+    assert!(
+        matches!(s.overlay, Overlay::None) && s.search == "contoso",
+        "keep"
+    );
     s.on_key(key('/'));
     s.on_key(key('x'));
     let [k] = &keys_named(&line, "restore the list").unwrap()[..] else {

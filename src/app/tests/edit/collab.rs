@@ -335,7 +335,10 @@ fn comments_are_ordered_by_instant_whatever_the_offset_or_fraction() {
 #[test]
 fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
     let mut s = loaded(1);
-    sharing_editor_open(&mut s, json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]));
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
+    );
     s.on_key(key('a'));
     type_str(&mut s, "bob@acme.test");
     s.on_key(code(KeyCode::Enter));

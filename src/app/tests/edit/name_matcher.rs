@@ -134,7 +134,10 @@ fn a_mention_suggests_and_completes_without_accents() {
 fn the_sharing_editor_suggests_names_and_tab_completes_them() {
     let mut s = loaded(1);
     with_carol(&mut s);
-    sharing_editor_open(&mut s, json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]));
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
+    );
     s.on_key(key('a'));
     type_str(&mut s, "nguyen write");
     match &s.overlay {

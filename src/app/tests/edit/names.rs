@@ -124,7 +124,10 @@ fn the_sharing_editor_sends_a_known_name_or_email_as_its_id() {
     s.directory
         .learn_person("u-carol", "Carol Nguyen", "carol@acme.test", None);
     s.directory.learn_team("t-lit", "Litigation", None);
-    sharing_editor_open(&mut s, json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"}]));
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"}]),
+    );
     s.on_key(key('a'));
     type_str(&mut s, "carol@acme.test write");
     s.on_key(code(KeyCode::Enter));
@@ -238,7 +241,10 @@ fn a_team_name_goes_as_typed_and_a_known_ambiguity_is_asked_before_the_review() 
     s.directory.learn_team("t-lit1", "Litigation", None);
     s.directory.learn_team("t-lit2", "Litigation", None);
     s.directory.learn_team("t-para1", "Paralegals", None);
-    sharing_editor_open(&mut s, json!([{"id": "u-me", "name": "Me", "email": "me@acme.test", "access_level": "write"}]));
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-me", "name": "Me", "email": "me@acme.test", "access_level": "write"}]),
+    );
     s.on_key(key('t'));
     type_str(&mut s, "Litigation write");
     s.on_key(code(KeyCode::Enter));
