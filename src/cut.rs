@@ -40,12 +40,20 @@ pub fn cut(s: &str, w: usize) -> String {
     let mut out = String::new();
     let mut used = 0;
     for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if used + cw > w - 1 {
+        out.push(c);
+        // A character of no width of its own may widen the one before
+        // (`❤` and its emoji presentation selector take two columns, the
+        // sum of their characters' widths one): the text is measured
+        // again then, as the terminal and `width` count it.
+        let now = match c.width() {
+            Some(0) | None => out.width(),
+            Some(cw) => used + cw,
+        };
+        if now > w - 1 {
+            out.pop();
             break;
         }
-        out.push(c);
-        used += cw;
+        used = now;
     }
     out.push(MARK);
     out
@@ -173,7 +181,13 @@ mod tests {
         assert_eq!(cut("日本語", 4), "日…");
         assert_eq!(cut("🙂🙂🙂", 5), "🙂🙂…");
         for w in 0..12 {
-            for s in ["日本語テキスト", "a🙂b🙂c🙂d", "plain words here"] {
+            for s in [
+                "日本語テキスト",
+                "a🙂b🙂c🙂d",
+                "plain words here",
+                "a❤️b❤️c❤️d❤️",
+                "1️⃣2️⃣3️⃣",
+            ] {
                 let c = cut(s, w);
                 assert!(c.width() <= w, "{s:?} at {w}: {c:?}");
                 assert!(c == s || c.ends_with(MARK) || w == 0, "{s:?} at {w}: {c:?}");

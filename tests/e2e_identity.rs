@@ -344,8 +344,24 @@ fn a_composer_open_when_the_key_turns_to_bob_closes_and_keeps_alices_text() {
     tui.wait_until("the composer closed", WAIT, |s| {
         !s.contains("Internal comment")
     });
-    // ctrl-s now reaches no composer of hers.
+    // ctrl-s now reaches no composer of hers. A search typed after it
+    // is asked of the service after the search's pause: once the sandbox
+    // has seen that request, a post made on ctrl-s (sent before it,
+    // without a pause) would have arrived too.
     tui.send("\x13");
+    tui.send("/zqxj");
+    tui.wait_until(
+        "the search typed after ctrl-s reached the service",
+        WAIT,
+        |_| {
+            svc.requests()
+                .iter()
+                .any(|r| r.query.as_deref().is_some_and(|q| q.contains("zqxj")))
+        },
+    );
+    assert_eq!(comments_by(&svc, &id, "bob@acme.test"), 0, "never as Bob");
+    tui.key("\x1b");
+    tui.wait_until("the search closed", WAIT, |s| !s.contains("zqxj"));
     tui.send("c");
     tui.wait_for("Internal comment", WAIT);
     assert!(!tui.screen().contains("still typing as alice"));

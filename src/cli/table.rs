@@ -451,4 +451,48 @@ mod tests {
         assert_eq!(cell, "today");
         assert_eq!(due_cell(task("in_progress", due), false), "tomorrow");
     }
+
+    /// A long title of wide characters (CJK, emoji, an emoji with its
+    /// presentation selector) is cut by display width with `…`, and every
+    /// column after it starts in the same column on every row: the TAGS
+    /// column was pushed out of line.
+    #[test]
+    fn a_wide_long_title_is_cut_by_display_width_and_keeps_the_columns_aligned() {
+        let titles = [
+            "契約書の最終確認と署名のための打ち合わせ日程を決める必要があります本当に長い",
+            "Review ❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️❤️ the contract 🎉🎉🎉🎉🎉🎉🎉",
+            "short",
+        ];
+        let items: Vec<TaskItem> = titles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                TaskItem::from_json(&format!(
+                    r##"{{"id":"t{i}","display_id":"#{i}","title":"{t}","status":"in_progress","priority":"low","tags":["legal"]}}"##
+                ))
+            })
+            .collect();
+        // (Narrower, the tags give way first.)
+        for width in [80, 100, 120] {
+            let lines = render(&items, width, false, now());
+            let tags_at = |l: &str| {
+                let i = l.rfind("legal").unwrap_or_else(|| panic!("{l:?}"));
+                l[..i].width()
+            };
+            let at = tags_at(&lines[1]);
+            for l in &lines[1..] {
+                assert!(l.width() <= width, "{width}: {l:?}");
+                assert_eq!(tags_at(l), at, "{width}: {lines:#?}");
+            }
+            assert_eq!(
+                lines[0].rfind("TAGS").map(|i| lines[0][..i].width()),
+                Some(at)
+            );
+            // A title is whole, or cut with the mark.
+            for (l, t) in lines[1..].iter().zip(titles) {
+                assert!(l.contains(t) || l.contains('…'), "{width}: {l:?}");
+            }
+            assert!(lines[2].contains('…'), "{lines:#?}");
+        }
+    }
 }

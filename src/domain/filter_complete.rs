@@ -6,6 +6,7 @@
 
 use super::filters::{PRIORITY_VALUES, STATUS_VALUES};
 use super::fuzzy::rank;
+use super::names::Label;
 
 /// The keys offered, in this order (`clear` alone, as the only word).
 pub const KEYS: &[&str] = &[
@@ -26,8 +27,9 @@ const BOUND_WORDS: &[&str] = &["today", "tomorrow", "now", "week", "+1d", "+1w"]
 /// (`Name <e-mail>`, `Team (1a2b3c4d…)`, tags seen on loaded tasks).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Known<'a> {
-    pub people: &'a [String],
-    pub teams: &'a [String],
+    /// Folded already (`names::Label`): suggestions read that form.
+    pub people: &'a [super::names::Label],
+    pub teams: &'a [super::names::Label],
     pub tags: &'a [String],
 }
 
@@ -123,39 +125,44 @@ pub fn complete(args: &str, known: &Known) -> Vec<String> {
     let t = typing(args);
     let fragment = t.fragment.trim_start_matches('"');
     // (what is ranked against the fragment, what is inserted)
-    let choices: Vec<(String, String)> = match t.key {
+    // (what is ranked against the fragment, what is inserted)
+    let choices: Vec<(Label, String)> = match t.key {
         None => {
-            let mut v: Vec<(String, String)> = KEYS
+            let mut v: Vec<(Label, String)> = KEYS
                 .iter()
-                .map(|k| (k.to_string(), k.to_string()))
+                .map(|k| (Label::plain(*k), k.to_string()))
                 .collect();
             if t.head.trim().is_empty() {
-                v.push(("clear".into(), "clear".into()));
+                v.push((Label::plain("clear"), "clear".into()));
             }
             v
         }
         Some(key) => {
             let list = is_list(key);
-            let labels: Vec<String> = match key {
-                "status" => STATUS_VALUES.iter().map(|s| s.to_string()).collect(),
-                "priority" => PRIORITY_VALUES.iter().map(|s| s.to_string()).collect(),
+            // Words that are no names: ranked by their text (`rank`).
+            let plain = |v: &[&str]| v.iter().map(|s| Label::plain(*s)).collect();
+            let labels: Vec<Label> = match key {
+                "status" => plain(STATUS_VALUES),
+                "priority" => plain(PRIORITY_VALUES),
                 "assigned" | "assigned_to" | "assignee" | "involving" => {
-                    std::iter::once("me".to_string())
+                    std::iter::once(Label::new("me"))
                         .chain(known.people.iter().cloned())
                         .collect()
                 }
                 "team" | "team_id" => known.teams.to_vec(),
-                "tags" => known.tags.to_vec(),
-                "from" | "due_from" | "to" | "due_to" => {
-                    BOUND_WORDS.iter().map(|s| s.to_string()).collect()
-                }
+                "tags" => known
+                    .tags
+                    .iter()
+                    .map(|g| Label::plain(g.as_str()))
+                    .collect(),
+                "from" | "due_from" | "to" | "due_to" => plain(BOUND_WORDS),
                 _ => vec![],
             };
             let mut seen: Vec<String> = Vec::new();
             labels
                 .into_iter()
-                .filter(|l| !t.listed.contains(&l.as_str()))
-                .filter_map(|l| as_word(&l, list).map(|w| (l, w)))
+                .filter(|l| !t.listed.contains(&l.shown.as_str()))
+                .filter_map(|l| as_word(&l.shown, list).map(|w| (l, w)))
                 .filter(|(_, w)| {
                     let new = !seen.contains(w);
                     seen.push(w.clone());
@@ -164,7 +171,6 @@ pub fn complete(args: &str, known: &Known) -> Vec<String> {
                 .collect()
         }
     };
-    let texts: Vec<&str> = choices.iter().map(|(l, _)| l.as_str()).collect();
     // People and teams: the one name matcher (accents folded, any
     // beginning of words), as where they resolve.
     let names = matches!(
@@ -172,8 +178,10 @@ pub fn complete(args: &str, known: &Known) -> Vec<String> {
         Some("assigned" | "assigned_to" | "assignee" | "involving" | "team" | "team_id")
     );
     let ranked = if names {
-        super::names::suggest(fragment, &texts)
+        let labels: Vec<&Label> = choices.iter().map(|(l, _)| l).collect();
+        super::names::suggest(fragment, &labels)
     } else {
+        let texts: Vec<&str> = choices.iter().map(|(l, _)| l.shown.as_str()).collect();
         rank(fragment, &texts)
     };
     ranked
@@ -237,12 +245,13 @@ mod tests {
 
     #[test]
     fn people_teams_and_tags_complete_to_words_read_back() {
-        let people = vec![
-            "Dana Alpha <dana.a@acme.test>".to_string(),
-            "bob@acme.test".to_string(),
-            "Odd \"Quote\" Name".to_string(),
-        ];
-        let teams = vec!["Corporate Law (t-1…)".to_string(), "Ops".to_string()];
+        let people = [
+            "Dana Alpha <dana.a@acme.test>",
+            "bob@acme.test",
+            "Odd \"Quote\" Name",
+        ]
+        .map(Label::new);
+        let teams = ["Corporate Law (t-1…)", "Ops"].map(Label::new);
         let tags = vec![
             "urgent-review".to_string(),
             "two words".to_string(),

@@ -43,6 +43,7 @@ pub fn rank<S: AsRef<str>>(query: &str, items: &[S]) -> Vec<usize> {
 /// `Nguyễn`), in the label or one of the texts. No word keeps the row.
 /// The live filter (`/`) and every picker one types into (`:link task`,
 /// `:attach`) narrow by it.
+#[cfg(test)]
 pub fn words_match(label: &str, texts: &[&str], typed: &str) -> bool {
     let fold = super::names::fold;
     let texts: Vec<String> = texts.iter().map(|t| fold(t)).collect();

@@ -136,18 +136,53 @@ pub fn find_folded(typed: &str, records: &[Vec<&str>]) -> Vec<usize> {
     }
 }
 
-/// Suggestions for `typed` among `labels` (`Name <e-mail>`, `Team
-/// (1a2b3c4d…)`, `me`), best first: exact, then those beginning with it,
-/// then those whose words it begins, each in the given order. Nothing
-/// typed keeps every label.
-pub fn suggest<S: AsRef<str>>(typed: &str, labels: &[S]) -> Vec<usize> {
+/// A label as lists show it (`Name <e-mail>`, `Team (1a2b3c4d…)`, `me`)
+/// and the text the name matcher reads of it ([`fold_words`]), folded
+/// once when the label is made (the directory makes its labels when it
+/// learns a name), never again at each key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Label {
+    pub shown: String,
+    pub folded: String,
+}
+
+impl Label {
+    pub fn new(shown: impl Into<String>) -> Label {
+        let shown = shown.into();
+        let folded = fold_words(&shown);
+        Label { shown, folded }
+    }
+
+    /// A word that is no name (a filter key, a status): shown, never
+    /// read by the name matcher, so not folded.
+    pub fn plain(shown: impl Into<String>) -> Label {
+        Label {
+            shown: shown.into(),
+            folded: String::new(),
+        }
+    }
+}
+
+impl AsRef<Label> for Label {
+    fn as_ref(&self) -> &Label {
+        self
+    }
+}
+
+/// Suggestions for `typed` among `labels`, best first: exact, then those
+/// beginning with it, then those whose words it begins, each in the given
+/// order. Nothing typed keeps every label. The one path of every name
+/// suggestion (the palette, the sharing editor and its picker, `@`
+/// mentions, filter words): it reads each label's folded form, made once;
+/// only what is typed is folded here.
+pub fn suggest<L: AsRef<Label>>(typed: &str, labels: &[L]) -> Vec<usize> {
     if typed_words(typed).is_empty() {
         return (0..labels.len()).collect();
     }
     let mut hits: Vec<(u8, usize)> = labels
         .iter()
         .enumerate()
-        .filter_map(|(i, l)| fit(typed, &[l.as_ref()]).map(|f| (f, i)))
+        .filter_map(|(i, l)| fit_folded(typed, &[l.as_ref().folded.as_str()]).map(|f| (f, i)))
         .collect();
     hits.sort();
     hits.into_iter().map(|h| h.1).collect()
@@ -300,10 +335,28 @@ mod tests {
             "Ana Nguyen <ana@acme.test>",
             "Nguyễn Văn An <an@acme.test>",
             "me",
-        ];
+        ]
+        .map(Label::new);
         assert_eq!(suggest("nguyen", &labels), vec![1, 0]);
         assert_eq!(suggest("me", &labels), vec![2]);
         assert_eq!(suggest("", &labels), vec![0, 1, 2]);
         assert!(suggest("zed", &labels).is_empty());
+    }
+
+    /// #40 §2: a suggestion reads the label's folded form, made once when
+    /// the label is made, and never folds the shown text again (it did,
+    /// for every candidate at every key).
+    #[test]
+    fn suggestions_read_the_folded_form_made_once() {
+        let label = Label::new("Carol Nguyễn <carol@acme.test>");
+        assert_eq!(label.folded, "carol nguyen carol@acme.test");
+        // A folded form that is not the shown text's: what is read is it.
+        let odd = Label {
+            shown: "Carol Nguyễn <carol@acme.test>".into(),
+            folded: "zed".into(),
+        };
+        assert_eq!(suggest("zed", &[&odd]), vec![0]);
+        assert!(suggest("carol", &[&odd]).is_empty());
+        assert!(suggest("nguyen", &[&odd]).is_empty());
     }
 }

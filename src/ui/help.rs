@@ -8,7 +8,7 @@ use crate::app::state::State;
 
 /// How the popups are used (their keys), for the help screen.
 pub const POPUP_HELP: &[&str] = &[
-    "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable",
+    "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable, but for the help screen's, search's and the composer's (read in code: every letter types there)",
 ];
 
 /// The mouse (`mouse = true`) and accessible mode, for the help screen.
@@ -111,13 +111,22 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
             format!("  :{} {}  — {}", c.name, c.args, c.help),
         ));
     }
-    rows.push((
-        "In popups".into(),
-        format!(
-            "  In the composer: {} (after @name, tab completes the person)",
-            crate::app::popups::compose::composer_keys_line(" · ")
+    // The popups that read their keys in code: from their tables.
+    use crate::ui::hints::Fixed;
+    for (what, fixed, after) in [
+        ("In the help screen (?)", Fixed::Help, ""),
+        ("In search (/)", Fixed::Search, ""),
+        (
+            "In the composer",
+            Fixed::Compose,
+            " (after @name, tab completes the person)",
         ),
-    ));
+    ] {
+        rows.push((
+            "In popups".into(),
+            format!("  {what}: {}{after}", fixed.line(" · ")),
+        ));
+    }
     for l in POPUP_HELP {
         rows.push(("In popups".into(), format!("  {l}")));
     }

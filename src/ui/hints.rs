@@ -61,16 +61,17 @@ pub fn pane_keys(s: &State) -> &'static [(A, &'static str)] {
 /// What a popup's keys do, named from the keymap in effect (issue 40
 /// §4): `[name]` then `keys label` for each entry whose action a key of
 /// the popup's context runs. The help screen, the search line and the
-/// composer read their keys in code, not in the keymap: their lines say
-/// those fixed keys.
+/// composer read their keys in code, not in the keymap: their lines are
+/// made from their tables ([`Fixed::line`]).
 pub fn popup_hint(s: &State) -> Option<String> {
-    let (name, context, entries, typing) = popup_keys(s)?;
-    let Some(context) = context else {
-        if name == "compose" {
-            let keys = crate::app::popups::compose::composer_keys_line("  ");
-            return Some(format!("[{name}] {keys}"));
-        }
-        return Some(format!("[{name}] {}", entries_fixed(name)));
+    let (name, keys) = popup_keys(s)?;
+    let (context, entries, typing) = match keys {
+        PopupKeys::Fixed(fixed) => return Some(format!("[{name}] {}", fixed.line("  "))),
+        PopupKeys::Mapped {
+            context,
+            entries,
+            typing,
+        } => (context, entries, typing),
     };
     let km = &s.keymap;
     let parts = match typing {
@@ -119,34 +120,79 @@ pub fn fit_popup_hint(hint: &str, width: usize) -> String {
     crate::cut::cut(&out, width)
 }
 
-/// The fixed keys of the popups that read them in code.
-fn entries_fixed(name: &str) -> &'static str {
-    match name {
-        "help" => "type to filter  up/down scroll  esc close",
-        "search" => "type to narrow  enter keep  esc restore the list",
-        _ => unreachable!("the composer's line is composer_keys_line"),
+/// The popups that read their keys in code (no keymap context: every
+/// letter types there); each names them in one table, which its handler
+/// reads too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixed {
+    Help,
+    Search,
+    Compose,
+}
+
+impl Fixed {
+    /// Its keys in one line (`key what`, joined by `sep`), after what
+    /// typing does.
+    pub fn line(self, sep: &str) -> String {
+        use crate::app::popups::{compose, help, search};
+        use crate::domain::fixed_keys::line;
+        match self {
+            Fixed::Help => format!("type to filter{sep}{}", line(help::HELP_KEYS, sep)),
+            Fixed::Search => format!("type to narrow{sep}{}", line(search::SEARCH_KEYS, sep)),
+            Fixed::Compose => compose::composer_keys_line(sep),
+        }
     }
+}
+
+/// How an open popup reads its keys.
+#[derive(Clone, Copy, Debug)]
+pub enum PopupKeys {
+    /// From the keymap: its context, the entries of its hint, and whether
+    /// it has a text field (a plain character then types).
+    Mapped {
+        context: Context,
+        entries: &'static [HintEntry],
+        typing: bool,
+    },
+    /// In code, from its table.
+    Fixed(Fixed),
 }
 
 /// An entry of a hint: the actions whose keys it names, and what they do.
 pub type HintEntry = (&'static [A], &'static str);
 
-/// The open popup's name, its keymap context (`None`: keys fixed in code),
-/// the entries of its hint, and whether it has a text field (a plain
-/// character then types).
-pub fn popup_keys(
-    s: &State,
-) -> Option<(&'static str, Option<Context>, &'static [HintEntry], bool)> {
+/// The open popup's name and how it reads its keys.
+pub fn popup_keys(s: &State) -> Option<(&'static str, PopupKeys)> {
+    let fixed = |name, f| Some((name, PopupKeys::Fixed(f)));
+    let (name, context, entries, typing) = match &s.overlay {
+        Overlay::None => return None,
+        Overlay::Help { .. } => return fixed("help", Fixed::Help),
+        Overlay::Search(_) => return fixed("search", Fixed::Search),
+        Overlay::Compose(_) => return fixed("compose", Fixed::Compose),
+        _ => mapped(s)?,
+    };
+    Some((
+        name,
+        PopupKeys::Mapped {
+            context,
+            entries,
+            typing,
+        },
+    ))
+}
+
+/// A popup with a keymap context: its name, context, the entries of its
+/// hint, and whether it has a text field.
+fn mapped(s: &State) -> Option<(&'static str, Context, &'static [HintEntry], bool)> {
     use Context as C;
     const MOVE: HintEntry = (&[A::Down, A::Up], "move");
     Some(match &s.overlay {
-        Overlay::None => return None,
-        Overlay::Help { .. } => ("help", None, &[], false),
-        Overlay::Search(_) => ("search", None, &[], false),
-        Overlay::Compose(_) => ("compose", None, &[], false),
+        Overlay::None | Overlay::Help { .. } | Overlay::Search(_) | Overlay::Compose(_) => {
+            return None
+        }
         Overlay::Palette(_) => (
             "command",
-            Some(C::Palette),
+            C::Palette,
             &[
                 (&[A::Complete], "complete"),
                 (&[A::Up, A::Down], "choose"),
@@ -157,13 +203,13 @@ pub fn popup_keys(
         ),
         Overlay::Confirm { .. } => (
             "confirm",
-            Some(C::Confirm),
+            C::Confirm,
             &[(&[A::Yes], "yes"), (&[A::No], "no")],
             false,
         ),
         Overlay::Text { .. } => (
             "view",
-            Some(C::View),
+            C::View,
             &[
                 (&[A::Down, A::Up], "scroll"),
                 (&[A::Top, A::Bottom], "top/bottom"),
@@ -175,7 +221,7 @@ pub fn popup_keys(
         // are no character are named.
         Overlay::Picker(_) => (
             "pick",
-            Some(C::Picker),
+            C::Picker,
             &[
                 (&[A::Up, A::Down], "move"),
                 (&[A::Choose], "choose the > row"),
@@ -239,11 +285,11 @@ pub fn popup_keys(
                 ),
             };
             // Every chooser is typed into: letters narrow it.
-            (name, Some(C::Picker), entries, true)
+            (name, C::Picker, entries, true)
         }
         Overlay::Sharing(_) => (
             "sharing",
-            Some(C::Sharing),
+            C::Sharing,
             &[
                 MOVE,
                 (&[A::ToggleVisibility], "visibility"),
@@ -257,7 +303,7 @@ pub fn popup_keys(
         ),
         Overlay::Filter(_) => (
             "filter",
-            Some(C::Filter),
+            C::Filter,
             &[
                 (&[A::PrevField, A::NextField], "move"),
                 (&[A::Toggle], "toggle"),
@@ -269,13 +315,13 @@ pub fn popup_keys(
         ),
         Overlay::Views(_) => (
             "views",
-            Some(C::Switcher),
+            C::Switcher,
             &[MOVE, (&[A::Choose], "switch"), (&[A::Close], "close")],
             false,
         ),
         Overlay::Conflict(_) => (
             "conflict",
-            Some(C::Conflict),
+            C::Conflict,
             &[
                 MOVE,
                 (&[A::KeepMine], "keep mine"),
@@ -285,7 +331,7 @@ pub fn popup_keys(
             ],
             false,
         ),
-        Overlay::Inbox(_) => ("inbox", Some(C::Inbox), &INBOX_KEYS_MOVE, false),
+        Overlay::Inbox(_) => ("inbox", C::Inbox, &INBOX_KEYS_MOVE, false),
     })
 }
 

@@ -245,9 +245,13 @@ impl State {
         vec![]
     }
 
-    /// People as completed: `Name <e-mail>`.
-    pub fn people_labels(&self) -> Vec<String> {
-        self.directory.person_labels()
+    /// People as completed: `Name <e-mail>` (folded already).
+    pub fn people_labels(&self) -> Vec<crate::domain::names::Label> {
+        self.directory
+            .person_labels()
+            .into_iter()
+            .cloned()
+            .collect()
     }
 
     /// A PATCH of task `id`; `field` shows `shown` as pending until answered.

@@ -44,17 +44,15 @@ impl State {
                 )
             ),
         );
-        self.overlay = Overlay::Picker(crate::app::popups::sharing::Picker {
-            reference: reference.to_string(),
+        self.overlay = Overlay::Picker(crate::app::popups::sharing::Picker::new(
+            reference.to_string(),
             team,
             candidates,
-            selected: 0,
-            find: Default::default(),
-            then: crate::app::popups::sharing::PickThen::Command {
+            crate::app::popups::sharing::PickThen::Command {
                 template,
                 target: self.target().ok(),
             },
-        });
+        ));
         vec![]
     }
 }

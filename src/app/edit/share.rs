@@ -106,17 +106,15 @@ impl State {
         if candidates.is_empty() {
             return false;
         }
-        self.overlay = Overlay::Picker(Picker {
+        self.overlay = Overlay::Picker(Picker::new(
             reference,
             team,
             candidates,
-            selected: 0,
-            find: Default::default(),
-            then: PickThen::PutSharing {
+            PickThen::PutSharing {
                 task_id: id,
                 update,
             },
-        });
+        ));
         true
     }
 
@@ -144,14 +142,12 @@ impl State {
             Level::Warn,
             format!("the service found more than one {reference:?} — pick one"),
         );
-        self.overlay = Overlay::Picker(Picker {
+        self.overlay = Overlay::Picker(Picker::new(
             reference,
             team,
             candidates,
-            selected: 0,
-            find: Default::default(),
-            then: PickThen::Editor { editor: ed, index },
-        });
+            PickThen::Editor { editor: ed, index },
+        ));
         Ok(())
     }
 

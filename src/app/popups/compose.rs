@@ -4,6 +4,7 @@ use crate::app::state::input::LineInput;
 use crate::app::state::{
     ApiRequest, Compose, ComposeKind, EditorTarget, Effect, Level, Overlay, SendState, State, Tab,
 };
+use crate::domain::fixed_keys::{self, FixedKeys};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 use std::time::Instant;
@@ -338,7 +339,7 @@ impl State {
         (!hits.is_empty()).then(|| {
             hits.into_iter()
                 .take(5)
-                .map(|i| labels[i].clone())
+                .map(|i| labels[i].shown.clone())
                 .collect()
         })
     }
@@ -351,7 +352,7 @@ impl State {
         };
         let people: Vec<&crate::app::state::directory::PersonEntry> =
             self.directory.people.values().collect();
-        let labels: Vec<String> = people.iter().map(|p| p.label()).collect();
+        let labels: Vec<&crate::domain::names::Label> = people.iter().map(|p| &p.listed).collect();
         let Some(best) = crate::domain::names::suggest(&prefix, &labels)
             .first()
             .copied()
@@ -603,7 +604,7 @@ pub enum ComposerKey {
 
 /// The composer's keys: what each does, the keys that do it (the first
 /// is the one lines name), and the words lines say.
-pub const COMPOSER_KEYS: &[(ComposerKey, &[&str], &str)] = &[
+pub const COMPOSER_KEYS: FixedKeys<ComposerKey> = &[
     (ComposerKey::Send, &["ctrl-s"], "send"),
     (ComposerKey::Editor, &["ctrl-e"], "$EDITOR"),
     // After `@name` Tab completes the person: the line says so then.
@@ -614,20 +615,11 @@ pub const COMPOSER_KEYS: &[(ComposerKey, &[&str], &str)] = &[
 impl ComposerKey {
     /// The composer key `ev` is, read from [`COMPOSER_KEYS`].
     pub fn of(ev: &KeyEvent) -> Option<ComposerKey> {
-        let key = crate::domain::keymap::Key::from_event(ev)?;
-        COMPOSER_KEYS.iter().find_map(|(what, keys, _)| {
-            keys.iter()
-                .any(|k| crate::domain::keymap::Key::parse(k).ok() == Some(key))
-                .then_some(*what)
-        })
+        fixed_keys::key_of(COMPOSER_KEYS, ev)
     }
 }
 
 /// The composer's keys in one line, each as `key what`, joined by `sep`.
 pub fn composer_keys_line(sep: &str) -> String {
-    COMPOSER_KEYS
-        .iter()
-        .map(|(_, keys, what)| format!("{} {what}", keys[0]))
-        .collect::<Vec<_>>()
-        .join(sep)
+    fixed_keys::line(COMPOSER_KEYS, sep)
 }

@@ -111,7 +111,7 @@ impl State {
     pub fn palette_sources(&self) -> palette::Sources {
         palette::Sources {
             people: self.people_labels(),
-            teams: self.directory.team_labels(),
+            teams: self.directory.team_labels().into_iter().cloned().collect(),
             views: self.views.names(),
             commands: self.custom.palette(),
             macros: self
@@ -178,14 +178,12 @@ impl State {
                 Level::Info,
                 format!("{reference:?} names more than one — pick one before the review"),
             );
-            self.overlay = Overlay::Picker(sharing::Picker {
+            self.overlay = Overlay::Picker(sharing::Picker::new(
                 reference,
                 team,
                 candidates,
-                selected: 0,
-                find: Default::default(),
-                then: sharing::PickThen::Editor { editor: ed, index },
-            });
+                sharing::PickThen::Editor { editor: ed, index },
+            ));
             return vec![];
         }
         let mut lines = vec![

@@ -6,6 +6,7 @@ use crate::app::keymap::Action;
 use crate::app::state::command::{self, Complete, COMMANDS};
 use crate::app::state::input::LineInput;
 use crate::domain::filter_complete;
+use crate::domain::names::Label;
 use crossterm::event::KeyEvent;
 
 pub struct Palette {
@@ -23,8 +24,10 @@ pub struct Palette {
 /// are offered by name at the top level too, as `run NAME`).
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
-    pub people: Vec<String>,
-    pub teams: Vec<String>,
+    /// People and teams as suggestions list them, folded already
+    /// (`names::Label`, made when the directory learnt them).
+    pub people: Vec<Label>,
+    pub teams: Vec<Label>,
     pub views: Vec<String>,
     /// (name, description) of each custom command.
     pub commands: Vec<(String, String)>,
@@ -138,19 +141,20 @@ fn names_completions(cmd: &str, kind: Complete, arg: &str, src: &Sources) -> Vec
         Complete::Teams => (format!("{cmd} "), true, arg),
         _ => (format!("{cmd} "), false, arg),
     };
-    let mut labels: Vec<String> = Vec::new();
+    let (me, none) = (Label::new("me"), Label::new("none"));
+    let mut labels: Vec<&Label> = Vec::new();
     if team {
-        labels.extend(src.teams.iter().cloned());
+        labels.extend(src.teams.iter());
         if kind == Complete::Teams {
-            labels.push("none".into());
+            labels.push(&none);
         }
     } else {
-        labels.push("me".into());
-        labels.extend(src.people.iter().cloned());
+        labels.push(&me);
+        labels.extend(src.people.iter());
     }
     crate::domain::names::suggest(typed, &labels)
         .into_iter()
-        .map(|i| format!("{head}{}", labels[i]))
+        .map(|i| format!("{head}{}", labels[i].shown))
         .collect()
 }
 
@@ -401,13 +405,13 @@ mod tests {
             vec!["status waiting_on_external"]
         );
         let people = Sources {
-            people: vec!["bob@acme.test".to_string()],
+            people: vec![Label::new("bob@acme.test")],
             ..Default::default()
         };
         assert_eq!(complete("assign bo", &people), vec!["assign bob@acme.test"]);
         assert!(complete("", &none).len() == COMMANDS.len());
         let teams = Sources {
-            teams: vec!["Litigation (t-1…)".to_string()],
+            teams: vec![Label::new("Litigation (t-1…)")],
             ..Default::default()
         };
         assert_eq!(complete("team lit", &teams), vec!["team Litigation (t-1…)"]);
@@ -439,8 +443,8 @@ mod tests {
         use crossterm::event::KeyCode;
         let src = Sources {
             people: vec![
-                "Dana Alpha <dana.a@acme.test>".to_string(),
-                "Dana Beta <dana.b@acme.test>".to_string(),
+                Label::new("Dana Alpha <dana.a@acme.test>"),
+                Label::new("Dana Beta <dana.b@acme.test>"),
             ],
             ..Default::default()
         };

@@ -6,11 +6,27 @@
 
 use crate::app::state::input::LineInput;
 use crate::app::state::{Effect, Level, Overlay, SearchBox, State};
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::domain::fixed_keys::{self, FixedKeys};
+use crossterm::event::KeyEvent;
 use std::time::Duration;
 
 /// How long a quiet pause in typing waits before the search is sent.
 pub const SEARCH_DEBOUNCE: Duration = Duration::from_millis(250);
+
+/// What a key of the search box does. It reads its keys in code, not in
+/// the keymap (every letter types there): they are named once, in
+/// [`SEARCH_KEYS`], for its handler, the hint line and the help screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKey {
+    Keep,
+    Restore,
+}
+
+/// The search box's keys (the first of each is the one lines name).
+pub const SEARCH_KEYS: FixedKeys<SearchKey> = &[
+    (SearchKey::Keep, &["enter"], "keep"),
+    (SearchKey::Restore, &["esc"], "restore the list"),
+];
 
 impl State {
     /// `/`: the box opens over the list as it is.
@@ -25,9 +41,9 @@ impl State {
     }
 
     pub(super) fn search_key(&mut self, mut b: Box<SearchBox>, ev: KeyEvent) -> Vec<Effect> {
-        match ev.code {
-            KeyCode::Esc => return self.search_restore(*b),
-            KeyCode::Enter => {
+        match fixed_keys::key_of(SEARCH_KEYS, &ev) {
+            Some(SearchKey::Restore) => return self.search_restore(*b),
+            Some(SearchKey::Keep) => {
                 // The debounce may have walked this very query already.
                 let walked = self.search == b.input.text && self.search_due.is_none();
                 self.search = b.input.text.clone();
@@ -39,7 +55,7 @@ impl State {
                     self.reload_list(false)
                 };
             }
-            _ => {
+            None => {
                 if b.input.handle(&ev) && self.search != b.input.text {
                     self.search_typed(&mut b);
                 }
@@ -62,7 +78,7 @@ impl State {
         self.search = b.input.text.clone();
         self.search_due = Some(crate::clock::instant() + SEARCH_DEBOUNCE);
         self.search_locally();
-        let rows = crate::domain::narrow::narrow(&b.before.items, &b.input.text);
+        let rows = crate::domain::narrow::narrow(&b.before.items, &b.folded, &b.input.text);
         // The cursor stays on its task while that still matches.
         let keep = b.before.selected_id().map(str::to_string);
         let gone = std::mem::replace(&mut self.list.items, rows);

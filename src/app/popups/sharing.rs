@@ -160,7 +160,7 @@ impl SharingEditor {
         crate::domain::names::suggest(&typed, &labels)
             .into_iter()
             .take(5)
-            .map(|i| labels[i].clone())
+            .map(|i| labels[i].shown.clone())
             .collect()
     }
 
@@ -340,6 +340,10 @@ pub struct Picker {
     pub team: bool,
     /// (id, label)
     pub candidates: Vec<(String, String)>,
+    /// The candidates as shown (`names::told_apart`) with their folded
+    /// form, made once when the picker opens (`Picker::new`), not at each
+    /// key.
+    pub listed: Vec<crate::domain::names::Label>,
     /// Which of `rows()` Enter takes.
     pub selected: usize,
     pub then: PickThen,
@@ -533,15 +537,38 @@ impl SharingEditor {
 }
 
 impl Picker {
+    /// A picker of `candidates` (id, label), nothing typed, the first
+    /// chosen: their labels told apart and folded here, once.
+    pub fn new(
+        reference: String,
+        team: bool,
+        candidates: Vec<(String, String)>,
+        then: PickThen,
+    ) -> Picker {
+        let listed = crate::domain::names::told_apart(&candidates)
+            .into_iter()
+            .map(crate::domain::names::Label::new)
+            .collect();
+        Picker {
+            reference,
+            team,
+            candidates,
+            listed,
+            selected: 0,
+            then,
+            find: LineInput::default(),
+        }
+    }
+
     /// The candidates as shown (`names::told_apart`), each once.
     pub fn labels(&self) -> Vec<String> {
-        crate::domain::names::told_apart(&self.candidates)
+        self.listed.iter().map(|l| l.shown.clone()).collect()
     }
 
     /// The candidates left by what is typed (indices into `candidates`),
     /// by the one name matcher; all of them while nothing is typed.
     pub fn rows(&self) -> Vec<usize> {
-        crate::domain::names::suggest(&self.find.text, &self.labels())
+        crate::domain::names::suggest(&self.find.text, &self.listed)
     }
 
     /// A key, and the action the `picker` keymap context binds it to: a

@@ -20,6 +20,9 @@ pub struct PersonEntry {
     /// The name and the e-mail as the name matcher reads them
     /// (`names::fold_words`), folded once when learnt, not at every key.
     pub folded: [String; 2],
+    /// [`PersonEntry::label`] and its folded form, made when learnt: what
+    /// suggestions read (`names::suggest`).
+    pub listed: names::Label,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,6 +32,8 @@ pub struct TeamEntry {
     pub tasks: BTreeSet<String>,
     /// The name as the name matcher reads it, folded once when learnt.
     pub folded: String,
+    /// [`TeamEntry::label`] and its folded form, made when learnt.
+    pub listed: names::Label,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -122,6 +127,7 @@ impl Directory {
                 ..Default::default()
             });
         let mut changed = e.tasks.is_empty() && e.name.is_empty() && e.email.is_empty();
+        let new = e.listed.shown.is_empty();
         if e.name.is_empty() && !name.is_empty() {
             e.name = crate::text::clean(name);
             e.folded[0] = names::fold_words(&e.name);
@@ -131,6 +137,9 @@ impl Directory {
             e.email = crate::text::clean(email);
             e.folded[1] = names::fold_words(&e.email);
             changed = true;
+        }
+        if changed || new {
+            e.listed = names::Label::new(e.label());
         }
         changed |= note(&mut e.tasks, task);
         if changed {
@@ -150,10 +159,14 @@ impl Directory {
                 ..Default::default()
             });
         let mut changed = e.tasks.is_empty() && e.name.is_empty();
+        let new = e.listed.shown.is_empty();
         if e.name.is_empty() && !name.is_empty() {
             e.name = crate::text::clean(name);
             e.folded = names::fold_words(&e.name);
             changed = true;
+        }
+        if changed || new {
+            e.listed = names::Label::new(e.label());
         }
         changed |= note(&mut e.tasks, task);
         if changed {
@@ -301,12 +314,16 @@ impl Directory {
     }
 
     /// Completions: `Name <e-mail>` for every person.
-    pub fn person_labels(&self) -> Vec<String> {
-        self.people.values().map(|p| p.label()).collect()
+    /// The people as suggestions list them (`Name <e-mail>`), folded
+    /// already.
+    pub fn person_labels(&self) -> Vec<&names::Label> {
+        self.people.values().map(|p| &p.listed).collect()
     }
 
-    pub fn team_labels(&self) -> Vec<String> {
-        self.teams.values().map(|t| t.label()).collect()
+    /// The teams as suggestions list them (`Name (1a2b3c4d…)`), folded
+    /// already.
+    pub fn team_labels(&self) -> Vec<&names::Label> {
+        self.teams.values().map(|t| &t.listed).collect()
     }
 }
 

@@ -342,6 +342,9 @@ pub struct SearchBox {
     /// The current task then, when the list cursor was on it: `esc`
     /// makes it current again if an answer moved the cursor meanwhile.
     pub task_before: Option<String>,
+    /// `before`'s rows folded (`domain::narrow::fold_rows`), once when `/`
+    /// opens: each key narrows by them, folding only what is typed.
+    pub folded: Vec<Option<crate::domain::narrow::Folded>>,
 }
 
 impl SearchBox {
@@ -352,6 +355,7 @@ impl SearchBox {
             before: Box::new(list.clone()),
             search_before: text.to_string(),
             task_before: None,
+            folded: crate::domain::narrow::fold_rows(&list.items),
         }
     }
 }

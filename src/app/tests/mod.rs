@@ -201,6 +201,29 @@ pub(crate) fn open_tab(s: &mut State, tab: Tab) -> Vec<Effect> {
     fx
 }
 
+/// A task's sharing as the service answers it: private, shared with
+/// `users` (the service's entries), no team.
+pub(crate) fn sharing_state(users: Value) -> SharingState {
+    serde_json::from_value(json!({
+        "visibility": "private", "users": users, "teams": []
+    }))
+    .unwrap()
+}
+
+/// The current task's Sharing tab opened, its sharing answered as
+/// [`sharing_state`] of `users`, then the sharing editor opened (`S`).
+pub(crate) fn sharing_editor_open(s: &mut State, users: Value) {
+    let fx = open_tab(s, Tab::Sharing);
+    answer_where(
+        s,
+        &fx,
+        |r| matches!(r, ApiRequest::GetSharing { .. }),
+        Ok(Reply::Sharing(sharing_state(users))),
+    );
+    s.on_key(key('S'));
+    assert!(matches!(s.overlay, Overlay::Sharing(_)));
+}
+
 impl State {
     /// The next page's request: the one in `fx`, else one asked for now
     /// (as scrolling would).

@@ -75,6 +75,9 @@ fn event_of(label: &str) -> crossterm::event::KeyEvent {
         "right" => KeyCode::Right,
         "tab" => KeyCode::Tab,
         "backtab" => KeyCode::BackTab,
+        "shift-tab" => return KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT),
+        "pageup" => KeyCode::PageUp,
+        "pagedown" => KeyCode::PageDown,
         one if one.chars().count() == 1 => KeyCode::Char(one.chars().next().unwrap()),
         other => panic!("a key the test cannot press: {other:?}"),
     };
@@ -133,6 +136,24 @@ fn every_key_a_hint_names_runs_what_the_hint_says() {
             }
         }
     }
+    /// A popup that reads its keys in code: the line names each entry of
+    /// its table with the key the handler reads for it.
+    fn check_fixed<K: Copy + PartialEq + std::fmt::Debug>(
+        what: &str,
+        line: &str,
+        table: crate::domain::fixed_keys::FixedKeys<K>,
+    ) {
+        for (does, _, words) in table {
+            let keys = keys_named(line, words)
+                .unwrap_or_else(|| panic!("{what}: `{words}` left out of {line:?}"));
+            let runs: Vec<K> = keys
+                .iter()
+                .filter_map(|k| crate::domain::fixed_keys::key_of(table, &event_of(k)))
+                .collect();
+            assert_eq!(runs.len(), keys.len(), "{what}: {line:?}");
+            assert!(runs.contains(does), "{what}: `{words}` in {line:?}");
+        }
+    }
     // The panes: the reducer reads `key_contexts`.
     let mut list = scene();
     let mut detail = scene();
@@ -157,7 +178,10 @@ fn every_key_a_hint_names_runs_what_the_hint_says() {
         entries.extend(pane.iter().map(|(a, l)| (&a[..], *l)));
         check(s, what, s.key_contexts(), &entries, false);
     }
-    // Every popup: its handler reads its context.
+    // Every popup: its handler reads its context, or its table.
+    use crate::app::popups::{compose, help, search};
+    use crate::ui::hints::{Fixed, PopupKeys};
+    let mut fixed_seen = Vec::new();
     for (name, setup) in super::screens::popups() {
         let mut s = scene();
         s.on_key(code(KeyCode::Enter));
@@ -166,11 +190,89 @@ fn every_key_a_hint_names_runs_what_the_hint_says() {
         }
         s.on_key(code(KeyCode::Esc));
         setup(&mut s);
-        let Some((_, Some(context), entries, typing)) = crate::ui::popup_keys(&s) else {
-            continue;
-        };
-        check(&s, name, &[context], entries, typing);
+        match crate::ui::popup_keys(&s) {
+            Some((
+                _,
+                PopupKeys::Mapped {
+                    context,
+                    entries,
+                    typing,
+                },
+            )) => check(&s, name, &[context], entries, typing),
+            Some((_, PopupKeys::Fixed(fixed))) => {
+                // Keys read in code: their table is what the handler
+                // reads; every entry is named, and pressed below.
+                let line = crate::ui::hint_text(&s, 400);
+                match fixed {
+                    Fixed::Help => check_fixed(name, &line, help::HELP_KEYS),
+                    Fixed::Search => check_fixed(name, &line, search::SEARCH_KEYS),
+                    Fixed::Compose => check_fixed(name, &line, compose::COMPOSER_KEYS),
+                }
+                fixed_seen.push(fixed);
+            }
+            None => panic!("{name}: no popup open"),
+        }
     }
+    assert_eq!(
+        fixed_seen,
+        [Fixed::Help, Fixed::Search, Fixed::Compose],
+        "every popup that reads its keys in code is checked"
+    );
+    // What the help screen's and search's keys do, pressed: what their
+    // lines say (the composer's: `the_composer_keys_are_named_once…`).
+    let mut s = scene();
+    let scroll = |s: &State| match &s.overlay {
+        Overlay::Help { scroll, .. } => Some(*scroll),
+        _ => None,
+    };
+    s.on_key(key('?'));
+    let line = crate::ui::hint_text(&s, 400);
+    assert!(
+        line.trim_start().starts_with("[help] type to filter  "),
+        "{line}"
+    );
+    let press = |s: &mut State, label: &str| {
+        let k = keys_named(&line, label).unwrap_or_else(|| panic!("{label}: {line:?}"));
+        for k in k {
+            s.on_key(event_of(&k));
+        }
+    };
+    press(&mut s, "page"); // pageup, then pagedown: one page down from the top
+    assert_eq!(scroll(&s), Some(10), "page");
+    for k in keys_named(&line, "scroll").unwrap() {
+        let before = scroll(&s).unwrap();
+        s.on_key(event_of(&k));
+        let step = if k == "up" { before - 1 } else { before + 1 };
+        assert_eq!(scroll(&s), Some(step), "{k} scroll");
+    }
+    press(&mut s, "close");
+    assert!(matches!(s.overlay, Overlay::None), "close");
+    let mut s = scene();
+    s.on_key(key('/'));
+    let line = crate::ui::hint_text(&s, 400);
+    assert!(
+        line.trim_start().starts_with("[search] type to narrow  "),
+        "{line}"
+    );
+    for c in "contoso".chars() {
+        s.on_key(key(c));
+    }
+    let [k] = &keys_named(&line, "keep").unwrap()[..] else {
+        panic!("{line}")
+    };
+    s.on_key(event_of(k));
+    assert!(
+        matches!(s.overlay, Overlay::None) && s.search == "contoso",
+        "keep"
+    );
+    s.on_key(key('/'));
+    s.on_key(key('x'));
+    let [k] = &keys_named(&line, "restore the list").unwrap()[..] else {
+        panic!("{line}")
+    };
+    s.on_key(event_of(k));
+    assert!(matches!(s.overlay, Overlay::None), "restore");
+    assert_eq!(s.search, "contoso", "restore the list as it was");
     // The Links tab's line: `C check ids`, the key that edits them.
     let mut s = scene();
     s.on_key(code(KeyCode::Enter));
@@ -282,10 +384,7 @@ fn the_sharing_editor_and_the_files_tab_name_the_keys_rebound() {
         "{t}"
     );
     // The sharing editor.
-    let sharing: crate::api::SharingState = serde_json::from_value(serde_json::json!({
-        "visibility": "private", "users": [], "teams": []
-    }))
-    .unwrap();
+    let sharing = crate::app::tests::sharing_state(serde_json::json!([]));
     if let Some(d) = s.detail.as_mut() {
         d.sharing = crate::app::state::Load::Loaded(sharing);
     }

@@ -18,17 +18,15 @@ fn two_teams_of_one_name_show_each_short_id_once() {
         crate::app::state::directory::Resolved::Many(c) => c,
         other => panic!("two teams expected: {other:?}"),
     };
-    s.overlay = Overlay::Picker(Picker {
-        reference: "Litigation".into(),
-        team: true,
+    s.overlay = Overlay::Picker(Picker::new(
+        "Litigation".into(),
+        true,
         candidates,
-        selected: 0,
-        find: Default::default(),
-        then: PickThen::Command {
+        PickThen::Command {
             template: "team {}".into(),
             target: None,
         },
-    });
+    ));
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert_eq!(t.matches("Litigation (33d29895…)").count(), 1, "{t}");
     assert_eq!(t.matches("Litigation (9f00aa11…)").count(), 1, "{t}");
@@ -100,10 +98,7 @@ fn the_sharing_editor_shows_the_names_a_typed_line_may_mean() {
     let mut s = scene();
     s.directory
         .learn_person("u-carol", "Carol Nguyễn", "carol@acme.test", None);
-    let sharing: crate::api::SharingState = serde_json::from_value(serde_json::json!({
-        "visibility": "private", "users": [], "teams": []
-    }))
-    .unwrap();
+    let sharing = crate::app::tests::sharing_state(serde_json::json!([]));
     if let Some(d) = s.detail.as_mut() {
         d.sharing = crate::app::state::Load::Loaded(sharing);
     }

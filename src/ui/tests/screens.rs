@@ -78,20 +78,18 @@ pub(super) fn popups() -> Vec<(&'static str, Setup)> {
         (
             "picker",
             Box::new(|s: &mut State| {
-                s.overlay = Overlay::Picker(Picker {
-                    then: crate::app::popups::sharing::PickThen::Command {
-                        template: "assign {}".into(),
-                        target: None,
-                    },
-                    reference: "Sam".into(),
-                    team: false,
-                    candidates: vec![
+                s.overlay = Overlay::Picker(Picker::new(
+                    "Sam".into(),
+                    false,
+                    vec![
                         ("u-1".into(), "Sam Taylor sam.t@acme.test".into()),
                         ("u-2".into(), "Sam Taylor sam.taylor@acme.test".into()),
                     ],
-                    selected: 0,
-                    find: Default::default(),
-                });
+                    crate::app::popups::sharing::PickThen::Command {
+                        template: "assign {}".into(),
+                        target: None,
+                    },
+                ));
             }),
         ),
         (

@@ -175,24 +175,13 @@ fn comments_without_a_listing_endpoint_show_the_session_ones() {
 #[test]
 fn sharing_preview_warns_before_removing_yourself_and_the_picker_resolves() {
     let mut s = loaded(1);
-    let fx = open_tab(&mut s, Tab::Sharing);
-    let state: SharingState = serde_json::from_value(json!({
-        "visibility": "private",
-        "users": [
+    sharing_editor_open(
+        &mut s,
+        json!([
             {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"},
             {"id": "u-bob", "name": "Bob", "email": "bob@acme.test", "role": "collaborator", "access_level": "read"}
-        ],
-        "teams": []
-    }))
-    .unwrap();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetSharing { .. }),
-        Ok(Reply::Sharing(state)),
+        ]),
     );
-    s.on_key(key('S'));
-    assert!(matches!(s.overlay, Overlay::Sharing(_)));
     s.on_key(key('j')); // me
     s.on_key(key('d')); // remove me
     s.on_key(key('a'));
@@ -346,20 +335,10 @@ fn comments_are_ordered_by_instant_whatever_the_offset_or_fraction() {
 #[test]
 fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
     let mut s = loaded(1);
-    let fx = open_tab(&mut s, Tab::Sharing);
-    let state: SharingState = serde_json::from_value(json!({
-        "visibility": "private",
-        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}],
-        "teams": []
-    }))
-    .unwrap();
-    answer_where(
+    sharing_editor_open(
         &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetSharing { .. }),
-        Ok(Reply::Sharing(state)),
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
     );
-    s.on_key(key('S'));
     s.on_key(key('a'));
     type_str(&mut s, "bob@acme.test");
     s.on_key(code(KeyCode::Enter));
@@ -380,23 +359,6 @@ fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
         ),
         _ => panic!("back in the editor expected"),
     }
-}
-
-/// The editor on a task shared with me (the assignee) and Bob.
-fn sharing_editor_open(s: &mut State, users: Value) {
-    let fx = open_tab(s, Tab::Sharing);
-    let state: SharingState = serde_json::from_value(json!({
-        "visibility": "private", "users": users, "teams": []
-    }))
-    .unwrap();
-    answer_where(
-        s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetSharing { .. }),
-        Ok(Reply::Sharing(state)),
-    );
-    s.on_key(key('S'));
-    assert!(matches!(s.overlay, Overlay::Sharing(_)));
 }
 
 #[test]

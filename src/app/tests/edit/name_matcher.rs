@@ -134,20 +134,10 @@ fn a_mention_suggests_and_completes_without_accents() {
 fn the_sharing_editor_suggests_names_and_tab_completes_them() {
     let mut s = loaded(1);
     with_carol(&mut s);
-    let fx = open_tab(&mut s, Tab::Sharing);
-    let state: SharingState = serde_json::from_value(json!({
-        "visibility": "private",
-        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}],
-        "teams": []
-    }))
-    .unwrap();
-    answer_where(
+    sharing_editor_open(
         &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetSharing { .. }),
-        Ok(Reply::Sharing(state)),
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
     );
-    s.on_key(key('S'));
     s.on_key(key('a'));
     type_str(&mut s, "nguyen write");
     match &s.overlay {

@@ -124,20 +124,10 @@ fn the_sharing_editor_sends_a_known_name_or_email_as_its_id() {
     s.directory
         .learn_person("u-carol", "Carol Nguyen", "carol@acme.test", None);
     s.directory.learn_team("t-lit", "Litigation", None);
-    let fx = open_tab(&mut s, Tab::Sharing);
-    let state: SharingState = serde_json::from_value(json!({
-        "visibility": "private",
-        "users": [{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"}],
-        "teams": []
-    }))
-    .unwrap();
-    answer_where(
+    sharing_editor_open(
         &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetSharing { .. }),
-        Ok(Reply::Sharing(state)),
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"}]),
     );
-    s.on_key(key('S'));
     s.on_key(key('a'));
     type_str(&mut s, "carol@acme.test write");
     s.on_key(code(KeyCode::Enter));
@@ -187,23 +177,13 @@ pub(super) fn review_and_send(s: &mut State) -> (Vec<Effect>, SharingUpdate) {
 #[test]
 fn a_same_name_refusal_is_resolved_on_the_entry_typed_and_nothing_else() {
     let mut s = loaded(1);
-    let fx = open_tab(&mut s, Tab::Sharing);
-    let state: SharingState = serde_json::from_value(json!({
-        "visibility": "private",
-        "users": [
+    sharing_editor_open(
+        &mut s,
+        json!([
             {"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "role": "assignee", "access_level": "write"},
             {"id": "u-dana1", "name": "Dana Smith", "email": "dana.smith@acme.test", "access_level": "read"}
-        ],
-        "teams": []
-    }))
-    .unwrap();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetSharing { .. }),
-        Ok(Reply::Sharing(state)),
+        ]),
     );
-    s.on_key(key('S'));
     s.on_key(key('a'));
     type_str(&mut s, "Dana Smith write");
     s.on_key(code(KeyCode::Enter));
@@ -261,20 +241,10 @@ fn a_team_name_goes_as_typed_and_a_known_ambiguity_is_asked_before_the_review() 
     s.directory.learn_team("t-lit1", "Litigation", None);
     s.directory.learn_team("t-lit2", "Litigation", None);
     s.directory.learn_team("t-para1", "Paralegals", None);
-    let fx = open_tab(&mut s, Tab::Sharing);
-    let state: SharingState = serde_json::from_value(json!({
-        "visibility": "private",
-        "users": [{"id": "u-me", "name": "Me", "email": "me@acme.test", "access_level": "write"}],
-        "teams": []
-    }))
-    .unwrap();
-    answer_where(
+    sharing_editor_open(
         &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::GetSharing { .. }),
-        Ok(Reply::Sharing(state)),
+        json!([{"id": "u-me", "name": "Me", "email": "me@acme.test", "access_level": "write"}]),
     );
-    s.on_key(key('S'));
     s.on_key(key('t'));
     type_str(&mut s, "Litigation write");
     s.on_key(code(KeyCode::Enter));

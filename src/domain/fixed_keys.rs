@@ -1,0 +1,82 @@
+//! Keys read in code, for the popups that have no keymap context (the
+//! help screen, search, the composer: every letter types there). Each
+//! names its keys once, in a table of this shape, from which its handler
+//! ([`key_of`]), its lines and the help screen ([`line`]) are all made, so
+//! that they cannot disagree (issue 40 §4). They are not rebindable.
+
+use super::keymap::Key;
+use crossterm::event::KeyEvent;
+
+/// A popup's keys read in code: what each does, the keys that do it (as
+/// the keymap writes a key; the first is the one lines name), and the
+/// words lines say.
+pub type FixedKeys<K> = &'static [(K, &'static [&'static str], &'static str)];
+
+/// What `ev` does in `table`, if it is one of its keys.
+pub fn key_of<K: Copy>(table: FixedKeys<K>, ev: &KeyEvent) -> Option<K> {
+    let key = Key::from_event(ev)?;
+    table.iter().find_map(|(what, keys, _)| {
+        keys.iter()
+            .any(|k| Key::parse(k).ok() == Some(key))
+            .then_some(*what)
+    })
+}
+
+/// The table's keys in one line, each entry as `key words`, joined by
+/// `sep`; entries that follow each other with the same words are named
+/// together (`up/down scroll`).
+pub fn line<K>(table: FixedKeys<K>, sep: &str) -> String {
+    let mut parts: Vec<(Vec<&str>, &str)> = Vec::new();
+    for (_, keys, words) in table {
+        match parts.last_mut() {
+            Some((named, w)) if w == words => named.push(keys[0]),
+            _ => parts.push((vec![keys[0]], words)),
+        }
+    }
+    parts
+        .iter()
+        .map(|(keys, words)| format!("{} {words}", keys.join("/")))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyCode, KeyModifiers};
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum T {
+        Up,
+        Down,
+        Close,
+    }
+    const TABLE: FixedKeys<T> = &[
+        (T::Up, &["up"], "scroll"),
+        (T::Down, &["down"], "scroll"),
+        (T::Close, &["esc", "ctrl-c"], "close"),
+    ];
+
+    #[test]
+    fn a_table_reads_its_keys_and_names_them_in_one_line() {
+        let ev = |c, m| KeyEvent::new(c, m);
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Up, KeyModifiers::NONE)),
+            Some(T::Up)
+        );
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some(T::Close)
+        );
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Char('c'), KeyModifiers::NONE)),
+            None
+        );
+        assert_eq!(line(TABLE, "  "), "up/down scroll  esc close");
+        for (_, keys, _) in TABLE {
+            for k in *keys {
+                Key::parse(k).unwrap();
+            }
+        }
+    }
+}
