@@ -146,7 +146,10 @@ fn g_over_a_slow_service_reads_nothing_while_pages_are_on_their_way() {
             "page {p}: the row waited on was read: {:?}",
             reqs(&waited)
         );
-        assert!(s.detail.as_ref().unwrap().passing, "page {p}: still passing");
+        assert!(
+            s.detail.as_ref().unwrap().passing,
+            "page {p}: still passing"
+        );
         all.extend(answer_where(
             &mut s,
             &fx,
