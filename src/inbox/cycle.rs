@@ -1,6 +1,7 @@
-//! One walk of the inbox: the tasks involving the user, page by page, the
-//! comments of the tasks that need a look, a read of the tasks that left,
-//! then one transaction in the store. Its cost is bounded whatever the
+//! One walk of the inbox: the tasks involving the user, page by page (each
+//! page's rows stored for search as it arrives), the comments of the tasks
+//! that need a look, a read of the tasks that left, then one transaction
+//! in the store. Its cost is bounded whatever the
 //! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉ + ⌈F / 3⌉) comment
@@ -17,7 +18,7 @@
 
 use super::derive::{self, Me};
 use super::snapshot::Snapshot;
-use crate::api::{ApiError, Client, Comment, Task, TaskQuery};
+use crate::api::{ApiError, Client, Comment, Id, Task, TaskItem, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask};
 use jiff::Timestamp;
 use std::collections::{HashMap, HashSet};
@@ -82,6 +83,10 @@ pub struct CycleReport {
     /// (their print kept with the task's comments), so a comment that
     /// stays unreadable never makes every walk partial (issue 42 §10).
     pub comments_unreadable: usize,
+    /// Tasks of the walk that could not be read (a row the JSON reader
+    /// refused) and that the last walk had not met: said once, as
+    /// unreadable comments are (their prints kept in the store's `meta`).
+    pub tasks_unreadable: usize,
 }
 
 impl CycleReport {
@@ -115,6 +120,12 @@ impl CycleReport {
             parts.push(format!(
                 "{} could not be read (said once; the log has why)",
                 crate::domain::words::plural(self.comments_unreadable, "comment", "comments")
+            ));
+        }
+        if self.tasks_unreadable > 0 {
+            parts.push(format!(
+                "{} could not be read (said once; the log has why)",
+                crate::domain::words::plural(self.tasks_unreadable, "task", "tasks")
             ));
         }
         if self.gone_failed > 0 {
@@ -190,7 +201,13 @@ pub async fn cycle(
         involving: Some(me.id.clone()),
         ..Default::default()
     };
-    let mut tasks: Vec<Task> = Vec::new();
+    // Only what the rest of the walk needs is held of each task: its id and
+    // its snapshot. Each page's rows are stored for search as the page
+    // arrives (a bounded batch), not all held to the end: a walk of 20,000
+    // tasks held every task and its JSON at once, ~50 MB (issue 42 §2).
+    let mut ids: Vec<Id> = Vec::new();
+    let mut snaps: Vec<Snapshot> = Vec::new();
+    let mut odd_tasks: Vec<String> = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
     report.complete = loop {
@@ -206,19 +223,37 @@ pub async fn cycle(
             }
         };
         report.pages += 1;
-        for t in page.items.iter().filter_map(|i| i.task()) {
-            if seen.insert(t.id.to_string()) {
-                tasks.push(t.clone());
+        let mut fresh: Vec<&Task> = Vec::with_capacity(page.items.len());
+        for item in &page.items {
+            match item {
+                TaskItem::Task(t) => {
+                    if seen.insert(t.id.to_string()) {
+                        ids.push(t.id.clone());
+                        snaps.push(Snapshot::of(t, me));
+                        fresh.push(t);
+                    }
+                }
+                // Not read: said (once), and a task it names is not taken
+                // for one that left the walk (its base stays as it was).
+                TaskItem::Unreadable(u) => {
+                    tracing::warn!(id = ?u.id.as_deref().map(crate::text::clean), reason = %crate::text::clean(&u.reason), "a task of the inbox's walk could not be read");
+                    let print = super::snapshot::fnv1a(&[u.id.as_deref().unwrap_or(""), &u.raw]);
+                    odd_tasks.push(format!("{print:016x}"));
+                    if let Some(id) = &u.id {
+                        seen.insert(id.clone());
+                    }
+                }
             }
         }
+        off_runtime(|| keep_rows(db, &fresh, now.as_second()));
         match page.cursor {
             // A cursor that repeats would loop for ever.
             Some(c) if cursor.as_deref() != Some(&c) => cursor = Some(c),
             _ => break true,
         }
     };
-    report.tasks = tasks.len();
-    let snaps: Vec<Snapshot> = tasks.iter().map(|t| Snapshot::of(t, me)).collect();
+    report.tasks = ids.len();
+    report.tasks_unreadable = off_runtime(|| unreadable_news(db, &odd_tasks, first));
     let base_snap = |id: &str| -> Option<Snapshot> {
         bases
             .get(id)
@@ -230,9 +265,9 @@ pub async fn cycle(
     let mut want: Vec<usize> = Vec::new();
     let mut wanted = HashSet::new();
     let mut open: Vec<usize> = (0..snaps.len()).filter(|&i| snaps[i].open()).collect();
-    open.sort_by(|&a, &b| tasks[a].id.as_str().cmp(tasks[b].id.as_str()));
+    open.sort_by(|&a, &b| ids[a].as_str().cmp(ids[b].as_str()));
     let mut finished: Vec<usize> = (0..snaps.len()).filter(|&i| !snaps[i].open()).collect();
-    finished.sort_by(|&a, &b| tasks[a].id.as_str().cmp(tasks[b].id.as_str()));
+    finished.sort_by(|&a, &b| ids[a].as_str().cmp(ids[b].as_str()));
     if first {
         // The first walk learns the comments there are (as many open
         // tasks as a walk may read): later ones compare ids, exactly.
@@ -240,7 +275,7 @@ pub async fn cycle(
     } else {
         for (i, s) in snaps.iter().enumerate() {
             if bases
-                .get(&*tasks[i].id)
+                .get(&*ids[i])
                 .is_some_and(|b| b.version != s.version())
                 && wanted.insert(i)
             {
@@ -277,7 +312,7 @@ pub async fn cycle(
     }
     want.truncate(plan.comment_reads);
     let (comments, failed, odd_comments) =
-        read_comments(client, &tasks, &want, plan.concurrency, &mut report).await;
+        read_comments(client, &ids, &want, plan.concurrency, &mut report).await;
 
     // 3. Tasks that left the walk: read a few to say why.
     let mut gone: Vec<String> = Vec::new();
@@ -314,11 +349,11 @@ pub async fn cycle(
     }
 
     // 4. What is news, and the new bases.
-    let mut new_bases = Vec::with_capacity(tasks.len());
+    let mut new_bases = Vec::with_capacity(ids.len());
     let mut items = gone_items;
     let now_secs = now.as_second();
-    for (i, (t, s)) in tasks.iter().zip(&snaps).enumerate() {
-        let id = t.id.as_str();
+    for (i, (id, s)) in ids.iter().zip(&snaps).enumerate() {
+        let id = id.as_str();
         let stored = bases.get(id);
         let before = base_snap(id);
         // A stored base that cannot be read (a damaged store): the task is
@@ -365,7 +400,7 @@ pub async fn cycle(
         let n = db
             .inbox_commit(&new_bases, &gone, &items, now_secs)
             .map_err(|e| CycleError::Store(e.to_string()))?;
-        keep_read(db, &tasks, &comments, now_secs);
+        keep_comments(db, &ids, &comments, now_secs);
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
     })?;
     Ok(report)
@@ -403,11 +438,44 @@ pub fn off_runtime<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
+/// The unreadable tasks of this walk (their prints) that the last walk had
+/// not met: how many to say. The prints are kept for the next walk (at
+/// most [`ODD_TASKS_KEPT`]); the first walk of a store learns them, as it
+/// learns unreadable comments, and says none.
+fn unreadable_news(db: &mut Db, prints: &[String], first: bool) -> usize {
+    const KEY: &str = "inbox_unreadable_tasks";
+    let known = db.get_meta(KEY).unwrap_or_default();
+    let known: HashSet<&str> = known.split(' ').collect();
+    let news = prints
+        .iter()
+        .filter(|p| !known.contains(p.as_str()))
+        .count();
+    let keep: Vec<&str> = prints
+        .iter()
+        .take(ODD_TASKS_KEPT)
+        .map(String::as_str)
+        .collect();
+    if let Err(e) = db.set_meta(KEY, &keep.join(" ")) {
+        tracing::warn!(error = %e, "the inbox's unreadable tasks were not kept");
+    }
+    if first {
+        0
+    } else {
+        news
+    }
+}
+
+/// How many prints of unreadable tasks the store keeps between walks.
+const ODD_TASKS_KEPT: usize = 1_000;
+
 /// What the walk read is kept for search (#36 §2): its tasks, as list
-/// rows (a whole task stored is not replaced by a row of its version), and
-/// the comments read. A store that cannot take them is only logged: the
+/// rows (a whole task stored is not replaced by a row of its version),
+/// one page at a time. A store that cannot take them is only logged: the
 /// inbox does not depend on it.
-fn keep_read(db: &mut Db, tasks: &[Task], comments: &HashMap<usize, Vec<Comment>>, now: i64) {
+fn keep_rows(db: &mut Db, tasks: &[&Task], now: i64) {
+    if tasks.is_empty() {
+        return;
+    }
     let rows: Vec<StoredTask> = tasks
         .iter()
         .map(|t| StoredTask {
@@ -421,11 +489,14 @@ fn keep_read(db: &mut Db, tasks: &[Task], comments: &HashMap<usize, Vec<Comment>
         .collect();
     if let Err(e) = db.put_tasks(&rows, now) {
         tracing::warn!(error = %e, "the inbox's tasks were not stored for search");
-        return;
     }
+}
+
+/// The comments the walk read, kept for search (#36 §2).
+fn keep_comments(db: &mut Db, ids: &[Id], comments: &HashMap<usize, Vec<Comment>>, now: i64) {
     for (i, cs) in comments {
         let json = serde_json::to_string(cs).unwrap_or_else(|_| "[]".into());
-        if let Err(e) = db.put_tab(tasks[*i].id.as_str(), "comments", &json, now) {
+        if let Err(e) = db.put_tab(ids[*i].as_str(), "comments", &json, now) {
             tracing::warn!(error = %e, "the inbox's comments were not stored for search");
             return;
         }
@@ -434,7 +505,7 @@ fn keep_read(db: &mut Db, tasks: &[Task], comments: &HashMap<usize, Vec<Comment>
 
 async fn read_comments(
     client: &Client,
-    tasks: &[Task],
+    ids: &[Id],
     want: &[usize],
     concurrency: usize,
     report: &mut CycleReport,
@@ -448,7 +519,7 @@ async fn read_comments(
     let mut failed = HashSet::new();
     let mut unreadable = HashMap::new();
     let mut reads = futures::stream::iter(want.iter().copied())
-        .map(|i| async move { (i, client.list_comments_counted(&tasks[i].id).await) })
+        .map(|i| async move { (i, client.list_comments_counted(&ids[i]).await) })
         .buffer_unordered(concurrency.max(1));
     while let Some((i, r)) = reads.next().await {
         report.comment_reads += 1;
@@ -593,5 +664,47 @@ mod unreadable_tests {
             assert_eq!(again.partial(), None, "{again:?}");
             assert!(again.comment_reads > 0);
         }
+    }
+
+    /// Issue 42 §10: a task of the walk that the JSON reader refuses (the
+    /// sandbox's malformed task, `"title": 42`) is said as an unreadable
+    /// comment is — the walk that first meets it partial, "1 task could not
+    /// be read", later walks whole — and never taken for a task that left.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_unreadable_task_is_said_once_and_never_makes_every_walk_partial() {
+        let sb = Sandbox::start_local(SandboxOptions {
+            tasks: 10,
+            quirks: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let client = Client::new(ClientConfig::new(
+            sb.base_url(),
+            ApiKey::new(sb.keys[0].key.clone()),
+        ))
+        .unwrap();
+        let me = Me::of(&client.me().await.unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("u.sqlite3");
+        let (mut db, _) = Db::open(&path).unwrap();
+        let plan = Plan::default();
+        let now = jiff::Timestamp::now;
+        // The first walk learns: the unreadable task is known, not said.
+        let first = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        assert!(first.first && first.complete);
+        assert_eq!(first.partial(), None, "{first:?}");
+        let bases = db.inbox_bases().unwrap().len();
+        // Met by a walk that had not met it: said, the walk partial.
+        db.set_meta("inbox_unreadable_tasks", "").unwrap();
+        let second = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        assert_eq!(second.tasks_unreadable, 1, "{second:?}");
+        let why = second.partial().expect("the walk is partial");
+        assert!(why.contains("1 task could not be read"), "{why}");
+        // Met again: known, the walk is whole.
+        let third = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        assert_eq!(third.tasks_unreadable, 0, "{third:?}");
+        assert_eq!(third.partial(), None, "{third:?}");
+        assert_eq!(db.inbox_bases().unwrap().len(), bases);
     }
 }

@@ -16,6 +16,13 @@ impl State {
         if self.settle.due().is_none_or(|due| now < due) {
             return vec![];
         }
+        // `G` follows a page still on its way: the cursor is carried, not
+        // resting, however slow the page (each slow page read one row's
+        // details in passing, issue 42 §2). It rests once the page is in
+        // (`carried` dates that move) or failed (no longer loading).
+        if self.settle.passing && self.list.to_bottom && self.list.loading {
+            return vec![];
+        }
         self.settle.since = None;
         if !std::mem::take(&mut self.settle.passing) {
             return vec![];

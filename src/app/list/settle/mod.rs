@@ -5,6 +5,8 @@
 //! from the service, counted as opened (`:recent`) or marked seen. Once the
 //! cursor rests ([`SETTLE`] without a move) the task under it is read and
 //! opened as a deliberate move would have done, and read-ahead resumes.
+//! While `G` follows a page still on its way the cursor does not rest,
+//! however slow the page: it rests on the row the last page left it on.
 //!
 //! A move is deliberate when the cursor rested before it: one `j` after a
 //! pause reads at once and keeps the read-ahead of its neighbours. Time is

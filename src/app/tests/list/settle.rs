@@ -116,6 +116,57 @@ fn g_following_a_hundred_pages_reads_and_opens_only_the_row_it_rests_on() {
     assert!(seen.contains(&10_000) && seen.len() == 2, "{seen:?}");
 }
 
+/// Issue 42 §2: `G` over a slow service — each page arriving later than
+/// `SETTLE` after the one before — reads none of the rows it waits on while
+/// the next page is on its way (it read one task's details per slow page):
+/// the cursor is carried, not resting, until the last page is in.
+#[test]
+fn g_over_a_slow_service_reads_nothing_while_pages_are_on_their_way() {
+    let mut s = loaded(0);
+    let fx = s.reload_list(false);
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        page(1, 100, Some("c1".into())),
+    );
+    let mut t = Instant::now() + Duration::from_secs(10);
+    rest(&mut s, t);
+    let mut all = s.on_key(key('G'));
+    all.extend(s.plan_prefetch());
+    for p in 1..20 {
+        let next = (p + 1 < 20).then(|| format!("c{}", p + 1));
+        let fx = s.next_page_if_any(std::mem::take(&mut all).into_iter().collect());
+        // The page takes two seconds: the cursor stays put meanwhile.
+        t += Duration::from_secs(2);
+        let waited = rest(&mut s, t);
+        assert_eq!(
+            read_tasks(&waited),
+            BTreeSet::new(),
+            "page {p}: the row waited on was read: {:?}",
+            reqs(&waited)
+        );
+        assert!(
+            s.detail.as_ref().unwrap().passing,
+            "page {p}: still passing"
+        );
+        all.extend(answer_where(
+            &mut s,
+            &fx,
+            |r| matches!(r, ApiRequest::ListPage { .. }),
+            page(p * 100 + 1, 100, next),
+        ));
+        all.extend(s.plan_prefetch());
+        assert_eq!(read_tasks(&all), BTreeSet::new(), "page {p}: a row read");
+    }
+    assert!(s.list.end_reached);
+    assert_eq!(s.list.selected, 1_999);
+    // The last page is in: the cursor rests on the last row, read then.
+    let fx = rest(&mut s, t + Duration::from_secs(2));
+    let read = read_tasks(&fx);
+    assert!(read.contains(&2_000) && read.len() <= 3, "{read:?}");
+}
+
 #[test]
 fn a_held_key_reads_the_first_row_and_the_one_it_rests_on_not_those_between() {
     for held in [key('j'), ctrl('d')] {
