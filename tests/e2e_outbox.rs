@@ -230,3 +230,53 @@ fn the_conflict_view_says_archived_and_asks_before_writing() {
     );
     quit(&mut tui);
 }
+
+// The adversarial pass, point 1: a signal while an edit is on its way
+// (the service slow to answer). Before, the edit was named on stderr
+// only ("still in flight … check it"), which a hang-up over SSH never
+// shows, and the next start knew nothing of it: lost silently if it had
+// not arrived. Now it is kept in the outbox as one whose outcome is
+// unknown: the next start reads the task back and sends it only if it
+// did not arrive — once.
+#[test]
+fn an_edit_in_flight_when_a_signal_ends_taskdeck_is_kept_and_sent_once_at_the_next_start() {
+    for sig in [libc::SIGTERM, libc::SIGHUP] {
+        let svc = Service::small();
+        let home = Home::new();
+        let mut tui = launch_ready(&svc, &home);
+        let current = current_row(&tui.screen());
+        let id = svc.task_id(&current);
+        assert_ne!(svc.sb.task_json(&current).unwrap()["status"], "completed");
+        svc.set_faults("delay=3000");
+        svc.sb.clear_requests();
+        tui.send(":status completed\r");
+        tui.wait_until("the PATCH on its way", WAIT, |_| {
+            !svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"))
+                .is_empty()
+        });
+        tui.signal(sig);
+        tui.wait_exit(WAIT);
+        let raw = String::from_utf8_lossy(&tui.raw()).to_string();
+        if sig == libc::SIGTERM {
+            assert!(
+                raw.contains("outcome unknown") && raw.contains("kept in the local store"),
+                "{raw}"
+            );
+        }
+        assert_eq!(outbox_rows(&the_db(&home)), 1, "signal {sig}: kept");
+        svc.set_faults("");
+        svc.sb.clear_requests();
+        let mut again = launch_ready(&svc, &home);
+        let db = the_db(&home);
+        again.wait_until("the outbox emptied", WAIT, |_| outbox_rows(&db) == 0);
+        assert_eq!(
+            svc.sb.task_json(&current).unwrap()["status"],
+            "completed",
+            "signal {sig}: the edit reached the service"
+        );
+        let patches = svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"));
+        assert!(patches.len() <= 1, "signal {sig}: sent once: {patches:?}");
+        quit(&mut again);
+        assert_eq!(outbox_rows(&the_db(&home)), 0);
+    }
+}

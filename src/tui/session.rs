@@ -537,6 +537,8 @@ impl Session {
         super::editor::leaving();
         // What the commands started is ended with taskdeck.
         crate::platform::child::end_all_groups();
+        // Edits sent and not answered: into the outbox, outcome unknown.
+        self.state.keep_writes_in_flight(&self.writes);
         self.store.drain(&mut self.state);
         self.store.finish();
         // The store's last answers: whether the edits queued last were kept.

@@ -1,6 +1,7 @@
 //! What quitting leaves to say: sends and other changes still in flight
 //! (their outcome unknown), and where unsent text was kept.
 
+use crate::app::local::outbox::{self, OutState};
 use crate::app::state::drafts;
 use crate::app::state::{self, Effect, State};
 
@@ -15,18 +16,61 @@ impl State {
 /// Writes sent and not answered yet, by ticket, in words ("#12 status →
 /// completed"): what quitting leaves in doubt.
 #[derive(Debug, Default)]
-pub struct WritesInFlight(std::collections::BTreeMap<u64, String>);
+pub struct WritesInFlight(
+    std::collections::BTreeMap<u64, String>,
+    /// The edits among them the outbox can hold, as sent: kept at the end
+    /// (`State::keep_writes_in_flight`).
+    std::collections::BTreeMap<u64, state::ApiRequest>,
+);
 
 impl WritesInFlight {
     /// A request goes out (reads are not tracked).
     pub fn started(&mut self, ticket: u64, req: &state::ApiRequest, state: &State) {
         if let Some(what) = describe_write(ticket, req, state) {
             self.0.insert(ticket, what);
+            if outbox::queueable(req) {
+                self.1.insert(ticket, req.clone());
+            }
         }
     }
 
     pub fn answered(&mut self, ticket: u64) {
         self.0.remove(&ticket);
+        self.1.remove(&ticket);
+    }
+}
+
+impl State {
+    /// Leaving (a quit, a signal, a hang-up) with edits sent and not
+    /// answered: each the outbox can hold goes into it as one whose
+    /// outcome is unknown, so the next start reads the task back and sends
+    /// it only if it did not arrive — never lost with a line on a stderr
+    /// that may be gone (a hang-up), never sent twice. Edits the outbox
+    /// sends itself are in the store already. Only with a store that
+    /// keeps it; else quitting names it as before. Called before the store
+    /// is drained for the last time.
+    pub fn keep_writes_in_flight(&mut self, writes: &WritesInFlight) {
+        if self.not_kept_why().is_some() {
+            return;
+        }
+        for (ticket, req) in &writes.1 {
+            let outboxed = self.outbox.iter().any(|i| {
+                matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == *ticket)
+                    || i.pending_ticket == Some(*ticket)
+            });
+            if outboxed || self.sending.contains_key(ticket) {
+                continue;
+            }
+            let base = self.edit_bases.remove(ticket);
+            self.queue_write(*ticket, req.clone(), true, base, true);
+            if let Some(item) = self
+                .outbox
+                .iter_mut()
+                .find(|i| i.pending_ticket == Some(*ticket))
+            {
+                item.left_in_flight = true;
+            }
+        }
     }
 }
 
@@ -71,10 +115,16 @@ pub fn quit_lines(
             s.what, s.label
         )));
     }
+    // Kept by the store for the next start: said with the outbox below.
+    let kept_for_next_start = |t: &u64| {
+        state.outbox.iter().any(|i| {
+            i.left_in_flight && i.pending_ticket == Some(*t) && i.kept == outbox::Kept::Kept
+        })
+    };
     let others: Vec<&String> = writes
         .0
         .iter()
-        .filter(|(t, _)| !state.sending.contains_key(t))
+        .filter(|(t, _)| !state.sending.contains_key(t) && !kept_for_next_start(t))
         .map(|(_, w)| w)
         .collect();
     if !others.is_empty() {

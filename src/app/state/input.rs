@@ -38,12 +38,14 @@ impl LineInput {
             .unwrap_or(self.text.len())
     }
 
+    /// Inserts at the cursor, control characters left out, in one pass:
+    /// a 100 KB paste is one insertion, not one per character (each of
+    /// which walked the text to find the cursor's byte).
     pub fn insert_str(&mut self, s: &str) {
-        for c in s.chars().filter(|c| !c.is_control()) {
-            let b = self.byte_at(self.cursor);
-            self.text.insert(b, c);
-            self.cursor += 1;
-        }
+        let kept: String = s.chars().filter(|c| !c.is_control()).collect();
+        let b = self.byte_at(self.cursor);
+        self.text.insert_str(b, &kept);
+        self.cursor += kept.chars().count();
     }
 
     /// Apply an editing key; returns true when the text or cursor changed.
@@ -113,5 +115,25 @@ mod tests {
         assert_eq!(i.text, "héll");
         i.handle(&KeyEvent::new(KeyCode::Char('w'), KeyModifiers::CONTROL));
         assert_eq!(i.text, "ll");
+    }
+
+    /// The adversarial pass, point 2: a 100 KB bracketed paste into the
+    /// palette, the search or a picker froze taskdeck for half a minute
+    /// (each character found the cursor's byte from the start and moved
+    /// the rest of the text: quadratic). Now one insertion: a megabyte,
+    /// with controls, in the middle of the text, at once. (Without the
+    /// fix this test does not finish: about 10^12 steps.)
+    #[test]
+    fn a_megabyte_pasted_is_one_insertion_at_the_cursor() {
+        let mut i = LineInput::with("héad tail");
+        i.cursor = 5;
+        let chunk = "é\u{1b}[2Jx\u{7}\n";
+        let pasted = chunk.repeat((1 << 20) / chunk.len());
+        i.insert_str(&pasted);
+        let kept = "é[2Jx".repeat((1 << 20) / chunk.len());
+        assert_eq!(i.text, format!("héad {kept}tail"));
+        assert_eq!(i.cursor, 5 + kept.chars().count());
+        i.handle(&key(KeyCode::Char('!')));
+        assert!(i.text.ends_with("é[2Jx!tail"));
     }
 }

@@ -79,6 +79,7 @@ impl State {
             created_at,
             state: OutState::Queued,
             unknown,
+            left_in_flight: false,
             pending_ticket: Some(ticket),
             user_id: self.edit_owner(),
             kept: match self.not_kept_why() {
@@ -150,6 +151,7 @@ impl State {
                 state: OutState::Queued,
                 // Sent before a crash or not, it is checked first anyway.
                 unknown: true,
+                left_in_flight: false,
                 pending_ticket: None,
                 user_id: r.user_id,
                 kept: Kept::Kept,

@@ -118,10 +118,12 @@ impl State {
     }
 
     /// Queued edits the store does not hold: quitting now loses them.
+    /// (A write left in flight at the end that the store did not confirm
+    /// is not one: quitting names it as in flight, its outcome unknown.)
     pub fn outbox_lost(&self) -> Vec<&OutItem> {
         self.outbox
             .iter()
-            .filter(|i| i.kept != Kept::Kept)
+            .filter(|i| i.kept != Kept::Kept && !i.left_in_flight)
             .collect()
     }
 
@@ -148,17 +150,27 @@ impl State {
                 names.join("; ")
             )));
         }
-        let kept: Vec<String> = self
-            .outbox
-            .iter()
-            .filter(|i| i.kept == Kept::Kept)
-            .map(|i| format!("{} {}", i.label, i.what))
-            .collect();
-        if !kept.is_empty() {
+        let kept = |in_flight: bool| -> Vec<String> {
+            self.outbox
+                .iter()
+                .filter(|i| i.kept == Kept::Kept && i.left_in_flight == in_flight)
+                .map(|i| format!("{} {}", i.label, i.what))
+                .collect()
+        };
+        let queued = kept(false);
+        if !queued.is_empty() {
             out.push(crate::text::clean(&format!(
                 "taskdeck: {} not sent yet, kept in the local store (sent at the next start): {}",
-                crate::domain::words::plural(kept.len(), "queued edit", "queued edits"),
-                kept.join("; ")
+                crate::domain::words::plural(queued.len(), "queued edit", "queued edits"),
+                queued.join("; ")
+            )));
+        }
+        let unknown = kept(true);
+        if !unknown.is_empty() {
+            out.push(crate::text::clean(&format!(
+                "taskdeck: {} still in flight when you quit, outcome unknown: {} — kept in the local store: the next start reads the task back and sends it only if it did not arrive",
+                crate::domain::words::plural(unknown.len(), "change was", "changes were"),
+                unknown.join("; ")
             )));
         }
         out

@@ -51,6 +51,10 @@ pub struct OutItem {
     pub state: OutState,
     /// A first attempt was sent and its outcome is unknown.
     pub unknown: bool,
+    /// Sent and not answered when taskdeck ended (a quit or a signal):
+    /// kept so the next start reads the task back and sends it only if
+    /// it did not arrive (`State::keep_writes_in_flight`).
+    pub left_in_flight: bool,
     /// The pending marks of the edit (shown until it is sent).
     pub pending_ticket: Option<u64>,
     /// The user who made it: it is only ever sent for that user.
