@@ -107,6 +107,9 @@ pub fn run_steps(cfg: &Config, steps: &[Step], trace: bool) -> Outcome {
         if trace {
             lines.push(format!("step {i}: {s:?}"));
             lines.extend(w.notes.iter().map(|n| format!("    {n}")));
+            // The digest so far: two traces of one seed diff to the first
+            // step that differs.
+            lines.push(format!("    digest {:016x}", w.digest.0));
         }
         if !w.violations.is_empty() {
             break;
