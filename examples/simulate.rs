@@ -15,6 +15,7 @@ use taskdeck::sim::{self, Break, Config, Faults};
 fn main() {
     let mut cfg = Config::new(0, 10_000);
     let mut replay = false;
+    let mut twice = false;
     let mut shrink_tries = 300usize;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -35,12 +36,14 @@ fn main() {
             }
             "--shrink" => shrink_tries = number(&value("--shrink")) as usize,
             "--replay" => replay = true,
+            "--twice" => twice = true,
             "--frames" => {
                 replay = true;
                 cfg.frames = true;
             }
             "-h" | "--help" => {
-                println!("simulate --seed S --steps N [--faults all|none|NAME,-NAME…] [--replay] [--frames] [--break clean|forget-outbox|double-send] [--shrink TRIES]");
+                println!("simulate --seed S --steps N [--faults all|none|NAME,-NAME…] [--replay] [--frames] [--break clean|forget-outbox|double-send] [--shrink TRIES] [--twice]");
+                println!("--twice: run the seed again and compare the two step by step (a seed must be a run)");
                 println!("faults: {}", sim::faults::NAMES.join(", "));
                 return;
             }
@@ -50,12 +53,33 @@ fn main() {
     let keymap = taskdeck::app::new_state("sim.test".into(), &Default::default(), false).keymap;
     let steps = sim::step::plan(cfg.seed, cfg.steps, &keymap, &cfg.faults);
     let started = std::time::Instant::now();
-    let out = sim::run_steps(&cfg, &steps, replay);
+    let mut out = sim::run_steps(&cfg, &steps, replay);
+    let mut runs = 1;
+    if twice && out.violations.is_empty() {
+        let again = sim::run_steps(&cfg, &steps, false);
+        runs = 2;
+        if let Some(i) = sim::first_difference(&out, &again) {
+            out.violations.push(sim::Violation {
+                step: i,
+                kind: "not a run",
+                detail: format!(
+                    "a second run of the seed differs from step {i} on (digest {:016x}, then {:016x}): diff two --replay traces",
+                    out.step_digests.get(i).copied().unwrap_or(0),
+                    again.step_digests.get(i).copied().unwrap_or(0)
+                ),
+            });
+        }
+    }
     let secs = started.elapsed().as_secs_f64();
     for line in &out.trace {
         println!("{line}");
     }
-    if let Some(v) = out.violations.first() {
+    if let Some(v) = out.violations.first().filter(|v| v.kind == "not a run") {
+        println!(
+            "seed {}: step {}: {}: {}",
+            cfg.seed, v.step, v.kind, v.detail
+        );
+    } else if let Some(v) = out.violations.first() {
         println!(
             "seed {}: step {}: {}: {}",
             cfg.seed, v.step, v.kind, v.detail
@@ -77,8 +101,8 @@ fn main() {
     }
     eprintln!(
         "{:.0} steps/s ({} steps in {:.2} s)",
-        out.steps as f64 / secs.max(1e-9),
-        out.steps,
+        (runs * out.steps) as f64 / secs.max(1e-9),
+        runs * out.steps,
         secs
     );
     println!("{}", out.summary(cfg.seed));

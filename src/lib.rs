@@ -17,6 +17,9 @@ pub mod platform;
 #[cfg(feature = "sandbox")]
 pub mod sandbox;
 pub mod secret;
+/// The simulator (issue 43): only with the `sim` feature (the tests and
+/// the `simulate` example), never in the shipped library or binary.
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod store;
 pub mod text;

@@ -241,7 +241,10 @@ fn sanitize_controls(s: &str, multiline: bool) -> Cow<'_, str> {
 /// The simulator's switch that breaks the cleaner on purpose (issue 43):
 /// its own tests throw it on their thread to show that a cleaner which
 /// returns its input is caught (`sim::Break::Clean`). Off everywhere
-/// else; read only when a text holds something to clean.
+/// else; read only when a text holds something to clean. Only with the
+/// `sim` feature: without it, `on` is a constant `false` and nothing can
+/// throw it (the shipped library and binary have no such switch).
+#[cfg(feature = "sim")]
 pub mod broken {
     use std::cell::Cell;
 
@@ -257,6 +260,14 @@ pub mod broken {
     /// Break (or mend) the cleaner on this thread.
     pub fn set(on: bool) {
         ON.with(|c| c.set(on));
+    }
+}
+
+/// Without the `sim` feature the cleaner cannot be broken.
+#[cfg(not(feature = "sim"))]
+mod broken {
+    pub const fn on() -> bool {
+        false
     }
 }
 

@@ -26,6 +26,12 @@ pub struct Faults {
     /// The service's text carries control characters, escape sequences,
     /// bidi overrides.
     pub hostile: bool,
+    /// The service's clock is set back (its `updated_at` and comments'
+    /// times go back by seconds to a day).
+    pub clock_back: bool,
+    /// The key is reissued to another user between two runs of the
+    /// client (it acts as Eve after a start, then as the user again).
+    pub reissue: bool,
 }
 
 /// The names `--faults` takes, in the order of [`Faults`].
@@ -40,6 +46,8 @@ pub const NAMES: &[&str] = &[
     "crash",
     "resize",
     "hostile",
+    "clock-back",
+    "reissue",
 ];
 
 impl Faults {
@@ -90,6 +98,8 @@ impl Faults {
             crash: on[7],
             resize: on[8],
             hostile: on[9],
+            clock_back: on[10],
+            reissue: on[11],
         })
     }
 }

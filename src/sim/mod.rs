@@ -59,6 +59,18 @@ pub struct Outcome {
     pub trace: Vec<String>,
     /// What the run did, counted: that it checked something.
     pub stats: std::collections::BTreeMap<&'static str, u64>,
+    /// The digest after each step: two runs of one seed compared step by
+    /// step ([`first_difference`]).
+    pub step_digests: Vec<u64>,
+}
+
+/// The first step at which two runs' digests differ (`None`: the same
+/// run, as far as the shorter goes, and as long).
+pub fn first_difference(a: &Outcome, b: &Outcome) -> Option<usize> {
+    let n = a.step_digests.len().min(b.step_digests.len());
+    (0..n)
+        .find(|&i| a.step_digests[i] != b.step_digests[i])
+        .or_else(|| (a.step_digests.len() != b.step_digests.len()).then_some(n))
 }
 
 impl Outcome {
@@ -87,6 +99,7 @@ pub fn run_steps(cfg: &Config, steps: &[Step], trace: bool) -> Outcome {
     let mut w = world::World::new(cfg.seed, cfg.faults.clone(), cfg.broken);
     w.frames = trace && cfg.frames;
     let mut lines = Vec::new();
+    let mut step_digests = Vec::with_capacity(steps.len());
     let mut done = 0;
     for (i, s) in steps.iter().enumerate() {
         w.step_no = i;
@@ -104,9 +117,13 @@ pub fn run_steps(cfg: &Config, steps: &[Step], trace: bool) -> Outcome {
                 detail: msg,
             });
         }
+        step_digests.push(w.digest.0);
         if trace {
             lines.push(format!("step {i}: {s:?}"));
             lines.extend(w.notes.iter().map(|n| format!("    {n}")));
+            // The digest so far: two traces of one seed diff to the first
+            // step that differs.
+            lines.push(format!("    digest {:016x}", w.digest.0));
         }
         if !w.violations.is_empty() {
             break;
@@ -123,6 +140,7 @@ pub fn run_steps(cfg: &Config, steps: &[Step], trace: bool) -> Outcome {
         digest,
         trace: lines,
         stats,
+        step_digests,
     }
 }
 

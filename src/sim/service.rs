@@ -401,6 +401,12 @@ impl Service {
         }
     }
 
+    /// The service's clock is set back: what it writes from now on is
+    /// dated earlier than what it wrote before.
+    pub fn set_back(&mut self, secs: u32) {
+        self.clock -= i64::from(secs);
+    }
+
     pub fn tasks(&self) -> usize {
         self.tasks.len()
     }

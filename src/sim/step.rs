@@ -34,6 +34,11 @@ pub enum Step {
     Crash(u64),
     /// The user quits and starts again.
     Restart,
+    /// The service's clock is set back by this many seconds.
+    ServiceClockBack(u32),
+    /// The user quits; the key is reissued to another user (or back);
+    /// the user starts again with it.
+    Reissue,
 }
 
 /// Every key the keymap binds, as terminal events, and the keys a user
@@ -227,6 +232,8 @@ pub fn next(rng: &mut Rng, keys: &[KeyEvent], commands: &[&str], faults: &Faults
         973..=984 if faults.outage => Step::Outage(false),
         985..=987 if faults.crash => Step::Crash(rng.draw()),
         988..=989 if faults.crash => Step::Restart,
+        990..=991 if faults.clock_back => Step::ServiceClockBack(*rng.pick(&[1, 30, 3600, 86_400])),
+        992..=993 if faults.reissue => Step::Reissue,
         _ => Step::Deliver(rng.draw()),
     }
 }

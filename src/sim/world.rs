@@ -16,7 +16,7 @@ use super::step::Step;
 use crate::api::ApiError;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Overlay, State};
 use crate::config::Settings;
-use crate::store::worker::{Server, StoreAnswer};
+use crate::store::worker::{Server, StoreAnswer, StoreCmd};
 use crate::store::Db;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -304,6 +304,8 @@ impl World {
                 self.seen_user = Some(user.clone());
                 if self.db.is_none() {
                     self.open_store(&user, false);
+                } else {
+                    self.bind(&user);
                 }
             }
             fx.extend(self.state.outbox_pump());
@@ -315,6 +317,42 @@ impl World {
             }
         }
         fx
+    }
+
+    /// `StoreLink::bind`, synchronously: the key acts as another user
+    /// than the store open (it was reissued). The other user's edits stay
+    /// in their store, never sent with this key; only edits made with no
+    /// user known come along; that user's store is opened.
+    fn bind(&mut self, me: &str) {
+        let Some(old) = self.state.local.user.clone().filter(|u| u != me) else {
+            return;
+        };
+        let mine = self.state.leave_store_of(&old, me);
+        let carried: std::collections::BTreeSet<i64> = mine.iter().map(|i| i.seq).collect();
+        let mut out = std::mem::take(&mut self.state.local.out);
+        out.retain(|c| !matches!(c, StoreCmd::OutboxAdd { seq, .. } if carried.contains(seq)));
+        out.extend(carried.iter().map(|s| StoreCmd::OutboxRemove(*s)));
+        if let Some((mut db, mut server)) = self.db.take() {
+            for cmd in out {
+                server.serve(&mut db, cmd, &|_| {});
+            }
+            let _ = db.outbox_release();
+        }
+        self.state.forget_local();
+        for mut item in mine {
+            if let Some(cmd) = item.store_cmd() {
+                self.state.local.out.push(cmd);
+            }
+            item.pending_ticket = None;
+            item.user_id = Some(me.to_string());
+            item.kept = crate::app::local::outbox::Kept::Writing;
+            self.state.outbox.push(item);
+        }
+        let pending = std::mem::take(&mut self.state.local.out);
+        self.open_store(me, false);
+        self.state.local.out.extend(pending);
+        self.notes
+            .push(format!("the store of {old} left for {me}'s"));
     }
 
     /// Serve what the reducer queued for the store (`StoreLink::drain`);
@@ -377,6 +415,26 @@ impl World {
             Step::Outage(on) => self.outage = *on,
             Step::Crash(r) => self.crash(*r),
             Step::Restart => self.restart(),
+            Step::ServiceClockBack(secs) => {
+                self.svc.set_back(*secs);
+                self.notes
+                    .push(format!("the service's clock set back {secs} s"));
+                self.count("service clock set back");
+            }
+            Step::Reissue => {
+                // What the quitting process had sent reaches the service
+                // with the key as it was; the next start has it reissued.
+                self.quit();
+                self.svc.key_owner = if self.svc.key_owner == super::service::ME {
+                    super::service::OTHER.into()
+                } else {
+                    super::service::ME.into()
+                };
+                self.notes
+                    .push(format!("the key reissued to {}", self.svc.key_owner));
+                self.count("keys reissued");
+                self.boot();
+            }
         }
         // What the loop does after each batch: read ahead, keep the draft.
         let fx = self.state.plan_prefetch_at(self.now());
@@ -572,6 +630,13 @@ impl World {
     /// The user quits (drafts saved, the store's queue written, its
     /// claims given back) and starts again.
     fn restart(&mut self) {
+        self.quit();
+        self.boot();
+    }
+
+    /// The user quits: drafts saved, the store's queue written, its
+    /// claims given back; what was sent may or may not arrive.
+    fn quit(&mut self) {
         self.state.save_drafts_now();
         let answers = self.drain_store();
         drop(answers);
@@ -581,7 +646,6 @@ impl World {
         }
         self.notes.push("restart".into());
         self.count("restarts");
-        self.boot();
     }
 
     /// The composer's task, kind and text, when one is open.

@@ -25,15 +25,25 @@ pub const PICK_LIMIT: u32 = 50;
 pub const LINKED_READS: usize = 20;
 
 /// Every task this session holds: the open task, the list's rows, the
-/// copies kept (`Local::known`), each once and newest first.
+/// copies kept (`Local::known`), each once. The copies come newest
+/// fetched first, then by id: never in the hash map's order, which
+/// differs from run to run (a picker's rows would too, and the
+/// simulator's seed would not be a run).
 fn tasks_in_memory(s: &State) -> Vec<&Task> {
     let mut seen = HashSet::new();
+    let mut kept: Vec<(i64, &str, &Task)> = s
+        .local
+        .known
+        .iter()
+        .filter_map(|(id, k)| k.copy().map(|t| (k.at, id.as_str(), t)))
+        .collect();
+    kept.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     s.detail
         .as_ref()
         .and_then(|d| d.task.as_ref())
         .into_iter()
         .chain(s.list.items.iter().filter_map(TaskItem::task))
-        .chain(s.local.known.values().filter_map(|k| k.copy()))
+        .chain(kept.into_iter().map(|(_, _, t)| t))
         .filter(|t| !s.local.deleted.contains(t.id.as_str()))
         .filter(|t| seen.insert(t.id.as_str().to_string()))
         .collect()

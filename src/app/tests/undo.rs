@@ -505,6 +505,25 @@ fn undo_waits_for_an_edit_still_in_flight_rather_than_take_back_the_one_before()
     assert_eq!(only_patch(&fx).1, json!({"status": "in_progress"}));
 }
 
+/// Issue 43: with several edits in flight, undo names the oldest — not
+/// whichever a hash map gave first (its order differs from run to run).
+#[test]
+fn undo_names_the_oldest_edit_in_flight() {
+    let mut s = loaded(12);
+    let mut sent = 0;
+    for _ in 0..10 {
+        sent += reqs(&palette(&mut s, "priority low")).len();
+        s.on_key(key('j'));
+    }
+    assert_eq!(sent, 10, "ten edits in flight, on ten tasks");
+    assert!(reqs(&s.on_key(key('z'))).is_empty());
+    let text = &s.status.as_ref().unwrap().1;
+    assert!(
+        text.contains(":undo: #1 updating priority is still waiting"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_tag_undo_is_never_computed_from_tags_it_does_not_know() {
     let mut s = loaded(2);

@@ -7,7 +7,7 @@
 use crate::api::*;
 use crate::app::edit::changes::Change;
 use jiff::Timestamp;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 mod handle;
 
@@ -123,7 +123,9 @@ pub struct History {
     /// Operations `Z` applies again, last undone on top.
     pub redo_stack: Vec<u64>,
     next: u64,
-    sent: HashMap<u64, Sent>,
+    /// By ticket: in the order sent, so that the edit undo waits for is
+    /// always the oldest (a hash map's order differs from run to run).
+    sent: BTreeMap<u64, Sent>,
     /// Per task: the `updated_at` our last write of it produced (`None`
     /// until read back, after a sharing change).
     pub ours: HashMap<String, Option<String>>,

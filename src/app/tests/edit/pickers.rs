@@ -481,3 +481,28 @@ fn a_draft_linked_from_a_visible_task_is_listed_and_accepted() {
     s.overlay = Overlay::None;
     assert!(reqs(&s.on_key(key('W'))).is_empty());
 }
+
+/// Issue 43: the drafts kept in memory (`Local::known`, a hash map) are
+/// listed newest fetched first, then by id — never in the map's order,
+/// which differs from one state to the next (the simulator's seed 777001
+/// drew two different frames at its step 11,685, a `W`, in two runs).
+#[test]
+fn drafts_kept_in_memory_are_listed_in_one_order() {
+    use crate::app::local::known::{Known, Newest};
+    let mut s = loaded_with_tasks(&Settings::default(), vec![task(1)]);
+    for n in 2..=30 {
+        let k = Known {
+            task: Newest::Here(Box::new(draft(n))),
+            // Two fetched at each second: the id settles the rest.
+            at: 1_000 + n / 2,
+            ..Known::default()
+        };
+        s.local.known.insert(tid(n), Box::new(k));
+    }
+    s.on_key(key('W'));
+    let rows: Vec<String> = chooser(&s).rows.iter().map(|r| r.0.clone()).collect();
+    let mut want: Vec<(i64, String)> = (2..=30).map(|n| (1_000 + n / 2, tid(n))).collect();
+    want.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let want: Vec<String> = want.into_iter().map(|(_, id)| id).collect();
+    assert_eq!(rows, want);
+}
