@@ -341,6 +341,14 @@ fn inbox_rows(screen: &str) -> Vec<String> {
         .collect()
 }
 
+/// The inbox's first row is the given profile's: the current profile's
+/// rows come first (issue 46 §1).
+fn first_is(screen: &str, label: &str) -> bool {
+    inbox_rows(screen)
+        .first()
+        .is_some_and(|r| r.starts_with(label))
+}
+
 /// Issue 46 §1: the connection at the config's top level (Alice's) is the
 /// profile `default`, beside `[profiles.bob]`. Started with `--profile
 /// default`, the inbox shows both profiles' items, labelled; enter on a
@@ -446,7 +454,9 @@ fn the_top_level_is_the_profile_default_and_switching_goes_both_ways_with_the_in
         s.contains(&host) && !s.contains(&bob_header) && s.contains("┌#")
     });
     tui.send("i");
-    tui.wait_until("the inbox whole again", WAIT, |s| whole(s, Some(&opened)));
+    tui.wait_until("the inbox whole again, Alice's rows first", WAIT, |s| {
+        whole(s, Some(&opened)) && first_is(s, "[default] ")
+    });
     tui.send("\x1b");
     tui.wait_until("the inbox closed", WAIT, |s| !s.contains("Inbox —"));
     // And the same way once more.
@@ -455,8 +465,8 @@ fn the_top_level_is_the_profile_default_and_switching_goes_both_ways_with_the_in
         s.contains(&bob_header) && s.contains("┌#")
     });
     tui.send("i");
-    tui.wait_until("the inbox whole there too", WAIT, |s| {
-        whole(s, Some(&opened))
+    tui.wait_until("the inbox whole there too, Bob's rows first", WAIT, |s| {
+        whole(s, Some(&opened)) && first_is(s, "[bob] ")
     });
     tui.send("\x1b");
     tui.wait_until("the inbox closed", WAIT, |s| !s.contains("Inbox —"));

@@ -76,7 +76,9 @@ impl InboxView {
         self.last.rows.len() + self.others.iter().map(|o| o.last.rows.len()).sum::<usize>()
     }
 
-    /// The rows shown, every profile's, in one order.
+    /// The rows shown, every profile's: the current profile's first
+    /// (issue 46 §1), then the others', each part in the inbox's order
+    /// (mentions first, then newest).
     pub fn rows(&self) -> Vec<Shown<'_>> {
         let mut rows: Vec<Shown> = self
             .last
@@ -93,7 +95,10 @@ impl InboxView {
                 row,
             }));
         }
-        rows.sort_by(|a, b| crate::inbox::rows::row_order(a.row, b.row));
+        rows.sort_by(|a, b| {
+            (a.profile.is_some().cmp(&b.profile.is_some()))
+                .then_with(|| crate::inbox::rows::row_order(a.row, b.row))
+        });
         rows
     }
 

@@ -400,7 +400,7 @@ fn with_other_profile() -> State {
         Some("field:status"),
     );
     r.task_id = "t-work-7".into();
-    // The newest of all: first after the mention.
+    // The newest of all, yet after the current profile's rows.
     r.at += 30;
     s.on_profile_inbox(
         "work".into(),
@@ -438,9 +438,11 @@ fn other_profiles_rows_are_labelled_and_counted_and_their_writes_go_to_their_own
     assert_eq!(
         shown,
         [
+            // The current profile's rows first (issue 46 §1), though
+            // work's #7 is newer than home's #3.
             (Some("[home]".to_string()), "#2"),
-            (Some("[work]".to_string()), "#7"),
             (Some("[home]".to_string()), "#3"),
+            (Some("[work]".to_string()), "#7"),
         ]
     );
     // The profile that is down says so, sanitised.
@@ -455,7 +457,9 @@ fn other_profiles_rows_are_labelled_and_counted_and_their_writes_go_to_their_own
     assert_eq!(inbox_cmds(&fx), [InboxCmd::Refresh]);
     assert!(fx.contains(&Effect::ProfileInbox("work".into(), InboxCmd::Refresh)));
     assert!(fx.contains(&Effect::ProfileInbox("lab".into(), InboxCmd::Refresh)));
-    // `d` on the other profile's row: its own inbox, never the current one.
+    // `d` on the other profile's row (the third: the current profile's
+    // come first): its own inbox, never the current one.
+    s.on_key(key('j'));
     s.on_key(key('j'));
     let fx = s.on_key(key('d'));
     assert_eq!(inbox_cmds(&fx), []);
@@ -495,6 +499,11 @@ fn other_profiles_rows_are_labelled_and_counted_and_their_writes_go_to_their_own
             ..Default::default()
         },
     );
+    // Back on it: the last row, after the current profile's two.
+    s.on_key(key('j'));
+    let shown = s.inbox.rows();
+    assert_eq!(shown.len(), 3);
+    assert_eq!(shown[2].row.task_id, "t-work-7");
     let fx = s.on_key(key('s'));
     assert!(fx.is_empty(), "{fx:?}");
     assert!(matches!(s.overlay, Overlay::Inbox(_)));
@@ -505,6 +514,8 @@ fn other_profiles_rows_are_labelled_and_counted_and_their_writes_go_to_their_own
 fn enter_on_another_profiles_row_switches_to_it_then_opens_the_row_there() {
     let mut s = with_other_profile();
     s.on_key(key('i'));
+    // The work row is the third: the current profile's come first.
+    s.on_key(key('j'));
     s.on_key(key('j'));
     let fx = s.on_key(code(KeyCode::Enter));
     // Nothing asked of this profile's service or inbox for that row.
