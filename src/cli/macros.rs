@@ -82,7 +82,11 @@ pub async fn run(client: &Client, config: &Config, ask: &Ask, limit: Duration) -
     let id = run.id;
     s.engine.prepared = Some(run);
     let fx = s.start_run(id);
-    bounded(limit, carry(client, &mut s, &mut store, fx)).await?;
+    // The limit bounds each request, not the run: a run cut off whole
+    // would say nothing of the steps already sent, and a rerun would post
+    // their replies again. A request without an answer in time is that
+    // step's outcome unknown (never sent again), and the summary says so.
+    carry(client, &mut s, &mut store, fx, limit).await?;
     let outcomes = s
         .engine
         .last_macro
@@ -222,9 +226,26 @@ async fn tasks(client: &Client, s: &mut State, numbers: &[i64]) -> Result<Vec<Ta
         let thread = ApiRequest::Thread {
             id: t.id.as_str().to_string(),
         };
-        // No requester thread (404: the feature is off): the creator.
-        if let Ok(Reply::Messages(m)) = crate::tui::worker::execute(client, &thread).await {
-            s.replies.insert(t.id.as_str().to_string(), m);
+        // No requester thread (404: the feature is off, none for this task,
+        // or no listing of it): `{requester}` is the creator. Any other failure to read it
+        // refuses the run: a reply addressed to the creator in place of a
+        // requester the service could not name now would be wrong.
+        match crate::tui::worker::execute(client, &thread).await {
+            Ok(Reply::Messages(m)) => {
+                s.replies.insert(t.id.as_str().to_string(), m);
+            }
+            Ok(_)
+            | Err(
+                ApiError::NotFound { .. }
+                | ApiError::FeatureDisabled { .. }
+                | ApiError::NotAvailable { .. },
+            ) => {}
+            Err(e) => {
+                return Err(api(
+                    &format!("reading the requester thread of task #{n} (nothing sent)"),
+                    &e,
+                ))
+            }
         }
         out.push(t);
     }
@@ -239,13 +260,21 @@ async fn carry(
     s: &mut State,
     store: &mut Option<(Db, Server)>,
     fx: Vec<Effect>,
+    limit: Duration,
 ) -> Result<(), Failure> {
     let mut queue: VecDeque<Effect> = fx.into();
     loop {
         while let Some(e) = queue.pop_front() {
             match e {
                 Effect::Api { ticket, req } => {
-                    let result = crate::tui::worker::execute(client, &req).await;
+                    let result =
+                        tokio::time::timeout(limit, crate::tui::worker::execute(client, &req))
+                            .await
+                            .unwrap_or_else(|_| {
+                                Err(ApiError::Timeout {
+                                    what: format!("no answer within {} s", limit.as_secs()),
+                                })
+                            });
                     queue.extend(s.on_api(ApiResult {
                         ticket,
                         req: *req,

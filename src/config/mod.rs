@@ -224,8 +224,26 @@ mod tests {
             "{e:?}"
         );
         assert_eq!(x.profiles, ["default", "bob"]);
+        // Asked for by that name: which service is meant cannot be told,
+        // so it is fatal (never the top level in silence); not asked for,
+        // the table is only an error and the top level is used.
+        let fatal = x.fatal().expect("fatal when `default` is asked for");
+        assert!(fatal.contains("has the name of the top level"), "{fatal}");
+        let y = from_str(&clash, None);
+        assert!(y.fatal().is_none(), "{:?}", y.fatal());
+        assert!(from_str(&clash, Some("bob")).fatal().is_none());
         if no_env {
-            assert_eq!(x.settings.base_url.as_deref(), Some("https://top.example"));
+            assert_eq!(y.settings.base_url.as_deref(), Some("https://top.example"));
+        }
+        // Without a connection at the top level, a `[profiles.default]`
+        // table is said, and used when that name is asked for.
+        let table = "[profiles.default]\nbase_url = \"https://t.example\"\n";
+        let t = from_str(table, Some("default"));
+        assert!(t.fatal().is_none(), "{:?}", t.fatal());
+        assert!(!t.unknown_profile);
+        assert_eq!(t.profiles, ["default"]);
+        if no_env {
+            assert_eq!(t.settings.base_url.as_deref(), Some("https://t.example"));
         }
         let named = from_str(
             "default_profile = \"bob\"\n[profiles.bob]\napi_key = \"k\"\n",

@@ -309,24 +309,46 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
 
     // The top level's connection is a profile too, by the name
     // `default_profile` gives it: selecting that name selects the top
-    // level, and a table of that name is a mistake (never used).
+    // level, and a table of that name is a mistake (never used; asked for
+    // by that name, fatal). Without a connection at the top level, such a
+    // table is still said, and used for that name (as it was before the
+    // top level had a name).
+    let top_named =
+        top.base_url.is_some() || top.api_key.is_some() || top.api_key_command.is_some();
     let default_name = settings.default_profile.clone();
-    let profile = profile.filter(|p| *p != default_name);
+    let asked_default = profile == Some(default_name.as_str());
+    let table_named_default = named.iter().any(|(n, ..)| *n == default_name);
+    let profile = if top_named || !table_named_default {
+        profile.filter(|p| *p != default_name)
+    } else {
+        profile
+    };
     let mut profiles: Vec<String> = Vec::new();
+    let mut clash = false;
     for (name, local, at) in named {
         if name == default_name {
+            let what = if top_named {
+                format!(
+                    "`--profile {}` is the top level, and this table is never used",
+                    crate::text::clean(&name)
+                )
+            } else {
+                "with no connection at the top level, this table is used for that name".into()
+            };
             p.error(
                 at,
                 format!(
                     "profile `{}` has the name of the top level's connection \
                      (default_profile = {:?}): rename the table, or set \
-                     default_profile to another name; `--profile {}` is the top level",
+                     default_profile to another name; {what}",
                     crate::text::clean(&name),
                     crate::text::clean(&default_name),
-                    crate::text::clean(&name),
                 ),
             );
-            continue;
+            if top_named {
+                clash = true;
+                continue;
+            }
         }
         if profile == Some(name.as_str()) {
             profile_found = true;
@@ -334,23 +356,25 @@ pub fn from_str(src: &str, profile: Option<&str>) -> Config {
         }
         profiles.push(name);
     }
-    let top_named =
-        top.base_url.is_some() || top.api_key.is_some() || top.api_key_command.is_some();
-    let unknown_profile = match profile {
-        Some(name) if !profile_found => {
-            p.diags.push(Diagnostic {
-                severity: Severity::Error,
-                line: None,
-                message: format!(
-                    "profile `{}` is not defined (add a [profiles.{}] table)",
-                    crate::text::clean(name),
-                    crate::text::clean(name)
-                ),
-            });
-            true
-        }
-        _ => false,
-    };
+    // A table named as the top level beside a top-level connection, and
+    // that name asked for: which service is meant cannot be told, so
+    // nothing is used (fatal) rather than the top level in silence.
+    let unknown_profile = (clash && asked_default)
+        || match profile {
+            Some(name) if !profile_found => {
+                p.diags.push(Diagnostic {
+                    severity: Severity::Error,
+                    line: None,
+                    message: format!(
+                        "profile `{}` is not defined (add a [profiles.{}] table)",
+                        crate::text::clean(name),
+                        crate::text::clean(name)
+                    ),
+                });
+                true
+            }
+            _ => false,
+        };
     settings.profile = profile.map(str::to_string);
 
     // The most specific level that names a key source wins as a whole.

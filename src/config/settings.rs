@@ -245,7 +245,7 @@ impl Config {
         if self.file_unusable {
             pick(|_| true)
         } else if self.unknown_profile {
-            pick(|d| d.line.is_none() && d.message.starts_with("profile `"))
+            pick(|d| d.message.starts_with("profile `"))
         } else {
             None
         }

@@ -18,9 +18,10 @@ impl State {
 #[derive(Debug, Default)]
 pub struct WritesInFlight(
     std::collections::BTreeMap<u64, String>,
-    /// The edits among them the outbox can hold, as sent: kept at the end
-    /// (`State::keep_writes_in_flight`).
-    std::collections::BTreeMap<u64, state::ApiRequest>,
+    /// The edits among them the outbox can hold, as sent, with the user
+    /// they were made as (`State::edit_owner` when sent): kept at the end
+    /// (`State::keep_writes_in_flight`), only for that user.
+    std::collections::BTreeMap<u64, (state::ApiRequest, Option<String>)>,
 );
 
 impl WritesInFlight {
@@ -29,7 +30,7 @@ impl WritesInFlight {
         if let Some(what) = describe_write(ticket, req, state) {
             self.0.insert(ticket, what);
             if outbox::queueable(req) {
-                self.1.insert(ticket, req.clone());
+                self.1.insert(ticket, (req.clone(), state.edit_owner()));
             }
         }
     }
@@ -48,12 +49,21 @@ impl State {
     /// that may be gone (a hang-up), never sent twice. Edits the outbox
     /// sends itself are in the store already. Only with a store that
     /// keeps it; else quitting names it as before. Called before the store
-    /// is drained for the last time.
+    /// is drained for the last time. An edit made as another user than the
+    /// one the store now open belongs to (the key was reissued meanwhile)
+    /// is not kept here — it would be sent as this user — and quitting
+    /// names it as in flight.
     pub fn keep_writes_in_flight(&mut self, writes: &WritesInFlight) {
         if self.not_kept_why().is_some() {
             return;
         }
-        for (ticket, req) in &writes.1 {
+        let now = self.edit_owner();
+        for (ticket, (req, made_as)) in &writes.1 {
+            if let (Some(made_as), Some(now)) = (made_as, &now) {
+                if made_as != now {
+                    continue;
+                }
+            }
             let outboxed = self.outbox.iter().any(|i| {
                 matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == *ticket)
                     || i.pending_ticket == Some(*ticket)

@@ -125,3 +125,53 @@ fn a_read_only_store_never_says_edits_are_kept() {
         s.outbox[0].kept
     );
 }
+
+/// The review of the adversarial pass: an edit still in flight when
+/// taskdeck ends is kept in the outbox for the next start — but only for
+/// the user it was made as. Made as Alice, then the key named Bob (his
+/// store now open): quitting keeps nothing in Bob's outbox and names the
+/// edit as in flight, its outcome unknown.
+#[test]
+fn an_edit_in_flight_at_quit_is_kept_only_for_the_user_who_made_it() {
+    let edit = |s: &mut State| {
+        let mut writes = crate::app::WritesInFlight::default();
+        let fx = palette(s, "priority low");
+        for e in &fx {
+            if let Effect::Api { ticket, req } = e {
+                writes.started(*ticket, req, s);
+            }
+        }
+        writes
+    };
+    // The same user at quit: kept, for the next start.
+    let mut s = with_store(loaded(2));
+    s.me = Some(named("u-alice"));
+    s.local.user = Some("u-alice".into());
+    let writes = edit(&mut s);
+    s.keep_writes_in_flight(&writes);
+    assert_eq!(s.outbox.len(), 1, "kept for Alice's next start");
+    assert_eq!(s.outbox[0].user_id.as_deref(), Some("u-alice"));
+    assert!(s.outbox[0].left_in_flight);
+
+    // The key now acts as Bob, his store open: nothing of Alice's is kept
+    // in it, and quitting says the edit's outcome is unknown.
+    let mut s = with_store(loaded(2));
+    s.me = Some(named("u-alice"));
+    s.local.user = Some("u-alice".into());
+    let writes = edit(&mut s);
+    s.me = Some(named("u-bob"));
+    s.local.user = Some("u-bob".into());
+    s.keep_writes_in_flight(&writes);
+    assert!(
+        s.outbox.is_empty(),
+        "Alice's edit kept to be sent as Bob: {:?}",
+        s.outbox.iter().map(|i| &i.user_id).collect::<Vec<_>>()
+    );
+    let lines = crate::app::quit_lines(&s, &writes, None);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("still in flight") && l.contains("priority")),
+        "{lines:?}"
+    );
+}
