@@ -12,13 +12,25 @@ use crossterm::event::KeyEvent;
 /// words lines say.
 pub type FixedKeys<K> = &'static [(K, &'static [&'static str], &'static str)];
 
-/// What `ev` does in `table`, if it is one of its keys.
+/// What `ev` does in `table`, if it is one of its keys. A key that types
+/// nothing (Esc, Enter, an arrow, a page key) with a modifier the table
+/// does not name is read as the key alone — shift-up scrolls as up does,
+/// as these popups read such keys before their tables; a character with
+/// a modifier is never read as the character (ctrl-x is not x).
 pub fn key_of<K: Copy>(table: FixedKeys<K>, ev: &KeyEvent) -> Option<K> {
-    let key = Key::from_event(ev)?;
-    table.iter().find_map(|(what, keys, _)| {
-        keys.iter()
-            .any(|k| Key::parse(k).ok() == Some(key))
-            .then_some(*what)
+    let find = |ev: &KeyEvent| {
+        let key = Key::from_event(ev)?;
+        table.iter().find_map(|(what, keys, _)| {
+            keys.iter()
+                .any(|k| Key::parse(k).ok() == Some(key))
+                .then_some(*what)
+        })
+    };
+    find(ev).or_else(|| {
+        let bare = KeyEvent::new(ev.code, crossterm::event::KeyModifiers::NONE);
+        (!matches!(ev.code, crossterm::event::KeyCode::Char(_)) && !ev.modifiers.is_empty())
+            .then(|| find(&bare))
+            .flatten()
     })
 }
 
@@ -70,6 +82,21 @@ mod tests {
         );
         assert_eq!(
             key_of(TABLE, &ev(KeyCode::Char('c'), KeyModifiers::NONE)),
+            None
+        );
+        // A key that types nothing, with a modifier the table does not
+        // name: the key alone (the popups read shift-up, alt-esc so before
+        // their tables); a character with one is not the character.
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Up, KeyModifiers::SHIFT)),
+            Some(T::Up)
+        );
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Esc, KeyModifiers::ALT)),
+            Some(T::Close)
+        );
+        assert_eq!(
+            key_of(TABLE, &ev(KeyCode::Char('c'), KeyModifiers::ALT)),
             None
         );
         assert_eq!(line(TABLE, "  "), "up/down scroll  esc close");
