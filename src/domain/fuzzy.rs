@@ -42,18 +42,9 @@ pub fn rank<S: AsRef<str>>(query: &str, items: &[S]) -> Vec<usize> {
 /// found, case and accents aside (`names::fold`: `nguyen` finds
 /// `Nguyễn`), in the label or one of the texts. No word keeps the row.
 /// The live filter (`/`) and every picker one types into (`:link task`,
-/// `:attach`) narrow by it.
-#[cfg(test)]
-pub fn words_match(label: &str, texts: &[&str], typed: &str) -> bool {
-    let fold = super::names::fold;
-    let texts: Vec<String> = texts.iter().map(|t| fold(t)).collect();
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    words_match_folded(&fold(label), &texts, typed)
-}
-
-/// [`words_match`] over a label and texts folded already (`names::fold`,
-/// once when a row is made: a picker's rows are not folded again at each
-/// key); only what is typed is folded here.
+/// `:attach`) narrow by it. The label and texts are folded already
+/// (`names::fold`, once when a row is made: a picker's rows are not
+/// folded again at each key); only what is typed is folded here.
 pub fn words_match_folded(label: &str, texts: &[&str], typed: &str) -> bool {
     let fold = super::names::fold;
     typed.split_whitespace().all(|word| {
@@ -76,6 +67,14 @@ impl AsRef<str> for Indexed<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`words_match_folded`] over a label and texts not folded yet.
+    fn words_match(label: &str, texts: &[&str], typed: &str) -> bool {
+        let fold = super::super::names::fold;
+        let texts: Vec<String> = texts.iter().map(|t| fold(t)).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        words_match_folded(&fold(label), &texts, typed)
+    }
 
     #[test]
     fn exact_then_prefix_then_fuzzy() {

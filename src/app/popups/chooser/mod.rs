@@ -6,7 +6,7 @@
 //! reject after a confirmation), `:link task` (a task by `#N` or title)
 //! and `:attach` (a file seen on a task); their rows are built in
 //! `app/edit/pickers.rs` and `handle.rs`. Each is typed into: what is
-//! typed narrows the rows (`fuzzy::words_match`'s rule, accents folded),
+//! typed narrows the rows (`fuzzy::words_match_folded`'s rule, accents folded),
 //! the row Enter takes is marked `>`, and `empty_text` says when nothing
 //! matches. Keys of the `picker` context (those that type no character):
 //! move, `enter` opens (the outbox: sends an edit that waits; a picker:
@@ -157,7 +157,7 @@ impl Chooser {
     }
 
     /// The rows again from the pool: those matching every typed word
-    /// (`domain::narrow`'s rule, `fuzzy::words_match`), the task whose
+    /// (`domain::narrow`'s rule, `fuzzy::words_match_folded`), the task whose
     /// number is exactly the one typed first. The highlight stays on its
     /// row while that still matches, else the first.
     pub fn narrow(&mut self) {
