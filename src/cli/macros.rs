@@ -87,7 +87,7 @@ pub async fn run(client: &Client, config: &Config, ask: &Ask, limit: Duration) -
     // their replies again. A request without an answer in time is that
     // step's outcome unknown (never sent again), and the summary says so.
     carry(client, &mut s, &mut store, fx, limit).await?;
-    let outcomes = s
+    let (outcomes, said) = s
         .engine
         .last_macro
         .take()
@@ -96,8 +96,9 @@ pub async fn run(client: &Client, config: &Config, ask: &Ask, limit: Duration) -
     if ask.json {
         let text = serde_json::to_string_pretty(&outcomes).unwrap_or_else(|_| "[]".into());
         emit_json(&format!("{text}\n"))?;
-    } else if let Some((_, said, _)) = &s.status {
-        // The TUI's own summary: its head, then one task a line.
+    } else {
+        // The TUI's own summary (kept with the run: the status line may say
+        // something else after it): its head, then one task a line.
         let (head, tasks) = said.split_once(" — ").unwrap_or((said.as_str(), ""));
         let mut text = format!("{head}:\n");
         for part in tasks.split(" · ").filter(|p| !p.is_empty()) {

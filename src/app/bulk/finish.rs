@@ -168,7 +168,7 @@ impl State {
         // A macro's follow-up and snooze, for the tasks whose every change
         // went out (or waits in the outbox).
         if run.macro_name.is_some() {
-            self.engine.last_macro = Some(macro_outcomes(&run));
+            self.engine.last_macro = Some((macro_outcomes(&run), String::new()));
         }
         let fx = if run.kind == RunKind::Apply {
             self.macro_marks(&run)
@@ -351,7 +351,13 @@ impl State {
             text
         };
         let text = match (&run.macro_name, run.kind) {
-            (Some(name), RunKind::Apply) => self.macro_summary(name, &run),
+            (Some(name), RunKind::Apply) => {
+                let summary = self.macro_summary(name, &run);
+                if let Some((_, said)) = self.engine.last_macro.as_mut() {
+                    said.clone_from(&summary);
+                }
+                summary
+            }
             _ if run.kind == RunKind::Undo => format!("{text}{}", self.macro_stays(run.op)),
             _ => text,
         };

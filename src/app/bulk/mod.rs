@@ -196,8 +196,9 @@ pub struct Engine {
     pub limit: usize,
     pub last: Option<RunStats>,
     /// The last macro run over: per task, per step, what became of it
-    /// (`taskdeck macro --json`).
-    pub last_macro: Option<Vec<crate::domain::macros::MacroTask>>,
+    /// (`taskdeck macro --json`), and its summary as the status line said
+    /// it (`taskdeck macro`'s text, whatever is said after it).
+    pub last_macro: Option<(Vec<crate::domain::macros::MacroTask>, String)>,
 }
 
 impl Default for Engine {
