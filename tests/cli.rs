@@ -127,11 +127,7 @@ async fn tasks_all_json_is_lossless_and_keeps_the_limit() {
     }
 
     // Every visible task exactly once: compare with a direct walk.
-    let client = taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
-        sb.base_url(),
-        taskdeck::api::ApiKey::new(sb.keys[0].key.clone()),
-    ))
-    .unwrap();
+    let client = sb.client(0);
     let mut expected = Vec::new();
     let mut cursor = None;
     loop {
@@ -438,11 +434,7 @@ async fn tasks_all_streams_the_same_output_and_asks_the_largest_page() {
     .await
     .unwrap();
     let env = Env::for_sandbox(&sb, &sb.keys[0].key);
-    let client = taskdeck::api::Client::new(taskdeck::api::ClientConfig::new(
-        sb.base_url(),
-        taskdeck::api::ApiKey::new(sb.keys[0].key.clone()),
-    ))
-    .unwrap();
+    let client = sb.client(0);
     let (items, more) =
         taskdeck::cli::commands::walk_pages(&client, &Default::default(), 100, true, 1_000)
             .await

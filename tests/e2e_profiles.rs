@@ -227,21 +227,7 @@ fn a_down_profile_shows_its_inbox_as_stored() {
     .unwrap();
     private(&config);
     let env = vec![("TASKDECK_CONFIG".to_string(), config.display().to_string())];
-    let walk = || {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"))
-            .args(["inbox", "--all-profiles", "--json"])
-            .env_clear()
-            .envs(home.env().into_iter().chain(env.clone()))
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
+    let walk = || all_profiles_json(&home, &env);
     // The first walk learns what there is; the second stores the news.
     walk();
     let label = news_for(&client_svc, &client_key);
@@ -329,6 +315,24 @@ fn give(svc: &Service, from: &str, to: &str, nth: usize) -> String {
     t.display_id.line().into_owned()
 }
 
+/// `taskdeck inbox --all-profiles --json` with the home's environment and
+/// `env`: its output, the exit code 0 (every profile read).
+fn all_profiles_json(home: &Home, env: &[(String, String)]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"))
+        .args(["inbox", "--all-profiles", "--json"])
+        .env_clear()
+        .envs(home.env().into_iter().chain(env.iter().cloned()))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// The inbox's rows as shown, in order: each row's first line, from its
 /// profile's label on.
 fn inbox_rows(screen: &str) -> Vec<String> {
@@ -374,21 +378,8 @@ fn the_top_level_is_the_profile_default_and_switching_goes_both_ways_with_the_in
     .unwrap();
     private(&config);
     let env = vec![("TASKDECK_CONFIG".to_string(), config.display().to_string())];
-    let all_profiles = || {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_taskdeck"))
-            .args(["inbox", "--all-profiles", "--json"])
-            .env_clear()
-            .envs(home.env().into_iter().chain(env.clone()))
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<Vec<serde_json::Value>>(&out.stdout).unwrap()
-    };
+    let all_profiles =
+        || serde_json::from_str::<Vec<serde_json::Value>>(&all_profiles_json(&home, &env)).unwrap();
     // The first walk learns what there is; then news for each.
     all_profiles();
     let alices = give(&svc, &bob_key, &alice_key, 0);

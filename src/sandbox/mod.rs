@@ -144,6 +144,16 @@ impl Sandbox {
         })
     }
 
+    /// A client of this sandbox acting with its `i`th demo key, with the
+    /// client's default settings (tests and benchmarks).
+    pub fn client(&self, i: usize) -> crate::api::Client {
+        crate::api::Client::new(crate::api::ClientConfig::new(
+            self.base_url(),
+            crate::api::ApiKey::new(self.keys[i].key.clone()),
+        ))
+        .expect("a client of the sandbox")
+    }
+
     /// `http://127.0.0.1:PORT` (or the bound address when it is not a wildcard).
     pub fn base_url(&self) -> String {
         if self.addr.ip().is_unspecified() {

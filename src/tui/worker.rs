@@ -297,11 +297,7 @@ mod tests {
         })
         .await
         .unwrap();
-        let client = Client::new(ClientConfig::new(
-            sb.base_url(),
-            ApiKey::new(sb.keys[0].key.clone()),
-        ))
-        .unwrap();
+        let client = sb.client(0);
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let mut w = Worker::new(client, tx);
         let id = sb.task_json("#12").unwrap()["id"]
