@@ -253,7 +253,8 @@ pub async fn cycle(
         }
     };
     report.tasks = ids.len();
-    report.tasks_unreadable = off_runtime(|| unreadable_news(db, &odd_tasks, first));
+    report.tasks_unreadable =
+        off_runtime(|| unreadable_news(db, &odd_tasks, first, report.complete));
     let base_snap = |id: &str| -> Option<Snapshot> {
         bases
             .get(id)
@@ -441,19 +442,28 @@ pub fn off_runtime<R>(f: impl FnOnce() -> R) -> R {
 /// The unreadable tasks of this walk (their prints) that the last walk had
 /// not met: how many to say. The prints are kept for the next walk (at
 /// most [`ODD_TASKS_KEPT`]); the first walk of a store learns them, as it
-/// learns unreadable comments, and says none.
-fn unreadable_news(db: &mut Db, prints: &[String], first: bool) -> usize {
+/// learns unreadable comments, and says none. A walk that stopped early
+/// (`complete` false) saw only part of the tasks: the prints known before
+/// are kept beside its own, or the ones it did not reach would be said
+/// again by a later walk.
+fn unreadable_news(db: &mut Db, prints: &[String], first: bool, complete: bool) -> usize {
     const KEY: &str = "inbox_unreadable_tasks";
     let known = db.get_meta(KEY).unwrap_or_default();
-    let known: HashSet<&str> = known.split(' ').collect();
+    let known: HashSet<&str> = known.split(' ').filter(|p| !p.is_empty()).collect();
     let news = prints
         .iter()
         .filter(|p| !known.contains(p.as_str()))
         .count();
+    let earlier = known
+        .iter()
+        .copied()
+        .filter(|_| !complete)
+        .filter(|k| !prints.iter().any(|p| p == k));
     let keep: Vec<&str> = prints
         .iter()
-        .take(ODD_TASKS_KEPT)
         .map(String::as_str)
+        .chain(earlier)
+        .take(ODD_TASKS_KEPT)
         .collect();
     if let Err(e) = db.set_meta(KEY, &keep.join(" ")) {
         tracing::warn!(error = %e, "the inbox's unreadable tasks were not kept");
@@ -583,7 +593,6 @@ pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
 #[cfg(test)]
 mod unreadable_tests {
     use super::*;
-    use crate::api::{ApiKey, ClientConfig};
     use crate::sandbox::{Sandbox, SandboxOptions};
 
     /// The bases that know an unreadable comment, and the comment's print.
@@ -627,11 +636,7 @@ mod unreadable_tests {
         })
         .await
         .unwrap();
-        let client = Client::new(ClientConfig::new(
-            sb.base_url(),
-            ApiKey::new(sb.keys[0].key.clone()),
-        ))
-        .unwrap();
+        let client = sb.client(0);
         let me = client.me().await.unwrap();
         let me = Me::of(&me);
         let dir = tempfile::tempdir().unwrap();
@@ -679,11 +684,7 @@ mod unreadable_tests {
         })
         .await
         .unwrap();
-        let client = Client::new(ClientConfig::new(
-            sb.base_url(),
-            ApiKey::new(sb.keys[0].key.clone()),
-        ))
-        .unwrap();
+        let client = sb.client(0);
         let me = Me::of(&client.me().await.unwrap());
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("u.sqlite3");
@@ -706,5 +707,27 @@ mod unreadable_tests {
         assert_eq!(third.tasks_unreadable, 0, "{third:?}");
         assert_eq!(third.partial(), None, "{third:?}");
         assert_eq!(db.inbox_bases().unwrap().len(), bases);
+    }
+}
+
+#[cfg(test)]
+mod unreadable_kept_tests {
+    use super::*;
+
+    /// A walk that stopped early keeps the unreadable tasks known before
+    /// beside its own: the one it did not reach is not news to a later,
+    /// whole walk. A whole walk keeps only what it met.
+    #[test]
+    fn a_walk_that_stopped_early_forgets_no_unreadable_task_known_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(unreadable_news(&mut db, &p(&["a", "b"]), true, true), 0);
+        // Stopped after the page of `a`: `b` stays known.
+        assert_eq!(unreadable_news(&mut db, &p(&["a"]), false, false), 0);
+        assert_eq!(unreadable_news(&mut db, &p(&["a", "b"]), false, true), 0);
+        // A whole walk without `b`: forgotten, news when met again.
+        assert_eq!(unreadable_news(&mut db, &p(&["a"]), false, true), 0);
+        assert_eq!(unreadable_news(&mut db, &p(&["a", "b"]), false, true), 1);
     }
 }
