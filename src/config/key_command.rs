@@ -336,12 +336,13 @@ mod tests {
     #[test]
     fn a_huge_key_command_output_is_refused_with_bounded_memory() {
         // 100 MB of output: reading stops one byte past the 64 KiB cap and
-        // the command is killed, so this is quick and holds at most 64 KiB.
+        // the command is killed, so this holds at most 64 KiB. `yes` never
+        // ends by itself: a reader that did not stop at the cap and end it
+        // would wait out the limit and say `TimedOut` instead (no timing
+        // is measured here: the kind of error proves the stop).
         for cmd in ["head -c 100000000 /dev/zero # secret-arg", "yes secret-arg"] {
-            let started = Instant::now();
-            let e = run_key_command_within(cmd, Duration::from_secs(20)).unwrap_err();
+            let e = run_key_command_within(cmd, Duration::from_secs(60)).unwrap_err();
             assert!(matches!(e, KeyError::TooMuchOutput { .. }), "{e:?}");
-            assert!(started.elapsed() < Duration::from_secs(10), "{e}");
             let s = e.to_string();
             assert!(s.contains("more than 64 KiB"), "{s}");
             assert!(!s.contains("secret-arg"), "only the first word: {s}");
