@@ -205,7 +205,8 @@ fn the_first_start_shows_help_and_quit_once_at_80x24() {
 
 /// Issue 46 §2: the demo's first inbox holds every kind of reason — a
 /// mention, a reply to Alice's comment, a change before → after, a task
-/// newly assigned to her, a follow-up come due, a snooze ended —
+/// newly assigned to her, a follow-up come due, a snooze ended, a draft
+/// (#5, which no list gives: found through #3's link by the first walk) —
 /// derived by the inbox from what the demo's colleague did; and opening
 /// the change marks the changed field, opening a reminder marks none.
 #[test]
@@ -224,6 +225,7 @@ fn the_demos_first_inbox_shows_every_reason() {
         "assigned to you",
         "(follow-up)",
         "snoozed until",
+        "draft waiting for you",
     ];
     tui.wait_until("every reason", WAIT, |s| {
         reasons.iter().all(|r| s.contains(r))

@@ -3,11 +3,13 @@
 //! is), then Bob does what a colleague does — mentions Alice, replies to
 //! her comment, changes a task of hers, gives her one of his — and a
 //! follow-up and a snooze of Alice's fall due; two more walks read it all
-//! (each open task's comments are read within two walks). Every item is
-//! derived by the inbox itself from what the service answers: the first
-//! inbox of the demo shows each reason as a real service would bring it,
-//! and `◀ changed` where something changed. Only the demo's store (in
-//! its temp folder) is written.
+//! (each open task's comments are read within two walks). The draft is
+//! the sandbox's own (#5, Alice's, linked from #3: no list gives a
+//! draft), found by the first walk's link reads (`inbox::drafts`). Every
+//! item is derived by the inbox itself from what the service answers:
+//! the first inbox of the demo shows each reason as a real service would
+//! bring it, and `◀ changed` where something changed. Only the demo's
+//! store (in its temp folder) is written.
 
 use crate::api::{
     ApiKey, Client, ClientConfig, Field, Priority, Status, Task, TaskPatch, TaskQuery,

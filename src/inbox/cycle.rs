@@ -1,20 +1,23 @@
 //! One walk of the inbox: the tasks involving the user, page by page (each
 //! page's rows stored for search as it arrives), the comments of the tasks
-//! that need a look, a read of the tasks that left, then one transaction
-//! in the store. Its cost is bounded whatever the
+//! that need a look, a read of the tasks that left, a few reads of the
+//! tasks they link to (for drafts, see [`super::drafts`]), then one
+//! transaction in the store. Its cost is bounded whatever the
 //! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉ + ⌈F / 3⌉) comment
-//!            reads + min(G, gone) task reads
+//!            reads + min(G, gone) + min(D, L) task reads
 //!
-//! (the first walk of a store: the pages and min(C, O) comment reads, to
-//! know the comments there are)
+//! (the first walk of a store: the pages, min(C, O) comment reads, to
+//! know the comments there are, and min(D, L) task reads)
 //!
 //! where I is the tasks involving the user, M those that changed since the
 //! last walk, O the open ones (a rotating half each walk, so a comment that
 //! does not move its task's `updated_at` is seen within two walks), F the
-//! completed ones (a rotating third: within three walks), C and G the caps
-//! below. Archived tasks are in no list (the spec), so not walked.
+//! completed ones (a rotating third: within three walks), C, G and D the
+//! caps below, L the tasks the walk's tasks link to that it does not hold
+//! (ids only are held). Archived tasks are in no list (the spec), so not
+//! walked.
 
 use super::derive::{self, Me};
 use super::snapshot::Snapshot;
@@ -40,6 +43,9 @@ pub struct Plan {
     pub comment_reads: usize,
     /// G: reads of tasks that left the walk, per walk at most.
     pub gone_reads: usize,
+    /// D: reads of tasks the walk links to and does not hold (no list
+    /// gives a draft), per walk at most.
+    pub link_reads: usize,
     /// Requests at once.
     pub concurrency: usize,
 }
@@ -51,6 +57,7 @@ impl Default for Plan {
             max_pages: 200,
             comment_reads: 250,
             gone_reads: 10,
+            link_reads: 5,
             concurrency: 4,
         }
     }
@@ -210,6 +217,7 @@ pub async fn cycle(
     let mut odd_tasks: Vec<String> = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
+    let mut links = super::drafts::Links::default();
     report.complete = loop {
         if report.pages >= plan.max_pages {
             break false;
@@ -230,6 +238,7 @@ pub async fn cycle(
                     if seen.insert(t.id.to_string()) {
                         ids.push(t.id.clone());
                         snaps.push(Snapshot::of(t, me));
+                        links.note(t, &seen);
                         fresh.push(t);
                     }
                 }
@@ -349,9 +358,25 @@ pub async fn cycle(
         }
     }
 
+    // 3b. Drafts: a few of the tasks linked to and not walked, read.
+    let linked = links.not_walked(&seen);
+    let share = off_runtime(|| super::drafts::this_walk(db, &linked, plan.link_reads));
+    drop(linked);
+    let mut items = gone_items;
+    items.extend(
+        super::drafts::linked_drafts(
+            client,
+            me,
+            share,
+            plan.concurrency,
+            now,
+            &mut report.task_reads,
+        )
+        .await,
+    );
+
     // 4. What is news, and the new bases.
     let mut new_bases = Vec::with_capacity(ids.len());
-    let mut items = gone_items;
     let now_secs = now.as_second();
     for (i, (id, s)) in ids.iter().zip(&snaps).enumerate() {
         let id = id.as_str();
@@ -729,5 +754,65 @@ mod unreadable_kept_tests {
         // A whole walk without `b`: forgotten, news when met again.
         assert_eq!(unreadable_news(&mut db, &p(&["a"]), false, true), 0);
         assert_eq!(unreadable_news(&mut db, &p(&["a", "b"]), false, true), 1);
+    }
+}
+
+#[cfg(test)]
+mod draft_tests {
+    use super::*;
+
+    fn drafts(db: &Db) -> Vec<InboxItem> {
+        db.inbox_items(true)
+            .unwrap()
+            .into_iter()
+            .filter(|i| i.kind == "draft")
+            .collect()
+    }
+
+    /// Issue 46 §2: the first walk of a store finds the draft of the
+    /// user's that no list gives (the sandbox's #5, linked from #3) and
+    /// says it, at the cost of its link reads alone; a later walk says it
+    /// no second time. A draft the service no longer answers (rejected:
+    /// 404) is no item, and the walk is whole.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_first_walk_finds_a_linked_draft_and_a_draft_gone_is_no_error() {
+        use crate::sandbox::{Sandbox, SandboxOptions};
+        let sb = Sandbox::start_local(SandboxOptions {
+            tasks: 20,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let client = sb.client(0);
+        let me = Me::of(&client.me().await.unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let plan = Plan::default();
+        let first = cycle(&client, &mut db, &me, &plan, Timestamp::now())
+            .await
+            .unwrap();
+        assert!(first.first && first.partial().is_none(), "{first:?}");
+        assert!(first.task_reads >= 1, "{first:?}");
+        let found = drafts(&db);
+        let five = sb.task_json("#5").unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].task_id, five["id"].as_str().unwrap());
+        assert_eq!(found[0].words, "draft waiting for you to accept or reject");
+        // Read again by a later walk: the same item, not a second one.
+        db.set_meta("inbox_links_after", "").unwrap();
+        let again = cycle(&client, &mut db, &me, &plan, Timestamp::now())
+            .await
+            .unwrap();
+        assert_eq!(again.new_items, 0, "{again:?}");
+        assert_eq!(drafts(&db).len(), 1);
+        // Rejected (deleted): its read answers 404, tolerated.
+        client
+            .delete_task(five["id"].as_str().unwrap())
+            .await
+            .unwrap();
+        let gone = cycle(&client, &mut db, &me, &plan, Timestamp::now())
+            .await
+            .unwrap();
+        assert!(gone.partial().is_none(), "{gone:?}");
     }
 }

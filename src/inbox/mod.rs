@@ -10,6 +10,8 @@
 //! - [`change`]: one changed field: the service's values, and in words.
 //! - [`derive`]: items from a base and what the service has now (pure).
 //! - [`cycle`]: one walk against the service and the store.
+//! - [`drafts`]: the drafts a walk finds through its tasks' links (no
+//!   list gives one).
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
 //! - [`link`]: the inbox beside a running TUI (its own store connection).
 //! - [`notify`]: which unread items are news, and the words (pure).
@@ -22,6 +24,7 @@
 pub mod change;
 pub mod cycle;
 pub mod derive;
+pub mod drafts;
 pub mod link;
 pub mod notify;
 pub mod rows;

@@ -406,6 +406,44 @@ impl Tui {
         self.wait_until(&format!("{text:?}"), timeout, |s| s.contains(text));
     }
 
+    /// The screen and the cursor (row, column, shown), read under one
+    /// lock: one state of the terminal, never the screen of one moment and
+    /// the cursor of a later one.
+    pub fn frame(&self) -> (String, (u16, u16, bool)) {
+        let p = self.parser.lock().unwrap();
+        let screen = p.screen();
+        let (row, col) = screen.cursor_position();
+        (screen.contents(), (row, col, !screen.hide_cursor()))
+    }
+
+    /// Wait until a frame — the screen and the cursor read together, and
+    /// the same at two reads in a row (a frame arrives in several writes:
+    /// a read between them holds parts of two) — satisfies `cond`; that
+    /// frame. Panics with the screen after `timeout`.
+    pub fn wait_frame(
+        &self,
+        what: &str,
+        timeout: Duration,
+        cond: impl Fn(&str, (u16, u16, bool)) -> bool,
+    ) -> (String, (u16, u16, bool)) {
+        let start = Instant::now();
+        let mut last: Option<(String, (u16, u16, bool))> = None;
+        loop {
+            let now = self.frame();
+            if last.as_ref() == Some(&now) && cond(&now.0, now.1) {
+                return now;
+            }
+            if start.elapsed() > timeout {
+                panic!(
+                    "timed out after {timeout:?} waiting for {what}; cursor {:?}, screen:\n{}",
+                    now.1, now.0
+                );
+            }
+            last = Some(now);
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
     /// Wait for the process to end (and for its output to be read).
     pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
         let start = Instant::now();

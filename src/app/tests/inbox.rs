@@ -635,3 +635,47 @@ fn profiles_of_one_service_and_user_are_one_inbox_in_the_tui() {
         ]
     );
 }
+
+/// Issue 46 §2 (why the link reads were backed out once): a walk's news
+/// of a task the list does not hold — a draft read through a link — never
+/// reaches the list: its rows and its cursor stay, and `g` after `G` is
+/// the first row. The list's rows come from its pages alone.
+#[test]
+fn a_draft_found_by_the_inbox_leaves_the_lists_rows_and_cursor_alone() {
+    let mut s = loaded(5);
+    s.inbox.running = true;
+    s.on_key(key('G'));
+    let rows: Vec<String> = s
+        .list
+        .items
+        .iter()
+        .filter_map(|i| i.id().map(|id| id.to_string()))
+        .collect();
+    let at = s.list.selected;
+    assert_eq!(at, rows.len() - 1);
+    s.on_inbox(InboxUpdate {
+        rows: vec![row(
+            99,
+            Kind::Draft,
+            "draft waiting for you to accept or reject",
+            None,
+        )],
+        unread: [tid(99)].into_iter().collect(),
+        walked_at: Some(jiff::Timestamp::now().as_second()),
+        ..Default::default()
+    });
+    let after: Vec<String> = s
+        .list
+        .items
+        .iter()
+        .filter_map(|i| i.id().map(|id| id.to_string()))
+        .collect();
+    assert_eq!(after, rows);
+    assert_eq!(s.list.selected, at);
+    s.on_key(key('g'));
+    assert_eq!(s.list.selected, 0);
+    assert_eq!(
+        s.list.selected_id().map(|i| i.to_string()),
+        Some(rows[0].clone())
+    );
+}
