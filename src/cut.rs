@@ -39,14 +39,16 @@ pub fn cut(s: &str, w: usize) -> String {
     }
     let mut out = String::new();
     let mut used = 0;
+    let mut measured = Measured::default();
     for c in s.chars() {
         out.push(c);
+        measured.push(&out, c);
         // A character of no width of its own may widen the one before
         // (`❤` and its emoji presentation selector take two columns, the
         // sum of their characters' widths one): the text is measured
         // again then, as the terminal and `width` count it.
         let now = match c.width() {
-            Some(0) | None => out.width(),
+            Some(0) | None => measured.width(&out),
             Some(cw) => used + cw,
         };
         if now > w - 1 {
@@ -57,6 +59,112 @@ pub fn cut(s: &str, w: usize) -> String {
     }
     out.push(MARK);
     out
+}
+
+/// The width of a text built one character at a time, exactly as
+/// [`width`] measures it, without measuring all of it again at each
+/// character of no width (a long run of zero-width characters made
+/// [`cut`] quadratic). `unicode-width` reads a text from its end, and a
+/// character may change the width of those before it (an emoji's
+/// selector, a ZWJ sequence, an Arabic lam-alef); most do not:
+///
+/// - an *anchor* (an ASCII letter, space or sign but a digit, `#` and
+///   `*`, or a CJK ideograph) is counted the same, and leaves those
+///   before it counted as alone, whatever follows it: the text's width is
+///   the width up to the last anchor, measured once, plus the width of
+///   what follows it;
+/// - a *plain* character (any whose width does not reach back: not a line
+///   feed, a wide emoji, nor one of the few `unicode-width` gives a
+///   context to: Hebrew lamed, Arabic alef, Khmer letters, Buginese ya,
+///   Tifinagh, Lisu, three variation selectors, Old Turkic, Kirat Rai,
+///   regional indicators, skin tones; [`is_plain`]) adds its own width to
+///   the text's;
+/// - a variation selector right after the same one changes nothing;
+/// - after any other, what follows the last anchor is measured again when
+///   asked.
+#[derive(Default)]
+struct Measured {
+    /// The text's bytes up to its last anchor, and their width.
+    anchor: usize,
+    before: usize,
+    /// The width of what follows the anchor, `None` when a character that
+    /// may change those before it came after it (measured when asked).
+    after: Option<usize>,
+    last: Option<char>,
+}
+
+impl Measured {
+    /// `c` was pushed onto `text`.
+    fn push(&mut self, text: &str, c: char) {
+        let lone = c.encode_utf8(&mut [0; 4]).width();
+        if is_anchor(c) {
+            let before_c = &text[..text.len() - c.len_utf8()];
+            self.before += self.after_anchor(before_c) + lone;
+            self.anchor = text.len();
+            self.after = Some(0);
+        } else if is_plain(c) {
+            if let Some(after) = &mut self.after {
+                *after += lone;
+            }
+        } else if !(self.last == Some(c) && matches!(c, '\u{FE01}' | '\u{FE0E}' | '\u{FE0F}')) {
+            self.after = None;
+        }
+        self.last = Some(c);
+    }
+
+    /// The width of `text` (all pushed here).
+    fn width(&mut self, text: &str) -> usize {
+        self.before + self.after_anchor(text)
+    }
+
+    /// The width of what follows the anchor in `text`.
+    fn after_anchor(&mut self, text: &str) -> usize {
+        if let Some(after) = self.after {
+            return after;
+        }
+        let tail = &text[self.anchor..];
+        #[cfg(test)]
+        tests::measured(tail.len());
+        let after = tail.width();
+        self.after = Some(after);
+        after
+    }
+}
+
+/// A character whose width and whose effect on those before it are the
+/// same whatever follows it: those before it are measured as if it ended
+/// the text (see [`Measured`]).
+fn is_anchor(c: char) -> bool {
+    (c.is_ascii_graphic() || c == ' ') && !matches!(c, '0'..='9' | '#' | '*')
+        || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+}
+
+/// A character that, ending a text, leaves those before it measured as
+/// without it. `unicode-width` 0.2 gives a context only to a line feed,
+/// the characters listed here, the Arabic letters of alef's joining
+/// group and the wide emoji; the last two are told apart by asking
+/// `unicode-width` itself (a lam before an alef takes no column; an
+/// emoji after a ZWJ joins the emoji before it).
+fn is_plain(c: char) -> bool {
+    let lone = c.encode_utf8(&mut [0; 4]).width();
+    match c {
+        '\n'
+        | '\u{5DC}'
+        | '\u{1780}'..='\u{17AF}'
+        | '\u{1A10}'
+        | '\u{2D31}'..='\u{2D6F}'
+        | '\u{A4FC}'..='\u{A4FD}'
+        | '\u{FE01}'
+        | '\u{FE0E}'
+        | '\u{FE0F}'
+        | '\u{10C03}'
+        | '\u{16D67}'..='\u{16D68}'
+        | '\u{1F1E6}'..='\u{1F1FF}'
+        | '\u{1F3FB}'..='\u{1F3FF}' => false,
+        '\u{622}'..='\u{882}' => format!("\u{644}{c}").width() == 1 + lone,
+        _ if lone == 2 => format!("👨\u{200D}{c}").width() == 4,
+        _ => true,
+    }
 }
 
 /// `s` cut to `w` columns ([`cut`]) and padded with spaces to exactly `w`.
@@ -169,6 +277,159 @@ pub fn line(pieces: &[Piece], w: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    std::thread_local! {
+        /// Bytes [`Measured`] measured again, on this thread, and how many
+        /// it may: past it the test fails at once (the quadratic way would
+        /// take hours on a megabyte).
+        static MEASURED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        static BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+    }
+
+    /// [`Measured`] measures `bytes` again.
+    pub(super) fn measured(bytes: usize) {
+        let all = MEASURED.with(|m| m.get()) + bytes;
+        MEASURED.with(|m| m.set(all));
+        let budget = BUDGET.with(|b| b.get());
+        assert!(
+            all <= budget,
+            "{all} bytes measured: over the budget of {budget}"
+        );
+    }
+
+    /// `cut` as it was, measuring the whole text at each character of
+    /// no width: what the linear one must equal.
+    fn cut_before(s: &str, w: usize) -> String {
+        if s.width() <= w {
+            return s.to_string();
+        }
+        if w == 0 {
+            return String::new();
+        }
+        let mut out = String::new();
+        let mut used = 0;
+        for c in s.chars() {
+            out.push(c);
+            let now = match c.width() {
+                Some(0) | None => out.width(),
+                Some(cw) => used + cw,
+            };
+            if now > w - 1 {
+                out.pop();
+                break;
+            }
+            used = now;
+        }
+        out.push(MARK);
+        out
+    }
+
+    /// The review: `cut` measured the whole text again at each character
+    /// of no width, so a long run of them (pasted, or from the service)
+    /// cost its length squared. A megabyte of zero-width spaces, of
+    /// combining marks, of ZWJs, of one variation selector, after a
+    /// letter, an emoji or an ideograph: each text is measured again at
+    /// most once or twice over, and cut as before.
+    #[test]
+    fn a_megabyte_run_of_zero_width_characters_is_cut_in_linear_work() {
+        for (head, zero) in [
+            ("a", '\u{200B}'),
+            ("e", '\u{301}'),
+            ("👨", '\u{200D}'),
+            ("❤", '\u{FE0F}'),
+            ("中", '\u{20DD}'),
+            ("ل", '\u{64B}'),
+        ] {
+            let run: String = std::iter::repeat_n(zero, 1_000_000 / zero.len_utf8()).collect();
+            let text = format!("{head}{run} and after");
+            MEASURED.with(|m| m.set(0));
+            BUDGET.with(|b| b.set(2 * text.len() + 64));
+            let got = cut(&text, 10);
+            BUDGET.with(|b| b.set(usize::MAX));
+            assert!(got.ends_with(MARK), "{head:?}");
+            assert!(got.width() <= 10, "{head:?}");
+            // The same as before, on a run short enough for the old way.
+            let short = format!(
+                "{head}{} and after",
+                &run[..run.len().min(3000 * zero.len_utf8())]
+            );
+            assert_eq!(
+                cut(&short, 10),
+                cut_before(&short, 10),
+                "{head:?} + {zero:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Every width measured today is kept: on short texts of the
+        /// characters that reach back (emoji and their selectors, ZWJ,
+        /// skin tones, flags, keycaps, Arabic lam-alef, Hebrew, Khmer,
+        /// tags) among letters, digits, spaces and ideographs, the cut is
+        /// the one before.
+        #[test]
+        fn the_cut_is_the_one_before(
+            picks in proptest::collection::vec(0usize..CHARS.len(), 0..40),
+            w in 0usize..24,
+        ) {
+            let text: String = picks.iter().map(|&i| CHARS[i]).collect();
+            proptest::prop_assert_eq!(cut(&text, w), cut_before(&text, w));
+        }
+    }
+
+    const CHARS: &[char] = &[
+        'a',
+        'Z',
+        ' ',
+        '.',
+        '1',
+        '#',
+        '*',
+        '\n',
+        '\r',
+        '中',
+        '한',
+        'é',
+        '\u{301}',
+        '\u{200B}',
+        '\u{200D}',
+        '\u{FE0F}',
+        '\u{FE0E}',
+        '\u{FE01}',
+        '\u{20E3}',
+        '❤',
+        '👨',
+        '👩',
+        '🏳',
+        '⚧',
+        '\u{1F3FB}',
+        '\u{1F1EB}',
+        '\u{1F1F7}',
+        '\u{E0067}',
+        '\u{E007F}',
+        '🏴',
+        'ل',
+        'ا',
+        '\u{64B}',
+        '\u{5D0}',
+        '\u{5DC}',
+        '\u{1780}',
+        '\u{17D2}',
+        '\u{1A10}',
+        '\u{1A17}',
+        '\u{2D31}',
+        '\u{2D7F}',
+        '\u{A4FC}',
+        '\u{A4F8}',
+        '\u{10C03}',
+        '\u{10C32}',
+        '\u{34F}',
+        '\u{16D67}',
+        '\u{16D63}',
+        '©',
+        '\u{2018}',
+        '\u{17D8}',
+    ];
 
     #[test]
     fn cut_by_display_width_always_says_it_cut() {
