@@ -167,6 +167,104 @@ fn is_plain(c: char) -> bool {
     }
 }
 
+/// The end of `s` in at most `w` columns: whole when it fits, else `…`
+/// and as much of its end as fits after it (what is typed, cut on the
+/// left so that the cursor at its end stays in sight). Nothing at all for
+/// `w == 0`.
+pub fn cut_start(s: &str, w: usize) -> String {
+    if s.width() <= w {
+        return s.to_string();
+    }
+    if w == 0 {
+        return String::new();
+    }
+    let mut start = s.len();
+    let mut used = 0;
+    for (i, c) in s.char_indices().rev() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw > w - 1 {
+            break;
+        }
+        used += cw;
+        start = i;
+    }
+    // A character of no width of its own may widen the one before: what
+    // is kept is measured as the terminal counts it, and its first
+    // characters go until it fits; marks left without their base go too.
+    let mut kept = &s[start..];
+    while kept.width() > w - 1 {
+        let first = kept.chars().next().map_or(0, char::len_utf8);
+        kept = &kept[first..];
+    }
+    let kept = kept.trim_start_matches(|c: char| c.width() == Some(0));
+    format!("{MARK}{kept}")
+}
+
+/// A line of typed text shown in a given width ([`around`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Around {
+    /// What is shown: the part of the text around the cursor, `…` where
+    /// text is out of sight on either side.
+    pub text: String,
+    /// The cursor's column in `text`.
+    pub cursor: usize,
+    /// The text's end is shown, with a column after it (for a caret).
+    pub end: bool,
+}
+
+/// One line of typed text in `w` columns, the cursor (at byte `at` of
+/// `s`) always in sight: the whole text when it fits with a column after
+/// it; else the text before the cursor, cut on the left ([`cut_start`])
+/// when it does not leave a column for the cursor (and one for the `…`
+/// after it when text follows), then the text after the cursor, cut on the
+/// right ([`cut`]). Every one-line input draws what is typed through it
+/// (the palette's `:` line, the search line, the pickers' `find:` lines,
+/// the filter form's fields): never wider than `w`, never more than one
+/// row, however long a paste.
+pub fn around(s: &str, at: usize, w: usize) -> Around {
+    let at = (0..=at.min(s.len()))
+        .rev()
+        .find(|i| s.is_char_boundary(*i))
+        .unwrap_or(0);
+    let (before, after) = s.split_at(at);
+    if s.width() < w {
+        return Around {
+            text: s.to_string(),
+            cursor: before.width(),
+            end: true,
+        };
+    }
+    if w < 3 {
+        let text = cut(s, w);
+        return Around {
+            cursor: text.width().min(w.saturating_sub(1)),
+            text,
+            end: false,
+        };
+    }
+    // The cursor's own column, and one for the `…` after it when text
+    // follows.
+    let need = if after.is_empty() { 1 } else { 2 };
+    let left = if before.width() + need <= w {
+        before.to_string()
+    } else {
+        cut_start(before, w - need)
+    };
+    let cursor = left.width();
+    let room = w - cursor;
+    let end = after.width() < room;
+    let right = if end {
+        after.to_string()
+    } else {
+        cut(after, room)
+    };
+    Around {
+        text: left + &right,
+        cursor,
+        end,
+    }
+}
+
 /// `s` cut to `w` columns ([`cut`]) and padded with spaces to exactly `w`.
 pub fn fit(s: &str, w: usize) -> String {
     let mut out = cut(s, w);
@@ -294,6 +392,57 @@ mod tests {
         assert!(
             all <= budget,
             "{all} bytes measured: over the budget of {budget}"
+        );
+    }
+
+    #[test]
+    fn cut_start_keeps_the_end_and_says_it_cut() {
+        assert_eq!(cut_start("abc", 3), "abc");
+        assert_eq!(cut_start("abcdef", 4), "…def");
+        assert_eq!(cut_start("日本語です", 5), "…です");
+        assert_eq!(cut_start("ab", 0), "");
+        // A mark whose base was cut does not start what is shown.
+        assert_eq!(cut_start("xe\u{301}\u{301}fg", 3), "…fg");
+        assert_eq!(cut_start("ae\u{301}fgh", 4), "…fgh");
+        assert_eq!(cut_start("xxe\u{301}fg", 4), "…e\u{301}fg");
+    }
+
+    /// The review: a long text typed or pasted into a one-line input hid
+    /// the cursor beyond the right edge. Now the part around the cursor
+    /// is shown, cut by width on either side, never wider than the room.
+    #[test]
+    fn around_keeps_the_cursor_in_sight_and_the_line_in_its_width() {
+        let long = format!("{}END", "abcdefghij".repeat(10));
+        // At the end: the end in sight, a column for the caret after it.
+        let a = around(&long, long.len(), 20);
+        assert_eq!(a.text, format!("…{}END", &"abcdefghij".repeat(2)[5..]));
+        assert!(a.end && a.cursor == 19 && a.text.width() == 19, "{a:?}");
+        // At the start: the start, cut on the right.
+        let a = around(&long, 0, 20);
+        assert_eq!(
+            (a.text.as_str(), a.cursor, a.end),
+            ("abcdefghijabcdefghi…", 0, false)
+        );
+        // In the middle: cut on both sides, the cursor's character shown.
+        let a = around(&long, 50, 20);
+        assert!(a.text.starts_with('…') && a.text.ends_with('…'), "{a:?}");
+        assert_eq!(a.text.width(), 20);
+        assert_eq!(a.cursor, 18);
+        assert_eq!(&a.text[a.text.len() - 4..], "a…");
+        // Wide characters: cut by their width, never beyond the room.
+        let wide = "日本語".repeat(20);
+        for at in [0, 30, wide.len()] {
+            let a = around(&wide, at, 21);
+            assert!(a.text.width() <= 21 && a.cursor < 21, "{at}: {a:?}");
+        }
+        // Short: whole.
+        assert_eq!(
+            around("abc", 1, 20),
+            Around {
+                text: "abc".into(),
+                cursor: 1,
+                end: true
+            }
         );
     }
 
