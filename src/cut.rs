@@ -39,14 +39,16 @@ pub fn cut(s: &str, w: usize) -> String {
     }
     let mut out = String::new();
     let mut used = 0;
+    let mut measured = Measured::default();
     for c in s.chars() {
         out.push(c);
+        measured.push(&out, c);
         // A character of no width of its own may widen the one before
         // (`❤` and its emoji presentation selector take two columns, the
         // sum of their characters' widths one): the text is measured
         // again then, as the terminal and `width` count it.
         let now = match c.width() {
-            Some(0) | None => out.width(),
+            Some(0) | None => measured.width(&out),
             Some(cw) => used + cw,
         };
         if now > w - 1 {
@@ -57,6 +59,210 @@ pub fn cut(s: &str, w: usize) -> String {
     }
     out.push(MARK);
     out
+}
+
+/// The width of a text built one character at a time, exactly as
+/// [`width`] measures it, without measuring all of it again at each
+/// character of no width (a long run of zero-width characters made
+/// [`cut`] quadratic). `unicode-width` reads a text from its end, and a
+/// character may change the width of those before it (an emoji's
+/// selector, a ZWJ sequence, an Arabic lam-alef); most do not:
+///
+/// - an *anchor* (an ASCII letter, space or sign but a digit, `#` and
+///   `*`, or a CJK ideograph) is counted the same, and leaves those
+///   before it counted as alone, whatever follows it: the text's width is
+///   the width up to the last anchor, measured once, plus the width of
+///   what follows it;
+/// - a *plain* character (any whose width does not reach back: not a line
+///   feed, a wide emoji, nor one of the few `unicode-width` gives a
+///   context to: Hebrew lamed, Arabic alef, Khmer letters, Buginese ya,
+///   Tifinagh, Lisu, three variation selectors, Old Turkic, Kirat Rai,
+///   regional indicators, skin tones; [`is_plain`]) adds its own width to
+///   the text's;
+/// - a variation selector right after the same one changes nothing;
+/// - after any other, what follows the last anchor is measured again when
+///   asked.
+#[derive(Default)]
+struct Measured {
+    /// The text's bytes up to its last anchor, and their width.
+    anchor: usize,
+    before: usize,
+    /// The width of what follows the anchor, `None` when a character that
+    /// may change those before it came after it (measured when asked).
+    after: Option<usize>,
+    last: Option<char>,
+}
+
+impl Measured {
+    /// `c` was pushed onto `text`.
+    fn push(&mut self, text: &str, c: char) {
+        let lone = c.encode_utf8(&mut [0; 4]).width();
+        if is_anchor(c) {
+            let before_c = &text[..text.len() - c.len_utf8()];
+            self.before += self.after_anchor(before_c) + lone;
+            self.anchor = text.len();
+            self.after = Some(0);
+        } else if is_plain(c) {
+            if let Some(after) = &mut self.after {
+                *after += lone;
+            }
+        } else if !(self.last == Some(c) && matches!(c, '\u{FE01}' | '\u{FE0E}' | '\u{FE0F}')) {
+            self.after = None;
+        }
+        self.last = Some(c);
+    }
+
+    /// The width of `text` (all pushed here).
+    fn width(&mut self, text: &str) -> usize {
+        self.before + self.after_anchor(text)
+    }
+
+    /// The width of what follows the anchor in `text`.
+    fn after_anchor(&mut self, text: &str) -> usize {
+        if let Some(after) = self.after {
+            return after;
+        }
+        let tail = &text[self.anchor..];
+        #[cfg(test)]
+        tests::measured(tail.len());
+        let after = tail.width();
+        self.after = Some(after);
+        after
+    }
+}
+
+/// A character whose width and whose effect on those before it are the
+/// same whatever follows it: those before it are measured as if it ended
+/// the text (see [`Measured`]).
+fn is_anchor(c: char) -> bool {
+    (c.is_ascii_graphic() || c == ' ') && !matches!(c, '0'..='9' | '#' | '*')
+        || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+}
+
+/// A character that, ending a text, leaves those before it measured as
+/// without it. `unicode-width` 0.2 gives a context only to a line feed,
+/// the characters listed here, the Arabic letters of alef's joining
+/// group and the wide emoji; the last two are told apart by asking
+/// `unicode-width` itself (a lam before an alef takes no column; an
+/// emoji after a ZWJ joins the emoji before it).
+fn is_plain(c: char) -> bool {
+    let lone = c.encode_utf8(&mut [0; 4]).width();
+    match c {
+        '\n'
+        | '\u{5DC}'
+        | '\u{1780}'..='\u{17AF}'
+        | '\u{1A10}'
+        | '\u{2D31}'..='\u{2D6F}'
+        | '\u{A4FC}'..='\u{A4FD}'
+        | '\u{FE01}'
+        | '\u{FE0E}'
+        | '\u{FE0F}'
+        | '\u{10C03}'
+        | '\u{16D67}'..='\u{16D68}'
+        | '\u{1F1E6}'..='\u{1F1FF}'
+        | '\u{1F3FB}'..='\u{1F3FF}' => false,
+        '\u{622}'..='\u{882}' => format!("\u{644}{c}").width() == 1 + lone,
+        _ if lone == 2 => format!("👨\u{200D}{c}").width() == 4,
+        _ => true,
+    }
+}
+
+/// The end of `s` in at most `w` columns: whole when it fits, else `…`
+/// and as much of its end as fits after it (what is typed, cut on the
+/// left so that the cursor at its end stays in sight). Nothing at all for
+/// `w == 0`.
+pub fn cut_start(s: &str, w: usize) -> String {
+    if s.width() <= w {
+        return s.to_string();
+    }
+    if w == 0 {
+        return String::new();
+    }
+    let mut start = s.len();
+    let mut used = 0;
+    for (i, c) in s.char_indices().rev() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw > w - 1 {
+            break;
+        }
+        used += cw;
+        start = i;
+    }
+    // A character of no width of its own may widen the one before: what
+    // is kept is measured as the terminal counts it, and its first
+    // characters go until it fits; marks left without their base go too.
+    let mut kept = &s[start..];
+    while kept.width() > w - 1 {
+        let first = kept.chars().next().map_or(0, char::len_utf8);
+        kept = &kept[first..];
+    }
+    let kept = kept.trim_start_matches(|c: char| c.width() == Some(0));
+    format!("{MARK}{kept}")
+}
+
+/// A line of typed text shown in a given width ([`around`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Around {
+    /// What is shown: the part of the text around the cursor, `…` where
+    /// text is out of sight on either side.
+    pub text: String,
+    /// The cursor's column in `text`.
+    pub cursor: usize,
+    /// The text's end is shown, with a column after it (for a caret).
+    pub end: bool,
+}
+
+/// One line of typed text in `w` columns, the cursor (at byte `at` of
+/// `s`) always in sight: the whole text when it fits with a column after
+/// it; else the text before the cursor, cut on the left ([`cut_start`])
+/// when it does not leave a column for the cursor (and one for the `…`
+/// after it when text follows), then the text after the cursor, cut on the
+/// right ([`cut`]). Every one-line input draws what is typed through it
+/// (the palette's `:` line, the search line, the pickers' `find:` lines,
+/// the filter form's fields): never wider than `w`, never more than one
+/// row, however long a paste.
+pub fn around(s: &str, at: usize, w: usize) -> Around {
+    let at = (0..=at.min(s.len()))
+        .rev()
+        .find(|i| s.is_char_boundary(*i))
+        .unwrap_or(0);
+    let (before, after) = s.split_at(at);
+    if s.width() < w {
+        return Around {
+            text: s.to_string(),
+            cursor: before.width(),
+            end: true,
+        };
+    }
+    if w < 3 {
+        let text = cut(s, w);
+        return Around {
+            cursor: text.width().min(w.saturating_sub(1)),
+            text,
+            end: false,
+        };
+    }
+    // The cursor's own column, and one for the `…` after it when text
+    // follows.
+    let need = if after.is_empty() { 1 } else { 2 };
+    let left = if before.width() + need <= w {
+        before.to_string()
+    } else {
+        cut_start(before, w - need)
+    };
+    let cursor = left.width();
+    let room = w - cursor;
+    let end = after.width() < room;
+    let right = if end {
+        after.to_string()
+    } else {
+        cut(after, room)
+    };
+    Around {
+        text: left + &right,
+        cursor,
+        end,
+    }
 }
 
 /// `s` cut to `w` columns ([`cut`]) and padded with spaces to exactly `w`.
@@ -169,6 +375,210 @@ pub fn line(pieces: &[Piece], w: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    std::thread_local! {
+        /// Bytes [`Measured`] measured again, on this thread, and how many
+        /// it may: past it the test fails at once (the quadratic way would
+        /// take hours on a megabyte).
+        static MEASURED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        static BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+    }
+
+    /// [`Measured`] measures `bytes` again.
+    pub(super) fn measured(bytes: usize) {
+        let all = MEASURED.with(|m| m.get()) + bytes;
+        MEASURED.with(|m| m.set(all));
+        let budget = BUDGET.with(|b| b.get());
+        assert!(
+            all <= budget,
+            "{all} bytes measured: over the budget of {budget}"
+        );
+    }
+
+    #[test]
+    fn cut_start_keeps_the_end_and_says_it_cut() {
+        assert_eq!(cut_start("abc", 3), "abc");
+        assert_eq!(cut_start("abcdef", 4), "…def");
+        assert_eq!(cut_start("日本語です", 5), "…です");
+        assert_eq!(cut_start("ab", 0), "");
+        // A mark whose base was cut does not start what is shown.
+        assert_eq!(cut_start("xe\u{301}\u{301}fg", 3), "…fg");
+        assert_eq!(cut_start("ae\u{301}fgh", 4), "…fgh");
+        assert_eq!(cut_start("xxe\u{301}fg", 4), "…e\u{301}fg");
+    }
+
+    /// The review: a long text typed or pasted into a one-line input hid
+    /// the cursor beyond the right edge. Now the part around the cursor
+    /// is shown, cut by width on either side, never wider than the room.
+    #[test]
+    fn around_keeps_the_cursor_in_sight_and_the_line_in_its_width() {
+        let long = format!("{}END", "abcdefghij".repeat(10));
+        // At the end: the end in sight, a column for the caret after it.
+        let a = around(&long, long.len(), 20);
+        assert_eq!(a.text, format!("…{}END", &"abcdefghij".repeat(2)[5..]));
+        assert!(a.end && a.cursor == 19 && a.text.width() == 19, "{a:?}");
+        // At the start: the start, cut on the right.
+        let a = around(&long, 0, 20);
+        assert_eq!(
+            (a.text.as_str(), a.cursor, a.end),
+            ("abcdefghijabcdefghi…", 0, false)
+        );
+        // In the middle: cut on both sides, the cursor's character shown.
+        let a = around(&long, 50, 20);
+        assert!(a.text.starts_with('…') && a.text.ends_with('…'), "{a:?}");
+        assert_eq!(a.text.width(), 20);
+        assert_eq!(a.cursor, 18);
+        assert_eq!(&a.text[a.text.len() - 4..], "a…");
+        // Wide characters: cut by their width, never beyond the room.
+        let wide = "日本語".repeat(20);
+        for at in [0, 30, wide.len()] {
+            let a = around(&wide, at, 21);
+            assert!(a.text.width() <= 21 && a.cursor < 21, "{at}: {a:?}");
+        }
+        // Short: whole.
+        assert_eq!(
+            around("abc", 1, 20),
+            Around {
+                text: "abc".into(),
+                cursor: 1,
+                end: true
+            }
+        );
+    }
+
+    /// `cut` as it was, measuring the whole text at each character of
+    /// no width: what the linear one must equal.
+    fn cut_before(s: &str, w: usize) -> String {
+        if s.width() <= w {
+            return s.to_string();
+        }
+        if w == 0 {
+            return String::new();
+        }
+        let mut out = String::new();
+        let mut used = 0;
+        for c in s.chars() {
+            out.push(c);
+            let now = match c.width() {
+                Some(0) | None => out.width(),
+                Some(cw) => used + cw,
+            };
+            if now > w - 1 {
+                out.pop();
+                break;
+            }
+            used = now;
+        }
+        out.push(MARK);
+        out
+    }
+
+    /// The review: `cut` measured the whole text again at each character
+    /// of no width, so a long run of them (pasted, or from the service)
+    /// cost its length squared. A megabyte of zero-width spaces, of
+    /// combining marks, of ZWJs, of one variation selector, after a
+    /// letter, an emoji or an ideograph: each text is measured again at
+    /// most once or twice over, and cut as before.
+    #[test]
+    fn a_megabyte_run_of_zero_width_characters_is_cut_in_linear_work() {
+        for (head, zero) in [
+            ("a", '\u{200B}'),
+            ("e", '\u{301}'),
+            ("👨", '\u{200D}'),
+            ("❤", '\u{FE0F}'),
+            ("中", '\u{20DD}'),
+            ("ل", '\u{64B}'),
+        ] {
+            let run: String = std::iter::repeat_n(zero, 1_000_000 / zero.len_utf8()).collect();
+            let text = format!("{head}{run} and after");
+            MEASURED.with(|m| m.set(0));
+            BUDGET.with(|b| b.set(2 * text.len() + 64));
+            let got = cut(&text, 10);
+            BUDGET.with(|b| b.set(usize::MAX));
+            assert!(got.ends_with(MARK), "{head:?}");
+            assert!(got.width() <= 10, "{head:?}");
+            // The same as before, on a run short enough for the old way.
+            let short = format!(
+                "{head}{} and after",
+                &run[..run.len().min(3000 * zero.len_utf8())]
+            );
+            assert_eq!(
+                cut(&short, 10),
+                cut_before(&short, 10),
+                "{head:?} + {zero:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Every width measured today is kept: on short texts of the
+        /// characters that reach back (emoji and their selectors, ZWJ,
+        /// skin tones, flags, keycaps, Arabic lam-alef, Hebrew, Khmer,
+        /// tags) among letters, digits, spaces and ideographs, the cut is
+        /// the one before.
+        #[test]
+        fn the_cut_is_the_one_before(
+            picks in proptest::collection::vec(0usize..CHARS.len(), 0..40),
+            w in 0usize..24,
+        ) {
+            let text: String = picks.iter().map(|&i| CHARS[i]).collect();
+            proptest::prop_assert_eq!(cut(&text, w), cut_before(&text, w));
+        }
+    }
+
+    const CHARS: &[char] = &[
+        'a',
+        'Z',
+        ' ',
+        '.',
+        '1',
+        '#',
+        '*',
+        '\n',
+        '\r',
+        '中',
+        '한',
+        'é',
+        '\u{301}',
+        '\u{200B}',
+        '\u{200D}',
+        '\u{FE0F}',
+        '\u{FE0E}',
+        '\u{FE01}',
+        '\u{20E3}',
+        '❤',
+        '👨',
+        '👩',
+        '🏳',
+        '⚧',
+        '\u{1F3FB}',
+        '\u{1F1EB}',
+        '\u{1F1F7}',
+        '\u{E0067}',
+        '\u{E007F}',
+        '🏴',
+        'ل',
+        'ا',
+        '\u{64B}',
+        '\u{5D0}',
+        '\u{5DC}',
+        '\u{1780}',
+        '\u{17D2}',
+        '\u{1A10}',
+        '\u{1A17}',
+        '\u{2D31}',
+        '\u{2D7F}',
+        '\u{A4FC}',
+        '\u{A4F8}',
+        '\u{10C03}',
+        '\u{10C32}',
+        '\u{34F}',
+        '\u{16D67}',
+        '\u{16D63}',
+        '©',
+        '\u{2018}',
+        '\u{17D8}',
+    ];
 
     #[test]
     fn cut_by_display_width_always_says_it_cut() {

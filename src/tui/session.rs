@@ -532,12 +532,19 @@ impl Session {
     /// the loop's channel), the terminal given back, what was left undone
     /// said on stderr; how the run ended.
     pub(super) fn finish(mut self, rx: &mut UnboundedReceiver<Msg>) -> RunEnd {
+        // A session that ends sends nothing more: the writes still waiting
+        // for an earlier one of their task never go out (after `:profile`
+        // they would, with this profile's client, unanswered); they are
+        // kept below as never sent.
+        let stopped = self.worker.stop_unsent();
+        self.writes.never_sent(&stopped);
         let kept = self.state.save_drafts_now();
         // Drafts saved: a signal from now on ends the process at once.
         super::editor::leaving();
         // What the commands started is ended with taskdeck.
         crate::platform::child::end_all_groups();
-        // Edits sent and not answered: into the outbox, outcome unknown.
+        // Edits sent and not answered: into the outbox, outcome unknown;
+        // those never sent: into the outbox as queued.
         self.state.keep_writes_in_flight(&self.writes);
         self.store.drain(&mut self.state);
         self.store.finish();
@@ -548,7 +555,9 @@ impl Session {
             }
         }
         // A queued edit neither sent nor kept is lost: never a silent exit 0.
-        if self.exit_code == 0 && !self.state.outbox_lost().is_empty() {
+        let lost =
+            !self.state.outbox_lost().is_empty() || !self.writes.lost(&self.state).is_empty();
+        if self.exit_code == 0 && lost {
             self.exit_code = EXIT_EDITS_LOST;
         }
         let terminal::Screen { term, input, .. } = self.screen;

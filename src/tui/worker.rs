@@ -3,10 +3,21 @@
 //! of one task go out one after the other, each once the one before it
 //! is answered: sent side by side, two quick edits of a field could reach
 //! the service in either order and leave the first one standing.
+//!
+//! Each write's course is kept (`Gate`): waiting for the one before it,
+//! gone out, or stopped. When the session ends (a quit, a signal, a
+//! `:profile` switch) the writes still waiting are stopped
+//! (`Worker::stop_unsent`): a session that is over sends nothing more
+//! (after a switch its tasks would still run, with the old profile's
+//! client, their answers lost). A write goes out only if the one before
+//! it did, so one stopped stops those behind it. The loop keeps the
+//! stopped ones in their user's outbox, said as never sent.
 
 use crate::api::*;
 use crate::app::state::{ApiRequest, ApiResult, Reply};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
@@ -22,8 +33,21 @@ pub struct Worker {
     prefetches: HashMap<u64, JoinHandle<()>>,
     /// The last write of each task: answered (or ended) when its sender
     /// is dropped. The next write of that task waits for it.
-    writes: HashMap<String, tokio::sync::oneshot::Receiver<()>>,
+    writes: HashMap<String, (tokio::sync::oneshot::Receiver<()>, Gate)>,
+    /// Each write not yet answered, by ticket: its course.
+    gates: HashMap<u64, Gate>,
 }
+
+/// A write's course, shared by the worker and the write's task.
+type Gate = Arc<AtomicU8>;
+/// Waiting for the write of its task before it.
+const WAITING: u8 = 0;
+/// Its request went out (its outcome unknown until answered).
+const SENT: u8 = 1;
+/// Stopped before it went out: never sent.
+const STOPPED: u8 = 2;
+/// Answered, or ended.
+const DONE: u8 = 3;
 
 impl Worker {
     pub fn new(client: Client, tx: UnboundedSender<super::msg::Msg>) -> Self {
@@ -34,7 +58,26 @@ impl Worker {
             slots: HashMap::new(),
             prefetches: HashMap::new(),
             writes: HashMap::new(),
+            gates: HashMap::new(),
         }
+    }
+
+    /// The session ends: every write still waiting for the one before it
+    /// is stopped and never goes out. Returns the tickets of the writes
+    /// never sent, in order (those in flight go on: their outcome is
+    /// unknown).
+    pub fn stop_unsent(&mut self) -> Vec<u64> {
+        for gate in self.gates.values() {
+            let _ = gate.compare_exchange(WAITING, STOPPED, Ordering::SeqCst, Ordering::SeqCst);
+        }
+        let mut stopped: Vec<u64> = self
+            .gates
+            .iter()
+            .filter(|(_, g)| g.load(Ordering::SeqCst) == STOPPED)
+            .map(|(t, _)| *t)
+            .collect();
+        stopped.sort_unstable();
+        stopped
     }
 
     /// The loop's channel, for other work done off the loop (custom
@@ -60,25 +103,54 @@ impl Worker {
         let prefetch = matches!(*req, ApiRequest::Prefetch(_));
         // A write of a task waits for the one before it (in the order
         // made); `done` is dropped when this one is answered or ended.
-        let (done, before) = match req.written_task() {
+        // Its gate: it goes out only if the one before went out (its gate
+        // is `SENT` or `DONE`), and only if the session did not stop it.
+        let (done, before, gate) = match req.written_task() {
             Some(id) => {
                 let (done, next) = tokio::sync::oneshot::channel::<()>();
                 // Those answered are forgotten.
-                self.writes.retain(|_, r| {
+                self.writes.retain(|_, (r, _)| {
                     matches!(
                         r.try_recv(),
                         Err(tokio::sync::oneshot::error::TryRecvError::Empty)
                     )
                 });
-                (Some(done), self.writes.insert(id.to_string(), next))
+                self.gates.retain(|_, g| g.load(Ordering::SeqCst) != DONE);
+                let gate: Gate = Arc::new(AtomicU8::new(WAITING));
+                self.gates.insert(ticket, gate.clone());
+                let before = self.writes.insert(id.to_string(), (next, gate.clone()));
+                (Some(done), before, Some(gate))
             }
-            None => (None, None),
+            None => (None, None, None),
         };
         let handle = tokio::spawn(async move {
-            if let Some(before) = before {
+            if let Some((before, before_gate)) = before {
                 let _ = before.await;
+                // The one before was stopped: so is this one (never sent
+                // out of order).
+                if before_gate.load(Ordering::SeqCst) == STOPPED {
+                    if let Some(g) = &gate {
+                        let _ = g.compare_exchange(
+                            WAITING,
+                            STOPPED,
+                            Ordering::SeqCst,
+                            Ordering::SeqCst,
+                        );
+                    }
+                }
+            }
+            if let Some(g) = &gate {
+                if g.compare_exchange(WAITING, SENT, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_err()
+                {
+                    // Stopped: never sent, never answered (the loop said it).
+                    return;
+                }
             }
             let result = execute(&client, &req).await;
+            if let Some(g) = &gate {
+                g.store(DONE, Ordering::SeqCst);
+            }
             drop(done);
             let _ = tx.send(super::msg::Msg::Api(Box::new(ApiResult {
                 ticket,
@@ -332,5 +404,80 @@ mod tests {
         }
         assert_eq!(answered, (0..order.len() as u64).collect::<Vec<_>>());
         assert_eq!(sb.task_json("#12").unwrap()["priority"], "medium");
+    }
+
+    /// After a `:profile` switch, the review found a task's chained write
+    /// still going out: the old session's task ran on, with Alice's client,
+    /// its answer lost, while her outbox called it "outcome unknown" (and
+    /// a quick switch back could send it again). Now the session's end
+    /// stops every write still waiting for the one before it: never sent,
+    /// by Alice's old session or with Bob's key; the write in flight goes
+    /// on, as Alice, to Alice's service.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_waiting_when_the_session_ends_is_stopped_never_sent() {
+        use super::super::msg::Msg;
+        let sb = Sandbox::start_local(SandboxOptions {
+            tasks: 30,
+            faults: "delay=300".parse().unwrap(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut alice = Worker::new(sb.client(0), tx.clone());
+        let id = sb.task_json("#12").unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let before = sb.task_json("#12").unwrap()["priority"].clone();
+        let (first, second) = if before == "low" {
+            (Priority::High, Priority::Medium)
+        } else {
+            (Priority::Low, Priority::Medium)
+        };
+        let patch = |p: Priority| {
+            Box::new(ApiRequest::Patch {
+                id: id.clone(),
+                patch: TaskPatch {
+                    priority: Some(p),
+                    ..Default::default()
+                },
+            })
+        };
+        let patches = || -> Vec<Option<String>> {
+            sb.requests()
+                .into_iter()
+                .filter(|r| r.method == "PATCH" && r.path.ends_with(&id))
+                .map(|r| r.caller)
+                .collect()
+        };
+        alice.spawn(1, patch(first.clone()));
+        alice.spawn(2, patch(second));
+        // The first is at the service (answered in 300 ms); the second
+        // waits for its answer.
+        while patches().is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        // `:profile bob`: Alice's session ends.
+        assert_eq!(alice.stop_unsent(), vec![2], "the waiting write is stopped");
+        drop(alice);
+        let mut bob = Worker::new(sb.client(1), tx);
+        bob.spawn(3, Box::new(ApiRequest::Me));
+        // Bob's `/me` is answered after anything sent before it arrived.
+        let mut answered = Vec::new();
+        while !answered.contains(&3) || !answered.contains(&1) {
+            if let Some(Msg::Api(r)) = rx.recv().await {
+                assert!(r.result.is_ok(), "{:?}", r.result);
+                answered.push(r.ticket);
+            }
+        }
+        assert!(!answered.contains(&2), "never sent: {answered:?}");
+        assert_eq!(
+            patches(),
+            vec![Some("alice@acme.test".to_string())],
+            "the write in flight went out once, as Alice; the stopped one never"
+        );
+        let want = serde_json::to_value(&first).unwrap();
+        assert_eq!(sb.task_json("#12").unwrap()["priority"], want);
     }
 }

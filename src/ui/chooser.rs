@@ -40,12 +40,21 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
         Constraint::Min(0),
     ])
     .areas(inner);
+    // What is typed, around the cursor (after `find: `).
+    let find = super::typed::shown(&c.typed.input, typed_area.width.saturating_sub(6));
     f.render_widget(
         Paragraph::new(Line::from(vec![
             Span::styled("find: ", theme.accent),
-            Span::raw(crate::text::clean(&c.typed.input.text)),
+            Span::raw(find.text),
             // (No drawing glyph in accessible mode.)
-            Span::styled(if theme.accessible { "" } else { "▏" }, theme.accent),
+            Span::styled(
+                if theme.accessible || !find.end {
+                    ""
+                } else {
+                    "▏"
+                },
+                theme.accent,
+            ),
         ])),
         typed_area,
     );

@@ -13,6 +13,7 @@ pub mod markdown;
 mod metrics;
 mod overlays;
 mod theme;
+mod typed;
 pub mod wrap;
 
 pub use detail::header as detail_header;

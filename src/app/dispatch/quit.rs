@@ -1,5 +1,7 @@
 //! What quitting leaves to say: sends and other changes still in flight
-//! (their outcome unknown), and where unsent text was kept.
+//! (their outcome unknown), those never sent (stopped while they waited
+//! for an earlier change of their task: kept in the outbox, or NOT KEPT),
+//! and where unsent text was kept.
 
 use crate::app::local::outbox::{self, OutState};
 use crate::app::state::drafts;
@@ -22,6 +24,10 @@ pub struct WritesInFlight(
     /// they were made as (`State::edit_owner` when sent): kept at the end
     /// (`State::keep_writes_in_flight`), only for that user.
     std::collections::BTreeMap<u64, (state::ApiRequest, Option<String>)>,
+    /// Those that never went out: the session ended while they waited for
+    /// an earlier write of their task (the worker stopped them). Not in
+    /// doubt: not sent.
+    std::collections::BTreeSet<u64>,
 );
 
 impl WritesInFlight {
@@ -38,7 +44,46 @@ impl WritesInFlight {
     pub fn answered(&mut self, ticket: u64) {
         self.0.remove(&ticket);
         self.1.remove(&ticket);
+        self.2.remove(&ticket);
     }
+
+    /// The session ended and the worker stopped these before they went
+    /// out (`tui::worker::Worker::stop_unsent`): never sent.
+    pub fn never_sent(&mut self, tickets: &[u64]) {
+        self.2
+            .extend(tickets.iter().filter(|t| self.0.contains_key(t)).copied());
+    }
+
+    /// Whether this write never went out.
+    pub fn was_stopped(&self, ticket: u64) -> bool {
+        self.2.contains(&ticket)
+    }
+
+    /// Writes never sent that nothing keeps (not an edit the outbox holds,
+    /// no store, or made as another user), in words: lost, said at quit
+    /// (and the exit status says so).
+    pub fn lost<'a>(&'a self, state: &State) -> Vec<&'a String> {
+        self.0
+            .iter()
+            .filter(|(t, _)| {
+                self.2.contains(t) && !state.sending.contains_key(t) && !outboxed(state, **t)
+            })
+            .map(|(_, w)| w)
+            .collect()
+    }
+}
+
+/// This write's edit is in the outbox: what quitting says of the outbox
+/// names it.
+fn outboxed(state: &State, ticket: u64) -> bool {
+    state.outbox.iter().any(|i| holds(i, ticket))
+}
+
+/// The outbox item that holds this write: its own check or send, or the
+/// edit queued from it.
+fn holds(i: &outbox::OutItem, ticket: u64) -> bool {
+    matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == ticket)
+        || i.pending_ticket == Some(ticket)
 }
 
 impl State {
@@ -53,7 +98,19 @@ impl State {
     /// one the store now open belongs to (the key was reissued meanwhile)
     /// is not kept here — it would be sent as this user — and quitting
     /// names it as in flight.
+    ///
+    /// An edit never sent (it waited for an earlier write of its task when
+    /// the session ended) is kept as a plain queued edit: not in doubt, it
+    /// goes out at the next start as its user's. A composer's send never
+    /// made leaves no record of a send (its text stays a draft).
     pub fn keep_writes_in_flight(&mut self, writes: &WritesInFlight) {
+        for t in &writes.2 {
+            if let Some(s) = self.sending.get(t) {
+                self.drafts
+                    .of(s.owner.as_deref())
+                    .clear_sent(&s.task_id, &s.key);
+            }
+        }
         if self.not_kept_why().is_some() {
             return;
         }
@@ -64,15 +121,23 @@ impl State {
                     continue;
                 }
             }
-            let outboxed = self.outbox.iter().any(|i| {
-                matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == *ticket)
-                    || i.pending_ticket == Some(*ticket)
-            });
-            if outboxed || self.sending.contains_key(ticket) {
+            let sent = !writes.was_stopped(*ticket);
+            if let Some(item) = self.outbox.iter_mut().find(|i| holds(i, *ticket)) {
+                // The outbox's own send: in the store already; one that
+                // went out is in doubt, said as such at quit.
+                if sent && matches!(item.state, OutState::Sending(_)) {
+                    item.left_in_flight = true;
+                }
+                continue;
+            }
+            if self.sending.contains_key(ticket) {
                 continue;
             }
             let base = self.edit_bases.remove(ticket);
-            self.queue_write(*ticket, req.clone(), true, base, true);
+            self.queue_write(*ticket, req.clone(), sent, base, true);
+            if !sent {
+                continue;
+            }
             if let Some(item) = self
                 .outbox
                 .iter_mut()
@@ -114,12 +179,19 @@ pub fn quit_lines(
     let mut out = Vec::new();
     let mut sends: Vec<(&u64, &drafts::InFlight)> = state.sending.iter().collect();
     sends.sort_by_key(|(t, _)| **t);
-    for (_, s) in &sends {
+    for (t, s) in &sends {
         let path = state
             .drafts
             .path(&s.task_id, &s.key)
             .map(|p| format!(" (the text is kept in {})", p.display()))
             .unwrap_or_default();
+        if writes.was_stopped(**t) {
+            out.push(crate::text::clean(&format!(
+                "taskdeck: your {} on {} was not sent: it waited for an earlier change of the task when you quit{path}",
+                s.what, s.label
+            )));
+            continue;
+        }
         out.push(crate::text::clean(&format!(
             "taskdeck: your {} on {} was still being sent when you quit — its outcome is unknown: check the task before sending it again{path}",
             s.what, s.label
@@ -127,14 +199,19 @@ pub fn quit_lines(
     }
     // Kept by the store for the next start: said with the outbox below.
     let kept_for_next_start = |t: &u64| {
-        state.outbox.iter().any(|i| {
-            i.left_in_flight && i.pending_ticket == Some(*t) && i.kept == outbox::Kept::Kept
-        })
+        state
+            .outbox
+            .iter()
+            .any(|i| i.left_in_flight && holds(i, *t) && i.kept == outbox::Kept::Kept)
     };
+    // Never sent and in the outbox: said with the outbox below; never sent
+    // and not kept: lost, said after the ones in flight.
     let others: Vec<&String> = writes
         .0
         .iter()
-        .filter(|(t, _)| !state.sending.contains_key(t) && !kept_for_next_start(t))
+        .filter(|(t, _)| {
+            !state.sending.contains_key(t) && !kept_for_next_start(t) && !writes.was_stopped(**t)
+        })
         .map(|(_, w)| w)
         .collect();
     if !others.is_empty() {
@@ -148,6 +225,16 @@ pub fn quit_lines(
             "taskdeck: {n} {verb} still in flight when you quit: {} — {its} outcome is unknown; check {it}",
             list.join("; ")
         ));
+    }
+    let lost = writes.lost(state);
+    if !lost.is_empty() {
+        let list: Vec<&str> = lost.iter().map(|s| s.as_str()).collect();
+        out.push(crate::text::clean(&format!(
+            "taskdeck: {} NOT sent and NOT KEPT (each waited for an earlier change of its task when you quit) — lost: {}; make {} again",
+            crate::domain::words::plural(lost.len(), "change was", "changes were"),
+            list.join("; "),
+            if lost.len() == 1 { "it" } else { "them" },
+        )));
     }
     // A bulk edit, undo or redo cut short: the tasks it did not reach.
     out.extend(state.unsent_lines());

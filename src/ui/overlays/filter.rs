@@ -37,15 +37,19 @@ pub(super) fn draw(f: &mut Frame, area: Rect, form: &FilterForm, theme: &Theme, 
         sel(4),
     ));
     for (i, label) in TEXT_LABELS.iter().enumerate() {
-        let cursor = if form.row == 5 + i { "_" } else { "" };
-        let text = crate::text::clean(&form.text[i].text);
-        if form.row == 5 + i {
-            // The caret after the field's label (padded to 22 columns).
-            let left = 3 + label.chars().count().max(22) + form.text[i].cursor;
+        // After the field's label (padded to 22 columns), what is typed,
+        // around the cursor: one row, however long.
+        let label_w = 3 + label.chars().count().max(22);
+        let typed =
+            crate::ui::typed::shown(&form.text[i], inner.width.saturating_sub(label_w as u16));
+        let here = form.row == 5 + i;
+        let cursor = if here && typed.end { "_" } else { "" };
+        if here {
+            let left = label_w + typed.cursor;
             m.focus_at(inner.x + left as u16, inner.y + ls.len() as u16);
         }
         ls.push(Line::styled(
-            theme.point(format!("  {label:<22} {text}{cursor}"), form.row == 5 + i),
+            theme.point(format!("  {label:<22} {}{cursor}", typed.text), here),
             sel(5 + i),
         ));
     }

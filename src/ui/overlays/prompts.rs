@@ -43,11 +43,13 @@ pub(super) fn palette(
         None => "Command (Tab completes, Enter runs, Esc cancels)".into(),
     };
     let inner = popup(f, r, &title, theme);
-    let mut lines = vec![Line::from(vec![
-        Span::styled(":", theme.accent),
-        Span::raw(crate::text::clean(&p.input.text)),
-        Span::styled("_", theme.dim),
-    ])];
+    // What is typed, around the cursor (after the `:`).
+    let typed = crate::ui::typed::shown(&p.input, inner.width.saturating_sub(1));
+    let mut typed_line = vec![Span::styled(":", theme.accent), Span::raw(typed.text)];
+    if typed.end {
+        typed_line.push(Span::styled("_", theme.dim));
+    }
+    let mut lines = vec![Line::from(typed_line)];
     // A filter's words typed before the one completed are not repeated
     // in every suggestion (they would push it off a narrow screen).
     let kept = filter_head(&p.input.text);
@@ -79,7 +81,7 @@ pub(super) fn palette(
     for i in 0..completions.len().min(12) {
         m.row(inner, inner.y + 1 + i as u16, i, false);
     }
-    let x = inner.x + 1 + p.input.cursor as u16;
+    let x = inner.x + 1 + typed.cursor as u16;
     if x < inner.right() {
         m.caret_at(x, inner.y);
     }
@@ -112,9 +114,11 @@ pub(super) fn search(
         Some(of) => format!("  {} of {of} rows match · ", s.list.items.len()),
         None => "  ".into(),
     };
+    // What is typed, around the cursor (after the `/`).
+    let typed = crate::ui::typed::shown(&b.input, r.width.saturating_sub(1));
     let line = Line::from(vec![
         Span::styled(
-            format!("/{}_", crate::text::clean(&b.input.text)),
+            format!("/{}{}", typed.text, if typed.end { "_" } else { "" }),
             theme.accent,
         ),
         Span::styled(
@@ -124,5 +128,5 @@ pub(super) fn search(
     ]);
     f.render_widget(ratatui::widgets::Clear, r);
     f.render_widget(Paragraph::new(line), r);
-    m.focus_at(r.x + 1 + b.input.cursor as u16, r.y);
+    m.focus_at(r.x + 1 + typed.cursor as u16, r.y);
 }

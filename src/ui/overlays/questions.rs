@@ -101,6 +101,8 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
         "Which one? (type to narrow; Enter chooses the > row, Esc cancels)",
         theme,
     );
+    // What is typed, around the cursor (after `find: `).
+    let find = crate::ui::typed::shown(&p.find, inner.width.saturating_sub(6));
     let mut ls = vec![
         Line::raw(format!(
             "{:?} matches more than one {}:",
@@ -109,8 +111,15 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
         )),
         Line::from(vec![
             Span::styled("find: ", theme.accent),
-            Span::raw(crate::text::clean(&p.find.text)),
-            Span::styled(if theme.accessible { "" } else { "▏" }, theme.accent),
+            Span::raw(find.text),
+            Span::styled(
+                if theme.accessible || !find.end {
+                    ""
+                } else {
+                    "▏"
+                },
+                theme.accent,
+            ),
         ]),
     ];
     let labels = p.labels();

@@ -81,25 +81,29 @@ pub(super) fn draw(
             theme.error,
         ));
     }
-    if let Some((kind, input)) = &ed.adding {
+    // What is typed, around the cursor (after its label).
+    let typed = ed.adding.as_ref().map(|(kind, input)| {
         let label = if *kind == Adding::Team {
             "add team: "
         } else {
             "add person: "
         };
+        let typed = crate::ui::typed::shown(input, inner.width.saturating_sub(label.len() as u16));
         let y = inner.y + ls.len() as u16;
-        m.focus_at(inner.x + (label.len() + input.cursor) as u16, y);
-    }
-    match &ed.adding {
-        Some((kind, input)) => {
+        m.focus_at(inner.x + (label.len() + typed.cursor) as u16, y);
+        typed
+    });
+    match (&ed.adding, typed) {
+        (Some((kind, _)), Some(typed)) => {
             ls.push(Line::raw(format!(
-                "add {}: {}_   (id, e-mail or name, then optional read|write; Enter adds)",
+                "add {}: {}{}   (id, e-mail or name, then optional read|write; Enter adds)",
                 if *kind == Adding::Team {
                     "team"
                 } else {
                     "person"
                 },
-                crate::text::clean(&input.text)
+                typed.text,
+                if typed.end { "_" } else { "" }
             )));
             // What the name typed may be, as the palette suggests it.
             let found = ed.suggestions();
@@ -111,7 +115,7 @@ pub(super) fn draw(
             }
         }
         // From the keymap in effect (issue 40 §4).
-        None => ls.push(Line::styled(
+        _ => ls.push(Line::styled(
             keymap
                 .hints(&[Context::Sharing], &crate::ui::hints::SHARING_KEYS)
                 .join(" · "),

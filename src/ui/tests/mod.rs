@@ -378,4 +378,5 @@ mod mouse;
 mod pickers;
 mod screens;
 mod text;
+mod typed;
 mod views;

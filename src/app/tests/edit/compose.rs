@@ -645,3 +645,47 @@ fn the_composer_keys_are_named_once_and_do_what_they_say() {
     // A key not in the table types.
     assert_eq!(ComposerKey::of(&key('s')), None);
 }
+
+/// Quit's words: a comment whose send waited for an earlier change of
+/// the task when taskdeck ended (the worker stopped it, never sent) is
+/// "not sent", never "outcome unknown", and leaves no record of a send:
+/// the next start offers its text as an unsent draft.
+#[test]
+fn a_comment_never_sent_at_quit_is_said_not_sent_and_leaves_no_sent_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    type_str(&mut s, "waited behind a change");
+    let fx = s.on_key(ctrl('s'));
+    let mut writes = crate::app::WritesInFlight::default();
+    for e in &fx {
+        if let Effect::Api { ticket, req } = e {
+            writes.started(*ticket, req, &s);
+        }
+    }
+    assert!(read(sent_file(dir.path(), "comment")).is_some());
+    let kept = s.save_drafts_now();
+    writes.never_sent(&[ticket_of(&fx)]);
+    s.keep_writes_in_flight(&writes);
+    let all = crate::app::quit_lines(&s, &writes, kept.as_deref()).join("\n");
+    assert!(
+        all.contains("internal comment on #1 was not sent: it waited for an earlier change of the task when you quit"),
+        "{all}"
+    );
+    assert!(!all.contains("unknown"), "{all}");
+    assert!(
+        read(sent_file(dir.path(), "comment")).is_none(),
+        "no send to doubt"
+    );
+    drop(s);
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    assert_eq!(composer(&s).text(), "waited behind a change");
+    assert!(
+        !status(&s).contains("may have reached the service"),
+        "{}",
+        status(&s)
+    );
+}

@@ -175,3 +175,94 @@ fn an_edit_in_flight_at_quit_is_kept_only_for_the_user_who_made_it() {
         "{lines:?}"
     );
 }
+
+/// Quit's words (the review): an edit that never went out — it waited
+/// for an earlier write of its task when the session ended (a quit, a
+/// signal, `:profile`), and the worker stopped it — is not "outcome
+/// unknown": it is kept in its user's outbox as a plain queued edit, said
+/// "not sent, kept … (sent at the next start)"; only the write whose
+/// request went out is in doubt.
+#[test]
+fn an_edit_never_sent_at_quit_is_kept_as_queued_and_not_called_unknown() {
+    let mut s = with_store(loaded(2));
+    s.me = Some(named("u-alice"));
+    s.local.user = Some("u-alice".into());
+    let mut writes = crate::app::WritesInFlight::default();
+    let mut tickets = Vec::new();
+    for cmd in ["priority low", "priority high"] {
+        for e in &palette(&mut s, cmd) {
+            if let Effect::Api { ticket, req } = e {
+                writes.started(*ticket, req, &s);
+                tickets.push(*ticket);
+            }
+        }
+    }
+    assert_eq!(tickets.len(), 2);
+    // The first went out; the second waited for its answer.
+    writes.never_sent(&tickets[1..]);
+    s.keep_writes_in_flight(&writes);
+    assert_eq!(s.outbox.len(), 2, "both kept for Alice's next start");
+    let first = s
+        .outbox
+        .iter()
+        .find(|i| i.pending_ticket == Some(tickets[0]));
+    let second = s
+        .outbox
+        .iter()
+        .find(|i| i.pending_ticket == Some(tickets[1]));
+    let (first, second) = (first.unwrap(), second.unwrap());
+    assert!(
+        first.left_in_flight && first.unknown,
+        "the one sent is in doubt"
+    );
+    assert!(
+        !second.left_in_flight && !second.unknown,
+        "the one never sent is not in doubt"
+    );
+    assert_eq!(second.user_id.as_deref(), Some("u-alice"));
+    for i in s.outbox.iter_mut() {
+        i.kept = crate::app::local::outbox::Kept::Kept;
+    }
+    let lines = crate::app::quit_lines(&s, &writes, None);
+    let all = lines.join("\n");
+    let unknown: Vec<&String> = lines.iter().filter(|l| l.contains("unknown")).collect();
+    assert_eq!(unknown.len(), 1, "{all}");
+    assert!(
+        unknown[0].contains("priority → low") && !unknown[0].contains("priority → high"),
+        "{all}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("not sent")
+            && l.contains("kept in the local store (sent at the next start)")
+            && l.contains("priority → high")),
+        "{all}"
+    );
+    assert!(writes.lost(&s).is_empty());
+}
+
+/// Never sent and nothing to keep it (no store): said plainly, NOT sent
+/// and NOT KEPT, and counted as lost (the exit status says so), never
+/// "outcome unknown".
+#[test]
+fn an_edit_never_sent_without_a_store_is_said_lost_not_unknown() {
+    let mut s = loaded(2);
+    s.me = Some(named("u-alice"));
+    let mut writes = crate::app::WritesInFlight::default();
+    let mut tickets = Vec::new();
+    for e in &palette(&mut s, "priority low") {
+        if let Effect::Api { ticket, req } = e {
+            writes.started(*ticket, req, &s);
+            tickets.push(*ticket);
+        }
+    }
+    writes.never_sent(&tickets);
+    s.keep_writes_in_flight(&writes);
+    let lines = crate::app::quit_lines(&s, &writes, None);
+    let all = lines.join("\n");
+    assert!(!all.contains("unknown"), "{all}");
+    assert!(
+        all.contains("NOT sent and NOT KEPT") && all.contains("priority → low"),
+        "{all}"
+    );
+    assert_eq!(writes.lost(&s).len(), 1);
+}
