@@ -157,3 +157,30 @@ fn the_header_names_who_you_are_while_another_users_edits_and_drafts_wait() {
         assert!(crate::cut::width(header) <= usize::from(w), "{header}");
     }
 }
+
+/// The palette at 80 columns: a command's help longer than the popup
+/// ended at its border mid-word ("— set the stat", "(a unique be") with
+/// nothing saying more was there. Every suggestion that reaches the
+/// border now ends in the cut mark.
+#[test]
+fn at_80_columns_a_palette_suggestion_cut_at_the_border_says_so() {
+    let mut s = scene();
+    s.on_key(key(':'));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let rows: Vec<&str> = t.lines().filter(|l| l.starts_with("│  ")).collect();
+    assert!(
+        rows.iter().any(|l| l.contains("status not_started")),
+        "the palette lists the commands: {t}"
+    );
+    let full: Vec<&&str> = rows
+        .iter()
+        .filter(|l| !l.trim_end_matches('│').ends_with(' '))
+        .collect();
+    assert!(!full.is_empty(), "some suggestions fill the line: {t}");
+    for l in full {
+        assert!(
+            l.trim_end_matches('│').ends_with('…'),
+            "cut without a mark: {l}"
+        );
+    }
+}
