@@ -51,6 +51,11 @@ pub fn title_line(s: &State) -> String {
         "loading…"
     } else if s.list.error.is_some() {
         "error"
+    } else if s.list.cached_at.is_some() {
+        // The rows stored at the last run: the service may hold more (a
+        // second taskdeck offline said "50 (all)" of a list with pages
+        // more).
+        "as stored"
     } else if s.list.end_reached {
         "all"
     } else {

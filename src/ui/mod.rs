@@ -219,18 +219,15 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
         (None, None) => names.push(Span::styled("identifying…", theme.dim)),
     }
     // Edits made as another user wait in their store: in view, next to
-    // the name they are not sent under.
-    // Drafts typed as another user wait in their folder: the same.
-    let mut counts: Vec<Span> = Vec::new();
-    for w in [s.away_words(), s.drafts_away_words()]
+    // the name they are not sent under. Drafts typed as another user wait
+    // in their folder: the same. (The whole sentence is on the status
+    // line when it happens, and in :log.)
+    let away: Vec<Span> = s
+        .away_short()
         .into_iter()
-        .flatten()
-    {
-        counts.push(Span::styled(
-            format!("  {w}"),
-            theme.warn.add_modifier(Modifier::BOLD),
-        ));
-    }
+        .map(|w| Span::styled(format!("  {w}"), theme.warn.add_modifier(Modifier::BOLD)))
+        .collect();
+    let mut counts: Vec<Span> = Vec::new();
     names.push(Span::styled(
         match &s.profile {
             Some(p) => format!(
@@ -321,7 +318,14 @@ fn draw_header(f: &mut Frame, area: Rect, s: &State, theme: &Theme) {
     let room = (area.width as usize)
         .saturating_sub(fixed)
         .saturating_sub(counts.iter().map(|sp| sp.width()).sum());
+    // Who you are stays named: what waits for another user gives way
+    // before the name of the user the key acts as (it named no one at
+    // 80 and 120 columns when both edits and drafts waited).
+    let name = names.first().map_or(0, |sp| sp.width());
+    let away = cut_spans(away, room.saturating_sub(name));
+    let room = room.saturating_sub(away.iter().map(|sp| sp.width()).sum());
     spans.extend(cut_spans(names, room));
+    spans.extend(away);
     spans.extend(counts);
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -67,8 +67,13 @@ pub(super) fn palette(
         } else {
             format!("  {c} {desc}")
         };
+        // Longer than the popup: cut, and the cut says so (`…`); at 80
+        // columns a command's help ended mid-word ("set the stat").
         Line::styled(
-            theme.point(text, i == p.selected),
+            crate::cut::cut(
+                &theme.point(text, i == p.selected),
+                usize::from(inner.width),
+            ),
             if i == p.selected {
                 theme.selected
             } else {

@@ -117,3 +117,70 @@ fn a_search_row_cuts_the_title_and_keeps_the_words_it_matched() {
         "{row}"
     );
 }
+
+/// Edits and drafts of Alice's wait while the key acts as the user named
+/// in the header: both notices in full pushed the name out at 80 and 120
+/// columns (the header said "taskdeck   1 edit made as Alice Martin
+/// waits: this key acts as Bob Okafor  3 drafts …" and no one's name).
+/// The name of who you are stays; the notices give way and say they were
+/// cut; the counts stay whole.
+#[test]
+fn the_header_names_who_you_are_while_another_users_edits_and_drafts_wait() {
+    use crate::app::local::outbox::{Away, Waiting};
+    let mut s = scene();
+    s.profile = Some("bob".into());
+    let away = |what, count| Away {
+        what,
+        count,
+        user_id: "u-alice".into(),
+        made_as: "Alice Martin".into(),
+        now_as: "Me Myself".into(),
+        changed: false,
+    };
+    s.owner.away = Some(away(Waiting::Edits, 1));
+    s.owner.drafts_away = Some(away(Waiting::Drafts, 3));
+    s.on_key(key(' '));
+    for (w, whole) in [(80u16, false), (120, true), (200, true)] {
+        let t = text(&render(&mut s, w, 24, &Theme::dark()));
+        let header = t.lines().next().unwrap();
+        assert!(header.contains("Me Myself"), "{w} columns: {header}");
+        assert!(
+            header.contains("1 edit made as Alice Martin waits"),
+            "{w} columns: {header}"
+        );
+        assert_eq!(
+            header.contains("3 drafts of Alice Martin wait"),
+            whole,
+            "{w} columns: {header}"
+        );
+        assert!(header.trim_end().ends_with("[1 marked]"), "{header}");
+        assert!(crate::cut::width(header) <= usize::from(w), "{header}");
+    }
+}
+
+/// The palette at 80 columns: a command's help longer than the popup
+/// ended at its border mid-word ("— set the stat", "(a unique be") with
+/// nothing saying more was there. Every suggestion that reaches the
+/// border now ends in the cut mark.
+#[test]
+fn at_80_columns_a_palette_suggestion_cut_at_the_border_says_so() {
+    let mut s = scene();
+    s.on_key(key(':'));
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let rows: Vec<&str> = t.lines().filter(|l| l.starts_with("│  ")).collect();
+    assert!(
+        rows.iter().any(|l| l.contains("status not_started")),
+        "the palette lists the commands: {t}"
+    );
+    let full: Vec<&&str> = rows
+        .iter()
+        .filter(|l| !l.trim_end_matches('│').ends_with(' '))
+        .collect();
+    assert!(!full.is_empty(), "some suggestions fill the line: {t}");
+    for l in full {
+        assert!(
+            l.trim_end_matches('│').ends_with('…'),
+            "cut without a mark: {l}"
+        );
+    }
+}

@@ -119,6 +119,17 @@ impl Away {
     /// `2 edits made as Alice Martin wait: this key now acts as Bob Okafor`,
     /// `1 draft of Alice Martin waits: this key now acts as Bob Okafor`.
     pub fn words(&self) -> String {
+        crate::text::clean(&format!(
+            "{}: this key {}acts as {}",
+            self.short(),
+            if self.changed { "now " } else { "" },
+            self.now_as
+        ))
+    }
+
+    /// The header's form, beside the name of who the key acts as now:
+    /// `2 edits made as Alice Martin wait`, `1 draft of Alice Martin waits`.
+    pub fn short(&self) -> String {
         let (things, of) = match self.what {
             Waiting::Edits => (
                 crate::domain::words::plural(self.count, "edit", "edits"),
@@ -130,11 +141,9 @@ impl Away {
             ),
         };
         crate::text::clean(&format!(
-            "{things} {of} {} {}: this key {}acts as {}",
+            "{things} {of} {} {}",
             self.made_as,
             if self.count == 1 { "waits" } else { "wait" },
-            if self.changed { "now " } else { "" },
-            self.now_as
         ))
     }
 }

@@ -129,6 +129,17 @@ impl State {
         (self.my_id() != Some(away.user_id.as_str())).then(|| away.words())
     }
 
+    /// What waits for other users, in the header's short form (the name
+    /// of who the key acts as is beside it): edits, then drafts.
+    pub fn away_short(&self) -> Vec<String> {
+        [&self.owner.away, &self.owner.drafts_away]
+            .into_iter()
+            .flatten()
+            .filter(|a| self.my_id() != Some(a.user_id.as_str()))
+            .map(|a| a.short())
+            .collect()
+    }
+
     /// Whether a queued edit may go out with this key now: its user is
     /// the one `/me` named (an edit of no recorded user is this store's).
     pub(crate) fn may_send(&self, item: &OutItem) -> bool {

@@ -73,6 +73,10 @@ fn the_first_frame_shows_stored_rows_and_the_current_task_then_the_service_repla
     let mut s = booted(5);
     assert_eq!(s.list.items.len(), 5);
     assert_eq!(s.list.cached_at, Some(100));
+    // The stored rows are not said to be the whole list: the service may
+    // hold more than the last run stored.
+    let title = crate::ui::list_title(&s);
+    assert!(title.ends_with("| 5 (as stored)"), "{title}");
     assert_eq!(
         s.list.selected, 1,
         "the cursor is on the stored current task"
