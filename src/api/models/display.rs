@@ -14,6 +14,20 @@ pub fn json_lines(v: &Value) -> Vec<String> {
     out
 }
 
+/// An object of a shape the spec leaves open (an assigned team, an agent,
+/// a matter, a file) said by its name when it has one (`name`, else
+/// `display_name`, `title`, `filename`, `file_name`): `Litigation`, not
+/// its every key with the uuid. `None` for anything else.
+pub fn named(v: &Value) -> Option<String> {
+    let m = v.as_object()?;
+    ["name", "display_name", "title", "filename", "file_name"]
+        .iter()
+        .find_map(|k| {
+            let s = crate::text::clean(m.get(*k)?.as_str()?);
+            (!s.trim().is_empty()).then_some(s)
+        })
+}
+
 fn walk(v: &Value, prefix: &str, out: &mut Vec<String>) {
     match v {
         Value::Object(m) if !m.is_empty() => {
@@ -54,21 +68,9 @@ pub fn json_summary(v: &Value) -> String {
     match v {
         Value::Null => "none".into(),
         Value::String(s) => crate::text::clean(s),
-        Value::Object(m) => {
-            for key in [
-                "name",
-                "display_name",
-                "title",
-                "filename",
-                "file_name",
-                "id",
-            ] {
-                if let Some(Value::String(s)) = m.get(key) {
-                    return crate::text::clean(s);
-                }
-            }
-            json_lines(v).join(", ")
-        }
+        Value::Object(m) => named(v)
+            .or_else(|| m.get("id").and_then(Value::as_str).map(crate::text::clean))
+            .unwrap_or_else(|| json_lines(v).join(", ")),
         other => json_lines(other).join(", "),
     }
 }
@@ -85,5 +87,25 @@ mod tests {
             vec!["name: Bot", "meta.v[0]: 1", "meta.v[1]: a\u{241b}b"]
         );
         assert_eq!(json_summary(&v), "Bot");
+    }
+
+    /// The overview said an assigned team as its every key (`id: 33d2…`,
+    /// `name: Litigation`, wrapping at 120 columns): a named object is
+    /// its name, cleaned; an unnamed one (or a blank name) is none.
+    #[test]
+    fn a_named_object_is_its_name() {
+        let team = serde_json::json!({"id": "33d29895-7a68", "name": "Liti\u{1b}gation"});
+        assert_eq!(named(&team).as_deref(), Some("Liti\u{241b}gation"));
+        assert_eq!(
+            named(&serde_json::json!({"title": "M-1"})).as_deref(),
+            Some("M-1")
+        );
+        assert_eq!(named(&serde_json::json!({"id": "x", "name": " "})), None);
+        assert_eq!(named(&serde_json::json!({"id": "x"})), None);
+        assert_eq!(named(&serde_json::json!("Litigation")), None);
+        assert_eq!(
+            json_summary(&serde_json::json!({"id": "x", "name": ""})),
+            "x"
+        );
     }
 }

@@ -159,6 +159,13 @@ impl State {
             Action::NewSubtask => return self.open_palette("subtask "),
             Action::OpenParent => Command::Parent,
             Action::AddLink => return self.open_palette("link "),
+            // A key acting on the selected link, with none selected (not
+            // the Links tab, or no link there), says so at once rather than
+            // opening a prompt that refuses whatever is typed.
+            Action::ChangeRole | Action::EditCheckIds if self.selected_link().is_none() => {
+                self.say(Level::Warn, crate::app::edit::links::NO_LINK);
+                return vec![];
+            }
             Action::ChangeRole => return self.open_palette("role "),
             Action::EditCheckIds => {
                 let current = self

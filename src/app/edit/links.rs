@@ -10,6 +10,9 @@ use crate::app::state::{ApiRequest, Confirmed, Effect, State, Tab};
 
 type Fx = Result<Vec<Effect>, String>;
 
+/// What a command on the selected link says when none is selected.
+pub const NO_LINK: &str = "select a link in the Links tab first";
+
 impl State {
     /// `:link KIND ITEM…`: `#N` names a loaded task; one `task #N` that is
     /// not in the list opens the picker, which looks further (the tasks
@@ -117,9 +120,7 @@ impl State {
 
     /// The current task, and the kind and id of its selected link.
     fn link_target(&self) -> Result<(String, LinkType, String), String> {
-        let l = self
-            .selected_link()
-            .ok_or("select a link in the Links tab first")?;
+        let l = self.selected_link().ok_or(NO_LINK)?;
         let (id, _) = self.target()?;
         Ok((id, l.kind.clone(), l.id.as_str().to_string()))
     }

@@ -164,7 +164,10 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
         ),
         (F::Matter.label(), F::Matter.wire(), &t.matter),
     ] {
-        let lines = json_lines(v);
+        let lines = match crate::api::models::named(v) {
+            Some(name) => vec![name],
+            None => json_lines(v),
+        };
         if lines.len() <= 1 {
             out.push(field_line(
                 label,
@@ -229,7 +232,10 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     if !t.shared_teams.is_null() && *t.shared_teams != serde_json::json!([]) {
         out.push(section("Shared teams", false, theme));
         out.extend(
-            json_lines(&t.shared_teams)
+            t.shared_teams
+                .as_array()
+                .and_then(|a| a.iter().map(crate::api::models::named).collect())
+                .unwrap_or_else(|| json_lines(&t.shared_teams))
                 .into_iter()
                 .map(|l| Line::raw(format!("  {l}"))),
         );

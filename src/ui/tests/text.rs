@@ -209,3 +209,30 @@ fn the_detail_shows_due_and_times_in_the_users_zone() {
     assert!(!t.contains("unreadable date"), "{t}");
     assert!(t.contains("created: -"), "{t}");
 }
+
+/// Found by hand in the demo: the overview said an assigned team as its
+/// every key (`id: 33d29895-…`, `name: Litigation`), its uuid wrapping at
+/// 120 columns. A team, an agent or a matter with a name is said by its
+/// name; shared teams likewise; an object with none keeps its keys.
+#[test]
+fn the_overview_says_a_named_team_agent_or_matter_by_its_name() {
+    let mut s = loaded(0);
+    let mut t = task_json(7);
+    t["assigned_team"] =
+        serde_json::json!({"id": "33d29895-7a68-4c1e-9d2a-1f0b6c1d9e11", "name": "Litigation"});
+    t["assigned_agent"] = serde_json::json!({"id": "a-1", "display_name": "Intake bot"});
+    t["matter"] = serde_json::json!({"id": "m-9", "reference": "MAT-9"});
+    t["shared_teams"] = serde_json::json!([{"id": "t-2", "name": "Tax"}]);
+    let t: Task = serde_json::from_value(t).unwrap();
+    s.list.items.push(TaskItem::Task(Box::new(t)));
+    s.list.end_reached = true;
+    s.follow_cursor();
+    s.on_key(code(KeyCode::Enter));
+    let screen = text(&render(&mut s, 120, 40, &Theme::dark()));
+    assert!(screen.contains("assigned team: Litigation"), "{screen}");
+    assert!(!screen.contains("33d29895"), "{screen}");
+    assert!(screen.contains("agent: Intake bot"), "{screen}");
+    assert!(screen.contains("  Tax"), "{screen}");
+    // No name: the keys, as before.
+    assert!(screen.contains("reference: MAT-9"), "{screen}");
+}

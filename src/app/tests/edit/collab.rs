@@ -24,6 +24,32 @@ fn a_role_change_sends_only_the_role() {
     }
 }
 
+/// Found by hand in the demo: `o` (change the link's role) outside the
+/// Links tab opened a `role ` prompt that then refused whatever was typed.
+/// With no link selected the key says why at once and opens nothing; on
+/// the Links tab it opens the prompt as before. `C` (check ids) likewise.
+#[test]
+fn a_link_key_with_no_link_selected_says_so_and_opens_no_prompt() {
+    let mut s = loaded(1);
+    open_tab(&mut s, Tab::Overview);
+    for k in ['o', 'C'] {
+        let fx = s.on_key(key(k));
+        assert!(reqs(&fx).is_empty());
+        assert!(matches!(s.overlay, Overlay::None), "{k}: a prompt opened");
+        let said = &s.status.as_ref().unwrap().1;
+        assert!(
+            said.contains("select a link in the Links tab first"),
+            "{k}: {said}"
+        );
+    }
+    open_tab(&mut s, Tab::Links);
+    s.on_key(key('o'));
+    match &s.overlay {
+        Overlay::Palette(p) => assert_eq!(p.input.text, "role "),
+        _ => panic!("the role prompt on the Links tab"),
+    }
+}
+
 #[test]
 fn check_ids_only_for_review_links_and_none_clears() {
     let mut s = loaded(1);
