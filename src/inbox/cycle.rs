@@ -349,8 +349,10 @@ pub async fn cycle(
         }
     }
 
-    // 4. What is news, and the new bases.
-    let mut new_bases = Vec::with_capacity(ids.len());
+    // 4. What is news, and the new bases: which tasks get one (and since
+    // when they are followed) here; each base (its snapshot's JSON) is
+    // made as the commit writes it, never all held at once (issue 42 §2).
+    let mut new_bases: Vec<(usize, i64)> = Vec::new();
     let mut items = gone_items;
     let now_secs = now.as_second();
     for (i, (id, s)) in ids.iter().zip(&snaps).enumerate() {
@@ -378,28 +380,30 @@ pub async fn cycle(
         if failed.contains(&i) && stored.is_some() && !learn {
             continue;
         }
-        let mut base = new_base(id, s, read.map(|v| v.as_slice()), since, now);
-        if let Some(odd) = odd_comments.get(&i) {
+        if let Some(odd) = odd_comments.get(&i).filter(|_| !learn) {
             // Comments still unreadable: said the first time they are met,
             // then known by their print (never partial at every walk).
             let known = stored.and_then(|b| b.comment_ids.as_deref());
-            if !learn {
-                report.comments_unreadable += odd
-                    .iter()
-                    .filter(|p| !known.is_some_and(|k| k.contains(p)))
-                    .count();
-            }
-            if let Some(ids) = &mut base.comment_ids {
-                ids.extend(odd.iter().cloned());
-            }
+            report.comments_unreadable += odd
+                .iter()
+                .filter(|p| !known.is_some_and(|k| k.contains(p)))
+                .count();
         }
-        new_bases.push(base);
+        new_bases.push((i, since));
     }
+    let base_of = |&(i, since): &(usize, i64)| {
+        let read = comments.get(&i).map(|v| v.as_slice());
+        let mut base = new_base(&ids[i], &snaps[i], read, since, now);
+        if let (Some(odd), Some(known)) = (odd_comments.get(&i), &mut base.comment_ids) {
+            known.extend(odd.iter().cloned());
+        }
+        Ok(base)
+    };
     // 5. (after the commit) Follow-ups that fell due: news since they were
     // set answers them.
     report.new_items = off_runtime(|| {
         let n = db
-            .inbox_commit(&new_bases, &gone, &items, now_secs)
+            .inbox_commit_each(new_bases.iter().map(base_of), &gone, &items, now_secs)
             .map_err(|e| CycleError::Store(e.to_string()))?;
         keep_comments(db, &ids, &comments, now_secs);
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
