@@ -520,3 +520,24 @@ fn a_walks_bases_are_written_one_at_a_time_never_all_held() {
     assert!(db.inbox_bases().unwrap().is_empty());
     assert!(!db.inbox_started());
 }
+
+#[test]
+fn a_walk_holds_each_snapshot_as_its_json_and_reads_it_back_whole() {
+    // Issue 42 §2: a walk holds up to 20,000 snapshots until its end; as
+    // `Snapshot`s (a dozen strings, the assignee's parsed JSON, ~400
+    // bytes inline) they were ~24 MB of the TUI's peak with ~100k rows.
+    use super::snapshot::Held;
+    let mut s = snap(json!({"tags": ["a", "b"], "status": "completed"}));
+    s.own = true;
+    let open = snap(json!({}));
+    for s in [&s, &open] {
+        let h = Held::of(s);
+        assert_eq!(h.snapshot().as_ref(), Some(s));
+        assert_eq!((h.open(), h.version()), (s.open(), s.version()));
+        assert_eq!(h.json(), serde_json::to_string(s).unwrap());
+    }
+    assert!(!Held::of(&s).open() && Held::of(&open).open());
+    // Held: its JSON (a boxed str, exactly sized) and two numbers.
+    assert!(std::mem::size_of::<Held>() <= 32);
+    assert!(std::mem::size_of::<Snapshot>() > 4 * std::mem::size_of::<Held>());
+}
