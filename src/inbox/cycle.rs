@@ -20,7 +20,7 @@
 //! walked.
 
 use super::derive::{self, Me};
-use super::snapshot::Snapshot;
+use super::snapshot::{Held, Snapshot};
 use crate::api::{ApiError, Client, Comment, Id, Task, TaskItem, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask};
 use jiff::Timestamp;
@@ -155,17 +155,32 @@ pub fn new_base(
     since: i64,
     now: Timestamp,
 ) -> InboxBase {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    let reminds = derive::reminder(s, now).is_some();
+    base_with_json(task_id, json, s.version(), reminds, comments, since)
+}
+
+/// [`new_base`] of a snapshot whose JSON, version and reminder are known
+/// already (a walk's [`Held`] snapshot).
+fn base_with_json(
+    task_id: &str,
+    json: String,
+    version: i64,
+    reminds: bool,
+    comments: Option<&[Comment]>,
+    since: i64,
+) -> InboxBase {
     InboxBase {
         task_id: task_id.to_string(),
-        snap: serde_json::to_string(s).unwrap_or_default(),
-        version: s.version(),
+        snap: json,
+        version,
         comment_ids: comments.map(|cs| {
             cs.iter()
                 .flat_map(|c| [c.id.to_string(), derive::comment_print(c)])
                 .collect()
         }),
         since,
-        reminds: derive::reminder(s, now).is_some(),
+        reminds,
     }
 }
 
@@ -209,11 +224,11 @@ pub async fn cycle(
         ..Default::default()
     };
     // Only what the rest of the walk needs is held of each task: its id and
-    // its snapshot. Each page's rows are stored for search as the page
+    // its snapshot (as its JSON, `Held`). Each page's rows are stored for search as the page
     // arrives (a bounded batch), not all held to the end: a walk of 20,000
     // tasks held every task and its JSON at once, ~50 MB (issue 42 §2).
     let mut ids: Vec<Id> = Vec::new();
-    let mut snaps: Vec<Snapshot> = Vec::new();
+    let mut snaps: Vec<Held> = Vec::new();
     let mut odd_tasks: Vec<String> = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
@@ -237,7 +252,7 @@ pub async fn cycle(
                 TaskItem::Task(t) => {
                     if seen.insert(t.id.to_string()) {
                         ids.push(t.id.clone());
-                        snaps.push(Snapshot::of(t, me));
+                        snaps.push(Held::of(&Snapshot::of(t, me)));
                         links.note(t, &seen);
                         fresh.push(t);
                     }
@@ -375,11 +390,19 @@ pub async fn cycle(
         .await,
     );
 
-    // 4. What is news, and the new bases.
-    let mut new_bases = Vec::with_capacity(ids.len());
+    // 4. What is news, and the new bases: which tasks get one (and since
+    // when they are followed) here; each base (its snapshot's JSON) is
+    // made as the commit writes it, never all held at once (issue 42 §2).
+    let mut new_bases: Vec<(usize, i64, bool)> = Vec::new();
     let now_secs = now.as_second();
-    for (i, (id, s)) in ids.iter().zip(&snaps).enumerate() {
+    for (i, (id, held)) in ids.iter().zip(&snaps).enumerate() {
         let id = id.as_str();
+        let Some(s) = held.snapshot() else {
+            // Never met (its JSON is the snapshot's own): the base stays.
+            tracing::warn!(id = %crate::text::clean(id), "a snapshot of the inbox's walk did not read back");
+            continue;
+        };
+        let s = &s;
         let stored = bases.get(id);
         let before = base_snap(id);
         // A stored base that cannot be read (a damaged store): the task is
@@ -403,28 +426,32 @@ pub async fn cycle(
         if failed.contains(&i) && stored.is_some() && !learn {
             continue;
         }
-        let mut base = new_base(id, s, read.map(|v| v.as_slice()), since, now);
-        if let Some(odd) = odd_comments.get(&i) {
+        if let Some(odd) = odd_comments.get(&i).filter(|_| !learn) {
             // Comments still unreadable: said the first time they are met,
             // then known by their print (never partial at every walk).
             let known = stored.and_then(|b| b.comment_ids.as_deref());
-            if !learn {
-                report.comments_unreadable += odd
-                    .iter()
-                    .filter(|p| !known.is_some_and(|k| k.contains(p)))
-                    .count();
-            }
-            if let Some(ids) = &mut base.comment_ids {
-                ids.extend(odd.iter().cloned());
-            }
+            report.comments_unreadable += odd
+                .iter()
+                .filter(|p| !known.is_some_and(|k| k.contains(p)))
+                .count();
         }
-        new_bases.push(base);
+        new_bases.push((i, since, derive::reminder(s, now).is_some()));
     }
+    let base_of = |&(i, since, reminds): &(usize, i64, bool)| {
+        let read = comments.get(&i).map(|v| v.as_slice());
+        let held = &snaps[i];
+        let json = held.json().to_string();
+        let mut base = base_with_json(&ids[i], json, held.version(), reminds, read, since);
+        if let (Some(odd), Some(known)) = (odd_comments.get(&i), &mut base.comment_ids) {
+            known.extend(odd.iter().cloned());
+        }
+        Ok(base)
+    };
     // 5. (after the commit) Follow-ups that fell due: news since they were
     // set answers them.
     report.new_items = off_runtime(|| {
         let n = db
-            .inbox_commit(&new_bases, &gone, &items, now_secs)
+            .inbox_commit_each(new_bases.iter().map(base_of), &gone, &items, now_secs)
             .map_err(|e| CycleError::Store(e.to_string()))?;
         keep_comments(db, &ids, &comments, now_secs);
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))

@@ -187,6 +187,50 @@ impl Snapshot {
     }
 }
 
+/// A snapshot as a walk holds it from the page it came in until the walk's
+/// end: its JSON (the form its base is stored in), exactly sized, and the
+/// two things choosing whose comments to read asks of it. A walk holds up
+/// to 20,000 of them: as `Snapshot`s (a dozen strings and the assignee's
+/// parsed JSON each, ~1.2 KB) they were ~24 MB at the TUI's peak with
+/// ~100,000 rows loaded (issue 42 §2); as their JSON, about half.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Held {
+    json: Box<str>,
+    open: bool,
+    version: i64,
+}
+
+impl Held {
+    pub fn of(s: &Snapshot) -> Held {
+        Held {
+            json: serde_json::to_string(s)
+                .unwrap_or_default()
+                .into_boxed_str(),
+            open: s.open(),
+            version: s.version(),
+        }
+    }
+
+    /// The snapshot again (`None`: its JSON does not read back, which a
+    /// snapshot's own JSON always does).
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        serde_json::from_str(&self.json).ok()
+    }
+
+    /// Its JSON, as a base stores it.
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    pub fn open(&self) -> bool {
+        self.open
+    }
+
+    pub fn version(&self) -> i64 {
+        self.version
+    }
+}
+
 /// A person as the service names them (name, else e-mail, else a short
 /// id), unsanitised: the inbox keeps the service's text, screens clean it.
 pub fn person(p: &Person) -> String {

@@ -468,3 +468,76 @@ fn a_row_cut_to_a_width_cuts_the_title_before_the_change() {
     );
     assert!(crate::cut::width(&line) <= 100, "{line}");
 }
+
+/// A base made for the commit, counted while it lives.
+struct Counted(InboxBase, std::rc::Rc<std::cell::Cell<usize>>);
+
+impl std::borrow::Borrow<InboxBase> for Counted {
+    fn borrow(&self) -> &InboxBase {
+        &self.0
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.1.set(self.1.get() - 1);
+    }
+}
+
+#[test]
+fn a_walks_bases_are_written_one_at_a_time_never_all_held() {
+    // Issue 42 §2: a first walk of 20,000 tasks held every base's snapshot
+    // JSON until the commit (~20 MB). The commit asks for each base when
+    // it writes it, and drops it before asking for the next.
+    let mut db = Db::in_memory().unwrap();
+    let s = snap(json!({}));
+    let live = std::rc::Rc::new(std::cell::Cell::new(0));
+    let most = std::rc::Rc::new(std::cell::Cell::new(0));
+    let bases = (0..50).map(|n| {
+        live.set(live.get() + 1);
+        most.set(most.get().max(live.get()));
+        let mut b = base(&s, 0);
+        b.task_id = format!("10000000-0000-4000-8000-{n:012}");
+        Ok(Counted(b, live.clone()))
+    });
+    db.inbox_commit_each(bases, &[], &[], 1).unwrap();
+    assert_eq!(db.inbox_bases().unwrap().len(), 50);
+    assert_eq!(most.get(), 1, "bases held at once");
+    assert_eq!(live.get(), 0);
+
+    // A base that cannot be made ends the walk's transaction: nothing of
+    // it is written.
+    let mut db = Db::in_memory().unwrap();
+    let bases = (0..3).map(|n| {
+        if n == 2 {
+            return Err(rusqlite::Error::InvalidQuery);
+        }
+        let mut b = base(&s, 0);
+        b.task_id = format!("20000000-0000-4000-8000-{n:012}");
+        Ok(b)
+    });
+    assert!(db.inbox_commit_each(bases, &[], &[], 1).is_err());
+    assert!(db.inbox_bases().unwrap().is_empty());
+    assert!(!db.inbox_started());
+}
+
+#[test]
+fn a_walk_holds_each_snapshot_as_its_json_and_reads_it_back_whole() {
+    // Issue 42 §2: a walk holds up to 20,000 snapshots until its end; as
+    // `Snapshot`s (a dozen strings, the assignee's parsed JSON, ~400
+    // bytes inline) they were ~24 MB of the TUI's peak with ~100k rows.
+    use super::snapshot::Held;
+    let mut s = snap(json!({"tags": ["a", "b"], "status": "completed"}));
+    s.own = true;
+    let open = snap(json!({}));
+    for s in [&s, &open] {
+        let h = Held::of(s);
+        assert_eq!(h.snapshot().as_ref(), Some(s));
+        assert_eq!((h.open(), h.version()), (s.open(), s.version()));
+        assert_eq!(h.json(), serde_json::to_string(s).unwrap());
+    }
+    assert!(!Held::of(&s).open() && Held::of(&open).open());
+    // Held: its JSON (a boxed str, exactly sized) and two numbers.
+    assert!(std::mem::size_of::<Held>() <= 32);
+    assert!(std::mem::size_of::<Snapshot>() > 4 * std::mem::size_of::<Held>());
+}

@@ -194,6 +194,21 @@ impl Db {
         items: &[InboxItem],
         now: i64,
     ) -> rusqlite::Result<usize> {
+        self.inbox_commit_each(bases.iter().map(Ok), gone, items, now)
+    }
+
+    /// [`Self::inbox_commit`] with the bases made one at a time, each
+    /// written and dropped before the next is asked for: a walk of 20,000
+    /// tasks never holds every base's snapshot JSON at once (~20 MB, issue
+    /// 42 §2). A base that cannot be made (`Err`) ends the transaction,
+    /// nothing written.
+    pub fn inbox_commit_each<B: std::borrow::Borrow<InboxBase>>(
+        &mut self,
+        bases: impl IntoIterator<Item = rusqlite::Result<B>>,
+        gone: &[String],
+        items: &[InboxItem],
+        now: i64,
+    ) -> rusqlite::Result<usize> {
         if self.read_only.is_some() {
             return Ok(0);
         }
@@ -211,7 +226,14 @@ impl Db {
                  ON CONFLICT(task_id) DO UPDATE SET snap=excluded.snap, version=excluded.version,
                    comment_ids=coalesce(excluded.comment_ids, inbox_base.comment_ids)",
             )?;
+            // A reminder that no longer holds (done, archived, not mine
+            // any more) is over: read, not deleted (once per day still).
+            let mut over = tx.prepare_cached(
+                "UPDATE inbox_items SET read_at=?2 WHERE task_id=?1 AND kind='due' AND read_at IS NULL",
+            )?;
             for b in bases {
+                let b = b?;
+                let b = b.borrow();
                 let own: Option<i64> = held
                     .query_row([&b.task_id], |r| r.get(0))
                     .map(Some)
@@ -235,13 +257,6 @@ impl Db {
                     .as_ref()
                     .map(|v| serde_json::to_string(v).unwrap_or_default());
                 up.execute(params![b.task_id, b.snap, b.version, ids, b.since])?;
-            }
-            // A reminder that no longer holds (done, archived, not mine
-            // any more) is over: read, not deleted (once per day still).
-            let mut over = tx.prepare_cached(
-                "UPDATE inbox_items SET read_at=?2 WHERE task_id=?1 AND kind='due' AND read_at IS NULL",
-            )?;
-            for b in bases.iter().filter(|b| !skipped.contains(&b.task_id)) {
                 if !b.reminds {
                     over.execute(params![b.task_id, now])?;
                 }
