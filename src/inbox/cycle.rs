@@ -46,6 +46,9 @@ pub struct Plan {
     /// D: reads of tasks the walk links to and does not hold (no list
     /// gives a draft), per walk at most.
     pub link_reads: usize,
+    /// R: comment reads of archived tasks per walk at most (⌈A / 3⌉
+    /// below it: see [`super::archived`]).
+    pub archived_reads: usize,
     /// Requests at once.
     pub concurrency: usize,
 }
@@ -58,6 +61,7 @@ impl Default for Plan {
             comment_reads: 250,
             gone_reads: 10,
             link_reads: 5,
+            archived_reads: 100,
             concurrency: 4,
         }
     }
@@ -327,6 +331,7 @@ pub async fn cycle(
     // 3. Tasks that left the walk: read a few to say why.
     let mut gone: Vec<String> = Vec::new();
     let mut gone_items: Vec<InboxItem> = Vec::new();
+    let mut archived: Vec<InboxBase> = Vec::new();
     if report.complete && !first {
         let left: Vec<&String> = bases.keys().filter(|id| !seen.contains(*id)).collect();
         for (n, id) in left.into_iter().enumerate() {
@@ -348,6 +353,11 @@ pub async fn cycle(
             } else {
                 None
             };
+            if let Some(Some(s)) = &read {
+                if s.archived {
+                    archived.push(super::archived::kept(id, s, bases.get(id), now));
+                }
+            }
             gone_items.extend(derive::gone_item(
                 id,
                 &base,
@@ -429,6 +439,19 @@ pub async fn cycle(
         keep_comments(db, &ids, &comments, now_secs);
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
     })?;
+    // 6. Archived tasks: a share of their comments read for mentions.
+    let share =
+        off_runtime(|| super::archived::this_walk(db, &archived, &seen, plan.archived_reads, now));
+    let read = super::archived::read(
+        client,
+        me,
+        share,
+        plan.concurrency,
+        now,
+        &mut report.comment_reads,
+    )
+    .await;
+    report.new_items += off_runtime(|| super::archived::keep(db, read));
     Ok(report)
 }
 
