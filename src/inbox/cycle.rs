@@ -2,11 +2,13 @@
 //! page's rows stored for search as it arrives), the comments of the tasks
 //! that need a look, a read of the tasks that left, a few reads of the
 //! tasks they link to (for drafts, see [`super::drafts`]), then one
-//! transaction in the store. Its cost is bounded whatever the
+//! transaction in the store, then the comments of a share of the archived
+//! tasks (see [`super::archived`]). Its cost is bounded whatever the
 //! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉ + ⌈F / 3⌉) comment
 //!            reads + min(G, gone) + min(D, L) task reads
+//!            + min(R, ⌈A / 3⌉) comment reads of archived tasks
 //!
 //! (the first walk of a store: the pages, min(C, O) comment reads, to
 //! know the comments there are, and min(D, L) task reads)
@@ -16,8 +18,10 @@
 //! does not move its task's `updated_at` is seen within two walks), F the
 //! completed ones (a rotating third: within three walks), C, G and D the
 //! caps below, L the tasks the walk's tasks link to that it does not hold
-//! (ids only are held). Archived tasks are in no list (the spec), so not
-//! walked.
+//! (ids only are held). Archived tasks are in no list (the spec): those
+//! the gone reads saw archived are kept, A of them (at most
+//! `store::ARCHIVED_KEPT`), and read in turn, R at most (see
+//! [`super::archived`]).
 
 use super::derive::{self, Me};
 use super::snapshot::Snapshot;
