@@ -56,7 +56,7 @@ async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
     assert!(walk(&alice, &mut db, &me).await.first);
     archive(&alice, &id, true).await;
     walk(&alice, &mut db, &me).await;
-    assert_eq!(db.inbox_archived_ids().unwrap(), [id.clone()]);
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
 
     let before = sb.task_json(&id).unwrap()["updated_at"].clone();
     bob.add_comment(&id, "@alice@acme.test can you check the archive?", &[])
@@ -89,7 +89,7 @@ async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
     // Archived again, then deleted: its comments answer 404.
     archive(&alice, &id, true).await;
     walk(&alice, &mut db, &me).await;
-    assert_eq!(db.inbox_archived_ids().unwrap(), [id.clone()]);
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
     bob.delete_task(&id).await.unwrap();
     let gone = walk(&alice, &mut db, &me).await;
     assert!(gone.comment_reads >= 1, "{gone:?}");
