@@ -2,11 +2,13 @@
 //! page's rows stored for search as it arrives), the comments of the tasks
 //! that need a look, a read of the tasks that left, a few reads of the
 //! tasks they link to (for drafts, see [`super::drafts`]), then one
-//! transaction in the store. Its cost is bounded whatever the
+//! transaction in the store, then the comments of a share of the archived
+//! tasks (see [`super::archived`]). Its cost is bounded whatever the
 //! organisation's size (see [`Plan`] and docs/inbox.md's formula):
 //!
 //! requests = ⌈I / 100⌉ pages + min(C, M + ⌈O / 2⌉ + ⌈F / 3⌉) comment
 //!            reads + min(G, gone) + min(D, L) task reads
+//!            + min(R, ⌈A / 3⌉) comment reads of archived tasks
 //!
 //! (the first walk of a store: the pages, min(C, O) comment reads, to
 //! know the comments there are, and min(D, L) task reads)
@@ -16,8 +18,10 @@
 //! does not move its task's `updated_at` is seen within two walks), F the
 //! completed ones (a rotating third: within three walks), C, G and D the
 //! caps below, L the tasks the walk's tasks link to that it does not hold
-//! (ids only are held). Archived tasks are in no list (the spec), so not
-//! walked.
+//! (ids only are held). Archived tasks are in no list (the spec): those
+//! the gone reads saw archived are kept, A of them (at most
+//! `store::ARCHIVED_KEPT`), and read in turn, R at most (see
+//! [`super::archived`]).
 
 use super::derive::{self, Me};
 use super::snapshot::{Held, Snapshot};
@@ -46,6 +50,9 @@ pub struct Plan {
     /// D: reads of tasks the walk links to and does not hold (no list
     /// gives a draft), per walk at most.
     pub link_reads: usize,
+    /// R: comment reads of archived tasks per walk at most (⌈A / 3⌉
+    /// below it: see [`super::archived`]).
+    pub archived_reads: usize,
     /// Requests at once.
     pub concurrency: usize,
 }
@@ -58,6 +65,7 @@ impl Default for Plan {
             comment_reads: 250,
             gone_reads: 10,
             link_reads: 5,
+            archived_reads: 100,
             concurrency: 4,
         }
     }
@@ -342,6 +350,7 @@ pub async fn cycle(
     // 3. Tasks that left the walk: read a few to say why.
     let mut gone: Vec<String> = Vec::new();
     let mut gone_items: Vec<InboxItem> = Vec::new();
+    let mut archived: Vec<InboxBase> = Vec::new();
     if report.complete && !first {
         let left: Vec<&String> = bases.keys().filter(|id| !seen.contains(*id)).collect();
         for (n, id) in left.into_iter().enumerate() {
@@ -363,6 +372,11 @@ pub async fn cycle(
             } else {
                 None
             };
+            if let Some(Some(s)) = &read {
+                if s.archived {
+                    archived.push(super::archived::kept(id, s, bases.get(id), now));
+                }
+            }
             gone_items.extend(derive::gone_item(
                 id,
                 &base,
@@ -456,6 +470,19 @@ pub async fn cycle(
         keep_comments(db, &ids, &comments, now_secs);
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
     })?;
+    // 6. Archived tasks: a share of their comments read for mentions.
+    let share =
+        off_runtime(|| super::archived::this_walk(db, &archived, &seen, plan.archived_reads, now));
+    let read = super::archived::read(
+        client,
+        me,
+        share,
+        plan.concurrency,
+        now,
+        &mut report.comment_reads,
+    )
+    .await;
+    report.new_items += off_runtime(|| super::archived::keep(db, read));
     Ok(report)
 }
 

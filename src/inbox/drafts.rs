@@ -69,15 +69,22 @@ pub fn share<'a>(linked: &'a [String], after: Option<&str>, share: usize) -> Vec
 /// walk stopped read from the store's `meta` and this one's end kept
 /// there. (The store's work: the walk runs it off the runtime.)
 pub fn this_walk(db: &mut Db, linked: &[String], per_walk: usize) -> Vec<String> {
-    let after = db.get_meta(AFTER);
-    let ids: Vec<String> = share(linked, after.as_deref(), per_walk)
+    rotate(db, AFTER, linked, per_walk)
+}
+
+/// This walk's share of `ids` (see [`share`]), where the last walk stopped
+/// read from the store's `meta` under `key` and this one's end kept there
+/// (the archived tasks' reads turn the same way).
+pub fn rotate(db: &mut Db, key: &str, ids: &[String], per_walk: usize) -> Vec<String> {
+    let after = db.get_meta(key);
+    let out: Vec<String> = share(ids, after.as_deref(), per_walk)
         .into_iter()
         .map(str::to_string)
         .collect();
-    if let Some(last) = ids.last() {
-        let _ = db.set_meta(AFTER, last);
+    if let Some(last) = out.last() {
+        let _ = db.set_meta(key, last);
     }
-    ids
+    out
 }
 
 /// Read the linked tasks `ids` (this walk's share), `concurrency` at

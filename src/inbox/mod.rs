@@ -12,6 +12,8 @@
 //! - [`cycle`]: one walk against the service and the store.
 //! - [`drafts`]: the drafts a walk finds through its tasks' links (no
 //!   list gives one).
+//! - [`archived`]: the archived tasks whose comments a walk still reads
+//!   for mentions (no list gives one).
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
 //! - [`link`]: the inbox beside a running TUI (its own store connection).
 //! - [`notify`]: which unread items are news, and the words (pure).
@@ -21,6 +23,7 @@
 //! Below `app`, `ui` and `cli` (they use it); above `api`, `store` and
 //! `domain`.
 
+pub mod archived;
 pub mod change;
 pub mod cycle;
 pub mod derive;
@@ -38,6 +41,8 @@ pub use notify::{Notice, UnreadItem, Watch};
 pub use rows::{group, json_items, InboxRow, JsonItem};
 pub use snapshot::Snapshot;
 
+#[cfg(test)]
+mod archived_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

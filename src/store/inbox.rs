@@ -507,3 +507,90 @@ fn none_if_no_rows<T>(e: rusqlite::Error) -> rusqlite::Result<Option<T>> {
         e => Err(e),
     }
 }
+
+/// How many archived tasks the inbox keeps reading the comments of (issue
+/// 46 §3): the most recently seen archived; an older one is dropped.
+pub const ARCHIVED_KEPT: usize = 300;
+
+/// The archived tasks the inbox reads the comments of (`inbox_archived`):
+/// each kept as a base (its snapshot when seen archived, the comments
+/// known, since when), read one at a time; the walk holds their ids only.
+impl Db {
+    /// Keep `bases` (tasks just seen archived), then drop all but the
+    /// [`ARCHIVED_KEPT`] most recently seen.
+    pub fn inbox_archived_keep(&self, bases: &[InboxBase], now: i64) -> rusqlite::Result<()> {
+        if self.read_only.is_some() || bases.is_empty() {
+            return Ok(());
+        }
+        let mut up = self.conn.prepare_cached(
+            "INSERT INTO inbox_archived(task_id,snap,comment_ids,since,at) VALUES(?1,?2,?3,?4,?5)
+             ON CONFLICT(task_id) DO UPDATE SET snap=excluded.snap,
+               comment_ids=coalesce(excluded.comment_ids, inbox_archived.comment_ids),
+               since=excluded.since, at=excluded.at",
+        )?;
+        for b in bases {
+            let ids = b
+                .comment_ids
+                .as_ref()
+                .map(|v| serde_json::to_string(v).unwrap_or_default());
+            up.execute(params![b.task_id, b.snap, ids, b.since, now])?;
+        }
+        self.conn.execute(
+            "DELETE FROM inbox_archived WHERE task_id NOT IN
+               (SELECT task_id FROM inbox_archived ORDER BY at DESC, task_id LIMIT ?1)",
+            [ARCHIVED_KEPT as i64],
+        )?;
+        Ok(())
+    }
+
+    /// The ids of the archived tasks kept, in id order.
+    pub fn inbox_archived_ids(&self) -> rusqlite::Result<Vec<String>> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT task_id FROM inbox_archived ORDER BY task_id")?;
+        let ids = st.query_map([], |r| r.get(0))?;
+        ids.collect()
+    }
+
+    /// What the inbox knew of one archived task (`None`: not kept).
+    pub fn inbox_archived(&self, task_id: &str) -> rusqlite::Result<Option<InboxBase>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT task_id,snap,0,comment_ids,since FROM inbox_archived WHERE task_id=?1",
+        )?;
+        st.query_row([task_id], base_row)
+            .map(Some)
+            .or_else(none_if_no_rows)
+    }
+
+    /// The comments now known of an archived task (ids and prints).
+    pub fn inbox_archived_read(
+        &self,
+        task_id: &str,
+        comment_ids: &[String],
+    ) -> rusqlite::Result<()> {
+        if self.read_only.is_some() {
+            return Ok(());
+        }
+        let ids = serde_json::to_string(comment_ids).unwrap_or_default();
+        self.conn.execute(
+            "UPDATE inbox_archived SET comment_ids=?2 WHERE task_id=?1",
+            params![task_id, ids],
+        )?;
+        Ok(())
+    }
+
+    /// Archived tasks no longer followed: restored (seen again among the
+    /// user's tasks), or not shown any more (404, 403).
+    pub fn inbox_archived_drop(&self, task_ids: &[String]) -> rusqlite::Result<()> {
+        if self.read_only.is_some() {
+            return Ok(());
+        }
+        let mut st = self
+            .conn
+            .prepare_cached("DELETE FROM inbox_archived WHERE task_id=?1")?;
+        for id in task_ids {
+            st.execute([id])?;
+        }
+        Ok(())
+    }
+}

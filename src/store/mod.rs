@@ -23,7 +23,9 @@ mod search;
 pub mod worker;
 
 pub use db::{read_directory, Db};
-pub use inbox::{InboxBase, InboxItem, InboxMark, MarkKind, CLOCK_SKEW_SECS, OWN_WRITE_HOLD};
+pub use inbox::{
+    InboxBase, InboxItem, InboxMark, MarkKind, ARCHIVED_KEPT, CLOCK_SKEW_SECS, OWN_WRITE_HOLD,
+};
 pub use numbers::{Numbered, NUMBERS_MAX};
 pub use open::{busy_words, inspect, move_aside, trouble, Inspection, Trouble, OPEN_WAIT};
 pub use rows::{

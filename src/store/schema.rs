@@ -6,7 +6,7 @@
 use super::db::Db;
 
 /// The schema version this build writes; older databases are migrated.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 impl Db {
     pub(super) fn migrate(&mut self) -> rusqlite::Result<()> {
@@ -150,6 +150,18 @@ pub(super) fn steps(tx: &rusqlite::Connection, version: i64) -> rusqlite::Result
         // index is filled anew.
         idempotent(tx, super::search::SCHEMA_V5)?;
         super::search::rebuild(tx)?;
+    }
+    if version < 6 {
+        // v6: the archived tasks whose comments the inbox still reads
+        // (issue 46 §3; `inbox.rs`, `inbox/archived.rs`): what it knew of
+        // each when it saw it archived, and when.
+        idempotent(
+            tx,
+            "CREATE TABLE inbox_archived(
+                    task_id TEXT PRIMARY KEY, snap TEXT NOT NULL, comment_ids TEXT,
+                    since INTEGER NOT NULL, at INTEGER NOT NULL);
+                 CREATE INDEX inbox_archived_at ON inbox_archived(at);",
+        )?;
     }
     Ok(())
 }

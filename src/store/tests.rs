@@ -591,3 +591,41 @@ fn a_task_write_beside_another_writer_waits_and_lands() {
     let db = writer.join().unwrap().expect("the write waited and landed");
     assert_eq!(db.get_task("a").unwrap().unwrap().0.title, "second");
 }
+
+/// Issue 46 §3: a store of schema version 5 (before the archived tasks the
+/// inbox reads) opens in place: its inbox kept, `inbox_archived` made.
+#[test]
+fn a_version_5_store_opens_with_the_inbox_archived_table_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    drop(Db::open(&path).unwrap());
+    {
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(
+            "DROP TABLE inbox_archived;
+             INSERT INTO inbox_base(task_id,snap,version,comment_ids,since) VALUES('t','{}',1,NULL,0);
+             PRAGMA user_version = 5;",
+        )
+        .unwrap();
+    }
+    let (db, note) = Db::open(&path).unwrap();
+    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
+    let version: i64 = db
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    assert!(db.inbox_base("t").unwrap().is_some(), "the inbox is kept");
+    let archived = InboxBase {
+        task_id: "a".into(),
+        snap: "{}".into(),
+        version: 0,
+        comment_ids: Some(vec!["c1".into()]),
+        since: 3,
+        reminds: false,
+    };
+    db.inbox_archived_keep(&[archived], 9).unwrap();
+    assert_eq!(db.inbox_archived_ids().unwrap(), ["a"]);
+    let back = db.inbox_archived("a").unwrap().unwrap();
+    assert_eq!((back.comment_ids, back.since), (Some(vec!["c1".into()]), 3));
+}

@@ -58,6 +58,14 @@ impl Client {
             .await
     }
 
+    /// The comments of a task that may be hidden (an archived one, whose
+    /// comments the spec need not show): a 404 answers that the task is
+    /// not found, not that the listing is missing (a 405 or 501 says that).
+    pub async fn list_task_comments(&self, id: &str) -> Result<Vec<Comment>, ApiError> {
+        let path = format!("api/v1/tasks/{}/comments", seg(id));
+        self.list_all(&path, "comments", On404::Thing("task")).await
+    }
+
     pub async fn add_comment(
         &self,
         id: &str,

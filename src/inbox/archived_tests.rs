@@ -1,0 +1,97 @@
+//! Mentions on archived tasks, walk after walk against the sandbox (issue
+//! 46 §3; see `archived.rs`).
+
+use super::cycle::{cycle, CycleReport, Plan};
+use super::derive::Me;
+use crate::api::{Client, TaskPatch};
+use crate::sandbox::{Sandbox, SandboxOptions};
+use crate::store::{Db, InboxItem};
+use jiff::Timestamp;
+
+fn mentions(db: &Db, task: &str) -> Vec<InboxItem> {
+    db.inbox_items(true)
+        .unwrap()
+        .into_iter()
+        .filter(|i| i.task_id == task && i.kind == "mentioned")
+        .collect()
+}
+
+async fn walk(client: &Client, db: &mut Db, me: &Me) -> CycleReport {
+    let r = cycle(client, db, me, &Plan::default(), Timestamp::now())
+        .await
+        .unwrap();
+    assert_eq!(r.partial(), None, "{r:?}");
+    r
+}
+
+async fn archive(client: &Client, id: &str, archived: bool) {
+    let patch = TaskPatch {
+        archived: Some(archived),
+        ..Default::default()
+    };
+    client.patch_task(id, &patch).await.unwrap();
+}
+
+/// A task of Alice's archived, then Bob's comment naming her (a comment
+/// that does not move the task's `updated_at`): a `mention` item within
+/// three walks, said once. The task restored leaves the archived set (the
+/// walk follows it again); archived again, then deleted (its comments
+/// answered 404): no error, the walk whole, out of the rotation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 20,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let (alice, bob) = (sb.client(0), sb.client(1));
+    let me = Me::of(&alice.me().await.unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+    let id = sb.task_json("#1").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(walk(&alice, &mut db, &me).await.first);
+    archive(&alice, &id, true).await;
+    walk(&alice, &mut db, &me).await;
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+
+    let before = sb.task_json(&id).unwrap()["updated_at"].clone();
+    bob.add_comment(&id, "@alice@acme.test can you check the archive?", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        sb.task_json(&id).unwrap()["updated_at"],
+        before,
+        "the comment moved the task's updated_at: the test would prove nothing"
+    );
+    let mut walks = 0;
+    while mentions(&db, &id).is_empty() {
+        walks += 1;
+        assert!(walks <= 3, "no mention after three walks");
+        walk(&alice, &mut db, &me).await;
+    }
+    let found = mentions(&db, &id);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].words.contains("mentioned you"), "{found:?}");
+    // Read again: known, not said twice.
+    for _ in 0..3 {
+        walk(&alice, &mut db, &me).await;
+    }
+    assert_eq!(mentions(&db, &id).len(), 1);
+
+    // Restored: seen among Alice's tasks again, out of the archived set.
+    archive(&alice, &id, false).await;
+    walk(&alice, &mut db, &me).await;
+    assert!(db.inbox_archived_ids().unwrap().is_empty());
+    // Archived again, then deleted: its comments answer 404.
+    archive(&alice, &id, true).await;
+    walk(&alice, &mut db, &me).await;
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+    bob.delete_task(&id).await.unwrap();
+    let gone = walk(&alice, &mut db, &me).await;
+    assert!(gone.comment_reads >= 1, "{gone:?}");
+    assert!(db.inbox_archived_ids().unwrap().is_empty());
+}
