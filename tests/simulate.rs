@@ -148,3 +148,24 @@ fn a_service_clock_set_back_breaks_nothing() {
     }
     assert!(set_back >= 3, "{set_back} times");
 }
+
+/// The store switch's "as the user" guard broken on purpose
+/// (`as-anyone`, `State::leave_store_of` takes every edit of the user
+/// whose store closes as the new user's): after the key is reissued, an
+/// edit the user queued goes out with the key of the other user, and "as
+/// another user" is caught (the edit's maker is the user it was first
+/// queued as, not what the outbox says when it goes); the same seed with the guard intact passes. The store switch
+/// and the quit are the product's own (`State::switch_store`,
+/// `State::keep_writes_in_flight`), so this tests them, not copies.
+#[test]
+fn an_edit_sent_as_the_other_user_after_a_reissue_is_caught() {
+    let mut cfg = Config::new(11, 1500);
+    cfg.faults = sim::Faults::parse("reissue,crash,outage,dropped").unwrap();
+    cfg.broken = Some(Break::AsAnyone);
+    let broken = sim::run(&cfg);
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "as another user", "{v:?}");
+    cfg.broken = None;
+    cfg.steps = v.step + 1;
+    assert_clean(11, &sim::run(&cfg));
+}

@@ -44,6 +44,13 @@ pub struct Ledger {
     /// success the client heard.
     seq_applied: BTreeSet<i64>,
     seq_heard: BTreeSet<i64>,
+    /// Who made each queued edit: the user it was first seen queued as
+    /// (by its `seq`, task and request: a store's `seq` is its time of
+    /// making, which another user's store may share). What the outbox
+    /// says when it goes may have been changed since (the store switch
+    /// takes an edit made with no user known as the new user's, and no
+    /// other).
+    makers: BTreeMap<(i64, String, String), String>,
 }
 
 struct Write {
@@ -61,6 +68,22 @@ impl Ledger {
         self.epoch += 1;
     }
 
+    fn edit_key(i: &crate::app::local::outbox::OutItem) -> (i64, String, String) {
+        (i.seq, i.task_id.clone(), format!("{:?}", i.req))
+    }
+
+    /// The queued edits as the state holds them: each one's maker is
+    /// the first user it is seen queued as.
+    pub fn observe(&mut self, state: &State) {
+        for i in &state.outbox {
+            if let Some(u) = &i.user_id {
+                self.makers
+                    .entry(Self::edit_key(i))
+                    .or_insert_with(|| u.clone());
+            }
+        }
+    }
+
     /// A request went out: a write is recorded with who made it (a
     /// queued edit's maker, else the user the state knows).
     pub fn sent(&mut self, ticket: u64, req: &ApiRequest, state: &State) {
@@ -72,7 +95,11 @@ impl Ledger {
             .iter()
             .find(|i| i.state == OutState::Sending(ticket));
         let maker = match item {
-            Some(i) => i.user_id.clone(),
+            Some(i) => self
+                .makers
+                .get(&Self::edit_key(i))
+                .cloned()
+                .or_else(|| i.user_id.clone()),
             None => state.me.as_ref().map(|m| m.user_id.clone()),
         };
         let id = self.id(ticket);

@@ -115,6 +115,10 @@ pub enum Break {
     /// What the client creates (a comment, a reply, a subtask) reaches
     /// the service twice, as from a client that sent it twice.
     DoubleSend,
+    /// The store switch's "as the user" guard broken: when the key acts
+    /// as another user, every edit queued as the last one is taken as the
+    /// new user's (`State::leave_store_of`) and goes out as them.
+    AsAnyone,
 }
 
 impl Break {
@@ -123,8 +127,9 @@ impl Break {
             "clean" => Ok(Break::Clean),
             "forget-outbox" => Ok(Break::ForgetOutbox),
             "double-send" => Ok(Break::DoubleSend),
+            "as-anyone" => Ok(Break::AsAnyone),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone"
             )),
         }
     }
