@@ -169,3 +169,15 @@ fn an_edit_sent_as_the_other_user_after_a_reissue_is_caught() {
     cfg.steps = v.step + 1;
     assert_clean(11, &sim::run(&cfg));
 }
+
+/// "The detail is on the current task" broken on purpose (`other-task`:
+/// an answer about any task — one read ahead, one the outbox checks —
+/// lands in the detail): the detail shows one task under another's
+/// header, and "current task" is caught; the same seed unbroken passes.
+#[test]
+fn a_detail_showing_another_task_is_caught() {
+    let broken = run(7, 600, Some(Break::OtherTask));
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "current task", "{v:?}");
+    assert_clean(7, &run(7, v.step + 1, None));
+}

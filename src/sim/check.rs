@@ -270,6 +270,39 @@ pub fn frame(buf: &ratatui::buffer::Buffer) -> Option<Broke> {
     ))
 }
 
+/// The detail, the composer and the sharing editor are on the task the
+/// screen shows as current: the detail's task is the one its header
+/// names (`Detail::task_id`); opened from the list, the list's cursor is
+/// on that row; a composer or a sharing editor open acts on that task.
+pub fn current_task(s: &State) -> Option<Broke> {
+    use crate::app::state::{Origin, Overlay};
+    let d = s.detail.as_ref()?;
+    let wrong = |what: &str, id: &str| {
+        (
+            "current task",
+            format!("{what} is on {id}, the current task is {}", d.task_id),
+        )
+    };
+    if let Some(t) = d.task.as_ref().filter(|t| t.id != d.task_id) {
+        return Some(wrong("the detail's content", t.id.as_str()));
+    }
+    // While a popup is open or a search narrows the list as it is typed
+    // the cursor may run ahead; the detail follows once it is kept.
+    let narrowing = !matches!(s.overlay, Overlay::None) || !s.search.is_empty();
+    if d.origin == Origin::List && !d.task_id.is_empty() && !narrowing {
+        if let Some(sel) = s.list.selected_id().filter(|sel| *sel != d.task_id) {
+            return Some(wrong("the list's cursor", sel));
+        }
+    }
+    match &s.overlay {
+        Overlay::Compose(c) if c.task_id != d.task_id => Some(wrong("the composer", &c.task_id)),
+        Overlay::Sharing(e) if e.task_id != d.task_id => {
+            Some(wrong("the sharing editor", &e.task_id))
+        }
+        _ => None,
+    }
+}
+
 /// What a step is checked with besides the state.
 pub struct StepFacts<'a> {
     pub before: &'a Before,
@@ -291,6 +324,7 @@ pub fn after_step(s: &State, f: &StepFacts<'_>) -> Vec<Broke> {
     if let Some(m) = s.messages.back() {
         out.extend(no_controls("a message", &m.text));
     }
+    out.extend(current_task(s));
     let bounds = [
         ("requests in flight", f.pending, MAX_PENDING),
         ("requests the state tracks", s.inflight.len(), MAX_PENDING),

@@ -119,6 +119,9 @@ pub enum Break {
     /// as another user, every edit queued as the last one is taken as the
     /// new user's (`State::leave_store_of`) and goes out as them.
     AsAnyone,
+    /// An answer about any task lands in the detail, whatever task it
+    /// shows (`State::replace_task`'s check of the task broken).
+    OtherTask,
 }
 
 impl Break {
@@ -128,8 +131,9 @@ impl Break {
             "forget-outbox" => Ok(Break::ForgetOutbox),
             "double-send" => Ok(Break::DoubleSend),
             "as-anyone" => Ok(Break::AsAnyone),
+            "other-task" => Ok(Break::OtherTask),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task"
             )),
         }
     }

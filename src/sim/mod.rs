@@ -185,6 +185,7 @@ impl Broken {
     fn set(b: Option<Break>) -> Broken {
         crate::text::broken::set(b == Some(Break::Clean));
         crate::app::local::outbox::owner::broken::set(b == Some(Break::AsAnyone));
+        crate::app::local::freshness::broken::set(b == Some(Break::OtherTask));
         Broken
     }
 }
@@ -193,5 +194,6 @@ impl Drop for Broken {
     fn drop(&mut self) {
         crate::text::broken::set(false);
         crate::app::local::outbox::owner::broken::set(false);
+        crate::app::local::freshness::broken::set(false);
     }
 }

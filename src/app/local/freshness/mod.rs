@@ -4,6 +4,9 @@
 use crate::api::*;
 
 mod handle;
+/// The simulator's switch (`sim::Break::OtherTask`).
+#[cfg(feature = "sim")]
+pub use handle::broken;
 
 /// `b` is a version at least as new as `a` (unreadable times: assume so).
 pub fn newer_or_same(a: Option<&str>, b: Option<&str>) -> bool {
