@@ -181,3 +181,25 @@ fn a_detail_showing_another_task_is_caught() {
     assert_eq!(v.kind, "current task", "{v:?}");
     assert_clean(7, &run(7, v.step + 1, None));
 }
+
+/// "Undo restores what the user saw or says why" broken on purpose
+/// (`undo-claimed`: an undo's task that failed, was skipped or whose
+/// outcome is unknown is recorded as undone, without a word): the task
+/// still shows the undone edit's value, and "undo" is caught; the same
+/// seed unbroken passes, its undos checked.
+#[test]
+fn an_undo_that_claims_what_it_did_not_do_is_caught() {
+    let broken = run(7, 900, Some(Break::UndoClaimed));
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "undo", "{v:?}");
+    let clean = run(7, v.step + 1, None);
+    assert_clean(7, &clean);
+    assert!(
+        clean
+            .stats
+            .get("undone fields checked")
+            .copied()
+            .unwrap_or(0)
+            > 0
+    );
+}

@@ -358,3 +358,129 @@ pub fn after_step(s: &State, f: &StepFacts<'_>) -> Vec<Broke> {
     }
     out
 }
+
+/// An undo under way (`z`, `:undo`): the operation, the field changes
+/// that take each of its tasks back, and what the user had been told
+/// when it started.
+pub struct UndoWatch {
+    op: u64,
+    /// Per record (its index in the operation): its task and the PATCHes
+    /// that take it back.
+    records: Vec<(usize, String, Vec<crate::api::TaskPatch>)>,
+    said: Said,
+}
+
+impl UndoWatch {
+    /// A user's step started an undo of the operation on top of the undo
+    /// stack (`top`, before the step): watched, with the records it takes
+    /// back.
+    pub fn started(s: &State, top: Option<u64>, said_before: &Said) -> Option<UndoWatch> {
+        use crate::app::bulk::RunKind;
+        use crate::app::edit::changes::Change;
+        let op = top?;
+        // Under way, or over already (it left the undo stack in the step).
+        let running = s
+            .engine
+            .runs
+            .iter()
+            .any(|r| r.op == op && r.kind == RunKind::Undo);
+        if !running && s.history.undo_stack.last() == Some(&op) {
+            return None;
+        }
+        let o = s.history.get(op)?;
+        let records = o
+            .records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.undoable())
+            .map(|(i, r)| {
+                let patches = match &r.backward {
+                    Ok(b) => b
+                        .iter()
+                        .filter_map(|c| match c {
+                            Change::Patch(p) => Some(p.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    Err(_) => Vec::new(),
+                };
+                (i, r.task_id.clone(), patches)
+            })
+            .collect();
+        Some(UndoWatch {
+            op,
+            records,
+            said: said_before.clone(),
+        })
+    }
+
+    /// After a step: each record the undo took back shows its field as
+    /// it was before the undone edit (in the copy the user sees); once
+    /// the undo has finished, a record it did not take back was said.
+    /// Returns what broke, the number of fields checked, and whether
+    /// the watch is over.
+    pub fn check(&mut self, s: &State) -> (Vec<Broke>, u64, bool) {
+        use crate::app::bulk::history::RecState;
+        let mut out = Vec::new();
+        let mut checked = 0;
+        let Some(op) = s.history.get(self.op) else {
+            return (out, 0, true);
+        };
+        let running = s.engine.runs.iter().any(|r| r.op == self.op);
+        let mut left = Vec::new();
+        for (i, id, patches) in std::mem::take(&mut self.records) {
+            let Some(rec) = op.records.get(i) else {
+                continue;
+            };
+            if rec.state == RecState::Undone {
+                if let Some(t) = seen_copy(s, &id) {
+                    for p in &patches {
+                        checked += 1;
+                        if !holds(p, t) {
+                            out.push((
+                                "undo",
+                                format!(
+                                    "{} undone, but {} shows {}",
+                                    op.title,
+                                    t.label(),
+                                    p.to_json()
+                                ),
+                            ));
+                        }
+                    }
+                }
+            } else if !running {
+                checked += 1;
+                if said(s) == self.said {
+                    out.push((
+                        "undo",
+                        format!("{}: {} not undone and nothing said", op.title, id),
+                    ));
+                }
+            } else {
+                left.push((i, id, patches));
+            }
+        }
+        self.records = left;
+        (out, checked, self.records.is_empty() || !running)
+    }
+}
+
+/// The copy of a task the user sees: the detail's, else its row's.
+fn seen_copy<'a>(s: &'a State, id: &str) -> Option<&'a crate::api::Task> {
+    s.detail
+        .as_ref()
+        .and_then(|d| d.task.as_ref())
+        .filter(|t| t.id == id)
+        .or_else(|| s.list.position(id).and_then(|i| s.list.items[i].task()))
+}
+
+/// The task holds what the PATCH sets.
+fn holds(p: &crate::api::TaskPatch, t: &crate::api::Task) -> bool {
+    let body = p.to_json();
+    body.as_object().is_some_and(|m| {
+        m.iter().all(|(k, v)| {
+            crate::domain::task_field::TaskField::from_wire(k).is_some_and(|f| f.holds(v, t))
+        })
+    })
+}

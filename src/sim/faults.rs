@@ -122,6 +122,9 @@ pub enum Break {
     /// An answer about any task lands in the detail, whatever task it
     /// shows (`State::replace_task`'s check of the task broken).
     OtherTask,
+    /// An undo's task that failed, was skipped or whose outcome is
+    /// unknown is recorded as undone, and nothing says why not.
+    UndoClaimed,
 }
 
 impl Break {
@@ -132,8 +135,9 @@ impl Break {
             "double-send" => Ok(Break::DoubleSend),
             "as-anyone" => Ok(Break::AsAnyone),
             "other-task" => Ok(Break::OtherTask),
+            "undo-claimed" => Ok(Break::UndoClaimed),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed"
             )),
         }
     }

@@ -186,6 +186,7 @@ impl Broken {
         crate::text::broken::set(b == Some(Break::Clean));
         crate::app::local::outbox::owner::broken::set(b == Some(Break::AsAnyone));
         crate::app::local::freshness::broken::set(b == Some(Break::OtherTask));
+        crate::app::bulk::commands::broken::set(b == Some(Break::UndoClaimed));
         Broken
     }
 }
@@ -195,5 +196,6 @@ impl Drop for Broken {
         crate::text::broken::set(false);
         crate::app::local::outbox::owner::broken::set(false);
         crate::app::local::freshness::broken::set(false);
+        crate::app::bulk::commands::broken::set(false);
     }
 }

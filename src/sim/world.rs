@@ -7,7 +7,9 @@
 //! effect or an answer is done here the same way, without threads or a
 //! runtime, so that a seed is a run.
 
-use super::check::{self, Before, Broke, Composing, CrashExpect, Ledger, StepFacts, Violation};
+use super::check::{
+    self, Before, Broke, Composing, CrashExpect, Ledger, StepFacts, UndoWatch, Violation,
+};
 use super::faults::{Break, Faults};
 use super::rng::{Digest, Rng};
 use super::service::Service;
@@ -61,6 +63,8 @@ pub struct World {
     pub user_step: bool,
     /// Each frame goes into the notes (`--frames`).
     pub frames: bool,
+    /// Undos under way, checked until they end.
+    undos: Vec<UndoWatch>,
     /// What the run did, counted (writes applied, crashes, edits queued…).
     pub stats: std::collections::BTreeMap<&'static str, u64>,
 }
@@ -130,6 +134,7 @@ impl World {
             notes: Vec::new(),
             user_step: false,
             frames: false,
+            undos: Vec::new(),
             stats: Default::default(),
             dir,
         };
@@ -178,6 +183,7 @@ impl World {
         state.drafts = crate::app::state::drafts::Drafts::per_user(self.dir.join("drafts"));
         state.local.on = true;
         self.state = state;
+        self.undos.clear();
         self.db = None;
         self.writes = WritesInFlight::default();
         self.ledger.booted();
@@ -383,6 +389,8 @@ impl World {
             Step::Key(_) | Step::Palette(_) | Step::Paste(_) | Step::Mouse(_)
         );
         let before = Before::of(&self.state);
+        let undo_top = self.state.history.undo_stack.last().copied();
+        let said_before = check::said(&self.state);
         self.clock += Duration::from_millis(16);
         self.set_clock();
         match step {
@@ -445,6 +453,13 @@ impl World {
         self.draw();
         self.ledger.observe(&self.state);
         let restarted = self.notes.iter().any(|n| n == "crash" || n == "restart");
+        if self.user_step && !restarted {
+            if let Some(w) = UndoWatch::started(&self.state, undo_top, &said_before) {
+                self.count("undos started");
+                self.undos.push(w);
+            }
+        }
+        self.check_undos();
         let found = check::after_step(
             &self.state,
             &StepFacts {
@@ -456,6 +471,21 @@ impl World {
             },
         );
         self.broke(found);
+    }
+
+    /// Each undo under way: what it took back shows as before the
+    /// undone edit; what it could not was said.
+    fn check_undos(&mut self) {
+        let mut undos = std::mem::take(&mut self.undos);
+        undos.retain_mut(|w| {
+            let (found, checked, over) = w.check(&self.state);
+            for _ in 0..checked {
+                self.count("undone fields checked");
+            }
+            self.broke(found);
+            !over
+        });
+        self.undos = undos;
     }
 
     fn draw(&mut self) {
