@@ -148,3 +148,58 @@ fn a_service_clock_set_back_breaks_nothing() {
     }
     assert!(set_back >= 3, "{set_back} times");
 }
+
+/// The store switch's "as the user" guard broken on purpose
+/// (`as-anyone`, `State::leave_store_of` takes every edit of the user
+/// whose store closes as the new user's): after the key is reissued, an
+/// edit the user queued goes out with the key of the other user, and "as
+/// another user" is caught (the edit's maker is the user it was first
+/// queued as, not what the outbox says when it goes); the same seed with the guard intact passes. The store switch
+/// and the quit are the product's own (`State::switch_store`,
+/// `State::keep_writes_in_flight`), so this tests them, not copies.
+#[test]
+fn an_edit_sent_as_the_other_user_after_a_reissue_is_caught() {
+    let mut cfg = Config::new(11, 1500);
+    cfg.faults = sim::Faults::parse("reissue,crash,outage,dropped").unwrap();
+    cfg.broken = Some(Break::AsAnyone);
+    let broken = sim::run(&cfg);
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "as another user", "{v:?}");
+    cfg.broken = None;
+    cfg.steps = v.step + 1;
+    assert_clean(11, &sim::run(&cfg));
+}
+
+/// "The detail is on the current task" broken on purpose (`other-task`:
+/// an answer about any task — one read ahead, one the outbox checks —
+/// lands in the detail): the detail shows one task under another's
+/// header, and "current task" is caught; the same seed unbroken passes.
+#[test]
+fn a_detail_showing_another_task_is_caught() {
+    let broken = run(7, 600, Some(Break::OtherTask));
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "current task", "{v:?}");
+    assert_clean(7, &run(7, v.step + 1, None));
+}
+
+/// "Undo restores what the user saw or says why" broken on purpose
+/// (`undo-claimed`: an undo's task that failed, was skipped or whose
+/// outcome is unknown is recorded as undone, without a word): the task
+/// still shows the undone edit's value, and "undo" is caught; the same
+/// seed unbroken passes, its undos checked.
+#[test]
+fn an_undo_that_claims_what_it_did_not_do_is_caught() {
+    let broken = run(7, 900, Some(Break::UndoClaimed));
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "undo", "{v:?}");
+    let clean = run(7, v.step + 1, None);
+    assert_clean(7, &clean);
+    assert!(
+        clean
+            .stats
+            .get("undone fields checked")
+            .copied()
+            .unwrap_or(0)
+            > 0
+    );
+}

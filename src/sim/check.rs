@@ -44,6 +44,13 @@ pub struct Ledger {
     /// success the client heard.
     seq_applied: BTreeSet<i64>,
     seq_heard: BTreeSet<i64>,
+    /// Who made each queued edit: the user it was first seen queued as
+    /// (by its `seq`, task and request: a store's `seq` is its time of
+    /// making, which another user's store may share). What the outbox
+    /// says when it goes may have been changed since (the store switch
+    /// takes an edit made with no user known as the new user's, and no
+    /// other).
+    makers: BTreeMap<(i64, String, String), String>,
 }
 
 struct Write {
@@ -61,6 +68,22 @@ impl Ledger {
         self.epoch += 1;
     }
 
+    fn edit_key(i: &crate::app::local::outbox::OutItem) -> (i64, String, String) {
+        (i.seq, i.task_id.clone(), format!("{:?}", i.req))
+    }
+
+    /// The queued edits as the state holds them: each one's maker is
+    /// the first user it is seen queued as.
+    pub fn observe(&mut self, state: &State) {
+        for i in &state.outbox {
+            if let Some(u) = &i.user_id {
+                self.makers
+                    .entry(Self::edit_key(i))
+                    .or_insert_with(|| u.clone());
+            }
+        }
+    }
+
     /// A request went out: a write is recorded with who made it (a
     /// queued edit's maker, else the user the state knows).
     pub fn sent(&mut self, ticket: u64, req: &ApiRequest, state: &State) {
@@ -72,7 +95,11 @@ impl Ledger {
             .iter()
             .find(|i| i.state == OutState::Sending(ticket));
         let maker = match item {
-            Some(i) => i.user_id.clone(),
+            Some(i) => self
+                .makers
+                .get(&Self::edit_key(i))
+                .cloned()
+                .or_else(|| i.user_id.clone()),
             None => state.me.as_ref().map(|m| m.user_id.clone()),
         };
         let id = self.id(ticket);
@@ -243,6 +270,39 @@ pub fn frame(buf: &ratatui::buffer::Buffer) -> Option<Broke> {
     ))
 }
 
+/// The detail, the composer and the sharing editor are on the task the
+/// screen shows as current: the detail's task is the one its header
+/// names (`Detail::task_id`); opened from the list, the list's cursor is
+/// on that row; a composer or a sharing editor open acts on that task.
+pub fn current_task(s: &State) -> Option<Broke> {
+    use crate::app::state::{Origin, Overlay};
+    let d = s.detail.as_ref()?;
+    let wrong = |what: &str, id: &str| {
+        (
+            "current task",
+            format!("{what} is on {id}, the current task is {}", d.task_id),
+        )
+    };
+    if let Some(t) = d.task.as_ref().filter(|t| t.id != d.task_id) {
+        return Some(wrong("the detail's content", t.id.as_str()));
+    }
+    // While a popup is open or a search narrows the list as it is typed
+    // the cursor may run ahead; the detail follows once it is kept.
+    let narrowing = !matches!(s.overlay, Overlay::None) || !s.search.is_empty();
+    if d.origin == Origin::List && !d.task_id.is_empty() && !narrowing {
+        if let Some(sel) = s.list.selected_id().filter(|sel| *sel != d.task_id) {
+            return Some(wrong("the list's cursor", sel));
+        }
+    }
+    match &s.overlay {
+        Overlay::Compose(c) if c.task_id != d.task_id => Some(wrong("the composer", &c.task_id)),
+        Overlay::Sharing(e) if e.task_id != d.task_id => {
+            Some(wrong("the sharing editor", &e.task_id))
+        }
+        _ => None,
+    }
+}
+
 /// What a step is checked with besides the state.
 pub struct StepFacts<'a> {
     pub before: &'a Before,
@@ -264,6 +324,7 @@ pub fn after_step(s: &State, f: &StepFacts<'_>) -> Vec<Broke> {
     if let Some(m) = s.messages.back() {
         out.extend(no_controls("a message", &m.text));
     }
+    out.extend(current_task(s));
     let bounds = [
         ("requests in flight", f.pending, MAX_PENDING),
         ("requests the state tracks", s.inflight.len(), MAX_PENDING),
@@ -296,4 +357,130 @@ pub fn after_step(s: &State, f: &StepFacts<'_>) -> Vec<Broke> {
         }
     }
     out
+}
+
+/// An undo under way (`z`, `:undo`): the operation, the field changes
+/// that take each of its tasks back, and what the user had been told
+/// when it started.
+pub struct UndoWatch {
+    op: u64,
+    /// Per record (its index in the operation): its task and the PATCHes
+    /// that take it back.
+    records: Vec<(usize, String, Vec<crate::api::TaskPatch>)>,
+    said: Said,
+}
+
+impl UndoWatch {
+    /// A user's step started an undo of the operation on top of the undo
+    /// stack (`top`, before the step): watched, with the records it takes
+    /// back.
+    pub fn started(s: &State, top: Option<u64>, said_before: &Said) -> Option<UndoWatch> {
+        use crate::app::bulk::RunKind;
+        use crate::app::edit::changes::Change;
+        let op = top?;
+        // Under way, or over already (it left the undo stack in the step).
+        let running = s
+            .engine
+            .runs
+            .iter()
+            .any(|r| r.op == op && r.kind == RunKind::Undo);
+        if !running && s.history.undo_stack.last() == Some(&op) {
+            return None;
+        }
+        let o = s.history.get(op)?;
+        let records = o
+            .records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.undoable())
+            .map(|(i, r)| {
+                let patches = match &r.backward {
+                    Ok(b) => b
+                        .iter()
+                        .filter_map(|c| match c {
+                            Change::Patch(p) => Some(p.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    Err(_) => Vec::new(),
+                };
+                (i, r.task_id.clone(), patches)
+            })
+            .collect();
+        Some(UndoWatch {
+            op,
+            records,
+            said: said_before.clone(),
+        })
+    }
+
+    /// After a step: each record the undo took back shows its field as
+    /// it was before the undone edit (in the copy the user sees); once
+    /// the undo has finished, a record it did not take back was said.
+    /// Returns what broke, the number of fields checked, and whether
+    /// the watch is over.
+    pub fn check(&mut self, s: &State) -> (Vec<Broke>, u64, bool) {
+        use crate::app::bulk::history::RecState;
+        let mut out = Vec::new();
+        let mut checked = 0;
+        let Some(op) = s.history.get(self.op) else {
+            return (out, 0, true);
+        };
+        let running = s.engine.runs.iter().any(|r| r.op == self.op);
+        let mut left = Vec::new();
+        for (i, id, patches) in std::mem::take(&mut self.records) {
+            let Some(rec) = op.records.get(i) else {
+                continue;
+            };
+            if rec.state == RecState::Undone {
+                if let Some(t) = seen_copy(s, &id) {
+                    for p in &patches {
+                        checked += 1;
+                        if !holds(p, t) {
+                            out.push((
+                                "undo",
+                                format!(
+                                    "{} undone, but {} shows {}",
+                                    op.title,
+                                    t.label(),
+                                    p.to_json()
+                                ),
+                            ));
+                        }
+                    }
+                }
+            } else if !running {
+                checked += 1;
+                if said(s) == self.said {
+                    out.push((
+                        "undo",
+                        format!("{}: {} not undone and nothing said", op.title, id),
+                    ));
+                }
+            } else {
+                left.push((i, id, patches));
+            }
+        }
+        self.records = left;
+        (out, checked, self.records.is_empty() || !running)
+    }
+}
+
+/// The copy of a task the user sees: the detail's, else its row's.
+fn seen_copy<'a>(s: &'a State, id: &str) -> Option<&'a crate::api::Task> {
+    s.detail
+        .as_ref()
+        .and_then(|d| d.task.as_ref())
+        .filter(|t| t.id == id)
+        .or_else(|| s.list.position(id).and_then(|i| s.list.items[i].task()))
+}
+
+/// The task holds what the PATCH sets.
+fn holds(p: &crate::api::TaskPatch, t: &crate::api::Task) -> bool {
+    let body = p.to_json();
+    body.as_object().is_some_and(|m| {
+        m.iter().all(|(k, v)| {
+            crate::domain::task_field::TaskField::from_wire(k).is_some_and(|f| f.holds(v, t))
+        })
+    })
 }

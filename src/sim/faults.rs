@@ -115,6 +115,16 @@ pub enum Break {
     /// What the client creates (a comment, a reply, a subtask) reaches
     /// the service twice, as from a client that sent it twice.
     DoubleSend,
+    /// The store switch's "as the user" guard broken: when the key acts
+    /// as another user, every edit queued as the last one is taken as the
+    /// new user's (`State::leave_store_of`) and goes out as them.
+    AsAnyone,
+    /// An answer about any task lands in the detail, whatever task it
+    /// shows (`State::replace_task`'s check of the task broken).
+    OtherTask,
+    /// An undo's task that failed, was skipped or whose outcome is
+    /// unknown is recorded as undone, and nothing says why not.
+    UndoClaimed,
 }
 
 impl Break {
@@ -123,8 +133,11 @@ impl Break {
             "clean" => Ok(Break::Clean),
             "forget-outbox" => Ok(Break::ForgetOutbox),
             "double-send" => Ok(Break::DoubleSend),
+            "as-anyone" => Ok(Break::AsAnyone),
+            "other-task" => Ok(Break::OtherTask),
+            "undo-claimed" => Ok(Break::UndoClaimed),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed"
             )),
         }
     }

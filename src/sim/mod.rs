@@ -177,21 +177,25 @@ pub fn shrink(cfg: &Config, steps: &[Step], kind: &str, tries: usize) -> Vec<Ste
     best
 }
 
-/// The cleaner broken on this thread for one run, mended after.
-struct Broken(bool);
+/// The product's switches (the cleaner, the "as the user" guard) broken
+/// on this thread for one run, mended after.
+struct Broken;
 
 impl Broken {
     fn set(b: Option<Break>) -> Broken {
-        let on = b == Some(Break::Clean);
-        crate::text::broken::set(on);
-        Broken(on)
+        crate::text::broken::set(b == Some(Break::Clean));
+        crate::app::local::outbox::owner::broken::set(b == Some(Break::AsAnyone));
+        crate::app::local::freshness::broken::set(b == Some(Break::OtherTask));
+        crate::app::bulk::commands::broken::set(b == Some(Break::UndoClaimed));
+        Broken
     }
 }
 
 impl Drop for Broken {
     fn drop(&mut self) {
-        if self.0 {
-            crate::text::broken::set(false);
-        }
+        crate::text::broken::set(false);
+        crate::app::local::outbox::owner::broken::set(false);
+        crate::app::local::freshness::broken::set(false);
+        crate::app::bulk::commands::broken::set(false);
     }
 }

@@ -7,7 +7,9 @@
 //! effect or an answer is done here the same way, without threads or a
 //! runtime, so that a seed is a run.
 
-use super::check::{self, Before, Broke, Composing, CrashExpect, Ledger, StepFacts, Violation};
+use super::check::{
+    self, Before, Broke, Composing, CrashExpect, Ledger, StepFacts, UndoWatch, Violation,
+};
 use super::faults::{Break, Faults};
 use super::rng::{Digest, Rng};
 use super::service::Service;
@@ -15,8 +17,9 @@ use super::step::Step;
 
 use crate::api::ApiError;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Overlay, State};
+use crate::app::WritesInFlight;
 use crate::config::Settings;
-use crate::store::worker::{Server, StoreAnswer, StoreCmd};
+use crate::store::worker::{Server, StoreAnswer};
 use crate::store::Db;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -48,6 +51,9 @@ pub struct World {
     pub faults: Faults,
     pub broken: Option<Break>,
     pub ledger: Ledger,
+    /// Writes sent and not answered, as the loop tracks them
+    /// (`Session::writes`): kept in the outbox when the user quits.
+    writes: WritesInFlight,
     pub digest: Digest,
     pub violations: Vec<Violation>,
     pub step_no: usize,
@@ -57,6 +63,8 @@ pub struct World {
     pub user_step: bool,
     /// Each frame goes into the notes (`--frames`).
     pub frames: bool,
+    /// Undos under way, checked until they end.
+    undos: Vec<UndoWatch>,
     /// What the run did, counted (writes applied, crashes, edits queued…).
     pub stats: std::collections::BTreeMap<&'static str, u64>,
 }
@@ -119,12 +127,14 @@ impl World {
             faults,
             broken,
             ledger: Ledger::default(),
+            writes: WritesInFlight::default(),
             digest: Digest::default(),
             violations: Vec::new(),
             step_no: 0,
             notes: Vec::new(),
             user_step: false,
             frames: false,
+            undos: Vec::new(),
             stats: Default::default(),
             dir,
         };
@@ -173,11 +183,14 @@ impl World {
         state.drafts = crate::app::state::drafts::Drafts::per_user(self.dir.join("drafts"));
         state.local.on = true;
         self.state = state;
+        self.undos.clear();
         self.db = None;
+        self.writes = WritesInFlight::default();
         self.ledger.booted();
         if let Some(user) = self.seen_user.clone() {
             self.open_store(&user, true);
         }
+        self.ledger.observe(&self.state);
         let fx = self.state.start();
         self.carry(fx);
     }
@@ -242,6 +255,7 @@ impl World {
                 self.notes
                     .push(format!("request #{ticket}: {}", req.describe()));
                 self.ledger.sent(ticket, &req, &self.state);
+                self.writes.started(ticket, &req, &self.state);
                 if self.state.offline.is_some() && !matches!(*req, ApiRequest::Me) {
                     // The worker answers at once, without going out.
                     let r = ApiResult {
@@ -297,16 +311,14 @@ impl World {
         let failed = r.result.is_err();
         let said = check::said(&self.state);
         let ticket = r.ticket;
+        self.writes.answered(ticket);
+        self.ledger.observe(&self.state);
         let mut fx = self.state.on_api(r);
         if me {
             let user = self.state.me.as_ref().map(|m| m.user_id.clone());
             if let Some(user) = user {
                 self.seen_user = Some(user.clone());
-                if self.db.is_none() {
-                    self.open_store(&user, false);
-                } else {
-                    self.bind(&user);
-                }
+                self.bind(&user);
             }
             fx.extend(self.state.outbox_pump());
         }
@@ -319,40 +331,36 @@ impl World {
         fx
     }
 
-    /// `StoreLink::bind`, synchronously: the key acts as another user
-    /// than the store open (it was reissued). The other user's edits stay
-    /// in their store, never sent with this key; only edits made with no
-    /// user known come along; that user's store is opened.
+    /// `StoreLink::bind`, synchronously: the state's part is the
+    /// product's own `State::switch_store` (the key acts as another user
+    /// than the store open — it was reissued — or no store was open). The
+    /// old store is served its last commands and closed, the new one
+    /// opened and served what the switch left for it.
     fn bind(&mut self, me: &str) {
-        let Some(old) = self.state.local.user.clone().filter(|u| u != me) else {
+        let old = self.state.local.user.clone();
+        if old.as_deref() == Some(me) {
             return;
-        };
-        let mine = self.state.leave_store_of(&old, me);
-        let carried: std::collections::BTreeSet<i64> = mine.iter().map(|i| i.seq).collect();
-        let mut out = std::mem::take(&mut self.state.local.out);
-        out.retain(|c| !matches!(c, StoreCmd::OutboxAdd { seq, .. } if carried.contains(seq)));
-        out.extend(carried.iter().map(|s| StoreCmd::OutboxRemove(*s)));
-        if let Some((mut db, mut server)) = self.db.take() {
-            for cmd in out {
-                server.serve(&mut db, cmd, &|_| {});
-            }
-            let _ = db.outbox_release();
         }
-        self.state.forget_local();
-        for mut item in mine {
-            if let Some(cmd) = item.store_cmd() {
-                self.state.local.out.push(cmd);
+        let switch = self.state.switch_store(old.as_deref(), me);
+        if old.is_some() {
+            if let Some((mut db, mut server)) = self.db.take() {
+                for cmd in switch.to_old {
+                    server.serve(&mut db, cmd, &|_| {});
+                }
+                let _ = db.outbox_release();
             }
-            item.pending_ticket = None;
-            item.user_id = Some(me.to_string());
-            item.kept = crate::app::local::outbox::Kept::Writing;
-            self.state.outbox.push(item);
         }
-        let pending = std::mem::take(&mut self.state.local.out);
+        self.db = None;
         self.open_store(me, false);
-        self.state.local.out.extend(pending);
-        self.notes
-            .push(format!("the store of {old} left for {me}'s"));
+        // What the switch left for the new store goes to it first, as the
+        // loop sends it to the new thread at once.
+        let later = std::mem::take(&mut self.state.local.out);
+        self.state.local.out = switch.to_new;
+        self.state.local.out.extend(later);
+        if let Some(old) = old {
+            self.notes
+                .push(format!("the store of {old} left for {me}'s"));
+        }
     }
 
     /// Serve what the reducer queued for the store (`StoreLink::drain`);
@@ -381,6 +389,8 @@ impl World {
             Step::Key(_) | Step::Palette(_) | Step::Paste(_) | Step::Mouse(_)
         );
         let before = Before::of(&self.state);
+        let undo_top = self.state.history.undo_stack.last().copied();
+        let said_before = check::said(&self.state);
         self.clock += Duration::from_millis(16);
         self.set_clock();
         match step {
@@ -441,7 +451,15 @@ impl World {
         self.carry(fx);
         self.state.autosave_draft(self.now(), false);
         self.draw();
+        self.ledger.observe(&self.state);
         let restarted = self.notes.iter().any(|n| n == "crash" || n == "restart");
+        if self.user_step && !restarted {
+            if let Some(w) = UndoWatch::started(&self.state, undo_top, &said_before) {
+                self.count("undos started");
+                self.undos.push(w);
+            }
+        }
+        self.check_undos();
         let found = check::after_step(
             &self.state,
             &StepFacts {
@@ -453,6 +471,21 @@ impl World {
             },
         );
         self.broke(found);
+    }
+
+    /// Each undo under way: what it took back shows as before the
+    /// undone edit; what it could not was said.
+    fn check_undos(&mut self) {
+        let mut undos = std::mem::take(&mut self.undos);
+        undos.retain_mut(|w| {
+            let (found, checked, over) = w.check(&self.state);
+            for _ in 0..checked {
+                self.count("undone fields checked");
+            }
+            self.broke(found);
+            !over
+        });
+        self.undos = undos;
     }
 
     fn draw(&mut self) {
@@ -634,12 +667,17 @@ impl World {
         self.boot();
     }
 
-    /// The user quits: drafts saved, the store's queue written, its
-    /// claims given back; what was sent may or may not arrive.
+    /// The user quits as `Session::finish` does: drafts saved, the edits
+    /// sent and not answered kept in the outbox (outcome unknown,
+    /// `State::keep_writes_in_flight`), the store's queue written and its
+    /// last answers taken, its claims given back; what was sent may or
+    /// may not arrive.
     fn quit(&mut self) {
         self.state.save_drafts_now();
-        let answers = self.drain_store();
-        drop(answers);
+        self.state.keep_writes_in_flight(&self.writes);
+        for a in self.drain_store() {
+            let _ = self.state.on_store(a);
+        }
         self.abandon_pending(self.step_no as u64);
         if let Some((db, _)) = self.db.take() {
             let _ = db.outbox_release();

@@ -9,7 +9,6 @@
 
 use super::msg::Msg;
 use crate::app::state::{Level, State};
-use crate::store::worker::StoreCmd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -252,43 +251,24 @@ impl StoreLink {
                 tracing::warn!(error = %e, "cannot remember whose key this is");
             }
         }
-        if let Some(old) = self.user.clone() {
-            // Another user's store was open (the key acts as someone else
-            // now): their edits stay in their store, never sent with this
-            // key, and the screen says they wait. Only edits made with no
-            // user known go to this key's user.
-            let mine = state.leave_store_of(&old, &me);
-            let carried: std::collections::HashSet<i64> = mine.iter().map(|i| i.seq).collect();
+        // Another user's store was open (the key acts as someone else
+        // now): their edits stay in their store, never sent with this
+        // key, and the screen says they wait. Only edits made with no
+        // user known go to this key's user (`State::switch_store`, which
+        // the simulator calls too).
+        let old = self.user.clone();
+        let switch = state.switch_store(old.as_deref(), &me);
+        if old.is_some() {
             if let Some(t) = self.thread.take() {
-                for cmd in std::mem::take(&mut state.local.out) {
-                    match &cmd {
-                        StoreCmd::OutboxAdd { seq, .. } if carried.contains(seq) => {}
-                        _ => t.send(cmd),
-                    }
-                }
-                for seq in &carried {
-                    t.send(StoreCmd::OutboxRemove(*seq));
+                for cmd in switch.to_old {
+                    t.send(cmd);
                 }
                 t.finish();
             }
-            state.forget_local();
-            state.outbox.extend(mine.into_iter().map(|mut item| {
-                if let Some(cmd) = item.store_cmd() {
-                    state.local.out.push(cmd);
-                }
-                item.pending_ticket = None;
-                // This key's user made it; kept once the new store says so.
-                item.user_id = Some(me.clone());
-                item.kept = crate::app::local::outbox::Kept::Writing;
-                item
-            }));
-        } else if state.owner.away.as_ref().is_some_and(|a| a.user_id == me) {
-            state.owner.away = None;
         }
-        let pending = std::mem::take(&mut state.local.out);
         self.open(&me, state, false);
         if let Some(t) = &self.thread {
-            for cmd in pending {
+            for cmd in switch.to_new {
                 t.send(cmd);
             }
         }

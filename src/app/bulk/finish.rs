@@ -249,6 +249,10 @@ impl State {
                             continue;
                         };
                         match &j.state {
+                            _ if undo && super::commands::broken::on() && j.state.finished() => {
+                                rec.error = None;
+                                rec.state = RecState::Undone;
+                            }
                             JobState::Done => {
                                 rec.error = None;
                                 rec.after = j.latest.clone();

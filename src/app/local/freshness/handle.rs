@@ -185,7 +185,11 @@ impl State {
         if let Some(i) = self.list.position(&t.id) {
             self.list.items[i] = TaskItem::Task(Box::new(t.clone()));
         }
-        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == t.id) {
+        if let Some(d) = self
+            .detail
+            .as_mut()
+            .filter(|d| super::broken::on() || d.task_id == t.id)
+        {
             d.task = Some(t);
             d.error = None;
         }

@@ -21,7 +21,7 @@ pub mod drafts;
 mod handle;
 
 mod keep;
-mod owner;
+pub mod owner;
 mod stored;
 pub mod three;
 

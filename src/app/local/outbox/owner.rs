@@ -13,6 +13,49 @@
 use super::{Away, OutItem, Waiting};
 use crate::api::{ApiError, Identity};
 use crate::app::state::{Effect, Level, State};
+use crate::store::worker::StoreCmd;
+
+/// The simulator's switch that breaks the "as the user" guard on purpose
+/// (issue 43, `sim::Break::AsAnyone`): with it on, the store switch
+/// ([`State::leave_store_of`]) takes every queued edit of the user whose
+/// store closes as made by the key's new user, so that an edit made as
+/// one user goes out as another — every later guard (`may_send`, the
+/// outbox's confirmed identity) sees it as the new user's. Only with the
+/// `sim` feature; without it, `on` is a constant `false`.
+#[cfg(feature = "sim")]
+pub mod broken {
+    use std::cell::Cell;
+
+    thread_local! {
+        static ON: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Whether the guard is broken on this thread.
+    pub fn on() -> bool {
+        ON.with(Cell::get)
+    }
+
+    /// Break (or mend) the guard on this thread.
+    pub fn set(on: bool) {
+        ON.with(|c| c.set(on));
+    }
+}
+
+/// Without the `sim` feature the guard cannot be broken.
+#[cfg(not(feature = "sim"))]
+mod broken {
+    pub const fn on() -> bool {
+        false
+    }
+}
+
+/// The store switch's commands (`State::switch_store`): the last ones for
+/// the store that closes, then those for the one that opens.
+#[derive(Debug, Default)]
+pub struct StoreSwitch {
+    pub to_old: Vec<StoreCmd>,
+    pub to_new: Vec<StoreCmd>,
+}
 
 impl State {
     /// `GET /me` answered: the user is known by name, the identity is
@@ -69,7 +112,7 @@ impl State {
             .outbox
             .iter()
             .cloned()
-            .partition(|i| i.user_id.is_none() && i.pending_ticket.is_some());
+            .partition(|i| broken::on() || (i.user_id.is_none() && i.pending_ticket.is_some()));
         let theirs: Vec<OutItem> = theirs
             .into_iter()
             .filter(|i| i.user_id.as_deref().is_none_or(|u| u == old))
@@ -103,6 +146,44 @@ impl State {
             self.owner.away = Some(away);
         }
         mine
+    }
+
+    /// `/me` named `me` while the store of `old` is open (`None`: none
+    /// was, no user known yet): the state's part of the store switch
+    /// (`tui::store_link`'s `bind`, and the simulator's). `old`'s edits
+    /// stay in its store ([`State::leave_store_of`]); what the reducer
+    /// queued for it goes to it last, less the edits made with no user
+    /// known, which leave it and come to `me` (kept once `me`'s store says
+    /// so); `old`'s rows and marks are forgotten. The caller sends
+    /// `to_old` to the old store, closes it, opens `me`'s and sends it
+    /// `to_new`.
+    pub fn switch_store(&mut self, old: Option<&str>, me: &str) -> StoreSwitch {
+        let mut to_old = Vec::new();
+        if let Some(old) = old {
+            let mine = self.leave_store_of(old, me);
+            let carried: std::collections::BTreeSet<i64> = mine.iter().map(|i| i.seq).collect();
+            to_old = std::mem::take(&mut self.local.out);
+            to_old
+                .retain(|c| !matches!(c, StoreCmd::OutboxAdd { seq, .. } if carried.contains(seq)));
+            to_old.extend(carried.iter().map(|s| StoreCmd::OutboxRemove(*s)));
+            self.forget_local();
+            for mut item in mine {
+                if let Some(cmd) = item.store_cmd() {
+                    self.local.out.push(cmd);
+                }
+                item.pending_ticket = None;
+                // This key's user made it; kept once the new store says so.
+                item.user_id = Some(me.to_string());
+                item.kept = super::Kept::Writing;
+                self.outbox.push(item);
+            }
+        } else if self.owner.away.as_ref().is_some_and(|a| a.user_id == me) {
+            self.owner.away = None;
+        }
+        StoreSwitch {
+            to_old,
+            to_new: std::mem::take(&mut self.local.out),
+        }
     }
 
     /// How a user is named on screen: the name the service gave, else the
