@@ -131,11 +131,20 @@ impl State {
         if self.list.keep_selected.is_some() {
             return vec![];
         }
-        let new_walk = std::mem::take(&mut self.list.follow_on_load);
+        // A composer or the sharing editor acts on the detail's task: rows
+        // arriving while one is open never move the detail from under it
+        // (found by the simulator: a comment begun on #2 sat over #1's
+        // detail once a filter's first page came). The new walk's row is
+        // followed once it closes, at the next move.
+        let bound = matches!(
+            self.overlay,
+            crate::app::state::Overlay::Compose(_) | crate::app::state::Overlay::Sharing(_)
+        );
+        let new_walk = std::mem::take(&mut self.list.follow_on_load) && !bound;
         let Some(d) = &mut self.detail else {
             return self.follow_cursor();
         };
-        if d.origin == Origin::List && (followed_bottom || new_walk) {
+        if d.origin == Origin::List && !bound && (followed_bottom || new_walk) {
             return self.follow_cursor();
         }
         if d.origin == Origin::List {

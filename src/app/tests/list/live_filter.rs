@@ -284,3 +284,38 @@ fn after_the_services_answer_to_a_search_the_cursor_is_on_the_first_match() {
     assert_eq!(s.list.selected_id(), Some(tid(1).as_str()));
     assert_eq!(s.list.offset, 0);
 }
+
+/// Found by the simulator (seed 932939011, issue 43's "current task"):
+/// a comment begun on #2 while a search was on its way sat over #1's
+/// detail once the search's first page came — the new walk put the
+/// cursor on its first row and the detail followed it, from under the
+/// composer. Rows arriving while a composer is open leave the detail on
+/// the composer's task; the cursor goes to that task's row.
+#[test]
+fn a_new_walks_first_page_never_moves_the_detail_from_under_the_composer() {
+    let mut s = loaded(5);
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2).as_str());
+    s.on_key(code(KeyCode::Esc));
+    s.on_key(key('/'));
+    type_str(&mut s, "#");
+    let fx = s.on_key(code(KeyCode::Enter));
+    s.on_key(key('c'));
+    match &s.overlay {
+        Overlay::Compose(c) => assert_eq!(c.task_id, tid(2).as_str()),
+        _ => panic!("the composer on #2"),
+    }
+    let items: Vec<TaskItem> = (1..=3).map(|i| TaskItem::Task(Box::new(task(i)))).collect();
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items,
+            cursor: None,
+        })),
+    );
+    assert!(matches!(s.overlay, Overlay::Compose(_)));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2).as_str());
+    assert_eq!(s.list.selected_id(), Some(tid(2).as_str()));
+}
