@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod app;
+pub mod broken;
 pub mod cli;
 pub mod clock;
 pub mod config;

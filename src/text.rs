@@ -201,7 +201,7 @@ fn sanitize_controls(s: &str, multiline: bool) -> Cow<'_, str> {
     if !s
         .chars()
         .any(|c| is_dangerous(c) || is_invisible(c) || is_separator(c))
-        || broken::on()
+        || crate::broken::on(crate::broken::Rule::Clean)
     {
         return Cow::Borrowed(s);
     }
@@ -236,39 +236,6 @@ fn sanitize_controls(s: &str, multiline: bool) -> Cow<'_, str> {
         col += 1;
     }
     Cow::Owned(out)
-}
-
-/// The simulator's switch that breaks the cleaner on purpose (issue 43):
-/// its own tests throw it on their thread to show that a cleaner which
-/// returns its input is caught (`sim::Break::Clean`). Off everywhere
-/// else; read only when a text holds something to clean. Only with the
-/// `sim` feature: without it, `on` is a constant `false` and nothing can
-/// throw it (the shipped library and binary have no such switch).
-#[cfg(feature = "sim")]
-pub mod broken {
-    use std::cell::Cell;
-
-    thread_local! {
-        static ON: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// Whether the cleaner is broken on this thread.
-    pub fn on() -> bool {
-        ON.with(Cell::get)
-    }
-
-    /// Break (or mend) the cleaner on this thread.
-    pub fn set(on: bool) {
-        ON.with(|c| c.set(on));
-    }
-}
-
-/// Without the `sim` feature the cleaner cannot be broken.
-#[cfg(not(feature = "sim"))]
-mod broken {
-    pub const fn on() -> bool {
-        false
-    }
 }
 
 /// Sanitise any displayable error or message (service error bodies included).

@@ -183,19 +183,20 @@ struct Broken;
 
 impl Broken {
     fn set(b: Option<Break>) -> Broken {
-        crate::text::broken::set(b == Some(Break::Clean));
-        crate::app::local::outbox::owner::broken::set(b == Some(Break::AsAnyone));
-        crate::app::local::freshness::broken::set(b == Some(Break::OtherTask));
-        crate::app::bulk::commands::broken::set(b == Some(Break::UndoClaimed));
+        use crate::broken::Rule;
+        crate::broken::set(match b {
+            Some(Break::Clean) => Some(Rule::Clean),
+            Some(Break::AsAnyone) => Some(Rule::AsAnyone),
+            Some(Break::OtherTask) => Some(Rule::OtherTask),
+            Some(Break::UndoClaimed) => Some(Rule::UndoClaimed),
+            Some(Break::ForgetOutbox | Break::DoubleSend) | None => None,
+        });
         Broken
     }
 }
 
 impl Drop for Broken {
     fn drop(&mut self) {
-        crate::text::broken::set(false);
-        crate::app::local::outbox::owner::broken::set(false);
-        crate::app::local::freshness::broken::set(false);
-        crate::app::bulk::commands::broken::set(false);
+        crate::broken::set(None);
     }
 }

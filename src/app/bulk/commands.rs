@@ -461,35 +461,3 @@ mod tests {
         assert!(ShareAdd::parse("add").is_err());
     }
 }
-
-/// The simulator's switch that breaks undo on purpose (issue 43,
-/// `sim::Break::UndoClaimed`): with it on, an undo's task that failed,
-/// was skipped or whose outcome is unknown is recorded as undone, without
-/// a word of why (`finish.rs`). Only with the `sim` feature; without it, `on` is a
-/// constant `false`.
-#[cfg(feature = "sim")]
-pub mod broken {
-    use std::cell::Cell;
-
-    thread_local! {
-        static ON: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// Whether undo is broken on this thread.
-    pub fn on() -> bool {
-        ON.with(Cell::get)
-    }
-
-    /// Break (or mend) undo on this thread.
-    pub fn set(on: bool) {
-        ON.with(|c| c.set(on));
-    }
-}
-
-/// Without the `sim` feature undo cannot be broken.
-#[cfg(not(feature = "sim"))]
-mod broken {
-    pub const fn on() -> bool {
-        false
-    }
-}

@@ -249,7 +249,10 @@ impl State {
                             continue;
                         };
                         match &j.state {
-                            _ if undo && super::commands::broken::on() && j.state.finished() => {
+                            _ if undo
+                                && crate::broken::on(crate::broken::Rule::UndoClaimed)
+                                && j.state.finished() =>
+                            {
                                 rec.error = None;
                                 rec.state = RecState::Undone;
                             }

@@ -197,7 +197,7 @@ impl State {
         if let Some(d) = self
             .detail
             .as_mut()
-            .filter(|d| super::broken::on() || d.task_id == t.id)
+            .filter(|d| crate::broken::on(crate::broken::Rule::OtherTask) || d.task_id == t.id)
         {
             d.task = Some(t);
             d.error = None;

@@ -32,35 +32,3 @@ pub fn same_version(a: Option<&str>, b: Option<&str>) -> bool {
         _ => a == b,
     }
 }
-
-/// The simulator's switch that breaks "the detail shows the current task"
-/// on purpose (issue 43, `sim::Break::OtherTask`): with it on, an answer
-/// about any task (one read ahead, one the outbox checked) lands in the
-/// detail whatever task it shows. Only with the `sim` feature; without
-/// it, `on` is a constant `false`.
-#[cfg(feature = "sim")]
-pub mod broken {
-    use std::cell::Cell;
-
-    thread_local! {
-        static ON: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// Whether the detail takes any task on this thread.
-    pub fn on() -> bool {
-        ON.with(Cell::get)
-    }
-
-    /// Break (or mend) it on this thread.
-    pub fn set(on: bool) {
-        ON.with(|c| c.set(on));
-    }
-}
-
-/// Without the `sim` feature it cannot be broken.
-#[cfg(not(feature = "sim"))]
-mod broken {
-    pub const fn on() -> bool {
-        false
-    }
-}

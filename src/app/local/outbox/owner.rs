@@ -15,40 +15,6 @@ use crate::api::{ApiError, Identity};
 use crate::app::state::{Effect, Level, State};
 use crate::store::worker::StoreCmd;
 
-/// The simulator's switch that breaks the "as the user" guard on purpose
-/// (issue 43, `sim::Break::AsAnyone`): with it on, the store switch
-/// ([`State::leave_store_of`]) takes every queued edit of the user whose
-/// store closes as made by the key's new user, so that an edit made as
-/// one user goes out as another — every later guard (`may_send`, the
-/// outbox's confirmed identity) sees it as the new user's. Only with the
-/// `sim` feature; without it, `on` is a constant `false`.
-#[cfg(feature = "sim")]
-pub mod broken {
-    use std::cell::Cell;
-
-    thread_local! {
-        static ON: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// Whether the guard is broken on this thread.
-    pub fn on() -> bool {
-        ON.with(Cell::get)
-    }
-
-    /// Break (or mend) the guard on this thread.
-    pub fn set(on: bool) {
-        ON.with(|c| c.set(on));
-    }
-}
-
-/// Without the `sim` feature the guard cannot be broken.
-#[cfg(not(feature = "sim"))]
-mod broken {
-    pub const fn on() -> bool {
-        false
-    }
-}
-
 /// The store switch's commands (`State::switch_store`): the last ones for
 /// the store that closes, then those for the one that opens.
 #[derive(Debug, Default)]
@@ -108,11 +74,11 @@ impl State {
     /// marks of `old`'s edits go; the screen says they wait. Returns
     /// `mine`.
     pub fn leave_store_of(&mut self, old: &str, me: &str) -> Vec<OutItem> {
-        let (mine, theirs): (Vec<OutItem>, Vec<OutItem>) = self
-            .outbox
-            .iter()
-            .cloned()
-            .partition(|i| broken::on() || (i.user_id.is_none() && i.pending_ticket.is_some()));
+        let (mine, theirs): (Vec<OutItem>, Vec<OutItem>) =
+            self.outbox.iter().cloned().partition(|i| {
+                crate::broken::on(crate::broken::Rule::AsAnyone)
+                    || (i.user_id.is_none() && i.pending_ticket.is_some())
+            });
         let theirs: Vec<OutItem> = theirs
             .into_iter()
             .filter(|i| i.user_id.as_deref().is_none_or(|u| u == old))
