@@ -8,7 +8,7 @@ use super::metrics::Metrics;
 use super::Theme;
 use crate::app::popups::chooser::Chooser;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
@@ -41,21 +41,12 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
     ])
     .areas(inner);
     // What is typed, around the cursor (after `find: `).
-    let find = super::typed::shown(&c.typed.input, typed_area.width.saturating_sub(6));
     f.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled("find: ", theme.accent),
-            Span::raw(find.text),
-            // (No drawing glyph in accessible mode.)
-            Span::styled(
-                if theme.accessible || !find.end {
-                    ""
-                } else {
-                    "▏"
-                },
-                theme.accent,
-            ),
-        ])),
+        Paragraph::new(super::typed::find_line(
+            &c.typed.input,
+            typed_area.width,
+            theme,
+        )),
         typed_area,
     );
     if let Some(n) = &shown {

@@ -7,6 +7,8 @@
 
 use crate::app::state::input::LineInput;
 use crate::cut::Around;
+use crate::ui::theme::Theme;
+use ratatui::text::{Line, Span};
 
 /// `input` in `w` columns, around its cursor.
 pub fn shown(input: &LineInput, w: u16) -> Around {
@@ -19,4 +21,23 @@ pub fn shown(input: &LineInput, w: u16) -> Around {
     let before = crate::text::clean(before);
     let text = before.clone() + &crate::text::clean(after);
     crate::cut::around(&text, before.len(), w as usize)
+}
+
+/// A picker's `find:` line in `w` columns: the words, what is typed
+/// around its cursor, and the caret when the text's end is in sight (no
+/// drawing glyph in accessible mode). The chooser and the name picker
+/// draw it through here.
+pub fn find_line(input: &LineInput, w: u16, theme: &Theme) -> Line<'static> {
+    const WORDS: &str = "find: ";
+    let find = shown(input, w.saturating_sub(WORDS.len() as u16));
+    let caret = if theme.accessible || !find.end {
+        ""
+    } else {
+        "▏"
+    };
+    Line::from(vec![
+        Span::styled(WORDS, theme.accent),
+        Span::raw(find.text),
+        Span::styled(caret, theme.accent),
+    ])
 }

@@ -9,7 +9,7 @@ use crate::ui::metrics::Metrics;
 use crate::ui::wrap::wrap_lines;
 use crate::ui::Theme;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
@@ -101,26 +101,14 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
         "Which one? (type to narrow; Enter chooses the > row, Esc cancels)",
         theme,
     );
-    // What is typed, around the cursor (after `find: `).
-    let find = crate::ui::typed::shown(&p.find, inner.width.saturating_sub(6));
     let mut ls = vec![
         Line::raw(format!(
             "{:?} matches more than one {}:",
             crate::text::clean(&p.reference),
             if p.team { "team" } else { "person" }
         )),
-        Line::from(vec![
-            Span::styled("find: ", theme.accent),
-            Span::raw(find.text),
-            Span::styled(
-                if theme.accessible || !find.end {
-                    ""
-                } else {
-                    "▏"
-                },
-                theme.accent,
-            ),
-        ]),
+        // What is typed, around the cursor (after `find: `).
+        crate::ui::typed::find_line(&p.find, inner.width, theme),
     ];
     let labels = p.labels();
     let rows = p.rows();
