@@ -107,6 +107,17 @@ impl State {
         self.local.known.insert(id.to_string(), k);
     }
 
+    /// The queued edits of another taskdeck (or another user) the store
+    /// held at start, in words: said at start and above `:outbox`.
+    pub(crate) fn outbox_elsewhere_words(&self) -> Option<String> {
+        (self.local.outbox_elsewhere > 0).then(|| {
+            format!(
+                "{} in the store belong to another taskdeck running now (or another user): not sent from here",
+                crate::domain::words::plural(self.local.outbox_elsewhere, "queued edit", "queued edits")
+            )
+        })
+    }
+
     /// Before the first frame: the last view's rows and the last current
     /// task from the store, marked as cached; the directory, what was
     /// seen, the recent tasks and the outbox.
@@ -126,14 +137,9 @@ impl State {
         }
         self.local.dir_written = self.directory.changes;
         self.outbox_from_store(boot.outbox);
-        if boot.outbox_elsewhere > 0 {
-            self.say(
-                Level::Info,
-                format!(
-                    "{} in the store belong to another taskdeck running now (or another user): not sent from here",
-                    crate::domain::words::plural(boot.outbox_elsewhere, "queued edit", "queued edits")
-                ),
-            );
+        self.local.outbox_elsewhere = boot.outbox_elsewhere;
+        if let Some(words) = self.outbox_elsewhere_words() {
+            self.say(Level::Info, words);
         }
         if let Some(v) = boot
             .view

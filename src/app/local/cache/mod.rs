@@ -55,6 +55,10 @@ pub struct Local {
     /// The refresh generation: `r` moves it, and every tab fetched before
     /// is asked again.
     pub gen: u64,
+    /// Queued edits the store held at start that belong to another
+    /// taskdeck running now (or another user): not sent from here, and
+    /// said by `:outbox`, not only once at start.
+    pub outbox_elsewhere: usize,
     /// Tasks deleted (drafts rejected) this session: their copies stay
     /// known (undo, `:recent`), but no picker offers them again.
     pub deleted: std::collections::HashSet<String>,

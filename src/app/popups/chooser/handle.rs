@@ -119,7 +119,13 @@ impl State {
             .into_iter()
             .map(|(k, l, label, words)| Pick::new(k, clean(&l), clean(&label), clean(&words)))
             .collect();
-        self.overlay = Overlay::Chooser(Chooser::new(kind, pool));
+        let mut c = Chooser::new(kind, pool);
+        if kind == ChooserKind::Outbox {
+            // An empty outbox here is not an empty store: another
+            // taskdeck's queued edits are said above the rows.
+            c.note = self.outbox_elsewhere_words();
+        }
+        self.overlay = Overlay::Chooser(c);
     }
 
     /// The chooser of `kind` again, built from what is now (an edit

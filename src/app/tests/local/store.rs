@@ -19,6 +19,11 @@ pub(crate) fn with_store(mut s: State) -> State {
 
 /// A state whose store held `n` rows of the All view and task 2 as current.
 fn booted(n: i64) -> State {
+    booted_beside(n, 0)
+}
+
+/// As [`booted`], with `elsewhere` queued edits of another taskdeck.
+fn booted_beside(n: i64, elsewhere: usize) -> State {
     let mut s = crate::app::new_state("svc.test".into(), &Settings::default(), false);
     s.local.on = true;
     let rows = (1..=n)
@@ -63,9 +68,41 @@ fn booted(n: i64) -> State {
         .collect(),
         recent: vec![],
         outbox: vec![],
-        outbox_elsewhere: 0,
+        outbox_elsewhere: elsewhere,
     });
     s
+}
+
+/// Found by hand with two instances on one store: the second's `:outbox`
+/// said "the outbox is empty: nothing waits to be sent" while the first
+/// held queued edits — said once at start, then overwritten at once by
+/// the OFFLINE warning. `:outbox` says them above its rows.
+#[test]
+fn the_outbox_says_the_queued_edits_of_another_taskdeck_in_the_store() {
+    let mut s = booted_beside(3, 2);
+    s.on_key(key(':'));
+    type_str(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    match &s.overlay {
+        Overlay::Chooser(c) => {
+            assert!(c.rows.is_empty());
+            let note = c.note.as_deref().unwrap_or_default();
+            assert!(
+                note.contains("2 queued edits in the store belong to another taskdeck running now"),
+                "{note}"
+            );
+        }
+        _ => panic!("the outbox"),
+    }
+    // None elsewhere: no note.
+    let mut s = booted(3);
+    s.on_key(key(':'));
+    type_str(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    match &s.overlay {
+        Overlay::Chooser(c) => assert_eq!(c.note, None),
+        _ => panic!("the outbox"),
+    }
 }
 
 #[test]
