@@ -155,9 +155,11 @@ fn an_edit_made_in_alices_store_waits_for_her_when_the_service_names_bob_at_star
             .filter(|r| r.caller.as_deref() == Some(who))
             .count()
     };
-    tui.wait_for(
+    wait_said_to_wait(
+        &tui,
+        "1 edit made as Alice Martin waits",
         "1 edit made as Alice Martin waits: this key now acts as Bob Okafor",
-        std::time::Duration::from_secs(60),
+        true,
     );
     tui.wait_until("Bob's list", WAIT, |s| s.contains("(more below)"));
     tui.send("r");
@@ -208,9 +210,11 @@ fn an_edit_queued_as_alice_waits_when_the_service_comes_back_acting_as_bob() {
     // The service comes back; this key now acts as Bob.
     assert!(svc.sb.reissue_key(KEY, BOB));
     svc.set_faults("");
-    tui.wait_for(
+    wait_said_to_wait(
+        &tui,
+        "1 edit made as Alice Martin waits",
         "1 edit made as Alice Martin waits: this key now acts as Bob Okafor",
-        std::time::Duration::from_secs(60),
+        true,
     );
     tui.wait_until("Bob's list", WAIT, |s| s.contains("(more below)"));
     tui.send("r");
@@ -230,9 +234,11 @@ fn an_edit_queued_as_alice_waits_when_the_service_comes_back_acting_as_bob() {
 
     // The next start, the key still acting as Bob: said again, not sent.
     let mut tui = Tui::spawn(&home, &[], &svc.env(), 120, 40);
-    tui.wait_for(
+    wait_said_to_wait(
+        &tui,
+        "1 edit made as Alice Martin waits",
         "1 edit made as Alice Martin waits: this key acts as Bob Okafor",
-        WAIT,
+        true,
     );
     tui.wait_until("Bob's list", WAIT, |s| s.contains("(more below)"));
     assert_eq!(patches("bob@acme.test"), 0, "never sent as Bob");
@@ -259,6 +265,34 @@ fn comments_by(svc: &Service, id: &str, who: &str) -> usize {
 }
 
 const DRAFT_WAITS: &str = "1 draft of Alice Martin waits: this key now acts as Bob Okafor";
+
+/// Alice's draft said to wait once the key acts as Bob.
+fn wait_draft_waits(tui: &Tui, log: bool) {
+    wait_said_to_wait(tui, "1 draft of Alice Martin waits", DRAFT_WAITS, log);
+}
+
+/// Alice's edits or drafts said to wait once the key acts as Bob: the
+/// header names Bob and says they wait (`short`, its short form, which
+/// stays); the whole sentence (`full`) is said on the status line, which
+/// may have moved on by the time the screen is read, and stays in `:log`
+/// (read when `log`).
+fn wait_said_to_wait(tui: &Tui, short: &str, full: &str, log: bool) {
+    tui.wait_until(
+        "Alice's work said to wait, as Bob",
+        std::time::Duration::from_secs(60),
+        |s| s.contains(short) && s.contains("Bob Okafor"),
+    );
+    if log {
+        tui.send(":log\r");
+        tui.wait_until("the log", WAIT, |s| {
+            s.contains("Messages (newest first)") && s.contains(full)
+        });
+        tui.key("\x1b");
+        tui.wait_until("the log closed", WAIT, |s| {
+            !s.contains("Messages (newest first)")
+        });
+    }
+}
 
 // Issue 42, point 1: Alice keeps a draft while the service is away; it
 // comes back with her key acting as Bob. Bob's composer offers nothing
@@ -288,8 +322,7 @@ fn a_draft_kept_as_alice_is_not_offered_or_posted_when_the_key_acts_as_bob() {
     // The key is reissued to Bob; the service comes back.
     assert!(svc.sb.reissue_key(KEY, BOB));
     svc.set_faults("");
-    tui.wait_for("Bob Okafor", std::time::Duration::from_secs(60));
-    tui.wait_for(DRAFT_WAITS, std::time::Duration::from_secs(60));
+    wait_draft_waits(&tui, true);
     tui.send("c");
     tui.wait_for("Internal comment", WAIT);
     tui.send("\x13");
@@ -340,7 +373,7 @@ fn a_composer_open_when_the_key_turns_to_bob_closes_and_keeps_alices_text() {
     tui.wait_for("still typing as alice", WAIT);
     assert!(svc.sb.reissue_key(KEY, BOB));
     svc.set_faults("");
-    tui.wait_for(DRAFT_WAITS, std::time::Duration::from_secs(60));
+    wait_draft_waits(&tui, false);
     tui.wait_until("the composer closed", WAIT, |s| {
         !s.contains("Internal comment")
     });

@@ -259,7 +259,13 @@ impl State {
         // Unless another popup opened meanwhile.
         if let (Some(mut ed), true) = (editor, matches!(self.overlay, Overlay::None)) {
             ed.note = Some(e.to_string());
+            // The editor comes back on its task: a user who moved on while
+            // the save was on its way is taken back to it, never shown the
+            // editor over another task (found by the simulator, seed
+            // 727590415).
+            let fx = self.jump_to(ed.task_id.clone(), None);
             self.overlay = Overlay::Sharing(ed);
+            return fx;
         }
         vec![]
     }

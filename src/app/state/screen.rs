@@ -111,6 +111,29 @@ pub enum Overlay {
     Conflict(crate::app::popups::conflict::ConflictView),
 }
 
+impl Overlay {
+    /// The task a composer or the sharing editor acts on, when this
+    /// popup is one or returns to one (a confirmation's `n`, a name
+    /// picker's choice): rows arriving meanwhile must not move the detail
+    /// from under it (`freshness::after_list_change`).
+    pub fn bound_task(&self) -> Option<&str> {
+        use crate::app::popups::sharing::PickThen;
+        match self {
+            Overlay::Compose(c) => Some(&c.task_id),
+            Overlay::Sharing(e) => Some(&e.task_id),
+            Overlay::Confirm {
+                back_to: Some(b), ..
+            } => b.bound_task(),
+            Overlay::Picker(p) => match &p.then {
+                PickThen::Editor { editor, .. } => Some(&editor.task_id),
+                PickThen::PutSharing { task_id, .. } => Some(task_id),
+                PickThen::Command { .. } => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// A field edit in flight: shown as a pending mark until answered.
 #[derive(Clone, Debug)]
 pub struct Pending {

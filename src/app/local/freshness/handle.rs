@@ -132,14 +132,12 @@ impl State {
             return vec![];
         }
         // A composer or the sharing editor acts on the detail's task: rows
-        // arriving while one is open never move the detail from under it
+        // arriving while one is open (or a popup that returns to one) never
+        // move the detail from under it
         // (found by the simulator: a comment begun on #2 sat over #1's
         // detail once a filter's first page came). The new walk's row is
         // followed once it closes, at the next move.
-        let bound = matches!(
-            self.overlay,
-            crate::app::state::Overlay::Compose(_) | crate::app::state::Overlay::Sharing(_)
-        );
+        let bound = self.overlay.bound_task().is_some();
         let new_walk = std::mem::take(&mut self.list.follow_on_load) && !bound;
         let Some(d) = &mut self.detail else {
             return self.follow_cursor();

@@ -428,6 +428,44 @@ fn a_refused_sharing_save_brings_the_editor_back_with_its_edits_and_the_reason()
     assert_eq!(s.status.as_ref().unwrap().0, Level::Error);
 }
 
+/// Found by the simulator (seed 727590415, "current task"): a sharing
+/// save refused after the user had moved on to another task brought the
+/// editor back over that other task's detail — `y` there would save #1's
+/// sharing while #2 is shown. The editor comes back on its own task: the
+/// detail goes back to #1.
+#[test]
+fn a_refused_sharing_save_after_moving_on_brings_the_editor_back_on_its_own_task() {
+    let mut s = loaded(2);
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
+    );
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(1));
+    s.on_key(key('a'));
+    type_str(&mut s, "bob@acme.test");
+    s.on_key(code(KeyCode::Enter));
+    s.on_key(code(KeyCode::Enter)); // review
+    let fx = s.on_key(key('y'));
+    assert!(matches!(s.overlay, Overlay::None));
+    // The user moves on to #2 while the save is on its way.
+    s.focus = Focus::List;
+    s.on_key(key('j'));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::BadRequest {
+            message: "visibility rules forbid this".into(),
+            body: json!({"error": "visibility rules forbid this"}),
+        }),
+    );
+    match &s.overlay {
+        Overlay::Sharing(ed) => assert_eq!(ed.task_id, tid(1)),
+        _ => panic!("the editor is back"),
+    }
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(1), "on its task");
+}
+
 #[test]
 fn picking_a_same_name_person_adds_them_beside_the_one_already_there() {
     let mut s = loaded(1);

@@ -318,4 +318,28 @@ fn a_new_walks_first_page_never_moves_the_detail_from_under_the_composer() {
     assert!(matches!(s.overlay, Overlay::Compose(_)));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2).as_str());
     assert_eq!(s.list.selected_id(), Some(tid(2).as_str()));
+
+    // A popup that returns to the composer (a confirmation's `n`) holds
+    // the detail as well (seed 3967605926: the sharing editor behind a
+    // confirmation).
+    let composer = std::mem::replace(&mut s.overlay, Overlay::None);
+    s.overlay = Overlay::Confirm {
+        lines: vec!["sure?".into()],
+        on_yes: Confirmed::RejectDraft { id: tid(2) },
+        back_to: Some(Box::new(composer)),
+        scroll: 0,
+    };
+    assert_eq!(s.overlay.bound_task(), Some(tid(2).as_str()));
+    // A new walk (a view) while it is open.
+    let fx = s.set_view(0);
+    let items: Vec<TaskItem> = (1..=3).map(|i| TaskItem::Task(Box::new(task(i)))).collect();
+    answer(
+        &mut s,
+        &fx,
+        Ok(Reply::Page(TaskPage {
+            items,
+            cursor: None,
+        })),
+    );
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2).as_str());
 }
