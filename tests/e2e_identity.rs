@@ -283,15 +283,20 @@ fn wait_said_to_wait(tui: &Tui, short: &str, full: &str, log: bool) {
         |s| s.contains(short) && s.contains("Bob Okafor"),
     );
     if log {
-        tui.send(":log\r");
-        tui.wait_until("the log", WAIT, |s| {
-            s.contains("Messages (newest first)") && s.contains(full)
-        });
-        tui.key("\x1b");
-        tui.wait_until("the log closed", WAIT, |s| {
-            !s.contains("Messages (newest first)")
-        });
+        said_in_log(tui, full);
     }
+}
+
+/// `full` is among the messages `:log` shows.
+fn said_in_log(tui: &Tui, full: &str) {
+    tui.send(":log\r");
+    tui.wait_until("the log", WAIT, |s| {
+        s.contains("Messages (newest first)") && s.contains(full)
+    });
+    tui.key("\x1b");
+    tui.wait_until("the log closed", WAIT, |s| {
+        !s.contains("Messages (newest first)")
+    });
 }
 
 // Issue 42, point 1: Alice keeps a draft while the service is away; it
@@ -322,7 +327,7 @@ fn a_draft_kept_as_alice_is_not_offered_or_posted_when_the_key_acts_as_bob() {
     // The key is reissued to Bob; the service comes back.
     assert!(svc.sb.reissue_key(KEY, BOB));
     svc.set_faults("");
-    wait_draft_waits(&tui, true);
+    wait_draft_waits(&tui, false);
     tui.send("c");
     tui.wait_for("Internal comment", WAIT);
     tui.send("\x13");
@@ -333,6 +338,7 @@ fn a_draft_kept_as_alice_is_not_offered_or_posted_when_the_key_acts_as_bob() {
     tui.wait_until("the composer closed", WAIT, |s| {
         !s.contains("Internal comment")
     });
+    said_in_log(&tui, DRAFT_WAITS);
     assert_eq!(comments_by(&svc, &id, "bob@acme.test"), 0, "never as Bob");
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
