@@ -267,8 +267,8 @@ fn comments_by(svc: &Service, id: &str, who: &str) -> usize {
 const DRAFT_WAITS: &str = "1 draft of Alice Martin waits: this key now acts as Bob Okafor";
 
 /// Alice's draft said to wait once the key acts as Bob.
-fn wait_draft_waits(tui: &Tui, log: bool) {
-    wait_said_to_wait(tui, "1 draft of Alice Martin waits", DRAFT_WAITS, log);
+fn wait_draft_waits(tui: &Tui) {
+    wait_said_to_wait(tui, "1 draft of Alice Martin waits", DRAFT_WAITS, false);
 }
 
 /// Alice's edits or drafts said to wait once the key acts as Bob: the
@@ -327,7 +327,7 @@ fn a_draft_kept_as_alice_is_not_offered_or_posted_when_the_key_acts_as_bob() {
     // The key is reissued to Bob; the service comes back.
     assert!(svc.sb.reissue_key(KEY, BOB));
     svc.set_faults("");
-    wait_draft_waits(&tui, false);
+    wait_draft_waits(&tui);
     tui.send("c");
     tui.wait_for("Internal comment", WAIT);
     tui.send("\x13");
@@ -379,7 +379,7 @@ fn a_composer_open_when_the_key_turns_to_bob_closes_and_keeps_alices_text() {
     tui.wait_for("still typing as alice", WAIT);
     assert!(svc.sb.reissue_key(KEY, BOB));
     svc.set_faults("");
-    wait_draft_waits(&tui, false);
+    wait_draft_waits(&tui);
     tui.wait_until("the composer closed", WAIT, |s| {
         !s.contains("Internal comment")
     });

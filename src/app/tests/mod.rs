@@ -163,6 +163,18 @@ pub(crate) fn answer(s: &mut State, fx: &[Effect], result: Result<Reply, ApiErro
     answer_where(s, fx, |_| true, result)
 }
 
+/// The service's whole answer to a list request: the tasks `numbers`, one
+/// page, no cursor.
+pub(crate) fn whole_page(numbers: impl IntoIterator<Item = i64>) -> Result<Reply, ApiError> {
+    Ok(Reply::Page(TaskPage {
+        items: numbers
+            .into_iter()
+            .map(|i| TaskItem::Task(Box::new(task(i))))
+            .collect(),
+        cursor: None,
+    }))
+}
+
 /// Answer the request in `fx` that `which` picks.
 pub(crate) fn answer_where(
     s: &mut State,

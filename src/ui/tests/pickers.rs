@@ -7,8 +7,9 @@ use crate::app::popups::sharing::{PickThen, Picker};
 use crate::app::tests::loaded_with_tasks;
 use crate::config::Settings;
 
-#[test]
-fn two_teams_of_one_name_show_each_short_id_once() {
+/// The scene with two teams called Litigation known, and the picker
+/// `:team Litigation` opens to tell them apart.
+pub(super) fn two_litigation_teams() -> State {
     let mut s = scene();
     s.directory
         .learn_team("33d29895-7a68-4e2b-9c1d-0a1b2c3d4e5f", "Litigation", None);
@@ -27,6 +28,12 @@ fn two_teams_of_one_name_show_each_short_id_once() {
             target: None,
         },
     ));
+    s
+}
+
+#[test]
+fn two_teams_of_one_name_show_each_short_id_once() {
+    let mut s = two_litigation_teams();
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert_eq!(t.matches("Litigation (33d29895…)").count(), 1, "{t}");
     assert_eq!(t.matches("Litigation (9f00aa11…)").count(), 1, "{t}");

@@ -6,7 +6,6 @@
 //! (`cut::around`), on one row.
 
 use super::*;
-use crate::app::popups::sharing::{PickThen, Picker};
 use ratatui::layout::Position;
 
 /// A long text ending in `END`: 200 columns.
@@ -91,24 +90,7 @@ fn a_choosers_find_line_shows_the_end_of_a_long_paste() {
 
 #[test]
 fn a_pickers_find_line_shows_the_end_of_a_long_text() {
-    let mut s = scene();
-    s.directory
-        .learn_team("33d29895-7a68-4e2b-9c1d-0a1b2c3d4e5f", "Litigation", None);
-    s.directory
-        .learn_team("9f00aa11-2222-4333-8444-555566667777", "Litigation", None);
-    let candidates = match s.directory.resolve_team("Litigation") {
-        crate::app::state::directory::Resolved::Many(c) => c,
-        other => panic!("two teams expected: {other:?}"),
-    };
-    s.overlay = Overlay::Picker(Picker::new(
-        "Litigation".into(),
-        true,
-        candidates,
-        PickThen::Command {
-            template: "team {}".into(),
-            target: None,
-        },
-    ));
+    let mut s = super::pickers::two_litigation_teams();
     crate::app::tests::type_str(&mut s, &long());
     let b = render(&mut s, 80, 24, &Theme::dark());
     let line = row_with(&b, "find: ");

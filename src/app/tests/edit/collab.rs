@@ -387,27 +387,34 @@ fn answering_no_to_the_sharing_review_returns_to_the_editor_with_the_edits() {
     }
 }
 
-#[test]
-fn a_refused_sharing_save_brings_the_editor_back_with_its_edits_and_the_reason() {
-    let mut s = loaded(1);
+/// The current task's sharing editor opened (the user alone on it), Bob
+/// added, reviewed and saved (`y`): the save's effects.
+fn save_sharing_adding_bob(s: &mut State) -> Vec<Effect> {
     sharing_editor_open(
-        &mut s,
+        s,
         json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
     );
     s.on_key(key('a'));
-    type_str(&mut s, "bob@acme.test");
+    type_str(s, "bob@acme.test");
     s.on_key(code(KeyCode::Enter));
     s.on_key(code(KeyCode::Enter)); // review
-    let fx = s.on_key(key('y'));
+    s.on_key(key('y'))
+}
+
+/// The service's refusal of a sharing save.
+fn visibility_forbids() -> ApiError {
+    ApiError::BadRequest {
+        message: "visibility rules forbid this".into(),
+        body: json!({"error": "visibility rules forbid this"}),
+    }
+}
+
+#[test]
+fn a_refused_sharing_save_brings_the_editor_back_with_its_edits_and_the_reason() {
+    let mut s = loaded(1);
+    let fx = save_sharing_adding_bob(&mut s);
     assert_eq!(reqs(&fx).len(), 1);
-    answer(
-        &mut s,
-        &fx,
-        Err(ApiError::BadRequest {
-            message: "visibility rules forbid this".into(),
-            body: json!({"error": "visibility rules forbid this"}),
-        }),
-    );
+    answer(&mut s, &fx, Err(visibility_forbids()));
     match &s.overlay {
         Overlay::Sharing(ed) => {
             assert!(
@@ -436,29 +443,14 @@ fn a_refused_sharing_save_brings_the_editor_back_with_its_edits_and_the_reason()
 #[test]
 fn a_refused_sharing_save_after_moving_on_brings_the_editor_back_on_its_own_task() {
     let mut s = loaded(2);
-    sharing_editor_open(
-        &mut s,
-        json!([{"id": "u-me", "name": "Me Myself", "email": "me@acme.test", "access_level": "write"}]),
-    );
+    let fx = save_sharing_adding_bob(&mut s);
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(1));
-    s.on_key(key('a'));
-    type_str(&mut s, "bob@acme.test");
-    s.on_key(code(KeyCode::Enter));
-    s.on_key(code(KeyCode::Enter)); // review
-    let fx = s.on_key(key('y'));
     assert!(matches!(s.overlay, Overlay::None));
     // The user moves on to #2 while the save is on its way.
     s.focus = Focus::List;
     s.on_key(key('j'));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
-    answer(
-        &mut s,
-        &fx,
-        Err(ApiError::BadRequest {
-            message: "visibility rules forbid this".into(),
-            body: json!({"error": "visibility rules forbid this"}),
-        }),
-    );
+    answer(&mut s, &fx, Err(visibility_forbids()));
     match &s.overlay {
         Overlay::Sharing(ed) => assert_eq!(ed.task_id, tid(1)),
         _ => panic!("the editor is back"),

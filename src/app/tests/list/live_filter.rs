@@ -306,15 +306,7 @@ fn a_new_walks_first_page_never_moves_the_detail_from_under_the_composer() {
         Overlay::Compose(c) => assert_eq!(c.task_id, tid(2).as_str()),
         _ => panic!("the composer on #2"),
     }
-    let items: Vec<TaskItem> = (1..=3).map(|i| TaskItem::Task(Box::new(task(i)))).collect();
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items,
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page(1..=3));
     assert!(matches!(s.overlay, Overlay::Compose(_)));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2).as_str());
     assert_eq!(s.list.selected_id(), Some(tid(2).as_str()));
@@ -332,14 +324,6 @@ fn a_new_walks_first_page_never_moves_the_detail_from_under_the_composer() {
     assert_eq!(s.overlay.bound_task(), Some(tid(2).as_str()));
     // A new walk (a view) while it is open.
     let fx = s.set_view(0);
-    let items: Vec<TaskItem> = (1..=3).map(|i| TaskItem::Task(Box::new(task(i)))).collect();
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items,
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page(1..=3));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2).as_str());
 }
