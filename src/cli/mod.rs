@@ -99,12 +99,47 @@ pub fn main() -> i32 {
         }
     };
     let code = finish(rt.block_on(dispatch(cli)));
-    // Do not wait for background tasks (e.g. the demo sandbox) to end.
-    rt.shutdown_timeout(Duration::from_millis(200));
+    end_runtime(rt);
     // … nor for another profile's key command still asked for its key.
     config::stop_detached_key_commands();
     tracing::info!(code, "taskdeck exiting");
     code
+}
+
+/// Panics met by background tasks after the run ended ([`end_runtime`]).
+static PANICS_AT_END: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many background tasks panicked after the run ended (logged, not
+/// printed).
+pub fn panics_at_end() -> usize {
+    PANICS_AT_END.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The run is over and its exit status known: drop the background tasks
+/// still going (the demo sandbox, an inbox walk, a request), waiting for
+/// them 200 ms at most. A task the end catches in the middle of store work
+/// (`inbox::cycle::off_runtime`, on a thread of its own for a moment) goes
+/// on once that work returns, finds the runtime's timers gone and panics
+/// in tokio ("being shutdown"). It changes nothing — its results have no
+/// one to go to — but its report would reach the terminal just restored
+/// (CI met it after a SIGHUP). From here a panic is logged, not printed.
+pub fn end_runtime(rt: tokio::runtime::Runtime) {
+    std::panic::set_hook(Box::new(|info| {
+        PANICS_AT_END.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info.location().map(|l| l.to_string()).unwrap_or_default();
+        tracing::warn!(
+            what = %crate::text::clean(&what),
+            at = %at,
+            "a background task panicked after the run ended"
+        );
+    }));
+    rt.shutdown_timeout(Duration::from_millis(200));
 }
 
 fn finish(outcome: Outcome) -> i32 {
