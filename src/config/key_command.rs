@@ -126,8 +126,13 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
     // The pipe is read on a thread of its own that is never joined: the
     // output arrives on a channel, so waiting for it is bounded too.
     let (tx, rx) = std::sync::mpsc::channel();
+    // The pipe closes only once the answer is sent: a writer killed by
+    // SIGPIPE when reading stops at the cap exits after "too much" is on
+    // the channel, so its failed status is never taken for the reason.
     std::thread::spawn(move || {
-        let _ = tx.send(read_output(out.take(), &tx));
+        let o = read_output(out.as_mut(), &tx);
+        let _ = tx.send(o);
+        drop(out);
     });
     let mut stdout = None;
     let mut first_line = None;
@@ -158,6 +163,11 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
         match &status {
             Some(s) if !s.success() => {
                 stop(&mut child);
+                // Too much output first: the reader said so before it
+                // closed the pipe that ended the writer (exit 141).
+                if rx.try_iter().any(|o| matches!(o, Output::TooMuch)) {
+                    return Err(KeyError::TooMuchOutput { command });
+                }
                 return Err(KeyError::Failed {
                     command,
                     status: s.to_string(),
@@ -203,7 +213,7 @@ fn run_within(cmd: &str, limit: Duration, attached: bool) -> Result<ApiKey, KeyE
 /// "exactly the cap"); the first line is sent on `tx` as soon as it is
 /// complete.
 fn read_output(
-    out: Option<std::process::ChildStdout>,
+    out: Option<&mut std::process::ChildStdout>,
     tx: &std::sync::mpsc::Sender<Output>,
 ) -> Output {
     let mut buf = Vec::new();
