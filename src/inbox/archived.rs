@@ -14,7 +14,10 @@
 //! A service may hide an archived task's comments (the spec leaves it
 //! open): a 404 or 403 drops the task from the rotation, a 405/501 ends
 //! this walk's reads, a failure leaves the task for its next turn; none
-//! makes the walk partial. A task seen again among the user's tasks
+//! makes the walk partial. A comment the JSON reader refuses (even with
+//! lone surrogates replaced) is counted as the walk's own are
+//! ([`derive::unreadable_unknown`]): said once (the walk partial), then
+//! known by its print. A task seen again among the user's tasks
 //! (restored) leaves the set. The walk holds the set's ids only, and the
 //! bases of its share.
 
@@ -83,6 +86,10 @@ pub struct Read {
     known: Vec<(String, Vec<String>)>,
     /// Not shown any more (404, 403): out of the rotation.
     dropped: Vec<String>,
+    /// Comments that could not be read (even lossily) and that no read
+    /// before had met: the walk says them as it says its own tasks'
+    /// (partial, once; issue 42 §10), then knows them by their print.
+    pub unreadable: usize,
 }
 
 /// Read the comments of `share`, `concurrency` at once; each request counts
@@ -98,15 +105,15 @@ pub async fn read(
     use futures::StreamExt;
     let mut reads = futures::stream::iter(share)
         .map(|b| async move {
-            let r = client.list_task_comments(&b.task_id).await;
+            let r = client.list_task_comments_counted(&b.task_id).await;
             (b, r)
         })
         .buffer_unordered(concurrency.max(1));
     let mut out = Read::default();
     while let Some((b, r)) = reads.next().await {
         *comment_reads += 1;
-        let cs = match r {
-            Ok(cs) => cs,
+        let (cs, odd) = match r {
+            Ok(read) => read,
             Err(ApiError::NotFound { .. } | ApiError::Forbidden { .. }) => {
                 out.dropped.push(b.task_id);
                 continue;
@@ -132,9 +139,11 @@ pub async fn read(
                 .into_iter()
                 .filter(|i| i.kind == derive::Kind::Mention.as_str()),
         );
+        out.unreadable += derive::unreadable_unknown(&odd, b.comment_ids.as_deref());
         let known = cs
             .iter()
             .flat_map(|c| [c.id.to_string(), derive::comment_print(c)])
+            .chain(odd)
             .collect();
         out.known.push((b.task_id, known));
     }

@@ -95,3 +95,74 @@ async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
     assert!(gone.comment_reads >= 1, "{gone:?}");
     assert!(db.inbox_archived_ids().unwrap().is_empty());
 }
+
+/// Issue 40 (§10 of issue 42 on archived tasks): an archived task's
+/// comments are read the one way the walk reads its own. The sandbox's
+/// comment that the JSON reader refuses even with lone surrogates replaced
+/// (`"content": 42`, on a readable task of Alice's), met by an archived
+/// read that had not known it: the walk is partial, "1 comment could not
+/// be read" (`taskdeck inbox` exits 3), not a mention dropped in silence;
+/// known afterwards, later walks are whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreadable_comment_on_an_archived_task_is_said_once_as_the_walks_are() {
+    let sb = Sandbox::start_local(SandboxOptions {
+        tasks: 10,
+        quirks: true,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let alice = sb.client(0);
+    let me = Me::of(&alice.me().await.unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let (mut db, _) = Db::open(&path).unwrap();
+    walk(&alice, &mut db, &me).await;
+    // The task whose comment cannot be read: its base knows the print.
+    let odd: Vec<String> = db
+        .inbox_bases()
+        .unwrap()
+        .into_values()
+        .filter(|b| {
+            b.comment_ids
+                .iter()
+                .flatten()
+                .any(|c| c.starts_with("unreadable:"))
+        })
+        .map(|b| b.task_id)
+        .collect();
+    assert_eq!(odd.len(), 1, "the malformed comment's task: {odd:?}");
+    let id = odd[0].clone();
+    archive(&alice, &id, true).await;
+    // Seen archived: kept with the comments its base knew, the print too,
+    // so its read in the same walk says nothing.
+    walk(&alice, &mut db, &me).await;
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+    // Its comments never read: the unreadable one is met for the first time.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE inbox_archived SET comment_ids=NULL WHERE task_id=?1",
+            [&id],
+        )
+        .unwrap();
+    let mut said = None;
+    for _ in 0..3 {
+        let r = cycle(&alice, &mut db, &me, &Plan::default(), Timestamp::now())
+            .await
+            .unwrap();
+        if let Some(why) = r.partial() {
+            assert_eq!(r.comments_unreadable, 1, "{r:?}");
+            said = Some(why);
+            break;
+        }
+    }
+    let why = said.expect("the unreadable comment of an archived task was never said");
+    assert!(why.contains("1 comment could not be read"), "{why}");
+    // Known by its print: read again, the walks are whole.
+    for _ in 0..3 {
+        let r = walk(&alice, &mut db, &me).await;
+        assert!(r.comment_reads >= 1, "{r:?}");
+    }
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+}

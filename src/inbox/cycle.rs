@@ -444,10 +444,7 @@ pub async fn cycle(
             // Comments still unreadable: said the first time they are met,
             // then known by their print (never partial at every walk).
             let known = stored.and_then(|b| b.comment_ids.as_deref());
-            report.comments_unreadable += odd
-                .iter()
-                .filter(|p| !known.is_some_and(|k| k.contains(p)))
-                .count();
+            report.comments_unreadable += derive::unreadable_unknown(odd, known);
         }
         new_bases.push((i, since, derive::reminder(s, now).is_some()));
     }
@@ -482,6 +479,7 @@ pub async fn cycle(
         &mut report.comment_reads,
     )
     .await;
+    report.comments_unreadable += read.unreadable;
     report.new_items += off_runtime(|| super::archived::keep(db, read));
     Ok(report)
 }
