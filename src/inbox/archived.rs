@@ -71,7 +71,7 @@ pub fn this_walk(
     if let Err(e) = db.inbox_archived_drop(&restored) {
         tracing::warn!(error = %e, "restored tasks were not dropped from the archived ones");
     }
-    super::drafts::rotate(db, AFTER, &ids, per_walk(ids.len(), cap))
+    super::rotation::rotate(db, AFTER, &ids, per_walk(ids.len(), cap))
         .iter()
         .filter_map(|id| db.inbox_archived(id).ok().flatten())
         .collect()

@@ -24,6 +24,7 @@
 //! [`super::archived`]).
 
 use super::derive::{self, Me};
+use super::rotation::by_offset;
 use super::snapshot::{Held, Snapshot};
 use crate::api::{ApiError, Client, Comment, Id, Task, TaskItem, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask};
@@ -315,29 +316,18 @@ pub async fn cycle(
                 want.push(i);
             }
         }
-        let half = open.len().div_ceil(2);
-        let offset = off_runtime(|| db.get_meta("inbox_rotation"))
-            .and_then(|s| s.parse::<usize>().ok())
-            .unwrap_or(0);
-        for k in 0..half {
-            let i = open[(offset + k) % open.len()];
-            if wanted.insert(i) {
-                want.push(i);
-            }
-        }
-        if !open.is_empty() {
-            let next = ((offset + half) % open.len()).to_string();
-            let _ = off_runtime(|| db.set_meta("inbox_rotation", &next));
-        }
-        // The finished ones (completed): a rotating third, so a comment
-        // naming the user on a task already done — which need not move its
-        // `updated_at` — is read within three walks (issue 46 §3).
-        for i in rotation(
-            db,
-            "inbox_rotation_done",
-            &finished,
-            finished.len().div_ceil(3),
-        ) {
+        // A rotating half of the open ones; the finished ones (completed):
+        // a rotating third, so a comment naming the user on a task already
+        // done — which need not move its `updated_at` — is read within
+        // three walks (issue 46 §3).
+        let turns = off_runtime(|| {
+            let half = open.len().div_ceil(2);
+            let third = finished.len().div_ceil(3);
+            let mut t = by_offset(db, "inbox_rotation", &open, half);
+            t.extend(by_offset(db, "inbox_rotation_done", &finished, third));
+            t
+        });
+        for i in turns {
             if wanted.insert(i) {
                 want.push(i);
             }
@@ -482,24 +472,6 @@ pub async fn cycle(
     report.comments_unreadable += read.unreadable;
     report.new_items += off_runtime(|| super::archived::keep(db, read));
     Ok(report)
-}
-
-/// This walk's share of `of` (indexes in a stable order): the next
-/// `share` (at most all) from where the last walk's share ended (kept in
-/// the store's `meta` under `key`), so every one comes within
-/// ⌈len/share⌉ walks.
-fn rotation(db: &mut Db, key: &str, of: &[usize], share: usize) -> Vec<usize> {
-    if of.is_empty() {
-        return Vec::new();
-    }
-    let share = share.clamp(1, of.len());
-    let offset = off_runtime(|| db.get_meta(key))
-        .and_then(|s| s.parse::<usize>().ok())
-        .unwrap_or(0)
-        % of.len();
-    let next = ((offset + share) % of.len()).to_string();
-    let _ = off_runtime(|| db.set_meta(key, &next));
-    (0..share).map(|k| of[(offset + k) % of.len()]).collect()
 }
 
 /// Run the store's work `f` (SQLite: a write may wait up to 5 s for a
