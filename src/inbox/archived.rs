@@ -174,6 +174,7 @@ pub fn keep(db: &mut Db, read: Read) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sandboxed::{start, store, Sandboxed, Store};
     use super::*;
     use crate::store::ARCHIVED_KEPT;
 
@@ -201,8 +202,7 @@ mod tests {
         assert_eq!(per_walk(1, 100), 1);
         assert_eq!(per_walk(7, 100), 3);
         assert_eq!(per_walk(ARCHIVED_KEPT, 100), 100);
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Store { mut db, _dir, .. } = store();
         let none = HashSet::new();
         let now = Timestamp::now();
         let five: Vec<InboxBase> = ["e", "a", "d", "b", "c"].map(base).to_vec();
@@ -236,17 +236,15 @@ mod tests {
     /// keep it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn refused_hidden_or_failed_archived_reads_are_tolerated() {
-        use crate::sandbox::{Faults, Sandbox, SandboxOptions};
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 20,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        use crate::sandbox::Faults;
+        let Sandboxed {
+            sb,
+            alice: client,
+            me,
+            mut db,
+            _dir,
+            ..
+        } = start(20, false).await;
         let one = sb.task_json("#1").unwrap()["id"]
             .as_str()
             .unwrap()

@@ -3,8 +3,8 @@
 
 use super::cycle::{cycle, CycleReport, Plan};
 use super::derive::Me;
+use super::sandboxed::{odd_bases, start, Sandboxed};
 use crate::api::{Client, TaskPatch};
-use crate::sandbox::{Sandbox, SandboxOptions};
 use crate::store::{Db, InboxItem};
 use jiff::Timestamp;
 
@@ -39,16 +39,15 @@ async fn archive(client: &Client, id: &str, archived: bool) {
 /// answered 404): no error, the walk whole, out of the rotation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
-    let sb = Sandbox::start_local(SandboxOptions {
-        tasks: 20,
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let (alice, bob) = (sb.client(0), sb.client(1));
-    let me = Me::of(&alice.me().await.unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+    let Sandboxed {
+        sb,
+        alice,
+        me,
+        mut db,
+        _dir,
+        ..
+    } = start(20, false).await;
+    let bob = sb.client(1);
     let id = sb.task_json("#1").unwrap()["id"]
         .as_str()
         .unwrap()
@@ -105,32 +104,17 @@ async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
 /// known afterwards, later walks are whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreadable_comment_on_an_archived_task_is_said_once_as_the_walks_are() {
-    let sb = Sandbox::start_local(SandboxOptions {
-        tasks: 10,
-        quirks: true,
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let alice = sb.client(0);
-    let me = Me::of(&alice.me().await.unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("u.sqlite3");
-    let (mut db, _) = Db::open(&path).unwrap();
+    let Sandboxed {
+        sb: _sb,
+        alice,
+        me,
+        mut db,
+        path,
+        _dir,
+    } = start(10, true).await;
     walk(&alice, &mut db, &me).await;
     // The task whose comment cannot be read: its base knows the print.
-    let odd: Vec<String> = db
-        .inbox_bases()
-        .unwrap()
-        .into_values()
-        .filter(|b| {
-            b.comment_ids
-                .iter()
-                .flatten()
-                .any(|c| c.starts_with("unreadable:"))
-        })
-        .map(|b| b.task_id)
-        .collect();
+    let odd = odd_bases(&db);
     assert_eq!(odd.len(), 1, "the malformed comment's task: {odd:?}");
     let id = odd[0].clone();
     archive(&alice, &id, true).await;

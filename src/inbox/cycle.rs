@@ -641,23 +641,8 @@ pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
 
 #[cfg(test)]
 mod unreadable_tests {
+    use super::super::sandboxed::{odd_bases, start, Sandboxed};
     use super::*;
-    use crate::sandbox::{Sandbox, SandboxOptions};
-
-    /// The bases that know an unreadable comment, and the comment's print.
-    fn odd_bases(db: &Db) -> Vec<String> {
-        db.inbox_bases()
-            .unwrap()
-            .into_values()
-            .filter(|b| {
-                b.comment_ids
-                    .iter()
-                    .flatten()
-                    .any(|c| c.starts_with("unreadable:"))
-            })
-            .map(|b| b.task_id)
-            .collect()
-    }
 
     /// The task moved (its version differs) and its comments were never
     /// read: the next walk reads them as a task newly followed.
@@ -678,19 +663,14 @@ mod unreadable_tests {
     /// partial for ever.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_unreadable_comment_is_said_once_and_never_makes_every_walk_partial() {
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 10,
-            quirks: true,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = client.me().await.unwrap();
-        let me = Me::of(&me);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("u.sqlite3");
-        let (mut db, _) = Db::open(&path).unwrap();
+        let Sandboxed {
+            sb: _sb,
+            alice: client,
+            me,
+            mut db,
+            path,
+            _dir,
+        } = start(10, true).await;
         let plan = Plan::default();
         let now = jiff::Timestamp::now;
         // The first walk learns: the comment is known, nothing is news.
@@ -726,18 +706,14 @@ mod unreadable_tests {
     /// be read", later walks whole — and never taken for a task that left.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_unreadable_task_is_said_once_and_never_makes_every_walk_partial() {
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 10,
-            quirks: true,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("u.sqlite3");
-        let (mut db, _) = Db::open(&path).unwrap();
+        let Sandboxed {
+            sb: _sb,
+            alice: client,
+            me,
+            mut db,
+            _dir,
+            ..
+        } = start(10, true).await;
         let plan = Plan::default();
         let now = jiff::Timestamp::now;
         // The first walk learns: the unreadable task is known, not said.
@@ -761,6 +737,7 @@ mod unreadable_tests {
 
 #[cfg(test)]
 mod unreadable_kept_tests {
+    use super::super::sandboxed::{store, Store};
     use super::*;
 
     /// A walk that stopped early keeps the unreadable tasks known before
@@ -768,8 +745,7 @@ mod unreadable_kept_tests {
     /// whole walk. A whole walk keeps only what it met.
     #[test]
     fn a_walk_that_stopped_early_forgets_no_unreadable_task_known_before() {
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Store { mut db, _dir, .. } = store();
         let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(unreadable_news(&mut db, &p(&["a", "b"]), true, true), 0);
         // Stopped after the page of `a`: `b` stays known.
@@ -783,6 +759,7 @@ mod unreadable_kept_tests {
 
 #[cfg(test)]
 mod draft_tests {
+    use super::super::sandboxed::{start, Sandboxed};
     use super::*;
 
     fn drafts(db: &Db) -> Vec<InboxItem> {
@@ -800,17 +777,14 @@ mod draft_tests {
     /// 404) is no item, and the walk is whole.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_first_walk_finds_a_linked_draft_and_a_draft_gone_is_no_error() {
-        use crate::sandbox::{Sandbox, SandboxOptions};
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 20,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Sandboxed {
+            sb,
+            alice: client,
+            me,
+            mut db,
+            _dir,
+            ..
+        } = start(20, false).await;
         let plan = Plan::default();
         let first = cycle(&client, &mut db, &me, &plan, Timestamp::now())
             .await

@@ -104,6 +104,7 @@ pub async fn linked_drafts(
 
 #[cfg(test)]
 mod tests {
+    use super::super::sandboxed::{start, store, Sandboxed, Store};
     use super::*;
 
     /// The linked ids, walk after walk, from where the store says the
@@ -111,8 +112,7 @@ mod tests {
     #[test]
     fn the_linked_ids_turn_from_where_the_last_walk_stopped() {
         let l: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Store { mut db, _dir, .. } = store();
         assert_eq!(this_walk(&mut db, &l, 2), ["a", "b"]);
         assert_eq!(this_walk(&mut db, &l, 2), ["c", "d"]);
         assert_eq!(this_walk(&mut db, &l, 2), ["e", "a"]);
@@ -126,15 +126,13 @@ mod tests {
     /// (405) ends the reads at the first.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn refused_or_missing_link_reads_are_tolerated() {
-        use crate::sandbox::{Faults, Sandbox, SandboxOptions};
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 20,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
+        use crate::sandbox::Faults;
+        let Sandboxed {
+            sb,
+            alice: client,
+            me,
+            ..
+        } = start(20, false).await;
         let five = sb.task_json("#5").unwrap()["id"]
             .as_str()
             .unwrap()

@@ -47,6 +47,8 @@ pub use snapshot::Snapshot;
 #[cfg(test)]
 mod archived_tests;
 #[cfg(test)]
+mod sandboxed;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod truth_tests;

@@ -61,6 +61,7 @@ pub fn by_offset(db: &mut Db, key: &str, of: &[usize], share: usize) -> Vec<usiz
 
 #[cfg(test)]
 mod tests {
+    use super::super::sandboxed::{store, Store};
     use super::*;
 
     fn ids(v: &[&str]) -> Vec<String> {
@@ -84,8 +85,7 @@ mod tests {
         assert!(share(&[], Some("c"), 5).is_empty());
         assert!(share(&l, None, 0).is_empty());
         // Walk after walk, from where the store says the last one stopped.
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Store { mut db, _dir, .. } = store();
         let key = "inbox_links_after";
         assert_eq!(rotate(&mut db, key, &l, 2), ["a", "b"]);
         assert_eq!(rotate(&mut db, key, &l, 2), ["c", "d"]);
@@ -102,8 +102,7 @@ mod tests {
     /// the offset; each key turns on its own.
     #[test]
     fn the_share_by_offset_goes_on_from_the_last_and_wraps() {
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Store { mut db, _dir, .. } = store();
         let of = [10, 11, 12, 13, 14];
         let key = "inbox_rotation";
         assert_eq!(by_offset(&mut db, key, &of, 2), [10, 11]);
