@@ -74,11 +74,11 @@ pub fn cut(s: &str, w: usize) -> String {
 ///   the width up to the last anchor, measured once, plus the width of
 ///   what follows it;
 /// - a *plain* character (any whose width does not reach back: not a line
-///   feed, a wide emoji, nor one of the few `unicode-width` gives a
-///   context to: Hebrew lamed, Arabic alef, Khmer letters, Buginese ya,
-///   Tifinagh, Lisu, three variation selectors, Old Turkic, Kirat Rai,
-///   regional indicators, skin tones; [`is_plain`]) adds its own width to
-///   the text's;
+///   feed, a wide emoji that joins, nor one of the few `unicode-width`
+///   gives a context to: Hebrew lamed, Arabic alef, Khmer letters,
+///   Buginese ya, Tifinagh consonants, Lisu, three variation selectors,
+///   Old Turkic, Kirat Rai, regional indicators, skin tones;
+///   [`is_plain`]) adds its own width to the text's;
 /// - a variation selector right after the same one changes nothing;
 /// - after any other, what follows the last anchor is measured again when
 ///   asked.
@@ -139,32 +139,64 @@ fn is_anchor(c: char) -> bool {
         || ('\u{4E00}'..='\u{9FFF}').contains(&c)
 }
 
+/// The characters `unicode-width` gives a context to (they change the
+/// width of those before them), as read from `unicode-width` 0.2.3's
+/// `lookup.rs` (`width_in_generic`), all of each kind: a line feed (after
+/// a carriage return), Hebrew lamed (alef ZWJ lamed), Buginese ya, Lisu
+/// tone letters, three variation selectors, Old Turkic, Kirat Rai,
+/// regional indicators, skin tones. The kinds of which only some reach
+/// back are [`ASKED`]. `cut::tests::the_copied_context_rules_are_unicode_widths`
+/// fails when an upgrade of `unicode-width` makes the copy wrong, or
+/// larger than it needs to be.
+const REACHES_BACK: &[(char, char)] = &[
+    ('\n', '\n'),
+    ('\u{5DC}', '\u{5DC}'),
+    ('\u{1A10}', '\u{1A10}'),
+    ('\u{A4FC}', '\u{A4FD}'),
+    ('\u{FE01}', '\u{FE01}'),
+    ('\u{FE0E}', '\u{FE0F}'),
+    ('\u{10C03}', '\u{10C03}'),
+    ('\u{16D67}', '\u{16D68}'),
+    ('\u{1F1E6}', '\u{1F1FF}'),
+    ('\u{1F3FB}', '\u{1F3FF}'),
+];
+
+/// The blocks of which some characters reach back and some do not, each
+/// with the text before them that they change: a character of one
+/// reaches back when `unicode-width` measures it after that text as more
+/// or less than the two alone (an Arabic letter of alef's joining group
+/// after a lam, a Khmer letter after a coeng, a Tifinagh consonant after
+/// a consonant and the joiner).
+const ASKED: &[(char, char, &str)] = &[
+    ('\u{622}', '\u{882}', "\u{644}"),
+    ('\u{1780}', '\u{17AF}', "\u{17D2}"),
+    ('\u{2D31}', '\u{2D6F}', "\u{2D31}\u{2D7F}"),
+];
+
 /// A character that, ending a text, leaves those before it measured as
-/// without it. `unicode-width` 0.2 gives a context only to a line feed,
-/// the characters listed here, the Arabic letters of alef's joining
-/// group and the wide emoji; the last two are told apart by asking
-/// `unicode-width` itself (a lam before an alef takes no column; an
-/// emoji after a ZWJ joins the emoji before it).
+/// without it: not one of [`REACHES_BACK`], nor of [`ASKED`] changing the
+/// text before it, nor a wide emoji that joins an emoji and a ZWJ before
+/// it (asked of `unicode-width` itself).
 fn is_plain(c: char) -> bool {
-    let lone = c.encode_utf8(&mut [0; 4]).width();
-    match c {
-        '\n'
-        | '\u{5DC}'
-        | '\u{1780}'..='\u{17AF}'
-        | '\u{1A10}'
-        | '\u{2D31}'..='\u{2D6F}'
-        | '\u{A4FC}'..='\u{A4FD}'
-        | '\u{FE01}'
-        | '\u{FE0E}'
-        | '\u{FE0F}'
-        | '\u{10C03}'
-        | '\u{16D67}'..='\u{16D68}'
-        | '\u{1F1E6}'..='\u{1F1FF}'
-        | '\u{1F3FB}'..='\u{1F3FF}' => false,
-        '\u{622}'..='\u{882}' => format!("\u{644}{c}").width() == 1 + lone,
-        _ if lone == 2 => format!("👨\u{200D}{c}").width() == 4,
-        _ => true,
+    if REACHES_BACK.iter().any(|&(a, b)| (a..=b).contains(&c)) {
+        return false;
     }
+    let lone = c.encode_utf8(&mut [0; 4]).width();
+    if let Some(&(_, _, head)) = ASKED.iter().find(|&&(a, b, _)| (a..=b).contains(&c)) {
+        return after(head, c) == head.width() + lone;
+    }
+    lone != 2 || after("👨\u{200D}", c) == 4
+}
+
+/// The width of `head` then `c`, measured on the stack: `is_plain` asks
+/// it for each wide, Arabic, Khmer or Tifinagh character on the render
+/// path, where a `String` built for each cost an allocation a character.
+fn after(head: &str, c: char) -> usize {
+    let mut buf = [0u8; 12];
+    let n = head.len();
+    buf[..n].copy_from_slice(head.as_bytes());
+    let m = c.encode_utf8(&mut buf[n..]).len();
+    std::str::from_utf8(&buf[..n + m]).map_or(0, UnicodeWidthStr::width)
 }
 
 /// The end of `s` in at most `w` columns: whole when it fits, else `…`
@@ -563,10 +595,12 @@ mod tests {
         '\u{5D0}',
         '\u{5DC}',
         '\u{1780}',
+        '\u{1783}',
         '\u{17D2}',
         '\u{1A10}',
         '\u{1A17}',
         '\u{2D31}',
+        '\u{2D66}',
         '\u{2D7F}',
         '\u{A4FC}',
         '\u{A4F8}',
@@ -579,6 +613,130 @@ mod tests {
         '\u{2018}',
         '\u{17D8}',
     ];
+
+    /// What `unicode-width` 0.2.3 reads before a character (one of each
+    /// rule of its `width_in_generic`): a text ending in one of these
+    /// changes width when a character that reaches back follows it.
+    const BEFORE: &[&str] = &[
+        "",
+        "a",
+        " ",
+        "1",
+        "#",
+        "*",
+        "中",
+        "é",
+        "\r",
+        "❤",
+        "©",
+        "⌚",
+        "\u{2018}",
+        "\u{201D}",
+        "👨",
+        "👩",
+        "✋",
+        "\u{200D}",
+        "👨\u{200D}",
+        "1\u{FE0F}\u{20E3}\u{200D}",
+        "\u{644}",
+        "\u{644}\u{64B}",
+        "\u{5D0}\u{200D}",
+        "\u{17D2}",
+        "\u{1A15}\u{1A17}\u{200D}",
+        "\u{2D31}",
+        "\u{2D31}\u{200D}",
+        "\u{2D31}\u{2D7F}",
+        "\u{2D7F}",
+        "\u{A4F8}",
+        "\u{10C32}\u{200D}",
+        "\u{16D63}",
+        "\u{16D67}",
+        "\u{16D68}",
+        "\u{16D69}",
+        "\u{1F1EB}",
+        "\u{1F1EB}\u{1F1F7}",
+        "👨\u{200D}\u{1F1EB}",
+        "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}",
+        "🏴\u{E0075}\u{E0073}\u{E0031}\u{E0032}",
+    ];
+
+    /// `Measured`, fed `s` a character at a time, against `width`.
+    fn measured_as_width(s: &str) -> bool {
+        let mut text = String::new();
+        let mut m = Measured::default();
+        for c in s.chars() {
+            text.push(c);
+            m.push(&text, c);
+        }
+        m.width(&text) == s.width()
+    }
+
+    /// The hand-copied context rules (`REACHES_BACK`, `is_plain`,
+    /// `ASKED`, `is_anchor`) are `unicode-width`'s as the crate now stands: every
+    /// character said plain adds its own width after each context of
+    /// `BEFORE` (all of the first two planes and the tags and selectors);
+    /// every anchor leaves those before it alone whatever follows it;
+    /// and every character said not plain does reach back after one of
+    /// them (the copy is no larger than it needs). An upgrade of
+    /// `unicode-width` that changes one of these widths fails here, not
+    /// on a user's screen.
+    #[test]
+    fn the_copied_context_rules_are_unicode_widths() {
+        let chars = ('\0'..'\u{20000}').chain('\u{E0000}'..'\u{E01F0}');
+        let mut wrong = Vec::new();
+        let mut buf = String::new();
+        let widths: Vec<usize> = BEFORE.iter().map(|t| t.width()).collect();
+        for c in chars.clone().filter(|&c| !is_anchor(c) && is_plain(c)) {
+            let lone = c.encode_utf8(&mut [0; 4]).width();
+            for (t, tw) in BEFORE.iter().zip(&widths) {
+                buf.clear();
+                buf.push_str(t);
+                buf.push(c);
+                if buf.width() != tw + lone {
+                    wrong.push(format!("{t:?} + {c:?} (plain)"));
+                }
+            }
+        }
+        let after: Vec<char> = REACHES_BACK
+            .iter()
+            .map(|&(a, _)| a)
+            .chain([
+                '\u{627}',
+                '👨',
+                '\u{20E3}',
+                '\u{E007F}',
+                '\u{1A17}',
+                '\u{2D7F}',
+            ])
+            .collect();
+        let cjk = ('\u{4E00}'..='\u{9FFF}').step_by(61);
+        for c in chars.clone().take(128).filter(|&c| is_anchor(c)).chain(cjk) {
+            for t in BEFORE {
+                for u in &after {
+                    buf.clear();
+                    buf.push_str(t);
+                    buf.push(c);
+                    buf.push(*u);
+                    if !measured_as_width(&buf) {
+                        wrong.push(format!("{t:?} + {c:?} (anchor) + {u:?}"));
+                    }
+                }
+            }
+        }
+        for c in chars.filter(|&c| !is_plain(c)) {
+            let lone = c.encode_utf8(&mut [0; 4]).width();
+            let alone = |t: &&str| format!("{t}{c}").width() == t.width() + lone;
+            if BEFORE.iter().all(alone) {
+                wrong.push(format!("{c:?} reaches back after none of BEFORE"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} wrong: {:?}",
+            wrong.len(),
+            &wrong[..wrong.len().min(40)]
+        );
+    }
 
     #[test]
     fn cut_by_display_width_always_says_it_cut() {

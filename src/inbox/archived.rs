@@ -14,7 +14,10 @@
 //! A service may hide an archived task's comments (the spec leaves it
 //! open): a 404 or 403 drops the task from the rotation, a 405/501 ends
 //! this walk's reads, a failure leaves the task for its next turn; none
-//! makes the walk partial. A task seen again among the user's tasks
+//! makes the walk partial. A comment the JSON reader refuses (even with
+//! lone surrogates replaced) is counted as the walk's own are
+//! ([`derive::unreadable_unknown`]): said once (the walk partial), then
+//! known by its print. A task seen again among the user's tasks
 //! (restored) leaves the set. The walk holds the set's ids only, and the
 //! bases of its share.
 
@@ -68,7 +71,7 @@ pub fn this_walk(
     if let Err(e) = db.inbox_archived_drop(&restored) {
         tracing::warn!(error = %e, "restored tasks were not dropped from the archived ones");
     }
-    super::drafts::rotate(db, AFTER, &ids, per_walk(ids.len(), cap))
+    super::rotation::rotate(db, AFTER, &ids, per_walk(ids.len(), cap))
         .iter()
         .filter_map(|id| db.inbox_archived(id).ok().flatten())
         .collect()
@@ -83,6 +86,10 @@ pub struct Read {
     known: Vec<(String, Vec<String>)>,
     /// Not shown any more (404, 403): out of the rotation.
     dropped: Vec<String>,
+    /// Comments that could not be read (even lossily) and that no read
+    /// before had met: the walk says them as it says its own tasks'
+    /// (partial, once; issue 42 §10), then knows them by their print.
+    pub unreadable: usize,
 }
 
 /// Read the comments of `share`, `concurrency` at once; each request counts
@@ -98,15 +105,15 @@ pub async fn read(
     use futures::StreamExt;
     let mut reads = futures::stream::iter(share)
         .map(|b| async move {
-            let r = client.list_task_comments(&b.task_id).await;
+            let r = client.list_task_comments_counted(&b.task_id).await;
             (b, r)
         })
         .buffer_unordered(concurrency.max(1));
     let mut out = Read::default();
     while let Some((b, r)) = reads.next().await {
         *comment_reads += 1;
-        let cs = match r {
-            Ok(cs) => cs,
+        let (cs, odd) = match r {
+            Ok(read) => read,
             Err(ApiError::NotFound { .. } | ApiError::Forbidden { .. }) => {
                 out.dropped.push(b.task_id);
                 continue;
@@ -132,9 +139,11 @@ pub async fn read(
                 .into_iter()
                 .filter(|i| i.kind == derive::Kind::Mention.as_str()),
         );
+        out.unreadable += derive::unreadable_unknown(&odd, b.comment_ids.as_deref());
         let known = cs
             .iter()
             .flat_map(|c| [c.id.to_string(), derive::comment_print(c)])
+            .chain(odd)
             .collect();
         out.known.push((b.task_id, known));
     }
@@ -165,6 +174,7 @@ pub fn keep(db: &mut Db, read: Read) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sandboxed::{start, store, Sandboxed, Store};
     use super::*;
     use crate::store::ARCHIVED_KEPT;
 
@@ -192,8 +202,7 @@ mod tests {
         assert_eq!(per_walk(1, 100), 1);
         assert_eq!(per_walk(7, 100), 3);
         assert_eq!(per_walk(ARCHIVED_KEPT, 100), 100);
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Store { mut db, _dir, .. } = store();
         let none = HashSet::new();
         let now = Timestamp::now();
         let five: Vec<InboxBase> = ["e", "a", "d", "b", "c"].map(base).to_vec();
@@ -227,17 +236,15 @@ mod tests {
     /// keep it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn refused_hidden_or_failed_archived_reads_are_tolerated() {
-        use crate::sandbox::{Faults, Sandbox, SandboxOptions};
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 20,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        use crate::sandbox::Faults;
+        let Sandboxed {
+            sb,
+            alice: client,
+            me,
+            mut db,
+            _dir,
+            ..
+        } = start(20, false).await;
         let one = sb.task_json("#1").unwrap()["id"]
             .as_str()
             .unwrap()

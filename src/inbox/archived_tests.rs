@@ -3,8 +3,8 @@
 
 use super::cycle::{cycle, CycleReport, Plan};
 use super::derive::Me;
+use super::sandboxed::{odd_bases, start, Sandboxed};
 use crate::api::{Client, TaskPatch};
-use crate::sandbox::{Sandbox, SandboxOptions};
 use crate::store::{Db, InboxItem};
 use jiff::Timestamp;
 
@@ -39,16 +39,15 @@ async fn archive(client: &Client, id: &str, archived: bool) {
 /// answered 404): no error, the walk whole, out of the rotation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
-    let sb = Sandbox::start_local(SandboxOptions {
-        tasks: 20,
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let (alice, bob) = (sb.client(0), sb.client(1));
-    let me = Me::of(&alice.me().await.unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+    let Sandboxed {
+        sb,
+        alice,
+        me,
+        mut db,
+        _dir,
+        ..
+    } = start(20, false).await;
+    let bob = sb.client(1);
     let id = sb.task_json("#1").unwrap()["id"]
         .as_str()
         .unwrap()
@@ -94,4 +93,60 @@ async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
     let gone = walk(&alice, &mut db, &me).await;
     assert!(gone.comment_reads >= 1, "{gone:?}");
     assert!(db.inbox_archived_ids().unwrap().is_empty());
+}
+
+/// Issue 40 (§10 of issue 42 on archived tasks): an archived task's
+/// comments are read the one way the walk reads its own. The sandbox's
+/// comment that the JSON reader refuses even with lone surrogates replaced
+/// (`"content": 42`, on a readable task of Alice's), met by an archived
+/// read that had not known it: the walk is partial, "1 comment could not
+/// be read" (`taskdeck inbox` exits 3), not a mention dropped in silence;
+/// known afterwards, later walks are whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreadable_comment_on_an_archived_task_is_said_once_as_the_walks_are() {
+    let Sandboxed {
+        sb: _sb,
+        alice,
+        me,
+        mut db,
+        path,
+        _dir,
+    } = start(10, true).await;
+    walk(&alice, &mut db, &me).await;
+    // The task whose comment cannot be read: its base knows the print.
+    let odd = odd_bases(&db);
+    assert_eq!(odd.len(), 1, "the malformed comment's task: {odd:?}");
+    let id = odd[0].clone();
+    archive(&alice, &id, true).await;
+    // Seen archived: kept with the comments its base knew, the print too,
+    // so its read in the same walk says nothing.
+    walk(&alice, &mut db, &me).await;
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+    // Its comments never read: the unreadable one is met for the first time.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE inbox_archived SET comment_ids=NULL WHERE task_id=?1",
+            [&id],
+        )
+        .unwrap();
+    let mut said = None;
+    for _ in 0..3 {
+        let r = cycle(&alice, &mut db, &me, &Plan::default(), Timestamp::now())
+            .await
+            .unwrap();
+        if let Some(why) = r.partial() {
+            assert_eq!(r.comments_unreadable, 1, "{r:?}");
+            said = Some(why);
+            break;
+        }
+    }
+    let why = said.expect("the unreadable comment of an archived task was never said");
+    assert!(why.contains("1 comment could not be read"), "{why}");
+    // Known by its print: read again, the walks are whole.
+    for _ in 0..3 {
+        let r = walk(&alice, &mut db, &me).await;
+        assert!(r.comment_reads >= 1, "{r:?}");
+    }
+    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
 }

@@ -24,6 +24,7 @@
 //! [`super::archived`]).
 
 use super::derive::{self, Me};
+use super::rotation::by_offset;
 use super::snapshot::{Held, Snapshot};
 use crate::api::{ApiError, Client, Comment, Id, Task, TaskItem, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask};
@@ -315,29 +316,18 @@ pub async fn cycle(
                 want.push(i);
             }
         }
-        let half = open.len().div_ceil(2);
-        let offset = off_runtime(|| db.get_meta("inbox_rotation"))
-            .and_then(|s| s.parse::<usize>().ok())
-            .unwrap_or(0);
-        for k in 0..half {
-            let i = open[(offset + k) % open.len()];
-            if wanted.insert(i) {
-                want.push(i);
-            }
-        }
-        if !open.is_empty() {
-            let next = ((offset + half) % open.len()).to_string();
-            let _ = off_runtime(|| db.set_meta("inbox_rotation", &next));
-        }
-        // The finished ones (completed): a rotating third, so a comment
-        // naming the user on a task already done — which need not move its
-        // `updated_at` — is read within three walks (issue 46 §3).
-        for i in rotation(
-            db,
-            "inbox_rotation_done",
-            &finished,
-            finished.len().div_ceil(3),
-        ) {
+        // A rotating half of the open ones; the finished ones (completed):
+        // a rotating third, so a comment naming the user on a task already
+        // done — which need not move its `updated_at` — is read within
+        // three walks (issue 46 §3).
+        let turns = off_runtime(|| {
+            let half = open.len().div_ceil(2);
+            let third = finished.len().div_ceil(3);
+            let mut t = by_offset(db, "inbox_rotation", &open, half);
+            t.extend(by_offset(db, "inbox_rotation_done", &finished, third));
+            t
+        });
+        for i in turns {
             if wanted.insert(i) {
                 want.push(i);
             }
@@ -444,10 +434,7 @@ pub async fn cycle(
             // Comments still unreadable: said the first time they are met,
             // then known by their print (never partial at every walk).
             let known = stored.and_then(|b| b.comment_ids.as_deref());
-            report.comments_unreadable += odd
-                .iter()
-                .filter(|p| !known.is_some_and(|k| k.contains(p)))
-                .count();
+            report.comments_unreadable += derive::unreadable_unknown(odd, known);
         }
         new_bases.push((i, since, derive::reminder(s, now).is_some()));
     }
@@ -482,26 +469,9 @@ pub async fn cycle(
         &mut report.comment_reads,
     )
     .await;
+    report.comments_unreadable += read.unreadable;
     report.new_items += off_runtime(|| super::archived::keep(db, read));
     Ok(report)
-}
-
-/// This walk's share of `of` (indexes in a stable order): the next
-/// `share` (at most all) from where the last walk's share ended (kept in
-/// the store's `meta` under `key`), so every one comes within
-/// ⌈len/share⌉ walks.
-fn rotation(db: &mut Db, key: &str, of: &[usize], share: usize) -> Vec<usize> {
-    if of.is_empty() {
-        return Vec::new();
-    }
-    let share = share.clamp(1, of.len());
-    let offset = off_runtime(|| db.get_meta(key))
-        .and_then(|s| s.parse::<usize>().ok())
-        .unwrap_or(0)
-        % of.len();
-    let next = ((offset + share) % of.len()).to_string();
-    let _ = off_runtime(|| db.set_meta(key, &next));
-    (0..share).map(|k| of[(offset + k) % of.len()]).collect()
 }
 
 /// Run the store's work `f` (SQLite: a write may wait up to 5 s for a
@@ -671,23 +641,8 @@ pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
 
 #[cfg(test)]
 mod unreadable_tests {
+    use super::super::sandboxed::{odd_bases, start, Sandboxed};
     use super::*;
-    use crate::sandbox::{Sandbox, SandboxOptions};
-
-    /// The bases that know an unreadable comment, and the comment's print.
-    fn odd_bases(db: &Db) -> Vec<String> {
-        db.inbox_bases()
-            .unwrap()
-            .into_values()
-            .filter(|b| {
-                b.comment_ids
-                    .iter()
-                    .flatten()
-                    .any(|c| c.starts_with("unreadable:"))
-            })
-            .map(|b| b.task_id)
-            .collect()
-    }
 
     /// The task moved (its version differs) and its comments were never
     /// read: the next walk reads them as a task newly followed.
@@ -708,19 +663,14 @@ mod unreadable_tests {
     /// partial for ever.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_unreadable_comment_is_said_once_and_never_makes_every_walk_partial() {
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 10,
-            quirks: true,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = client.me().await.unwrap();
-        let me = Me::of(&me);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("u.sqlite3");
-        let (mut db, _) = Db::open(&path).unwrap();
+        let Sandboxed {
+            sb: _sb,
+            alice: client,
+            me,
+            mut db,
+            path,
+            _dir,
+        } = start(10, true).await;
         let plan = Plan::default();
         let now = jiff::Timestamp::now;
         // The first walk learns: the comment is known, nothing is news.
@@ -756,18 +706,14 @@ mod unreadable_tests {
     /// be read", later walks whole — and never taken for a task that left.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_unreadable_task_is_said_once_and_never_makes_every_walk_partial() {
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 10,
-            quirks: true,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("u.sqlite3");
-        let (mut db, _) = Db::open(&path).unwrap();
+        let Sandboxed {
+            sb: _sb,
+            alice: client,
+            me,
+            mut db,
+            _dir,
+            ..
+        } = start(10, true).await;
         let plan = Plan::default();
         let now = jiff::Timestamp::now;
         // The first walk learns: the unreadable task is known, not said.
@@ -791,6 +737,7 @@ mod unreadable_tests {
 
 #[cfg(test)]
 mod unreadable_kept_tests {
+    use super::super::sandboxed::{store, Store};
     use super::*;
 
     /// A walk that stopped early keeps the unreadable tasks known before
@@ -798,8 +745,7 @@ mod unreadable_kept_tests {
     /// whole walk. A whole walk keeps only what it met.
     #[test]
     fn a_walk_that_stopped_early_forgets_no_unreadable_task_known_before() {
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Store { mut db, _dir, .. } = store();
         let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(unreadable_news(&mut db, &p(&["a", "b"]), true, true), 0);
         // Stopped after the page of `a`: `b` stays known.
@@ -813,6 +759,7 @@ mod unreadable_kept_tests {
 
 #[cfg(test)]
 mod draft_tests {
+    use super::super::sandboxed::{start, Sandboxed};
     use super::*;
 
     fn drafts(db: &Db) -> Vec<InboxItem> {
@@ -830,17 +777,14 @@ mod draft_tests {
     /// 404) is no item, and the walk is whole.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_first_walk_finds_a_linked_draft_and_a_draft_gone_is_no_error() {
-        use crate::sandbox::{Sandbox, SandboxOptions};
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 20,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let Sandboxed {
+            sb,
+            alice: client,
+            me,
+            mut db,
+            _dir,
+            ..
+        } = start(20, false).await;
         let plan = Plan::default();
         let first = cycle(&client, &mut db, &me, &plan, Timestamp::now())
             .await

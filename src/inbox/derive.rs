@@ -335,6 +335,17 @@ pub fn comment_print(c: &Comment) -> String {
     format!("fp:{h:016x}")
 }
 
+/// How many of the prints of comments that could not be read (`odd`,
+/// `unreadable:…`, from the API's counted listing) no read before had met
+/// (`known`: the comments the base knew; `None`: never read). Each is said
+/// once, then known by its print (issue 42 §10): the walk's tasks and the
+/// archived ones count them this one way.
+pub fn unreadable_unknown(odd: &[String], known: Option<&[String]>) -> usize {
+    odd.iter()
+        .filter(|p| !known.is_some_and(|k| k.contains(p)))
+        .count()
+}
+
 /// Items for the comments of a task that are new to the inbox: not among
 /// `known` (the ids it knew and the [`comment_print`]s; `None`: never
 /// read, then the ones made after `since`), and not the user's own. A

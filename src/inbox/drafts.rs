@@ -51,40 +51,11 @@ impl Links {
     }
 }
 
-/// This walk's share of `linked` (in id order): the next `share` after
-/// `after` (the last one read), wrapping to the first; each one at most
-/// once.
-pub fn share<'a>(linked: &'a [String], after: Option<&str>, share: usize) -> Vec<&'a str> {
-    let start = after.map_or(0, |a| linked.partition_point(|id| id.as_str() <= a));
-    linked
-        .iter()
-        .cycle()
-        .skip(start)
-        .take(share.min(linked.len()))
-        .map(String::as_str)
-        .collect()
-}
-
-/// This walk's share of the linked ids (see [`share`]), where the last
-/// walk stopped read from the store's `meta` and this one's end kept
-/// there. (The store's work: the walk runs it off the runtime.)
+/// This walk's share of the linked ids ([`super::rotation::rotate`]),
+/// where the last walk stopped read from the store's `meta` and this one's
+/// end kept there. (The store's work: the walk runs it off the runtime.)
 pub fn this_walk(db: &mut Db, linked: &[String], per_walk: usize) -> Vec<String> {
-    rotate(db, AFTER, linked, per_walk)
-}
-
-/// This walk's share of `ids` (see [`share`]), where the last walk stopped
-/// read from the store's `meta` under `key` and this one's end kept there
-/// (the archived tasks' reads turn the same way).
-pub fn rotate(db: &mut Db, key: &str, ids: &[String], per_walk: usize) -> Vec<String> {
-    let after = db.get_meta(key);
-    let out: Vec<String> = share(ids, after.as_deref(), per_walk)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    if let Some(last) = out.last() {
-        let _ = db.set_meta(key, last);
-    }
-    out
+    super::rotation::rotate(db, AFTER, linked, per_walk)
 }
 
 /// Read the linked tasks `ids` (this walk's share), `concurrency` at
@@ -133,36 +104,21 @@ pub async fn linked_drafts(
 
 #[cfg(test)]
 mod tests {
+    use super::super::sandboxed::{start, store, Sandboxed, Store};
     use super::*;
 
-    fn ids(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// Each linked id comes within ⌈L / D⌉ walks, in id order from where
-    /// the last walk stopped (an id gone or new shifts nothing else), and
-    /// none twice in a walk.
+    /// The linked ids, walk after walk, from where the store says the
+    /// last one stopped (the rotation's own tests: `rotation.rs`).
     #[test]
-    fn the_share_goes_on_after_the_last_read_and_wraps() {
-        let l = ids(&["a", "b", "c", "d", "e"]);
-        assert_eq!(share(&l, None, 2), ["a", "b"]);
-        assert_eq!(share(&l, Some("b"), 2), ["c", "d"]);
-        assert_eq!(share(&l, Some("d"), 2), ["e", "a"]);
-        // The last one read has left the links: the next after it.
-        assert_eq!(share(&l, Some("bb"), 2), ["c", "d"]);
-        assert_eq!(share(&l, Some("z"), 2), ["a", "b"]);
-        // Fewer than the share: each once.
-        assert_eq!(share(&l, Some("c"), 9), ["d", "e", "a", "b", "c"]);
-        assert!(share(&[], Some("c"), 5).is_empty());
-        assert!(share(&l, None, 0).is_empty());
-        // Walk after walk, from where the store says the last one stopped.
-        let dir = tempfile::tempdir().unwrap();
-        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+    fn the_linked_ids_turn_from_where_the_last_walk_stopped() {
+        let l: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        let Store { mut db, _dir, .. } = store();
         assert_eq!(this_walk(&mut db, &l, 2), ["a", "b"]);
         assert_eq!(this_walk(&mut db, &l, 2), ["c", "d"]);
         assert_eq!(this_walk(&mut db, &l, 2), ["e", "a"]);
         assert!(this_walk(&mut db, &[], 2).is_empty());
         assert_eq!(this_walk(&mut db, &l, 2), ["b", "c"]);
+        assert_eq!(db.get_meta(AFTER).as_deref(), Some("c"));
     }
 
     /// A service that refuses (403) or fails (500) every read of a linked
@@ -170,15 +126,13 @@ mod tests {
     /// (405) ends the reads at the first.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn refused_or_missing_link_reads_are_tolerated() {
-        use crate::sandbox::{Faults, Sandbox, SandboxOptions};
-        let sb = Sandbox::start_local(SandboxOptions {
-            tasks: 20,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        let client = sb.client(0);
-        let me = Me::of(&client.me().await.unwrap());
+        use crate::sandbox::Faults;
+        let Sandboxed {
+            sb,
+            alice: client,
+            me,
+            ..
+        } = start(20, false).await;
         let five = sb.task_json("#5").unwrap()["id"]
             .as_str()
             .unwrap()

@@ -14,6 +14,8 @@
 //!   list gives one).
 //! - [`archived`]: the archived tasks whose comments a walk still reads
 //!   for mentions (no list gives one).
+//! - [`rotation`]: a share of a list read in turn across walks (the
+//!   drafts', the archived tasks', the walk's own comment reads).
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
 //! - [`link`]: the inbox beside a running TUI (its own store connection).
 //! - [`notify`]: which unread items are news, and the words (pure).
@@ -30,6 +32,7 @@ pub mod derive;
 pub mod drafts;
 pub mod link;
 pub mod notify;
+pub mod rotation;
 pub mod rows;
 pub mod snapshot;
 pub mod snooze;
@@ -43,6 +46,8 @@ pub use snapshot::Snapshot;
 
 #[cfg(test)]
 mod archived_tests;
+#[cfg(test)]
+mod sandboxed;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

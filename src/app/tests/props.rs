@@ -65,10 +65,7 @@ fn reply_for(r: &ApiRequest) -> Result<Reply, ApiError> {
         ApiRequest::FindByNumber { number, .. } => {
             Ok(Reply::Found(Some(Box::new(task(*number))), vec![]))
         }
-        ApiRequest::ListPage { .. } => Ok(Reply::Page(TaskPage {
-            items: (1..=5).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
-            cursor: None,
-        })),
+        ApiRequest::ListPage { .. } => whole_page(1..=5),
         ApiRequest::Comments { .. } => Ok(Reply::Comments(vec![])),
         ApiRequest::Thread { .. } => Ok(Reply::Messages(vec![])),
         ApiRequest::Subtasks { .. } => Ok(Reply::Items(vec![])),

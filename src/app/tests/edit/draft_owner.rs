@@ -206,10 +206,7 @@ fn back_after_the_service_was_away_who_the_key_acts_as_is_asked_first() {
         &mut s,
         &back,
         |r| matches!(r, ApiRequest::ListPage { .. }),
-        Ok(Reply::Page(TaskPage {
-            items: vec![],
-            cursor: None,
-        })),
+        whole_page([]),
     );
     assert!(
         reqs(&fx).iter().any(|r| matches!(r, ApiRequest::Me)),
@@ -253,10 +250,7 @@ fn ctrl_s_after_a_reconnect_waits_for_who_the_key_acts_as() {
         &mut s,
         &back,
         |r| matches!(r, ApiRequest::ListPage { .. }),
-        Ok(Reply::Page(TaskPage {
-            items: vec![],
-            cursor: None,
-        })),
+        whole_page([]),
     );
     assert!(reqs(&me).iter().any(|r| matches!(r, ApiRequest::Me)));
     // `/me` not answered yet: the composer is opened and ctrl-s pressed.

@@ -23,14 +23,7 @@ fn picker_open(n: i64) -> State {
     let mut s = loaded(n);
     let fx = palette(&mut s, "link task");
     assert_eq!(reqs(&fx).len(), 1, "opening asks once: {fx:?}");
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: vec![],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([]));
     assert_eq!(chooser(&s).note, None);
     s
 }
@@ -82,14 +75,7 @@ fn eight_keys_typed_quickly_ask_the_service_once_with_the_whole_text() {
     let later = s.on_tick(last + Duration::from_secs(5)).0;
     assert!(reqs(&later).is_empty(), "{later:?}");
     // Its answer settles the note and adds its rows.
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: vec![TaskItem::Task(Box::new(task(19)))],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([19]));
     assert_eq!(chooser(&s).note, None);
     assert_eq!(rows(&s), [10, 11, 12, 19].map(tid).to_vec());
 }
@@ -113,14 +99,7 @@ fn typing_on_while_a_search_is_out_asks_the_newer_text_after_the_pause() {
         Some("searching the service…"),
         "the older search is still out"
     );
-    answer(
-        &mut s,
-        &first,
-        Ok(Reply::Page(TaskPage {
-            items: vec![TaskItem::Task(Box::new(task(2)))],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &first, whole_page([2]));
     assert_eq!(chooser(&s).note, None, "nothing out until typing rests");
     let fx = s.on_tick(t0 + TYPING_PAUSE * 3).0;
     assert_eq!(reqs(&fx), vec![words("task 2")]);

@@ -178,17 +178,7 @@ fn link_task_alone_lists_the_tasks_seen_then_the_services() {
     // Not the current task itself.
     assert_eq!(c.rows.len(), 2);
     assert_eq!(c.note.as_deref(), Some("searching the service…"));
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: [task(2), task(9), task(1)]
-                .into_iter()
-                .map(|t| TaskItem::Task(Box::new(t)))
-                .collect(),
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([2, 9, 1]));
     let c = chooser(&s);
     assert_eq!(c.note, None);
     assert_eq!(
@@ -285,14 +275,7 @@ fn link_picker_narrows_as_typed_and_links_only_the_highlighted_task() {
     let tasks = [1, 2, 11, 12, 103, 115].map(task).to_vec();
     let mut s = loaded_with_tasks(&Settings::default(), tasks);
     let fx = palette(&mut s, "link task");
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: vec![],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([]));
     assert_eq!(rows(&s).len(), 5, "every task seen but the current one");
     // `#1` keeps the numbers that begin with 1; `#11` those with 11.
     type_in(&mut s, "#1");

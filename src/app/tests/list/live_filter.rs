@@ -81,17 +81,7 @@ fn each_key_narrows_the_rows_on_screen_before_any_answer() {
         "{r:?}"
     );
     assert_eq!(shown(&s), vec!["#7"]);
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: vec![
-                TaskItem::Task(Box::new(task(7))),
-                TaskItem::Task(Box::new(task(30))),
-            ],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([7, 30]));
     assert_eq!(shown(&s), vec!["#7", "#30"]);
     assert_eq!(s.list.narrowed, None);
 }
@@ -110,14 +100,7 @@ fn esc_restores_the_list_and_the_cursors_task() {
     assert_eq!(s.list.items.len(), 4);
     // The service answers: its first row becomes current.
     let (fx, _) = s.on_tick(Instant::now() + Duration::from_secs(1));
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: vec![TaskItem::Task(Box::new(task(11)))],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([11]));
     assert_eq!(shown(&s), vec!["#11"]);
     s.on_key(code(KeyCode::Esc));
     assert!(matches!(s.overlay, Overlay::None));
@@ -133,14 +116,7 @@ fn esc_restores_the_list_and_the_cursors_task() {
     assert!(s.list.gen > gen, "answers to the search's walk are dropped");
     assert_eq!(s.list.narrowed, None);
     // A late answer of that walk changes nothing.
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: vec![TaskItem::Task(Box::new(task(11)))],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([11]));
     assert_eq!(s.list.items.len(), 12);
 }
 
@@ -229,23 +205,9 @@ fn esc_while_the_list_was_loading_walks_it_again_keeping_its_rows() {
         "{r:?}"
     );
     // The refresh asked before `/` is dropped; the new one fills the list.
-    answer(
-        &mut s,
-        &fx,
-        Ok(Reply::Page(TaskPage {
-            items: vec![],
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx, whole_page([]));
     assert_eq!(s.list.items.len(), 5);
-    answer(
-        &mut s,
-        &fx2,
-        Ok(Reply::Page(TaskPage {
-            items: (1..=6).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
-            cursor: None,
-        })),
-    );
+    answer(&mut s, &fx2, whole_page(1..=6));
     assert_eq!(s.list.items.len(), 6);
     assert!(!s.list.loading);
 }

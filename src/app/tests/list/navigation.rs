@@ -171,10 +171,7 @@ fn an_older_answer_arriving_last_never_replaces_a_newer_one() {
         &mut s,
         &refresh,
         |r| matches!(r, ApiRequest::ListPage { .. }),
-        Ok(Reply::Page(TaskPage {
-            items: (1..=2).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
-            cursor: None,
-        })),
+        whole_page(1..=2),
     );
     let row = s.list.items[0].task().unwrap();
     assert_eq!(row.status, Status::Completed, "the PATCHed value stays");
@@ -221,10 +218,7 @@ fn a_refresh_never_changes_the_current_task() {
         &mut s,
         &fx,
         |r| matches!(r, ApiRequest::ListPage { .. }),
-        Ok(Reply::Page(TaskPage {
-            items: [1, 3].map(|i| TaskItem::Task(Box::new(task(i)))).to_vec(),
-            cursor: None,
-        })),
+        whole_page([1, 3]),
     );
     assert_eq!(shown(&s), tid(2), "still the task the user was looking at");
     assert_eq!(s.detail.as_ref().unwrap().origin, Origin::Elsewhere);
@@ -334,10 +328,7 @@ fn a_later_success_clears_the_error_and_the_title_never_says_more_below_next_to_
         &mut s,
         &fx,
         |r| matches!(r, ApiRequest::ListPage { .. }),
-        Ok(Reply::Page(TaskPage {
-            items: vec![TaskItem::Task(Box::new(task(1)))],
-            cursor: None,
-        })),
+        whole_page([1]),
     );
     assert!(s.status.is_none(), "{:?}", s.status);
 }

@@ -236,12 +236,7 @@ fn indexed(s: &State) -> Vec<i64> {
 #[test]
 fn the_rows_of_every_listing_go_into_the_number_index() {
     let mut s = with_store(loaded(3));
-    let page = |r: std::ops::RangeInclusive<i64>| {
-        Ok(Reply::Page(TaskPage {
-            items: r.map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
-            cursor: None,
-        }))
-    };
+    let page = |r: std::ops::RangeInclusive<i64>| whole_page(r);
     // The list's walk (a refresh).
     let fx = s.refresh();
     answer_where(

@@ -169,12 +169,7 @@ fn a_refresh_finds_the_selected_task_on_a_later_page() {
     s.on_api(ApiResult {
         ticket: 700,
         req: first,
-        result: Ok(Reply::Page(TaskPage {
-            items: (1..=60)
-                .map(|i| TaskItem::Task(Box::new(task(i))))
-                .collect(),
-            cursor: None,
-        })),
+        result: whole_page(1..=60),
     });
     s.select_row(55);
     let fx = s.refresh();

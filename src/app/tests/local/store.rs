@@ -149,14 +149,7 @@ fn the_first_frame_shows_stored_rows_and_the_current_task_then_the_service_repla
     s.on_api(ApiResult {
         ticket,
         req: page,
-        result: Ok(Reply::Page(TaskPage {
-            items: vec![
-                TaskItem::Task(Box::new(task(4))),
-                TaskItem::Task(Box::new(task(2))),
-                TaskItem::Task(Box::new(task(7))),
-            ],
-            cursor: None,
-        })),
+        result: whole_page([4, 2, 7]),
     });
     assert_eq!(
         s.list.cached_at, None,
@@ -202,10 +195,7 @@ fn answers_are_kept_for_the_store_and_the_view_is_stored_with_its_rows() {
         &mut s,
         &fx,
         |r| matches!(r, ApiRequest::ListPage { .. }),
-        Ok(Reply::Page(TaskPage {
-            items: (1..=3).map(|i| TaskItem::Task(Box::new(task(i)))).collect(),
-            cursor: None,
-        })),
+        whole_page(1..=3),
     );
     assert!(s
         .local
@@ -476,13 +466,7 @@ fn typing_a_search_shows_stored_matches_until_the_service_answers() {
         &mut s,
         &fx,
         |r| matches!(r, ApiRequest::ListPage { .. }),
-        Ok(Reply::Page(TaskPage {
-            items: vec![
-                TaskItem::Task(Box::new(task(1))),
-                TaskItem::Task(Box::new(task(2))),
-            ],
-            cursor: None,
-        })),
+        whole_page([1, 2]),
     );
     assert!(!s.list.local_search);
     assert_eq!(s.list.items.len(), 2);
