@@ -180,13 +180,52 @@ fn at_80x24_an_opened_tasks_full_title_is_readable_and_zoom_works_at_any_width()
     assert!(t.contains("TITLE  [tags]"), "{t}");
     // At 160 columns both panes; + zooms the focused one, + again restores.
     let t = text(&render(&mut s, 160, 45, &Theme::dark()));
-    assert!(t.contains("TITLE  [tags]") && t.contains("Info | "), "{t}");
+    assert!(
+        t.contains("TITLE  [tags]") && t.contains("Overview | "),
+        "{t}"
+    );
     s.on_key(key('+'));
     let t = text(&render(&mut s, 160, 45, &Theme::dark()));
-    assert!(t.contains("TITLE  [tags]") && !t.contains("Info | "), "{t}");
+    assert!(
+        t.contains("TITLE  [tags]") && !t.contains("Overview | "),
+        "{t}"
+    );
     s.on_key(key('+'));
     let t = text(&render(&mut s, 160, 45, &Theme::dark()));
-    assert!(t.contains("Info | "), "{t}");
+    assert!(t.contains("Overview | "), "{t}");
+}
+
+/// The detail's tabs are whole whenever they fit, shortened only when
+/// they do not (at 160 columns they were shortened with room to spare:
+/// the width asked counted a divider after the last tab).
+#[test]
+fn the_detail_tabs_are_whole_whenever_they_fit() {
+    let whole = "Overview | Comments | Requester | Links | Sharing | Files | Subtasks";
+    let mut s = scene();
+    s.on_key(code(KeyCode::Enter));
+    // 160 columns: the detail's inside is 70 columns, the tabs take 70.
+    for theme in [Theme::dark(), super::access::accessible()] {
+        let b = render(&mut s, 160, 45, &theme);
+        let t = text(&b);
+        let tabs = t.lines().find(|l| l.contains("Overview")).unwrap_or("");
+        if theme.accessible {
+            assert!(tabs.contains("[Overview]  Comments   Requester"), "{t}");
+            assert!(tabs.contains("Subtasks"), "{t}");
+        } else {
+            assert!(t.contains(whole), "{t}");
+        }
+        // Each whole name is where a click finds it.
+        let now = std::time::Instant::now();
+        super::mouse::click(&mut s, super::mouse::cell_of(&b, "Subtasks"), now);
+        assert_eq!(s.detail.as_ref().unwrap().tab, Tab::Subtasks, "{t}");
+        s.detail.as_mut().unwrap().tab = Tab::Overview;
+    }
+    // A column less: short names, every tab still there.
+    let t = text(&render(&mut s, 158, 45, &Theme::dark()));
+    assert!(
+        !t.contains("Overview |") && t.contains("Info | Cmts"),
+        "{t}"
+    );
 }
 
 #[test]
