@@ -280,3 +280,68 @@ fn the_composer_wraps_a_long_line_softly_at_80x24() {
         _ => panic!("the composer is open"),
     }
 }
+
+/// A help row too long for the popup goes on under its description, not
+/// at the frame's edge where the keys are read (seen at 80 columns:
+/// `(toggle_markdown)` alone in the key column, read as a key).
+#[test]
+fn a_help_row_too_long_goes_on_under_its_description() {
+    let mut s = scene();
+    s.on_key(key('?'));
+    for c in "markdown".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let inside = |l: &str| -> String {
+        l.trim_start_matches(['┃', ' '])
+            .trim_start_matches('│')
+            .trim_end_matches(['┃', '│', ' '])
+            .to_string()
+    };
+    let rows: Vec<String> = t.lines().map(inside).collect();
+    let at = rows
+        .iter()
+        .position(|l| l.starts_with("  m ") && l.contains("show text as written"))
+        .unwrap_or_else(|| panic!("{t}"));
+    let next = &rows[at + 1];
+    assert!(next.contains("(toggle_markdown)"), "{t}");
+    let desc = rows[at].find("show").unwrap();
+    assert_eq!(next.len() - next.trim_start().len(), desc, "{t}");
+}
+
+/// A confirmation's line too long goes on under its value (`reply: …`),
+/// as it does when the popup scrolls (seen in `:macro`'s review at 80
+/// columns: the reply went on at the frame's edge, under `reply:`).
+#[test]
+fn a_confirmation_line_too_long_goes_on_under_its_value() {
+    let mut s = scene();
+    s.overlay = Overlay::Confirm {
+        lines: vec![
+            "macro await-signature on #270?".into(),
+            "  reply: Hello Frank Li, could you send the signed copy of Schedule kickoff call with Litware (#270)?"
+                .into(),
+        ],
+        on_yes: crate::app::state::Confirmed::RejectDraft { id: "t".into() },
+        back_to: None,
+        scroll: 0,
+    };
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let rows: Vec<&str> = t
+        .lines()
+        .map(|l| l.trim_start_matches(['┃', ' ']).trim_start_matches('│'))
+        .collect();
+    let at = rows
+        .iter()
+        .position(|l| l.starts_with("  reply: Hello"))
+        .unwrap_or_else(|| panic!("{t}"));
+    let next = rows[at + 1];
+    assert!(
+        next.trim_start().starts_with("call with") || next.contains("(#270)"),
+        "{t}"
+    );
+    assert_eq!(
+        next.len() - next.trim_start().len(),
+        "  reply: ".len(),
+        "{t}"
+    );
+}
