@@ -4,7 +4,8 @@
 //! a cut always says so with `…` (one column, counted in the width).
 //!
 //! - [`cut`]: at most `w` columns; [`fit`]: cut, then padded to exactly
-//!   `w` (a table's cell).
+//!   `w`; [`cell`]: a table's column, a blank column kept after its value
+//!   (the list's columns, as wide as their longest known value).
 //! - [`cut_words`]: prose cut at a word's end when one is near
 //!   (an inbox reason, a message); [`excerpt`]: the start of a text on one
 //!   line, its white space folded (a comment quoted, an error body).
@@ -302,6 +303,19 @@ pub fn fit(s: &str, w: usize) -> String {
     let mut out = cut(s, w);
     let n = w.saturating_sub(out.width());
     out.extend(std::iter::repeat_n(' ', n));
+    out
+}
+
+/// A table's column `w` columns wide: `s` cut to `w - 1` ([`fit`]) and
+/// one column left blank after it, so that a value cut (`criti…`) never
+/// runs into the next column (`critic…blocked`). A column made as wide as
+/// its longest known value plus one shows every known value whole.
+pub fn cell(s: &str, w: usize) -> String {
+    if w == 0 {
+        return String::new();
+    }
+    let mut out = fit(s, w - 1);
+    out.push(' ');
     out
 }
 
@@ -761,6 +775,16 @@ mod tests {
                 assert!(c == s || c.ends_with(MARK) || w == 0, "{s:?} at {w}: {c:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_cell_keeps_its_column_apart() {
+        assert_eq!(cell("urgent", 7), "urgent ");
+        assert_eq!(cell("critical", 7), "criti… ");
+        assert_eq!(cell("-", 7), "-      ");
+        assert_eq!(cell("日本語", 6), "日本… ");
+        assert_eq!(cell("x", 1), " ");
+        assert_eq!(cell("x", 0), "");
     }
 
     #[test]

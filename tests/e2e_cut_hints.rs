@@ -31,6 +31,19 @@ fn at_80_columns_an_inbox_reason_is_cut_at_a_word_with_the_mark() {
     // The first walk learns what there is.
     tui.send("i");
     tui.wait_for("read just now", WAIT);
+    // Every key the popup lists is readable at 80 columns (its foot was
+    // cut at the frame: `… f follo…`): the keys wrap onto a line of their own.
+    let screen = tui.screen();
+    for k in [
+        "enter open",
+        "d done",
+        "u undo",
+        "f follow-up",
+        "a all",
+        "r now",
+    ] {
+        assert!(screen.contains(k), "{k:?} in the inbox's foot:\n{screen}");
+    }
     tui.send("\x1b");
     tui.wait_until("the inbox closed", WAIT, |s| !s.contains("read just now"));
 

@@ -95,8 +95,19 @@ pub(super) async fn seed(
         )
         .await
         .map_err(|e| e.to_string())?;
-    // 1. The first walk learns what there is.
-    walk(alice, &mut db, &me).await?;
+    // 1. The first walk learns what there is, as of the sandbox's seed
+    // (its times are at most the top of the hour, never ahead): a minute
+    // before it, so that what came since — the seeded draft, Bob's day —
+    // is newer than the day's reminders this walk finds (they were only
+    // above them while the seed set times ahead). Never on another local
+    // day (a reminder is one per day): then it is now.
+    let now = jiff::Timestamp::now();
+    let top = now.as_second() - now.as_second().rem_euclid(3600);
+    let learned = jiff::Timestamp::from_second(top - 60)
+        .ok()
+        .filter(|t| crate::domain::later::day_key(*t) == crate::domain::later::day_key(now))
+        .unwrap_or(now);
+    walk_at(alice, &mut db, &me, learned).await?;
 
     // 2. Bob's day.
     let err = |e: crate::api::ApiError| e.to_string();
@@ -169,7 +180,12 @@ pub(super) async fn seed(
 }
 
 async fn walk(c: &Client, db: &mut Db, me: &Me) -> Result<(), String> {
-    inbox::cycle(c, db, me, &Plan::default(), jiff::Timestamp::now())
+    walk_at(c, db, me, jiff::Timestamp::now()).await
+}
+
+/// A walk as if at `now`.
+async fn walk_at(c: &Client, db: &mut Db, me: &Me, now: jiff::Timestamp) -> Result<(), String> {
+    inbox::cycle(c, db, me, &Plan::default(), now)
         .await
         .map(|_| ())
         .map_err(|e| e.to_string())

@@ -47,6 +47,12 @@ pub fn draw(
         })
         .collect();
     let h = (rows.len() as u16 * 2 + down.len() as u16).clamp(1, 40) + 3;
+    // The foot: when the inbox last walked, then its keys; both on one
+    // line when they fit, else the keys on a line of their own (at 80
+    // columns the last ones were cut away).
+    let foot_width = centered(area, 120, h).width.saturating_sub(2) as usize;
+    let foot = foot_lines(s, now, foot_width);
+    let h = h + foot.len().saturating_sub(1) as u16;
     let r = centered(area, 120, h);
     let title = match (v.last.all, v.count()) {
         (true, _) => "Inbox — read items too (a: unread only)".to_string(),
@@ -58,13 +64,15 @@ pub fn draw(
         return;
     }
     let width = inner.width as usize;
+    let foot = foot_lines(s, now, width);
+    let foot_rows = (foot.len() as u16).min(inner.height);
     // Cut by display width, saying it cut (issue 40 §3).
     let fit = |t: String| -> String { crate::cut::cut(&crate::text::clean(&t), width) };
     let mut lines: Vec<Line> = Vec::new();
     for d in &down {
         lines.push(Line::styled(fit(d.clone()), theme.error));
     }
-    let body_rows = (inner.height.saturating_sub(1) as usize).saturating_sub(lines.len());
+    let body_rows = (inner.height.saturating_sub(foot_rows) as usize).saturating_sub(lines.len());
     if rows.is_empty() {
         let empty = if !v.running {
             v.off
@@ -134,48 +142,91 @@ pub fn draw(
         }
     }
     let body = Rect {
-        height: inner.height.saturating_sub(1),
+        height: inner.height.saturating_sub(foot_rows),
         ..inner
     };
     f.render_widget(Paragraph::new(lines), body);
-    // The inbox's keys, from the keymap in effect (issue 40 §4).
-    let keys = s
-        .keymap
-        .hints(
-            &[crate::app::keymap::Context::Inbox],
-            &super::hints::INBOX_KEYS,
-        )
-        .join("  ");
-    let status = match (&v.last.error, v.last.walked_at, &v.last.report) {
-        (Some(e), ..) => Span::styled(fit(e.clone()), theme.error),
-        (None, _, Some(r)) if r.partial().is_some() => Span::styled(
-            fit(format!(
+    let foot_area = Rect {
+        y: inner.y + inner.height - foot_rows,
+        height: foot_rows,
+        ..inner
+    };
+    let foot: Vec<Line> = foot
+        .into_iter()
+        .map(|(text, tone)| {
+            let style = match tone {
+                Tone::Error => theme.error,
+                Tone::Warn => theme.warn,
+                Tone::Dim => theme.dim,
+            };
+            Line::styled(text, style)
+        })
+        .collect();
+    f.render_widget(Paragraph::new(foot), foot_area);
+}
+
+/// How a line of the inbox's foot is drawn.
+#[derive(Clone, Copy)]
+enum Tone {
+    Error,
+    Warn,
+    Dim,
+}
+
+/// The inbox popup's foot in `width` columns: what the last walk said
+/// (when, how many requests, or why it could not), then the inbox's keys
+/// from the keymap in effect (issue 40 §4). One line when both fit; else
+/// the keys on lines of their own, wrapped between entries
+/// (`hints::wrap_hints`).
+fn foot_lines(s: &State, now: i64, width: usize) -> Vec<(String, Tone)> {
+    let v = &s.inbox;
+    let fit = |t: String| -> String { crate::cut::cut(&crate::text::clean(&t), width) };
+    let parts = s.keymap.hints(
+        &[crate::app::keymap::Context::Inbox],
+        &super::hints::INBOX_KEYS,
+    );
+    let keys = parts.join("  ");
+    let keys_lines = || {
+        super::hints::wrap_hints(&parts, width)
+            .into_iter()
+            .map(|l| (l, Tone::Dim))
+    };
+    let (said, tone) = match (&v.last.error, v.last.walked_at, &v.last.report) {
+        (Some(e), ..) => (e.clone(), Tone::Error),
+        (None, _, Some(r)) if r.partial().is_some() => (
+            format!(
                 "inbox partly refreshed: {}",
                 r.partial().unwrap_or_default()
-            )),
-            theme.warn,
+            ),
+            Tone::Warn,
         ),
-        (None, _, Some(r)) if r.comments_unavailable => Span::styled(
-            fit("this service does not list comments: new comments and mentions are not in the inbox".into()),
-            theme.warn,
+        (None, _, Some(r)) if r.comments_unavailable => (
+            "this service does not list comments: new comments and mentions are not in the inbox"
+                .into(),
+            Tone::Warn,
         ),
-        (None, Some(at), Some(r)) => Span::styled(
-            fit(format!(
-                "read {} · {} request{} · {keys}",
+        (None, Some(at), Some(r)) => {
+            let read = format!(
+                "read {} · {} request{}",
                 crate::domain::words::age(at, now),
                 r.requests(),
                 if r.requests() == 1 { "" } else { "s" }
-            )),
-            theme.dim,
-        ),
-        _ => Span::styled(fit(keys), theme.dim),
+            );
+            let one = format!("{read} · {keys}");
+            if crate::cut::width(&one) <= width {
+                return vec![(one, Tone::Dim)];
+            }
+            return std::iter::once((fit(read), Tone::Dim))
+                .chain(keys_lines())
+                .collect();
+        }
+        _ => return keys_lines().collect(),
     };
-    let foot = Rect {
-        y: inner.y + inner.height - 1,
-        height: 1,
-        ..inner
-    };
-    f.render_widget(Paragraph::new(Line::from(status)), foot);
+    // A warning or an error was the whole foot, the keys out of sight:
+    // now they follow on their own line.
+    std::iter::once((fit(said), tone))
+        .chain(keys_lines())
+        .collect()
 }
 
 /// A queued edit three ways (`:outbox`, enter on one that waits): a row per
@@ -185,10 +236,32 @@ pub fn draw_conflict(
     f: &mut Frame,
     area: Rect,
     v: &crate::app::popups::conflict::ConflictView,
+    keymap: &crate::app::keymap::Keymap,
     theme: &Theme,
     m: &mut Metrics,
 ) {
-    let h = v.rows.len() as u16 + v.about.len() as u16 + 5;
+    // The lines above and below the rows, wrapped to the popup's width:
+    // what else is true of the task, and the view's keys from the keymap
+    // in effect (its line was written by hand, and cut at 80 columns).
+    let width = centered(area, 110, 5).width.saturating_sub(2) as usize;
+    let about: Vec<Line> = v
+        .about
+        .iter()
+        .flat_map(|a| {
+            super::wrap::wrap_words(
+                &[(crate::text::clean(a), theme.warn)],
+                width,
+                vec![],
+                vec![Span::raw("  ")],
+            )
+        })
+        .collect();
+    let keys = keymap.hints(
+        &[crate::app::keymap::Context::Conflict],
+        &super::hints::CONFLICT_KEYS,
+    );
+    let keys = super::hints::wrap_hints(&keys, width);
+    let h = (v.rows.len() + about.len() + keys.len()) as u16 + 4;
     let r = centered(area, 110, h);
     let inner = popup(
         f,
@@ -206,11 +279,7 @@ pub fn draw_conflict(
         format!("{} ", crate::cut::fit(&crate::text::clean(s), w))
     };
     // Archived, a draft, access lost: said before the fields.
-    let mut lines: Vec<Line> = v
-        .about
-        .iter()
-        .map(|a| Line::styled(crate::text::clean(a), theme.warn))
-        .collect();
+    let mut lines: Vec<Line> = about;
     lines.push(Line::styled(
         format!(
             "{}{}{}{}{}",
@@ -248,12 +317,6 @@ pub fn draw_conflict(
         ]));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        "m keep mine · t take theirs · space switch · enter send what is kept · esc back (nothing sent)"
-            .chars()
-            .take(width)
-            .collect::<String>(),
-        theme.dim,
-    ));
+    lines.extend(keys.into_iter().map(|k| Line::styled(k, theme.dim)));
     f.render_widget(Paragraph::new(lines), inner);
 }

@@ -5,13 +5,31 @@ use super::Theme;
 use crate::api::{Priority, Task, TaskItem};
 use crate::app::dates;
 use crate::app::state::{Focus, Hit, State};
-use crate::cut::{fit, Piece};
+use crate::cut::{cell, fit, Piece};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;
+
+/// The widest priority the spec names, as the list says it (`urgent`).
+static PRIORITY_WIDTH: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
+    Priority::KNOWN
+        .iter()
+        .map(|p| p.label().width())
+        .max()
+        .unwrap_or(0)
+});
+
+/// The widest status the spec names, as the list says it (`not started`).
+static STATUS_WIDTH: std::sync::LazyLock<usize> = std::sync::LazyLock::new(|| {
+    crate::api::Status::KNOWN
+        .iter()
+        .map(|p| p.label().width())
+        .max()
+        .unwrap_or(0)
+});
 
 fn priority_style(p: &Priority, theme: &Theme) -> Style {
     match p {
@@ -96,8 +114,14 @@ pub fn draw(
 
     let wide = width >= 100;
     // The title always keeps room: narrow lists drop the priority column.
-    let w_pri = if width < 62 { 0 } else { 7 };
-    let (w_id, w_status, w_due, w_who) = (7, 12, 13, if wide { 16 } else { 0 });
+    // A value's column holds its longest known value and a blank column
+    // (`cut::cell`); a value the service added is cut (`criti…`).
+    let w_pri = if width < 62 {
+        0
+    } else {
+        (*PRIORITY_WIDTH).max(4) + 1
+    };
+    let (w_id, w_status, w_due, w_who) = (7, *STATUS_WIDTH + 1, 13, if wide { 16 } else { 0 });
     // With marks, a mark column: `●` marked, `✗` its bulk edit failed.
     let w_mark = usize::from(!s.marks.is_empty());
     let fixed = 2 + w_mark + w_id + w_pri + w_status + w_due + w_who;
@@ -236,18 +260,18 @@ fn task_row<'a>(
             format!("{marked} "),
             theme.accent.add_modifier(Modifier::BOLD),
         ),
-        Span::styled(fit(&t.label(), w_id), theme.accent),
+        Span::styled(cell(&t.label(), w_id), theme.accent),
         Span::styled(
             if w_pri > 0 {
-                fit(&t.priority.label(), w_pri)
+                cell(&t.priority.label(), w_pri)
             } else {
                 String::new()
             },
             priority_style(&t.priority, theme),
         ),
-        Span::raw(fit(&t.status.label(), w_status)),
+        Span::raw(cell(&t.status.label(), w_status)),
         Span::styled(
-            fit(&due, w_due),
+            cell(&due, w_due),
             if overdue { theme.overdue } else { theme.base },
         ),
     ];
@@ -257,7 +281,7 @@ fn task_row<'a>(
             .as_ref()
             .map(|p| p.label())
             .unwrap_or_else(|| "-".into());
-        spans.push(Span::styled(fit(&who, w_who), theme.dim));
+        spans.push(Span::styled(cell(&who, w_who), theme.dim));
     }
     let mut title = String::new();
     if let Some(e) = failed {

@@ -11,6 +11,32 @@ use crate::app::state::{ApiRequest, Effect, Level, Overlay, State};
 use crate::domain::task_field::TaskField;
 use serde_json::Value;
 
+/// The fields of the task the other side changed that the edit does not
+/// set (the service's values, read back, against the copy the edit was
+/// made on), said in one line above the rows: they are no conflict (the
+/// edit never touches them) and are kept as the service has them, but the
+/// user choosing between the rows should know the task moved elsewhere
+/// too (the view listed only the edited fields). `None` when no other
+/// field changed.
+pub(crate) fn changed_besides(patch: &TaskPatch, saw: &Task, now: &Task) -> Option<String> {
+    let edited = TaskField::in_patch(patch);
+    let others: Vec<TaskField> = TaskField::ALL
+        .into_iter()
+        .filter(|f| !edited.contains(f) && f.read(saw) != f.read(now))
+        .collect();
+    (!others.is_empty()).then(|| changed_besides_words(&others))
+}
+
+/// The line [`changed_besides`] says for `fields`.
+pub(crate) fn changed_besides_words(fields: &[TaskField]) -> String {
+    let names: Vec<&str> = fields.iter().map(|f| f.label()).collect();
+    format!(
+        "also changed on the service, not part of your edit (kept as the service has {}): {}",
+        if names.len() == 1 { "it" } else { "them" },
+        names.join(", ")
+    )
+}
+
 impl State {
     /// The fields of a queued PATCH three ways: `before` is the copy the
     /// user last saw (when known), `now` what the service answered.
@@ -94,6 +120,11 @@ impl State {
             ));
         }
         about.extend(lost);
+        if let (ApiRequest::Patch { patch, .. }, Some(saw), Some(now)) =
+            (&item.req, item.saw.as_deref(), task)
+        {
+            about.extend(changed_besides(patch, saw, now));
+        }
         self.overlay = Overlay::Conflict(ConflictView {
             of: ConflictOf::Outbox(seq),
             label,

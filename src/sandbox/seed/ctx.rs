@@ -72,6 +72,11 @@ impl Ctx {
             .nth(nth)
             .unwrap()
     }
+    /// `at`, or the seed's now when `at` is later: what the seed says
+    /// happened has happened (issue 46: the demo said "updated in 3 h").
+    pub(crate) fn past(&self, at: Timestamp) -> Timestamp {
+        at.min(self.now)
+    }
     pub(crate) fn days(&self, d: i64) -> Timestamp {
         // 17:00 UTC that day.
         let secs = (self.now + SignedDuration::from_hours(24 * d)).as_second();
@@ -112,7 +117,9 @@ impl Ctx {
                 access: "write".into(),
             }],
             created_at: created,
-            updated_at: created + SignedDuration::from_hours(3),
+            // Never after the seed's now (a task made today was "updated
+            // in 3 h").
+            updated_at: self.past(created + SignedDuration::from_hours(3)),
             ..Default::default()
         };
         t.sync_assignee();
@@ -136,7 +143,11 @@ impl Ctx {
         parent: Option<Uuid>,
         edited: bool,
     ) -> Comment {
-        let at = t.created_at + SignedDuration::from_hours(1 + t.comments.len() as i64 * 5);
+        // Never after the seed's now; an edited one was edited 12 minutes
+        // after it was written, both past.
+        let edit = SignedDuration::from_mins(if edited { 12 } else { 0 });
+        let at = (t.created_at + SignedDuration::from_hours(1 + t.comments.len() as i64 * 5))
+            .min(self.now - edit);
         Comment {
             id: self.rng.uuid(),
             author,
@@ -145,11 +156,7 @@ impl Ctx {
             mentioned: vec![],
             file_ids: vec![],
             created_at: at,
-            updated_at: if edited {
-                at + SignedDuration::from_mins(12)
-            } else {
-                at
-            },
+            updated_at: at + edit,
         }
     }
     pub(crate) fn inbound(&mut self, t: &Task, who: &str, text: &str) -> Message {

@@ -254,3 +254,34 @@ pub(crate) fn seed(n_tasks: usize, quirks: bool, staff: usize) -> (Store, Vec<(D
     }
     (s, keys)
 }
+
+#[cfg(test)]
+mod tests {
+    /// What the seed says happened has happened: no task, comment or
+    /// message is created or updated after the seed's now (the demo said
+    /// "updated in 3 h", and ordered by those times oddly: a task made
+    /// today was updated 3 hours ahead, random tasks up to days ahead).
+    #[test]
+    fn the_seed_sets_no_time_after_its_now() {
+        let (s, _) = super::seed(1_000, true, 3);
+        let now = jiff::Timestamp::now();
+        for t in &s.tasks {
+            let n = t.number;
+            assert!(t.created_at <= now, "#{n} created {}", t.created_at);
+            assert!(t.updated_at <= now, "#{n} updated {}", t.updated_at);
+            assert!(t.created_at <= t.updated_at, "#{n}");
+            for c in &t.comments {
+                assert!(c.created_at <= now, "#{n}: a comment at {}", c.created_at);
+                assert!(
+                    c.updated_at <= now,
+                    "#{n}: a comment edited {}",
+                    c.updated_at
+                );
+                assert!(c.created_at <= c.updated_at, "#{n}");
+            }
+            for m in &t.thread {
+                assert!(m.created_at <= now, "#{n}: a message at {}", m.created_at);
+            }
+        }
+    }
+}

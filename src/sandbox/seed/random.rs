@@ -145,7 +145,8 @@ pub(crate) fn random_tasks(c: &mut Ctx, n: usize, alice: usize) {
         let mut t = c.base(org, &title, creator, assignee, team, channel, vis, age);
         let r = &mut c.rng;
         t.created_at -= SignedDuration::from_secs(r.below(86_400) as i64);
-        t.updated_at = t.created_at + SignedDuration::from_mins(r.below(20_000) as i64);
+        let updated = t.created_at + SignedDuration::from_mins(r.below(20_000) as i64);
+        t.updated_at = updated.min(c.now);
         t.status = r
             .weighted(&[
                 ("not_started", 30),

@@ -111,11 +111,15 @@ pub fn draw_as(
     let [tabs_area, body] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
     let selected = Tab::ALL.iter().position(|t| *t == d.tab).unwrap_or(0);
+    // The tabs' width as drawn: each name with a space either side, one
+    // divider between two (as ratatui's `Tabs` and accessible mode lay
+    // them out); whole names whenever they fit (at 160 columns they were
+    // shortened with a column to spare).
     let width_of = |short: bool| -> usize {
-        Tab::ALL
+        let names = Tab::ALL
             .iter()
-            .map(|t| if short { t.short() } else { t.title() }.len() + 3)
-            .sum()
+            .map(|t| if short { t.short() } else { t.title() });
+        names.map(|n| crate::cut::width(n) + 2).sum::<usize>() + Tab::ALL.len() - 1
     };
     let room = tabs_area.width as usize;
     if width_of(true) > room {

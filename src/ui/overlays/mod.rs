@@ -44,6 +44,6 @@ pub fn draw(f: &mut Frame, area: Rect, s: &State, theme: &Theme, m: &mut Metrics
         Overlay::Views(sw) => views::draw(f, area, s, sw, theme, m),
         Overlay::Chooser(c) => super::chooser::draw(f, area, c, theme, m),
         Overlay::Inbox(list) => super::inbox::draw(f, area, s, list, theme, m),
-        Overlay::Conflict(v) => super::inbox::draw_conflict(f, area, v, theme, m),
+        Overlay::Conflict(v) => super::inbox::draw_conflict(f, area, v, &s.keymap, theme, m),
     }
 }

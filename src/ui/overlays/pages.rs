@@ -6,10 +6,11 @@ use crate::app::state::State;
 use crate::ui::clear::{centered, popup};
 use crate::ui::help::help_lines;
 use crate::ui::metrics::Metrics;
+use crate::ui::wrap::wrap_words;
 use crate::ui::Theme;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
@@ -35,22 +36,43 @@ pub(super) fn help(
     let [input, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
     f.render_widget(Paragraph::new(format!("filter: {}_", filter.text)), input);
     m.focus_at(input.x + 8 + filter.cursor as u16, input.y);
+    // A row too long goes on under its description (under the words
+    // after its key), not at the frame's edge where the keys are read.
+    let width = body.width as usize;
     let lines: Vec<Line> = help_lines(s, &filter.text)
         .into_iter()
-        .map(|l| {
-            if l.starts_with("  ") {
-                Line::raw(l)
+        .flat_map(|l| {
+            let style = if l.starts_with("  ") {
+                theme.base
             } else {
-                Line::styled(l, theme.accent.add_modifier(Modifier::BOLD))
-            }
+                theme.accent.add_modifier(Modifier::BOLD)
+            };
+            let hang = " ".repeat(help_hang(&l, width));
+            wrap_words(&[(l, style)], width, vec![], vec![Span::raw(hang)])
         })
         .collect();
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        body,
-    );
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
+}
+
+/// Where a help row wrapped goes on: under its description for a key's
+/// row (`  KEY…16 columns… description`), else two columns in.
+fn help_hang(line: &str, width: usize) -> usize {
+    let chars: Vec<char> = line.chars().collect();
+    let keyed = chars.len() > 19
+        && chars[..2] == [' ', ' ']
+        && chars[2] != ' '
+        && chars[18] == ' '
+        && chars[19] != ' ';
+    let hang = if keyed {
+        19
+    } else {
+        chars.iter().take_while(|c| **c == ' ').count() + 2
+    };
+    if hang * 2 > width {
+        0
+    } else {
+        hang
+    }
 }
 
 /// A titled page of lines (sanitised), scrolled.

@@ -40,13 +40,16 @@ pub(super) fn confirm(
     let answers = Line::styled("y yes · n / Esc no", theme.accent);
     // The rows each line takes at the popup's width.
     let width = centered(area, 80, 0).width.saturating_sub(2) as usize;
-    let (rows, starts) = wrap_lines(styled.clone(), width);
+    let (rows, starts) = wrap_lines(styled, width);
     let h = (rows.len() as u16).saturating_add(4);
     let r = centered(area, 80, h);
     let inner = popup(f, r, "Confirm", theme);
     m.focus_at(inner.x, inner.y);
     if rows.len() + 2 <= inner.height as usize || inner.height < 3 {
-        let mut ls = styled;
+        // The rows as measured, each wrapped line going on under its
+        // value (`reply: …`), as when it scrolls: Paragraph's own wrap
+        // went back to the frame's edge.
+        let mut ls = rows;
         ls.push(Line::raw(""));
         ls.push(answers);
         f.render_widget(Paragraph::new(ls).wrap(Wrap { trim: false }), inner);

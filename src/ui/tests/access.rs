@@ -8,7 +8,7 @@ use crate::app::tests::type_str;
 use crate::tui::clamped::Clamped;
 use ratatui::layout::Position;
 
-fn accessible() -> Theme {
+pub(super) fn accessible() -> Theme {
     let mut t = Theme::dark();
     t.accessible = true;
     t

@@ -184,3 +184,42 @@ fn at_80_columns_a_palette_suggestion_cut_at_the_border_says_so() {
         );
     }
 }
+
+/// A column holds its longest known value, and a value the service
+/// added (the spec says to tolerate any) is cut with `…` and a blank
+/// column before the next one (`critic…blocked` ran into the status).
+#[test]
+fn the_list_columns_hold_every_known_value_and_cut_an_unknown_one_apart() {
+    use crate::api::{Priority, Status};
+    let mut s = scene();
+    for (w, h) in [(80, 24), (160, 45)] {
+        let t = text(&render(&mut s, w, h, &Theme::dark()));
+        let row = t.lines().find(|l| l.contains("#103")).unwrap();
+        // The scene's #103: priority `critical`, status `blocked`.
+        assert!(row.contains("criti… blocked "), "{t}");
+        assert!(!row.contains("…blocked"), "{t}");
+    }
+    // Every priority and status the spec names is shown whole.
+    let known: Vec<(Priority, Status)> = Priority::KNOWN
+        .iter()
+        .cloned()
+        .zip(Status::KNOWN.iter().cycle().cloned())
+        .chain(
+            Status::KNOWN
+                .iter()
+                .cloned()
+                .map(|st| (Priority::Medium, st)),
+        )
+        .collect();
+    for (p, st) in known {
+        if let Some(TaskItem::Task(t)) = s.list.items.get_mut(2) {
+            t.priority = p.clone();
+            t.status = st.clone();
+        }
+        let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+        let row = t.lines().find(|l| l.contains("#103")).unwrap();
+        let want = format!("#103 {} {} ", p.label(), st.label());
+        let squeezed = row.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(squeezed.contains(&want), "{p:?} {st:?} whole:\n{t}");
+    }
+}

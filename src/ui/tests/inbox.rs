@@ -149,12 +149,34 @@ fn a_conflict_three_ways_at_80x24_and_200x50() {
                 ),
             ],
             selected: 0,
-            about: vec![],
+            about: vec![crate::app::edit::conflict::changed_besides_words(&[
+                TaskField::Title,
+                TaskField::AssignedTo,
+            ])],
             archived: false,
             asked: false,
         });
         let b = render(&mut s, w, h, &Theme::dark());
         let t = text(&b);
+        // The other fields the service changed, said whole (wrapped), and
+        // every key of the view's own line (it was cut at 80 columns:
+        // `esc b`), from the keymap in effect.
+        let flat = t
+            .lines()
+            .filter(|l| l.contains('│'))
+            .map(|l| l.trim_matches(|c: char| c == '│' || c == '┃' || c == ' '))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            flat.contains("also changed on the service, not part of your edit (kept as the service has them): title, assigned to"),
+            "{t}"
+        );
+        for k in s.keymap.hints(
+            &[crate::app::keymap::Context::Conflict],
+            &crate::ui::hints::CONFLICT_KEYS,
+        ) {
+            assert!(t.contains(&k), "{k:?} at {w}:\n{t}");
+        }
         assert!(t.contains("you saw"), "{t}");
         assert!(t.contains("the service has"), "{t}");
         assert!(t.contains("in progress") && t.contains("waiting"), "{t}");
@@ -191,4 +213,57 @@ fn a_field_change_opens_with_the_field_marked() {
         .find(|l| l.contains("status:"))
         .unwrap_or_default();
     assert!(line.contains("◀ changed (inbox)"), "{t}");
+}
+
+/// Every key the inbox popup lists is readable at 80 columns: after a
+/// walk its foot said `read 5m ago · 3 requests · enter open … a all  r n`
+/// cut at the frame; now the keys take a line of their own when both do
+/// not fit (and follow a warning or an error, which used to hide them).
+#[test]
+fn at_80_columns_every_key_of_the_inbox_popup_is_readable() {
+    use crate::app::keymap::Context;
+    let keys = |s: &State| {
+        s.keymap
+            .hints(&[Context::Inbox], &crate::ui::hints::INBOX_KEYS)
+    };
+    let walked = |s: &mut State, report: crate::inbox::CycleReport| {
+        s.inbox.last.report = Some(report);
+        s.inbox.last.walked_at = Some(jiff::Timestamp::now().as_second() - 300);
+    };
+    let reports = [
+        crate::inbox::CycleReport {
+            pages: 2,
+            comment_reads: 1,
+            complete: true,
+            ..Default::default()
+        },
+        crate::inbox::CycleReport {
+            comments_unavailable: true,
+            ..Default::default()
+        },
+    ];
+    for report in reports {
+        for (w, h) in [(80, 24), (200, 50)] {
+            let mut s = inbox_scene();
+            walked(&mut s, report.clone());
+            s.on_key(key('i'));
+            let t = text(&render(&mut s, w, h, &Theme::dark()));
+            // Inside the popup's frame (the screen's key line aside).
+            let popup: String = t
+                .lines()
+                .filter(|l| l.contains('│'))
+                .collect::<Vec<_>>()
+                .join("\n");
+            for k in keys(&s) {
+                assert!(popup.contains(&k), "{k:?} at {w}:\n{t}");
+            }
+            if report.comments_unavailable {
+                assert!(popup.contains("this service does not list comments"), "{t}");
+            } else {
+                assert!(popup.contains("read 5m ago · 3 requests"), "{t}");
+            }
+            // Both rows of the inbox are still shown.
+            assert!(popup.contains("#101") && popup.contains("#102"), "{t}");
+        }
+    }
 }

@@ -19,7 +19,7 @@ fn at(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
 const LEFT: MouseEventKind = MouseEventKind::Down(MouseButton::Left);
 
 /// The cell where `text` is drawn on the screen.
-fn cell_of(b: &Buffer, text: &str) -> (u16, u16) {
+pub(super) fn cell_of(b: &Buffer, text: &str) -> (u16, u16) {
     cell_below(b, "", text)
 }
 
@@ -37,7 +37,7 @@ fn cell_below(b: &Buffer, above: &str, text: &str) -> (u16, u16) {
         .unwrap_or_else(|| panic!("{text:?} not on screen:\n{t}"))
 }
 
-fn click(s: &mut State, (x, y): (u16, u16), now: Instant) -> bool {
+pub(super) fn click(s: &mut State, (x, y): (u16, u16), now: Instant) -> bool {
     s.on_mouse(at(LEFT, x, y), now).1
 }
 
@@ -167,7 +167,7 @@ fn the_wheel_over_the_detail_scrolls_it_and_over_the_list_moves_the_cursor() {
     let mut s = super::text::markdown_scene();
     s.focus = Focus::List;
     let b = render(&mut s, 160, 30, &Theme::dark());
-    let (x, y) = cell_of(&b, "Info |");
+    let (x, y) = cell_of(&b, "Overview |");
     let now = Instant::now();
     for _ in 0..3 {
         s.on_mouse(at(MouseEventKind::ScrollDown, x, y + 5), now);

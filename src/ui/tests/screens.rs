@@ -180,13 +180,52 @@ fn at_80x24_an_opened_tasks_full_title_is_readable_and_zoom_works_at_any_width()
     assert!(t.contains("TITLE  [tags]"), "{t}");
     // At 160 columns both panes; + zooms the focused one, + again restores.
     let t = text(&render(&mut s, 160, 45, &Theme::dark()));
-    assert!(t.contains("TITLE  [tags]") && t.contains("Info | "), "{t}");
+    assert!(
+        t.contains("TITLE  [tags]") && t.contains("Overview | "),
+        "{t}"
+    );
     s.on_key(key('+'));
     let t = text(&render(&mut s, 160, 45, &Theme::dark()));
-    assert!(t.contains("TITLE  [tags]") && !t.contains("Info | "), "{t}");
+    assert!(
+        t.contains("TITLE  [tags]") && !t.contains("Overview | "),
+        "{t}"
+    );
     s.on_key(key('+'));
     let t = text(&render(&mut s, 160, 45, &Theme::dark()));
-    assert!(t.contains("Info | "), "{t}");
+    assert!(t.contains("Overview | "), "{t}");
+}
+
+/// The detail's tabs are whole whenever they fit, shortened only when
+/// they do not (at 160 columns they were shortened with room to spare:
+/// the width asked counted a divider after the last tab).
+#[test]
+fn the_detail_tabs_are_whole_whenever_they_fit() {
+    let whole = "Overview | Comments | Requester | Links | Sharing | Files | Subtasks";
+    let mut s = scene();
+    s.on_key(code(KeyCode::Enter));
+    // 160 columns: the detail's inside is 70 columns, the tabs take 70.
+    for theme in [Theme::dark(), super::access::accessible()] {
+        let b = render(&mut s, 160, 45, &theme);
+        let t = text(&b);
+        let tabs = t.lines().find(|l| l.contains("Overview")).unwrap_or("");
+        if theme.accessible {
+            assert!(tabs.contains("[Overview]  Comments   Requester"), "{t}");
+            assert!(tabs.contains("Subtasks"), "{t}");
+        } else {
+            assert!(t.contains(whole), "{t}");
+        }
+        // Each whole name is where a click finds it.
+        let now = std::time::Instant::now();
+        super::mouse::click(&mut s, super::mouse::cell_of(&b, "Subtasks"), now);
+        assert_eq!(s.detail.as_ref().unwrap().tab, Tab::Subtasks, "{t}");
+        s.detail.as_mut().unwrap().tab = Tab::Overview;
+    }
+    // A column less: short names, every tab still there.
+    let t = text(&render(&mut s, 158, 45, &Theme::dark()));
+    assert!(
+        !t.contains("Overview |") && t.contains("Info | Cmts"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -240,4 +279,69 @@ fn the_composer_wraps_a_long_line_softly_at_80x24() {
         Overlay::Compose(c) => assert_eq!(c.text(), line, "sent as typed: one line"),
         _ => panic!("the composer is open"),
     }
+}
+
+/// A help row too long for the popup goes on under its description, not
+/// at the frame's edge where the keys are read (seen at 80 columns:
+/// `(toggle_markdown)` alone in the key column, read as a key).
+#[test]
+fn a_help_row_too_long_goes_on_under_its_description() {
+    let mut s = scene();
+    s.on_key(key('?'));
+    for c in "markdown".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let inside = |l: &str| -> String {
+        l.trim_start_matches(['┃', ' '])
+            .trim_start_matches('│')
+            .trim_end_matches(['┃', '│', ' '])
+            .to_string()
+    };
+    let rows: Vec<String> = t.lines().map(inside).collect();
+    let at = rows
+        .iter()
+        .position(|l| l.starts_with("  m ") && l.contains("show text as written"))
+        .unwrap_or_else(|| panic!("{t}"));
+    let next = &rows[at + 1];
+    assert!(next.contains("(toggle_markdown)"), "{t}");
+    let desc = rows[at].find("show").unwrap();
+    assert_eq!(next.len() - next.trim_start().len(), desc, "{t}");
+}
+
+/// A confirmation's line too long goes on under its value (`reply: …`),
+/// as it does when the popup scrolls (seen in `:macro`'s review at 80
+/// columns: the reply went on at the frame's edge, under `reply:`).
+#[test]
+fn a_confirmation_line_too_long_goes_on_under_its_value() {
+    let mut s = scene();
+    s.overlay = Overlay::Confirm {
+        lines: vec![
+            "macro await-signature on #270?".into(),
+            "  reply: Hello Frank Li, could you send the signed copy of Schedule kickoff call with Litware (#270)?"
+                .into(),
+        ],
+        on_yes: crate::app::state::Confirmed::RejectDraft { id: "t".into() },
+        back_to: None,
+        scroll: 0,
+    };
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let rows: Vec<&str> = t
+        .lines()
+        .map(|l| l.trim_start_matches(['┃', ' ']).trim_start_matches('│'))
+        .collect();
+    let at = rows
+        .iter()
+        .position(|l| l.starts_with("  reply: Hello"))
+        .unwrap_or_else(|| panic!("{t}"));
+    let next = rows[at + 1];
+    assert!(
+        next.trim_start().starts_with("call with") || next.contains("(#270)"),
+        "{t}"
+    );
+    assert_eq!(
+        next.len() - next.trim_start().len(),
+        "  reply: ".len(),
+        "{t}"
+    );
 }

@@ -137,6 +137,11 @@ fn a_queued_edit_goes_when_the_task_read_back_writes_the_same_version_otherwise(
 
 /// A queued `:priority low` that meets the service's `urgent`.
 fn conflicted() -> State {
+    conflicted_with(|_| {})
+}
+
+/// [`conflicted`], the service's copy changed by `more` too.
+fn conflicted_with(more: impl Fn(&mut Task)) -> State {
     let mut s = loaded(3);
     go_offline(&mut s);
     let fx = palette(&mut s, "priority low");
@@ -146,6 +151,7 @@ fn conflicted() -> State {
     let mut changed = task(1);
     changed.priority = Priority::Urgent;
     changed.updated_at = Some("2026-11-05T10:00:00Z".into());
+    more(&mut changed);
     answer_where(
         &mut s,
         &fx,
@@ -153,6 +159,48 @@ fn conflicted() -> State {
         Ok(Reply::Task(Box::new(changed))),
     );
     s
+}
+
+/// Another instance changed more than the field edited here: the view
+/// offers only the edited field as a conflict, and says which others
+/// changed on the service meanwhile (kept as the service has them); with
+/// nothing else changed it says nothing more.
+#[test]
+fn a_conflict_says_the_other_fields_the_service_changed_meanwhile() {
+    let mut s = conflicted_with(|t| {
+        t.status = Status::WaitingOnExternal;
+        t.title = crate::text::Untrusted::new("Renamed elsewhere");
+    });
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    let Overlay::Conflict(v) = &s.overlay else {
+        panic!("three ways")
+    };
+    let fields: Vec<&str> = v.rows.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(fields, ["priority"], "only the edited field is a conflict");
+    let also: Vec<&String> = v
+        .about
+        .iter()
+        .filter(|a| a.starts_with("also changed"))
+        .collect();
+    assert_eq!(
+        also,
+        [&"also changed on the service, not part of your edit (kept as the service has them): status, title".to_string()],
+        "{:?}",
+        v.about
+    );
+    // Sending what is kept still sends only the edited field.
+    let fx = s.on_key(code(KeyCode::Enter));
+    let (_, body) = only_patch(&fx);
+    assert_eq!(body, json!({"priority": "low"}));
+
+    let mut s = conflicted();
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    let Overlay::Conflict(v) = &s.overlay else {
+        panic!("three ways")
+    };
+    assert!(v.about.is_empty(), "{:?}", v.about);
 }
 
 #[test]
