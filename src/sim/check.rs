@@ -414,6 +414,11 @@ impl UndoWatch {
         })
     }
 
+    /// The operation this undo takes back.
+    pub fn op(&self) -> u64 {
+        self.op
+    }
+
     /// After a step: each record the undo took back shows its field as
     /// it was before the undone edit (in the copy the user sees); once
     /// the undo has finished, a record it did not take back was said.
@@ -440,10 +445,11 @@ impl UndoWatch {
                             out.push((
                                 "undo",
                                 format!(
-                                    "{} undone, but {} shows {}",
+                                    "{} undone to {}, but {} shows {}",
                                     op.title,
+                                    p.to_json(),
                                     t.label(),
-                                    p.to_json()
+                                    shown(p, t)
                                 ),
                             ));
                         }
@@ -475,12 +481,97 @@ fn seen_copy<'a>(s: &'a State, id: &str) -> Option<&'a crate::api::Task> {
         .or_else(|| s.list.position(id).and_then(|i| s.list.items[i].task()))
 }
 
-/// The task holds what the PATCH sets.
+/// What the task holds of the fields the PATCH sets (as its body names
+/// them): said with a violation.
+fn shown(p: &crate::api::TaskPatch, t: &crate::api::Task) -> serde_json::Value {
+    use crate::domain::task_field::TaskField;
+    let m = TaskField::in_patch(p)
+        .into_iter()
+        .map(|f| (f.wire().to_string(), f.read(t)))
+        .collect();
+    serde_json::Value::Object(m)
+}
+
+/// The task holds what the PATCH sets, each field read as the PATCH
+/// body names it (`TaskField::read`: an open-shape field's id, the due
+/// date as the service wrote it). Not `TaskField::holds`: that is the
+/// outbox's "did a first attempt land" test, which never takes a due
+/// date or an agent, team or matter as landed (the real service may
+/// rewrite them), and so would call every undo of them wrong.
 fn holds(p: &crate::api::TaskPatch, t: &crate::api::Task) -> bool {
+    use crate::domain::task_field::TaskField;
     let body = p.to_json();
     body.as_object().is_some_and(|m| {
         m.iter().all(|(k, v)| {
-            crate::domain::task_field::TaskField::from_wire(k).is_some_and(|f| f.holds(v, t))
+            TaskField::from_wire(k).is_some_and(|f| match f {
+                TaskField::AssignedTo => f.holds(v, t),
+                _ => f.read(t) == *v,
+            })
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Task;
+    use crate::domain::task_field::TaskField;
+    use serde_json::{json, Value};
+
+    fn task_with(field: &str, v: Value) -> Task {
+        let mut j = crate::app::tests::task_json(1);
+        j[field] = v;
+        serde_json::from_value(j).unwrap()
+    }
+
+    fn sets(f: TaskField, v: Value) -> crate::api::TaskPatch {
+        f.write(v).unwrap()
+    }
+
+    /// An undo that took a due date, an agent, a team or a matter back
+    /// is compared as the task holds the field, not with the outbox's
+    /// "landed" test (which never takes them as landed): seeds
+    /// 3909963496 (an agent), 1460298940 (a due date) and 11585966 (a
+    /// matter) were each an undo done right and called wrong.
+    #[test]
+    fn an_undone_due_date_agent_team_or_matter_is_compared_as_the_task_holds_it() {
+        let none = task_with("assigned_agent", Value::Null);
+        for f in [
+            TaskField::Due,
+            TaskField::AssignedAgent,
+            TaskField::AssignedTeam,
+            TaskField::Matter,
+        ] {
+            assert!(holds(&sets(f, Value::Null), &none), "{f:?} back to none");
+        }
+        let due = task_with("complete_by", json!("2026-11-04T23:59:00Z"));
+        assert!(holds(
+            &sets(TaskField::Due, json!("2026-11-04T23:59:00Z")),
+            &due
+        ));
+        assert!(!holds(&sets(TaskField::Due, Value::Null), &due));
+        assert!(!holds(
+            &sets(TaskField::Due, json!("2026-11-05T23:59:00Z")),
+            &due
+        ));
+        let agent = task_with("assigned_agent", json!({"id": "ag-1", "name": "A"}));
+        assert!(holds(
+            &sets(TaskField::AssignedAgent, json!("ag-1")),
+            &agent
+        ));
+        assert!(!holds(&sets(TaskField::AssignedAgent, Value::Null), &agent));
+        let matter = task_with("matter", json!("m-1"));
+        assert!(holds(&sets(TaskField::Matter, json!("m-1")), &matter));
+        assert!(!holds(&sets(TaskField::Matter, json!("m-2")), &matter));
+        // A title compared as written, never as shown.
+        let tab = task_with("title", json!("tab\tand\u{2028}separator"));
+        assert!(holds(
+            &sets(TaskField::Title, json!("tab\tand\u{2028}separator")),
+            &tab
+        ));
+        assert!(!holds(
+            &sets(TaskField::Title, json!("tab and separator")),
+            &tab
+        ));
+    }
 }

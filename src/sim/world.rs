@@ -454,9 +454,15 @@ impl World {
         self.ledger.observe(&self.state);
         let restarted = self.notes.iter().any(|n| n == "crash" || n == "restart");
         if self.user_step && !restarted {
-            if let Some(w) = UndoWatch::started(&self.state, undo_top, &said_before) {
-                self.count("undos started");
-                self.undos.push(w);
+            // One watch an undo: a user's step while it runs (its
+            // operation still on top of the stack) starts none again,
+            // with what had been said since as its baseline.
+            let watched = |w: &UndoWatch| Some(w.op()) == undo_top;
+            if !self.undos.iter().any(watched) {
+                if let Some(w) = UndoWatch::started(&self.state, undo_top, &said_before) {
+                    self.count("undos started");
+                    self.undos.push(w);
+                }
             }
         }
         self.check_undos();

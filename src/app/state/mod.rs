@@ -58,10 +58,12 @@ pub struct State {
     pub zoom: bool,
     /// Text is shown as written instead of rendered Markdown (`m`).
     pub markdown_raw: bool,
-    /// Per task: the ticket of the newest answer applied and its
-    /// `updated_at`. An answer sent earlier, or describing an older
-    /// version, never replaces what is shown.
-    pub versions: HashMap<String, (u64, Option<String>)>,
+    /// Per task: the ticket of the newest answer applied, its
+    /// `updated_at`, and the first ticket not yet given out when it was
+    /// applied. An answer sent earlier, or describing an older version,
+    /// never replaces what is shown; one to a request sent after that
+    /// answer was applied always does (see `State::is_stale`).
+    pub versions: HashMap<String, (u64, Option<String>, u64)>,
     /// Detail pane metrics of the last frame: (visible height, content
     /// height), so scrolling stops at the end of the content.
     pub detail_view: (usize, usize),

@@ -252,6 +252,45 @@ fn an_unchanged_task_is_undone_without_a_question() {
     );
 }
 
+/// The service's clock set back after an edit: the undo's answer is
+/// dated before the edit's answer, and still shows (it answers a request
+/// sent after the edit's answer was shown, so it is the newer version).
+/// Found by the simulator (seed 727590415): the row went on showing the
+/// undone title while the undo said it was done.
+#[test]
+fn an_undo_answered_by_a_service_whose_clock_went_back_shows_the_value_taken_back() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    let mut low = at(&task(1), "2026-11-05T10:00:00Z");
+    low.priority = Priority::Low;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low.clone()))));
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Low);
+    let fx = undo_key_unchanged(&mut s, 'z', &[low]);
+    assert_eq!(only_patch(&fx), (tid(1), json!({"priority": "high"})));
+    // The service's clock went back an hour: what it writes now is dated
+    // before what it wrote.
+    let back = at(&task(1), "2026-11-05T09:00:00Z");
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(back))));
+    assert_eq!(
+        s.status.as_ref().unwrap().1,
+        "undone: #1 priority back to high"
+    );
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::High);
+    if let Some(t) = s.detail.as_ref().and_then(|d| d.task.as_ref()) {
+        assert_eq!(t.priority, Priority::High);
+    }
+    // An answer to a request sent before the one shown, dated earlier,
+    // is still the older version: dropped.
+    let stale_ticket = s.next_ticket - 1;
+    let mut newer = at(&task(1), "2026-11-05T09:30:00Z");
+    newer.priority = Priority::Urgent;
+    s.replace_task(newer, stale_ticket + 1);
+    let mut old = at(&task(1), "2026-11-05T09:10:00Z");
+    old.priority = Priority::Low;
+    s.replace_task(old, stale_ticket);
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Urgent);
+}
+
 /// #26 §9: the messages say what was undone and redone.
 #[test]
 fn undo_and_redo_say_what_they_took_back_and_did_again() {

@@ -155,14 +155,22 @@ impl State {
     }
 
     /// The answer `t` (ticket `ticket`) describes an older version than
-    /// what is shown. `updated_at` decides when both are readable (the
-    /// service's order, whatever order answers travel in); when they are
-    /// equal or unreadable, an answer sent before the one applied last is
-    /// the older.
+    /// what is shown. A request sent after the version shown was applied
+    /// is answered from a service that had that version already: its
+    /// answer is never older, whatever its `updated_at` says (a service
+    /// whose clock was set back dates it earlier: found by the simulator,
+    /// seed 727590415, an undo's answer dropped so the row went on
+    /// showing the undone edit). Otherwise `updated_at` decides when both
+    /// are readable (the service's order, whatever order answers travel
+    /// in); when they are equal or unreadable, an answer sent before the
+    /// one applied last is the older.
     pub fn is_stale(&self, t: &Task, ticket: u64) -> bool {
-        let Some((seen, updated)) = self.versions.get(t.id.as_str()) else {
+        let Some((seen, updated, issued)) = self.versions.get(t.id.as_str()) else {
             return false;
         };
+        if ticket >= *issued {
+            return false;
+        }
         let parse = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
         match (parse(t.updated_at.as_deref()), parse(updated.as_deref())) {
             (Some(a), Some(b)) if a != b => a < b,
@@ -171,13 +179,19 @@ impl State {
     }
 
     /// Remember that the answer with `ticket` showed this version of `t`
-    /// (callers apply only answers that are not stale).
+    /// (callers apply only answers that are not stale), and which
+    /// requests were sent after it (`next_ticket` on).
     pub fn note_version(&mut self, t: &Task, ticket: u64) {
+        let issued = self.next_ticket;
         let e = self
             .versions
             .entry(t.id.as_str().to_string())
-            .or_insert((0, None));
-        *e = (ticket.max(e.0), t.updated_at.as_deref().map(str::to_string));
+            .or_insert((0, None, 0));
+        *e = (
+            ticket.max(e.0),
+            t.updated_at.as_deref().map(str::to_string),
+            issued,
+        );
     }
 
     /// The service's answer replaces the row and the detail, unless it is
