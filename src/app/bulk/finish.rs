@@ -53,6 +53,7 @@ impl State {
             crate::clock::instant(),
         ));
         self.status_about = None;
+        self.status_keyed = self.keying;
     }
 
     /// Every task of an undo/redo was read back: go on, or ask first about

@@ -56,7 +56,16 @@ impl State {
         }
     }
 
+    /// A key pressed: what is said while it is handled answers it
+    /// (`keying`, see `State::say_about`).
     pub fn on_key(&mut self, ev: KeyEvent) -> Vec<Effect> {
+        self.keying = true;
+        let fx = self.key_pressed(ev);
+        self.keying = false;
+        fx
+    }
+
+    fn key_pressed(&mut self, ev: KeyEvent) -> Vec<Effect> {
         // The first start's hint has done its work once a key is pressed.
         self.welcome = false;
         // Suspending works everywhere, popups and the composer included, as

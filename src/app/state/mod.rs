@@ -79,6 +79,14 @@ pub struct State {
     /// What the status line's error is about (`list`, a task id, …): a
     /// later success of the same thing clears it.
     pub status_about: Option<String>,
+    /// The status line answers a key the user pressed (said while
+    /// `keying`): a background answer's words (`say_about`) go to the
+    /// messages instead of covering its warning or error — and so can
+    /// never clear it.
+    pub status_keyed: bool,
+    /// A key is being handled (`State::on_key`): what is said now answers
+    /// it.
+    pub keying: bool,
     pub next_ticket: u64,
     /// People seen so far, for the assignee picker.
     pub directory: crate::app::state::directory::Directory,
@@ -202,6 +210,8 @@ impl State {
             messages: VecDeque::new(),
             status: None,
             status_about: None,
+            status_keyed: false,
+            keying: false,
             next_ticket: 1,
             directory: Default::default(),
             local_comments: HashMap::new(),
@@ -266,11 +276,18 @@ impl State {
     /// thing later succeeds (`cleared`).
     pub fn say_about(&mut self, about: &str, level: Level, text: impl Into<String>) {
         // A background answer (a page, a task read) never covers the
-        // notice of something the user did that failed (a refused edit):
-        // it goes to the messages (ctrl-l) and the notice stays.
+        // notice of something the user did that failed (a refused edit),
+        // nor a key's refusal ("nothing to send", a warning said while the
+        // key was handled): it goes to the messages (ctrl-l) and the
+        // notice stays. Covered, the refusal could be gone before a frame
+        // showed it, and the line then cleared by the next success of the
+        // same thing (`cleared`): a key that seemed to do nothing.
         let action_failed =
             self.status_about.is_none() && matches!(self.status, Some((Level::Error, _, _)));
-        if action_failed {
+        let refused = self.status_keyed
+            && !self.keying
+            && matches!(self.status, Some((Level::Warn | Level::Error, _, _)));
+        if action_failed || refused {
             self.keep_message(level, crate::text::clean(&text.into()));
             return;
         }
@@ -288,6 +305,7 @@ impl State {
 
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
         self.status_about = None;
+        self.status_keyed = self.keying;
         let text = crate::text::clean(&text.into());
         self.status = Some((level, text.clone(), crate::clock::instant()));
         self.keep_message(level, text);

@@ -689,3 +689,69 @@ fn a_comment_never_sent_at_quit_is_said_not_sent_and_leaves_no_sent_record() {
         status(&s)
     );
 }
+
+/// ctrl-s on an empty composer is told "nothing to send". Background
+/// answers that come before that line is drawn — a task the key can no
+/// longer read, a list check that fails and then one that succeeds —
+/// neither cover it nor clear it: the status line still says what the key
+/// did (e2e_identity once saw, under load, the composer open after ctrl-s
+/// and the status line empty).
+#[test]
+fn a_background_answer_never_covers_or_clears_what_a_key_was_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = loaded(3);
+    s.drafts = crate::app::state::drafts::Drafts::new(Some(dir.path().to_path_buf()));
+    s.on_key(key('c'));
+    assert!(matches!(s.overlay, Overlay::Compose(_)));
+    assert!(reqs(&s.on_key(ctrl('s'))).is_empty(), "nothing sent");
+    let told = s.status.clone().unwrap();
+    assert_eq!((told.0, told.1.as_str()), (Level::Warn, "nothing to send"));
+    // A task read ahead turns out gone.
+    let fx = vec![s.request(ApiRequest::GetTask { id: tid(3) })];
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::NotFound {
+            what: "task".into(),
+            message: "no such task".into(),
+        }),
+    );
+    assert_eq!(
+        s.status,
+        Some(told.clone()),
+        "a gone task does not cover it"
+    );
+    // A check of the list fails, then the next one succeeds.
+    let fx = s.refresh();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(ApiError::Status {
+            status: 503,
+            message: "busy".into(),
+        }),
+    );
+    let fx = s.refresh();
+    answer_where(
+        &mut s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        whole_page(1..=3),
+    );
+    assert_eq!(s.status, Some(told), "the key's answer stays on the line");
+    assert!(matches!(s.overlay, Overlay::Compose(_)));
+    for said in ["gone", "busy"] {
+        assert!(
+            s.messages.iter().any(|m| m.text.contains(said)),
+            "the background's words are in the messages: {said}"
+        );
+    }
+    // What the user does next speaks again.
+    s.on_key(code(KeyCode::Esc));
+    palette(&mut s, "nonsense");
+    assert_ne!(
+        s.status.as_ref().map(|t| t.1.as_str()),
+        Some("nothing to send")
+    );
+}
