@@ -47,3 +47,5 @@ mod archived_tests;
 mod tests;
 #[cfg(test)]
 mod truth_tests;
+#[cfg(test)]
+mod walk_tests;
