@@ -26,8 +26,8 @@
 use super::derive::{self, Me};
 use super::rotation::by_offset;
 use super::snapshot::{Held, Snapshot};
-use crate::api::{ApiError, Client, Comment, Id, Task, TaskItem, TaskQuery};
-use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask};
+use crate::api::{ApiError, Client, Comment, Task, TaskItem, TaskQuery};
+use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask, WalkRow, Walked};
 use jiff::Timestamp;
 use std::collections::{HashMap, HashSet};
 
@@ -221,10 +221,11 @@ pub async fn cycle(
     now: Timestamp,
 ) -> Result<CycleReport, CycleError> {
     let mut report = CycleReport::default();
-    // A store whose bases cannot be read at all stops the walk: read as
-    // none, every task the user follows would be news ("assigned to you").
-    let (bases, first) = off_runtime(|| (db.inbox_bases(), !db.inbox_started()));
-    let bases = bases.map_err(|e| CycleError::Store(e.to_string()))?;
+    let store = |e: rusqlite::Error| CycleError::Store(e.to_string());
+    // The walk's scratch (a temporary table of this connection): each
+    // page's snapshots go there as the page arrives, and the stored bases
+    // are read one at a time when compared, never all held (issue 42 §2).
+    let first = off_runtime(|| db.walk_begin().map(|()| !db.inbox_started())).map_err(store)?;
     report.first = first;
 
     // 1. The walk.
@@ -232,12 +233,10 @@ pub async fn cycle(
         involving: Some(me.id.clone()),
         ..Default::default()
     };
-    // Only what the rest of the walk needs is held of each task: its id and
-    // its snapshot (as its JSON, `Held`). Each page's rows are stored for search as the page
-    // arrives (a bounded batch), not all held to the end: a walk of 20,000
-    // tasks held every task and its JSON at once, ~50 MB (issue 42 §2).
-    let mut ids: Vec<Id> = Vec::new();
-    let mut snaps: Vec<Held> = Vec::new();
+    // Only each task's id is held (`seen`); its snapshot (as its JSON,
+    // `Held`) goes to the scratch with its page, and the page's rows are
+    // stored for search (a bounded batch): a walk of 20,000 tasks held
+    // every task and its JSON at once, ~50 MB, then every snapshot, ~10 MB.
     let mut odd_tasks: Vec<String> = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
@@ -256,12 +255,12 @@ pub async fn cycle(
         };
         report.pages += 1;
         let mut fresh: Vec<&Task> = Vec::with_capacity(page.items.len());
+        let mut held: Vec<(&str, Option<Held>)> = Vec::with_capacity(page.items.len());
         for item in &page.items {
             match item {
                 TaskItem::Task(t) => {
                     if seen.insert(t.id.to_string()) {
-                        ids.push(t.id.clone());
-                        snaps.push(Held::of(&Snapshot::of(t, me)));
+                        held.push((t.id.as_str(), Some(Held::of(&Snapshot::of(t, me)))));
                         links.note(t, &seen);
                         fresh.push(t);
                     }
@@ -273,53 +272,59 @@ pub async fn cycle(
                     let print = super::snapshot::fnv1a(&[u.id.as_deref().unwrap_or(""), &u.raw]);
                     odd_tasks.push(format!("{print:016x}"));
                     if let Some(id) = &u.id {
-                        seen.insert(id.clone());
+                        if seen.insert(id.clone()) {
+                            held.push((id, None));
+                        }
                     }
                 }
             }
         }
-        off_runtime(|| keep_rows(db, &fresh, now.as_second()));
+        report.tasks += fresh.len();
+        let rows: Vec<WalkRow> = held
+            .iter()
+            .map(|(id, h)| WalkRow {
+                task_id: id,
+                snap: h.as_ref().map(Held::json),
+                version: h.as_ref().map_or(0, Held::version),
+                open: h.as_ref().is_some_and(Held::open),
+            })
+            .collect();
+        off_runtime(|| {
+            db.walk_add(&rows)?;
+            keep_rows(db, &fresh, now.as_second());
+            Ok(())
+        })
+        .map_err(store)?;
         match page.cursor {
             // A cursor that repeats would loop for ever.
             Some(c) if cursor.as_deref() != Some(&c) => cursor = Some(c),
             _ => break true,
         }
     };
-    report.tasks = ids.len();
     report.tasks_unreadable =
         off_runtime(|| unreadable_news(db, &odd_tasks, first, report.complete));
-    let base_snap = |id: &str| -> Option<Snapshot> {
-        bases
-            .get(id)
-            .and_then(|b| serde_json::from_str::<Snapshot>(&b.snap).ok())
-    };
 
     // 2. Whose comments to read: the tasks that moved, then a rotating
-    // half of the open ones.
-    let mut want: Vec<usize> = Vec::new();
+    // half of the open ones (the walk's tasks by their number `n` in the
+    // scratch, in their ids' order).
+    let mut want: Vec<i64> = Vec::new();
     let mut wanted = HashSet::new();
-    let mut open: Vec<usize> = (0..snaps.len()).filter(|&i| snaps[i].open()).collect();
-    open.sort_by(|&a, &b| ids[a].as_str().cmp(ids[b].as_str()));
-    let mut finished: Vec<usize> = (0..snaps.len()).filter(|&i| !snaps[i].open()).collect();
-    finished.sort_by(|&a, &b| ids[a].as_str().cmp(ids[b].as_str()));
+    let open = off_runtime(|| db.walk_by_id(true)).map_err(store)?;
     if first {
         // The first walk learns the comments there are (as many open
         // tasks as a walk may read): later ones compare ids, exactly.
-        want = open.clone();
+        want = open;
     } else {
-        for (i, s) in snaps.iter().enumerate() {
-            if bases
-                .get(&*ids[i])
-                .is_some_and(|b| b.version != s.version())
-                && wanted.insert(i)
-            {
-                want.push(i);
+        for n in off_runtime(|| db.walk_moved()).map_err(store)? {
+            if wanted.insert(n) {
+                want.push(n);
             }
         }
         // A rotating half of the open ones; the finished ones (completed):
         // a rotating third, so a comment naming the user on a task already
         // done — which need not move its `updated_at` — is read within
         // three walks (issue 46 §3).
+        let finished = off_runtime(|| db.walk_by_id(false)).map_err(store)?;
         let turns = off_runtime(|| {
             let half = open.len().div_ceil(2);
             let third = finished.len().div_ceil(3);
@@ -327,30 +332,31 @@ pub async fn cycle(
             t.extend(by_offset(db, "inbox_rotation_done", &finished, third));
             t
         });
-        for i in turns {
-            if wanted.insert(i) {
-                want.push(i);
+        for n in turns {
+            if wanted.insert(n) {
+                want.push(n);
             }
         }
     }
     want.truncate(plan.comment_reads);
+    let want = off_runtime(|| db.walk_ids(&want)).map_err(store)?;
     let (comments, failed, odd_comments) =
-        read_comments(client, &ids, &want, plan.concurrency, &mut report).await;
+        read_comments(client, &want, plan.concurrency, &mut report).await;
 
     // 3. Tasks that left the walk: read a few to say why.
     let mut gone: Vec<String> = Vec::new();
     let mut gone_items: Vec<InboxItem> = Vec::new();
     let mut archived: Vec<InboxBase> = Vec::new();
     if report.complete && !first {
-        let left: Vec<&String> = bases.keys().filter(|id| !seen.contains(*id)).collect();
+        let left = off_runtime(|| db.walk_left()).map_err(store)?;
         for (n, id) in left.into_iter().enumerate() {
-            let Some(base) = base_snap(id) else {
-                gone.push(id.clone());
+            let Some((stored, Some(base))) = base_of(db, &id) else {
+                gone.push(id);
                 continue;
             };
             let read = if n < plan.gone_reads {
                 report.task_reads += 1;
-                match client.get_task(id).await {
+                match client.get_task(&id).await {
                     Ok(t) => Some(Some(Snapshot::of(&t, me))),
                     Err(ApiError::NotFound { .. } | ApiError::Forbidden { .. }) => Some(None),
                     // Unknown: asked again next walk.
@@ -364,16 +370,16 @@ pub async fn cycle(
             };
             if let Some(Some(s)) = &read {
                 if s.archived {
-                    archived.push(super::archived::kept(id, s, bases.get(id), now));
+                    archived.push(super::archived::kept(&id, s, Some(&stored), now));
                 }
             }
             gone_items.extend(derive::gone_item(
-                id,
+                &id,
                 &base,
                 read.as_ref().map(|r| r.as_ref()),
                 now,
             ));
-            gone.push(id.clone());
+            gone.push(id);
         }
     }
 
@@ -394,69 +400,73 @@ pub async fn cycle(
         .await,
     );
 
-    // 4. What is news, and the new bases: which tasks get one (and since
-    // when they are followed) here; each base (its snapshot's JSON) is
-    // made as the commit writes it, never all held at once (issue 42 §2).
-    let mut new_bases: Vec<(usize, i64, bool)> = Vec::new();
+    // 4. What is news, and the new bases: each task of the scratch judged
+    // against its stored base as the commit reads them, a page at a time
+    // (issue 42 §2); then (5.) follow-ups that fell due: news since they
+    // were set answers them.
     let now_secs = now.as_second();
-    for (i, (id, held)) in ids.iter().zip(&snaps).enumerate() {
-        let id = id.as_str();
-        let Some(s) = held.snapshot() else {
+    let mut unreadable_comments = 0;
+    let judge = |w: Walked, stored: Option<InboxBase>| {
+        let mut its = Vec::new();
+        let id = w.task_id.as_str();
+        let Ok(s) = serde_json::from_str::<Snapshot>(&w.snap) else {
             // Never met (its JSON is the snapshot's own): the base stays.
             tracing::warn!(id = %crate::text::clean(id), "a snapshot of the inbox's walk did not read back");
-            continue;
+            return (None, its);
         };
-        let s = &s;
-        let stored = bases.get(id);
-        let before = base_snap(id);
+        let before = stored
+            .as_ref()
+            .and_then(|b| serde_json::from_str::<Snapshot>(&b.snap).ok());
         // A stored base that cannot be read (a damaged store): the task is
         // learnt again, as on a first walk; nothing of it is news.
         let unreadable = stored.is_some() && before.is_none();
         let learn = first || unreadable;
-        items.extend(derive::task_items(id, before.as_ref(), s, learn, now));
+        its.extend(derive::task_items(id, before.as_ref(), &s, learn, now));
         // A task followed from now: its comments made from a little before
         // are new (our clock and the service's may differ by that much).
-        let since = match stored {
+        let since = match &stored {
             Some(b) if !unreadable => b.since,
             _ => now_secs - CLOCK_SKEW_SECS,
         };
-        let read = comments.get(&i);
+        let read = comments.get(&w.n);
+        let known = stored.as_ref().and_then(|b| b.comment_ids.as_deref());
         if let Some(cs) = read.filter(|_| !learn) {
-            let known = stored.and_then(|b| b.comment_ids.as_deref());
-            items.extend(derive::comment_items(id, s, known, since, cs, me, now));
+            its.extend(derive::comment_items(id, &s, known, since, cs, me, now));
         }
         // Its comments could not be read: the base stays as it was, so
         // the next walk reads them again (a mention is not lost).
-        if failed.contains(&i) && stored.is_some() && !learn {
-            continue;
+        if failed.contains(&w.n) && stored.is_some() && !learn {
+            return (None, its);
         }
-        if let Some(odd) = odd_comments.get(&i).filter(|_| !learn) {
+        let odd = odd_comments.get(&w.n);
+        if let Some(odd) = odd.filter(|_| !learn) {
             // Comments still unreadable: said the first time they are met,
             // then known by their print (never partial at every walk).
-            let known = stored.and_then(|b| b.comment_ids.as_deref());
-            report.comments_unreadable += derive::unreadable_unknown(odd, known);
+            unreadable_comments += derive::unreadable_unknown(odd, known);
         }
-        new_bases.push((i, since, derive::reminder(s, now).is_some()));
-    }
-    let base_of = |&(i, since, reminds): &(usize, i64, bool)| {
-        let read = comments.get(&i).map(|v| v.as_slice());
-        let held = &snaps[i];
-        let json = held.json().to_string();
-        let mut base = base_with_json(&ids[i], json, held.version(), reminds, read, since);
-        if let (Some(odd), Some(known)) = (odd_comments.get(&i), &mut base.comment_ids) {
+        let reminds = derive::reminder(&s, now).is_some();
+        let mut base = base_with_json(
+            id,
+            w.snap.clone(),
+            w.version,
+            reminds,
+            read.map(Vec::as_slice),
+            since,
+        );
+        if let (Some(odd), Some(known)) = (odd, &mut base.comment_ids) {
             known.extend(odd.iter().cloned());
         }
-        Ok(base)
+        (Some(base), its)
     };
-    // 5. (after the commit) Follow-ups that fell due: news since they were
-    // set answers them.
     report.new_items = off_runtime(|| {
         let n = db
-            .inbox_commit_each(new_bases.iter().map(base_of), &gone, &items, now_secs)
-            .map_err(|e| CycleError::Store(e.to_string()))?;
-        keep_comments(db, &ids, &comments, now_secs);
+            .inbox_commit_walk(judge, &gone, items, now_secs)
+            .map_err(store)?;
+        keep_comments(db, &want, &comments, now_secs);
+        let _ = db.walk_end();
         Ok::<_, CycleError>(n + follow_ups(db, now).unwrap_or(0))
     })?;
+    report.comments_unreadable = unreadable_comments;
     // 6. Archived tasks: a share of their comments read for mentions.
     let share =
         off_runtime(|| super::archived::this_walk(db, &archived, &seen, plan.archived_reads, now));
@@ -472,6 +482,16 @@ pub async fn cycle(
     report.comments_unreadable += read.unreadable;
     report.new_items += off_runtime(|| super::archived::keep(db, read));
     Ok(report)
+}
+
+/// A stored base, read alone, and its snapshot (`None`: it does not
+/// read); `None` when the inbox does not follow the task.
+fn base_of(db: &Db, id: &str) -> Option<(InboxBase, Option<Snapshot>)> {
+    let b = off_runtime(|| db.inbox_base_or_unreadable(id))
+        .ok()
+        .flatten()?;
+    let s = serde_json::from_str::<Snapshot>(&b.snap).ok();
+    Some((b, s))
 }
 
 /// Run the store's work `f` (SQLite: a write may wait up to 5 s for a
@@ -552,33 +572,44 @@ fn keep_rows(db: &mut Db, tasks: &[&Task], now: i64) {
 }
 
 /// The comments the walk read, kept for search (#36 §2).
-fn keep_comments(db: &mut Db, ids: &[Id], comments: &HashMap<usize, Vec<Comment>>, now: i64) {
-    for (i, cs) in comments {
+fn keep_comments(
+    db: &mut Db,
+    ids: &[(i64, String)],
+    comments: &HashMap<i64, Vec<Comment>>,
+    now: i64,
+) {
+    for (n, id) in ids {
+        let Some(cs) = comments.get(n) else {
+            continue;
+        };
         let json = serde_json::to_string(cs).unwrap_or_else(|_| "[]".into());
-        if let Err(e) = db.put_tab(ids[*i].as_str(), "comments", &json, now) {
+        if let Err(e) = db.put_tab(id, "comments", &json, now) {
             tracing::warn!(error = %e, "the inbox's comments were not stored for search");
             return;
         }
     }
 }
 
+/// The comments of the tasks `want` (each by its number in the walk).
 async fn read_comments(
     client: &Client,
-    ids: &[Id],
-    want: &[usize],
+    want: &[(i64, String)],
     concurrency: usize,
     report: &mut CycleReport,
 ) -> (
-    HashMap<usize, Vec<Comment>>,
-    HashSet<usize>,
-    HashMap<usize, Vec<String>>,
+    HashMap<i64, Vec<Comment>>,
+    HashSet<i64>,
+    HashMap<i64, Vec<String>>,
 ) {
     use futures::StreamExt;
     let mut out = HashMap::new();
     let mut failed = HashSet::new();
     let mut unreadable = HashMap::new();
-    let mut reads = futures::stream::iter(want.iter().copied())
-        .map(|i| async move { (i, client.list_comments_counted(&ids[i]).await) })
+    let mut reads = futures::stream::iter(0..want.len())
+        .map(|k| async move {
+            let (n, id) = &want[k];
+            (*n, client.list_comments_counted(id).await)
+        })
         .buffer_unordered(concurrency.max(1));
     while let Some((i, r)) = reads.next().await {
         report.comment_reads += 1;

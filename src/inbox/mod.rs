@@ -52,3 +52,5 @@ mod sandboxed;
 mod tests;
 #[cfg(test)]
 mod truth_tests;
+#[cfg(test)]
+mod walk_tests;

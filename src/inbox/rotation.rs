@@ -44,7 +44,7 @@ pub fn rotate(db: &mut Db, key: &str, ids: &[String], per_walk: usize) -> Vec<St
 /// This walk's share of `of` (indexes in a stable order): the next
 /// `share` (at least one, at most all) from where the last walk's share
 /// ended (the offset kept in the store's `meta` under `key`).
-pub fn by_offset(db: &mut Db, key: &str, of: &[usize], share: usize) -> Vec<usize> {
+pub fn by_offset<T: Copy>(db: &mut Db, key: &str, of: &[T], share: usize) -> Vec<T> {
     if of.is_empty() {
         return Vec::new();
     }
@@ -108,7 +108,7 @@ mod tests {
         assert_eq!(by_offset(&mut db, key, &of, 2), [10, 11]);
         assert_eq!(by_offset(&mut db, key, &of, 2), [12, 13]);
         assert_eq!(by_offset(&mut db, key, &of, 2), [14, 10]);
-        assert!(by_offset(&mut db, key, &[], 2).is_empty());
+        assert!(by_offset(&mut db, key, &[] as &[i64], 2).is_empty());
         assert_eq!(by_offset(&mut db, key, &of, 0), [11]);
         assert_eq!(by_offset(&mut db, key, &of, 9), [12, 13, 14, 10, 11]);
         assert_eq!(by_offset(&mut db, "other", &of, 3), [10, 11, 12]);

@@ -193,15 +193,48 @@ impl Snapshot {
 /// to 20,000 of them: as `Snapshot`s (a dozen strings and the assignee's
 /// parsed JSON each, ~1.2 KB) they were ~24 MB at the TUI's peak with
 /// ~100,000 rows loaded (issue 42 §2); as their JSON, about half.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Held {
     json: Box<str>,
     open: bool,
     version: i64,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// `Held` snapshots alive on this thread, and the most at once since
+    /// [`held_most`] was last asked.
+    static HELD: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// The most `Held` snapshots alive at once on this thread since the last
+/// call (a walk holds a page's at most: issue 42 §2).
+#[cfg(test)]
+pub fn held_most() -> usize {
+    HELD.with(|h| {
+        let (live, most) = h.get();
+        h.set((live, live));
+        most
+    })
+}
+
+#[cfg(test)]
+impl Drop for Held {
+    fn drop(&mut self) {
+        HELD.with(|h| {
+            let (live, most) = h.get();
+            h.set((live.saturating_sub(1), most));
+        });
+    }
+}
+
 impl Held {
     pub fn of(s: &Snapshot) -> Held {
+        #[cfg(test)]
+        HELD.with(|h| {
+            let (live, most) = h.get();
+            h.set((live + 1, most.max(live + 1)));
+        });
         Held {
             json: serde_json::to_string(s)
                 .unwrap_or_default()

@@ -120,18 +120,40 @@ fn item_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InboxItem> {
     })
 }
 
-const BASE_COLS: &str = "task_id,snap,version,comment_ids,since";
+pub(super) const BASE_COLS: &str = "task_id,snap,version,comment_ids,since";
 
 fn base_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<InboxBase> {
-    let ids: Option<String> = r.get(3)?;
+    base_at(r, 0)
+}
+
+/// A base read from the columns [`BASE_COLS`] starting at `o`.
+fn base_at(r: &rusqlite::Row<'_>, o: usize) -> rusqlite::Result<InboxBase> {
+    let ids: Option<String> = r.get(o + 3)?;
     Ok(InboxBase {
-        task_id: r.get(0)?,
-        snap: r.get(1)?,
-        version: r.get(2)?,
+        task_id: r.get(o)?,
+        snap: r.get(o + 1)?,
+        version: r.get(o + 2)?,
         comment_ids: ids.and_then(|s| serde_json::from_str(&s).ok()),
-        since: r.get(4)?,
+        since: r.get(o + 4)?,
         reminds: true,
     })
+}
+
+/// A stored base read from the columns [`BASE_COLS`] starting at `o`
+/// (`None`: no row joined there): one that does not decode (a damaged
+/// store) is a base with an empty snapshot ([`InboxBase::unreadable`]),
+/// so the task is learnt again rather than news told of it.
+pub(super) fn base_or_unreadable(
+    r: &rusqlite::Row<'_>,
+    o: usize,
+) -> rusqlite::Result<Option<InboxBase>> {
+    let Some(task_id) = r.get::<_, Option<String>>(o).ok().flatten() else {
+        return Ok(None);
+    };
+    Ok(Some(base_at(r, o).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "an inbox base that does not decode is learnt again");
+        InboxBase::unreadable(task_id)
+    })))
 }
 
 const ITEM_COLS: &str = "task_id,key,kind,rank,words,changes,label,title,target,at,read_at";
@@ -142,26 +164,36 @@ impl Db {
     /// an empty snapshot: the task is known to be followed, and nothing of
     /// it is readable, so the walk learns it again rather than telling
     /// news of it. A store that cannot be read at all is an error.
+    ///
+    /// Tests and `inbox --json`'s readers only: a walk reads each base
+    /// when it compares it (`Db::inbox_commit_walk`), never all at once.
     pub fn inbox_bases(&self) -> rusqlite::Result<HashMap<String, InboxBase>> {
+        #[cfg(test)]
+        WHOLE_READS.with(|n| n.set(n.get() + 1));
         let mut st = self
             .conn
             .prepare(&format!("SELECT {BASE_COLS} FROM inbox_base"))?;
         let mut rows = st.query([])?;
         let mut out = HashMap::new();
         while let Some(r) = rows.next()? {
-            match base_row(r) {
-                Ok(b) => {
-                    out.insert(b.task_id.clone(), b);
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, "an inbox base that does not decode is learnt again");
-                    if let Ok(task_id) = r.get::<_, String>(0) {
-                        out.insert(task_id.clone(), InboxBase::unreadable(task_id));
-                    }
-                }
+            if let Some(b) = base_or_unreadable(r, 0)? {
+                out.insert(b.task_id.clone(), b);
             }
         }
         Ok(out)
+    }
+
+    /// [`Self::inbox_base`], a row that does not decode read as
+    /// [`InboxBase::unreadable`] (as [`Self::inbox_bases`] reads it).
+    pub fn inbox_base_or_unreadable(&self, task_id: &str) -> rusqlite::Result<Option<InboxBase>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {BASE_COLS} FROM inbox_base WHERE task_id=?1"
+        ))?;
+        let mut rows = st.query([task_id])?;
+        match rows.next()? {
+            Some(r) => base_or_unreadable(r, 0),
+            None => Ok(None),
+        }
     }
 
     /// What the inbox knows of one task (`None`: it does not follow it),
@@ -215,88 +247,13 @@ impl Db {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut added = 0;
-        let ahead = (now + CLOCK_SKEW_SECS) * 1000;
-        {
-            let mut held = tx.prepare_cached("SELECT at FROM inbox_own WHERE task_id=?1")?;
-            let mut cur = tx.prepare_cached("SELECT version FROM inbox_base WHERE task_id=?1")?;
-            let mut skipped = std::collections::HashSet::new();
-            let mut up = tx.prepare_cached(
-                "INSERT INTO inbox_base(task_id,snap,version,comment_ids,since) VALUES(?1,?2,?3,?4,?5)
-                 ON CONFLICT(task_id) DO UPDATE SET snap=excluded.snap, version=excluded.version,
-                   comment_ids=coalesce(excluded.comment_ids, inbox_base.comment_ids)",
-            )?;
-            // A reminder that no longer holds (done, archived, not mine
-            // any more) is over: read, not deleted (once per day still).
-            let mut over = tx.prepare_cached(
-                "UPDATE inbox_items SET read_at=?2 WHERE task_id=?1 AND kind='due' AND read_at IS NULL",
-            )?;
+        let added = {
+            let mut w = Commit::new(&tx)?;
             for b in bases {
-                let b = b?;
-                let b = b.borrow();
-                let own: Option<i64> = held
-                    .query_row([&b.task_id], |r| r.get(0))
-                    .map(Some)
-                    .or_else(none_if_no_rows)?;
-                // A stored version that is not a number (a damaged row)
-                // orders nothing: the new base replaces it.
-                let stored: Option<i64> = cur
-                    .query_row([&b.task_id], |r| Ok(r.get::<_, i64>(0).ok()))
-                    .map(Some)
-                    .or_else(none_if_no_rows)?
-                    .flatten();
-                // A stored version ahead of our clock orders nothing (a
-                // service clock that ran ahead and was set back).
-                let newer_stored = stored.is_some_and(|v| v > b.version && v <= ahead);
-                if own.is_some_and(|at| at > now - OWN_WRITE_HOLD) || newer_stored {
-                    skipped.insert(b.task_id.clone());
-                    continue;
-                }
-                let ids = b
-                    .comment_ids
-                    .as_ref()
-                    .map(|v| serde_json::to_string(v).unwrap_or_default());
-                up.execute(params![b.task_id, b.snap, b.version, ids, b.since])?;
-                if !b.reminds {
-                    over.execute(params![b.task_id, now])?;
-                }
+                w.base(b?.borrow(), now)?;
             }
-            // A task that left the walk while a write of ours to it is in
-            // flight left by our doing, as far as anyone can tell yet: kept
-            // (the answer tells), and nothing said of it.
-            let mut del = tx.prepare_cached("DELETE FROM inbox_base WHERE task_id=?1")?;
-            for id in gone {
-                let own: Option<i64> = held
-                    .query_row([id], |r| r.get(0))
-                    .map(Some)
-                    .or_else(none_if_no_rows)?;
-                if own.is_some_and(|at| at > now - OWN_WRITE_HOLD) {
-                    skipped.insert(id.clone());
-                    continue;
-                }
-                del.execute([id])?;
-            }
-            let mut ins = tx.prepare_cached(
-                "INSERT OR IGNORE INTO inbox_items(task_id,key,kind,rank,words,changes,label,title,target,at)
-                 VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-            )?;
-            for i in items.iter().filter(|i| !skipped.contains(&i.task_id)) {
-                added += ins.execute(params![
-                    i.task_id, i.key, i.kind, i.rank, i.words, i.changes, i.label, i.title,
-                    i.target, i.at
-                ])?;
-            }
-            tx.execute(
-                "DELETE FROM inbox_items WHERE rowid NOT IN
-                   (SELECT rowid FROM inbox_items ORDER BY read_at IS NULL DESC, at DESC LIMIT ?1)",
-                [ITEMS_KEPT],
-            )?;
-            tx.execute(
-                "INSERT INTO meta(key,value) VALUES('inbox_started',?1)
-                 ON CONFLICT(key) DO NOTHING",
-                [now.to_string()],
-            )?;
-        }
+            w.finish(&tx, gone, items, now)?
+        };
         tx.commit()?;
         Ok(added)
     }
@@ -499,6 +456,131 @@ impl Db {
         )?;
         Ok(n > 0)
     }
+}
+
+/// A walk's commit in its transaction: each base written (or skipped),
+/// then the tasks gone and the items ([`Db::inbox_commit_each`],
+/// [`Db::inbox_commit_walk`]).
+pub(super) struct Commit<'t> {
+    held: rusqlite::CachedStatement<'t>,
+    cur: rusqlite::CachedStatement<'t>,
+    up: rusqlite::CachedStatement<'t>,
+    over: rusqlite::CachedStatement<'t>,
+    /// Tasks skipped whole (a newer base stored, a write of ours in
+    /// flight): their items are not written.
+    skipped: std::collections::HashSet<String>,
+}
+
+impl<'t> Commit<'t> {
+    pub(super) fn new(tx: &'t rusqlite::Transaction<'_>) -> rusqlite::Result<Commit<'t>> {
+        Ok(Commit {
+            held: tx.prepare_cached("SELECT at FROM inbox_own WHERE task_id=?1")?,
+            cur: tx.prepare_cached("SELECT version FROM inbox_base WHERE task_id=?1")?,
+            up: tx.prepare_cached(
+                "INSERT INTO inbox_base(task_id,snap,version,comment_ids,since) VALUES(?1,?2,?3,?4,?5)
+                 ON CONFLICT(task_id) DO UPDATE SET snap=excluded.snap, version=excluded.version,
+                   comment_ids=coalesce(excluded.comment_ids, inbox_base.comment_ids)",
+            )?,
+            // A reminder that no longer holds (done, archived, not mine
+            // any more) is over: read, not deleted (once per day still).
+            over: tx.prepare_cached(
+                "UPDATE inbox_items SET read_at=?2 WHERE task_id=?1 AND kind='due' AND read_at IS NULL",
+            )?,
+            skipped: std::collections::HashSet::new(),
+        })
+    }
+
+    /// Whether a write of ours to `task_id` is in flight.
+    fn own(&mut self, task_id: &str, now: i64) -> rusqlite::Result<bool> {
+        let own: Option<i64> = self
+            .held
+            .query_row([task_id], |r| r.get(0))
+            .map(Some)
+            .or_else(none_if_no_rows)?;
+        Ok(own.is_some_and(|at| at > now - OWN_WRITE_HOLD))
+    }
+
+    /// Write one task's new base, unless a newer one is stored or a write
+    /// of ours to it is in flight (then the task is skipped whole).
+    pub(super) fn base(&mut self, b: &InboxBase, now: i64) -> rusqlite::Result<()> {
+        let ahead = (now + CLOCK_SKEW_SECS) * 1000;
+        // A stored version that is not a number (a damaged row)
+        // orders nothing: the new base replaces it.
+        let stored: Option<i64> = self
+            .cur
+            .query_row([&b.task_id], |r| Ok(r.get::<_, i64>(0).ok()))
+            .map(Some)
+            .or_else(none_if_no_rows)?
+            .flatten();
+        // A stored version ahead of our clock orders nothing (a
+        // service clock that ran ahead and was set back).
+        let newer_stored = stored.is_some_and(|v| v > b.version && v <= ahead);
+        if self.own(&b.task_id, now)? || newer_stored {
+            self.skipped.insert(b.task_id.clone());
+            return Ok(());
+        }
+        let ids = b
+            .comment_ids
+            .as_ref()
+            .map(|v| serde_json::to_string(v).unwrap_or_default());
+        self.up
+            .execute(params![b.task_id, b.snap, b.version, ids, b.since])?;
+        if !b.reminds {
+            self.over.execute(params![b.task_id, now])?;
+        }
+        Ok(())
+    }
+
+    /// The tasks gone, then the items (but the skipped tasks'); the items
+    /// kept trimmed, the inbox started. Answers the items that are new.
+    pub(super) fn finish(
+        mut self,
+        tx: &rusqlite::Transaction<'_>,
+        gone: &[String],
+        items: &[InboxItem],
+        now: i64,
+    ) -> rusqlite::Result<usize> {
+        // A task that left the walk while a write of ours to it is in
+        // flight left by our doing, as far as anyone can tell yet: kept
+        // (the answer tells), and nothing said of it.
+        let mut del = tx.prepare_cached("DELETE FROM inbox_base WHERE task_id=?1")?;
+        for id in gone {
+            if self.own(id, now)? {
+                self.skipped.insert(id.clone());
+                continue;
+            }
+            del.execute([id])?;
+        }
+        let mut ins = tx.prepare_cached(
+            "INSERT OR IGNORE INTO inbox_items(task_id,key,kind,rank,words,changes,label,title,target,at)
+             VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+        )?;
+        let mut added = 0;
+        for i in items.iter().filter(|i| !self.skipped.contains(&i.task_id)) {
+            added += ins.execute(params![
+                i.task_id, i.key, i.kind, i.rank, i.words, i.changes, i.label, i.title, i.target,
+                i.at
+            ])?;
+        }
+        tx.execute(
+            "DELETE FROM inbox_items WHERE rowid NOT IN
+               (SELECT rowid FROM inbox_items ORDER BY read_at IS NULL DESC, at DESC LIMIT ?1)",
+            [ITEMS_KEPT],
+        )?;
+        tx.execute(
+            "INSERT INTO meta(key,value) VALUES('inbox_started',?1)
+             ON CONFLICT(key) DO NOTHING",
+            [now.to_string()],
+        )?;
+        Ok(added)
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread read every base at once
+    /// ([`Db::inbox_bases`]): a walk never does (issue 42 §2).
+    pub(crate) static WHOLE_READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn none_if_no_rows<T>(e: rusqlite::Error) -> rusqlite::Result<Option<T>> {

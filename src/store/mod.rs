@@ -20,9 +20,12 @@ mod repair;
 mod rows;
 mod schema;
 mod search;
+mod walk;
 pub mod worker;
 
 pub use db::{read_directory, Db};
+#[cfg(test)]
+pub(crate) use inbox::WHOLE_READS;
 pub use inbox::{
     InboxBase, InboxItem, InboxMark, MarkKind, ARCHIVED_KEPT, CLOCK_SKEW_SECS, OWN_WRITE_HOLD,
 };
@@ -34,6 +37,7 @@ pub use rows::{
 };
 pub use schema::SCHEMA_VERSION;
 pub use search::{bound_query, query_cut_words, QUERY_BYTES, QUERY_WORDS};
+pub use walk::{WalkRow, Walked, WALK_CHUNK};
 
 use std::path::{Path, PathBuf};
 
