@@ -11,14 +11,66 @@ pub const POPUP_HELP: &[&str] = &[
     "In any popup: ctrl-c closes it (q quits only from the main screen); the other popup keys are listed above and remappable, but for the help screen's, search's and the composer's (read in code: every letter types there)",
 ];
 
-/// The mouse (`mouse = true`) and accessible mode, for the help screen.
-pub const MOUSE_HELP: &[&str] = &[
-    "click            a list row, a board card, an inbox item or a picker's candidate: make it current; a tab: switch to it; a pane: focus it",
-    "double click     open what was clicked (the task's detail, the inbox item, the candidate)",
-    "wheel            scroll the pane under the pointer (the detail its text, the list its cursor, a popup its choice)",
-    "shift-drag       select text with the terminal while the mouse is captured (most terminals; alt-drag in some)",
-    "accessible mode  accessible = true, --accessible or TASKDECK_ACCESSIBLE=1: the cursor on the focus, no box drawing, > on the current row, [Tab] for the active tab",
+/// The mouse (`mouse = true`) and accessible mode, for the help screen:
+/// (key, description), laid out as the keymap's rows are.
+pub const MOUSE_HELP: &[(&str, &str)] = &[
+    ("click", "a list row, a board card, an inbox item or a picker's candidate: make it current; a tab: switch to it; a pane: focus it"),
+    ("double click", "open what was clicked (the task's detail, the inbox item, the candidate)"),
+    ("wheel", "scroll the pane under the pointer (the detail its text, the list its cursor, a popup its choice)"),
+    ("shift-drag", "select text with the terminal while the mouse is captured (most terminals; alt-drag in some)"),
+    ("accessible mode", "accessible = true, --accessible or TASKDECK_ACCESSIBLE=1: the cursor on the focus, no box drawing, > on the current row, [Tab] for the active tab"),
 ];
+
+/// The width of the help screen's key column: a key's row is two
+/// spaces, the key padded to this many columns, a space, its description.
+pub const KEY_COLUMN: usize = 16;
+
+/// One row of the help screen, as data: the text is laid out from it
+/// (`line`) and a row too long goes on under its description (`hang`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HelpRow {
+    /// A section's heading, flush left.
+    Heading(String),
+    /// A key (possibly none: a macro without one) and what it does.
+    Keyed { key: String, text: String },
+    /// Any other row, two columns in.
+    Plain(String),
+}
+
+impl HelpRow {
+    fn keyed(key: impl Into<String>, text: impl Into<String>) -> Self {
+        HelpRow::Keyed {
+            key: key.into(),
+            text: text.into(),
+        }
+    }
+
+    /// The row as the help screen shows it.
+    pub fn line(&self) -> String {
+        match self {
+            HelpRow::Heading(h) => h.clone(),
+            HelpRow::Keyed { key, text } => format!("  {key:<KEY_COLUMN$} {text}"),
+            HelpRow::Plain(t) => format!("  {t}"),
+        }
+    }
+
+    /// Where the row goes on when wrapped: under its description for a
+    /// key's row (past a key longer than the column), two columns further
+    /// in than the row for the others; at the frame's edge when that would
+    /// leave less than half of `width`.
+    pub fn hang(&self, width: usize) -> usize {
+        let hang = match self {
+            HelpRow::Heading(_) => 2,
+            HelpRow::Keyed { key, .. } => 2 + key.chars().count().max(KEY_COLUMN) + 1,
+            HelpRow::Plain(_) => 4,
+        };
+        if hang * 2 > width {
+            0
+        } else {
+            hang
+        }
+    }
+}
 
 /// What the marks on the list's rows say.
 pub const ROW_MARKS: &[&str] = &[
@@ -30,10 +82,15 @@ pub const ROW_MARKS: &[&str] = &[
     "!  overdue (the due column, the board's cards, the detail's due line); the board's ↑↑ urgent, ↑ high",
 ];
 
+/// The help screen's rows as text (`help_rows`, laid out).
+pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
+    help_rows(s, filter).iter().map(HelpRow::line).collect()
+}
+
 /// The help screen's rows, from the effective keymap, the views, the
 /// custom commands and the palette commands. Typing filters fuzzily: the
 /// best matches first.
-pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
+pub fn help_rows(s: &State, filter: &str) -> Vec<HelpRow> {
     let ctx_name = |ctx: Context| match ctx {
         Context::Global => "Everywhere",
         Context::List => "Task list",
@@ -51,15 +108,13 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         Context::Conflict => "In a queued edit three ways (:outbox, enter)",
     };
     // (heading, row): a heading is shown once before its rows.
-    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut rows: Vec<(String, HelpRow)> = Vec::new();
     for (ctx, keys, action) in s.keymap.bindings() {
         rows.push((
             ctx_name(ctx).to_string(),
-            format!(
-                "  {:<16} {} ({})",
+            HelpRow::keyed(
                 keys.join(", "),
-                action.description(),
-                action.name()
+                format!("{} ({})", action.description(), action.name()),
             ),
         ));
     }
@@ -73,7 +128,10 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         rows.push((
             "Views: tabs over the list; 1-9 the Nth tab unless a view's key; :view NAME; 0 counts"
                 .into(),
-            format!("  {key:<16} view {}: {filter}", crate::text::clean(&v.name)),
+            HelpRow::keyed(
+                key,
+                format!("view {}: {filter}", crate::text::clean(&v.name)),
+            ),
         ));
     }
     for c in &s.custom.commands {
@@ -86,29 +144,34 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
         };
         rows.push((
             "Custom commands ([[commands]]; :run NAME)".into(),
-            format!(
-                "  {key:<16} {} (:run {}{how}) — {}",
-                crate::text::clean(&c.description),
-                crate::text::clean(&c.name),
-                crate::text::clean(&c.run)
+            HelpRow::keyed(
+                key,
+                format!(
+                    "{} (:run {}{how}) — {}",
+                    crate::text::clean(&c.description),
+                    crate::text::clean(&c.name),
+                    crate::text::clean(&c.run)
+                ),
             ),
         ));
     }
     for m in &s.macros {
         rows.push((
             "Macros ([[macros]]; :macro NAME; a review first, y runs it)".into(),
-            format!(
-                "  {:<16} {} (:macro {})",
+            HelpRow::keyed(
                 crate::text::clean(m.key.as_deref().unwrap_or_default()),
-                crate::text::clean(&m.description),
-                crate::text::clean(&m.name)
+                format!(
+                    "{} (:macro {})",
+                    crate::text::clean(&m.description),
+                    crate::text::clean(&m.name)
+                ),
             ),
         ));
     }
     for c in command::COMMANDS {
         rows.push((
             "Commands (: palette, Tab completes)".into(),
-            format!("  :{} {}  — {}", c.name, c.args, c.help),
+            HelpRow::Plain(format!(":{} {}  — {}", c.name, c.args, c.help)),
         ));
     }
     // The popups that read their keys in code: from their tables.
@@ -124,23 +187,27 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
     ] {
         rows.push((
             "In popups".into(),
-            format!("  {what}: {}{after}", fixed.line(" · ")),
+            HelpRow::Plain(format!("{what}: {}{after}", fixed.line(" · "))),
         ));
     }
     for l in POPUP_HELP {
-        rows.push(("In popups".into(), format!("  {l}")));
+        rows.push(("In popups".into(), HelpRow::Plain(l.to_string())));
     }
-    for l in MOUSE_HELP {
+    for (key, text) in MOUSE_HELP {
         rows.push((
             "Mouse (mouse = true) and accessible mode".into(),
-            format!("  {l}"),
+            HelpRow::keyed(*key, *text),
         ));
     }
     for l in ROW_MARKS {
-        rows.push(("Marks on the list's rows".into(), format!("  {l}")));
+        rows.push((
+            "Marks on the list's rows".into(),
+            HelpRow::Plain(l.to_string()),
+        ));
     }
     if !filter.trim().is_empty() {
-        let texts: Vec<&str> = rows.iter().map(|(_, r)| r.as_str()).collect();
+        let lines: Vec<String> = rows.iter().map(|(_, r)| r.line()).collect();
+        let texts: Vec<&str> = lines.iter().map(String::as_str).collect();
         return crate::domain::fuzzy::rank(filter, &texts)
             .into_iter()
             .map(|i| rows[i].1.clone())
@@ -150,7 +217,7 @@ pub fn help_lines(s: &State, filter: &str) -> Vec<String> {
     let mut last: Option<&str> = None;
     for (heading, row) in &rows {
         if last != Some(heading.as_str()) {
-            out.push(heading.clone());
+            out.push(HelpRow::Heading(heading.clone()));
             last = Some(heading);
         }
         out.push(row.clone());

@@ -4,7 +4,7 @@
 use crate::app::state::input::LineInput;
 use crate::app::state::State;
 use crate::ui::clear::{centered, popup};
-use crate::ui::help::help_lines;
+use crate::ui::help::{help_rows, HelpRow};
 use crate::ui::metrics::Metrics;
 use crate::ui::wrap::wrap_words;
 use crate::ui::Theme;
@@ -39,40 +39,19 @@ pub(super) fn help(
     // A row too long goes on under its description (under the words
     // after its key), not at the frame's edge where the keys are read.
     let width = body.width as usize;
-    let lines: Vec<Line> = help_lines(s, &filter.text)
+    let lines: Vec<Line> = help_rows(s, &filter.text)
         .into_iter()
-        .flat_map(|l| {
-            let style = if l.starts_with("  ") {
-                theme.base
-            } else {
+        .flat_map(|row| {
+            let style = if matches!(row, HelpRow::Heading(_)) {
                 theme.accent.add_modifier(Modifier::BOLD)
+            } else {
+                theme.base
             };
-            let hang = " ".repeat(help_hang(&l, width));
-            wrap_words(&[(l, style)], width, vec![], vec![Span::raw(hang)])
+            let hang = " ".repeat(row.hang(width));
+            wrap_words(&[(row.line(), style)], width, vec![], vec![Span::raw(hang)])
         })
         .collect();
     f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), body);
-}
-
-/// Where a help row wrapped goes on: under its description for a key's
-/// row (`  KEY…16 columns… description`), else two columns in.
-fn help_hang(line: &str, width: usize) -> usize {
-    let chars: Vec<char> = line.chars().collect();
-    let keyed = chars.len() > 19
-        && chars[..2] == [' ', ' ']
-        && chars[2] != ' '
-        && chars[18] == ' '
-        && chars[19] != ' ';
-    let hang = if keyed {
-        19
-    } else {
-        chars.iter().take_while(|c| **c == ' ').count() + 2
-    };
-    if hang * 2 > width {
-        0
-    } else {
-        hang
-    }
 }
 
 /// A titled page of lines (sanitised), scrolled.

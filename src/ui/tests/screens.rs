@@ -309,6 +309,53 @@ fn a_help_row_too_long_goes_on_under_its_description() {
     assert_eq!(next.len() - next.trim_start().len(), desc, "{t}");
 }
 
+/// A help row goes on under its description from the rows' data, not
+/// from reading the row's text again: a macro without a key (its key
+/// column blank) went on two columns past its description, and a key
+/// longer than the column at the frame's edge.
+#[test]
+fn a_help_row_goes_on_under_its_description_whatever_its_key() {
+    let mut s = scene();
+    let long = "Ask the requester for the countersigned statement of work and the purchase order";
+    s.macros = vec![
+        crate::domain::macros::Macro {
+            name: "signoff".into(),
+            description: long.into(),
+            ..Default::default()
+        },
+        crate::domain::macros::Macro {
+            name: "signoff2".into(),
+            key: Some("ctrl-alt-shift-f12".into()),
+            description: long.into(),
+            ..Default::default()
+        },
+    ];
+    s.on_key(key('?'));
+    for c in "countersigned".chars() {
+        s.on_key(key(c));
+    }
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let inside = |l: &str| -> String {
+        l.trim_start_matches(['┃', ' '])
+            .trim_start_matches('│')
+            .trim_end_matches(['┃', '│', ' '])
+            .to_string()
+    };
+    let rows: Vec<String> = t.lines().map(inside).collect();
+    let starts: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("Ask the requester"))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(starts.len(), 2, "{t}");
+    for at in starts {
+        let desc = rows[at].find("Ask the").unwrap();
+        let next = &rows[at + 1];
+        assert_eq!(next.len() - next.trim_start().len(), desc, "{t}");
+    }
+}
+
 /// A confirmation's line too long goes on under its value (`reply: …`),
 /// as it does when the popup scrolls (seen in `:macro`'s review at 80
 /// columns: the reply went on at the frame's edge, under `reply:`).
