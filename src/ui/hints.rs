@@ -227,12 +227,7 @@ fn mapped(s: &State) -> Option<(&'static str, Context, &'static [HintEntry], boo
             ],
             true,
         ),
-        Overlay::Confirm { .. } => (
-            "confirm",
-            C::Confirm,
-            &[(&[A::Yes], "yes"), (&[A::No], "no")],
-            false,
-        ),
+        Overlay::Confirm { .. } => ("confirm", C::Confirm, &CONFIRM_KEYS, false),
         Overlay::Text { .. } => (
             "view",
             C::View,
@@ -360,6 +355,10 @@ fn mapped(s: &State) -> Option<(&'static str, Context, &'static [HintEntry], boo
         Overlay::Inbox(_) => ("inbox", C::Inbox, &INBOX_KEYS_MOVE, false),
     })
 }
+
+/// A confirmation's answers: the bottom line's hint and the popup's
+/// last row (`ui/overlays/questions.rs`) both name them from here.
+pub const CONFIRM_KEYS: [HintEntry; 2] = [(&[A::Yes], "yes"), (&[A::No], "no")];
 
 /// The sharing editor's own key line (`ui/overlays/sharing.rs`).
 pub const SHARING_KEYS: [HintEntry; 8] = [

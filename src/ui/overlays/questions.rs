@@ -37,7 +37,13 @@ pub(super) fn confirm(
             }
         })
         .collect();
-    let answers = Line::styled("y yes · n / Esc no", theme.accent);
+    // The answers as the bottom line names them: the keys in effect.
+    let answers = Line::styled(
+        s.keymap
+            .hints(&[Context::Confirm], &crate::ui::hints::CONFIRM_KEYS)
+            .join(" · "),
+        theme.accent,
+    );
     // The rows each line takes at the popup's width.
     let width = centered(area, 80, 0).width.saturating_sub(2) as usize;
     let (rows, starts) = wrap_lines(styled, width);

@@ -414,3 +414,37 @@ fn a_popup_key_line_too_wide_keeps_its_name_and_how_it_ends() {
     assert!(!fit.contains('…'), "{fit}");
     assert_eq!(crate::ui::hints::fit_popup_hint(hint, 200), hint);
 }
+
+/// A confirmation's answers are the bottom line's, from the keymap in
+/// effect: rebound, the popup says the new key (it said `y yes · n / Esc
+/// no` whatever the config).
+#[test]
+fn a_confirmations_answers_are_the_keys_in_effect() {
+    use crate::app::keymap::Keymap;
+    use std::collections::BTreeMap;
+    let mut o: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let confirm = o.entry("confirm".into()).or_default();
+    confirm.insert("o".into(), "yes".into());
+    confirm.insert("y".into(), "none".into());
+    let (km, w) = Keymap::load(&o);
+    assert!(w.is_empty(), "{w:?}");
+    let mut s = scene();
+    s.keymap = km;
+    // A link to ask about (the Links tab), as the popups' screens have it.
+    s.on_key(code(KeyCode::Enter));
+    for _ in 0..3 {
+        s.on_key(key(']'));
+    }
+    s.on_key(code(KeyCode::Esc));
+    s.command("unlink");
+    assert!(matches!(s.overlay, Overlay::Confirm { .. }));
+    let t = text(&render(&mut s, 100, 30, &Theme::dark()));
+    let bottom = t.lines().last().unwrap();
+    assert!(bottom.contains("[confirm] o yes  esc no"), "{bottom:?}");
+    let answers = t
+        .lines()
+        .find(|l| l.contains("· esc no"))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(answers.contains("o yes · esc no"), "{t}");
+    assert!(!t.contains("y yes"), "{t}");
+}

@@ -128,14 +128,14 @@ fn a_macro_review_taller_than_the_screen_scrolls_says_where_it_is_and_keeps_the_
     assert!(t.contains("macro await-signature on 100 tasks?"), "{t}");
     assert!(t.contains("lines 1–"), "{t}");
     assert!(t.contains(&format!(" of {n} · j/k scroll")), "{t}");
-    assert!(t.contains("y yes · n / Esc no"), "{t}");
+    assert!(t.contains("y yes · esc no"), "{t}");
     assert!(!t.contains("y: run it"), "the end is below: {t}");
 
     s.on_key(key('G'));
     let t = text(&render(&mut s, 120, 40, &Theme::dark()));
     assert!(t.contains("y: run it"), "the last page: {t}");
     assert!(t.contains(&format!("–{n} of {n}")), "{t}");
-    assert!(t.contains("y yes · n / Esc no"), "{t}");
+    assert!(t.contains("y yes · esc no"), "{t}");
     assert!(!t.contains("on 100 tasks?"), "{t}");
 
     // Down one line from the top: the position says so.
@@ -143,5 +143,5 @@ fn a_macro_review_taller_than_the_screen_scrolls_says_where_it_is_and_keeps_the_
     s.on_key(key('j'));
     let t = text(&render(&mut s, 80, 24, &Theme::dark()));
     assert!(t.contains("lines 2–"), "{t}");
-    assert!(t.contains("y yes · n / Esc no"), "{t}");
+    assert!(t.contains("y yes · esc no"), "{t}");
 }
