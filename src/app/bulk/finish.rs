@@ -47,13 +47,7 @@ impl State {
 
     /// The status line follows a run without filling the message log.
     fn progress(&mut self, text: String) {
-        self.status = Some((
-            Level::Info,
-            crate::text::clean(&text),
-            crate::clock::instant(),
-        ));
-        self.status_about = None;
-        self.status_keyed = self.keying;
+        self.say_passing(Level::Info, text);
     }
 
     /// Every task of an undo/redo was read back: go on, or ask first about

@@ -303,12 +303,23 @@ impl State {
         }
     }
 
+    /// The status line says `text` (cleaned), and the messages (`ctrl-l`)
+    /// keep it.
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
+        let text = self.say_passing(level, text);
+        self.keep_message(level, text);
+    }
+
+    /// The status line says `text`, not kept in the messages: a run's
+    /// progress, said again at each step. The one place the status line
+    /// is written (`say` and `say_about` come here); returns the text as
+    /// shown.
+    pub fn say_passing(&mut self, level: Level, text: impl Into<String>) -> String {
         self.status_about = None;
         self.status_keyed = self.keying;
         let text = crate::text::clean(&text.into());
         self.status = Some((level, text.clone(), crate::clock::instant()));
-        self.keep_message(level, text);
+        text
     }
 
     /// Into the messages (`ctrl-l`), the oldest going past [`MAX_MESSAGES`].

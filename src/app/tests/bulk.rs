@@ -549,3 +549,33 @@ fn a_bulk_tag_edit_sends_nothing_to_a_task_whose_tags_the_list_cut() {
     assert!(sent.iter().all(|(id, _)| *id != tid(2)), "{sent:?}");
     assert_eq!(sent, vec![(tid(1), json!({"tags": ["a", "b", "c"]}))]);
 }
+
+/// The status line is written one way (`State::say_passing`, under `say`
+/// and `say_about`): a run's progress set it by hand, and had to set
+/// `status_keyed` and `status_about` again beside it.
+#[test]
+fn the_status_line_is_written_by_the_status_helpers_alone() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n != "tests") {
+                    walk(&p, out);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("app/state/mod.rs") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                for (i, l) in text.lines().enumerate() {
+                    if l.contains("self.status = Some(") || l.contains("status_keyed =") {
+                        out.push(format!("{}:{}: {}", p.display(), i + 1, l.trim()));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut found,
+    );
+    assert!(found.is_empty(), "written by hand: {found:#?}");
+}
