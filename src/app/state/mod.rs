@@ -27,6 +27,19 @@ pub use panes::*;
 pub use requests::*;
 pub use screen::{Confirmed, Focus, Hit, Level, Message, Overlay, Pending, MAX_MESSAGES};
 
+/// The version of a task shown (`State::versions`), for telling a late
+/// answer from a newer one (`State::is_stale`, `State::note_version`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShownVersion {
+    /// The ticket of the newest answer applied.
+    pub ticket: u64,
+    /// Its `updated_at`, as the service wrote it.
+    pub updated_at: Option<String>,
+    /// The first ticket not yet given out when it was applied: a request
+    /// from this one on was answered by a service that had this version.
+    pub issued: u64,
+}
+
 pub struct State {
     pub keymap: Keymap,
     pub demo: bool,
@@ -58,12 +71,11 @@ pub struct State {
     pub zoom: bool,
     /// Text is shown as written instead of rendered Markdown (`m`).
     pub markdown_raw: bool,
-    /// Per task: the ticket of the newest answer applied, its
-    /// `updated_at`, and the first ticket not yet given out when it was
-    /// applied. An answer sent earlier, or describing an older version,
-    /// never replaces what is shown; one to a request sent after that
-    /// answer was applied always does (see `State::is_stale`).
-    pub versions: HashMap<String, (u64, Option<String>, u64)>,
+    /// Per task: the version shown, as the answers applied left it. An
+    /// answer sent earlier, or describing an older version, never
+    /// replaces what is shown; one to a request sent after that answer
+    /// was applied always does (see `State::is_stale`).
+    pub versions: HashMap<String, ShownVersion>,
     /// Detail pane metrics of the last frame: (visible height, content
     /// height), so scrolling stops at the end of the content.
     pub detail_view: (usize, usize),

@@ -2,7 +2,7 @@
 //! which holds the data of `super` and never this module.
 
 use super::*;
-use crate::app::state::{Effect, Focus, Level, Origin, State};
+use crate::app::state::{Effect, Focus, Level, Origin, ShownVersion, State};
 
 impl State {
     pub(crate) fn apply_page(
@@ -165,16 +165,19 @@ impl State {
     /// in); when they are equal or unreadable, an answer sent before the
     /// one applied last is the older.
     pub fn is_stale(&self, t: &Task, ticket: u64) -> bool {
-        let Some((seen, updated, issued)) = self.versions.get(t.id.as_str()) else {
+        let Some(shown) = self.versions.get(t.id.as_str()) else {
             return false;
         };
-        if ticket >= *issued {
+        if ticket >= shown.issued {
             return false;
         }
         let parse = |s: Option<&str>| s.and_then(crate::api::parse_timestamp);
-        match (parse(t.updated_at.as_deref()), parse(updated.as_deref())) {
+        match (
+            parse(t.updated_at.as_deref()),
+            parse(shown.updated_at.as_deref()),
+        ) {
             (Some(a), Some(b)) if a != b => a < b,
-            _ => ticket < *seen,
+            _ => ticket < shown.ticket,
         }
     }
 
@@ -183,15 +186,12 @@ impl State {
     /// requests were sent after it (`next_ticket` on).
     pub fn note_version(&mut self, t: &Task, ticket: u64) {
         let issued = self.next_ticket;
-        let e = self
-            .versions
-            .entry(t.id.as_str().to_string())
-            .or_insert((0, None, 0));
-        *e = (
-            ticket.max(e.0),
-            t.updated_at.as_deref().map(str::to_string),
+        let e = self.versions.entry(t.id.as_str().to_string()).or_default();
+        *e = ShownVersion {
+            ticket: ticket.max(e.ticket),
+            updated_at: t.updated_at.as_deref().map(str::to_string),
             issued,
-        );
+        };
     }
 
     /// The service's answer replaces the row and the detail, unless it is

@@ -207,6 +207,34 @@ fn two_quick_edits_answered_out_of_order_keep_the_last() {
     assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Urgent);
 }
 
+/// The version shown is remembered by name (`ShownVersion`, once a bare
+/// triple): the newest answer's ticket, its `updated_at`, and the first
+/// ticket not given out when it was applied.
+#[test]
+fn the_version_shown_is_remembered_by_name() {
+    let mut s = loaded(1);
+    let first = palette(&mut s, "priority low");
+    let second = palette(&mut s, "priority urgent");
+    let ticket = |fx: &[Effect]| {
+        fx.iter()
+            .find_map(|e| match e {
+                Effect::Api { ticket, .. } => Some(*ticket),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let mut a2 = task(1);
+    a2.updated_at = Some("2026-11-01T10:00:02Z".into());
+    answer(&mut s, &second, Ok(Reply::Task(Box::new(a2))));
+    let mut a1 = task(1);
+    a1.updated_at = Some("2026-11-01T10:00:01Z".into());
+    answer(&mut s, &first, Ok(Reply::Task(Box::new(a1))));
+    let shown = &s.versions[&tid(1)];
+    assert_eq!(shown.ticket, ticket(&second));
+    assert_eq!(shown.updated_at.as_deref(), Some("2026-11-01T10:00:02Z"));
+    assert!(shown.issued > ticket(&second), "{shown:?}");
+}
+
 #[test]
 fn a_refresh_never_changes_the_current_task() {
     let mut s = loaded(3);
