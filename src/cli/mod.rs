@@ -106,15 +106,6 @@ pub fn main() -> i32 {
     code
 }
 
-/// Panics met by background tasks after the run ended ([`end_runtime`]).
-static PANICS_AT_END: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// How many background tasks panicked after the run ended (logged, not
-/// printed).
-pub fn panics_at_end() -> usize {
-    PANICS_AT_END.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// The run is over and its exit status known: drop the background tasks
 /// still going (the demo sandbox, an inbox walk, a request), waiting for
 /// them 200 ms at most. A task the end catches in the middle of store work
@@ -125,7 +116,6 @@ pub fn panics_at_end() -> usize {
 /// (CI met it after a SIGHUP). From here a panic is logged, not printed.
 pub fn end_runtime(rt: tokio::runtime::Runtime) {
     std::panic::set_hook(Box::new(|info| {
-        PANICS_AT_END.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let what = info
             .payload()
             .downcast_ref::<&str>()
