@@ -120,32 +120,6 @@ pub fn fit_popup_hint(hint: &str, width: usize) -> String {
     crate::cut::cut(&out, width)
 }
 
-/// A popup's own key line in `width` columns, wrapped between its
-/// entries onto as many lines as it needs, so that every key it names
-/// stays readable (the inbox's foot, the conflict view's line); an entry
-/// wider than a whole line alone is cut, with the cut mark.
-pub fn wrap_hints(parts: &[String], width: usize) -> Vec<String> {
-    let w = crate::cut::width;
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for part in parts {
-        if !line.is_empty() && w(&line) + 2 + w(part) > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push_str("  ");
-        }
-        line.push_str(part);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-        .into_iter()
-        .map(|l| crate::cut::cut(&l, width))
-        .collect()
-}
-
 /// The popups that read their keys in code (no keymap context: every
 /// letter types there); each names them in one table, which its handler
 /// reads too.

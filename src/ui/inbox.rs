@@ -177,7 +177,7 @@ enum Tone {
 /// (when, how many requests, or why it could not), then the inbox's keys
 /// from the keymap in effect (issue 40 §4). One line when both fit; else
 /// the keys on lines of their own, wrapped between entries
-/// (`hints::wrap_hints`).
+/// (`wrap::wrap_hints`).
 fn foot_lines(s: &State, now: i64, width: usize) -> Vec<(String, Tone)> {
     let v = &s.inbox;
     let fit = |t: String| -> String { crate::cut::cut(&crate::text::clean(&t), width) };
@@ -187,7 +187,7 @@ fn foot_lines(s: &State, now: i64, width: usize) -> Vec<(String, Tone)> {
     );
     let keys = parts.join("  ");
     let keys_lines = || {
-        super::hints::wrap_hints(&parts, width)
+        super::wrap::wrap_hints(&parts, width)
             .into_iter()
             .map(|l| (l, Tone::Dim))
     };
@@ -260,7 +260,7 @@ pub fn draw_conflict(
         &[crate::app::keymap::Context::Conflict],
         &super::hints::CONFLICT_KEYS,
     );
-    let keys = super::hints::wrap_hints(&keys, width);
+    let keys = super::wrap::wrap_hints(&keys, width);
     let h = (v.rows.len() + about.len() + keys.len()) as u16 + 4;
     let r = centered(area, 110, h);
     let inner = popup(

@@ -216,8 +216,58 @@ fn runs(cells: &[(char, Style)]) -> Vec<Span<'static>> {
     spans
 }
 
+/// A popup's own key line in `width` columns, wrapped between its
+/// entries onto as many lines as it needs, so that every key it names
+/// stays readable (the inbox's foot, the conflict view's line); an entry
+/// wider than a whole line alone is cut, with the cut mark.
+pub fn wrap_hints(parts: &[String], width: usize) -> Vec<String> {
+    let w = crate::cut::width;
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for part in parts {
+        if !line.is_empty() && w(&line) + 2 + w(part) > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push_str("  ");
+        }
+        line.push_str(part);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+        .into_iter()
+        .map(|l| crate::cut::cut(&l, width))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    /// A hint line wraps between its entries, never inside one, and an
+    /// entry wider than a line alone is cut with the cut mark (moved here
+    /// from `ui/hints.rs`: one module wraps text to a width).
+    #[test]
+    fn hints_wrap_between_entries() {
+        let parts: Vec<String> = [
+            "j/k move",
+            "enter open",
+            "x done",
+            "a very long entry indeed",
+        ]
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+        assert_eq!(
+            super::wrap_hints(&parts, 20),
+            vec!["j/k move  enter open", "x done", "a very long entry i…"]
+        );
+        assert_eq!(
+            super::wrap_hints(&parts[..2], 80),
+            vec!["j/k move  enter open"]
+        );
+    }
+
     use super::*;
 
     fn texts(lines: &[Line]) -> Vec<String> {
