@@ -30,7 +30,8 @@ pub fn width(s: &str) -> usize {
 }
 
 /// `s` in at most `w` columns: whole when it fits, else as much of its
-/// start as fits before `…`. Nothing at all for `w == 0`.
+/// start as fits before `…`, white space at the cut dropped (the mark
+/// right after the last word kept). Nothing at all for `w == 0`.
 pub fn cut(s: &str, w: usize) -> String {
     if s.width() <= w {
         return s.to_string();
@@ -58,6 +59,9 @@ pub fn cut(s: &str, w: usize) -> String {
         }
         used = now;
     }
+    // Cut after a word: the space goes, the mark follows the word
+    // (`call with…`, never `call with …` nor, after two, `with  …`).
+    out.truncate(out.trim_end().len());
     out.push(MARK);
     out
 }
@@ -422,6 +426,26 @@ pub fn line(pieces: &[Piece], w: usize) -> String {
 mod tests {
     use super::*;
 
+    /// A cut at a space leaves the mark right after the word, never a
+    /// space (or, after two, two) before it (seen in the demo: a title
+    /// cut at a space read `with  …`); every caller that cuts through
+    /// `cut` agrees: a row's pieces, a fitted column, a cell.
+    #[test]
+    fn a_cut_at_a_space_drops_the_space_before_the_mark() {
+        let title = "Schedule kickoff call with  Litware";
+        assert_eq!(cut(title, 28), "Schedule kickoff call with…");
+        assert_eq!(cut(title, 29), "Schedule kickoff call with…");
+        assert_eq!(cut("a   b", 4), "a…");
+        assert_eq!(cut("    b", 3), "…");
+        assert_eq!(fit(title, 29), "Schedule kickoff call with…  ");
+        assert_eq!(cell(title, 30), "Schedule kickoff call with…   ");
+        assert_eq!(
+            line(&[Piece::cut(title, 0, 5), Piece::whole(" · x")], 33),
+            "Schedule kickoff call with… · x"
+        );
+        assert_eq!(cut_words(title, 30), "Schedule kickoff call with…");
+    }
+
     std::thread_local! {
         /// Bytes [`Measured`] measured again, on this thread, and how many
         /// it may: past it the test fails at once (the quadratic way would
@@ -515,6 +539,7 @@ mod tests {
             }
             used = now;
         }
+        out.truncate(out.trim_end().len());
         out.push(MARK);
         out
     }

@@ -152,6 +152,8 @@ pub fn words(items: &[UnreadItem]) -> String {
     if out.chars().count() == head {
         // Not even the first phrase fits: cut it.
         out.extend(phrases[0].chars().take(WORDS_MAX - head - 1));
+        // As `cut::cut`: no space left before the mark.
+        out.truncate(out.trim_end().len());
         out.push('…');
         return out;
     }

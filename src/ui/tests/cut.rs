@@ -223,3 +223,24 @@ fn the_list_columns_hold_every_known_value_and_cut_an_unknown_one_apart() {
         assert!(squeezed.contains(&want), "{p:?} {st:?} whole:\n{t}");
     }
 }
+
+/// A title cut at a space ends at its word with the mark (seen in the
+/// demo: two spaces before `…`): the list's title column, whichever
+/// column the cut falls in.
+#[test]
+fn a_title_cut_at_a_space_has_the_mark_after_its_word() {
+    let mut cut_seen = false;
+    for n in 1..70 {
+        let mut s = scene();
+        if let Some(crate::api::TaskItem::Task(t)) = s.list.items.first_mut() {
+            t.title = format!("{}  {}", "a".repeat(n), "b".repeat(80)).into();
+        }
+        let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+        cut_seen |= t.contains("a…");
+        assert!(
+            !t.contains("a …") && !t.contains("a  …"),
+            "a space before the mark at {n}: {t}"
+        );
+    }
+    assert!(cut_seen, "some title was cut after its a's");
+}
