@@ -225,9 +225,7 @@ impl Palette {
                         // is not an answer the user gave.
                         if arg.trim().is_empty() && takes_args(cmd) {
                             let why = spec.and_then(|s| (s.parse)("").err()).unwrap_or_default();
-                            return PaletteOutcome::Ask(format!(
-                                ":{cmd}: {why} (↓ or Tab picks a suggestion)"
-                            ));
+                            return PaletteOutcome::Ask(format!(":{cmd}: {why} (↓/Tab picks one)"));
                         }
                         // A value typed runs as typed unless the highlighted
                         // suggestion only completes it (`tom` → `tomorrow`):

@@ -224,6 +224,31 @@ fn the_list_columns_hold_every_known_value_and_cut_an_unknown_one_apart() {
     }
 }
 
+/// `:macro` or `:run` without its name asks for it in the status line,
+/// whole at 80 columns (seen in the demo cut: `↓ or Tab picks a …`).
+#[test]
+fn at_80_columns_a_commands_question_for_its_name_is_whole() {
+    for (cmd, said) in [
+        (
+            "macro",
+            ":macro: give a macro's name ([[macros]] in the config) (↓/Tab picks one)",
+        ),
+        (
+            "run",
+            ":run: give a command's name ([[commands]] in the config) (↓/Tab picks one)",
+        ),
+    ] {
+        let mut s = scene();
+        s.on_key(key(':'));
+        for c in format!("{cmd} ").chars() {
+            s.on_key(key(c));
+        }
+        s.on_key(code(KeyCode::Enter));
+        let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+        assert!(t.contains(said), "{cmd}: {t}");
+    }
+}
+
 /// A title cut at a space ends at its word with the mark (seen in the
 /// demo: two spaces before `…`): the list's title column, whichever
 /// column the cut falls in.
