@@ -92,7 +92,7 @@ async fn cli_macro_with_yes_sends_each_step_once_and_json_says_each_outcome() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("reply Sent") || out.contains("reply DRAFT"),
+        out.contains("reply sent") || out.contains("reply DRAFT"),
         "{out}"
     );
     let id = tasks[0].id.as_str().to_string();

@@ -27,7 +27,7 @@ fn requester_replies_say_draft_or_sent_as_the_service_answered() {
     let tui = launch(&svc, &home);
     for (n, text, expect) in [
         (1, "Redlines attached", "DRAFT — staged"),
-        (2, "Fee cap confirmed", "#2: Sent"),
+        (2, "Fee cap confirmed", "#2: reply sent"),
     ] {
         open(&tui, n);
         tui.send("R");

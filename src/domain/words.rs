@@ -32,6 +32,17 @@ pub fn delivery_text(s: Option<&DeliveryStatus>) -> &'static str {
     }
 }
 
+/// A reply to the requester as the status line says it: `reply sent`, as
+/// other actions say what they did (`comment saved`), else `reply` and
+/// its delivery as the service said it (`reply DRAFT — …`); the compose
+/// path and a macro's step say it alike.
+pub fn reply_said(s: Option<&DeliveryStatus>) -> String {
+    match s {
+        Some(DeliveryStatus::Sent) => "reply sent".into(),
+        _ => format!("reply {}", delivery_text(s)),
+    }
+}
+
 /// What a task answering 404 is: deleted, or its sharing changed.
 pub const GONE: &str = "gone, or no longer visible to you";
 

@@ -383,10 +383,10 @@ impl State {
             }
             // A macro's reply: its delivery as the service says it.
             Ok(Reply::Message(m)) => {
-                let shown = crate::domain::words::delivery_text(m.delivery_status.as_ref());
                 let job = &mut self.engine.runs[ri].jobs[ji];
                 job.delivery = m.delivery_status.clone();
-                job.said.push(format!("reply {shown}"));
+                job.said
+                    .push(crate::domain::words::reply_said(m.delivery_status.as_ref()));
                 job.sent.push(job.changes[job.next].clone());
                 job.next += 1;
                 self.replies.entry(id).or_default().push(m);

@@ -99,7 +99,7 @@ pub struct Job {
     pub state: JobState,
     /// A change of it went to the outbox (offline).
     pub queued: bool,
-    /// What the service said of a macro's messages (`reply Sent`).
+    /// What the service said of a macro's messages (`reply sent`).
     pub said: Vec<String>,
     /// A macro's messages not sent because the service could not be
     /// reached: each kept as the task's composer draft, said as such.

@@ -6,7 +6,7 @@
 
 use crate::api::*;
 use crate::app::state::{ApiRequest, Effect, Focus, Level, Load, Pending, Reply, State, Tab};
-use crate::domain::words::{delivery_text, plural};
+use crate::domain::words::{plural, reply_said};
 
 impl State {
     /// A PATCH answered with the task: its copy replaces ours, and the
@@ -178,9 +178,9 @@ impl State {
     ) -> Vec<Effect> {
         match result {
             Ok(Reply::Message(m)) => {
-                let shown = delivery_text(m.delivery_status.as_ref());
+                let shown = reply_said(m.delivery_status.as_ref());
                 self.replies.entry(id).or_default().push(m);
-                self.compose_succeeded(ticket, shown);
+                self.compose_succeeded(ticket, &shown);
             }
             Ok(_) => self.compose_failed(ticket, unexpected()),
             Err(e) => self.compose_failed(ticket, e),

@@ -200,7 +200,7 @@ fn a_failing_reply_is_said_by_name_with_what_was_and_was_not_done_and_not_retrie
         "{said}"
     );
     assert!(
-        said.contains("#1: reply Sent, comment added, status"),
+        said.contains("#1: reply sent, comment added, status"),
         "{said}"
     );
     // The failed task stays marked with its error.

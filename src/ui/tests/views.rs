@@ -266,7 +266,7 @@ fn filter_suggestions_show_the_word_completed_not_the_words_before() {
 #[test]
 fn a_message_longer_than_the_status_line_ends_in_the_cut_mark() {
     let mut s = loaded(1);
-    let long = "macro await-signature — #1: reply Sent, comment added, status → waiting, tags +awaiting-signature, follow-up set";
+    let long = "macro await-signature — #1: reply sent, comment added, status → waiting, tags +awaiting-signature, follow-up set";
     s.say(Level::Success, long);
     let t = text(&render(&mut s, 80, 24, &Theme::mono()));
     let line = t

@@ -110,6 +110,34 @@ fn removing_a_link_or_detaching_a_file_asks_first() {
     );
 }
 
+/// A reply sent says what was sent, as a comment does (`#1: comment
+/// saved`): `#1: reply sent`, not the service's bare `Sent`; a draft
+/// says so.
+#[test]
+fn a_reply_sent_says_reply_sent_in_the_status_line() {
+    for (delivery, said) in [
+        (DeliveryStatus::Sent, "#1: reply sent"),
+        (DeliveryStatus::Draft, "#1: reply DRAFT — staged"),
+    ] {
+        let mut s = loaded(1);
+        s.on_key(key('R'));
+        assert!(matches!(s.overlay, Overlay::Compose(_)), "{:?}", s.status);
+        type_str(&mut s, "Fee cap confirmed");
+        let fx = s.on_key(ctrl('s'));
+        answer(
+            &mut s,
+            &fx,
+            Ok(Reply::Message(crate::api::RequesterMessage {
+                content: "Fee cap confirmed".into(),
+                delivery_status: Some(delivery),
+                ..Default::default()
+            })),
+        );
+        let status = &s.status.as_ref().unwrap().1;
+        assert!(status.starts_with(said), "{status}");
+    }
+}
+
 #[test]
 fn requester_delivery_is_never_shown_as_sent_unless_it_was() {
     use crate::domain::words::delivery_text;
