@@ -32,6 +32,23 @@ pub(crate) fn clear_area(buf: &mut ratatui::buffer::Buffer, r: Rect) {
     }
 }
 
+/// Clear the area a popup takes ([`clear_area`]); in accessible mode the
+/// whole of its rows: a screen reader reads the screen row by row, and
+/// the pane's text beside the popup read on with the popup's line as one.
+pub(crate) fn clear_popup(f: &mut Frame, r: Rect, theme: &Theme) {
+    let buf = f.buffer_mut();
+    let r = match theme.accessible {
+        true => Rect {
+            x: buf.area.x,
+            width: buf.area.width,
+            ..r
+        }
+        .intersection(buf.area),
+        false => r,
+    };
+    clear_area(buf, r);
+}
+
 pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width.saturating_sub(2)).max(10.min(area.width));
     let h = h.min(area.height.saturating_sub(2)).max(3.min(area.height));
@@ -44,7 +61,7 @@ pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 pub(super) fn popup(f: &mut Frame, r: Rect, title: &str, theme: &Theme) -> Rect {
-    clear_area(f.buffer_mut(), r);
+    clear_popup(f, r, theme);
     // Titles may carry service text (a task label, a path): sanitised
     // here like every line below them.
     let name = crate::text::clean(title);

@@ -2,7 +2,7 @@
 //! field, with its banner, the editor, the file ids and the send state.
 
 use crate::app::state::{Compose, ComposeKind, SendState};
-use crate::ui::clear::{centered, clear_area};
+use crate::ui::clear::{centered, clear_popup};
 use crate::ui::metrics::Metrics;
 use crate::ui::Theme;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -13,7 +13,7 @@ use ratatui::Frame;
 pub(super) fn draw(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mut Metrics) {
     let r = centered(area, 100, area.height.saturating_sub(6).max(10));
     let title = format!("{} — {}", c.kind.title(), crate::text::clean(&c.task_label));
-    clear_area(f.buffer_mut(), r);
+    clear_popup(f, r, theme);
     let b = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border_focus)

@@ -320,3 +320,41 @@ fn in_accessible_mode_a_message_stays_until_the_next_and_nothing_turns() {
         }
     }
 }
+
+/// In accessible mode a popup's rows are its own: a screen reader reads
+/// row by row, and the list's text beside the popup (`#102   high …`)
+/// read on with the popup's line as one. Blank beside it, as the
+/// composer's.
+#[test]
+fn in_accessible_mode_a_popups_rows_hold_only_the_popup() {
+    for (name, said) in [
+        ("confirm", "Remove the review link"),
+        ("compose", "Looks good: sending the redlines today."),
+    ] {
+        let setup = popups().into_iter().find(|(n, _)| *n == name).unwrap().1;
+        // Drawn as usual, some row of the popup has the pane's text beside
+        // it (the test can fail).
+        let mut beside = false;
+        for (w, h) in [(120, 12), (120, 14), (80, 12)] {
+            let mut s = opened();
+            setup(&mut s);
+            let t = text(&render(&mut s, w, h, &accessible()));
+            let line = t
+                .lines()
+                .find(|l| l.contains(said))
+                .unwrap_or_else(|| panic!("{name} at {w}x{h}:\n{t}"));
+            assert!(
+                line.trim_start().starts_with(said),
+                "{name} at {w}x{h}: the pane's text beside the popup: {line:?}\n{t}"
+            );
+            let normal = text(&render(&mut s, w, h, &Theme::dark()));
+            let drawn = normal
+                .lines()
+                .find(|l| l.contains(said))
+                .unwrap_or_else(|| panic!("{name} at {w}x{h}:\n{normal}"));
+            let (left, _) = drawn.split_once(said).unwrap();
+            beside |= left.chars().any(char::is_alphanumeric);
+        }
+        assert!(beside, "{name}: no pane text beside the popup at any size");
+    }
+}
