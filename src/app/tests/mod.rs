@@ -196,6 +196,21 @@ pub(crate) fn answer_where(
     })
 }
 
+/// A refresh of the list, its page answered with `result` (the scene
+/// many tests wrote out again: a check that fails, then one that passes).
+pub(crate) fn refresh_answered(s: &mut State, result: Result<Reply, ApiError>) -> Vec<Effect> {
+    let fx = s.refresh();
+    answer_where(s, &fx, |r| matches!(r, ApiRequest::ListPage { .. }), result)
+}
+
+/// The service busy: a 503.
+pub(crate) fn busy() -> Result<Reply, ApiError> {
+    Err(ApiError::Status {
+        status: 503,
+        message: "busy".into(),
+    })
+}
+
 pub(crate) fn only_patch(fx: &[Effect]) -> (String, Value) {
     let r = reqs(fx);
     assert_eq!(r.len(), 1, "exactly one request: {r:?}");

@@ -70,7 +70,7 @@ fn decoration(t: &str) -> Option<String> {
 
 /// The scene with the detail open beside the list (the Links tab chosen,
 /// as the popups' screens have it).
-fn opened() -> State {
+pub(super) fn opened() -> State {
     let mut s = scene();
     s.on_key(code(KeyCode::Enter));
     for _ in 0..3 {

@@ -428,14 +428,9 @@ fn a_confirmations_answers_are_the_keys_in_effect() {
     confirm.insert("y".into(), "none".into());
     let (km, w) = Keymap::load(&o);
     assert!(w.is_empty(), "{w:?}");
-    let mut s = scene();
-    s.keymap = km;
     // A link to ask about (the Links tab), as the popups' screens have it.
-    s.on_key(code(KeyCode::Enter));
-    for _ in 0..3 {
-        s.on_key(key(']'));
-    }
-    s.on_key(code(KeyCode::Esc));
+    let mut s = super::access::opened();
+    s.keymap = km;
     s.command("unlink");
     assert!(matches!(s.overlay, Overlay::Confirm { .. }));
     let t = text(&render(&mut s, 100, 30, &Theme::dark()));

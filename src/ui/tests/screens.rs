@@ -281,6 +281,14 @@ fn the_composer_wraps_a_long_line_softly_at_80x24() {
     }
 }
 
+/// A row of the screen as the popup holds it: the frames around it gone.
+fn inside(l: &str) -> String {
+    l.trim_start_matches(['┃', ' '])
+        .trim_start_matches('│')
+        .trim_end_matches(['┃', '│', ' '])
+        .to_string()
+}
+
 /// A help row too long for the popup goes on under its description, not
 /// at the frame's edge where the keys are read (seen at 80 columns:
 /// `(toggle_markdown)` alone in the key column, read as a key).
@@ -292,12 +300,6 @@ fn a_help_row_too_long_goes_on_under_its_description() {
         s.on_key(key(c));
     }
     let t = text(&render(&mut s, 80, 24, &Theme::dark()));
-    let inside = |l: &str| -> String {
-        l.trim_start_matches(['┃', ' '])
-            .trim_start_matches('│')
-            .trim_end_matches(['┃', '│', ' '])
-            .to_string()
-    };
     let rows: Vec<String> = t.lines().map(inside).collect();
     let at = rows
         .iter()
@@ -335,12 +337,6 @@ fn a_help_row_goes_on_under_its_description_whatever_its_key() {
         s.on_key(key(c));
     }
     let t = text(&render(&mut s, 80, 24, &Theme::dark()));
-    let inside = |l: &str| -> String {
-        l.trim_start_matches(['┃', ' '])
-            .trim_start_matches('│')
-            .trim_end_matches(['┃', '│', ' '])
-            .to_string()
-    };
     let rows: Vec<String> = t.lines().map(inside).collect();
     let starts: Vec<usize> = rows
         .iter()

@@ -722,23 +722,8 @@ fn a_background_answer_never_covers_or_clears_what_a_key_was_told() {
         "a gone task does not cover it"
     );
     // A check of the list fails, then the next one succeeds.
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(ApiError::Status {
-            status: 503,
-            message: "busy".into(),
-        }),
-    );
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        whole_page(1..=3),
-    );
+    refresh_answered(&mut s, busy());
+    refresh_answered(&mut s, whole_page(1..=3));
     assert_eq!(s.status, Some(told), "the key's answer stays on the line");
     assert!(matches!(s.overlay, Overlay::Compose(_)));
     for said in ["gone", "busy"] {

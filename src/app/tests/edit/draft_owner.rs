@@ -192,13 +192,7 @@ fn back_after_the_service_was_away_who_the_key_acts_as_is_asked_first() {
     let mut s = alices(&service);
     s.on_key(key('c'));
     type_str(&mut s, "alice's words");
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(crate::app::tests::local::store::unreachable()),
-    );
+    refresh_answered(&mut s, Err(crate::app::tests::local::store::unreachable()));
     assert!(s.offline.is_some());
     // Back by a read answered (not the probe): `GET /me` is asked at once.
     let back = s.refresh();
@@ -237,13 +231,7 @@ fn ctrl_s_after_a_reconnect_waits_for_who_the_key_acts_as() {
     let dir = tempfile::tempdir().unwrap();
     let service = dir.path().join("svc");
     let mut s = alices(&service);
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(crate::app::tests::local::store::unreachable()),
-    );
+    refresh_answered(&mut s, Err(crate::app::tests::local::store::unreachable()));
     assert!(s.offline.is_some());
     let back = s.refresh();
     let me = answer_where(

@@ -356,16 +356,7 @@ fn a_background_error_never_covers_the_notice_of_a_failed_edit() {
     let notice = s.status.clone().unwrap().1;
     assert!(notice.contains("priority is locked"), "{notice}");
     // A refresh fails meanwhile.
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(ApiError::Status {
-            status: 503,
-            message: "busy".into(),
-        }),
-    );
+    refresh_answered(&mut s, busy());
     assert_eq!(s.status.clone().unwrap().1, notice, "the notice stays");
     assert!(
         s.messages.iter().any(|m| m.text.contains("busy")),

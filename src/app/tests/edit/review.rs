@@ -204,16 +204,7 @@ fn a_failed_refresh_lets_the_old_walk_go_on() {
         req: first,
         result: page(1..=50, Some("p2")),
     });
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(ApiError::Status {
-            status: 503,
-            message: "busy".into(),
-        }),
-    );
+    refresh_answered(&mut s, busy());
     assert_eq!(s.list.cursor.as_deref(), Some("p2"));
     assert!(s.list.keep_selected.is_none());
     // Scrolling down fetches the next page of the old walk.

@@ -351,13 +351,7 @@ fn a_later_success_clears_the_error_and_the_title_never_says_more_below_next_to_
         title.contains("error") && !title.contains("more below"),
         "{title}"
     );
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        whole_page([1]),
-    );
+    refresh_answered(&mut s, whole_page([1]));
     assert!(s.status.is_none(), "{:?}", s.status);
 }
 

@@ -238,13 +238,7 @@ fn the_rows_of_every_listing_go_into_the_number_index() {
     let mut s = with_store(loaded(3));
     let page = |r: std::ops::RangeInclusive<i64>| whole_page(r);
     // The list's walk (a refresh).
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        page(1..=3),
-    );
+    refresh_answered(&mut s, page(1..=3));
     assert_eq!(indexed(&s), [1, 2, 3]);
     // Subtasks, a read ahead.
     s.local.out.clear();

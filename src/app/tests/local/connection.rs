@@ -14,13 +14,7 @@ fn untrusted() -> ApiError {
 #[test]
 fn a_certificate_refused_is_shown_and_not_offline() {
     let mut s = loaded(2);
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(untrusted()),
-    );
+    refresh_answered(&mut s, Err(untrusted()));
     assert!(s.offline.is_none(), "not OFFLINE");
     let shown = format!("{:?} {:?}", s.list.error, s.status);
     assert!(shown.contains("certificate is not trusted"), "{shown}");

@@ -190,13 +190,7 @@ fn answers_are_kept_for_the_store_and_the_view_is_stored_with_its_rows() {
     )));
     // A refresh stores the rows under the view's key.
     s.local.out.clear();
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        whole_page(1..=3),
-    );
+    refresh_answered(&mut s, whole_page(1..=3));
     assert!(s
         .local
         .out
@@ -271,13 +265,7 @@ fn an_unreachable_service_puts_taskdeck_offline_and_reading_goes_on() {
 #[test]
 fn offline_it_probes_with_backoff_and_recovers_by_itself() {
     let mut s = loaded(2);
-    let fx = s.refresh();
-    answer_where(
-        &mut s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(unreachable()),
-    );
+    refresh_answered(&mut s, Err(unreachable()));
     assert!(s.offline.is_some());
     let t0 = std::time::Instant::now();
     // No probe before it is due, then one (and not two at once).
