@@ -24,6 +24,18 @@ pub enum Rule {
     /// An undo's task that failed, was skipped or whose outcome is unknown
     /// is recorded as undone, without a word of why (`bulk/finish.rs`).
     UndoClaimed,
+    /// The title is written from the user's and the organisation's names
+    /// as the service wrote them: `ui::osc::title_of` reads them `raw`
+    /// and `ui::osc::payload` keeps every character. Both guards at once:
+    /// either alone still holds the title clean.
+    RawTitle,
+    /// `ui::osc::copyable_id` takes any text as an id: what the service
+    /// wrote in a display id reaches the clipboard.
+    CopyAnything,
+    /// The HTTP client tries a write again as it does a read
+    /// (`api::client::again`): a write whose answer was lost, applied
+    /// already, is applied again.
+    RetryWrites,
 }
 
 #[cfg(feature = "sim")]

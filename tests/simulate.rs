@@ -24,6 +24,10 @@ fn assert_clean(seed: u64, out: &Outcome) {
 /// The seeds CI runs (each bug the simulator finds adds its seed here).
 const SEEDS: &[(u64, usize)] = &[(1, 600), (2, 600), (3, 600), (4, 600)];
 
+/// A seed whose writes are lost after they were applied, some of them
+/// tried again by a client broken so (`retry-writes`).
+const RETRY_SEED: u64 = 3;
+
 #[test]
 fn the_fixed_seeds_hold() {
     for &(seed, steps) in SEEDS {
@@ -233,6 +237,58 @@ fn an_undo_that_claims_what_it_did_not_do_is_caught() {
         clean
             .stats
             .get("undone fields checked")
+            .copied()
+            .unwrap_or(0)
+            > 0
+    );
+}
+
+/// The title's guards broken on purpose (`raw-title`: the user's name
+/// read as the service wrote it, and the sanitiser of an escape
+/// sequence's payload keeping every character): the window title the
+/// loop would write carries the service's escape sequences, and that is
+/// caught in the title; the same seed unbroken passes.
+#[test]
+fn a_title_carrying_the_services_escapes_is_caught() {
+    let broken = run(2, 300, Some(Break::RawTitle));
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "control character", "{v:?}");
+    assert!(v.detail.contains("in the title"), "{v:?}");
+    assert_clean(2, &run(2, v.step + 1, None));
+}
+
+/// Copying's guard broken on purpose (`copy-anything`: any text taken as
+/// an id): a display id the service wrote with a tab, a line separator,
+/// DEL or escapes reaches the clipboard (read back from the OSC 52 bytes
+/// the loop would write), and that is caught; the same seed unbroken
+/// passes, having been asked to copy (the hostile id refused, said).
+#[test]
+fn a_clipboard_given_the_services_controls_is_caught() {
+    let broken = run(9, 300, Some(Break::CopyAnything));
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "control character", "{v:?}");
+    assert!(v.detail.contains("in the clipboard"), "{v:?}");
+    let clean = run(9, v.step + 1, None);
+    assert_clean(9, &clean);
+    assert!(clean.stats.get("copies asked").copied().unwrap_or(0) > 0);
+}
+
+/// The HTTP client's rule for trying again broken on purpose
+/// (`retry-writes`: `api::client::again` tries a write again as it does
+/// a read): a write applied whose connection was lost, or that timed out
+/// after it was applied, is applied a second time, and "sent twice" is
+/// caught; the same seed unbroken passes, its reads tried again.
+#[test]
+fn a_write_tried_again_by_the_http_client_is_caught() {
+    let broken = run(RETRY_SEED, 1500, Some(Break::RetryWrites));
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "sent twice", "{v:?}");
+    let clean = run(RETRY_SEED, v.step + 1, None);
+    assert_clean(RETRY_SEED, &clean);
+    assert!(
+        clean
+            .stats
+            .get("attempts tried again by the client")
             .copied()
             .unwrap_or(0)
             > 0

@@ -117,6 +117,42 @@ impl ClientConfig {
     }
 }
 
+/// What one attempt came to, as far as trying again goes: a status (and
+/// its Retry-After), or no answer.
+#[derive(Debug)]
+pub enum Tried<'a> {
+    Status(u16, Option<Duration>),
+    Failed(&'a ApiError),
+}
+
+/// Whether [`Client::send`] tries a request again after this attempt (the
+/// `attempt`th, from 0), and after how long: a GET only (a write is never
+/// sent twice: the service has no idempotency key, so a write whose
+/// answer was lost may have been applied), on 429, a 5xx, a lost
+/// connection, a timeout or a refusal, at most `get_retries` times; after
+/// its Retry-After (capped), else an exponential backoff with jitter.
+/// Pure but for the jitter: the simulator runs it (`sim::world`'s
+/// delivery).
+pub fn again(get: bool, tried: &Tried, attempt: u32, cfg: &ClientConfig) -> Option<Duration> {
+    let get = get || crate::broken::on(crate::broken::Rule::RetryWrites);
+    let retries = if get { cfg.get_retries } else { 0 };
+    let (retryable, retry_after) = match tried {
+        Tried::Status(s, ra) => (*s == 429 || (500..600).contains(s), *ra),
+        Tried::Failed(
+            ApiError::Network { .. } | ApiError::Timeout { .. } | ApiError::Unreachable { .. },
+        ) => (true, None),
+        Tried::Failed(_) => (false, None),
+    };
+    if !(retryable && attempt < retries) {
+        return None;
+    }
+    Some(
+        retry_after
+            .map(|d| d.min(cfg.retry_after_cap))
+            .unwrap_or_else(|| backoff(cfg.backoff_base, attempt)),
+    )
+}
+
 /// What a 404 on a given endpoint means.
 #[derive(Clone, Copy)]
 pub(super) enum On404 {
@@ -258,11 +294,6 @@ impl Client {
         query: &[(&str, String)],
         body: Option<&Value>,
     ) -> Result<(StatusCode, String), ApiError> {
-        let retries = if method == Method::GET {
-            self.cfg.get_retries
-        } else {
-            0
-        };
         let mut attempt = 0u32;
         loop {
             let started = std::time::Instant::now();
@@ -273,20 +304,11 @@ impl Client {
                 elapsed_ms = started.elapsed().as_millis() as u64,
                 "request"
             );
-            let (retryable, retry_after) = match &result {
-                Ok((s, _, ra)) => (
-                    *s == StatusCode::TOO_MANY_REQUESTS || s.is_server_error(),
-                    *ra,
-                ),
-                Err(ApiError::Network { .. })
-                | Err(ApiError::Timeout { .. })
-                | Err(ApiError::Unreachable { .. }) => (true, None),
-                Err(_) => (false, None),
+            let tried = match &result {
+                Ok((s, _, ra)) => Tried::Status(s.as_u16(), *ra),
+                Err(e) => Tried::Failed(e),
             };
-            if retryable && attempt < retries {
-                let wait = retry_after
-                    .map(|d| d.min(self.cfg.retry_after_cap))
-                    .unwrap_or_else(|| backoff(self.cfg.backoff_base, attempt));
+            if let Some(wait) = again(method == Method::GET, &tried, attempt, &self.cfg) {
                 tracing::info!(
                     path,
                     attempt,
@@ -534,6 +556,40 @@ fn backoff(base: Duration, attempt: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The client's rule for trying again (`again`): a read after a 429
+    /// (its Retry-After, capped), a 5xx, a lost connection, a timeout, at
+    /// most `get_retries` times; never an undecodable body, never a write
+    /// (no idempotency key: it may have been applied).
+    #[test]
+    fn a_read_is_tried_again_a_write_never() {
+        let cfg = ClientConfig::new("http://x.test", ApiKey::new(""));
+        let lost = ApiError::Network {
+            message: "reset".into(),
+        };
+        let late = ApiError::Timeout {
+            what: "the answer".into(),
+        };
+        for t in [
+            Tried::Status(500, None),
+            Tried::Status(503, None),
+            Tried::Failed(&lost),
+            Tried::Failed(&late),
+        ] {
+            assert!(again(true, &t, 0, &cfg).is_some(), "{t:?}");
+            assert!(again(true, &t, cfg.get_retries, &cfg).is_none(), "{t:?}");
+            assert!(again(false, &t, 0, &cfg).is_none(), "a write: {t:?}");
+        }
+        let busy = Tried::Status(429, Some(Duration::from_secs(60)));
+        assert_eq!(again(true, &busy, 0, &cfg), Some(cfg.retry_after_cap));
+        assert!(again(false, &busy, 0, &cfg).is_none());
+        let garbage = ApiError::Decode {
+            message: "x".into(),
+            excerpt: String::new(),
+        };
+        assert!(again(true, &Tried::Failed(&garbage), 0, &cfg).is_none());
+        assert!(again(true, &Tried::Status(404, None), 0, &cfg).is_none());
+    }
 
     #[test]
     fn retry_after_seconds_and_dates() {

@@ -11,7 +11,7 @@ mod request;
 mod tls;
 mod transport;
 
-pub use client::{ApiKey, Client, ClientConfig, CREDENTIALS_IN_URL};
+pub use client::{again, ApiKey, Client, ClientConfig, Tried, CREDENTIALS_IN_URL};
 pub use endpoints::{RawPage, TaskPage};
 pub use error::{message_from_body, ApiError};
 pub use models::*;

@@ -125,6 +125,17 @@ pub enum Break {
     /// An undo's task that failed, was skipped or whose outcome is
     /// unknown is recorded as undone, and nothing says why not.
     UndoClaimed,
+    /// The title's guards off (`broken::Rule::RawTitle`: the names read
+    /// raw, the escape sequences' sanitiser keeping every character): the
+    /// title carries what the user's name holds.
+    RawTitle,
+    /// Any text is taken as an id to copy (`ui::osc::copyable_id`): a
+    /// display id the service wrote reaches the clipboard as it is.
+    CopyAnything,
+    /// The HTTP client tries a write again as it does a read
+    /// (`api::client::again`): a write applied whose answer was lost is
+    /// applied again.
+    RetryWrites,
 }
 
 impl Break {
@@ -136,8 +147,11 @@ impl Break {
             "as-anyone" => Ok(Break::AsAnyone),
             "other-task" => Ok(Break::OtherTask),
             "undo-claimed" => Ok(Break::UndoClaimed),
+            "raw-title" => Ok(Break::RawTitle),
+            "copy-anything" => Ok(Break::CopyAnything),
+            "retry-writes" => Ok(Break::RetryWrites),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes"
             )),
         }
     }

@@ -10,14 +10,18 @@
 //! Layers: `rng` (the random source, the digest), `faults` (what may be
 //! injected, and the switches that break a rule on purpose), `step` (one
 //! step, and the steps of a seed), `service` (the model service), `world`
-//! (the client and its surroundings, one step at a time), `check` (the
+//! (the client and its surroundings, one step at a time), `http` (the
+//! HTTP client's own tries: each attempt's fault, the client's rule),
+//! `term` (the title and the clipboard, as the loop would write them), `check` (the
 //! invariants).
 
 mod check;
 pub mod faults;
+mod http;
 pub mod rng;
 pub mod service;
 pub mod step;
+mod term;
 mod world;
 
 pub use check::Violation;
@@ -189,6 +193,9 @@ impl Broken {
             Some(Break::AsAnyone) => Some(Rule::AsAnyone),
             Some(Break::OtherTask) => Some(Rule::OtherTask),
             Some(Break::UndoClaimed) => Some(Rule::UndoClaimed),
+            Some(Break::RawTitle) => Some(Rule::RawTitle),
+            Some(Break::CopyAnything) => Some(Rule::CopyAnything),
+            Some(Break::RetryWrites) => Some(Rule::RetryWrites),
             Some(Break::ForgetOutbox | Break::DoubleSend) | None => None,
         });
         Broken

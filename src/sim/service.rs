@@ -118,7 +118,12 @@ impl Service {
         let priority = ["urgent", "high", "medium", "low"][n as usize % 4];
         json!({
             "id": tid(n),
-            "display_id": format!("#{n}"),
+            // What `:copy` puts on the clipboard: an id the service wrote.
+            "display_id": if self.hostile && n % 5 == 4 {
+                format!("#{n}{}", HOSTILE[n as usize % HOSTILE.len()])
+            } else {
+                format!("#{n}")
+            },
             "task_number": n,
             "title": title,
             "description": self.text(n as usize + 1, "Do the thing\n\nwith **markdown**"),
@@ -228,14 +233,15 @@ impl Service {
             R::Me => Ok(Reply::Me(Identity {
                 user_id: self.key_owner.clone(),
                 customer_id: "c1".into(),
+                // The names go into the window title.
                 user_name: if self.key_owner == ME {
-                    "Me Myself"
+                    self.text(5, "Me Myself")
                 } else {
-                    "Eve"
+                    self.text(0, "Eve")
                 }
                 .into(),
                 user_email: format!("{}@acme.test", self.key_owner).into(),
-                customer_name: "Acme".into(),
+                customer_name: self.text(2, "Acme").into(),
                 extra: Default::default(),
             })),
             R::ListPage { limit, cursor, .. } | R::RefreshPage { limit, cursor, .. } => {

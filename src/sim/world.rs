@@ -286,12 +286,21 @@ impl World {
                 self.broke(found);
                 vec![]
             }
-            // The terminal lent to another program, the config file, the
-            // clipboard, custom commands, the log and the inbox's walker
-            // are not modelled (docs/testing.md).
+            Effect::Copy(text) => {
+                self.count("copies asked");
+                let (clip, found) = super::term::copy(&mut self.state, &text);
+                if let Some(c) = clip {
+                    self.count("copies offered");
+                    self.digest.str(&c);
+                }
+                self.broke(found);
+                vec![]
+            }
+            // The terminal lent to another program, the config file,
+            // custom commands, the log and the inbox's walker are not
+            // modelled (docs/testing.md).
             Effect::Suspend
             | Effect::Editor { .. }
-            | Effect::Copy(_)
             | Effect::ShowLog
             | Effect::ReadLayout { .. }
             | Effect::SaveView { .. }
@@ -538,6 +547,10 @@ impl World {
         }
         let found = check::frame(&buf);
         self.broke(found);
+        // Between frames the loop writes the title when it changed.
+        let (title, found) = super::term::title(&self.state);
+        self.digest.str(&String::from_utf8_lossy(&title));
+        self.broke(found);
     }
 
     /// The service answers one request in flight, chosen by `r`, with a
@@ -549,40 +562,30 @@ impl World {
         let i = (r % self.pending.len() as u64) as usize;
         let (ticket, req) = self.pending.remove(i);
         let mut rng = Rng::new(r);
-        let roll = rng.below(100);
-        let f = &self.faults;
         let write = req.written_task().is_some();
-        // The client retries a read on 429, 5xx and a dropped connection
-        // itself (`api::client`): what reaches the state is the rarer
-        // failure of every try.
-        let roll = if write { roll } else { roll * 4 };
-        let result = if self.outage {
-            Err(ApiError::Unreachable {
-                message: "connection refused".into(),
-            })
-        } else if f.e5xx && roll < 4 {
-            Err(ApiError::Status {
-                status: [500, 502, 503][rng.below(3) as usize],
-                message: "the service failed \u{1b}[31m".into(),
-            })
-        } else if f.e429 && roll < 7 {
-            Err(ApiError::Status {
-                status: 429,
-                message: "too many requests; Retry-After: 2".into(),
-            })
-        } else if f.garbage && roll < 9 {
-            Err(ApiError::Decode {
-                message: "expected value at line 1 column 1".into(),
-                excerpt: "<html>\u{1b}]0;owned\u{7}</html>".into(),
-            })
-        } else if f.dropped && write && roll < 14 {
-            // Applied, but the answer is lost on the way.
-            let _ = self.apply(ticket, &req);
-            Err(ApiError::Network {
-                message: "connection reset by peer".into(),
-            })
-        } else {
-            self.apply(ticket, &req)
+        // Each attempt meets a fault; the client's own rule
+        // (`api::client::again`) tries a read again, a write never.
+        let cfg = super::http::config();
+        let (mut attempt, mut fault) = (0, None);
+        let result = loop {
+            let f = super::http::draw(&mut rng, &self.faults, write, self.outage, fault);
+            fault = Some(f);
+            let applied = if f.applies() && !self.outage {
+                Some(self.apply(ticket, &req))
+            } else {
+                None
+            };
+            let result = match (f.error(), applied) {
+                (Some(e), _) => Err(e),
+                (None, Some(answer)) => answer,
+                (None, None) => unreachable!("an answer is applied"),
+            };
+            if super::http::tried_again(&cfg, write, &result, attempt).is_none() {
+                break result;
+            }
+            attempt += 1;
+            self.count("attempts tried again by the client");
+            self.notes.push(format!("attempt {attempt} of #{ticket}"));
         };
         self.notes.push(format!(
             "answer #{ticket} ({}): {}",

@@ -234,38 +234,7 @@ fn pipe_within(cmd: &mut Command, text: &str, limit: Duration) -> Result<(), Pip
     }
 }
 
-/// Copy only what an id can be: the text is pasted into shells, where a
-/// line break or a `;` in a value from the service would run what follows.
-/// A task's id is a uuid; its display id is `#` and digits, or a short word
-/// of letters, digits, `#`, `_` and `-` (not starting with `-`, which a
-/// command would read as an option). Anything else is refused, with why.
-pub fn copyable_id(text: &str) -> Result<(), String> {
-    let is_uuid = text.len() == 36
-        && text.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
-        && uuid::Uuid::try_parse(text).is_ok();
-    if is_uuid {
-        return Ok(());
-    }
-    let short_word = !text.is_empty()
-        && text.len() <= 32
-        && !text.starts_with('-')
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '#' | '_' | '-'));
-    if short_word {
-        return Ok(());
-    }
-    let why = if text.is_empty() {
-        "the service gave an empty id".to_string()
-    } else if text.chars().any(|c| c.is_control()) {
-        "the service's id holds control characters (a line break would run the rest as a command if pasted into a shell)".to_string()
-    } else if text.len() > 32 {
-        format!("the service's id is {} bytes long: not an id", text.len())
-    } else {
-        "the service's id holds characters an id does not have (only letters, digits, #, _ and -, or a uuid)".to_string()
-    };
-    Err(format!("{why}: {}", crate::text::clean(text)))
-}
+pub use crate::ui::osc::copyable_id;
 
 #[cfg(test)]
 mod tests {

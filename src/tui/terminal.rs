@@ -526,28 +526,7 @@ impl Drop for InputThread {
     }
 }
 
-/// Bytes that copy `text` to the clipboard with OSC 52. Inside tmux the
-/// plain sequence is what tmux itself takes (`set-clipboard on`, the
-/// default `external` passes it on); the passthrough-wrapped copy follows for
-/// setups with `allow-passthrough on` — tmux drops whichever it does not use.
-/// Registered secrets (the API key) are scrubbed first.
-pub fn osc52(text: &str, in_tmux: bool, in_screen: bool) -> String {
-    use base64::Engine;
-    let text = crate::secret::scrub(text);
-    let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
-    let seq = format!("\x1b]52;c;{b64}\x07");
-    if in_tmux {
-        format!("{seq}\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b"))
-    } else if in_screen {
-        // GNU screen passes a DCS string through to the outer terminal.
-        format!("\x1bP{seq}\x1b\\")
-    } else {
-        seq
-    }
-}
-
-/// The largest text we put on the clipboard through the terminal.
-pub const OSC52_MAX: usize = 74_994;
+pub use crate::ui::osc::{osc52, OSC52_MAX};
 
 #[cfg(test)]
 mod tests {

@@ -11,6 +11,7 @@ mod inbox;
 mod list;
 pub mod markdown;
 mod metrics;
+pub mod osc;
 mod overlays;
 mod theme;
 mod typed;

@@ -124,16 +124,7 @@ impl Notifier {
         if !self.cfg.title {
             return true;
         }
-        let who = state.me.as_ref().map(|m| {
-            (
-                m.user_name.line().into_owned(),
-                m.customer_name.line().into_owned(),
-            )
-        });
-        let text = osc::title_text(
-            state.inbox.count(),
-            who.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
-        );
+        let text = crate::ui::osc::title_of(state);
         let now = (text, super::terminal::resumes());
         if self.shown.as_ref() == Some(&now) {
             return true;

@@ -84,27 +84,7 @@ pub fn choose(forced: Option<u16>, env: &dyn Fn(&str) -> Option<String>) -> Osc 
     Osc::Nine
 }
 
-/// The most characters of service text put in one field.
-pub const FIELD_MAX: usize = 200;
-
-/// Service text made safe inside an escape sequence's payload: no control
-/// character (C0, DEL, C1: nothing can end the sequence or start another),
-/// no bidi control, no secret; `extra` characters (a field separator)
-/// become `,`; at most [`FIELD_MAX`] characters.
-pub fn payload(text: &str, extra: &[char]) -> String {
-    let text = crate::secret::scrub(text);
-    let mut out = String::new();
-    for c in text.chars().take(FIELD_MAX) {
-        if crate::text::is_dangerous(c) || crate::text::is_invisible(c) {
-            out.push(' ');
-        } else if extra.contains(&c) {
-            out.push(',');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub use crate::ui::osc::{payload, title, title_text, FIELD_MAX, POP_TITLE, PUSH_TITLE};
 
 /// The desktop notification's bytes, wrapped for the multiplexer. Every
 /// sequence ends with BEL (never `ESC \`, which would end screen's DCS).
@@ -139,31 +119,6 @@ pub fn wrap(seq: &str, mux: Mux) -> Vec<u8> {
         Mux::Tmux => format!("\x1bPtmux;{}\x1b\\", seq.replace('\x1b', "\x1b\x1b")).into_bytes(),
         Mux::Screen => format!("\x1bP{seq}\x1b\\").into_bytes(),
     }
-}
-
-/// The window title (OSC 2), the text sanitised. Not wrapped: tmux and
-/// screen take the title for their own (`set-titles`).
-pub fn title(text: &str) -> Vec<u8> {
-    format!("\x1b]2;{}\x07", payload(text, &[])).into_bytes()
-}
-
-/// The title as it is, pushed on the terminal's stack (`CSI 22;0 t`) …
-pub const PUSH_TITLE: &[u8] = b"\x1b[22;0t";
-/// … and popped back (`CSI 23;0 t`).
-pub const POP_TITLE: &[u8] = b"\x1b[23;0t";
-
-/// `(3) taskdeck — Alice Martin @ Acme`; no count at 0; `taskdeck` alone
-/// before the service has said who the user is.
-pub fn title_text(count: usize, who: Option<(&str, &str)>) -> String {
-    let mut t = String::new();
-    if count > 0 {
-        t.push_str(&format!("({count}) "));
-    }
-    t.push_str("taskdeck");
-    if let Some((name, org)) = who {
-        t.push_str(&format!(" — {name} @ {org}"));
-    }
-    t
 }
 
 #[cfg(test)]
