@@ -270,7 +270,7 @@ impl State {
                     // the task moved otherwise than by this edit's fields
                     // since the user saw it (someone else's change holds
                     // them).
-                    if only_its_fields_moved(&item, t) {
+                    if only_its_fields_moved(&item.req, item.saw.as_deref(), t) {
                         item.checked = item.base_updated_at.clone();
                         self.rebase_after(&item, t.updated_at.as_deref());
                     }

@@ -83,9 +83,9 @@ pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
 /// the PATCH's own fields only (every other field as seen): the change
 /// is this edit's, no one else's. `false` when what the user saw is not
 /// known, or for any other edit.
-pub(crate) fn only_its_fields_moved(item: &super::OutItem, t: &Task) -> bool {
+pub(crate) fn only_its_fields_moved(req: &ApiRequest, saw: Option<&Task>, t: &Task) -> bool {
     use crate::domain::task_field::TaskField;
-    let (ApiRequest::Patch { patch, .. }, Some(saw)) = (&item.req, item.saw.as_deref()) else {
+    let (ApiRequest::Patch { patch, .. }, Some(saw)) = (req, saw) else {
         return false;
     };
     let its = TaskField::in_patch(patch);
