@@ -255,9 +255,20 @@ fn a_store_locked_by_another_program_never_stops_a_key() {
     let locked = Instant::now();
     let held = || locked.elapsed() < HELD;
 
-    // Moving the list, and a refresh whose rows wait for the store.
+    // Moving the list, and a refresh whose rows wait for the store. A step
+    // starts from the focused list's cursor as drawn: from a screen with
+    // none (the detail focused), any frame with one would pass for the
+    // key's, and every later step would be one key behind — two keys then
+    // drawn in one frame (down and up) read as a key not answered (CI
+    // under load, the first `j` after `tab`; the log showed each key
+    // moving the cursor at once).
     let step = |key: &str| {
-        let before = row(&tui.screen());
+        let screen = tui.screen();
+        let before = row(&screen);
+        assert!(
+            before.is_some(),
+            "{key}: no cursor row on the focused list to start from:\n{screen}"
+        );
         tui.send(key);
         tui.wait_until(&format!("{key} answered under the lock"), ANSWER, |s| {
             row(s).is_some() && row(s) != before
@@ -281,8 +292,12 @@ fn a_store_locked_by_another_program_never_stops_a_key() {
     tui.wait_until("the edit shown under the lock", ANSWER, |s| {
         s.contains("status: completed")
     });
-    // Back to the list; it keeps moving for the rest of the 10 s.
+    // Back to the list (drawn focused before the first move); it keeps
+    // moving for the rest of the 10 s.
     tui.send("\t");
+    tui.wait_until("the list focused under the lock", ANSWER, |s| {
+        row(s).is_some()
+    });
     let mut moves = 0;
     while held() {
         step(if moves % 2 == 0 { "j" } else { "k" });

@@ -280,3 +280,59 @@ fn an_edit_in_flight_when_a_signal_ends_taskdeck_is_kept_and_sent_once_at_the_ne
         assert_eq!(outbox_rows(&the_db(&home)), 0);
     }
 }
+
+// A user met it: two quick edits of one task (the second made before the
+// first was answered, so chained behind it), taskdeck quit with the second
+// on its way, started again: the kept second edit waited as a conflict
+// with the user's OWN first edit ("#2 changed on the service since this
+// edit was made: priority → low waits for you"): it was kept against the
+// version before the first. Now it follows the first's answer: checked
+// against it at the next start, sent, and the task ends as the user left
+// it.
+#[test]
+fn two_quick_edits_cut_by_a_quit_go_out_at_the_next_start_without_a_conflict() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = launch_ready(&svc, &home);
+    let current = current_row(&tui.screen());
+    let id = svc.task_id(&current);
+    let before = svc.sb.task_json(&current).unwrap()["priority"].clone();
+    let others: Vec<&str> = ["urgent", "high", "medium", "low"]
+        .into_iter()
+        .filter(|p| before != *p)
+        .collect();
+    let (first, second) = (others[0], others[1]);
+    let patches = || svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"));
+    svc.set_faults("delay=1500");
+    svc.sb.clear_requests();
+    tui.send(&format!(":priority {first}\r"));
+    tui.wait_until("the first PATCH on its way", WAIT, |_| {
+        !patches().is_empty()
+    });
+    // Made before the first is answered: it waits for it, then goes out.
+    tui.send(&format!(":priority {second}\r"));
+    tui.wait_until("the second PATCH on its way", WAIT, |_| {
+        patches().len() == 2
+    });
+    assert_eq!(svc.sb.task_json(&current).unwrap()["priority"], first);
+    // Quit with the second on its way (the service drops it unanswered).
+    quit(&mut tui);
+    assert_eq!(outbox_rows(&the_db(&home)), 1, "the second edit is kept");
+
+    svc.set_faults("");
+    let mut again = launch_ready(&svc, &home);
+    let db = the_db(&home);
+    again.wait_until("the outbox emptied", WAIT, |s| {
+        assert!(
+            !s.contains("changed on the service"),
+            "the user's own first edit shown as a conflict:\n{s}"
+        );
+        outbox_rows(&db) == 0
+    });
+    assert_eq!(
+        svc.sb.task_json(&current).unwrap()["priority"],
+        second,
+        "the second edit stands"
+    );
+    quit(&mut again);
+}

@@ -225,7 +225,7 @@ impl State {
 
     /// An answer to one of the engine's requests (`Engine::owns`).
     pub fn engine_answer(&mut self, r: ApiResult) -> Vec<Effect> {
-        let base = self.edit_bases.remove(&r.ticket);
+        let base = self.take_edit_base(&r);
         let Some((run_id, ji)) = self.engine.tickets.remove(&r.ticket) else {
             return vec![];
         };

@@ -133,7 +133,7 @@ impl State {
             if self.sending.contains_key(ticket) {
                 continue;
             }
-            let base = self.edit_bases.remove(ticket);
+            let base = self.edit_bases.remove(ticket).map(|(_, b)| b);
             self.queue_write(*ticket, req.clone(), sent, base, true);
             if !sent {
                 continue;

@@ -135,9 +135,12 @@ pub struct State {
     pub outbox: Vec<crate::app::local::outbox::OutItem>,
     /// Whose edits may go out now, and another user's that wait.
     pub owner: crate::app::local::outbox::Owner,
-    /// Per queueable write in flight: the version of the task shown when
-    /// it was made, the base it is checked against if it is queued.
-    pub edit_bases: HashMap<u64, Option<String>>,
+    /// Per queueable write in flight: its task and the version of the
+    /// task shown when it was made, the base it is checked against if it
+    /// is queued. A write chained behind an earlier one of its task (made
+    /// before that one's answer) is moved onto that answer when it comes
+    /// (`State::rebase_chained`): our own change never holds it.
+    pub edit_bases: HashMap<u64, (String, Option<String>)>,
     /// The profile in use (shown in the header); `None`: the top level's
     /// connection, the profile named [`State::default_profile`].
     pub profile: Option<String>,
@@ -276,7 +279,7 @@ impl State {
             // What the user saw when making it: a queued edit is checked
             // against this, whatever arrives before its answer.
             let base = self.shown_version(id);
-            self.edit_bases.insert(ticket, base);
+            self.edit_bases.insert(ticket, (id.to_string(), base));
         }
         Effect::Api {
             ticket,

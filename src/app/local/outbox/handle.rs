@@ -6,7 +6,7 @@ use super::*;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Level, Reply, State};
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;
-use stored::already_applied;
+use stored::{already_applied, only_its_fields_moved};
 
 impl State {
     /// The outbox is reading this task before sending an edit of it.
@@ -222,7 +222,7 @@ impl State {
     /// what to say once the answer is applied.
     pub(crate) fn outbox_answer(&mut self, r: &ApiResult) -> Outboxed {
         let ticket = r.ticket;
-        let base = self.edit_bases.remove(&ticket);
+        let base = self.take_edit_base(r);
         // A queueable edit that could not go out (or lost its connection).
         let lost = match &r.result {
             Err(e) if e.unreachable() => Some(false),
@@ -261,8 +261,19 @@ impl State {
                     (Some(_), None) => false,
                 };
                 if item.unknown && already_applied(&item.req, t) {
-                    let item = self.outbox.remove(i);
+                    let mut item = self.outbox.remove(i);
                     self.local.store(StoreCmd::OutboxRemove(item.seq));
+                    // It had landed: the task read is its answer. The
+                    // edits of the task chained behind it (made against
+                    // the same version, before its answer: two quick
+                    // edits, then a quit) are checked against it — unless
+                    // the task moved otherwise than by this edit's fields
+                    // since the user saw it (someone else's change holds
+                    // them).
+                    if only_its_fields_moved(&item.req, item.saw.as_deref(), t) {
+                        item.checked = item.base_updated_at.clone();
+                        self.rebase_after(&item, t.updated_at.as_deref());
+                    }
                     if let Some(pt) = item.pending_ticket {
                         self.pending.retain(|p| p.ticket != pt);
                     }

@@ -3,7 +3,7 @@
 //! edit it is, and the version each is checked against.
 
 use super::super::outbox::{Kept, OutItem, OutState};
-use crate::app::state::{Level, State};
+use crate::app::state::{ApiResult, Level, Reply, State};
 use crate::store::worker::StoreCmd;
 
 impl State {
@@ -75,6 +75,31 @@ impl State {
         for c in cmds {
             self.local.store(c);
         }
+    }
+
+    /// An answer came: the base of its write (`None`: not a queueable
+    /// write of this session), taken from `edit_bases`. A write of a task
+    /// answered with a new version carries the writes of that task still
+    /// in flight behind it (chained: made against the same version,
+    /// before this answer) onto its answer: queued later (the connection
+    /// lost, the session ended before they went out), they are checked
+    /// against our own change, not the version before it — which would
+    /// show the user's own first edit as someone else's. Only a change
+    /// after our answer holds them.
+    pub(crate) fn take_edit_base(&mut self, r: &ApiResult) -> Option<Option<String>> {
+        let (id, base) = self.edit_bases.remove(&r.ticket)?;
+        if let (Some(made_on), Ok(Reply::Task(t))) = (&base, &r.result) {
+            if let Some(version) = t.updated_at.as_deref() {
+                for (task, b) in self.edit_bases.values_mut() {
+                    if *task == id
+                        && super::super::freshness::same_version(b.as_deref(), Some(made_on))
+                    {
+                        *b = Some(version.to_string());
+                    }
+                }
+            }
+        }
+        Some(base)
     }
 
     /// The store wrote a queued edit.

@@ -8,7 +8,14 @@
 //! edit was made, `State::edit_bases`), the edit waits for the user. The
 //! service's answer to our own queued edit becomes the version the next
 //! queued edit of the task is checked against (`rebase_after`), so only a
-//! change by someone else holds one. An edit is sent only for the user who
+//! change by someone else holds one. Likewise a write chained behind an
+//! earlier write of its task (made before that one's answer, both against
+//! one version) moves onto that answer when it comes
+//! (`State::take_edit_base`), and a queued edit behind one found already
+//! arrived (after a quit) moves onto the task read back when only that
+//! edit's fields moved (`stored::only_its_fields_moved`): a quit between
+//! two quick edits never shows the first as a conflict with the second.
+//! An edit is sent only for the user who
 //! made it; whether the store kept it is tracked (`outbox/keep.rs`).
 //! Comments and requester replies are never queued: they stay drafts.
 

@@ -78,3 +78,19 @@ pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
             crate::domain::task_field::TaskField::from_wire(k).is_some_and(|f| f.holds(v, t))
         })
 }
+
+/// The task read moved from what the user saw when making this PATCH in
+/// the PATCH's own fields only (every other field as seen): the change
+/// is this edit's, no one else's. `false` when what the user saw is not
+/// known, or for any other edit.
+pub(crate) fn only_its_fields_moved(req: &ApiRequest, saw: Option<&Task>, t: &Task) -> bool {
+    use crate::domain::task_field::TaskField;
+    let (ApiRequest::Patch { patch, .. }, Some(saw)) = (req, saw) else {
+        return false;
+    };
+    let its = TaskField::in_patch(patch);
+    TaskField::ALL
+        .iter()
+        .filter(|f| !its.contains(f))
+        .all(|f| f.read(saw) == f.read(t))
+}
