@@ -32,6 +32,13 @@ pub struct Faults {
     /// The key is reissued to another user between two runs of the
     /// client (it acts as Eve after a start, then as the user again).
     pub reissue: bool,
+    /// The model disk: the store's file full, or locked by another
+    /// program (`disk.rs`).
+    pub disk: bool,
+    /// The terminal goes away (a hang-up) and the client starts again.
+    pub hangup: bool,
+    /// The key is reissued to another user while the client runs.
+    pub key_live: bool,
 }
 
 /// The names `--faults` takes, in the order of [`Faults`].
@@ -48,6 +55,9 @@ pub const NAMES: &[&str] = &[
     "hostile",
     "clock-back",
     "reissue",
+    "disk",
+    "hangup",
+    "key-live",
 ];
 
 impl Faults {
@@ -100,6 +110,9 @@ impl Faults {
             hostile: on[9],
             clock_back: on[10],
             reissue: on[11],
+            disk: on[12],
+            hangup: on[13],
+            key_live: on[14],
         })
     }
 }
@@ -125,6 +138,9 @@ pub enum Break {
     /// An undo's task that failed, was skipped or whose outcome is
     /// unknown is recorded as undone, and nothing says why not.
     UndoClaimed,
+    /// The store refuses a write (the disk full, locked) and says nothing
+    /// of it: a queued edit neither kept nor said not kept.
+    SilentStore,
 }
 
 impl Break {
@@ -136,8 +152,9 @@ impl Break {
             "as-anyone" => Ok(Break::AsAnyone),
             "other-task" => Ok(Break::OtherTask),
             "undo-claimed" => Ok(Break::UndoClaimed),
+            "silent-store" => Ok(Break::SilentStore),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, silent-store"
             )),
         }
     }

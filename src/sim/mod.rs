@@ -14,7 +14,9 @@
 //! invariants).
 
 mod check;
+mod disk;
 pub mod faults;
+mod hangup;
 pub mod rng;
 pub mod service;
 pub mod step;
@@ -189,7 +191,7 @@ impl Broken {
             Some(Break::AsAnyone) => Some(Rule::AsAnyone),
             Some(Break::OtherTask) => Some(Rule::OtherTask),
             Some(Break::UndoClaimed) => Some(Rule::UndoClaimed),
-            Some(Break::ForgetOutbox | Break::DoubleSend) | None => None,
+            Some(Break::ForgetOutbox | Break::DoubleSend | Break::SilentStore) | None => None,
         });
         Broken
     }
