@@ -114,6 +114,15 @@ impl World {
         }
     }
 
+    /// Queued edits that may come back at the next start: done, their
+    /// removal not written by a store that failed.
+    pub(super) fn may_return(&self) -> BTreeSet<i64> {
+        match &self.db {
+            Some((_, server)) if server.failed.is_some() => self.ledger.confirmed_seqs(),
+            _ => BTreeSet::new(),
+        }
+    }
+
     /// What the store answers reaches the state; with the rule broken
     /// on purpose (`Break::SilentStore`) a store that could not keep a
     /// write says nothing of it.

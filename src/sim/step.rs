@@ -249,8 +249,8 @@ pub fn next(rng: &mut Rng, keys: &[KeyEvent], commands: &[&str], faults: &Faults
             let d = rng.draw();
             match d % 16 {
                 0 | 4..=7 if faults.disk => Step::Disk(d),
-                1 if faults.hangup => Step::HangUp,
-                2 | 3 if faults.key_live => Step::KeyReissuedLive,
+                1 | 12 if faults.hangup => Step::HangUp,
+                2 | 3 | 8..=11 if faults.key_live => Step::KeyReissuedLive,
                 _ => Step::Deliver(d),
             }
         }

@@ -666,8 +666,9 @@ impl World {
     /// The process dies: nothing of its memory is kept; the store is
     /// reopened as last committed, the drafts folder as written.
     fn crash(&mut self, r: u64) {
-        let expect = CrashExpect::of(&self.state, self.composing());
+        let mut expect = CrashExpect::of(&self.state, self.composing());
         self.abandon_pending(r);
+        expect.may_return = self.may_return();
         self.disk_down();
         if let Some((db, _)) = self.db.take() {
             // The dead process's claims are free for the next start, as
