@@ -199,7 +199,11 @@ fn an_edit_sent_as_the_other_user_after_a_reissue_is_caught() {
     cfg.broken = Some(Break::AsAnyone);
     let broken = sim::run(&cfg);
     let v = broken.violations.first().expect("caught");
-    assert_eq!(v.kind, "as another user", "{v:?}");
+    // Caught as the edit goes out as the other user, or before: when
+    // the key's user changes, the first user's edits taken as the new
+    // one's without a word ("not told", since the key reissued while
+    // running was modelled).
+    assert!(["as another user", "not told"].contains(&v.kind), "{v:?}");
     cfg.broken = None;
     cfg.steps = v.step + 1;
     assert_clean(11, &sim::run(&cfg));

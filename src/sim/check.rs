@@ -112,12 +112,6 @@ impl Ledger {
         );
     }
 
-    /// Queued edits the service applied (heard or not): a store that
-    /// could not write their removal may bring them back.
-    pub fn confirmed_seqs(&self) -> BTreeSet<i64> {
-        self.seq_applied.union(&self.seq_heard).copied().collect()
-    }
-
     /// The client heard the answer to `ticket` (`ok`: a success).
     pub fn heard(&mut self, ticket: u64, ok: bool) {
         if let (true, Some(w)) = (ok, self.writes.get(&self.id(ticket))) {
@@ -210,9 +204,9 @@ impl Before {
 pub struct CrashExpect {
     seqs: BTreeSet<i64>,
     draft: Option<Composing>,
-    /// Queued edits heard done whose removal a failed store could not
-    /// write (the disk full, locked): they may come back, and are checked
-    /// by the next start, never sent twice (the ledger).
+    /// Queued edits that left the outbox after the store failed (the disk
+    /// full, locked: their removal never written): they may come back,
+    /// and are checked by the next start, never sent twice (the ledger).
     pub may_return: BTreeSet<i64>,
 }
 

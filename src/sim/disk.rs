@@ -114,11 +114,18 @@ impl World {
         }
     }
 
-    /// Queued edits that may come back at the next start: done, their
-    /// removal not written by a store that failed.
+    /// Queued edits that may come back at the next start: after the store
+    /// failed (the disk full, locked) nothing more was written, so what
+    /// left the outbox since — sent and heard done, found landed by its
+    /// check, cancelled — is still in the store as last committed.
     pub(super) fn may_return(&self) -> BTreeSet<i64> {
         match &self.db {
-            Some((_, server)) if server.failed.is_some() => self.ledger.confirmed_seqs(),
+            Some((db, server)) if server.failed.is_some() => db
+                .outbox()
+                .unwrap_or_default()
+                .iter()
+                .map(|r| r.seq)
+                .collect(),
             _ => BTreeSet::new(),
         }
     }
