@@ -203,7 +203,11 @@ fn an_edit_sent_as_the_other_user_after_a_reissue_is_caught() {
     cfg.broken = Some(Break::AsAnyone);
     let broken = sim::run(&cfg);
     let v = broken.violations.first().expect("caught");
-    assert_eq!(v.kind, "as another user", "{v:?}");
+    // Caught as the edit goes out as the other user, or before: when
+    // the key's user changes, the first user's edits taken as the new
+    // one's without a word ("not told", since the key reissued while
+    // running was modelled).
+    assert!(["as another user", "not told"].contains(&v.kind), "{v:?}");
     cfg.broken = None;
     cfg.steps = v.step + 1;
     assert_clean(11, &sim::run(&cfg));
@@ -292,5 +296,59 @@ fn a_write_tried_again_by_the_http_client_is_caught() {
             .copied()
             .unwrap_or(0)
             > 0
+    );
+}
+
+fn run_broken_with(seed: u64, steps: usize, faults: &str, broken: Break) -> Outcome {
+    let mut cfg = Config::new(seed, steps);
+    cfg.faults = sim::Faults::parse(faults).unwrap();
+    cfg.broken = Some(broken);
+    sim::run(&cfg)
+}
+
+const DISK: &str = "disk,outage,crash,dropped";
+
+/// The model disk (a store full, or locked by another program): the
+/// store fails for the session, an edit it could not keep is named NOT
+/// KEPT, and an edit done whose removal it could not write comes back at
+/// the next start without being sent twice (seed 43: a due date queued
+/// offline, sent while the disk was full, then a crash).
+#[test]
+fn a_store_full_or_locked_loses_no_edit_without_a_word() {
+    let out = run_with(43, 1500, DISK);
+    assert_clean(43, &out);
+    let failed = out.stats.get("store failures").copied().unwrap_or(0);
+    assert!(failed > 0, "{:?}", out.stats);
+}
+
+/// A store that refuses a write and says nothing of it is caught.
+#[test]
+fn a_store_that_drops_a_write_without_a_word_is_caught() {
+    let broken = run_broken_with(40, 600, DISK, Break::SilentStore);
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "not kept without a word", "{v:?}");
+    assert_clean(40, &run_with(40, v.step + 1, DISK));
+}
+
+/// The terminal hung up, the client started again from the store as
+/// committed: drafts back, the outbox as kept, nothing sent twice; and a
+/// key reissued while the client runs (offline) never sends the first
+/// user's edits as the second.
+#[test]
+fn a_hang_up_and_a_key_reissued_while_running_lose_nothing_and_send_as_nobody_else() {
+    let (mut hung, mut reissued) = (0, 0);
+    for seed in [52, 53] {
+        let out = run_with(seed, 1000, "hangup,key-live,outage,crash,dropped");
+        assert_clean(seed, &out);
+        hung += out.stats.get("hang-ups").copied().unwrap_or(0);
+        reissued += out
+            .stats
+            .get("keys reissued while running")
+            .copied()
+            .unwrap_or(0);
+    }
+    assert!(
+        hung >= 5 && reissued >= 5,
+        "{hung} hang-ups, {reissued} reissues"
     );
 }

@@ -32,6 +32,13 @@ pub struct Faults {
     /// The key is reissued to another user between two runs of the
     /// client (it acts as Eve after a start, then as the user again).
     pub reissue: bool,
+    /// The model disk: the store's file full, or locked by another
+    /// program (`disk.rs`).
+    pub disk: bool,
+    /// The terminal goes away (a hang-up) and the client starts again.
+    pub hangup: bool,
+    /// The key is reissued to another user while the client runs.
+    pub key_live: bool,
 }
 
 /// The names `--faults` takes, in the order of [`Faults`].
@@ -48,6 +55,9 @@ pub const NAMES: &[&str] = &[
     "hostile",
     "clock-back",
     "reissue",
+    "disk",
+    "hangup",
+    "key-live",
 ];
 
 impl Faults {
@@ -100,6 +110,9 @@ impl Faults {
             hostile: on[9],
             clock_back: on[10],
             reissue: on[11],
+            disk: on[12],
+            hangup: on[13],
+            key_live: on[14],
         })
     }
 }
@@ -136,6 +149,9 @@ pub enum Break {
     /// (`api::client::again`): a write applied whose answer was lost is
     /// applied again.
     RetryWrites,
+    /// The store refuses a write (the disk full, locked) and says nothing
+    /// of it: a queued edit neither kept nor said not kept.
+    SilentStore,
 }
 
 impl Break {
@@ -147,11 +163,12 @@ impl Break {
             "as-anyone" => Ok(Break::AsAnyone),
             "other-task" => Ok(Break::OtherTask),
             "undo-claimed" => Ok(Break::UndoClaimed),
+            "silent-store" => Ok(Break::SilentStore),
             "raw-title" => Ok(Break::RawTitle),
             "copy-anything" => Ok(Break::CopyAnything),
             "retry-writes" => Ok(Break::RetryWrites),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes, silent-store"
             )),
         }
     }

@@ -16,7 +16,9 @@
 //! invariants).
 
 mod check;
+mod disk;
 pub mod faults;
+mod hangup;
 mod http;
 pub mod rng;
 pub mod service;
@@ -196,7 +198,7 @@ impl Broken {
             Some(Break::RawTitle) => Some(Rule::RawTitle),
             Some(Break::CopyAnything) => Some(Rule::CopyAnything),
             Some(Break::RetryWrites) => Some(Rule::RetryWrites),
-            Some(Break::ForgetOutbox | Break::DoubleSend) | None => None,
+            Some(Break::ForgetOutbox | Break::DoubleSend | Break::SilentStore) | None => None,
         });
         Broken
     }

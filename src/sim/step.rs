@@ -39,6 +39,15 @@ pub enum Step {
     /// The user quits; the key is reissued to another user (or back);
     /// the user starts again with it.
     Reissue,
+    /// The model disk: a fault starts (full, or the store locked by
+    /// another program; drawn from the number) or ends (`disk.rs`).
+    Disk(u64),
+    /// The terminal goes away (SIGHUP, EOF on the tty); the client is
+    /// started again (`hangup.rs`).
+    HangUp,
+    /// The key is reissued to the other user (or back) while the client
+    /// runs offline (`hangup.rs`).
+    KeyReissuedLive,
 }
 
 /// Every key the keymap binds, as terminal events, and the keys a user
@@ -234,7 +243,17 @@ pub fn next(rng: &mut Rng, keys: &[KeyEvent], commands: &[&str], faults: &Faults
         988..=989 if faults.crash => Step::Restart,
         990..=991 if faults.clock_back => Step::ServiceClockBack(*rng.pick(&[1, 30, 3600, 86_400])),
         992..=993 if faults.reissue => Step::Reissue,
-        _ => Step::Deliver(rng.draw()),
+        _ => {
+            // The rarer faults take a few of these draws: the rolls and the
+            // draws of a seed stay as they were without them.
+            let d = rng.draw();
+            match d % 16 {
+                0 | 4..=7 if faults.disk => Step::Disk(d),
+                1 | 12 if faults.hangup => Step::HangUp,
+                2 | 3 | 8..=11 if faults.key_live => Step::KeyReissuedLive,
+                _ => Step::Deliver(d),
+            }
+        }
     }
 }
 

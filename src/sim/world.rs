@@ -33,7 +33,7 @@ const SETTLE_MAX: usize = 10_000;
 pub struct World {
     pub dir: PathBuf,
     pub state: State,
-    db: Option<(Db, Server)>,
+    pub(super) db: Option<(Db, Server)>,
     pub svc: Service,
     /// Requests the service has not answered yet, by ticket.
     pub pending: Vec<(u64, ApiRequest)>,
@@ -67,6 +67,8 @@ pub struct World {
     undos: Vec<UndoWatch>,
     /// What the run did, counted (writes applied, crashes, edits queued…).
     pub stats: std::collections::BTreeMap<&'static str, u64>,
+    /// The model disk's fault (`disk.rs`).
+    pub(super) disk: super::disk::Disk,
 }
 
 /// The run's folder (its store and drafts). Its name is part of what is
@@ -136,6 +138,7 @@ impl World {
             frames: false,
             undos: Vec::new(),
             stats: Default::default(),
+            disk: Default::default(),
             dir,
         };
         w.set_clock();
@@ -160,7 +163,7 @@ impl World {
         *self.stats.entry(what).or_default() += 1;
     }
 
-    fn broke(&mut self, found: impl IntoIterator<Item = Broke>) {
+    pub(super) fn broke(&mut self, found: impl IntoIterator<Item = Broke>) {
         for (kind, detail) in found {
             self.violation(kind, detail);
         }
@@ -178,7 +181,7 @@ impl World {
 
     /// A process starts: a new state, the store of the user the key was
     /// last seen to be (with its rows), the first requests.
-    fn boot(&mut self) {
+    pub(super) fn boot(&mut self) {
         let mut state = crate::app::new_state("sim.test".into(), &self.settings, false);
         state.drafts = crate::app::state::drafts::Drafts::per_user(self.dir.join("drafts"));
         state.local.on = true;
@@ -187,6 +190,7 @@ impl World {
         self.db = None;
         self.writes = WritesInFlight::default();
         self.ledger.booted();
+        self.disk_at_start();
         if let Some(user) = self.seen_user.clone() {
             self.open_store(&user, true);
         }
@@ -218,6 +222,7 @@ impl World {
                 self.state.local.on = true;
                 self.state.local.busy = false;
                 self.state.local.user = Some(user.to_string());
+                self.disk_opened();
             }
             Err(e) => self.violation("store", format!("the store did not open: {e}")),
         }
@@ -327,7 +332,12 @@ impl World {
             let user = self.state.me.as_ref().map(|m| m.user_id.clone());
             if let Some(user) = user {
                 self.seen_user = Some(user.clone());
+                let old = self.state.local.user.clone().filter(|o| *o != user);
+                let queued = old
+                    .as_deref()
+                    .is_some_and(|o| super::hangup::queued_by(&self.state, o));
                 self.bind(&user);
+                self.broke(super::hangup::told_of_switch(queued, &said, &self.state));
             }
             fx.extend(self.state.outbox_pump());
         }
@@ -386,7 +396,7 @@ impl World {
         for cmd in std::mem::take(&mut self.state.local.out) {
             server.serve(db, cmd, &|a| answers.borrow_mut().push(a));
         }
-        answers.into_inner()
+        self.disk_answers(answers.into_inner())
     }
 
     /// Carry out one step, then draw.
@@ -400,6 +410,7 @@ impl World {
         let before = Before::of(&self.state);
         let undo_top = self.state.history.undo_stack.last().copied();
         let said_before = check::said(&self.state);
+        let not_kept_before = super::disk::not_kept(&self.state);
         self.clock += Duration::from_millis(16);
         self.set_clock();
         match step {
@@ -454,6 +465,9 @@ impl World {
                 self.count("keys reissued");
                 self.boot();
             }
+            Step::Disk(r) => self.disk_step(*r),
+            Step::HangUp => self.hang_up(),
+            Step::KeyReissuedLive => self.key_reissued_live(),
         }
         // What the loop does after each batch: read ahead, keep the draft.
         let fx = self.state.plan_prefetch_at(self.now());
@@ -462,6 +476,14 @@ impl World {
         self.draw();
         self.ledger.observe(&self.state);
         let restarted = self.notes.iter().any(|n| n == "crash" || n == "restart");
+        let served = self.db.is_some() && self.state.local.out.is_empty();
+        let found = super::disk::check(
+            &self.state,
+            &not_kept_before,
+            &said_before,
+            served && !restarted,
+        );
+        self.broke(found);
         if self.user_step && !restarted {
             // One watch an undo: a user's step while it runs (its
             // operation still on top of the stack) starts none again,
@@ -647,8 +669,10 @@ impl World {
     /// The process dies: nothing of its memory is kept; the store is
     /// reopened as last committed, the drafts folder as written.
     fn crash(&mut self, r: u64) {
-        let expect = CrashExpect::of(&self.state, self.composing());
+        let mut expect = CrashExpect::of(&self.state, self.composing());
         self.abandon_pending(r);
+        expect.may_return = self.may_return();
+        self.disk_down();
         if let Some((db, _)) = self.db.take() {
             // The dead process's claims are free for the next start, as
             // `free_claims_of_the_dead` finds them (its pid is gone).
@@ -681,13 +705,14 @@ impl World {
     /// `State::keep_writes_in_flight`), the store's queue written and its
     /// last answers taken, its claims given back; what was sent may or
     /// may not arrive.
-    fn quit(&mut self) {
+    pub(super) fn quit(&mut self) {
         self.state.save_drafts_now();
         self.state.keep_writes_in_flight(&self.writes);
         for a in self.drain_store() {
             let _ = self.state.on_store(a);
         }
         self.abandon_pending(self.step_no as u64);
+        self.disk_down();
         if let Some((db, _)) = self.db.take() {
             let _ = db.outbox_release();
         }

@@ -491,3 +491,31 @@ mod link_tests {
         assert!(!target.exists(), "the link was followed");
     }
 }
+
+/// The simulator's model disk (issue 43, `crate::sim::disk`): only with
+/// the `sim` feature, never in the shipped library or binary.
+#[cfg(feature = "sim")]
+impl Db {
+    /// `full`: the file may not grow (a disk full: a write that fits the
+    /// pages there are still goes, one that must grow the file is refused
+    /// `SQLITE_FULL`). `no_wait`: another program's lock is not waited
+    /// for (`SQLITE_BUSY` at once: what a lock held longer than the
+    /// store's wait comes to, without the wait).
+    pub fn sim_disk(&self, full: bool, no_wait: bool) -> rusqlite::Result<()> {
+        let pages: i64 = if full {
+            self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))?
+        } else {
+            1 << 30
+        };
+        self.conn
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| {
+                r.get::<_, i64>(0)
+            })?;
+        let wait = if no_wait {
+            std::time::Duration::ZERO
+        } else {
+            super::open::BUSY_TIMEOUT
+        };
+        self.conn.busy_timeout(wait)
+    }
+}

@@ -22,7 +22,7 @@ pub const OPEN_WAIT: Duration = Duration::from_secs(5);
 
 /// How long one statement waits for another process's lock before it
 /// fails (the store's thread, off the UI loop).
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub(super) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What stands in the way of using a database.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
