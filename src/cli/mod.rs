@@ -33,6 +33,9 @@ use std::time::Duration;
 
 /// Entry point of the binary; returns the process exit code.
 pub fn main() -> i32 {
+    // First thing, before any thread allocates: a bounded number of malloc
+    // arenas (`MALLOC_ARENAS`).
+    bound_memory();
     // Before anything holds the key: no core dumps (unless opted out).
     let protection = crate::secret::protect_process();
     let cli = match Cli::try_parse() {
@@ -104,6 +107,21 @@ pub fn main() -> i32 {
     config::stop_detached_key_commands();
     tracing::info!(code, "taskdeck exiting");
     code
+}
+
+/// glibc's malloc arenas taskdeck allows (issue 42 §2). One arena a
+/// thread (glibc's default, up to eight a core) kept what each of the
+/// runtime's workers, the store's thread and the walks' threads had freed
+/// in its own heap; the loop, the decoding and the store take turns, so
+/// two arenas lose nothing to contention and share their free memory.
+pub const MALLOC_ARENAS: i32 = 2;
+
+/// Bound malloc's arenas ([`MALLOC_ARENAS`]); glibc's `MALLOC_ARENA_MAX`
+/// in the environment still wins, for measuring.
+fn bound_memory() {
+    if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+        crate::platform::ffi::bound_malloc_arenas(MALLOC_ARENAS);
+    }
 }
 
 /// The run is over and its exit status known: drop the background tasks
@@ -509,5 +527,66 @@ fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
                 ))),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::platform::ffi::{malloc_arenas, trim_malloc};
+
+    const CHILD: &str = "TASKDECK_TEST_ARENAS_CHILD";
+    const NAME: &str = "cli::tests::malloc_keeps_to_its_arenas_however_many_threads_allocate";
+
+    /// glibc settles its arena limit once it has made more than eight: a
+    /// test process has made them long before, so the check runs in a
+    /// fresh process of this test binary running this test alone.
+    #[test]
+    fn malloc_keeps_to_its_arenas_however_many_threads_allocate() {
+        if std::env::var_os(CHILD).is_none() {
+            if malloc_arenas().is_none() {
+                return; // not glibc's malloc: nothing to bound
+            }
+            let out = std::process::Command::new(std::env::current_exe().unwrap())
+                .args([NAME, "--exact", "--test-threads=1", "--nocapture"])
+                .env(CHILD, "1")
+                .env_remove("MALLOC_ARENA_MAX")
+                .output()
+                .unwrap();
+            let said = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && said.contains("1 passed"),
+                "{said}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            return;
+        }
+        super::bound_memory();
+        let before = malloc_arenas().unwrap();
+        // Sixteen threads allocating at once, each alive until all have.
+        let all = std::sync::Arc::new(std::sync::Barrier::new(16));
+        let threads: Vec<_> = (0..16)
+            .map(|i| {
+                let all = all.clone();
+                std::thread::spawn(move || {
+                    let held: Vec<Box<[u8; 64]>> = (0..1000).map(|_| Box::new([i; 64])).collect();
+                    all.wait();
+                    held.len()
+                })
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), 1000);
+        }
+        let after = malloc_arenas().unwrap();
+        println!("arenas: {before} before, {after} after 16 threads");
+        assert!(
+            after <= before.max(super::MALLOC_ARENAS as usize),
+            "{after} arenas after 16 threads, {before} before"
+        );
+        // What they freed is given back.
+        let spread: Vec<Vec<u8>> = (0..20_000).map(|_| vec![1u8; 1024]).collect();
+        let kept: Vec<Vec<u8>> = spread.into_iter().step_by(64).collect();
+        assert!(trim_malloc(), "nothing given back");
+        drop(kept);
     }
 }

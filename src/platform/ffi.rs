@@ -118,6 +118,78 @@ pub fn file_size_limit() -> Option<libc::rlim_t> {
     (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
 }
 
+// ---------------------------------------------------------------- memory
+
+/// Bound glibc's malloc to `n` arenas (`mallopt(M_ARENA_MAX)`). Without a
+/// bound glibc makes an arena for each thread that allocates, up to eight
+/// a core, and a thread's freed memory stays in its arena: the runtime's
+/// workers, the store's and the walks' threads each kept their own share
+/// of the process's memory (issue 42 §2). Takes effect only before glibc
+/// has settled its limit (more than eight arenas made): call it first
+/// thing. False where malloc is not glibc's, or when refused.
+pub fn bound_malloc_arenas(n: i32) -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallopt(3) takes two integers and only sets a parameter.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, n) == 1 }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        let _ = n;
+        false
+    }
+}
+
+/// Give back to the system the free pages glibc's malloc holds, in every
+/// arena and inside its heaps too (`malloc_trim(0)`). True when some were
+/// given back; always false where malloc is not glibc's.
+pub fn trim_malloc() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: malloc_trim(3) takes an integer; it locks each arena
+        // itself while it walks it.
+        unsafe { libc::malloc_trim(0) == 1 }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
+
+/// How many arenas glibc's malloc has made (the `<heap nr=…>` entries of
+/// `malloc_info(3)`); `None` where malloc is not glibc's or it cannot be
+/// read.
+pub fn malloc_arenas() -> Option<usize> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut buf: *mut libc::c_char = std::ptr::null_mut();
+        let mut len: libc::size_t = 0;
+        // SAFETY: open_memstream(3) writes the buffer's pointer and length
+        // into our two locals, which outlive the stream (closed below);
+        // malloc_info(3) writes to that stream; after fclose the buffer is
+        // ours, read within its length, then freed once.
+        unsafe {
+            let f = libc::open_memstream(&mut buf, &mut len);
+            if f.is_null() {
+                return None;
+            }
+            let rc = libc::malloc_info(0, f);
+            libc::fclose(f);
+            if buf.is_null() {
+                return None;
+            }
+            let text = std::slice::from_raw_parts(buf.cast::<u8>(), len);
+            let n = String::from_utf8_lossy(text).matches("<heap nr=").count();
+            libc::free(buf.cast());
+            (rc == 0).then_some(n)
+        }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        None
+    }
+}
+
 /// No core dump from this process: the core size limit becomes 0 (soft
 /// and hard, inherited by children) and, on Linux, the process is not
 /// dumpable (no debugger of the same user attaches, `/proc/PID/mem` is
