@@ -673,12 +673,12 @@ fn trim_due(list: &crate::app::state::panes::TaskList, trimmed_at: usize) -> Opt
 #[cfg(test)]
 mod trim_tests {
     use super::{trim_due, TRIM_FROM_ROWS};
-    use crate::api::{Task, TaskItem};
+    use crate::api::TaskItem;
     use crate::app::state::panes::TaskList;
 
     fn list(rows: usize) -> TaskList {
         TaskList {
-            items: vec![TaskItem::Task(Box::new(Task::default())); rows],
+            items: vec![TaskItem::Task(Box::default()); rows],
             end_reached: true,
             ..TaskList::default()
         }
