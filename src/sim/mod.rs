@@ -17,8 +17,10 @@
 
 mod check;
 mod disk;
+mod disk_steps;
 pub mod faults;
 mod hangup;
+mod hangup_steps;
 mod http;
 pub mod rng;
 pub mod service;

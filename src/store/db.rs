@@ -7,6 +7,11 @@ use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// How long one statement waits for another process's lock before it
+/// fails (the store's thread, off the UI loop; set where the store is
+/// opened, `open`).
+pub(super) const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 pub struct Db {
     pub(super) conn: Connection,
     pub(super) path: PathBuf,
@@ -514,7 +519,7 @@ impl Db {
         let wait = if no_wait {
             std::time::Duration::ZERO
         } else {
-            super::open::BUSY_TIMEOUT
+            BUSY_TIMEOUT
         };
         self.conn.busy_timeout(wait)
     }

@@ -9,7 +9,7 @@
 //! is left exactly as it is. Any other failure (a full disk, a read-only
 //! folder) leaves the file alone too.
 
-use super::db::Db;
+use super::db::{Db, BUSY_TIMEOUT};
 use super::outbox::rescue_outbox;
 use super::rows::{now_secs, Boot};
 use super::schema::SCHEMA_VERSION;
@@ -19,10 +19,6 @@ use std::time::{Duration, Instant};
 
 /// How long a start waits for a store another process holds.
 pub const OPEN_WAIT: Duration = Duration::from_secs(5);
-
-/// How long one statement waits for another process's lock before it
-/// fails (the store's thread, off the UI loop).
-pub(super) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What stands in the way of using a database.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
