@@ -227,16 +227,12 @@ impl CrashExpect {
     /// Compared with the state the next start made.
     pub fn check(self, state: &State) -> Vec<Broke> {
         let mut out = Vec::new();
-        let now: BTreeSet<i64> = state.outbox.iter().map(|i| i.seq).collect();
-        let back = now
-            .difference(&self.seqs)
-            .all(|q| self.may_return.contains(q));
-        if !self.seqs.is_subset(&now) || !back {
-            out.push((
-                "outbox after a crash",
-                format!("kept {:?} before the crash, {:?} after", self.seqs, now),
-            ));
-        }
+        out.extend(outbox_back(
+            "outbox after a crash",
+            &self.seqs,
+            &self.may_return,
+            state,
+        ));
         if let Some(d) = self.draft {
             let drafts = state.drafts.of(d.owner.as_deref());
             let back = drafts.load(&d.task, &d.key);
@@ -517,6 +513,20 @@ fn holds(p: &crate::api::TaskPatch, t: &crate::api::Task) -> bool {
             })
         })
     })
+}
+
+/// The outbox the next start made (`kind`: after a crash, a hang-up):
+/// everything `kept` is back, and nothing else but what `may_return` (the
+/// store still held it as committed: its removal not written).
+pub(super) fn outbox_back(
+    kind: &'static str,
+    kept: &BTreeSet<i64>,
+    may_return: &BTreeSet<i64>,
+    state: &State,
+) -> Option<Broke> {
+    let now: BTreeSet<i64> = state.outbox.iter().map(|i| i.seq).collect();
+    let back = now.difference(kept).all(|q| may_return.contains(q));
+    (!kept.is_subset(&now) || !back).then(|| (kind, format!("kept {kept:?} before, {now:?} after")))
 }
 
 #[cfg(test)]

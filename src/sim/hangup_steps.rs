@@ -3,7 +3,7 @@
 //! the world names are `hangup`'s — this file extends the world and is
 //! named by nobody, so the arrows stay one way.
 
-use super::check::Broke;
+use super::check::{outbox_back, Broke};
 use super::world::World;
 use crate::app::local::outbox::Kept;
 use crate::app::state::{ApiResult, Overlay, State};
@@ -94,16 +94,12 @@ impl World {
 impl HangupExpect {
     fn check(self, state: &State) -> Vec<Broke> {
         let mut out = Vec::new();
-        let now: BTreeSet<i64> = state.outbox.iter().map(|i| i.seq).collect();
-        let back = now
-            .difference(&self.seqs)
-            .all(|q| self.may_return.contains(q));
-        if !self.seqs.is_subset(&now) || !back {
-            out.push((
-                "outbox after a hang-up",
-                format!("kept {:?} at the hang-up, {:?} after", self.seqs, now),
-            ));
-        }
+        out.extend(outbox_back(
+            "outbox after a hang-up",
+            &self.seqs,
+            &self.may_return,
+            state,
+        ));
         if let Some((task, key, owner, text)) = self.draft {
             let back = state.drafts.of(owner.as_deref()).load(&task, &key);
             if back.as_deref().map(str::trim_end) != Some(text.trim_end()) {

@@ -139,7 +139,7 @@ pub struct State {
     /// task shown when it was made, the base it is checked against if it
     /// is queued. A write chained behind an earlier one of its task (made
     /// before that one's answer) is moved onto that answer when it comes
-    /// (`State::rebase_chained`): our own change never holds it.
+    /// (`State::take_edit_base`): our own change never holds it.
     pub edit_bases: HashMap<u64, (String, Option<String>)>,
     /// The profile in use (shown in the header); `None`: the top level's
     /// connection, the profile named [`State::default_profile`].
