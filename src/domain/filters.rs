@@ -68,8 +68,10 @@ fn one_value(
         .collect::<Vec<_>>()
         .join(", ");
     let t = normal(typed);
+    // Asked for (the palette lists the values under its question, which
+    // must fit 80 columns): the values are named when one is wrong.
     if t.is_empty() {
-        return Err(format!("give a {what} ({listed})"));
+        return Err(format!("give a {what}"));
     }
     let words = |(wire, shown): &(&'static str, String)| [normal(wire), normal(shown)];
     if let Some((wire, _)) = table.iter().find(|e| words(e).contains(&t)) {

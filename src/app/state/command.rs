@@ -245,9 +245,7 @@ fn parse_link(arg: &str) -> Result<Command, String> {
         return Ok(Command::LinkPick(words[1..].join(" ")));
     }
     if words.is_empty() || words.len() % 2 != 0 {
-        return Err(
-            "use :link TYPE UUID [TYPE UUID…], TYPE one of chat, review, report, task".into(),
-        );
+        return Err("give TYPE UUID… (TYPE: chat, review, report or task)".into());
     }
     let mut links = Vec::new();
     for pair in words.chunks(2) {
@@ -332,8 +330,8 @@ pub const COMMANDS: &[Spec] = &[
     }),
     spec!("assign", "me|e-mail|name|id", "assign the task (several matches: pick one)", true, People, |a| Ok(Command::Assign(needs(a, "a person: me, an e-mail, a name or a user id")?.to_string()))),
     spec!("unassign", "", "remove the assignee", true, Nothing, |a| none(a, Command::Unassign)),
-    spec!("due", "2026-12-01|fri 17:00|tomorrow|+3d|none", "set or clear the due date (a day alone: its end)", true, Values(DUE_WORDS), |a| Ok(Command::Due(needs(a, "a date: 2026-12-01, 2026-12-01 14:00, today, tomorrow 16:00, fri, next fri 17:00, +3d, 2w, or none")?.to_string()))),
-    spec!("tags", "a,b | +add -remove | none", "replace, add, remove or clear tags", true, Nothing, |a| Ok(Command::Tags(needs(a, "tags: a,b replaces, +a -b adds and removes, none clears")?.to_string()))),
+    spec!("due", "2026-12-01|fri 17:00|tomorrow|+3d|none", "set or clear the due date (a day alone: its end)", true, Values(DUE_WORDS), |a| Ok(Command::Due(needs(a, "a date: 2026-12-01, tomorrow 16:00, +3d or none")?.to_string()))),
+    spec!("tags", "a,b | +add -remove | none", "replace, add, remove or clear tags", true, Nothing, |a| Ok(Command::Tags(needs(a, "tags: a,b sets, +a -b adds/removes, none clears")?.to_string()))),
     spec!("title", "TEXT", "set the title", true, Nothing, |a| Ok(Command::Title(needs(a, "a title (it cannot be empty)")?.to_string()))),
     spec!("description", "[editor|clear]", "edit the description here (or in $EDITOR), or clear it", true, Values(&["editor", "clear"]), |a| Ok(Command::Description(text_edit(a)?))),
     spec!("context", "[editor|clear]", "edit the additional context here (or in $EDITOR), or clear it", true, Values(&["editor", "clear"]), |a| Ok(Command::Context(text_edit(a)?))),
@@ -352,7 +350,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("reply", "", "reply to the requester", true, Nothing, |a| none(a, Command::Reply)),
     spec!("link", "chat|review|report|task UUID [TYPE UUID…] | task [#N|WORDS]", "link items to the task (task alone or task WORDS: pick the task by #N or title)", true, LinkTypes, parse_link),
     spec!("role", "reference|subject|output", "change the selected link's role", true, Values(ROLE_VALUES), |a| {
-        let r = LinkRole::parse(a);
+        let r = LinkRole::parse(needs(a, "a role (reference, subject, output)")?);
         if r.is_known() { Ok(Command::Role(r)) } else { Err(format!("unknown role {a:?} (reference, subject, output)")) }
     }),
     spec!("checks", "ID,ID|none", "set or clear the selected review link's check ids", true, Nothing, parse_checks),
@@ -364,7 +362,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("parent", "", "open the parent of the current subtask", true, Nothing, |a| none(a, Command::Parent)),
     spec!("filter", "status=a,b priority=P assigned=me|e-mail|name involving=me|e-mail|name team=NAME|ID tags=a,b from=DATE to=DATE | clear", "set the list filters (status and priority: the word shown or a unique beginning works too; Tab completes keys and values)", false, Filter, |a| {
         // Nothing typed is not "no filters": that is `filter clear`.
-        Ok(Command::Filter(needs(a, "conditions such as status=in_progress assigned=me (or `filter clear` to clear them)")?.to_string()))
+        Ok(Command::Filter(needs(a, "conditions, e.g. assigned=me, or `filter clear`")?.to_string()))
     }),
     spec!("view", "NAME | save NAME", "switch to a view (no name: the views with their counts); save NAME keeps the current filters as a view in the config file", false, Views, parse_view),
     spec!("board", "", "the board: the view's tasks in one column per status (again: the list)", false, Nothing, |a| none(a, Command::Board)),
@@ -387,7 +385,7 @@ pub const COMMANDS: &[Spec] = &[
     spec!("changed", "", "loaded tasks changed since you last opened them", false, Nothing, |a| none(a, Command::Changed)),
     spec!("outbox", "", "edits waiting for the service (cancel, or send one that waits)", false, Nothing, |a| none(a, Command::Outbox)),
     spec!("inbox", "", "what needs you, and why: assigned, mentions, replies, changed fields, sharing, due, drafts, follow-ups (i)", false, Nothing, |a| none(a, Command::Inbox)),
-    spec!("snooze", "2h|tomorrow|mon 9:00|2026-12-01", "hide the task in the inbox until then; it comes back saying so", true, Values(LATER_WORDS), |a| Ok(Command::Snooze(needs(a, "when: 2h, tomorrow, mon 9:00, next fri 5pm, 2026-12-01 14:00")?.to_string()))),
+    spec!("snooze", "2h|tomorrow|mon 9:00|2026-12-01", "hide the task in the inbox until then; it comes back saying so", true, Values(LATER_WORDS), |a| Ok(Command::Snooze(needs(a, "when: 2h, tomorrow, mon 9:00, 2026-12-01 14:00")?.to_string()))),
     spec!("follow-up", "fri|2d|mon 9:00", "if nobody else comments on or changes the task by then, it enters the inbox", true, Values(LATER_WORDS), |a| Ok(Command::FollowUp(needs(a, "when: fri, 2d, mon 9:00")?.to_string()))),
     spec!("snoozed", "", "snoozes and follow-ups waiting (one may be cancelled)", false, Nothing, |a| none(a, Command::Snoozed)),
     spec!("profile", "NAME", "switch to another profile of the config (its own store, drafts, outbox)", false, Profiles, |a| Ok(Command::Profile(needs(a, "a profile name from the config")?.to_string()))),
