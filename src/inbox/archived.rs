@@ -174,7 +174,7 @@ pub fn keep(db: &mut Db, read: Read) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sandboxed::{start, store, Sandboxed, Store};
+    use super::super::sandboxed::{start, store, Store};
     use super::*;
     use crate::store::ARCHIVED_KEPT;
 
@@ -237,30 +237,31 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn refused_hidden_or_failed_archived_reads_are_tolerated() {
         use crate::sandbox::Faults;
-        let Sandboxed {
-            sb,
-            alice: client,
-            me,
-            mut db,
-            _dir,
-            ..
-        } = start(20, false).await;
-        let one = sb.task_json("#1").unwrap()["id"]
+        let mut w = start(20, false).await;
+        let one = w.sb.task_json("#1").unwrap()["id"]
             .as_str()
             .unwrap()
             .to_string();
         for (status, dropped) in [(500, false), (405, false), (403, true), (404, true)] {
-            db.inbox_archived_keep(&[base(&one)], 1).unwrap();
-            sb.set_faults(Faults {
+            w.db.inbox_archived_keep(&[base(&one)], 1).unwrap();
+            w.sb.set_faults(Faults {
                 fail_every: 1,
                 status,
                 ..Default::default()
             });
             let mut n = 0;
-            let r = read(&client, &me, vec![base(&one)], 4, Timestamp::now(), &mut n).await;
+            let r = read(
+                &w.alice,
+                &w.me,
+                vec![base(&one)],
+                4,
+                Timestamp::now(),
+                &mut n,
+            )
+            .await;
             assert_eq!(n, 1, "{status}");
-            assert_eq!(keep(&mut db, r), 0, "{status}");
-            let left = db.inbox_archived_ids().unwrap().is_empty();
+            assert_eq!(keep(&mut w.db, r), 0, "{status}");
+            let left = w.db.inbox_archived_ids().unwrap().is_empty();
             assert_eq!(left, dropped, "{status}");
         }
     }

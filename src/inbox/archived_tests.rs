@@ -3,7 +3,7 @@
 
 use super::cycle::{cycle, CycleReport, Plan};
 use super::derive::Me;
-use super::sandboxed::{odd_bases, start, Sandboxed};
+use super::sandboxed::{odd_bases, start};
 use crate::api::{Client, TaskPatch};
 use crate::store::{Db, InboxItem};
 use jiff::Timestamp;
@@ -39,60 +39,53 @@ async fn archive(client: &Client, id: &str, archived: bool) {
 /// answered 404): no error, the walk whole, out of the rotation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
-    let Sandboxed {
-        sb,
-        alice,
-        me,
-        mut db,
-        _dir,
-        ..
-    } = start(20, false).await;
-    let bob = sb.client(1);
-    let id = sb.task_json("#1").unwrap()["id"]
+    let mut w = start(20, false).await;
+    let bob = w.sb.client(1);
+    let id = w.sb.task_json("#1").unwrap()["id"]
         .as_str()
         .unwrap()
         .to_string();
-    assert!(walk(&alice, &mut db, &me).await.first);
-    archive(&alice, &id, true).await;
-    walk(&alice, &mut db, &me).await;
-    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+    assert!(walk(&w.alice, &mut w.db, &w.me).await.first);
+    archive(&w.alice, &id, true).await;
+    walk(&w.alice, &mut w.db, &w.me).await;
+    assert_eq!(w.db.inbox_archived_ids().unwrap(), [id.as_str()]);
 
-    let before = sb.task_json(&id).unwrap()["updated_at"].clone();
+    let before = w.sb.task_json(&id).unwrap()["updated_at"].clone();
     bob.add_comment(&id, "@alice@acme.test can you check the archive?", &[])
         .await
         .unwrap();
     assert_eq!(
-        sb.task_json(&id).unwrap()["updated_at"],
+        w.sb.task_json(&id).unwrap()["updated_at"],
         before,
         "the comment moved the task's updated_at: the test would prove nothing"
     );
     let mut walks = 0;
-    while mentions(&db, &id).is_empty() {
+    while mentions(&w.db, &id).is_empty() {
         walks += 1;
         assert!(walks <= 3, "no mention after three walks");
-        walk(&alice, &mut db, &me).await;
+        walk(&w.alice, &mut w.db, &w.me).await;
     }
-    let found = mentions(&db, &id);
+    let found = mentions(&w.db, &id);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].words.contains("mentioned you"), "{found:?}");
     // Read again: known, not said twice.
     for _ in 0..3 {
-        walk(&alice, &mut db, &me).await;
+        walk(&w.alice, &mut w.db, &w.me).await;
     }
-    assert_eq!(mentions(&db, &id).len(), 1);
+    assert_eq!(mentions(&w.db, &id).len(), 1);
 
     // Restored: seen among Alice's tasks again, out of the archived set.
-    archive(&alice, &id, false).await;
-    walk(&alice, &mut db, &me).await;
-    assert!(db.inbox_archived_ids().unwrap().is_empty());
+    archive(&w.alice, &id, false).await;
+    walk(&w.alice, &mut w.db, &w.me).await;
+    assert!(w.db.inbox_archived_ids().unwrap().is_empty());
     // Archived again, then deleted: its comments answer 404.
-    archive(&alice, &id, true).await;
-    walk(&alice, &mut db, &me).await;
-    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+    archive(&w.alice, &id, true).await;
+    walk(&w.alice, &mut w.db, &w.me).await;
+    assert_eq!(w.db.inbox_archived_ids().unwrap(), [id.as_str()]);
     bob.delete_task(&id).await.unwrap();
-    let gone = walk(&alice, &mut db, &me).await;
+    let gone = walk(&w.alice, &mut w.db, &w.me).await;
     assert!(gone.comment_reads >= 1, "{gone:?}");
-    assert!(db.inbox_archived_ids().unwrap().is_empty());
+    assert!(w.db.inbox_archived_ids().unwrap().is_empty());
 }
 
 /// Issue 40 (§10 of issue 42 on archived tasks): an archived task's
@@ -104,26 +97,19 @@ async fn a_mention_on_an_archived_task_reaches_the_inbox_within_three_walks() {
 /// known afterwards, later walks are whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreadable_comment_on_an_archived_task_is_said_once_as_the_walks_are() {
-    let Sandboxed {
-        sb: _sb,
-        alice,
-        me,
-        mut db,
-        path,
-        _dir,
-    } = start(10, true).await;
-    walk(&alice, &mut db, &me).await;
+    let mut w = start(10, true).await;
+    walk(&w.alice, &mut w.db, &w.me).await;
     // The task whose comment cannot be read: its base knows the print.
-    let odd = odd_bases(&db);
+    let odd = odd_bases(&w.db);
     assert_eq!(odd.len(), 1, "the malformed comment's task: {odd:?}");
     let id = odd[0].clone();
-    archive(&alice, &id, true).await;
+    archive(&w.alice, &id, true).await;
     // Seen archived: kept with the comments its base knew, the print too,
     // so its read in the same walk says nothing.
-    walk(&alice, &mut db, &me).await;
-    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+    walk(&w.alice, &mut w.db, &w.me).await;
+    assert_eq!(w.db.inbox_archived_ids().unwrap(), [id.as_str()]);
     // Its comments never read: the unreadable one is met for the first time.
-    rusqlite::Connection::open(&path)
+    rusqlite::Connection::open(&w.path)
         .unwrap()
         .execute(
             "UPDATE inbox_archived SET comment_ids=NULL WHERE task_id=?1",
@@ -132,9 +118,15 @@ async fn an_unreadable_comment_on_an_archived_task_is_said_once_as_the_walks_are
         .unwrap();
     let mut said = None;
     for _ in 0..3 {
-        let r = cycle(&alice, &mut db, &me, &Plan::default(), Timestamp::now())
-            .await
-            .unwrap();
+        let r = cycle(
+            &w.alice,
+            &mut w.db,
+            &w.me,
+            &Plan::default(),
+            Timestamp::now(),
+        )
+        .await
+        .unwrap();
         if let Some(why) = r.partial() {
             assert_eq!(r.comments_unreadable, 1, "{r:?}");
             said = Some(why);
@@ -145,8 +137,8 @@ async fn an_unreadable_comment_on_an_archived_task_is_said_once_as_the_walks_are
     assert!(why.contains("1 comment could not be read"), "{why}");
     // Known by its print: read again, the walks are whole.
     for _ in 0..3 {
-        let r = walk(&alice, &mut db, &me).await;
+        let r = walk(&w.alice, &mut w.db, &w.me).await;
         assert!(r.comment_reads >= 1, "{r:?}");
     }
-    assert_eq!(db.inbox_archived_ids().unwrap(), [id.as_str()]);
+    assert_eq!(w.db.inbox_archived_ids().unwrap(), [id.as_str()]);
 }

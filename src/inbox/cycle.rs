@@ -672,7 +672,7 @@ pub fn follow_ups(db: &mut Db, now: Timestamp) -> rusqlite::Result<usize> {
 
 #[cfg(test)]
 mod unreadable_tests {
-    use super::super::sandboxed::{odd_bases, start, Sandboxed};
+    use super::super::sandboxed::{odd_bases, start};
     use super::*;
 
     /// The task moved (its version differs) and its comments were never
@@ -694,38 +694,37 @@ mod unreadable_tests {
     /// partial for ever.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_unreadable_comment_is_said_once_and_never_makes_every_walk_partial() {
-        let Sandboxed {
-            sb: _sb,
-            alice: client,
-            me,
-            mut db,
-            path,
-            _dir,
-        } = start(10, true).await;
+        let mut w = start(10, true).await;
         let plan = Plan::default();
         let now = jiff::Timestamp::now;
         // The first walk learns: the comment is known, nothing is news.
-        let first = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        let first = cycle(&w.alice, &mut w.db, &w.me, &plan, now())
+            .await
+            .unwrap();
         assert!(first.first);
         assert_eq!(first.partial(), None);
-        let odd = odd_bases(&db);
+        let odd = odd_bases(&w.db);
         assert_eq!(odd.len(), 1, "the malformed comment's task is known");
         // Met by a walk that reads news: said once.
-        forget(&path, &odd[0]);
-        let second = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        forget(&w.path, &odd[0]);
+        let second = cycle(&w.alice, &mut w.db, &w.me, &plan, now())
+            .await
+            .unwrap();
         assert_eq!(second.comments_unreadable, 1, "{second:?}");
         let why = second.partial().expect("the walk is partial");
         assert!(why.contains("1 comment could not be read"), "{why}");
         // Read again: known, the walk is whole.
         for _ in 0..2 {
-            rusqlite::Connection::open(&path)
+            rusqlite::Connection::open(&w.path)
                 .unwrap()
                 .execute(
                     "UPDATE inbox_base SET version=1 WHERE task_id=?1",
                     [&odd[0]],
                 )
                 .unwrap();
-            let again = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+            let again = cycle(&w.alice, &mut w.db, &w.me, &plan, now())
+                .await
+                .unwrap();
             assert_eq!(again.partial(), None, "{again:?}");
             assert!(again.comment_reads > 0);
         }
@@ -737,32 +736,31 @@ mod unreadable_tests {
     /// be read", later walks whole — and never taken for a task that left.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_unreadable_task_is_said_once_and_never_makes_every_walk_partial() {
-        let Sandboxed {
-            sb: _sb,
-            alice: client,
-            me,
-            mut db,
-            _dir,
-            ..
-        } = start(10, true).await;
+        let mut w = start(10, true).await;
         let plan = Plan::default();
         let now = jiff::Timestamp::now;
         // The first walk learns: the unreadable task is known, not said.
-        let first = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        let first = cycle(&w.alice, &mut w.db, &w.me, &plan, now())
+            .await
+            .unwrap();
         assert!(first.first && first.complete);
         assert_eq!(first.partial(), None, "{first:?}");
-        let bases = db.inbox_bases().unwrap().len();
+        let bases = w.db.inbox_bases().unwrap().len();
         // Met by a walk that had not met it: said, the walk partial.
-        db.set_meta("inbox_unreadable_tasks", "").unwrap();
-        let second = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        w.db.set_meta("inbox_unreadable_tasks", "").unwrap();
+        let second = cycle(&w.alice, &mut w.db, &w.me, &plan, now())
+            .await
+            .unwrap();
         assert_eq!(second.tasks_unreadable, 1, "{second:?}");
         let why = second.partial().expect("the walk is partial");
         assert!(why.contains("1 task could not be read"), "{why}");
         // Met again: known, the walk is whole.
-        let third = cycle(&client, &mut db, &me, &plan, now()).await.unwrap();
+        let third = cycle(&w.alice, &mut w.db, &w.me, &plan, now())
+            .await
+            .unwrap();
         assert_eq!(third.tasks_unreadable, 0, "{third:?}");
         assert_eq!(third.partial(), None, "{third:?}");
-        assert_eq!(db.inbox_bases().unwrap().len(), bases);
+        assert_eq!(w.db.inbox_bases().unwrap().len(), bases);
     }
 }
 
@@ -790,7 +788,7 @@ mod unreadable_kept_tests {
 
 #[cfg(test)]
 mod draft_tests {
-    use super::super::sandboxed::{start, Sandboxed};
+    use super::super::sandboxed::start;
     use super::*;
 
     fn drafts(db: &Db) -> Vec<InboxItem> {
@@ -808,38 +806,31 @@ mod draft_tests {
     /// 404) is no item, and the walk is whole.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_first_walk_finds_a_linked_draft_and_a_draft_gone_is_no_error() {
-        let Sandboxed {
-            sb,
-            alice: client,
-            me,
-            mut db,
-            _dir,
-            ..
-        } = start(20, false).await;
+        let mut w = start(20, false).await;
         let plan = Plan::default();
-        let first = cycle(&client, &mut db, &me, &plan, Timestamp::now())
+        let first = cycle(&w.alice, &mut w.db, &w.me, &plan, Timestamp::now())
             .await
             .unwrap();
         assert!(first.first && first.partial().is_none(), "{first:?}");
         assert!(first.task_reads >= 1, "{first:?}");
-        let found = drafts(&db);
-        let five = sb.task_json("#5").unwrap();
+        let found = drafts(&w.db);
+        let five = w.sb.task_json("#5").unwrap();
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].task_id, five["id"].as_str().unwrap());
         assert_eq!(found[0].words, "draft waiting for you to accept or reject");
         // Read again by a later walk: the same item, not a second one.
-        db.set_meta("inbox_links_after", "").unwrap();
-        let again = cycle(&client, &mut db, &me, &plan, Timestamp::now())
+        w.db.set_meta("inbox_links_after", "").unwrap();
+        let again = cycle(&w.alice, &mut w.db, &w.me, &plan, Timestamp::now())
             .await
             .unwrap();
         assert_eq!(again.new_items, 0, "{again:?}");
-        assert_eq!(drafts(&db).len(), 1);
+        assert_eq!(drafts(&w.db).len(), 1);
         // Rejected (deleted): its read answers 404, tolerated.
-        client
+        w.alice
             .delete_task(five["id"].as_str().unwrap())
             .await
             .unwrap();
-        let gone = cycle(&client, &mut db, &me, &plan, Timestamp::now())
+        let gone = cycle(&w.alice, &mut w.db, &w.me, &plan, Timestamp::now())
             .await
             .unwrap();
         assert!(gone.partial().is_none(), "{gone:?}");

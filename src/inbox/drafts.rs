@@ -104,7 +104,7 @@ pub async fn linked_drafts(
 
 #[cfg(test)]
 mod tests {
-    use super::super::sandboxed::{start, store, Sandboxed, Store};
+    use super::super::sandboxed::{start, store, Store};
     use super::*;
 
     /// The linked ids, walk after walk, from where the store says the
@@ -127,26 +127,21 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn refused_or_missing_link_reads_are_tolerated() {
         use crate::sandbox::Faults;
-        let Sandboxed {
-            sb,
-            alice: client,
-            me,
-            ..
-        } = start(20, false).await;
-        let five = sb.task_json("#5").unwrap()["id"]
+        let w = start(20, false).await;
+        let five = w.sb.task_json("#5").unwrap()["id"]
             .as_str()
             .unwrap()
             .to_string();
         let linked = vec![five];
         for (status, reads) in [(403, 1), (500, 1), (405, 1)] {
-            sb.set_faults(Faults {
+            w.sb.set_faults(Faults {
                 fail_every: 1,
                 status,
                 ..Default::default()
             });
             let mut n = 0;
             let items =
-                linked_drafts(&client, &me, linked.clone(), 4, Timestamp::now(), &mut n).await;
+                linked_drafts(&w.alice, &w.me, linked.clone(), 4, Timestamp::now(), &mut n).await;
             assert!(items.is_empty(), "{status}: {items:?}");
             assert_eq!(n, reads, "{status}");
         }
@@ -155,7 +150,7 @@ mod tests {
             .map(|i| format!("00000000-0000-4000-8000-00000000000{i}"))
             .collect();
         let mut n = 0;
-        linked_drafts(&client, &me, many, 1, Timestamp::now(), &mut n).await;
+        linked_drafts(&w.alice, &w.me, many, 1, Timestamp::now(), &mut n).await;
         assert_eq!(n, 1, "the reads ended at the first 405");
     }
 }

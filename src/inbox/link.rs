@@ -263,6 +263,7 @@ fn load(db: &Db, state: &mut InboxUpdate) {
 mod tests {
     use super::*;
     use crate::inbox::derive::gone_item;
+    use crate::inbox::sandboxed::{store, Store};
     use crate::inbox::tests::{me, now, snap, BOB, T1};
     use serde_json::json;
 
@@ -281,9 +282,7 @@ mod tests {
     /// longer fails the reading of all bases, see `Db::inbox_bases`.)
     #[test]
     fn an_own_sharing_answer_updates_its_base_beside_a_damaged_row() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("u.sqlite3");
-        let (mut db, _) = Db::open(&path).unwrap();
+        let Store { mut db, path, _dir } = store();
         let shared = snap(json!({
             "assigned_to": {"id": BOB, "name": "Bob"},
             "involved_people": [{"id": crate::inbox::tests::ME, "role": "shared", "access_level": "read"}]

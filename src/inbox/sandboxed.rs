@@ -1,6 +1,8 @@
 //! How the inbox's tests start (issue 40): a sandbox, Alice's client and
 //! who she is ([`Me`]), and a store of their own in a temp folder. One
-//! place, so that every walk test starts the same way.
+//! place, so that every walk test starts the same way: it holds the whole
+//! (`let mut w = start(..).await`) and reads its fields (`w.alice`,
+//! `&mut w.db`), and a test of the store alone takes [`store`].
 
 use super::derive::Me;
 use crate::api::Client;
@@ -21,8 +23,7 @@ pub struct Sandboxed {
     pub db: Db,
     /// The store's file (a test may change it behind `db`'s back).
     pub path: PathBuf,
-    /// The store's folder: bind it (`_dir`) for as long as the store is
-    /// used; it is removed when dropped.
+    /// The store's folder: removed when the whole is dropped.
     pub _dir: TempDir,
 }
 

@@ -2,6 +2,7 @@
 //! side (snooze, follow-up, once across instances, across a restart).
 
 use super::derive::*;
+use super::sandboxed::{store, Store};
 use super::*;
 use crate::api::{Comment, Task};
 use crate::store::{Db, InboxBase, InboxMark, MarkKind};
@@ -295,9 +296,11 @@ fn base(s: &Snapshot, since: i64) -> InboxBase {
 
 #[test]
 fn the_same_change_found_by_two_instances_is_one_item() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("u.sqlite3");
-    let (mut a, _) = Db::open(&path).unwrap();
+    let Store {
+        db: mut a,
+        path,
+        _dir,
+    } = store();
     let (mut b, _) = Db::open(&path).unwrap();
     let before = snap(json!({}));
     a.inbox_commit(&[base(&before, 0)], &[], &[], 1).unwrap();
@@ -340,22 +343,20 @@ fn a_write_of_ours_in_flight_is_not_news_and_its_answer_becomes_the_base() {
 
 #[test]
 fn snoozes_and_follow_ups_survive_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("u.sqlite3");
-    {
-        let (db, _) = Db::open(&path).unwrap();
-        for (kind, at) in [(MarkKind::Snooze, 1000), (MarkKind::FollowUp, 2000)] {
-            db.inbox_mark(&InboxMark {
-                task_id: T1.into(),
-                kind,
-                at,
-                since: 500,
-                label: "#12".into(),
-                title: "Quarterly report".into(),
-            })
-            .unwrap();
-        }
+    let Store { db, path, _dir } = store();
+    for (kind, at) in [(MarkKind::Snooze, 1000), (MarkKind::FollowUp, 2000)] {
+        db.inbox_mark(&InboxMark {
+            task_id: T1.into(),
+            kind,
+            at,
+            since: 500,
+            label: "#12".into(),
+            title: "Quarterly report".into(),
+        })
+        .unwrap();
     }
+    // Restarted: the store closed, then opened again.
+    drop(db);
     let (mut db, _) = Db::open(&path).unwrap();
     let marks = db.inbox_marks().unwrap();
     assert_eq!(marks.len(), 2);
