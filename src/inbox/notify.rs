@@ -125,14 +125,16 @@ impl Notice {
 }
 
 /// `Bob Okafor mentioned you on #12`, or `3 new: A on #1, B on #2, …`,
-/// at most [`WORDS_MAX`] characters.
+/// at most [`WORDS_MAX`] columns: measured and cut the one way text is
+/// ([`crate::cut`], by display width, `…` where cut).
 pub fn words(items: &[UnreadItem]) -> String {
     let phrases: Vec<String> = items.iter().map(UnreadItem::phrase).collect();
     let full = match phrases.as_slice() {
         [one] => one.clone(),
         many => format!("{} new: {}", many.len(), many.join(", ")),
     };
-    if full.chars().count() <= WORDS_MAX {
+    let width = crate::cut::width;
+    if width(&full) <= WORDS_MAX {
         return full;
     }
     // Whole phrases while they fit, then `…`.
@@ -140,21 +142,18 @@ pub fn words(items: &[UnreadItem]) -> String {
         [_] => String::new(),
         many => format!("{} new: ", many.len()),
     };
-    let head = out.chars().count();
+    let head = width(&out);
     for (i, p) in phrases.iter().enumerate() {
         let sep = if i == 0 { "" } else { ", " };
-        if out.chars().count() + sep.len() + p.chars().count() + 3 > WORDS_MAX {
+        if width(&out) + sep.len() + width(p) + width(", …") > WORDS_MAX {
             break;
         }
         out.push_str(sep);
         out.push_str(p);
     }
-    if out.chars().count() == head {
+    if width(&out) == head {
         // Not even the first phrase fits: cut it.
-        out.extend(phrases[0].chars().take(WORDS_MAX - head - 1));
-        // As `cut::cut`: no space left before the mark.
-        out.truncate(out.trim_end().len());
-        out.push('…');
+        out.push_str(&crate::cut::cut(&phrases[0], WORDS_MAX - head));
         return out;
     }
     out.push_str(", …");
@@ -358,6 +357,27 @@ mod tests {
         let w = words(&[long]);
         assert_eq!(w.chars().count(), WORDS_MAX);
         assert!(w.ends_with('…'));
+        // By display width, the one cut: a phrase of wide characters is
+        // cut at its columns (it was cut at 160 characters, 319 columns).
+        let wide = item("1", "k", Kind::Comment, &"契約".repeat(200));
+        let w = words(&[wide]);
+        let cols = crate::cut::width(&w);
+        assert!((WORDS_MAX - 1..=WORDS_MAX).contains(&cols), "{cols}: {w}");
+        assert!(w.ends_with('…'), "{w}");
+        // Many phrases of wide characters: whole phrases within the width.
+        let many: Vec<UnreadItem> = (0..20)
+            .map(|i| {
+                item(
+                    &format!("{i}"),
+                    "k",
+                    Kind::Comment,
+                    "岡田さんがコメントしました",
+                )
+            })
+            .collect();
+        let w = words(&many);
+        assert!(w.ends_with(", …"), "{w}");
+        assert!(crate::cut::width(&w) <= WORDS_MAX, "{w}");
     }
 
     #[test]
