@@ -13,7 +13,7 @@
 use super::db::Db;
 use super::rows::OutboxRow;
 use rusqlite::params;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A claim not kept alive for this long belongs to a process that is gone.
 pub const CLAIM_STALE_SECS: i64 = 300;
@@ -65,6 +65,47 @@ impl Db {
         Ok(())
     }
 
+    /// The user cancelled a queued edit: its row goes. When the store
+    /// cannot write (full, held by another program, read-only), the
+    /// cancel is marked beside it instead (`<store>.cancelled`, read by
+    /// the next take, which removes the row): the edit never comes back
+    /// at the next start to be sent. `Err(why)`: neither could be written
+    /// (the store still holds the edit).
+    pub fn outbox_cancel(&self, seq: i64) -> Result<(), String> {
+        let removed = match &self.read_only {
+            Some(why) => Err(why.clone()),
+            None => self
+                .outbox_remove(seq)
+                .map_err(|e| super::open::describe(&e)),
+        };
+        let Err(why) = removed else {
+            return Ok(());
+        };
+        mark_cancel(&self.path, seq).map_err(|e| {
+            crate::text::clean(&format!(
+                "{why}; nor could it be marked beside the store: {e}"
+            ))
+        })
+    }
+
+    /// Cancels marked beside the store (`outbox_cancel`) are carried out:
+    /// their rows go, then the marks.
+    fn apply_cancel_marks(&self) -> rusqlite::Result<()> {
+        let Some(file) = cancel_marks_path(&self.path) else {
+            return Ok(());
+        };
+        if !file.exists() {
+            return Ok(());
+        }
+        for seq in read_cancel_marks(&self.path) {
+            self.outbox_remove(seq)?;
+        }
+        if let Err(e) = std::fs::remove_file(&file) {
+            tracing::warn!(error = %e, "cannot remove the outbox's cancel marks");
+        }
+        Ok(())
+    }
+
     /// The version a queued edit is checked against moved: the previous
     /// edit of its task (ours) was answered with `base`.
     pub fn outbox_rebase(&self, seq: i64, base: Option<&str>) -> rusqlite::Result<()> {
@@ -89,6 +130,7 @@ impl Db {
     /// the same moment gets the others. Returns the rows taken, in order,
     /// and how many are left to others (held elsewhere, another user's).
     pub fn outbox_take(&self, now: i64) -> rusqlite::Result<(Vec<OutboxRow>, usize)> {
+        self.apply_cancel_marks()?;
         self.free_claims_of_the_dead()?;
         self.conn.execute(
             "UPDATE outbox SET claimed_by=?1, claimed_at=?2
@@ -191,6 +233,49 @@ impl Db {
     }
 }
 
+/// Where the cancels a store could not write are marked: beside it,
+/// `<store>.cancelled`, one `seq` a line (`None`: a store in memory).
+pub fn cancel_marks_path(store: &Path) -> Option<PathBuf> {
+    if store.as_os_str().is_empty() {
+        return None;
+    }
+    let mut name = store.as_os_str().to_owned();
+    name.push(".cancelled");
+    Some(PathBuf::from(name))
+}
+
+/// The cancels marked beside a store (none when there is no mark).
+pub fn read_cancel_marks(store: &Path) -> Vec<i64> {
+    cancel_marks_path(store)
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .map(|s| s.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        .unwrap_or_default()
+}
+
+/// Mark a cancel beside the store (appended, the file 0600).
+fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
+    use std::io::Write;
+    let file =
+        cancel_marks_path(store).ok_or_else(|| std::io::Error::other("the store is in memory"))?;
+    // Never written through a link (as the store itself, `open.rs`).
+    if std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(std::io::Error::other(format!(
+            "{} is a symbolic link",
+            file.display()
+        )));
+    }
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    let mut f = o.open(file)?;
+    f.write_all(format!("{seq}\n").as_bytes())?;
+    f.sync_all()
+}
+
 /// This process's name for its claims: host, pid and the time the store
 /// was opened (`host:pid:nanos`).
 pub(super) fn instance_name() -> String {
@@ -250,7 +335,11 @@ pub(super) fn rescue_outbox(path: &Path) -> Vec<OutboxRow> {
     let Ok(rows) = st.query_map([], outbox_row) else {
         return vec![];
     };
-    rows.map_while(Result::ok).collect()
+    // A cancel marked beside it is not carried over.
+    let cancelled = read_cancel_marks(path);
+    rows.map_while(Result::ok)
+        .filter(|r| !cancelled.contains(&r.seq))
+        .collect()
 }
 
 /// Queued edits that wait in the other stores of a service folder (other

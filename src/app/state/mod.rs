@@ -135,6 +135,9 @@ pub struct State {
     pub outbox: Vec<crate::app::local::outbox::OutItem>,
     /// Whose edits may go out now, and another user's that wait.
     pub owner: crate::app::local::outbox::Owner,
+    /// Queued edits cancelled in `:outbox` that the store holds, until it
+    /// says the cancel is kept (`outbox/keep.rs`).
+    pub cancels: Vec<crate::app::local::outbox::Cancel>,
     /// Per queueable write in flight: its task and the version of the
     /// task shown when it was made, the base it is checked against if it
     /// is queued. A write chained behind an earlier one of its task (made
@@ -246,6 +249,7 @@ impl State {
             offline: None,
             outbox: Vec::new(),
             owner: Default::default(),
+            cancels: Vec::new(),
             edit_bases: HashMap::new(),
             profile: None,
             default_profile: crate::config::DEFAULT_PROFILE.into(),

@@ -446,7 +446,19 @@ impl State {
                 return;
             }
             let item = self.outbox.remove(i);
-            self.local.store(StoreCmd::OutboxRemove(item.seq));
+            if !matches!(item.kept, Kept::Not(_)) {
+                // The store holds it (or is writing it): the cancel goes
+                // to the store's thread even when the store failed (it is
+                // tried, else marked beside the store) and is answered;
+                // until then it could come back at the next start.
+                self.local.out.push(StoreCmd::OutboxCancel(item.seq));
+                self.cancels.push(Cancel {
+                    seq: item.seq,
+                    label: item.label.clone(),
+                    what: item.what.clone(),
+                    not_kept: None,
+                });
+            }
             if let Some(pt) = item.pending_ticket {
                 self.pending.retain(|p| p.ticket != pt);
             }

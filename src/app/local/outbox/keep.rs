@@ -2,7 +2,7 @@
 //! queued edit is kept (what quitting says, and its exit status), whose
 //! edit it is, and the version each is checked against.
 
-use super::super::outbox::{Kept, OutItem, OutState};
+use super::super::outbox::{Cancel, Kept, OutItem, OutState};
 use crate::app::state::{ApiResult, Level, Reply, State};
 use crate::store::worker::StoreCmd;
 
@@ -124,6 +124,46 @@ impl State {
         self.say(Level::Error, text);
     }
 
+    /// The store answered a cancel: kept (the edit will not come back),
+    /// or not (why: the store still holds the edit, and tries again).
+    pub(crate) fn outbox_cancel_answered(&mut self, seq: i64, kept: Result<(), String>) {
+        let Some(i) = self.cancels.iter().position(|c| c.seq == seq) else {
+            return;
+        };
+        match kept {
+            Ok(()) => {
+                let c = self.cancels.remove(i);
+                if c.not_kept.is_some() {
+                    self.say(
+                        Level::Success,
+                        format!(
+                            "{}: {} — the cancel is kept now (the local store took it): it will not be sent",
+                            c.label, c.what
+                        ),
+                    );
+                }
+            }
+            Err(why) => {
+                let c = &mut self.cancels[i];
+                let first = c.not_kept.is_none();
+                c.not_kept = Some(why.clone());
+                if first {
+                    let text = crate::text::clean(&format!(
+                        "{}: {} — cancel NOT KEPT ({why}): the local store still holds the edit; tried again while taskdeck runs — quit now and it comes back at the next start, to be sent",
+                        c.label, c.what
+                    ));
+                    self.say(Level::Error, text);
+                }
+            }
+        }
+    }
+
+    /// Cancels the store has not kept: quitting now brings their edits
+    /// back at the next start (named at quit, exit status 1).
+    pub fn cancels_not_kept(&self) -> &[Cancel] {
+        &self.cancels
+    }
+
     /// The store stopped: edits it had not confirmed are not kept.
     pub(crate) fn outbox_store_failed(&mut self, why: &str) {
         let mut named = Vec::new();
@@ -172,6 +212,23 @@ impl State {
             out.push(crate::text::clean(&format!(
                 "taskdeck: {} NOT sent and NOT kept ({why}) — lost: {}",
                 crate::domain::words::plural(lost.len(), "queued edit was", "queued edits were"),
+                names.join("; ")
+            )));
+        }
+        if !self.cancels.is_empty() {
+            let why = self
+                .cancels
+                .iter()
+                .find_map(|c| c.not_kept.as_deref())
+                .unwrap_or("the store never confirmed it");
+            let names: Vec<String> = self
+                .cancels
+                .iter()
+                .map(|c| format!("{} {}", c.label, c.what))
+                .collect();
+            out.push(crate::text::clean(&format!(
+                "taskdeck: {} NOT KEPT ({why}) — still in the local store, sent at the next start unless cancelled again there: {}",
+                crate::domain::words::plural(self.cancels.len(), "cancel was", "cancels were"),
                 names.join("; ")
             )));
         }

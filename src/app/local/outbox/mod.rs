@@ -155,6 +155,19 @@ impl Away {
     }
 }
 
+/// A queued edit cancelled in `:outbox` that the store holds: until the
+/// store says the cancel is kept, it could come back at the next start
+/// and be sent. A cancel the store could not keep is said (`cancel NOT
+/// KEPT`), tried again by the store's thread, and named at quit (exit 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cancel {
+    pub seq: i64,
+    pub label: String,
+    pub what: String,
+    /// The store could not keep it (why); `None`: not answered yet.
+    pub not_kept: Option<String>,
+}
+
 /// Whether a queued edit is in the store (it survives a quit) or only in
 /// memory.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,19 +7,8 @@
 use super::*;
 use crate::app::local::outbox::{Kept, OutState};
 use crate::app::tests::bulk::{mark_rows, n_of, patched};
-use crate::app::tests::local::store::{unreachable, with_store};
+use crate::app::tests::local::store::{go_offline, unreachable, with_store};
 use crate::store::worker::{StoreAnswer, StoreCmd};
-
-fn go_offline(s: &mut State) {
-    let fx = s.refresh();
-    answer_where(
-        s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(unreachable()),
-    );
-    assert!(s.offline.is_some());
-}
 
 /// The probe answers: back online; the effects that follow.
 fn back_online(s: &mut State) -> Vec<Effect> {

@@ -11,6 +11,18 @@ pub(crate) fn unreachable() -> ApiError {
     }
 }
 
+/// The service cannot be reached: a refresh's list read answered so.
+pub(crate) fn go_offline(s: &mut State) {
+    let fx = s.refresh();
+    answer_where(
+        s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(unreachable()),
+    );
+    assert!(s.offline.is_some());
+}
+
 pub(crate) fn with_store(mut s: State) -> State {
     s.local.on = true;
     s.local.out.clear();
