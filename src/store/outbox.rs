@@ -37,13 +37,14 @@ impl Db {
         what: &str,
         request: &str,
         base_updated_at: Option<&str>,
+        saw: Option<&str>,
         now: i64,
     ) -> rusqlite::Result<i64> {
         // Made here: this process's own row from the start.
         self.conn.execute(
             "INSERT INTO outbox(seq,task_id,label,what,request,base_updated_at,created_at,
-                user_id,claimed_by,claimed_at)
-             VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?7)",
+                user_id,claimed_by,claimed_at,saw)
+             VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?7,?10)",
             params![
                 seq,
                 task_id,
@@ -53,7 +54,8 @@ impl Db {
                 base_updated_at,
                 now,
                 self.owner,
-                self.instance
+                self.instance,
+                saw
             ],
         )?;
         Ok(seq)
@@ -216,7 +218,7 @@ impl Db {
         for r in rows {
             tx.execute(
                 "INSERT OR IGNORE INTO outbox(seq,task_id,label,what,request,base_updated_at,
-                    created_at,user_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+                    created_at,user_id,saw) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
                 params![
                     r.seq,
                     r.task_id,
@@ -225,7 +227,8 @@ impl Db {
                     r.request,
                     r.base_updated_at,
                     r.created_at,
-                    r.user_id
+                    r.user_id,
+                    r.saw
                 ],
             )?;
         }
@@ -306,8 +309,8 @@ fn claimant_gone(claim: &str) -> bool {
     crate::platform::ffi::process_gone(pid)
 }
 
-/// A row by column name: a store of an older schema (no `user_id`) reads
-/// too, which matters when rows are rescued from a damaged one.
+/// A row by column name: a store of an older schema (no `user_id`, no
+/// `saw`) reads too, which matters when rows are rescued from a damaged one.
 fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
     Ok(OutboxRow {
         seq: r.get("seq")?,
@@ -318,6 +321,7 @@ fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
         base_updated_at: r.get("base_updated_at")?,
         created_at: r.get("created_at")?,
         user_id: r.get("user_id").unwrap_or(None),
+        saw: r.get("saw").unwrap_or(None),
     })
 }
 

@@ -142,7 +142,7 @@ fn eviction_drops_unopened_tasks_fetched_longest_ago_first() {
         db.put_tab(id, "comments", "[]", 0).unwrap();
     }
     db.opened("opened", 0).unwrap();
-    db.outbox_add(1, "queued", "#3", "status → completed", "{}", None, 0)
+    db.outbox_add(1, "queued", "#3", "status → completed", "{}", None, None, 0)
         .unwrap();
     assert_eq!(db.evict(2).unwrap(), 3);
     let left: Vec<String> = ["old", "opened", "mid", "queued", "new"]
@@ -219,11 +219,12 @@ fn outbox_keeps_order_and_removes() {
             "status → completed",
             "{\"a\":1}",
             Some("u"),
+            None,
             5,
         )
         .unwrap();
     let b = db
-        .outbox_add(2, "t", "#1", "priority → high", "{}", None, 6)
+        .outbox_add(2, "t", "#1", "priority → high", "{}", None, None, 6)
         .unwrap();
     assert!(b > a);
     db.outbox_remove(a).unwrap();
@@ -346,7 +347,7 @@ fn damage_past_the_header_is_found_by_the_thread_and_moved_aside() {
             .map(|i| task(&format!("t{i}"), i, &"a long title ".repeat(20), "u", true))
             .collect();
         db.put_tasks(&many, 1).unwrap();
-        db.outbox_add(3, "t1", "#1", "priority → low", "{}", Some("v"), 5)
+        db.outbox_add(3, "t1", "#1", "priority → low", "{}", Some("v"), None, 5)
             .unwrap();
         db.outbox_release().unwrap();
         db.conn

@@ -47,6 +47,8 @@ pub enum StoreCmd {
         what: String,
         request: String,
         base_updated_at: Option<String>,
+        /// The task as the user saw it when making the edit (JSON).
+        saw: Option<String>,
         created_at: i64,
     },
     OutboxRemove(i64),
@@ -412,6 +414,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             what,
             request,
             base_updated_at,
+            saw,
             created_at,
         } => {
             let added = db.outbox_add(
@@ -421,6 +424,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
                 &what,
                 &request,
                 base_updated_at.as_deref(),
+                saw.as_deref(),
                 created_at,
             );
             if let Err(e) = added {

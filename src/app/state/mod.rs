@@ -142,8 +142,11 @@ pub struct State {
     /// task shown when it was made, the base it is checked against if it
     /// is queued. A write chained behind an earlier one of its task (made
     /// before that one's answer) is moved onto that answer when it comes
-    /// (`State::take_edit_base`): our own change never holds it.
-    pub edit_bases: HashMap<u64, (String, Option<String>)>,
+    /// (`State::take_edit_base`): our own change never holds it. With
+    /// it, the task as the user saw it then: kept with a queued edit, it
+    /// is what a restart compares the task read back with.
+    #[allow(clippy::type_complexity)]
+    pub edit_bases: HashMap<u64, (String, Option<String>, Option<Box<Task>>)>,
     /// The profile in use (shown in the header); `None`: the top level's
     /// connection, the profile named [`State::default_profile`].
     pub profile: Option<String>,
@@ -282,8 +285,12 @@ impl State {
         {
             // What the user saw when making it: a queued edit is checked
             // against this, whatever arrives before its answer.
-            let base = self.shown_version(id);
-            self.edit_bases.insert(ticket, (id.to_string(), base));
+            let saw = self.shown_copy(id);
+            let base = saw
+                .as_ref()
+                .and_then(|t| t.updated_at.as_deref().map(String::from));
+            self.edit_bases
+                .insert(ticket, (id.to_string(), base, saw.map(Box::new)));
         }
         Effect::Api {
             ticket,

@@ -2,7 +2,7 @@
 //! queued edit is kept (what quitting says, and its exit status), whose
 //! edit it is, and the version each is checked against.
 
-use super::super::outbox::{Cancel, Kept, OutItem, OutState};
+use super::super::outbox::{Cancel, Kept, Made, OutItem, OutState};
 use crate::app::state::{ApiResult, Level, Reply, State};
 use crate::store::worker::StoreCmd;
 
@@ -10,10 +10,14 @@ impl State {
     /// The version of a task the user sees (the detail, else the row,
     /// else the copy kept): what an edit made now is made against.
     pub(crate) fn shown_version(&self, id: &str) -> Option<String> {
-        self.known_task(id)
-            .cloned()
-            .or_else(|| self.best_copy(id))
+        self.shown_copy(id)
             .and_then(|t| t.updated_at.map(String::from))
+    }
+
+    /// The task as the user sees it (the detail, else the row, else the
+    /// copy kept): what an edit made now is made on.
+    pub(crate) fn shown_copy(&self, id: &str) -> Option<crate::api::Task> {
+        self.known_task(id).cloned().or_else(|| self.best_copy(id))
     }
 
     /// The user the service said this key belongs to (`None` until known).
@@ -86,20 +90,21 @@ impl State {
     /// against our own change, not the version before it — which would
     /// show the user's own first edit as someone else's. Only a change
     /// after our answer holds them.
-    pub(crate) fn take_edit_base(&mut self, r: &ApiResult) -> Option<Option<String>> {
-        let (id, base) = self.edit_bases.remove(&r.ticket)?;
+    pub(crate) fn take_edit_base(&mut self, r: &ApiResult) -> Option<Made> {
+        let (id, base, saw) = self.edit_bases.remove(&r.ticket)?;
         if let (Some(made_on), Ok(Reply::Task(t))) = (&base, &r.result) {
             if let Some(version) = t.updated_at.as_deref() {
-                for (task, b) in self.edit_bases.values_mut() {
+                for (task, b, seen) in self.edit_bases.values_mut() {
                     if *task == id
                         && super::super::freshness::same_version(b.as_deref(), Some(made_on))
                     {
                         *b = Some(version.to_string());
+                        *seen = Some(t.clone());
                     }
                 }
             }
         }
-        Some(base)
+        Some(Made { version: base, saw })
     }
 
     /// The store wrote a queued edit.

@@ -357,6 +357,7 @@ fn stored_edits_come_back_from_the_store_and_are_checked_before_sending() {
         base_updated_at: Some("2026-11-01T10:00:00Z".into()),
         created_at: 1,
         user_id: None,
+        saw: None,
     }]);
     let fx = s.outbox_pump();
     assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(2) }]);

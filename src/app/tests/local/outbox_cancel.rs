@@ -14,70 +14,30 @@
 
 use super::*;
 use crate::app::local::outbox::Kept;
-use crate::app::tests::local::store::{go_offline, unreachable, with_store};
-use crate::store::worker::{Server, StoreCmd};
-use crate::store::{Db, StoredTask};
-use std::path::Path;
+use crate::app::tests::local::store::{go_offline, unreachable, with_store, OnDisk};
+use crate::store::worker::StoreCmd;
+use crate::store::StoredTask;
 
-/// A store on disk, its thread's server, and the state using it.
+/// A store on disk and the state using it.
 struct Scene {
-    _dir: tempfile::TempDir,
-    path: std::path::PathBuf,
-    db: Db,
-    server: Server,
+    disk: OnDisk,
     s: State,
 }
 
 impl Scene {
     /// `#1 priority → low` queued offline and kept by the store.
     fn queued() -> Scene {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("u-me.sqlite3");
-        let (db, _, _) = Db::open_for(&path, "u-me").unwrap();
         let mut sc = Scene {
-            _dir: dir,
-            path,
-            db,
-            server: Server::new(crate::store::DEFAULT_MAX_TASKS, None),
+            disk: OnDisk::open(),
             s: with_store(loaded(2)),
         };
         go_offline(&mut sc.s);
         let fx = palette(&mut sc.s, "priority low");
         answer(&mut sc.s, &fx, Err(unreachable()));
-        sc.serve();
+        sc.disk.serve(&mut sc.s);
         assert_eq!(sc.s.outbox.len(), 1);
         assert_eq!(sc.s.outbox[0].kept, Kept::Kept);
         sc
-    }
-
-    /// The store's thread: what the state queued is served, the answers
-    /// given back, until nothing is left.
-    fn serve(&mut self) {
-        loop {
-            let cmds = std::mem::take(&mut self.s.local.out);
-            if cmds.is_empty() {
-                return;
-            }
-            let answers = std::cell::RefCell::new(Vec::new());
-            for c in cmds {
-                self.server
-                    .serve(&mut self.db, c, &|a| answers.borrow_mut().push(a));
-            }
-            for a in answers.into_inner() {
-                self.s.on_store(a);
-            }
-        }
-    }
-
-    /// The store's idle tick (a minute in the thread): cancels not kept
-    /// are tried again.
-    fn tick(&mut self) {
-        let answers = std::cell::RefCell::new(Vec::new());
-        self.server
-            .retry_cancels(&self.db, &|a| answers.borrow_mut().push(a));
-        for a in answers.into_inner() {
-            self.s.on_store(a);
-        }
     }
 
     /// A write the disk now refuses: a task that must grow the file.
@@ -90,7 +50,7 @@ impl Scene {
             json: json!({"id": "t-big", "description": "x".repeat(200_000)}).to_string(),
             full: true,
         }]));
-        self.serve();
+        self.disk.serve(&mut self.s);
         assert!(!self.s.local.on, "the store failed: {:?}", self.s.status);
     }
 
@@ -99,14 +59,8 @@ impl Scene {
         let seq = self.s.outbox[0].seq;
         self.s.outbox_cancel(seq);
         assert!(self.s.outbox.is_empty());
-        self.serve();
+        self.disk.serve(&mut self.s);
     }
-}
-
-/// The next start: what the store's outbox holds, whoever holds it.
-fn stored_at_next_start(path: &Path) -> Vec<crate::store::OutboxRow> {
-    let (db, _, _) = Db::open_for(path, "u-me").unwrap();
-    db.outbox().unwrap()
 }
 
 fn status(s: &State) -> String {
@@ -116,48 +70,47 @@ fn status(s: &State) -> String {
 #[test]
 fn a_cancel_after_the_disk_filled_is_kept_and_the_edit_does_not_come_back() {
     let mut sc = Scene::queued();
-    sc.db.sim_disk(true, false).unwrap();
+    sc.disk.db.sim_disk(true, false).unwrap();
     sc.write_fails();
     sc.cancel();
     assert!(sc.s.cancels_not_kept().is_empty(), "{:?}", sc.s.cancels);
     assert!(!status(&sc.s).contains("NOT KEPT"), "{}", status(&sc.s));
     let lines = crate::app::quit_lines(&sc.s, &Default::default(), None);
     assert!(!lines.iter().any(|l| l.contains("NOT KEPT")), "{lines:?}");
-    drop(sc.db);
-    let rows = stored_at_next_start(&sc.path);
+    let rows = sc.disk.reopen();
     assert!(rows.is_empty(), "the cancelled edit comes back: {rows:?}");
 }
 
 #[test]
 fn a_cancel_while_another_program_holds_the_store_is_marked_beside_it_and_kept() {
     let mut sc = Scene::queued();
-    let other = rusqlite::Connection::open(&sc.path).unwrap();
+    let other = rusqlite::Connection::open(&sc.disk.path).unwrap();
     other.execute_batch("BEGIN IMMEDIATE").unwrap();
-    sc.db.sim_disk(false, true).unwrap();
+    sc.disk.db.sim_disk(false, true).unwrap();
     sc.write_fails();
     sc.cancel();
     assert!(sc.s.cancels_not_kept().is_empty(), "{:?}", sc.s.cancels);
     assert!(
-        crate::store::outbox::read_cancel_marks(&sc.path).len() == 1,
+        crate::store::outbox::read_cancel_marks(&sc.disk.path).len() == 1,
         "marked beside the store"
     );
     // The other program lets go; the next start removes the row.
     other.execute_batch("ROLLBACK").unwrap();
     drop(other);
-    drop(sc.db);
-    let rows = stored_at_next_start(&sc.path);
+    let marks = crate::store::outbox::cancel_marks_path(&sc.disk.path).unwrap();
+    let rows = sc.disk.reopen();
     assert!(rows.is_empty(), "the cancelled edit comes back: {rows:?}");
-    assert!(crate::store::outbox::read_cancel_marks(&sc.path).is_empty());
+    assert!(!marks.exists(), "the mark goes once carried out");
 }
 
 #[test]
 fn a_cancel_the_store_cannot_keep_says_so_is_tried_again_and_named_at_quit() {
     let mut sc = Scene::queued();
     // Nothing can be marked beside the store either.
-    std::fs::create_dir(crate::store::outbox::cancel_marks_path(&sc.path).unwrap()).unwrap();
-    let other = rusqlite::Connection::open(&sc.path).unwrap();
+    std::fs::create_dir(crate::store::outbox::cancel_marks_path(&sc.disk.path).unwrap()).unwrap();
+    let other = rusqlite::Connection::open(&sc.disk.path).unwrap();
     other.execute_batch("BEGIN IMMEDIATE").unwrap();
-    sc.db.sim_disk(false, true).unwrap();
+    sc.disk.db.sim_disk(false, true).unwrap();
     sc.write_fails();
     sc.cancel();
     let text = status(&sc.s);
@@ -175,12 +128,12 @@ fn a_cancel_the_store_cannot_keep_says_so_is_tried_again_and_named_at_quit() {
         "{lines:?}"
     );
     // Still held: the idle tick changes nothing.
-    sc.tick();
+    sc.disk.tick(&mut sc.s);
     assert_eq!(sc.s.cancels_not_kept().len(), 1);
 
     // The other program lets go: the store's next try keeps the cancel.
     other.execute_batch("ROLLBACK").unwrap();
-    sc.tick();
+    sc.disk.tick(&mut sc.s);
     assert!(sc.s.cancels_not_kept().is_empty());
     assert!(
         status(&sc.s).contains("the cancel is kept now"),
@@ -190,6 +143,5 @@ fn a_cancel_the_store_cannot_keep_says_so_is_tried_again_and_named_at_quit() {
     let lines = crate::app::quit_lines(&sc.s, &Default::default(), None);
     assert!(!lines.iter().any(|l| l.contains("NOT KEPT")), "{lines:?}");
     drop(other);
-    drop(sc.db);
-    assert!(stored_at_next_start(&sc.path).is_empty());
+    assert!(sc.disk.reopen().is_empty());
 }

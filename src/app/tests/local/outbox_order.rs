@@ -416,6 +416,7 @@ fn an_edit_made_by_another_user_is_never_sent_with_this_key() {
         base_updated_at: Some("2026-11-01T10:00:00Z".into()),
         created_at: 1,
         user_id: Some("u-alice".into()),
+        saw: None,
     }]);
     let fx = s.outbox_pump();
     assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
@@ -443,6 +444,7 @@ fn an_edit_whose_base_version_is_not_known_waits_rather_than_overwrite() {
         base_updated_at: None,
         created_at: 1,
         user_id: None,
+        saw: None,
     }]);
     let fx = s.outbox_pump();
     let fx = answer_where(
@@ -473,6 +475,7 @@ fn edits_another_taskdeck_left_are_taken_in_order_once_and_sent() {
         base_updated_at: Some("2026-11-01T10:00:00Z".into()),
         created_at: 1,
         user_id: Some("u-me".into()),
+        saw: None,
     };
     let low = || TaskPatch {
         priority: Some(Priority::Low),
