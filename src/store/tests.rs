@@ -1,6 +1,19 @@
 use super::*;
 use rusqlite::Connection;
 
+/// An older store opened by this build: upgraded in place (not moved
+/// aside), at this build's schema version.
+pub(super) fn opens_in_place(path: &std::path::Path) -> Db {
+    let (db, note) = Db::open(path).unwrap();
+    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
+    let version: i64 = db
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    db
+}
+
 fn task(id: &str, n: i64, title: &str, updated: &str, full: bool) -> StoredTask {
     StoredTask {
         id: id.into(),
@@ -498,13 +511,7 @@ fn a_version_1_store_upgrades_in_place_and_its_tasks_are_numbered() {
         )
         .unwrap();
     }
-    let (mut db, note) = Db::open(&path).unwrap();
-    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
-    let version: i64 = db
-        .conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    let mut db = opens_in_place(&path);
     // What v1 kept is all there…
     assert_eq!(db.get_task("a").unwrap().unwrap().0.title, "Alpha");
     assert_eq!(db.outbox().unwrap().len(), 1);
@@ -609,13 +616,7 @@ fn a_version_5_store_opens_with_the_inbox_archived_table_made() {
         )
         .unwrap();
     }
-    let (db, note) = Db::open(&path).unwrap();
-    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
-    let version: i64 = db
-        .conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    let db = opens_in_place(&path);
     assert!(db.inbox_base("t").unwrap().is_some(), "the inbox is kept");
     let archived = InboxBase {
         task_id: "a".into(),

@@ -384,13 +384,7 @@ fn a_version_6_store_keeps_its_queued_edits_and_new_ones_keep_what_the_user_saw(
         )
         .unwrap();
     }
-    let (db, note) = Db::open(&path).unwrap();
-    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
-    let version: i64 = db
-        .conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    let db = super::tests::opens_in_place(&path);
     let rows = db.outbox().unwrap();
     assert_eq!(rows.len(), 1, "the old queued edit is kept");
     assert_eq!(

@@ -106,6 +106,24 @@ fn restart(rows: Vec<OutboxRow>) -> (State, Vec<Effect>) {
     restart_with(rows, (1..=2).map(task).collect())
 }
 
+/// The check in `fx` finds the service holding our first edit (`T1`) and
+/// nothing else: the chained edit goes out, no conflict.
+fn goes_out(s: &mut State, fx: &[Effect]) {
+    let fx = answer_where(
+        s,
+        fx,
+        is_get,
+        Ok(Reply::Task(Box::new(at(T1, Priority::Urgent)))),
+    );
+    assert_eq!(
+        patch_sent(&fx),
+        Some(json!({"priority": "low"})),
+        "{:?} {:?}",
+        s.outbox.iter().map(|i| &i.state).collect::<Vec<_>>(),
+        s.status
+    );
+}
+
 /// The first edit answered, the second still out when the terminal is
 /// lost: kept with the first's answer as its base, so the next start
 /// sends it (the service holds our own first edit, nothing else).
@@ -122,19 +140,7 @@ fn a_chained_edit_in_flight_at_quit_is_checked_against_the_answer_to_the_edit_be
     // The next start: the service holds our first edit (the second did
     // not arrive): the second goes out, no conflict.
     let (mut s, fx) = restart(rows);
-    let fx = answer_where(
-        &mut s,
-        &fx,
-        is_get,
-        Ok(Reply::Task(Box::new(at(T1, Priority::Urgent)))),
-    );
-    assert_eq!(
-        patch_sent(&fx),
-        Some(json!({"priority": "low"})),
-        "{:?} {:?}",
-        s.outbox.iter().map(|i| &i.state).collect::<Vec<_>>(),
-        s.status
-    );
+    goes_out(&mut s, &fx);
 }
 
 /// The first edit still out, the second waiting behind it (never sent)
@@ -165,19 +171,7 @@ fn a_chained_edit_never_sent_at_quit_follows_the_first_once_found_arrived_after_
     );
     // The second's check.
     assert!(reqs(&fx).iter().any(is_get), "{:?}", reqs(&fx));
-    let fx = answer_where(
-        &mut s,
-        &fx,
-        is_get,
-        Ok(Reply::Task(Box::new(at(T1, Priority::Urgent)))),
-    );
-    assert_eq!(
-        patch_sent(&fx),
-        Some(json!({"priority": "low"})),
-        "{:?} {:?}",
-        s.outbox.iter().map(|i| &i.state).collect::<Vec<_>>(),
-        s.status
-    );
+    goes_out(&mut s, &fx);
 }
 
 /// The chained edit was not sent: it waits for the user, the task having
