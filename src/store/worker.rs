@@ -278,9 +278,14 @@ pub struct Server {
     numbered: usize,
     max_tasks: usize,
     /// Cancels the store could not take yet (neither removed nor marked):
-    /// tried again at each command, each idle tick and at the end.
+    /// tried again with the commands (`CANCEL_RETRY` apart: a store held
+    /// by another program makes each try wait), when idle and at the end.
     cancels: Vec<i64>,
+    cancels_tried: Option<std::time::Instant>,
 }
+
+/// How often commands try again a cancel the store could not take.
+const CANCEL_RETRY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Server {
     pub fn new(max_tasks: usize, failed: Option<String>) -> Server {
@@ -290,6 +295,7 @@ impl Server {
             numbered: 0,
             max_tasks,
             cancels: Vec::new(),
+            cancels_tried: None,
         }
     }
 
@@ -299,6 +305,7 @@ impl Server {
         let kept = db.outbox_cancel(seq);
         if kept.is_err() && !self.cancels.contains(&seq) {
             self.cancels.push(seq);
+            self.cancels_tried = Some(std::time::Instant::now());
         }
         answer(StoreAnswer::OutboxCancelled { seq, kept });
     }
@@ -309,6 +316,7 @@ impl Server {
         if self.cancels.is_empty() {
             return;
         }
+        self.cancels_tried = Some(std::time::Instant::now());
         let mut left = Vec::new();
         for seq in std::mem::take(&mut self.cancels) {
             match db.outbox_cancel(seq) {
@@ -321,7 +329,12 @@ impl Server {
 
     /// Carry out `cmd` on `db`, answering through `answer`.
     pub fn serve(&mut self, db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) {
-        self.retry_cancels(db, answer);
+        if self
+            .cancels_tried
+            .is_some_and(|t| t.elapsed() >= CANCEL_RETRY)
+        {
+            self.retry_cancels(db, answer);
+        }
         // Before the failed and read-only paths: a cancel is tried (and
         // marked beside the store) whatever state the store is in.
         if let StoreCmd::OutboxCancel(seq) = cmd {
