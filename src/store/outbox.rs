@@ -78,7 +78,7 @@ impl Db {
             Some(why) => Err(why.clone()),
             None => self
                 .outbox_remove(seq)
-                .map_err(|e| super::open::describe(&e)),
+                .map_err(|e| crate::text::clean(&e.to_string())),
         };
         let Err(why) = removed else {
             return Ok(());

@@ -249,11 +249,7 @@ fn a_queued_edit_can_be_cancelled_and_is_never_sent() {
     assert!(s.pending.is_empty(), "the pending mark goes with it");
     // The store is told (a cancel, answered whatever the store's state:
     // `outbox_cancel.rs`).
-    assert!(s
-        .local
-        .out
-        .iter()
-        .any(|c| *c == StoreCmd::OutboxCancel(seq)));
+    assert!(s.local.out.contains(&StoreCmd::OutboxCancel(seq)));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
     let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     assert!(!reqs(&fx)
