@@ -191,15 +191,17 @@ fn an_edit_made_in_alices_store_waits_for_her_when_the_service_names_bob_at_star
 // key names her again.
 #[test]
 fn an_edit_queued_as_alice_waits_when_the_service_comes_back_acting_as_bob() {
-    let svc = Service::small();
-    let home = Home::new();
-    let mut tui = launch_ready(&svc, &home);
-    let current = current_row(&tui.screen());
-    let id = svc.task_id(&current);
-    let before = svc.sb.task_json(&current).unwrap()["priority"].clone();
+    let OnTask {
+        svc,
+        home,
+        mut tui,
+        current,
+        id,
+        priority: before,
+    } = ready_on_current();
     let wanted = if before == "low" { "high" } else { "low" };
     let patches = |who: &str| {
-        svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"))
+        patches_of(&svc, &id)
             .into_iter()
             .filter(|r| r.caller.as_deref() == Some(who))
             .count()
@@ -305,11 +307,14 @@ fn said_in_log(tui: &Tui, full: &str) {
 // start as Alice offers it back.
 #[test]
 fn a_draft_kept_as_alice_is_not_offered_or_posted_when_the_key_acts_as_bob() {
-    let svc = Service::small();
-    let home = Home::new();
-    let mut tui = launch_ready(&svc, &home);
-    let current = current_row(&tui.screen());
-    let id = svc.task_id(&current);
+    let OnTask {
+        svc,
+        home,
+        mut tui,
+        current,
+        id,
+        ..
+    } = ready_on_current();
     let file = svc.draft_file(&home, KEY, &id, "comment");
     svc.set_faults("down=1");
     tui.send("r");
@@ -364,11 +369,13 @@ fn a_draft_kept_as_alice_is_not_offered_or_posted_when_the_key_acts_as_bob() {
 // typed is not posted as Bob; the composer closes, her text kept as hers.
 #[test]
 fn a_composer_open_when_the_key_turns_to_bob_closes_and_keeps_alices_text() {
-    let svc = Service::small();
-    let home = Home::new();
-    let mut tui = launch_ready(&svc, &home);
-    let current = current_row(&tui.screen());
-    let id = svc.task_id(&current);
+    let OnTask {
+        svc,
+        home,
+        mut tui,
+        id,
+        ..
+    } = ready_on_current();
     let file = svc.draft_file(&home, KEY, &id, "comment");
     svc.set_faults("down=1");
     tui.send("r");

@@ -241,11 +241,14 @@ fn the_conflict_view_says_archived_and_asks_before_writing() {
 #[test]
 fn an_edit_in_flight_when_a_signal_ends_taskdeck_is_kept_and_sent_once_at_the_next_start() {
     for sig in [libc::SIGTERM, libc::SIGHUP] {
-        let svc = Service::small();
-        let home = Home::new();
-        let mut tui = launch_ready(&svc, &home);
-        let current = current_row(&tui.screen());
-        let id = svc.task_id(&current);
+        let OnTask {
+            svc,
+            home,
+            mut tui,
+            current,
+            id,
+            ..
+        } = ready_on_current();
         assert_ne!(svc.sb.task_json(&current).unwrap()["status"], "completed");
         svc.set_faults("delay=3000");
         svc.sb.clear_requests();
@@ -291,18 +294,20 @@ fn an_edit_in_flight_when_a_signal_ends_taskdeck_is_kept_and_sent_once_at_the_ne
 // it.
 #[test]
 fn two_quick_edits_cut_by_a_quit_go_out_at_the_next_start_without_a_conflict() {
-    let svc = Service::small();
-    let home = Home::new();
-    let mut tui = launch_ready(&svc, &home);
-    let current = current_row(&tui.screen());
-    let id = svc.task_id(&current);
-    let before = svc.sb.task_json(&current).unwrap()["priority"].clone();
+    let OnTask {
+        svc,
+        home,
+        mut tui,
+        current,
+        id,
+        priority: before,
+    } = ready_on_current();
     let others: Vec<&str> = ["urgent", "high", "medium", "low"]
         .into_iter()
         .filter(|p| before != *p)
         .collect();
     let (first, second) = (others[0], others[1]);
-    let patches = || svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"));
+    let patches = || patches_of(&svc, &id);
     svc.set_faults("delay=1500");
     svc.sb.clear_requests();
     tui.send(&format!(":priority {first}\r"));
@@ -334,5 +339,59 @@ fn two_quick_edits_cut_by_a_quit_go_out_at_the_next_start_without_a_conflict() {
         second,
         "the second edit stands"
     );
+    quit(&mut again);
+}
+
+// A user met it: the store failed (another program held it past the
+// store's wait), then the user cancelled a queued edit in `:outbox` —
+// "cancelled (not sent)" — and quit. The cancel had gone the way of every
+// write after the failure (dropped): the edit came back at the next start
+// and was sent. Now the cancel is marked beside the store when the store
+// cannot take it, and the next start carries it out: nothing is sent.
+#[test]
+fn an_edit_cancelled_after_the_store_failed_is_not_sent_at_the_next_start() {
+    let svc = Service::small();
+    let home = Home::new();
+    let current = leave_a_queued_edit(&svc, &home);
+    let id = svc.task_id(&current);
+    let db = the_db(&home);
+    let mark = std::path::PathBuf::from(format!("{}.cancelled", db.display()));
+    svc.set_faults("down=1");
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 160, 40);
+    tui.wait_for("OFFLINE", WAIT);
+    tui.wait_for("outbox 1", WAIT);
+    // Another program takes the store's write lock and keeps it: the
+    // store's next write fails once its wait is over.
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    tui.send("j");
+    tui.wait_for("this session goes on without it", WAIT);
+    tui.send(":outbox\r");
+    tui.wait_for("status → completed", WAIT);
+    tui.send("\x18");
+    tui.wait_for("cancelled (not sent)", WAIT);
+    tui.wait_until("the cancel marked beside the store", WAIT, |_| {
+        mark.exists()
+    });
+    other.execute_batch("ROLLBACK").unwrap();
+    drop(other);
+    tui.key("\x1b");
+    tui.wait_until("the outbox closed", WAIT, |s| !s.contains("Outbox: edits"));
+    quit(&mut tui);
+    assert_eq!(outbox_rows(&db), 1, "the store itself could not take it");
+
+    svc.set_faults("");
+    svc.sb.clear_requests();
+    let mut again = launch_ready(&svc, &home);
+    again.wait_until("the cancel carried out", WAIT, |_| {
+        outbox_rows(&db) == 0 && !mark.exists()
+    });
+    again.send("r");
+    again.wait_until("the reload", WAIT, |s| s.contains("(more below)"));
+    assert!(
+        patches_of(&svc, &id).is_empty(),
+        "the cancelled edit was sent"
+    );
+    assert_ne!(svc.sb.task_json(&current).unwrap()["status"], "completed");
     quit(&mut again);
 }

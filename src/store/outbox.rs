@@ -13,7 +13,7 @@
 use super::db::Db;
 use super::rows::OutboxRow;
 use rusqlite::params;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A claim not kept alive for this long belongs to a process that is gone.
 pub const CLAIM_STALE_SECS: i64 = 300;
@@ -37,13 +37,14 @@ impl Db {
         what: &str,
         request: &str,
         base_updated_at: Option<&str>,
+        saw: Option<&str>,
         now: i64,
     ) -> rusqlite::Result<i64> {
         // Made here: this process's own row from the start.
         self.conn.execute(
             "INSERT INTO outbox(seq,task_id,label,what,request,base_updated_at,created_at,
-                user_id,claimed_by,claimed_at)
-             VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?7)",
+                user_id,claimed_by,claimed_at,saw)
+             VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?7,?10)",
             params![
                 seq,
                 task_id,
@@ -53,7 +54,8 @@ impl Db {
                 base_updated_at,
                 now,
                 self.owner,
-                self.instance
+                self.instance,
+                saw
             ],
         )?;
         Ok(seq)
@@ -62,6 +64,47 @@ impl Db {
     pub fn outbox_remove(&self, seq: i64) -> rusqlite::Result<()> {
         self.conn
             .execute("DELETE FROM outbox WHERE seq=?1", [seq])?;
+        Ok(())
+    }
+
+    /// The user cancelled a queued edit: its row goes. When the store
+    /// cannot write (full, held by another program, read-only), the
+    /// cancel is marked beside it instead (`<store>.cancelled`, read by
+    /// the next take, which removes the row): the edit never comes back
+    /// at the next start to be sent. `Err(why)`: neither could be written
+    /// (the store still holds the edit).
+    pub fn outbox_cancel(&self, seq: i64) -> Result<(), String> {
+        let removed = match &self.read_only {
+            Some(why) => Err(why.clone()),
+            None => self
+                .outbox_remove(seq)
+                .map_err(|e| crate::text::clean(&e.to_string())),
+        };
+        let Err(why) = removed else {
+            return Ok(());
+        };
+        mark_cancel(&self.path, seq).map_err(|e| {
+            crate::text::clean(&format!(
+                "{why}; nor could it be marked beside the store: {e}"
+            ))
+        })
+    }
+
+    /// Cancels marked beside the store (`outbox_cancel`) are carried out:
+    /// their rows go, then the marks.
+    fn apply_cancel_marks(&self) -> rusqlite::Result<()> {
+        let Some(file) = cancel_marks_path(&self.path) else {
+            return Ok(());
+        };
+        if !file.exists() {
+            return Ok(());
+        }
+        for seq in read_cancel_marks(&self.path) {
+            self.outbox_remove(seq)?;
+        }
+        if let Err(e) = std::fs::remove_file(&file) {
+            tracing::warn!(error = %e, "cannot remove the outbox's cancel marks");
+        }
         Ok(())
     }
 
@@ -89,6 +132,7 @@ impl Db {
     /// the same moment gets the others. Returns the rows taken, in order,
     /// and how many are left to others (held elsewhere, another user's).
     pub fn outbox_take(&self, now: i64) -> rusqlite::Result<(Vec<OutboxRow>, usize)> {
+        self.apply_cancel_marks()?;
         self.free_claims_of_the_dead()?;
         self.conn.execute(
             "UPDATE outbox SET claimed_by=?1, claimed_at=?2
@@ -174,7 +218,7 @@ impl Db {
         for r in rows {
             tx.execute(
                 "INSERT OR IGNORE INTO outbox(seq,task_id,label,what,request,base_updated_at,
-                    created_at,user_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)",
+                    created_at,user_id,saw) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
                 params![
                     r.seq,
                     r.task_id,
@@ -183,12 +227,56 @@ impl Db {
                     r.request,
                     r.base_updated_at,
                     r.created_at,
-                    r.user_id
+                    r.user_id,
+                    r.saw
                 ],
             )?;
         }
         tx.commit()
     }
+}
+
+/// Where the cancels a store could not write are marked: beside it,
+/// `<store>.cancelled`, one `seq` a line (`None`: a store in memory).
+pub fn cancel_marks_path(store: &Path) -> Option<PathBuf> {
+    if store.as_os_str().is_empty() {
+        return None;
+    }
+    let mut name = store.as_os_str().to_owned();
+    name.push(".cancelled");
+    Some(PathBuf::from(name))
+}
+
+/// The cancels marked beside a store (none when there is no mark).
+pub fn read_cancel_marks(store: &Path) -> Vec<i64> {
+    cancel_marks_path(store)
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .map(|s| s.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        .unwrap_or_default()
+}
+
+/// Mark a cancel beside the store (appended, the file 0600).
+fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
+    use std::io::Write;
+    let file =
+        cancel_marks_path(store).ok_or_else(|| std::io::Error::other("the store is in memory"))?;
+    // Never written through a link (as the store itself, `open.rs`).
+    if std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(std::io::Error::other(format!(
+            "{} is a symbolic link",
+            file.display()
+        )));
+    }
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    let mut f = o.open(file)?;
+    f.write_all(format!("{seq}\n").as_bytes())?;
+    f.sync_all()
 }
 
 /// This process's name for its claims: host, pid and the time the store
@@ -221,8 +309,8 @@ fn claimant_gone(claim: &str) -> bool {
     crate::platform::ffi::process_gone(pid)
 }
 
-/// A row by column name: a store of an older schema (no `user_id`) reads
-/// too, which matters when rows are rescued from a damaged one.
+/// A row by column name: a store of an older schema (no `user_id`, no
+/// `saw`) reads too, which matters when rows are rescued from a damaged one.
 fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
     Ok(OutboxRow {
         seq: r.get("seq")?,
@@ -233,6 +321,7 @@ fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
         base_updated_at: r.get("base_updated_at")?,
         created_at: r.get("created_at")?,
         user_id: r.get("user_id").unwrap_or(None),
+        saw: r.get("saw").unwrap_or(None),
     })
 }
 
@@ -250,7 +339,11 @@ pub(super) fn rescue_outbox(path: &Path) -> Vec<OutboxRow> {
     let Ok(rows) = st.query_map([], outbox_row) else {
         return vec![];
     };
-    rows.map_while(Result::ok).collect()
+    // A cancel marked beside it is not carried over.
+    let cancelled = read_cancel_marks(path);
+    rows.map_while(Result::ok)
+        .filter(|r| !cancelled.contains(&r.seq))
+        .collect()
 }
 
 /// Queued edits that wait in the other stores of a service folder (other

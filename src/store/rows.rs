@@ -62,6 +62,9 @@ pub struct OutboxRow {
     /// The user who made it (`None`: recorded before rows named their
     /// user; then the store's user, stores being per user).
     pub user_id: Option<String>,
+    /// The task as the user saw it when making the edit, as JSON (`None`:
+    /// not known, or a row of a store before schema 7).
+    pub saw: Option<String>,
 }
 
 /// A person or team of the directory, as stored.

@@ -6,7 +6,7 @@
 use super::db::Db;
 
 /// The schema version this build writes; older databases are migrated.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 
 impl Db {
     pub(super) fn migrate(&mut self) -> rusqlite::Result<()> {
@@ -162,6 +162,13 @@ pub(super) fn steps(tx: &rusqlite::Connection, version: i64) -> rusqlite::Result
                     since INTEGER NOT NULL, at INTEGER NOT NULL);
                  CREATE INDEX inbox_archived_at ON inbox_archived(at);",
         )?;
+    }
+    if version < 7 {
+        // v7: the task as the user saw it when making a queued edit
+        // (`outbox.saw`, the task's JSON): what a restart compares the
+        // task read back with, never the copy stored since. A row of an
+        // older store has none (NULL).
+        idempotent(tx, "ALTER TABLE outbox ADD COLUMN saw TEXT;")?;
     }
     Ok(())
 }

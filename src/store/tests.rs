@@ -1,6 +1,19 @@
 use super::*;
 use rusqlite::Connection;
 
+/// An older store opened by this build: upgraded in place (not moved
+/// aside), at this build's schema version.
+pub(super) fn opens_in_place(path: &std::path::Path) -> Db {
+    let (db, note) = Db::open(path).unwrap();
+    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
+    let version: i64 = db
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    db
+}
+
 fn task(id: &str, n: i64, title: &str, updated: &str, full: bool) -> StoredTask {
     StoredTask {
         id: id.into(),
@@ -142,7 +155,7 @@ fn eviction_drops_unopened_tasks_fetched_longest_ago_first() {
         db.put_tab(id, "comments", "[]", 0).unwrap();
     }
     db.opened("opened", 0).unwrap();
-    db.outbox_add(1, "queued", "#3", "status → completed", "{}", None, 0)
+    db.outbox_add(1, "queued", "#3", "status → completed", "{}", None, None, 0)
         .unwrap();
     assert_eq!(db.evict(2).unwrap(), 3);
     let left: Vec<String> = ["old", "opened", "mid", "queued", "new"]
@@ -219,11 +232,12 @@ fn outbox_keeps_order_and_removes() {
             "status → completed",
             "{\"a\":1}",
             Some("u"),
+            None,
             5,
         )
         .unwrap();
     let b = db
-        .outbox_add(2, "t", "#1", "priority → high", "{}", None, 6)
+        .outbox_add(2, "t", "#1", "priority → high", "{}", None, None, 6)
         .unwrap();
     assert!(b > a);
     db.outbox_remove(a).unwrap();
@@ -346,7 +360,7 @@ fn damage_past_the_header_is_found_by_the_thread_and_moved_aside() {
             .map(|i| task(&format!("t{i}"), i, &"a long title ".repeat(20), "u", true))
             .collect();
         db.put_tasks(&many, 1).unwrap();
-        db.outbox_add(3, "t1", "#1", "priority → low", "{}", Some("v"), 5)
+        db.outbox_add(3, "t1", "#1", "priority → low", "{}", Some("v"), None, 5)
             .unwrap();
         db.outbox_release().unwrap();
         db.conn
@@ -497,13 +511,7 @@ fn a_version_1_store_upgrades_in_place_and_its_tasks_are_numbered() {
         )
         .unwrap();
     }
-    let (mut db, note) = Db::open(&path).unwrap();
-    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
-    let version: i64 = db
-        .conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    let mut db = opens_in_place(&path);
     // What v1 kept is all there…
     assert_eq!(db.get_task("a").unwrap().unwrap().0.title, "Alpha");
     assert_eq!(db.outbox().unwrap().len(), 1);
@@ -608,13 +616,7 @@ fn a_version_5_store_opens_with_the_inbox_archived_table_made() {
         )
         .unwrap();
     }
-    let (db, note) = Db::open(&path).unwrap();
-    assert!(note.is_none(), "upgraded, not moved aside: {note:?}");
-    let version: i64 = db
-        .conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, SCHEMA_VERSION);
+    let db = opens_in_place(&path);
     assert!(db.inbox_base("t").unwrap().is_some(), "the inbox is kept");
     let archived = InboxBase {
         task_id: "a".into(),

@@ -34,7 +34,7 @@ fn a_locked_database_is_waited_for_and_never_moved_aside() {
     let path = dir.path().join("u.sqlite3");
     {
         let (db, _) = Db::open(&path).unwrap();
-        db.outbox_add(1, "t", "#1", "priority → low", "{}", None, 5)
+        db.outbox_add(1, "t", "#1", "priority → low", "{}", None, None, 5)
             .unwrap();
         db.outbox_release().unwrap();
     }
@@ -95,6 +95,7 @@ fn a_damaged_store_hands_its_queued_edits_to_the_new_one() {
             "priority → low",
             "{\"kind\":1}",
             Some("v1"),
+            None,
             5,
         )
         .unwrap();
@@ -131,8 +132,10 @@ fn two_processes_never_take_the_same_queued_edit() {
     {
         // A session queued two edits and stopped (its claims given back).
         let db = file_db(&path, "alice");
-        db.outbox_add(1, "t", "#1", "a", "{}", None, 5).unwrap();
-        db.outbox_add(2, "u", "#2", "b", "{}", None, 5).unwrap();
+        db.outbox_add(1, "t", "#1", "a", "{}", None, None, 5)
+            .unwrap();
+        db.outbox_add(2, "u", "#2", "b", "{}", None, None, 5)
+            .unwrap();
         db.outbox_release().unwrap();
     }
     // Two starts at the same moment, on one file.
@@ -161,7 +164,8 @@ fn a_claim_of_a_process_gone_quiet_is_taken_over() {
     let path = dir.path().join("u.sqlite3");
     let dead = file_db(&path, "alice");
     let now = now_secs();
-    dead.outbox_add(1, "t", "#1", "a", "{}", None, now).unwrap();
+    dead.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
+        .unwrap();
     assert_eq!(dead.outbox_take(now).unwrap().0.len(), 1);
     let next = file_db(&path, "alice");
     assert!(next.outbox_take(now + 10).unwrap().0.is_empty());
@@ -176,7 +180,9 @@ fn a_queued_edit_is_taken_only_for_the_user_who_made_it() {
     let path = dir.path().join("u.sqlite3");
     {
         let alice = file_db(&path, "alice");
-        alice.outbox_add(1, "t", "#1", "a", "{}", None, 5).unwrap();
+        alice
+            .outbox_add(1, "t", "#1", "a", "{}", None, None, 5)
+            .unwrap();
         alice.outbox_release().unwrap();
         let rows = alice.outbox().unwrap();
         assert_eq!(rows[0].user_id.as_deref(), Some("alice"), "who made it");
@@ -214,6 +220,7 @@ fn an_outbox_write_the_disk_refuses_is_said_not_kept() {
         what: "priority → low".into(),
         request: "x".repeat(200_000),
         base_updated_at: None,
+        saw: None,
         created_at: 1,
     });
     match rx.recv().unwrap() {
@@ -231,6 +238,7 @@ fn an_outbox_write_the_disk_refuses_is_said_not_kept() {
         what: "status → completed".into(),
         request: "{}".into(),
         base_updated_at: None,
+        saw: None,
         created_at: 1,
     });
     let mut heard = false;
@@ -251,7 +259,7 @@ fn a_store_that_cannot_be_written_opens_read_only_and_keeps_nothing() {
     {
         let (mut db, _) = Db::open(&path).unwrap();
         db.put_tasks(&[task("a", 1, "Alpha")], 1).unwrap();
-        db.outbox_add(1, "a", "#1", "priority → low", "{}", None, 5)
+        db.outbox_add(1, "a", "#1", "priority → low", "{}", None, None, 5)
             .unwrap();
         db.outbox_release().unwrap();
     }
@@ -284,6 +292,7 @@ fn a_store_that_cannot_be_written_opens_read_only_and_keeps_nothing() {
         what: "status → completed".into(),
         request: "{}".into(),
         base_updated_at: None,
+        saw: None,
         created_at: 1,
     });
     match rx.recv().unwrap() {
@@ -314,7 +323,8 @@ fn the_claim_of_a_process_that_died_is_let_go_at_once() {
     let path = dir.path().join("u.sqlite3");
     let db = file_db(&path, "alice");
     let now = now_secs();
-    db.outbox_add(1, "t", "#1", "a", "{}", None, now).unwrap();
+    db.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
+        .unwrap();
     // Held, a moment ago, by a process of this host that is gone now.
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
@@ -341,8 +351,10 @@ fn a_running_taskdeck_takes_only_the_edits_it_did_not_hold() {
     let a = file_db(&path, "alice");
     let b = file_db(&path, "alice");
     let now = now_secs();
-    a.outbox_add(1, "t", "#1", "a", "{}", None, now).unwrap();
-    b.outbox_add(2, "t", "#1", "b", "{}", None, now).unwrap();
+    a.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
+        .unwrap();
+    b.outbox_add(2, "t", "#1", "b", "{}", None, None, now)
+        .unwrap();
     assert!(
         b.outbox_take_new(now_secs()).unwrap().is_empty(),
         "its own are not new"
@@ -352,4 +364,49 @@ fn a_running_taskdeck_takes_only_the_edits_it_did_not_hold() {
     let got = b.outbox_take_new(now_secs()).unwrap();
     assert_eq!(got.iter().map(|r| r.seq).collect::<Vec<_>>(), vec![1]);
     assert!(b.outbox_take_new(now_secs()).unwrap().is_empty());
+}
+
+/// Schema 7 keeps, with each queued edit, the task as the user saw it
+/// when making it (`outbox.saw`). A store of schema 6 opens in place: its
+/// queued edits kept and read (none seen: `None`), new ones keep theirs.
+#[test]
+fn a_version_6_store_keeps_its_queued_edits_and_new_ones_keep_what_the_user_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    drop(Db::open(&path).unwrap());
+    {
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(
+            "ALTER TABLE outbox DROP COLUMN saw;
+             INSERT INTO outbox(seq,task_id,label,what,request,base_updated_at,created_at,user_id)
+                 VALUES(1,'t','#1','priority → low','{}','v1',5,'u');
+             PRAGMA user_version = 6;",
+        )
+        .unwrap();
+    }
+    let db = super::tests::opens_in_place(&path);
+    let rows = db.outbox().unwrap();
+    assert_eq!(rows.len(), 1, "the old queued edit is kept");
+    assert_eq!(
+        (rows[0].base_updated_at.as_deref(), rows[0].saw.as_deref()),
+        (Some("v1"), None)
+    );
+    db.outbox_add(
+        2,
+        "t",
+        "#1",
+        "status → completed",
+        "{}",
+        Some("v1"),
+        Some(r#"{"id":"t"}"#),
+        6,
+    )
+    .unwrap();
+    let rows = db.outbox().unwrap();
+    assert_eq!(rows[1].saw.as_deref(), Some(r#"{"id":"t"}"#));
+    drop(db);
+    // Carried over as it is when the store is set aside.
+    let rescued = super::outbox::rescue_outbox(&path);
+    assert_eq!(rescued.len(), 2);
+    assert_eq!(rescued[1].saw.as_deref(), Some(r#"{"id":"t"}"#));
 }

@@ -12,7 +12,7 @@ use rusqlite::Connection;
 fn store_with_an_edit(path: &std::path::Path) {
     let (mut db, _) = Db::open(path).unwrap();
     db.set_owner("u-alice");
-    db.outbox_add(7, "t1", "#1", "status → completed", "{}", None, 5)
+    db.outbox_add(7, "t1", "#1", "status → completed", "{}", None, None, 5)
         .unwrap();
     db.outbox_release().unwrap();
     let draft = StoredTask {

@@ -47,9 +47,17 @@ pub enum StoreCmd {
         what: String,
         request: String,
         base_updated_at: Option<String>,
+        /// The task as the user saw it when making the edit (JSON).
+        saw: Option<String>,
         created_at: i64,
     },
     OutboxRemove(i64),
+    /// The user cancelled a queued edit: removed; when the store cannot
+    /// write (full, held by another program, read-only, failed), marked
+    /// beside it instead (`Db::outbox_cancel`: the next open removes it),
+    /// else tried again while the thread runs. Always answered
+    /// (`OutboxCancelled`): a cancel is never dropped in silence.
+    OutboxCancel(i64),
     /// The previous queued edit of the task (ours) was answered with this
     /// version: the next is checked against it.
     OutboxRebase {
@@ -114,6 +122,13 @@ pub enum StoreAnswer {
     OutboxNotKept {
         local: u64,
         why: String,
+    },
+    /// A cancel (`OutboxCancel`): `Ok`: the edit will not come back at
+    /// the next start; `Err(why)`: the store still holds it (tried again
+    /// while the thread runs, answered `Ok` once it takes).
+    OutboxCancelled {
+        seq: i64,
+        kept: Result<(), String>,
     },
     /// A write failed: said once, then the store is left alone.
     Failed(String),
@@ -212,9 +227,14 @@ impl StoreThread {
                             Err(e) => tracing::warn!(error = %e, "cannot take the outbox"),
                         }
                     }
-                    let Some(cmd) = cmd else { continue };
+                    let Some(cmd) = cmd else {
+                        server.retry_cancels(&db, &answer);
+                        continue;
+                    };
                     server.serve(&mut db, cmd, &answer);
                 }
+                // A cancel the store could not take: a last try.
+                server.retry_cancels(&db, &answer);
                 let failed = server.failed;
                 if failed.is_none() && db.read_only.is_none() {
                     let _ = db.evict(max_tasks);
@@ -257,7 +277,15 @@ pub struct Server {
     writes: usize,
     numbered: usize,
     max_tasks: usize,
+    /// Cancels the store could not take yet (neither removed nor marked):
+    /// tried again with the commands (`CANCEL_RETRY` apart: a store held
+    /// by another program makes each try wait), when idle and at the end.
+    cancels: Vec<i64>,
+    cancels_tried: Option<std::time::Instant>,
 }
+
+/// How often commands try again a cancel the store could not take.
+const CANCEL_RETRY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Server {
     pub fn new(max_tasks: usize, failed: Option<String>) -> Server {
@@ -266,11 +294,53 @@ impl Server {
             writes: 0,
             numbered: 0,
             max_tasks,
+            cancels: Vec::new(),
+            cancels_tried: None,
         }
+    }
+
+    /// A cancel: removed, or marked beside the store; else kept to be
+    /// tried again (`retry_cancels`). Answered either way.
+    fn cancel(&mut self, db: &Db, seq: i64, answer: &impl Fn(StoreAnswer)) {
+        let kept = db.outbox_cancel(seq);
+        if kept.is_err() && !self.cancels.contains(&seq) {
+            self.cancels.push(seq);
+            self.cancels_tried = Some(std::time::Instant::now());
+        }
+        answer(StoreAnswer::OutboxCancelled { seq, kept });
+    }
+
+    /// The cancels not taken yet, tried again (the lock let go, space
+    /// found): each that takes now is answered `Ok`.
+    pub fn retry_cancels(&mut self, db: &Db, answer: &impl Fn(StoreAnswer)) {
+        if self.cancels.is_empty() {
+            return;
+        }
+        self.cancels_tried = Some(std::time::Instant::now());
+        let mut left = Vec::new();
+        for seq in std::mem::take(&mut self.cancels) {
+            match db.outbox_cancel(seq) {
+                Ok(()) => answer(StoreAnswer::OutboxCancelled { seq, kept: Ok(()) }),
+                Err(_) => left.push(seq),
+            }
+        }
+        self.cancels = left;
     }
 
     /// Carry out `cmd` on `db`, answering through `answer`.
     pub fn serve(&mut self, db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) {
+        if self
+            .cancels_tried
+            .is_some_and(|t| t.elapsed() >= CANCEL_RETRY)
+        {
+            self.retry_cancels(db, answer);
+        }
+        // Before the failed and read-only paths: a cancel is tried (and
+        // marked beside the store) whatever state the store is in.
+        if let StoreCmd::OutboxCancel(seq) = cmd {
+            self.cancel(db, seq, answer);
+            return;
+        }
         if let Some(why) = &self.failed {
             // Questions are still answered (nothing known), so
             // that nobody waits for an answer that never comes;
@@ -357,6 +427,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             what,
             request,
             base_updated_at,
+            saw,
             created_at,
         } => {
             let added = db.outbox_add(
@@ -366,6 +437,7 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
                 &what,
                 &request,
                 base_updated_at.as_deref(),
+                saw.as_deref(),
                 created_at,
             );
             if let Err(e) = added {
@@ -379,6 +451,8 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             answer(StoreAnswer::OutboxAdded { local, seq });
         }
         StoreCmd::OutboxRemove(seq) => db.outbox_remove(seq)?,
+        // Served before (`Server::serve`): never a failed write.
+        StoreCmd::OutboxCancel(_) => return Ok(false),
         StoreCmd::OutboxRebase { seq, base } => db.outbox_rebase(seq, base.as_deref())?,
         StoreCmd::LoadTask(id) => {
             let d = db.get_detail(&id)?;

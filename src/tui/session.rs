@@ -571,8 +571,9 @@ impl Session {
             }
         }
         // A queued edit neither sent nor kept is lost: never a silent exit 0.
-        let lost =
-            !self.state.outbox_lost().is_empty() || !self.writes.lost(&self.state).is_empty();
+        let lost = !self.state.outbox_lost().is_empty()
+            || !self.writes.lost(&self.state).is_empty()
+            || !self.state.cancels_not_kept().is_empty();
         if self.exit_code == 0 && lost {
             self.exit_code = EXIT_EDITS_LOST;
         }

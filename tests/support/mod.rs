@@ -551,6 +551,44 @@ pub fn launch_ready(svc: &Service, home: &Home) -> Tui {
     tui
 }
 
+/// A session ready on the small sandbox and the task current in it: the
+/// start the outbox's and identity's tests share.
+pub struct OnTask {
+    pub svc: Service,
+    pub home: Home,
+    pub tui: Tui,
+    /// The current row's display id (`#12`) and the task's id.
+    pub current: String,
+    pub id: String,
+    /// Its priority on the service before the test touches it.
+    pub priority: serde_json::Value,
+}
+
+/// [`launch_ready`] on a new small sandbox, on its current task.
+#[allow(dead_code)]
+pub fn ready_on_current() -> OnTask {
+    let svc = Service::small();
+    let home = Home::new();
+    let tui = launch_ready(&svc, &home);
+    let current = current_row(&tui.screen());
+    let id = svc.task_id(&current);
+    let priority = svc.sb.task_json(&current).unwrap()["priority"].clone();
+    OnTask {
+        svc,
+        home,
+        tui,
+        current,
+        id,
+        priority,
+    }
+}
+
+/// The PATCHes of task `id` the service received.
+#[allow(dead_code)]
+pub fn patches_of(svc: &Service, id: &str) -> Vec<RecordedRequest> {
+    svc.requests_matching("PATCH", &format!("/api/v1/tasks/{id}"))
+}
+
 /// `:open #n`, until the detail shows it focused and found (not the
 /// `#n (looking for it…)` shown while it is looked for: a key pressed then
 /// has no task to act on).

@@ -133,7 +133,10 @@ impl State {
             if self.sending.contains_key(ticket) {
                 continue;
             }
-            let base = self.edit_bases.remove(ticket).map(|(_, b)| b);
+            let base = self
+                .edit_bases
+                .remove(ticket)
+                .map(|(_, version, saw)| crate::app::local::outbox::Made { version, saw });
             self.queue_write(*ticket, req.clone(), sent, base, true);
             if !sent {
                 continue;

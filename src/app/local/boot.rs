@@ -49,6 +49,10 @@ impl State {
                 self.outbox_not_kept(local, &why);
                 vec![]
             }
+            StoreAnswer::OutboxCancelled { seq, kept } => {
+                self.outbox_cancel_answered(seq, kept);
+                vec![]
+            }
             StoreAnswer::Flushed => vec![],
             StoreAnswer::Taken(rows) => {
                 let n = rows.len();

@@ -135,12 +135,18 @@ pub struct State {
     pub outbox: Vec<crate::app::local::outbox::OutItem>,
     /// Whose edits may go out now, and another user's that wait.
     pub owner: crate::app::local::outbox::Owner,
+    /// Queued edits cancelled in `:outbox` that the store holds, until it
+    /// says the cancel is kept (`outbox/keep.rs`).
+    pub cancels: Vec<crate::app::local::outbox::Cancel>,
     /// Per queueable write in flight: its task and the version of the
     /// task shown when it was made, the base it is checked against if it
     /// is queued. A write chained behind an earlier one of its task (made
     /// before that one's answer) is moved onto that answer when it comes
-    /// (`State::take_edit_base`): our own change never holds it.
-    pub edit_bases: HashMap<u64, (String, Option<String>)>,
+    /// (`State::take_edit_base`): our own change never holds it. With
+    /// it, the task as the user saw it then: kept with a queued edit, it
+    /// is what a restart compares the task read back with.
+    #[allow(clippy::type_complexity)]
+    pub edit_bases: HashMap<u64, (String, Option<String>, Option<Box<Task>>)>,
     /// The profile in use (shown in the header); `None`: the top level's
     /// connection, the profile named [`State::default_profile`].
     pub profile: Option<String>,
@@ -246,6 +252,7 @@ impl State {
             offline: None,
             outbox: Vec::new(),
             owner: Default::default(),
+            cancels: Vec::new(),
             edit_bases: HashMap::new(),
             profile: None,
             default_profile: crate::config::DEFAULT_PROFILE.into(),
@@ -278,8 +285,12 @@ impl State {
         {
             // What the user saw when making it: a queued edit is checked
             // against this, whatever arrives before its answer.
-            let base = self.shown_version(id);
-            self.edit_bases.insert(ticket, (id.to_string(), base));
+            let saw = self.shown_copy(id);
+            let base = saw
+                .as_ref()
+                .and_then(|t| t.updated_at.as_deref().map(String::from));
+            self.edit_bases
+                .insert(ticket, (id.to_string(), base, saw.map(Box::new)));
         }
         Effect::Api {
             ticket,

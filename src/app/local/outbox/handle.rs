@@ -18,16 +18,17 @@ impl State {
     /// A queueable edit made while offline (or whose connection failed):
     /// into the outbox. Its pending marks stay until it is sent.
     ///
-    /// `base`: the version of the task shown when the edit was made
-    /// (`State::edit_bases`, recorded when the request was made): the
-    /// check before sending compares with it, never with a copy that
-    /// arrived since. `quiet`: a bulk edit says it in its summary.
+    /// `made`: the version of the task shown when the edit was made, and
+    /// the task as then seen (`State::edit_bases`, recorded when the
+    /// request was made): the check before sending compares with it,
+    /// never with a copy that arrived since; both are kept in the store.
+    /// `quiet`: a bulk edit says it in its summary.
     pub(crate) fn queue_write(
         &mut self,
         ticket: u64,
         req: ApiRequest,
         unknown: bool,
-        base: Option<Option<String>>,
+        made: Option<Made>,
         quiet: bool,
     ) {
         // Only an edit the store can hold is queued.
@@ -54,7 +55,16 @@ impl State {
             fields.join(", ")
         });
         let label = self.label_of(&id);
-        let base = base.unwrap_or_else(|| self.shown_version(&id));
+        // Not a write this session recorded: what is shown now.
+        let made = made.unwrap_or_else(|| Made {
+            version: self.shown_version(&id),
+            saw: self
+                .known_copy(&id)
+                .or_else(|| self.current_task().filter(|t| t.id == id))
+                .cloned()
+                .map(Box::new),
+        });
+        let (base, saw) = (made.version, made.saw);
         let seq = self
             .outbox
             .iter()
@@ -64,11 +74,6 @@ impl State {
             .max(crate::store::now_secs() * 1000)
             + 1;
         let created_at = crate::store::now_secs();
-        let saw = self
-            .known_copy(&id)
-            .or_else(|| self.current_task().filter(|t| t.id == id))
-            .cloned()
-            .map(Box::new);
         let item = OutItem {
             seq,
             task_id: id,
@@ -139,7 +144,14 @@ impl State {
                 );
                 continue;
             };
-            let saw = self.known_copy(&r.task_id).cloned().map(Box::new);
+            // The task as seen when the edit was made, kept with it; a row
+            // of an older store (none kept): the stored copy now.
+            let saw = r
+                .saw
+                .as_deref()
+                .and_then(|j| serde_json::from_str::<Task>(j).ok())
+                .map(Box::new)
+                .or_else(|| self.known_copy(&r.task_id).cloned().map(Box::new));
             self.outbox.push(OutItem {
                 seq: r.seq,
                 task_id: r.task_id,
@@ -446,7 +458,19 @@ impl State {
                 return;
             }
             let item = self.outbox.remove(i);
-            self.local.store(StoreCmd::OutboxRemove(item.seq));
+            if !matches!(item.kept, Kept::Not(_)) {
+                // The store holds it (or is writing it): the cancel goes
+                // to the store's thread even when the store failed (it is
+                // tried, else marked beside the store) and is answered;
+                // until then it could come back at the next start.
+                self.local.out.push(StoreCmd::OutboxCancel(item.seq));
+                self.cancels.push(Cancel {
+                    seq: item.seq,
+                    label: item.label.clone(),
+                    what: item.what.clone(),
+                    not_kept: None,
+                });
+            }
             if let Some(pt) = item.pending_ticket {
                 self.pending.retain(|p| p.ticket != pt);
             }

@@ -2,7 +2,7 @@
 //! queued edit is kept (what quitting says, and its exit status), whose
 //! edit it is, and the version each is checked against.
 
-use super::super::outbox::{Kept, OutItem, OutState};
+use super::super::outbox::{Cancel, Kept, Made, OutItem, OutState};
 use crate::app::state::{ApiResult, Level, Reply, State};
 use crate::store::worker::StoreCmd;
 
@@ -10,10 +10,14 @@ impl State {
     /// The version of a task the user sees (the detail, else the row,
     /// else the copy kept): what an edit made now is made against.
     pub(crate) fn shown_version(&self, id: &str) -> Option<String> {
-        self.known_task(id)
-            .cloned()
-            .or_else(|| self.best_copy(id))
+        self.shown_copy(id)
             .and_then(|t| t.updated_at.map(String::from))
+    }
+
+    /// The task as the user sees it (the detail, else the row, else the
+    /// copy kept): what an edit made now is made on.
+    pub(crate) fn shown_copy(&self, id: &str) -> Option<crate::api::Task> {
+        self.known_task(id).cloned().or_else(|| self.best_copy(id))
     }
 
     /// The user the service said this key belongs to (`None` until known).
@@ -86,20 +90,21 @@ impl State {
     /// against our own change, not the version before it — which would
     /// show the user's own first edit as someone else's. Only a change
     /// after our answer holds them.
-    pub(crate) fn take_edit_base(&mut self, r: &ApiResult) -> Option<Option<String>> {
-        let (id, base) = self.edit_bases.remove(&r.ticket)?;
+    pub(crate) fn take_edit_base(&mut self, r: &ApiResult) -> Option<Made> {
+        let (id, base, saw) = self.edit_bases.remove(&r.ticket)?;
         if let (Some(made_on), Ok(Reply::Task(t))) = (&base, &r.result) {
             if let Some(version) = t.updated_at.as_deref() {
-                for (task, b) in self.edit_bases.values_mut() {
+                for (task, b, seen) in self.edit_bases.values_mut() {
                     if *task == id
                         && super::super::freshness::same_version(b.as_deref(), Some(made_on))
                     {
                         *b = Some(version.to_string());
+                        *seen = Some(t.clone());
                     }
                 }
             }
         }
-        Some(base)
+        Some(Made { version: base, saw })
     }
 
     /// The store wrote a queued edit.
@@ -122,6 +127,46 @@ impl State {
             i.label, i.what
         );
         self.say(Level::Error, text);
+    }
+
+    /// The store answered a cancel: kept (the edit will not come back),
+    /// or not (why: the store still holds the edit, and tries again).
+    pub(crate) fn outbox_cancel_answered(&mut self, seq: i64, kept: Result<(), String>) {
+        let Some(i) = self.cancels.iter().position(|c| c.seq == seq) else {
+            return;
+        };
+        match kept {
+            Ok(()) => {
+                let c = self.cancels.remove(i);
+                if c.not_kept.is_some() {
+                    self.say(
+                        Level::Success,
+                        format!(
+                            "{}: {} — the cancel is kept now (the local store took it): it will not be sent",
+                            c.label, c.what
+                        ),
+                    );
+                }
+            }
+            Err(why) => {
+                let c = &mut self.cancels[i];
+                let first = c.not_kept.is_none();
+                c.not_kept = Some(why.clone());
+                if first {
+                    let text = crate::text::clean(&format!(
+                        "{}: {} — cancel NOT KEPT ({why}): the local store still holds the edit; tried again while taskdeck runs — quit now and it comes back at the next start, to be sent",
+                        c.label, c.what
+                    ));
+                    self.say(Level::Error, text);
+                }
+            }
+        }
+    }
+
+    /// Cancels the store has not kept: quitting now brings their edits
+    /// back at the next start (named at quit, exit status 1).
+    pub fn cancels_not_kept(&self) -> &[Cancel] {
+        &self.cancels
     }
 
     /// The store stopped: edits it had not confirmed are not kept.
@@ -172,6 +217,23 @@ impl State {
             out.push(crate::text::clean(&format!(
                 "taskdeck: {} NOT sent and NOT kept ({why}) — lost: {}",
                 crate::domain::words::plural(lost.len(), "queued edit was", "queued edits were"),
+                names.join("; ")
+            )));
+        }
+        if !self.cancels.is_empty() {
+            let why = self
+                .cancels
+                .iter()
+                .find_map(|c| c.not_kept.as_deref())
+                .unwrap_or("the store never confirmed it");
+            let names: Vec<String> = self
+                .cancels
+                .iter()
+                .map(|c| format!("{} {}", c.label, c.what))
+                .collect();
+            out.push(crate::text::clean(&format!(
+                "taskdeck: {} NOT KEPT ({why}) — still in the local store, sent at the next start unless cancelled again there: {}",
+                crate::domain::words::plural(self.cancels.len(), "cancel was", "cancels were"),
                 names.join("; ")
             )));
         }

@@ -13,7 +13,9 @@
 //! one version) moves onto that answer when it comes
 //! (`State::take_edit_base`), and a queued edit behind one found already
 //! arrived (after a quit) moves onto the task read back when only that
-//! edit's fields moved (`stored::only_its_fields_moved`): a quit between
+//! edit's fields moved since the user saw the task when making it (the
+//! copy seen then is kept in the store with the edit, never the copy a
+//! refresh stored since: `stored::only_its_fields_moved`): a quit between
 //! two quick edits never shows the first as a conflict with the second.
 //! An edit is sent only for the user who
 //! made it; whether the store kept it is tracked (`outbox/keep.rs`).
@@ -75,9 +77,10 @@ pub struct OutItem {
     /// A field edit that met a change on the service: its fields three
     /// ways (`popups/conflict.rs`), for the user to choose.
     pub three: Vec<Three>,
-    /// The task as the user saw it when making the edit (or, for one read
-    /// back from the store, the stored copy then): "you saw" of a
-    /// conflict.
+    /// The task as the user saw it when making the edit (kept in the
+    /// store with it; for a row of an older store, the stored copy at
+    /// the start): "you saw" of a conflict, and what a restart compares
+    /// the task read back with (`stored::only_its_fields_moved`).
     pub saw: Option<Box<Task>>,
 }
 
@@ -155,6 +158,27 @@ impl Away {
     }
 }
 
+/// What the user saw when making a queueable write (`State::edit_bases`):
+/// the task's version, and the task itself (kept with the queued edit).
+#[derive(Clone, Debug, Default)]
+pub struct Made {
+    pub version: Option<String>,
+    pub saw: Option<Box<Task>>,
+}
+
+/// A queued edit cancelled in `:outbox` that the store holds: until the
+/// store says the cancel is kept, it could come back at the next start
+/// and be sent. A cancel the store could not keep is said (`cancel NOT
+/// KEPT`), tried again by the store's thread, and named at quit (exit 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cancel {
+    pub seq: i64,
+    pub label: String,
+    pub what: String,
+    /// The store could not keep it (why); `None`: not answered yet.
+    pub not_kept: Option<String>,
+}
+
 /// Whether a queued edit is in the store (it survives a quit) or only in
 /// memory.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,6 +202,10 @@ impl OutItem {
             what: self.what.clone(),
             request: to_stored(&self.req)?,
             base_updated_at: self.base_updated_at.clone(),
+            saw: self
+                .saw
+                .as_deref()
+                .and_then(|t| serde_json::to_string(t).ok()),
             created_at: self.created_at,
         })
     }

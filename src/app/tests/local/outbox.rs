@@ -5,19 +5,8 @@
 
 use super::*;
 use crate::app::local::outbox::OutState;
-use crate::app::tests::local::store::{unreachable, with_store};
+use crate::app::tests::local::store::{go_offline, unreachable, with_store};
 use crate::store::worker::StoreCmd;
-
-fn go_offline(s: &mut State) {
-    let fx = s.refresh();
-    answer_where(
-        s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(unreachable()),
-    );
-    assert!(s.offline.is_some());
-}
 
 #[test]
 fn an_edit_made_offline_is_queued_then_sent_exactly_once_after_a_check() {
@@ -252,16 +241,15 @@ fn a_queued_edit_can_be_cancelled_and_is_never_sent() {
     go_offline(&mut s);
     let fx = palette(&mut s, "priority low");
     answer(&mut s, &fx, Err(unreachable()));
+    let seq = s.outbox[0].seq;
     palette(&mut s, "outbox");
     assert!(matches!(s.overlay, Overlay::Chooser(_)));
     s.on_key(ctrl('x'));
     assert!(s.outbox.is_empty());
     assert!(s.pending.is_empty(), "the pending mark goes with it");
-    assert!(s
-        .local
-        .out
-        .iter()
-        .any(|c| matches!(c, StoreCmd::OutboxRemove(_))));
+    // The store is told (a cancel, answered whatever the store's state:
+    // `outbox_cancel.rs`).
+    assert!(s.local.out.contains(&StoreCmd::OutboxCancel(seq)));
     let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
     let fx = answer(&mut s, &probe, Ok(Reply::Me(same_user())));
     assert!(!reqs(&fx)
@@ -365,6 +353,7 @@ fn stored_edits_come_back_from_the_store_and_are_checked_before_sending() {
         base_updated_at: Some("2026-11-01T10:00:00Z".into()),
         created_at: 1,
         user_id: None,
+        saw: None,
     }]);
     let fx = s.outbox_pump();
     assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(2) }]);

@@ -7,19 +7,8 @@
 use super::*;
 use crate::app::local::outbox::{Kept, OutState};
 use crate::app::tests::bulk::{mark_rows, n_of, patched};
-use crate::app::tests::local::store::{unreachable, with_store};
+use crate::app::tests::local::store::{go_offline, unreachable, with_store};
 use crate::store::worker::{StoreAnswer, StoreCmd};
-
-fn go_offline(s: &mut State) {
-    let fx = s.refresh();
-    answer_where(
-        s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(unreachable()),
-    );
-    assert!(s.offline.is_some());
-}
 
 /// The probe answers: back online; the effects that follow.
 fn back_online(s: &mut State) -> Vec<Effect> {
@@ -427,6 +416,7 @@ fn an_edit_made_by_another_user_is_never_sent_with_this_key() {
         base_updated_at: Some("2026-11-01T10:00:00Z".into()),
         created_at: 1,
         user_id: Some("u-alice".into()),
+        saw: None,
     }]);
     let fx = s.outbox_pump();
     assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
@@ -454,6 +444,7 @@ fn an_edit_whose_base_version_is_not_known_waits_rather_than_overwrite() {
         base_updated_at: None,
         created_at: 1,
         user_id: None,
+        saw: None,
     }]);
     let fx = s.outbox_pump();
     let fx = answer_where(
@@ -484,6 +475,7 @@ fn edits_another_taskdeck_left_are_taken_in_order_once_and_sent() {
         base_updated_at: Some("2026-11-01T10:00:00Z".into()),
         created_at: 1,
         user_id: Some("u-me".into()),
+        saw: None,
     };
     let low = || TaskPatch {
         priority: Some(Priority::Low),

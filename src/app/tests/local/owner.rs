@@ -4,24 +4,13 @@
 
 use super::*;
 use crate::app::local::outbox::OutState;
-use crate::app::tests::local::store::{unreachable, with_store};
+use crate::app::tests::local::store::{go_offline, unreachable, with_store};
 
 fn named(id: &str) -> Identity {
     Identity {
         user_id: id.into(),
         ..Default::default()
     }
-}
-
-fn go_offline(s: &mut State) {
-    let fx = s.refresh();
-    answer_where(
-        s,
-        &fx,
-        |r| matches!(r, ApiRequest::ListPage { .. }),
-        Err(unreachable()),
-    );
-    assert!(s.offline.is_some());
 }
 
 fn probe(s: &mut State, who: &str) -> Vec<Effect> {

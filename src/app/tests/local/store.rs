@@ -11,6 +11,86 @@ pub(crate) fn unreachable() -> ApiError {
     }
 }
 
+/// The service cannot be reached: a refresh's list read answered so.
+pub(crate) fn go_offline(s: &mut State) {
+    let fx = s.refresh();
+    answer_where(
+        s,
+        &fx,
+        |r| matches!(r, ApiRequest::ListPage { .. }),
+        Err(unreachable()),
+    );
+    assert!(s.offline.is_some());
+}
+
+/// The product's store on a file, served as the store's thread serves
+/// it (`Server`): for the tests that need what a store keeps across a
+/// restart (the outbox), never a copy of its rules written by hand.
+pub(crate) struct OnDisk {
+    _dir: tempfile::TempDir,
+    pub path: std::path::PathBuf,
+    pub db: crate::store::Db,
+    pub server: crate::store::worker::Server,
+}
+
+impl OnDisk {
+    /// A new store of the user `u-me`, as a start opens it.
+    pub(crate) fn open() -> OnDisk {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("u-me.sqlite3");
+        let (db, _, _) = crate::store::Db::open_for(&path, "u-me").unwrap();
+        OnDisk {
+            _dir: dir,
+            path,
+            db,
+            server: crate::store::worker::Server::new(crate::store::DEFAULT_MAX_TASKS, None),
+        }
+    }
+
+    /// The store's thread: what `s` queued is served and the answers
+    /// given back, until nothing is left.
+    pub(crate) fn serve(&mut self, s: &mut State) {
+        loop {
+            let cmds = std::mem::take(&mut s.local.out);
+            if cmds.is_empty() {
+                return;
+            }
+            let answers = std::cell::RefCell::new(Vec::new());
+            for c in cmds {
+                self.server
+                    .serve(&mut self.db, c, &|a| answers.borrow_mut().push(a));
+            }
+            for a in answers.into_inner() {
+                s.on_store(a);
+            }
+        }
+    }
+
+    /// The store's idle tick (a minute in the thread): cancels not kept
+    /// are tried again.
+    pub(crate) fn tick(&mut self, s: &mut State) {
+        let answers = std::cell::RefCell::new(Vec::new());
+        self.server
+            .retry_cancels(&self.db, &|a| answers.borrow_mut().push(a));
+        for a in answers.into_inner() {
+            s.on_store(a);
+        }
+    }
+
+    /// The next start: the store opened again; its outbox, whoever holds
+    /// each row.
+    pub(crate) fn reopen(&mut self) -> Vec<crate::store::OutboxRow> {
+        drop(std::mem::replace(
+            &mut self.db,
+            crate::store::Db::in_memory().unwrap(),
+        ));
+        let (db, _, _) = crate::store::Db::open_for(&self.path, "u-me").unwrap();
+        self.db = db;
+        self.server = crate::store::worker::Server::new(crate::store::DEFAULT_MAX_TASKS, None);
+        self.db.outbox().unwrap()
+    }
+}
+
 pub(crate) fn with_store(mut s: State) -> State {
     s.local.on = true;
     s.local.out.clear();
