@@ -36,6 +36,12 @@ pub enum Rule {
     /// (`api::client::again`): a write whose answer was lost, applied
     /// already, is applied again.
     RetryWrites,
+    /// The inbox's walk loses what names the user: a comment that
+    /// mentions them becomes no item (`inbox::derive::comment_items`).
+    LoseMentions,
+    /// Notifications forget what they told (`inbox::notify::Watch`): every
+    /// unread item is news again at each update.
+    NotifyAgain,
 }
 
 #[cfg(feature = "sim")]

@@ -321,16 +321,27 @@ fn a_store_full_or_locked_loses_no_edit_without_a_word() {
     assert!(failed > 0, "{:?}", out.stats);
 }
 
-/// A store that refuses a write and says nothing of it is caught (seed
-/// 49 at step 521: an assignment queued, the store refusing it silently;
-/// seed 40 caught it before the HTTP client's tries drew a fault per
-/// attempt, which moved every seed's path).
+/// A store that refuses a write and says nothing of it is caught, on
+/// most seeds within a few hundred steps: the store's failure itself
+/// unsaid (the state goes on as if it had its store), or a queued edit
+/// left "being written". Before the store was locked as an edit is
+/// written and its failure checked at once, this met 1 seed in 12 at
+/// 600 steps (seed 49 at step 521); 9 of seeds 1–12 are caught within
+/// 300 steps now.
 #[test]
 fn a_store_that_drops_a_write_without_a_word_is_caught() {
-    let broken = run_broken_with(49, 600, DISK, Break::SilentStore);
-    let v = broken.violations.first().expect("caught");
-    assert_eq!(v.kind, "not kept without a word", "{v:?}");
-    assert_clean(49, &run_with(49, v.step + 1, DISK));
+    const SILENT: [&str; 2] = ["store failed without a word", "not kept without a word"];
+    let mut caught = Vec::new();
+    for seed in 1..=5 {
+        let broken = run_broken_with(seed, 300, DISK, Break::SilentStore);
+        if let Some(v) = broken.violations.first() {
+            assert!(SILENT.contains(&v.kind), "seed {seed}: {v:?}");
+            caught.push((seed, v.step));
+        }
+    }
+    assert!(caught.len() >= 4, "caught on {caught:?} only");
+    let (seed, step) = caught[0];
+    assert_clean(seed, &run_with(seed, step + 1, DISK));
 }
 
 /// The terminal hung up, the client started again from the store as
@@ -354,4 +365,54 @@ fn a_hang_up_and_a_key_reissued_while_running_lose_nothing_and_send_as_nobody_el
         hung >= 5 && reissued >= 5,
         "{hung} hang-ups, {reissued} reissues"
     );
+}
+
+/// The inbox's walk and notifications (the product's walk, `inbox::cycle`
+/// through `inbox::link::walk_once`, polled on the simulator's thread
+/// against the model service): another user's mentions, replies to the
+/// user's comments and assignments are each in the inbox once, each
+/// notification is decided once and carries no control character (seed
+/// 61 found a display id's bidi override in a notice's words: fixed in
+/// `UnreadItem::phrase`, `inbox::notify`).
+#[test]
+fn the_inbox_holds_each_mention_reply_and_assignment_once() {
+    let (mut found, mut walks, mut told) = (0, 0, 0);
+    for seed in [61, 62] {
+        let out = run_with(seed, 1500, INBOX);
+        assert_clean(seed, &out);
+        let g = |k: &str| out.stats.get(k).copied().unwrap_or(0);
+        found += g("inbox acts found once");
+        walks += g("whole inbox walks");
+        told += g("notifications");
+    }
+    assert!(
+        found >= 3 && walks >= 20 && told >= 5,
+        "{found} acts found once, {walks} whole walks, {told} notifications"
+    );
+}
+
+const INBOX: &str = "others,hostile,outage,crash,dropped";
+
+/// The walk broken on purpose (`lose-mentions`: a comment that mentions
+/// the user becomes no item): "inbox dropped" is caught; the same seed
+/// unbroken passes.
+#[test]
+fn a_walk_that_loses_a_mention_is_caught() {
+    let broken = run_broken_with(61, 3000, INBOX, Break::LoseMentions);
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "inbox dropped", "{v:?}");
+    assert_clean(61, &run_with(61, v.step + 1, INBOX));
+}
+
+/// The notifications broken on purpose (`notify-again`: what was told is
+/// forgotten): an item is notified a second time, and "notified twice" is
+/// caught; the same seed unbroken passes, having notified.
+#[test]
+fn a_notification_decided_twice_is_caught() {
+    let broken = run_broken_with(61, 3000, INBOX, Break::NotifyAgain);
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "notified twice", "{v:?}");
+    let clean = run_with(61, v.step + 1, INBOX);
+    assert_clean(61, &clean);
+    assert!(clean.stats.get("notifications").copied().unwrap_or(0) > 0);
 }

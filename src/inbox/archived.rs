@@ -22,8 +22,9 @@
 //! bases of its share.
 
 use super::derive::{self, Me};
+use super::reads::Reads;
 use super::snapshot::Snapshot;
-use crate::api::{ApiError, Client};
+use crate::api::ApiError;
 use crate::store::{Db, InboxBase, InboxItem, CLOCK_SKEW_SECS};
 use jiff::Timestamp;
 use std::collections::HashSet;
@@ -95,7 +96,7 @@ pub struct Read {
 /// Read the comments of `share`, `concurrency` at once; each request counts
 /// in `comment_reads`.
 pub async fn read(
-    client: &Client,
+    client: &impl Reads,
     me: &Me,
     share: Vec<InboxBase>,
     concurrency: usize,

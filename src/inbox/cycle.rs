@@ -24,9 +24,10 @@
 //! [`super::archived`]).
 
 use super::derive::{self, Me};
+use super::reads::Reads;
 use super::rotation::by_offset;
 use super::snapshot::{Held, Snapshot};
-use crate::api::{ApiError, Client, Comment, Task, TaskItem, TaskQuery};
+use crate::api::{ApiError, Comment, Task, TaskItem, TaskQuery};
 use crate::store::{Db, InboxBase, InboxItem, MarkKind, StoredTask, WalkRow, Walked};
 use jiff::Timestamp;
 use std::collections::{HashMap, HashSet};
@@ -214,7 +215,7 @@ impl std::fmt::Display for CycleError {
 /// One walk. An error before the first page is returned; one later leaves
 /// a partial walk (what was read is used; nothing is judged gone).
 pub async fn cycle(
-    client: &Client,
+    client: &impl Reads,
     db: &mut Db,
     me: &Me,
     plan: &Plan,
@@ -592,7 +593,7 @@ fn keep_comments(
 
 /// The comments of the tasks `want` (each by its number in the walk).
 async fn read_comments(
-    client: &Client,
+    client: &impl Reads,
     want: &[(i64, String)],
     concurrency: usize,
     report: &mut CycleReport,

@@ -371,6 +371,7 @@ pub fn comment_items(
         .iter()
         .filter(|c| c.author.id != me.id && !c.id.is_empty())
         .filter(|c| prints.insert(comment_print(c)))
+        .filter(|c| !(crate::broken::on(crate::broken::Rule::LoseMentions) && mentions(c, me)))
         .filter(|c| match known {
             Some(ids) => !ids.iter().any(|k| *k == *c.id || *k == comment_print(c)),
             // The same second counts: a walk and a comment can share it.

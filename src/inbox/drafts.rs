@@ -15,8 +15,9 @@
 //! unread); a service without the read at all (405) ends the reads.
 
 use super::derive::{self, Me};
+use super::reads::Reads;
 use super::snapshot::Snapshot;
-use crate::api::{ApiError, Client, LinkType, Task};
+use crate::api::{ApiError, LinkType, Task};
 use crate::store::{Db, InboxItem};
 use jiff::Timestamp;
 use std::collections::{BTreeSet, HashSet};
@@ -62,7 +63,7 @@ pub fn this_walk(db: &mut Db, linked: &[String], per_walk: usize) -> Vec<String>
 /// once; the drafts of the user's among them are `draft` items. Each
 /// request counts in `task_reads`.
 pub async fn linked_drafts(
-    client: &Client,
+    client: &impl Reads,
     me: &Me,
     ids: Vec<String>,
     concurrency: usize,

@@ -7,6 +7,7 @@
 use super::cycle::{cycle, off_runtime, CycleError, CycleReport, Plan};
 use super::derive::Me;
 use super::notify::{unread_items, UnreadItem};
+use super::reads::Reads;
 use super::rows::{group, InboxRow};
 use super::snapshot::Snapshot;
 use crate::api::{Client, Task};
@@ -147,18 +148,7 @@ impl InboxLink {
                     _ = tokio::time::sleep_until(wait), if due.is_some() && named => true,
                 };
                 if walk {
-                    let now = jiff::Timestamp::now();
-                    match cycle(&client, &mut db, &me, &Plan::default(), now).await {
-                        Ok(r) => {
-                            state.report = Some(r);
-                            state.error = None;
-                        }
-                        Err(CycleError::Service(e)) => {
-                            state.error = Some(format!("the inbox could not be read: {e}"));
-                        }
-                        Err(e) => state.error = Some(e.to_string()),
-                    }
-                    state.walked_at = Some(now.as_second());
+                    walk_once(&client, &mut db, &me, &Plan::default(), &mut state).await;
                     if let Some(e) = every {
                         next = tokio::time::Instant::now() + e;
                     }
@@ -189,8 +179,34 @@ impl Drop for InboxLink {
     }
 }
 
-fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
-    let now = jiff::Timestamp::now().as_second();
+/// One walk of the loop's: the update says what it came to (its report,
+/// or why it failed) and when it began (`crate::clock`). The simulator
+/// polls it to its end on its own thread (`sim::inbox_steps`).
+pub async fn walk_once(
+    client: &impl Reads,
+    db: &mut Db,
+    me: &Me,
+    plan: &Plan,
+    state: &mut InboxUpdate,
+) {
+    let now = crate::clock::timestamp();
+    match cycle(client, db, me, plan, now).await {
+        Ok(r) => {
+            state.report = Some(r);
+            state.error = None;
+        }
+        Err(CycleError::Service(e)) => {
+            state.error = Some(format!("the inbox could not be read: {e}"));
+        }
+        Err(e) => state.error = Some(e.to_string()),
+    }
+    state.walked_at = Some(now.as_second());
+}
+
+/// What the loop does with one command of the state's (its store's part:
+/// run it off the runtime's workers, as `off_runtime` does).
+pub fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
+    let now = crate::clock::unix_secs();
     let r = match cmd {
         InboxCmd::Refresh | InboxCmd::SetMe(_) => Ok(()),
         InboxCmd::Read(id) => db.inbox_read(&id, now).map(|keys| {
@@ -249,8 +265,9 @@ fn own_change(
     }
 }
 
-fn load(db: &Db, state: &mut InboxUpdate) {
-    let now = jiff::Timestamp::now().as_second();
+/// The inbox as the store holds it, into the update the loop sends.
+pub fn load(db: &Db, state: &mut InboxUpdate) {
+    let now = crate::clock::unix_secs();
     let items = db.inbox_items(state.all).unwrap_or_default();
     state.marks = db.inbox_marks().unwrap_or_default();
     state.rows = group(&items, &state.marks, now);

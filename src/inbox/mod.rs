@@ -19,6 +19,8 @@
 //! - [`rows`]: items grouped one row per task, for the screen and the CLI.
 //! - [`link`]: the inbox beside a running TUI (its own store connection).
 //! - [`notify`]: which unread items are news, and the words (pure).
+//! - [`reads`]: the four reads a walk makes (`Reads`: the client, or the
+//!   simulator's model service).
 //! - [`snooze`]: what a snooze hides and when a follow-up brings a task
 //!   back: one rule for the rows and the notifications.
 //!
@@ -32,6 +34,7 @@ pub mod derive;
 pub mod drafts;
 pub mod link;
 pub mod notify;
+pub mod reads;
 pub mod rotation;
 pub mod rows;
 pub mod snapshot;

@@ -43,8 +43,16 @@ impl UnreadItem {
         self.kind.map_or("snoozed", Kind::as_str)
     }
     /// `Bob Okafor mentioned you on #12` (the comment quoted after the
-    /// words stays in the inbox: a notification says who and where).
+    /// words stays in the inbox: a notification says who and where),
+    /// sanitised: the words and the label are the service's text (a name,
+    /// a title, a display id) and go to the bell's notification, the
+    /// title and `notify_command` (issue 43: the simulator found a display
+    /// id's bidi override in a notice's words).
     pub fn phrase(&self) -> String {
+        crate::text::clean(&self.phrase_raw())
+    }
+
+    fn phrase_raw(&self) -> String {
         let words = match self.words.split_once(": “") {
             Some((head, _)) => head,
             None if self.words.is_empty() => self.reason(),
@@ -93,7 +101,9 @@ impl Notice {
     /// there is one item, `taskdeck` and the count otherwise.
     pub fn heading(&self) -> String {
         match self.items.as_slice() {
-            [one] if !one.title.is_empty() => format!("{} {}", one.label, one.title),
+            [one] if !one.title.is_empty() => {
+                crate::text::clean(&format!("{} {}", one.label, one.title))
+            }
             [_] => "taskdeck".to_string(),
             many => format!("taskdeck: {} new", many.len()),
         }
@@ -212,6 +222,7 @@ impl Watch {
                 .seen
                 .get(&i.task_id)
                 .is_some_and(|k| k.contains(&i.key))
+                && !crate::broken::on(crate::broken::Rule::NotifyAgain)
             {
                 continue;
             }
@@ -273,6 +284,29 @@ mod tests {
         // Read (gone from the unread items), then brought back: not news.
         assert_eq!(w.observe(std::slice::from_ref(&stored), true), None);
         assert_eq!(w.observe(&all, true), None);
+    }
+
+    /// The service's text in a notice (a display id with a bidi override,
+    /// a name or title with escapes) never reaches its words or heading
+    /// as is (seed 61 of the simulator, step 604).
+    #[test]
+    fn a_notice_never_carries_the_services_control_characters() {
+        let mut hostile = item("9", "fields:1", Kind::Fields, "title changed");
+        hostile.label = "#9\u{202e}gnp.exe invoice".into();
+        hostile.title = "Fix \u{1b}[2Jlogin".into();
+        let mut named = item(
+            "3",
+            "comment:x",
+            Kind::Mention,
+            "Eve \u{1b}[5mOther mentioned you: “hi”",
+        );
+        named.label = "#3\u{9b}31m".into();
+        for items in [vec![hostile.clone()], vec![hostile, named]] {
+            let n = Notice::of(items).unwrap();
+            for text in [&n.words, &n.heading()] {
+                assert!(!text.chars().any(crate::text::is_dangerous), "{text:?}");
+            }
+        }
     }
 
     #[test]

@@ -59,8 +59,23 @@ pub fn not_kept(s: &State) -> BTreeSet<i64> {
 /// After a step, the store open and served everything asked of it: no
 /// queued edit is still "being written" (the store answered each: kept,
 /// or not kept), and an edit that became not kept in this step was said.
-pub fn check(s: &State, before: &BTreeSet<i64>, said_before: &Said, served: bool) -> Vec<Broke> {
+/// `failed`: the store's server has failed this session (a write refused:
+/// the disk full, locked) — the state knows it is without its store
+/// (`local.on` off), as the product says it once and goes on without it.
+pub fn check(
+    s: &State,
+    before: &BTreeSet<i64>,
+    said_before: &Said,
+    served: bool,
+    failed: bool,
+) -> Vec<Broke> {
     let mut out = Vec::new();
+    if served && failed && s.local.on {
+        out.push((
+            "store failed without a word",
+            "the store refused a write and the client goes on as if it kept everything".into(),
+        ));
+    }
     if served {
         if let Some(i) = s.outbox.iter().find(|i| i.kept == Kept::Writing) {
             out.push((

@@ -152,6 +152,12 @@ pub enum Break {
     /// The store refuses a write (the disk full, locked) and says nothing
     /// of it: a queued edit neither kept nor said not kept.
     SilentStore,
+    /// The inbox's walk loses the comments that mention the user
+    /// (`broken::Rule::LoseMentions`): they never reach the inbox.
+    LoseMentions,
+    /// The notifications forget what they told
+    /// (`broken::Rule::NotifyAgain`): an item is notified again.
+    NotifyAgain,
 }
 
 impl Break {
@@ -167,8 +173,10 @@ impl Break {
             "raw-title" => Ok(Break::RawTitle),
             "copy-anything" => Ok(Break::CopyAnything),
             "retry-writes" => Ok(Break::RetryWrites),
+            "lose-mentions" => Ok(Break::LoseMentions),
+            "notify-again" => Ok(Break::NotifyAgain),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes, silent-store"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes, silent-store, lose-mentions, notify-again"
             )),
         }
     }

@@ -31,8 +31,8 @@ impl World {
             )),
             _ => None,
         };
-        let may_return = self.may_return();
-        self.quit();
+        let mut may_return = self.may_return();
+        may_return.extend(self.quit());
         // What the store confirmed keeping, once the last answers are in.
         let expect = HangupExpect {
             seqs: self

@@ -12,8 +12,9 @@
 //! step, and the steps of a seed), `service` (the model service), `world`
 //! (the client and its surroundings, one step at a time), `http` (the
 //! HTTP client's own tries: each attempt's fault, the client's rule),
-//! `term` (the title and the clipboard, as the loop would write them), `check` (the
-//! invariants).
+//! `term` (the title and the clipboard, as the loop would write them),
+//! `inbox` (the inbox's walk and notifications beside the client, and
+//! their invariants), `check` (the invariants).
 
 mod check;
 mod disk;
@@ -22,6 +23,8 @@ pub mod faults;
 mod hangup;
 mod hangup_steps;
 mod http;
+mod inbox;
+mod inbox_steps;
 pub mod rng;
 pub mod service;
 pub mod step;
@@ -200,6 +203,8 @@ impl Broken {
             Some(Break::RawTitle) => Some(Rule::RawTitle),
             Some(Break::CopyAnything) => Some(Rule::CopyAnything),
             Some(Break::RetryWrites) => Some(Rule::RetryWrites),
+            Some(Break::LoseMentions) => Some(Rule::LoseMentions),
+            Some(Break::NotifyAgain) => Some(Rule::NotifyAgain),
             Some(Break::ForgetOutbox | Break::DoubleSend | Break::SilentStore) | None => None,
         });
         Broken

@@ -29,6 +29,17 @@ pub const HOSTILE: &[&str] = &[
     "isolate \u{2066}hidden\u{2069} and \u{200f}mark",
 ];
 
+/// What another user did that the user's inbox must show once (a
+/// mention, a reply to the user's comment, the task assigned to them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Act {
+    pub task: String,
+    /// `comment:<id>` for a comment; `assigned` for an assignment.
+    pub key: String,
+    /// The user it is for (the key's user when it happened).
+    pub user: String,
+}
+
 /// One write the service applied.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
@@ -53,6 +64,13 @@ pub struct Service {
     /// Whom the client's key acts as.
     pub key_owner: String,
     pub applied: Vec<Applied>,
+    /// What others did for the user's inbox, newest last (`Act`).
+    pub acts: Vec<Act>,
+    /// Each task's assignee changes so far (by anyone): an assignment's
+    /// item is looked for only while nothing changed the assignee since.
+    pub assignee_moves: BTreeMap<String, u64>,
+    /// How many times its clock was set back.
+    pub set_backs: u64,
 }
 
 /// 2026-11-01T10:00:00Z.
@@ -82,6 +100,9 @@ impl Service {
             thread_off: false,
             key_owner: ME.into(),
             applied: Vec::new(),
+            acts: Vec::new(),
+            assignee_moves: BTreeMap::new(),
+            set_backs: 0,
         };
         for n in 1..=tasks {
             let title = if hostile && n % 3 == 0 {
@@ -94,6 +115,8 @@ impl Service {
             if n % 2 == 0 {
                 let c = s.comment_json(&tid(n), OTHER, &s.text(n as usize, "a comment"), None);
                 s.comments.entry(tid(n)).or_default().push(c);
+                // Each comment its own id (`c-<next>-<clock>`).
+                s.next += 1;
             }
         }
         s
@@ -171,12 +194,31 @@ impl Service {
         self.tasks.iter().position(|t| t["id"] == id)
     }
 
-    fn task(&self, id: &str) -> Result<Task, ApiError> {
+    /// One task, as `GET /tasks/{id}` answers (the inbox's reads too).
+    pub fn task(&self, id: &str) -> Result<Task, ApiError> {
         let i = self.find(id).ok_or_else(|| not_found(id))?;
         parse(&self.tasks[i])
     }
 
+    /// A task's comments, as the listing of its comments answers.
+    pub fn comments_of(&self, id: &str) -> Result<Vec<Comment>, ApiError> {
+        self.task(id)?;
+        let cs = self.comments.get(id).cloned().unwrap_or_default();
+        cs.iter().map(parse).collect()
+    }
+
+    /// Whether the task is archived (`None`: gone).
+    pub fn archived(&self, id: &str) -> Option<bool> {
+        self.find(id)
+            .map(|i| self.tasks[i]["archived"].as_bool().unwrap_or(false))
+    }
+
     fn page(&self, limit: u32, cursor: Option<&str>) -> Result<Reply, ApiError> {
+        self.list(limit, cursor).map(Reply::Page)
+    }
+
+    /// A page of the listing (every task, filters ignored), `limit` long.
+    pub fn list(&self, limit: u32, cursor: Option<&str>) -> Result<TaskPage, ApiError> {
         let from: usize = cursor.and_then(|c| c.parse().ok()).unwrap_or(0);
         let limit = limit.max(1) as usize;
         let items = self
@@ -187,7 +229,7 @@ impl Service {
             .map(|t| parse(t).map(|t| TaskItem::Task(Box::new(t))))
             .collect::<Result<Vec<_>, _>>()?;
         let cursor = (from + limit < self.tasks.len()).then(|| (from + limit).to_string());
-        Ok(Reply::Page(TaskPage { items, cursor }))
+        Ok(TaskPage { items, cursor })
     }
 
     fn found(&self, number: i64) -> Result<Reply, ApiError> {
@@ -258,7 +300,11 @@ impl Service {
             R::Patch { id, patch } => {
                 let i = self.find(id).ok_or_else(|| not_found(id))?;
                 let mut t = self.tasks[i].clone();
-                apply_patch(&mut t, &patch.to_json());
+                let json = patch.to_json();
+                if json.get("assigned_to").is_some() {
+                    *self.assignee_moves.entry(id.clone()).or_default() += 1;
+                }
+                apply_patch(&mut t, &json);
                 if parse::<Task>(&t).is_ok() {
                     self.tasks[i] = t;
                 }
@@ -278,13 +324,7 @@ impl Service {
                 self.tasks.push(t);
                 Ok(Reply::Task(Box::new(self.task(&tid(n))?)))
             }
-            R::Comments { id } => {
-                self.task(id)?;
-                let cs = self.comments.get(id).cloned().unwrap_or_default();
-                Ok(Reply::Comments(
-                    cs.iter().map(parse).collect::<Result<_, _>>()?,
-                ))
-            }
+            R::Comments { id } => Ok(Reply::Comments(self.comments_of(id)?)),
             R::AddComment { id, content, .. } | R::ReplyComment { id, content, .. } => {
                 let parent = match req {
                     R::ReplyComment { comment_id, .. } => Some(comment_id.as_str()),
@@ -361,6 +401,62 @@ impl Service {
         }
     }
 
+    /// Another user's comment on task `id` (drawn from `r`): a plain one
+    /// (its `mentioned_users` empty: the list decides, `@Me` in its text is
+    /// no mention), one that mentions the user (`mentioned_users`), a reply
+    /// to the user's newest comment there, or the task's assignee moved —
+    /// to the user, or from them to Bob. What the user's inbox must show
+    /// once is recorded (`acts`).
+    fn other_comment(&mut self, id: &str, r: u64) {
+        let text = self.text((r >> 16) as usize, "@Me look");
+        let i = self.find(id);
+        match (r >> 24) % 4 {
+            1 => {
+                let mut c = self.comment_json(id, OTHER, &text, None);
+                c["mentioned_users"] = json!([ME]);
+                self.act(id, &c);
+                self.comments.entry(id.to_string()).or_default().push(c);
+            }
+            2 => {
+                let mine = self
+                    .comments
+                    .get(id)
+                    .and_then(|cs| cs.iter().rev().find(|c| c["author"]["id"] == ME))
+                    .and_then(|c| c["id"].as_str().map(str::to_string));
+                let c = self.comment_json(id, OTHER, &text, mine.as_deref());
+                if mine.is_some() {
+                    self.act(id, &c);
+                }
+                self.comments.entry(id.to_string()).or_default().push(c);
+            }
+            3 if i.is_some() => {
+                let i = i.unwrap_or_default();
+                let to_me = self.tasks[i]["assigned_to"]["id"] != ME;
+                self.tasks[i]["assigned_to"] = person(if to_me { ME } else { "u-bob" });
+                *self.assignee_moves.entry(id.to_string()).or_default() += 1;
+                if to_me {
+                    self.acts.push(Act {
+                        task: id.to_string(),
+                        key: "assigned".into(),
+                        user: ME.into(),
+                    });
+                }
+            }
+            _ => {
+                let c = self.comment_json(id, OTHER, &text, None);
+                self.comments.entry(id.to_string()).or_default().push(c);
+            }
+        }
+    }
+
+    fn act(&mut self, task: &str, c: &Value) {
+        self.acts.push(Act {
+            task: task.to_string(),
+            key: format!("comment:{}", c["id"].as_str().unwrap_or_default()),
+            user: ME.into(),
+        });
+    }
+
     /// Someone else changes the service: a field, a comment, an archive,
     /// a delete, the requester thread turned off or on.
     pub fn other(&mut self, r: u64, thread_off: bool) {
@@ -371,7 +467,7 @@ impl Service {
         let id = self.tasks[i]["id"].as_str().unwrap_or_default().to_string();
         let hostile = self.hostile;
         match (r >> 8) % 20 {
-            0..=7 => {
+            0..=5 => {
                 self.tasks[i]["status"] = [
                     "not_started",
                     "in_progress",
@@ -380,18 +476,14 @@ impl Service {
                 ][(r >> 16) as usize % 4]
                     .into();
             }
-            8..=10 => {
+            6..=7 => {
                 self.tasks[i]["title"] = if hostile {
                     HOSTILE[(r >> 16) as usize % HOSTILE.len()].into()
                 } else {
                     format!("Renamed {}", r % 100).into()
                 };
             }
-            11..=14 => {
-                let c =
-                    self.comment_json(&id, OTHER, &self.text((r >> 16) as usize, "@Me look"), None);
-                self.comments.entry(id.clone()).or_default().push(c);
-            }
+            8..=14 => self.other_comment(&id, r),
             15..=16 => self.tasks[i]["archived"] = true.into(),
             17 => {
                 self.tasks.remove(i);
@@ -411,6 +503,21 @@ impl Service {
     /// dated earlier than what it wrote before.
     pub fn set_back(&mut self, secs: u32) {
         self.clock -= i64::from(secs);
+        self.set_backs += 1;
+    }
+
+    /// A task's version: its `updated_at` in milliseconds.
+    pub fn version(&self, id: &str) -> Option<i64> {
+        let i = self.find(id)?;
+        let at = self.tasks[i]["updated_at"].as_str()?;
+        at.parse::<jiff::Timestamp>()
+            .ok()
+            .map(|t| t.as_millisecond())
+    }
+
+    /// The writes applied to a task so far (the client's, as whoever).
+    pub fn writes_to(&self, id: &str) -> usize {
+        self.applied.iter().filter(|a| a.task == id).count()
     }
 
     pub fn tasks(&self) -> usize {

@@ -19,7 +19,7 @@ use crate::api::ApiError;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Overlay, State};
 use crate::app::WritesInFlight;
 use crate::config::Settings;
-use crate::store::worker::{Server, StoreAnswer};
+use crate::store::worker::{Server, StoreAnswer, StoreCmd};
 use crate::store::Db;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -69,6 +69,14 @@ pub struct World {
     pub stats: std::collections::BTreeMap<&'static str, u64>,
     /// The model disk's fault (`disk.rs`).
     pub(super) disk: super::disk::Disk,
+    /// The inbox of the store's user, beside the client (`inbox.rs`).
+    pub(super) inbox: Option<super::inbox::Inbox>,
+    /// What others did, awaited in the inbox; each user's whole walks.
+    pub(super) expect: super::inbox::Expect,
+    /// The notifications decided.
+    told: super::inbox::Told,
+    /// The service's acts already looked at.
+    pub(super) acts_seen: usize,
 }
 
 /// The run's folder (its store and drafts). Its name is part of what is
@@ -139,6 +147,10 @@ impl World {
             undos: Vec::new(),
             stats: Default::default(),
             disk: Default::default(),
+            inbox: None,
+            expect: Default::default(),
+            told: Default::default(),
+            acts_seen: 0,
             dir,
         };
         w.set_clock();
@@ -187,6 +199,7 @@ impl World {
         state.local.on = true;
         self.state = state;
         self.undos.clear();
+        self.inbox = None;
         self.db = None;
         self.writes = WritesInFlight::default();
         self.ledger.booted();
@@ -272,7 +285,9 @@ impl World {
                     };
                     return self.answered(r);
                 }
-                if req.written_task().is_some() {
+                if let Some(id) = req.written_task() {
+                    // The inbox is told: the change this brings is ours.
+                    self.inbox_cmd(crate::inbox::InboxCmd::OwnPending(id.to_string()));
                     self.count("writes sent");
                 }
                 self.pending.push((ticket, *req));
@@ -286,9 +301,22 @@ impl World {
                 self.restart();
                 vec![]
             }
-            Effect::Notify(n) | Effect::ProfileNotify(_, n) => {
+            Effect::Notify(n) => {
+                self.count("notifications");
+                let user = self.state.local.user.clone().unwrap_or_default();
+                let mut found = self.told.notice(&user, &n);
+                found.extend(check::no_controls("a notification", &n.words));
+                self.digest.str(&n.words);
+                self.broke(found);
+                vec![]
+            }
+            Effect::ProfileNotify(_, n) => {
                 let found = check::no_controls("a notification", &n.words);
                 self.broke(found);
+                vec![]
+            }
+            Effect::Inbox(cmd) => {
+                self.inbox_cmd(cmd);
                 vec![]
             }
             Effect::Copy(text) => {
@@ -310,7 +338,6 @@ impl World {
             | Effect::ReadLayout { .. }
             | Effect::SaveView { .. }
             | Effect::RunCommand(_)
-            | Effect::Inbox(_)
             | Effect::ProfileInbox(..)
             | Effect::ProfileStop(_) => vec![],
         }
@@ -325,6 +352,8 @@ impl World {
         let failed = r.result.is_err();
         let said = check::said(&self.state);
         let ticket = r.ticket;
+        // What our write tells the inbox (`own_write_answered`).
+        let own = (self.inbox.as_ref()).and_then(|i| crate::app::inbox::own_answer(&i.user, &r));
         self.writes.answered(ticket);
         self.ledger.observe(&self.state);
         let mut fx = self.state.on_api(r);
@@ -340,6 +369,9 @@ impl World {
                 self.broke(super::hangup::told_of_switch(queued, &said, &self.state));
             }
             fx.extend(self.state.outbox_pump());
+        }
+        if let Some(cmd) = own {
+            self.inbox_cmd(cmd);
         }
         self.ledger.heard(ticket, !failed);
         if let (Some(task), true) = (write, failed) {
@@ -385,15 +417,21 @@ impl World {
     /// Serve what the reducer queued for the store (`StoreLink::drain`);
     /// before the user is known it waits in memory, within reason.
     fn drain_store(&mut self) -> Vec<StoreAnswer> {
-        let Some((db, server)) = self.db.as_mut() else {
+        if self.db.is_none() {
             let out = &mut self.state.local.out;
             if out.len() > 20_000 {
                 out.drain(..out.len() - 20_000);
             }
             return vec![];
-        };
+        }
         let answers = RefCell::new(Vec::new());
         for cmd in std::mem::take(&mut self.state.local.out) {
+            if matches!(cmd, StoreCmd::OutboxAdd { .. }) {
+                self.disk_at_edit();
+            }
+            let Some((db, server)) = self.db.as_mut() else {
+                break;
+            };
             server.serve(db, cmd, &|a| answers.borrow_mut().push(a));
         }
         self.disk_answers(answers.into_inner())
@@ -472,16 +510,22 @@ impl World {
         // What the loop does after each batch: read ahead, keep the draft.
         let fx = self.state.plan_prefetch_at(self.now());
         self.carry(fx);
+        self.inbox_after_step();
         self.state.autosave_draft(self.now(), false);
         self.draw();
         self.ledger.observe(&self.state);
         let restarted = self.notes.iter().any(|n| n == "crash" || n == "restart");
         let served = self.db.is_some() && self.state.local.out.is_empty();
+        let failed = self
+            .db
+            .as_ref()
+            .is_some_and(|(_, server)| server.failed.is_some());
         let found = super::disk::check(
             &self.state,
             &not_kept_before,
             &said_before,
             served && !restarted,
+            failed,
         );
         self.broke(found);
         if self.user_step && !restarted {
@@ -704,13 +748,17 @@ impl World {
     /// sent and not answered kept in the outbox (outcome unknown,
     /// `State::keep_writes_in_flight`), the store's queue written and its
     /// last answers taken, its claims given back; what was sent may or
-    /// may not arrive.
-    pub(super) fn quit(&mut self) {
+    /// may not arrive. Answers the queued edits that may come back at the
+    /// next start ([`World::may_return`]) as the store stands once its
+    /// last commands are served: the store may fail in them (an edit in
+    /// flight kept as the user quits, the disk locked just then).
+    pub(super) fn quit(&mut self) -> std::collections::BTreeSet<i64> {
         self.state.save_drafts_now();
         self.state.keep_writes_in_flight(&self.writes);
         for a in self.drain_store() {
             let _ = self.state.on_store(a);
         }
+        let may_return = self.may_return();
         self.abandon_pending(self.step_no as u64);
         self.disk_down();
         if let Some((db, _)) = self.db.take() {
@@ -718,6 +766,7 @@ impl World {
         }
         self.notes.push("restart".into());
         self.count("restarts");
+        may_return
     }
 
     /// The composer's task, kind and text, when one is open.

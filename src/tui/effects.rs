@@ -7,7 +7,7 @@
 //! (`EffectCtx::request`) and how it was answered (`own_write_answered`).
 
 use super::{clipboard, editor, notify, profiles, runner, terminal, worker};
-use crate::app::state::{ApiRequest, ApiResult, Effect, Level, Reply, State};
+use crate::app::state::{ApiRequest, ApiResult, Effect, Level, State};
 use crate::app::WritesInFlight;
 use crate::inbox::{InboxCmd, InboxLink, Notice};
 
@@ -117,30 +117,7 @@ impl EffectCtx<'_> {
 /// A write of ours was answered: the inbox takes the task as it now is
 /// (nothing of it is news), or forgets the write that failed.
 pub(super) fn own_write_answered(link: &InboxLink, r: &ApiResult) {
-    let Some(id) = r.req.written_task() else {
-        return;
-    };
-    match &r.result {
-        Ok(Reply::Task(t)) => link.send(InboxCmd::Own(t.clone())),
-        // Own sharing and deletions are no news either (the user's own
-        // access removed, a draft rejected: the task leaves by their doing).
-        Ok(Reply::Sharing(s)) => {
-            let access = s
-                .users
-                .iter()
-                .find(|m| {
-                    m.id == link.user() && m.role.as_ref().is_none_or(|r| r.raw() != "assignee")
-                })
-                .map(|m| {
-                    m.access_level
-                        .as_ref()
-                        .map(|a| a.to_string())
-                        .unwrap_or_default()
-                });
-            link.send(InboxCmd::OwnShared(id.to_string(), access))
-        }
-        Ok(Reply::Deleted) => link.send(InboxCmd::OwnDeleted(id.to_string())),
-        Ok(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
-        Err(_) => link.send(InboxCmd::OwnFailed(id.to_string())),
+    if let Some(cmd) = crate::app::inbox::own_answer(link.user(), r) {
+        link.send(cmd);
     }
 }

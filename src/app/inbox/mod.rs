@@ -110,3 +110,36 @@ impl InboxView {
         Some(format!("[{}]", s.profile.unwrap_or(&self.here)))
     }
 }
+
+/// What a write of ours, answered (`r`), tells `user`'s inbox (`None`: not
+/// a write): the task as it now is (nothing of it is news), our sharing
+/// or deletion (the task leaves by our doing), or the write forgotten.
+/// The loop sends it (`tui/effects.rs`); the simulator carries it out.
+pub fn own_answer(
+    user: &str,
+    r: &crate::app::state::requests::ApiResult,
+) -> Option<crate::inbox::InboxCmd> {
+    use crate::app::state::requests::Reply;
+    use crate::inbox::InboxCmd;
+    let id = r.req.written_task()?;
+    Some(match &r.result {
+        Ok(Reply::Task(t)) => InboxCmd::Own(t.clone()),
+        // Own sharing and deletions are no news either (the user's own
+        // access removed, a draft rejected: the task leaves by their doing).
+        Ok(Reply::Sharing(s)) => {
+            let access = s
+                .users
+                .iter()
+                .find(|m| m.id == user && m.role.as_ref().is_none_or(|r| r.raw() != "assignee"))
+                .map(|m| {
+                    m.access_level
+                        .as_ref()
+                        .map(|a| a.to_string())
+                        .unwrap_or_default()
+                });
+            InboxCmd::OwnShared(id.to_string(), access)
+        }
+        Ok(Reply::Deleted) => InboxCmd::OwnDeleted(id.to_string()),
+        Ok(_) | Err(_) => InboxCmd::OwnFailed(id.to_string()),
+    })
+}
