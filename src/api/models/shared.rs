@@ -190,12 +190,6 @@ impl<T> std::ops::Deref for One<T> {
     }
 }
 
-impl<T> AsRef<T> for One<T> {
-    fn as_ref(&self) -> &T {
-        self
-    }
-}
-
 impl<T> Clone for One<T> {
     fn clone(&self) -> Self {
         One(self.0.clone())
@@ -211,12 +205,6 @@ impl<T: PartialEq> PartialEq for One<T> {
 impl<T: fmt::Debug> fmt::Debug for One<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&**self, f)
-    }
-}
-
-impl<T: Default> Default for One<T> {
-    fn default() -> Self {
-        One::from(T::default())
     }
 }
 
