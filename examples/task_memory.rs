@@ -168,7 +168,7 @@ fn task_fields(items: &mut [taskdeck::api::TaskItem], n: usize) {
     field("assigned_team", &|t| t.assigned_team = Default::default());
     field("matter", &|t| t.matter = Default::default());
     field("complete_by", &|t| t.complete_by = None);
-    field("tags", &|t| t.tags = Vec::new());
+    field("tags", &|t| t.tags = Default::default());
     field("source_channel", &|t| t.source_channel = None);
     field("involved_people", &|t| {
         t.involved_people = Default::default()

@@ -532,7 +532,7 @@ fn cache(profile: Option<&str>, command: &CacheCommand) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use crate::platform::ffi::{malloc_arenas, trim_malloc};
+    use crate::platform::ffi::malloc_arenas;
 
     const CHILD: &str = "TASKDECK_TEST_ARENAS_CHILD";
     const NAME: &str = "cli::tests::malloc_keeps_to_its_arenas_however_many_threads_allocate";
@@ -583,10 +583,5 @@ mod tests {
             after <= before.max(super::MALLOC_ARENAS as usize),
             "{after} arenas after 16 threads, {before} before"
         );
-        // What they freed is given back.
-        let spread: Vec<Vec<u8>> = (0..20_000).map(|_| vec![1u8; 1024]).collect();
-        let kept: Vec<Vec<u8>> = spread.into_iter().step_by(64).collect();
-        assert!(trim_malloc(), "nothing given back");
-        drop(kept);
     }
 }

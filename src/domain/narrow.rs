@@ -65,16 +65,18 @@ mod tests {
         let mut t = crate::app::tests::task(n);
         t.title = title.into();
         t.tags = tags.iter().map(|g| (*g).into()).collect();
-        t.assigned_to = who.map(|w| crate::api::Person {
-            name: w.into(),
-            email: format!(
-                "{}@acme.test",
-                w.split(' ').next().unwrap_or("").to_lowercase()
-            )
-            .as_str()
-            .into(),
-            ..Default::default()
-        });
+        t.assigned_to = who
+            .map(|w| crate::api::Person {
+                name: w.into(),
+                email: format!(
+                    "{}@acme.test",
+                    w.split(' ').next().unwrap_or("").to_lowercase()
+                )
+                .as_str()
+                .into(),
+                ..Default::default()
+            })
+            .map(Into::into);
         t
     }
 

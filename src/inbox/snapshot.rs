@@ -73,7 +73,7 @@ pub struct Sent {
 
 impl Snapshot {
     pub fn of(t: &Task, me: &Me) -> Snapshot {
-        let assignee = t.assigned_to.as_ref().filter(|p| !p.id.is_empty());
+        let assignee = t.assigned_to.as_deref().filter(|p| !p.id.is_empty());
         let shared_me = t
             .involved_people
             .iter()

@@ -140,22 +140,6 @@ pub fn bound_malloc_arenas(n: i32) -> bool {
     }
 }
 
-/// Give back to the system the free pages glibc's malloc holds, in every
-/// arena and inside its heaps too (`malloc_trim(0)`). True when some were
-/// given back; always false where malloc is not glibc's.
-pub fn trim_malloc() -> bool {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        // SAFETY: malloc_trim(3) takes an integer; it locks each arena
-        // itself while it walks it.
-        unsafe { libc::malloc_trim(0) == 1 }
-    }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    {
-        false
-    }
-}
-
 /// How many arenas glibc's malloc has made (the `<heap nr=…>` entries of
 /// `malloc_info(3)`); `None` where malloc is not glibc's or it cannot be
 /// read.

@@ -86,7 +86,6 @@ pub async fn run(
         session.autosave();
         session.carry_out();
         session.title();
-        session.give_back_memory();
         if session.quitting() {
             break;
         }

@@ -75,9 +75,6 @@ pub(super) struct Session {
     /// Something changed since the last frame.
     dirty: bool,
     last_draw: Instant,
-    /// The rows of the last listing loaded whole after which the free
-    /// memory was given back ([`Session::give_back_memory`]).
-    trimmed_at: usize,
     /// The signals listened to for this run (closed when it ends).
     _signals: super::signals::Listening,
 }
@@ -234,7 +231,6 @@ impl Session {
             exit_code: 0,
             dirty: true,
             last_draw: Instant::now(),
-            trimmed_at: 0,
             _signals: signals,
         };
         if let Some(row) = launch.open.take() {
@@ -483,18 +479,6 @@ impl Session {
         self.run_effects();
     }
 
-    /// A long listing just loaded whole: the memory its pages' answers
-    /// took while they were read and applied is free, spread through the
-    /// allocator's heaps between the rows kept; give those pages back to
-    /// the system once (issue 42 §2), on a blocking thread (it walks every
-    /// heap). Again only when another listing of another length is whole.
-    pub(super) fn give_back_memory(&mut self) {
-        if let Some(rows) = trim_due(&self.state.list, self.trimmed_at) {
-            self.trimmed_at = rows;
-            tokio::task::spawn_blocking(crate::platform::ffi::trim_malloc);
-        }
-    }
-
     /// Between frames: the title with the inbox's count.
     pub(super) fn title(&mut self) {
         if !self.notifier.title(&self.state) {
@@ -656,53 +640,5 @@ mod first_start_tests {
         assert!(super::first_start(&state));
         assert!(!super::first_start(&state));
         assert!(state.join(super::WELCOMED).is_file());
-    }
-}
-
-/// Listings shorter than this are not worth a walk through the heaps.
-const TRIM_FROM_ROWS: usize = 5_000;
-
-/// The rows of `list` when its memory is due to be given back: loaded to
-/// its end, nothing more on its way, long enough, and not already given
-/// back at this length.
-fn trim_due(list: &crate::app::state::panes::TaskList, trimmed_at: usize) -> Option<usize> {
-    let rows = list.items.len();
-    (list.end_reached && !list.loading && rows >= TRIM_FROM_ROWS && rows != trimmed_at)
-        .then_some(rows)
-}
-
-#[cfg(test)]
-mod trim_tests {
-    use super::{trim_due, TRIM_FROM_ROWS};
-    use crate::api::TaskItem;
-    use crate::app::state::panes::TaskList;
-
-    fn list(rows: usize) -> TaskList {
-        TaskList {
-            items: vec![TaskItem::Task(Box::default()); rows],
-            end_reached: true,
-            ..TaskList::default()
-        }
-    }
-
-    #[test]
-    fn memory_is_given_back_once_after_a_long_listing_is_loaded_whole() {
-        let mut l = list(TRIM_FROM_ROWS);
-        assert_eq!(trim_due(&l, 0), Some(TRIM_FROM_ROWS));
-        // Once at that length.
-        assert_eq!(trim_due(&l, TRIM_FROM_ROWS), None);
-        // Not while a page is on its way, nor before the end.
-        l.loading = true;
-        assert_eq!(trim_due(&l, 0), None);
-        l.loading = false;
-        l.end_reached = false;
-        assert_eq!(trim_due(&l, 0), None);
-        // Not for a short one.
-        assert_eq!(trim_due(&list(TRIM_FROM_ROWS - 1), 0), None);
-        // Another listing of another length whole: again.
-        assert_eq!(
-            trim_due(&list(TRIM_FROM_ROWS + 1), TRIM_FROM_ROWS),
-            Some(TRIM_FROM_ROWS + 1)
-        );
     }
 }

@@ -27,7 +27,7 @@ pub use display::*;
 pub use enums::*;
 pub use layout::*;
 pub use people::*;
-pub use shared::Shared;
+pub use shared::{One, Shared};
 pub use stamp::Stamp;
 pub use task::*;
 pub use values::*;

@@ -29,6 +29,20 @@ impl Person {
     }
 }
 
+impl Poolable for Person {
+    fn pool() -> &'static Mutex<SharedPool<Person>> {
+        static POOL: OnceLock<Mutex<SharedPool<Person>>> = OnceLock::new();
+        POOL.get_or_init(Default::default)
+    }
+}
+
+impl Poolable for TeamRef {
+    fn pool() -> &'static Mutex<SharedPool<TeamRef>> {
+        static POOL: OnceLock<Mutex<SharedPool<TeamRef>>> = OnceLock::new();
+        POOL.get_or_init(Default::default)
+    }
+}
+
 impl Poolable for Member {
     fn pool() -> &'static Mutex<SharedPool<Member>> {
         static POOL: OnceLock<Mutex<SharedPool<Member>>> = OnceLock::new();

@@ -11,13 +11,25 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A read-only list shared by every task that received the same one. Reads
 /// as a slice; a task edited here is replaced whole by the service's answer,
-/// never changed in place. Empty, it holds nothing (one pointer).
-pub struct Shared<T>(Option<Arc<[T]>>);
+/// never changed in place. Empty, it holds nothing. A thin pointer (8 bytes,
+/// where `Arc<[T]>` takes 16; the list's length lives with the list): a task
+/// holds three, a loaded list a hundred thousand tasks (issue 42 §2).
+pub struct Shared<T>(Option<List<T>>);
+
+/// One shared list: the pool's and its tasks' (the `Box` keeps the length
+/// out of the pointer).
+type List<T> = Arc<Box<[T]>>;
+
+/// One value (a task's creator, assignee, team) shared by every task that
+/// received the same, like [`Shared`]: a list of one, read as the value. A
+/// thin pointer, never empty: `Option<One<Person>>` is 8 bytes where
+/// `Option<Person>` was 32 (issue 42 §2).
+pub struct One<T>(List<T>);
 
 /// The pool of one kind of list: by a hash of the JSON text received, the
 /// lists that had it (checked by value before one is shared).
 pub struct SharedPool<T> {
-    by_text: HashMap<u64, Vec<Arc<[T]>>>,
+    by_text: HashMap<u64, Vec<List<T>>>,
     len: usize,
     prune_at: usize,
     hasher: std::hash::RandomState,
@@ -68,23 +80,29 @@ impl<T: Poolable> Shared<T> {
         if items.is_empty() {
             return Shared(None);
         }
-        let mut pool = lock::<T>();
-        let key = pool.hasher.hash_one(text);
-        if let Some(same) = pool
-            .by_text
-            .get(&key)
-            .and_then(|lists| lists.iter().find(|l| ***l == *items))
-        {
-            return Shared(Some(same.clone()));
-        }
-        if pool.len >= pool.prune_at {
-            pool.prune();
-        }
-        let list: Arc<[T]> = items.into();
-        pool.by_text.entry(key).or_default().push(list.clone());
-        pool.len += 1;
-        Shared(Some(list))
+        Shared(Some(share(text, items)))
     }
+}
+
+/// The list received as `text` (`items`, not empty), shared with any task
+/// that received the same.
+fn share<T: Poolable>(text: &str, items: Vec<T>) -> List<T> {
+    let mut pool = lock::<T>();
+    let key = pool.hasher.hash_one(text);
+    if let Some(same) = pool
+        .by_text
+        .get(&key)
+        .and_then(|lists| lists.iter().find(|l| l[..] == items[..]))
+    {
+        return same.clone();
+    }
+    if pool.len >= pool.prune_at {
+        pool.prune();
+    }
+    let list: List<T> = Arc::new(items.into_boxed_slice());
+    pool.by_text.entry(key).or_default().push(list.clone());
+    pool.len += 1;
+    list
 }
 
 impl<T> Shared<T> {
@@ -99,7 +117,7 @@ impl<T> Shared<T> {
 impl<T> std::ops::Deref for Shared<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
-        self.0.as_deref().unwrap_or(&[])
+        self.0.as_ref().map_or(&[], |l| &l[..])
     }
 }
 
@@ -138,7 +156,13 @@ impl<T: fmt::Debug> fmt::Debug for Shared<T> {
 /// Built in code (tests, the service's answer to an edit): not pooled.
 impl<T> From<Vec<T>> for Shared<T> {
     fn from(v: Vec<T>) -> Self {
-        Shared((!v.is_empty()).then(|| v.into()))
+        Shared((!v.is_empty()).then(|| Arc::new(v.into_boxed_slice())))
+    }
+}
+
+impl<T> FromIterator<T> for Shared<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(i: I) -> Self {
+        i.into_iter().collect::<Vec<T>>().into()
     }
 }
 
@@ -156,6 +180,60 @@ impl<'de, T: Poolable + serde::de::DeserializeOwned> Deserialize<'de> for Shared
         let mut items = items.unwrap_or_default();
         items.iter_mut().for_each(T::shrink);
         Ok(Shared::share(raw.get(), items))
+    }
+}
+
+impl<T> std::ops::Deref for One<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0[0]
+    }
+}
+
+impl<T> Clone for One<T> {
+    fn clone(&self) -> Self {
+        One(self.0.clone())
+    }
+}
+
+impl<T: PartialEq> PartialEq for One<T> {
+    fn eq(&self, o: &One<T>) -> bool {
+        **self == **o
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for One<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// Built in code (tests, a narrowing): not pooled.
+impl<T> From<T> for One<T> {
+    fn from(v: T) -> Self {
+        One(Arc::new(Box::new([v])))
+    }
+}
+
+impl<T> One<T> {
+    pub fn ptr_eq(&self, o: &One<T>) -> bool {
+        Arc::ptr_eq(&self.0, &o.0)
+    }
+}
+
+impl<T: Serialize> Serialize for One<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+/// As `T` reads (an `Option<One<T>>` reads `null` as `None`).
+impl<'de, T: Poolable + serde::de::DeserializeOwned> Deserialize<'de> for One<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+        let mut item: T = serde_json::from_str(raw.get()).map_err(D::Error::custom)?;
+        item.shrink();
+        Ok(One(share(raw.get(), vec![item])))
     }
 }
 

@@ -314,13 +314,13 @@ impl State {
                     name.filter(|_| inbound)
                 })
             })
-            .or_else(|| t.creator.as_ref().map(person))
+            .or_else(|| t.creator.as_deref().map(person))
             .unwrap_or_default();
         Vars {
             number: t.label(),
             title: t.title.raw().to_string(),
             requester,
-            assignee: t.assigned_to.as_ref().map(person).unwrap_or_default(),
+            assignee: t.assigned_to.as_deref().map(person).unwrap_or_default(),
             me: self
                 .me
                 .as_ref()

@@ -255,7 +255,7 @@ fn an_unknown_outcome_is_said_and_read_back_never_resent() {
 fn tags_in_bulk_are_added_and_removed_against_each_tasks_own_list() {
     let mut s = loaded(2);
     let mut t2 = task(2);
-    t2.tags = vec!["x".into(), "a".into()];
+    t2.tags = vec!["x".into(), "a".into()].into();
     s.list.items[1] = TaskItem::Task(Box::new(t2.clone()));
     mark_rows(&mut s, 2);
     palette(&mut s, "tags +c -a");

@@ -216,7 +216,7 @@ fn z_takes_back_fields_and_follow_up_together_and_says_the_reply_stays() {
     let now: Vec<Task> = {
         let mut t = task(1);
         t.status = Status::WaitingOnExternal;
-        t.tags = vec!["b".into(), "awaiting-signature".into()];
+        t.tags = vec!["b".into(), "awaiting-signature".into()].into();
         vec![t]
     };
     let mut undo_fx = Vec::new();

@@ -334,11 +334,11 @@ fn undo_of_tags_takes_back_only_what_the_edit_changed() {
     let fx = palette(&mut s, "tags +c -a");
     assert_eq!(only_patch(&fx).1, json!({"tags": ["b", "c"]}));
     let mut after = task(1);
-    after.tags = vec!["b".into(), "c".into()];
+    after.tags = vec!["b".into(), "c".into()].into();
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(after.clone()))));
     // Meanwhile `z` was added by our own later reading (same version).
     let mut now = after.clone();
-    now.tags.push("z".into());
+    now.tags = vec!["b".into(), "c".into(), "z".into()].into();
     let fx = undo_key_unchanged(&mut s, 'z', &[now]);
     assert_eq!(only_patch(&fx).1, json!({"tags": ["b", "z", "a"]}));
 }
@@ -568,7 +568,7 @@ fn a_tag_undo_is_never_computed_from_tags_it_does_not_know() {
     let mut s = loaded(2);
     let fx = palette(&mut s, "tags +c");
     let mut after = task(1);
-    after.tags = vec!["a".into(), "b".into(), "c".into()];
+    after.tags = vec!["a".into(), "b".into(), "c".into()].into();
     answer(&mut s, &fx, Ok(Reply::Task(Box::new(after))));
     // The list moves on (another view) and reading the task back fails.
     s.list.items.clear();

@@ -95,7 +95,7 @@ impl Vars {
     }
 
     pub fn of(t: &crate::api::Task) -> Vars {
-        let person = |p: &Option<crate::api::Person>, email: bool| {
+        let person = |p: &Option<crate::api::One<crate::api::Person>>, email: bool| {
             p.as_ref()
                 .map(|p| if email { p.email.raw() } else { p.name.raw() }.to_string())
                 .unwrap_or_default()

@@ -90,7 +90,7 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     out.push(field_line(
         F::AssignedTo.label(),
         t.assigned_to
-            .as_ref()
+            .as_deref()
             .map(person)
             .unwrap_or_else(|| "nobody".into()),
         s,
@@ -115,7 +115,10 @@ pub(super) fn overview<'a>(t: &Task, cx: &Cx<'_>) -> Vec<Line<'a>> {
     }
     out.push(kv(
         "creator",
-        t.creator.as_ref().map(person).unwrap_or_else(|| "?".into()),
+        t.creator
+            .as_deref()
+            .map(person)
+            .unwrap_or_else(|| "?".into()),
         theme,
     ));
     out.push(kv(

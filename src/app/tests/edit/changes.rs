@@ -11,7 +11,7 @@ const DUE: &str = crate::domain::task_field::TaskField::Due.wire();
 fn the_inverse_of_a_tag_edit_is_computed_against_the_old_list() {
     let b = task(1); // tags a, b
     let mut a = b.clone();
-    a.tags = vec!["b".into(), "c".into()]; // +c -a
+    a.tags = vec!["b".into(), "c".into()].into(); // +c -a
     let inv = inverse(
         &[Change::Tags {
             add: vec!["c".into()],

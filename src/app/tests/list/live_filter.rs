@@ -20,13 +20,16 @@ fn with_people(n: i64) -> State {
                 t.title = "Renew the Contoso NDA".into();
             }
             if i == 7 {
-                t.tags = vec!["legal".into()];
-                t.assigned_to = Some(Person {
-                    id: "u-dana".into(),
-                    name: "Dana Scully".into(),
-                    email: "dana@acme.test".into(),
-                    ..Default::default()
-                });
+                t.tags = vec!["legal".into()].into();
+                t.assigned_to = Some(
+                    Person {
+                        id: "u-dana".into(),
+                        name: "Dana Scully".into(),
+                        email: "dana@acme.test".into(),
+                        ..Default::default()
+                    }
+                    .into(),
+                );
             }
             t
         })
