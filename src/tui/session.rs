@@ -473,7 +473,8 @@ impl Session {
     /// The draft being written, kept now and then, in the user's folder
     /// once the service has named the user.
     pub(super) fn autosave(&mut self) {
-        self.state.autosave_draft(Instant::now(), false);
+        // A save that failed is said at once, not at the next key.
+        self.dirty |= self.state.autosave_draft(Instant::now(), false);
     }
 
     /// Carry out this batch's effects (the worker told whether the

@@ -478,22 +478,26 @@ impl State {
     }
 
     /// Save the open draft if it changed and typing paused (debounce).
-    pub fn autosave_draft(&mut self, now: Instant, force: bool) {
+    /// True when it failed and said so: the screen has something new to
+    /// show (no key or answer may come to draw it).
+    pub fn autosave_draft(&mut self, now: Instant, force: bool) -> bool {
         let Overlay::Compose(c) = &mut self.overlay else {
-            return;
+            return false;
         };
         let due = c.dirty_since.is_some_and(|t| {
             force || now.duration_since(t) >= std::time::Duration::from_millis(700)
         });
         if !due {
-            return;
+            return false;
         }
         c.dirty_since = None;
         let (task, key, text) = (c.task_id.clone(), c.kind.draft_key(), c.text());
         let drafts = self.drafts.of(c.owner.as_deref());
         if let Err(e) = drafts.save(&task, &key, &text) {
             self.say(Level::Error, format!("could not save the draft: {e}"));
+            return true;
         }
+        false
     }
 
     /// The editor came back with `text` for `target`.
