@@ -278,6 +278,31 @@ fn a_draft_that_cannot_be_saved_while_typing_is_said_at_once() {
     tui.wait_exit(WAIT);
 }
 
+/// Text typed in the composer that cannot be kept as a draft is never
+/// lost without a word at a quit: stderr says NOT KEPT, why, and gives
+/// the text itself, the one copy left (it once said nothing at all, and
+/// the text was gone).
+#[test]
+fn a_draft_that_cannot_be_written_at_a_quit_is_said_not_kept_with_its_text() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = typing_where_no_draft_can_be_written(&svc, &home);
+    tui.signal(libc::SIGTERM);
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 128 + libc::SIGTERM as u32);
+    let said = String::from_utf8_lossy(&tui.raw()).into_owned();
+    let after = said
+        .rsplit_once("could NOT be kept as a draft")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("NOT KEPT said: {said}"));
+    assert!(
+        said.contains("your internal comment on #2 could NOT be kept"),
+        "{said}"
+    );
+    assert!(after.contains("NOT KEPT"), "{after}");
+    assert!(after.contains(UNWRITABLE), "the text itself: {after}");
+    assert!(!after.contains("unsent text is kept"), "{after}");
+}
+
 #[test]
 fn a_hang_up_while_the_editor_is_open_saves_and_offers_the_editor_text_back() {
     use std::os::unix::fs::PermissionsExt;

@@ -555,7 +555,7 @@ impl Session {
         // kept below as never sent.
         let stopped = self.worker.stop_unsent();
         self.writes.never_sent(&stopped);
-        let kept = self.state.save_drafts_now();
+        let at_quit = self.state.keep_composer_at_quit();
         // Drafts saved: a signal from now on ends the process at once.
         super::editor::leaving();
         // What the commands started is ended with taskdeck.
@@ -572,8 +572,10 @@ impl Session {
             }
         }
         // A queued edit neither sent nor kept is lost: never a silent exit 0.
-        let lost =
-            !self.state.outbox_lost().is_empty() || !self.writes.lost(&self.state).is_empty();
+        // Nor is the composer's text that could not be kept.
+        let lost = !self.state.outbox_lost().is_empty()
+            || !self.writes.lost(&self.state).is_empty()
+            || at_quit.lost.is_some();
         if self.exit_code == 0 && lost {
             self.exit_code = EXIT_EDITS_LOST;
         }
@@ -586,7 +588,11 @@ impl Session {
         std::mem::forget(term);
         // Never `eprintln!`: stderr may be the terminal that went away.
         let mut err = std::io::stderr();
-        for line in quit_lines(&self.state, &self.writes, kept.as_deref()) {
+        let not_kept = at_quit.lost.iter().flat_map(|n| n.lines());
+        for line in quit_lines(&self.state, &self.writes, at_quit.kept.as_deref())
+            .into_iter()
+            .chain(not_kept)
+        {
             use std::io::Write;
             // Cleaned as every line on stderr is (issue 42, point 4).
             let _ = writeln!(err, "{}", crate::text::sanitize(&line, true));
@@ -621,8 +627,8 @@ fn hangup_code(current: i32) -> i32 {
     }
 }
 
-/// The exit status when queued edits were neither sent nor kept (named
-/// on stderr).
+/// The exit status when queued edits were neither sent nor kept, or the
+/// composer's text could not be kept (named on stderr).
 pub const EXIT_EDITS_LOST: i32 = 1;
 
 /// The demo's first words: nothing of the user's is written.

@@ -740,3 +740,56 @@ fn a_background_answer_never_covers_or_clears_what_a_key_was_told() {
         Some("nothing to send")
     );
 }
+
+/// At a quit, the composer's text that cannot be written as a draft (here
+/// its folder is a file) is handed back as NOT KEPT with the error and the
+/// text, never dropped; stderr gets the text up to 64 KiB, cut at a
+/// character, the rest counted.
+#[test]
+fn a_composer_text_that_cannot_be_kept_at_a_quit_is_handed_back_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, &file.join("drafts"));
+    s.on_key(key('c'));
+    type_str(&mut s, "on a full disk");
+    let at = s.keep_composer_at_quit();
+    assert!(at.kept.is_none());
+    let lost = at.lost.expect("not kept, said");
+    assert_eq!(lost.text, "on a full disk");
+    let lines = lost.lines();
+    assert!(
+        lines[0].contains("your internal comment on #1 could NOT be kept as a draft ("),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("NOT KEPT"), "{lines:?}");
+    assert_eq!(lines[1], "on a full disk");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(s.save_drafts_now().is_none());
+
+    // A long text: 64 KiB of it, cut between characters, the rest counted.
+    let long = crate::app::edit::sends::NotKept {
+        what: "internal comment on #1".into(),
+        error: "No space left on device".into(),
+        text: format!("a{}", "é".repeat(40_000)),
+    };
+    let lines = long.lines();
+    assert_eq!(lines[1].len(), 64 * 1024 - 1, "cut before a split é");
+    assert_eq!(
+        lines[2],
+        format!(
+            "taskdeck: (the last {} bytes of the text are not shown)",
+            long.text.len() - (64 * 1024 - 1)
+        )
+    );
+
+    // Written where it can be: kept, nothing lost.
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    type_str(&mut s, "kept");
+    let at = s.keep_composer_at_quit();
+    assert!(at.lost.is_none());
+    assert_eq!(std::fs::read_to_string(at.kept.unwrap()).unwrap(), "kept");
+}
