@@ -247,6 +247,62 @@ fn quitting_while_a_send_is_in_flight_says_the_outcome_is_unknown_everywhere() {
     assert!(!tui.screen().contains("nothing was sent"));
 }
 
+const UNWRITABLE: &str = "typed on a full disk";
+
+/// The composer open on #2 with [`UNWRITABLE`] typed, its drafts' folder
+/// replaced by a file: no draft can be written there (as on a full disk,
+/// or in a folder that refuses it).
+fn typing_where_no_draft_can_be_written(svc: &Service, home: &Home) -> Tui {
+    let tui = launch(svc, home);
+    open(&tui, 2);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    let dir = svc.drafts_of(home, KEY);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&dir, "not a folder").unwrap();
+    tui.send(UNWRITABLE);
+    tui.wait_for(UNWRITABLE, WAIT);
+    tui
+}
+
+/// The draft saved as typing pauses, when it cannot be written, says so
+/// at once: the status line shows it without waiting for another key or
+/// answer (it was set, and drawn only at the next key).
+#[test]
+fn a_draft_that_cannot_be_saved_while_typing_is_said_at_once() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = typing_where_no_draft_can_be_written(&svc, &home);
+    tui.wait_for("could not save the draft", WAIT);
+    tui.signal(libc::SIGTERM);
+    tui.wait_exit(WAIT);
+}
+
+/// Text typed in the composer that cannot be kept as a draft is never
+/// lost without a word at a quit: stderr says NOT KEPT, why, and gives
+/// the text itself, the one copy left (it once said nothing at all, and
+/// the text was gone).
+#[test]
+fn a_draft_that_cannot_be_written_at_a_quit_is_said_not_kept_with_its_text() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = typing_where_no_draft_can_be_written(&svc, &home);
+    tui.signal(libc::SIGTERM);
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 128 + libc::SIGTERM as u32);
+    let said = String::from_utf8_lossy(&tui.raw()).into_owned();
+    let after = said
+        .rsplit_once("could NOT be kept as a draft")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("NOT KEPT said: {said}"));
+    assert!(
+        said.contains("your internal comment on #2 could NOT be kept"),
+        "{said}"
+    );
+    assert!(after.contains("NOT KEPT"), "{after}");
+    assert!(after.contains(UNWRITABLE), "the text itself: {after}");
+    assert!(!after.contains("unsent text is kept"), "{after}");
+}
+
 #[test]
 fn a_hang_up_while_the_editor_is_open_saves_and_offers_the_editor_text_back() {
     use std::os::unix::fs::PermissionsExt;

@@ -469,7 +469,8 @@ impl Session {
     /// The draft being written, kept now and then, in the user's folder
     /// once the service has named the user.
     pub(super) fn autosave(&mut self) {
-        self.state.autosave_draft(Instant::now(), false);
+        // A save that failed is said at once, not at the next key.
+        self.dirty |= self.state.autosave_draft(Instant::now(), false);
     }
 
     /// Carry out this batch's effects (the worker told whether the
@@ -538,7 +539,7 @@ impl Session {
         // kept below as never sent.
         let stopped = self.worker.stop_unsent();
         self.writes.never_sent(&stopped);
-        let kept = self.state.save_drafts_now();
+        let at_quit = self.state.keep_composer_at_quit();
         // Drafts saved: a signal from now on ends the process at once.
         super::editor::leaving();
         // What the commands started is ended with taskdeck.
@@ -555,9 +556,11 @@ impl Session {
             }
         }
         // A queued edit neither sent nor kept is lost: never a silent exit 0.
+        // Nor is the composer's text that could not be kept, nor a cancel.
         let lost = !self.state.outbox_lost().is_empty()
             || !self.writes.lost(&self.state).is_empty()
-            || !self.state.cancels_not_kept().is_empty();
+            || !self.state.cancels_not_kept().is_empty()
+            || at_quit.lost.is_some();
         if self.exit_code == 0 && lost {
             self.exit_code = EXIT_EDITS_LOST;
         }
@@ -570,7 +573,11 @@ impl Session {
         std::mem::forget(term);
         // Never `eprintln!`: stderr may be the terminal that went away.
         let mut err = std::io::stderr();
-        for line in quit_lines(&self.state, &self.writes, kept.as_deref()) {
+        let not_kept = at_quit.lost.iter().flat_map(|n| n.lines());
+        for line in quit_lines(&self.state, &self.writes, at_quit.kept.as_deref())
+            .into_iter()
+            .chain(not_kept)
+        {
             use std::io::Write;
             // Cleaned as every line on stderr is (issue 42, point 4).
             let _ = writeln!(err, "{}", crate::text::sanitize(&line, true));
@@ -605,8 +612,8 @@ fn hangup_code(current: i32) -> i32 {
     }
 }
 
-/// The exit status when queued edits were neither sent nor kept (named
-/// on stderr).
+/// The exit status when queued edits were neither sent nor kept, or the
+/// composer's text could not be kept (named on stderr).
 pub const EXIT_EDITS_LOST: i32 = 1;
 
 /// The demo's first words: nothing of the user's is written.

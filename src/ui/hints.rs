@@ -66,6 +66,14 @@ pub fn pane_keys(s: &State) -> &'static [(A, &'static str)] {
 pub fn popup_hint(s: &State) -> Option<String> {
     let (name, keys) = popup_keys(s)?;
     let (context, entries, typing) = match keys {
+        // The composer's `esc` says what it does while drafts cannot be saved.
+        PopupKeys::Fixed(Fixed::Compose) => {
+            if let crate::app::state::Overlay::Compose(c) = &s.overlay {
+                let line = crate::app::popups::compose::composer_hint(c, "  ");
+                return Some(format!("[{name}] {line}"));
+            }
+            return Some(format!("[{name}] {}", Fixed::Compose.line("  ")));
+        }
         PopupKeys::Fixed(fixed) => return Some(format!("[{name}] {}", fixed.line("  "))),
         PopupKeys::Mapped {
             context,

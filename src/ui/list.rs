@@ -48,7 +48,9 @@ pub fn title_line(s: &State) -> String {
         parts.push(format!("filter {f}"));
     }
     if !s.search.is_empty() {
-        parts.push(format!("search {:?}", s.search));
+        // Cleaned as every other text on screen (a control or bidi
+        // character shown by its stand-in, not as a `\u{..}` escape).
+        parts.push(format!("search \"{}\"", crate::text::clean(&s.search)));
     }
     let count = s.list.items.len();
     if let Some(at) = s.list.cached_at {

@@ -12,6 +12,38 @@ use crate::domain::task_field::TaskField;
 use serde_json::Value;
 
 impl State {
+    /// Undo/redo, every task read back: a field moved on the service to
+    /// the very value the undo sets is no conflict — dropped from its job
+    /// (nothing sent, nothing asked) and kept in `held` to be said. A task
+    /// left with nothing to send is done: it already holds what the undo
+    /// wanted.
+    pub(crate) fn drop_held(&mut self, ri: usize) {
+        let Some(run) = self.engine.runs.get_mut(ri) else {
+            return;
+        };
+        for j in run.jobs.iter_mut().filter(|j| j.changed.is_some()) {
+            let Some(now) = j.latest.as_ref() else {
+                continue;
+            };
+            let held = &mut j.held;
+            j.changes.retain(|c| {
+                let Change::Patch(p) = c else { return true };
+                let Some(key) = TaskField::of_patch(p) else {
+                    return true;
+                };
+                let has = key.sent(p).is_some_and(|v| key.holds(&v, now));
+                if has {
+                    held.push(format!("{} {}", key.label(), key.words(now)));
+                }
+                !has
+            });
+            if j.changes.is_empty() && !j.held.is_empty() {
+                j.changed = None;
+                j.state = JobState::Done;
+            }
+        }
+    }
+
     /// An undo or redo whose tasks changed on the service since the edit,
     /// when every change of theirs is a field: each field three ways (what
     /// our edit left, what the undo sets, what the service has). `None`:

@@ -53,6 +53,7 @@ impl State {
     /// Every task of an undo/redo was read back: go on, or ask first about
     /// those that changed on the service since the edit.
     fn checks_done(&mut self, ri: usize) -> Vec<Effect> {
+        self.drop_held(ri);
         let changed: Vec<(String, String)> = self.engine.runs[ri]
             .jobs
             .iter()
@@ -60,6 +61,10 @@ impl State {
             .collect();
         if changed.is_empty() {
             self.engine.runs[ri].phase = Phase::Applying;
+            // Every task already holds what the undo sets: nothing to send.
+            if self.engine.runs[ri].jobs.iter().all(|j| j.state.finished()) {
+                return self.finish(ri);
+            }
             return vec![];
         }
         let mut run = self.engine.runs.remove(ri);
@@ -298,6 +303,23 @@ impl State {
         let bad = failed + unknown;
         let text = if run.jobs.len() == 1 && queued == 1 {
             format!("{prefix}{}: {}", run.jobs[0].label, QUEUED)
+        } else if run.jobs.len() == 1
+            && done == 1
+            && run.jobs[0].sent.is_empty()
+            && !run.jobs[0].held.is_empty()
+        {
+            // Changed on the service since, to the value the undo sets.
+            let j = &run.jobs[0];
+            let verb = if run.kind == RunKind::Redo {
+                "redo"
+            } else {
+                "undo"
+            };
+            format!(
+                "{verb}: {} already holds {} (changed on the service since) — nothing sent",
+                j.label,
+                j.held.join(", ")
+            )
         } else if run.jobs.len() == 1 && done == 1 {
             let j = &run.jobs[0];
             let words: Vec<String> = j
@@ -316,6 +338,15 @@ impl State {
             }
             if skipped > 0 {
                 parts.push(format!("{skipped} skipped"));
+            }
+            let held: Vec<String> = run
+                .jobs
+                .iter()
+                .filter(|j| !j.held.is_empty())
+                .map(|j| format!("{} {}", j.label, j.held.join(", ")))
+                .collect();
+            if !held.is_empty() {
+                parts.push(format!("already held, not sent: {}", held.join("; ")));
             }
             if queued > 0 {
                 let which: Vec<&str> = run

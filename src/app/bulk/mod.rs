@@ -96,6 +96,9 @@ pub struct Job {
     pub expect: Option<String>,
     pub ours: Option<Task>,
     pub changed: Option<String>,
+    /// Undo/redo: the fields the service already holds at the value the
+    /// undo sets (`priority high`): not sent, not asked about.
+    pub held: Vec<String>,
     pub state: JobState,
     /// A change of it went to the outbox (offline).
     pub queued: bool,
@@ -129,6 +132,7 @@ impl Job {
             expect: None,
             ours: None,
             changed: None,
+            held: vec![],
             state: JobState::Waiting,
             queued: false,
             said: vec![],

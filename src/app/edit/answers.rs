@@ -236,11 +236,12 @@ fn unexpected() -> ApiError {
     }
 }
 
-/// A linked item's display name, quoted.
+/// A linked item's display name, quoted (cleaned as everywhere, not
+/// Debug-escaped).
 fn link_name(t: &Task, item: &str) -> String {
     t.linked_items
         .iter()
         .find(|l| l.id == item)
-        .map(|l| format!("{:?}", l.display_name.line()))
+        .map(|l| format!("\"{}\"", l.display_name.line()))
         .unwrap_or_default()
 }

@@ -107,18 +107,77 @@ impl State {
 
     /// Called at quit or hang-up: save what is being typed, say where.
     pub fn save_drafts_now(&mut self) -> Option<std::path::PathBuf> {
-        if let Overlay::Compose(c) = &self.overlay {
-            let text = c.text();
-            if text == c.initial {
-                // Opened and not changed: nothing of the user's to keep.
-                return None;
-            }
-            let drafts = self.drafts.of(c.owner.as_deref());
-            if let Ok(Some(p)) = drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
-                return Some(p);
-            }
+        self.keep_composer_at_quit().kept
+    }
+
+    /// Called at quit or hang-up: save what is being typed. Where it was
+    /// kept, or, when it could not be written (a full disk, a read-only
+    /// folder), what was not kept and why: never lost without a word.
+    pub fn keep_composer_at_quit(&mut self) -> AtQuit {
+        let Overlay::Compose(c) = &self.overlay else {
+            return AtQuit::default();
+        };
+        let text = c.text();
+        if text == c.initial {
+            // Opened and not changed: nothing of the user's to keep.
+            return AtQuit::default();
         }
-        None
+        let drafts = self.drafts.of(c.owner.as_deref());
+        match drafts.save(&c.task_id, &c.kind.draft_key(), &text) {
+            Ok(kept) => AtQuit { kept, lost: None },
+            Err(e) => AtQuit {
+                kept: None,
+                lost: Some(NotKept {
+                    what: format!("{} on {}", c.kind.title().to_lowercase(), c.task_label),
+                    error: e.to_string(),
+                    text,
+                }),
+            },
+        }
+    }
+}
+
+/// What became of the open composer's text at a quit.
+#[derive(Debug, Default)]
+pub struct AtQuit {
+    /// The draft file it is kept in.
+    pub kept: Option<std::path::PathBuf>,
+    /// Typed and not kept: the draft could not be written.
+    pub lost: Option<NotKept>,
+}
+
+/// The composer's text that could not be kept at a quit.
+#[derive(Debug)]
+pub struct NotKept {
+    /// `internal comment on #12`.
+    pub what: String,
+    pub error: String,
+    pub text: String,
+}
+
+/// At most this much of a text not kept is written on stderr.
+const NOT_KEPT_SHOWN: usize = 64 * 1024;
+
+impl NotKept {
+    /// Said on stderr after the terminal is restored: NOT KEPT, why, and
+    /// the text itself (up to 64 KiB), the one copy left.
+    pub fn lines(&self) -> Vec<String> {
+        let mut end = self.text.len().min(NOT_KEPT_SHOWN);
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut out = vec![crate::text::clean(&format!(
+            "taskdeck: your {} could NOT be kept as a draft ({}) — NOT KEPT; its text follows, copy it now:",
+            self.what, self.error
+        ))];
+        out.push(self.text[..end].to_string());
+        if end < self.text.len() {
+            out.push(format!(
+                "taskdeck: (the last {} bytes of the text are not shown)",
+                self.text.len() - end
+            ));
+        }
+        out
     }
 }
 

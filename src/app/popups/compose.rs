@@ -188,6 +188,7 @@ impl State {
             file_ids: LineInput::default(),
             state: SendState::Editing,
             dirty_since: None,
+            unsaved: false,
             restored,
             banner: None,
             mention: None,
@@ -251,7 +252,9 @@ impl State {
                 // Saved before the editor starts: if the terminal goes
                 // away meanwhile, the draft is on disk already.
                 let drafts = self.drafts.of(c.owner.as_deref());
-                if let Err(e) = drafts.save(&c.task_id, &c.kind.draft_key(), &initial) {
+                let saved = drafts.save(&c.task_id, &c.kind.draft_key(), &initial);
+                c.unsaved = saved.is_err();
+                if let Err(e) = saved {
                     self.say(
                         Level::Error,
                         format!("could not save the draft: {e}; the editor was not started"),
@@ -290,6 +293,7 @@ impl State {
                             Level::Error,
                             format!("could not save the draft: {e}; text kept open"),
                         );
+                        c.unsaved = true;
                         self.overlay = Overlay::Compose(c);
                     }
                 }
@@ -478,22 +482,28 @@ impl State {
     }
 
     /// Save the open draft if it changed and typing paused (debounce).
-    pub fn autosave_draft(&mut self, now: Instant, force: bool) {
+    /// True when it failed and said so: the screen has something new to
+    /// show (no key or answer may come to draw it).
+    pub fn autosave_draft(&mut self, now: Instant, force: bool) -> bool {
         let Overlay::Compose(c) = &mut self.overlay else {
-            return;
+            return false;
         };
         let due = c.dirty_since.is_some_and(|t| {
             force || now.duration_since(t) >= std::time::Duration::from_millis(700)
         });
         if !due {
-            return;
+            return false;
         }
         c.dirty_since = None;
         let (task, key, text) = (c.task_id.clone(), c.kind.draft_key(), c.text());
         let drafts = self.drafts.of(c.owner.as_deref());
-        if let Err(e) = drafts.save(&task, &key, &text) {
+        let saved = drafts.save(&task, &key, &text);
+        c.unsaved = saved.is_err();
+        if let Err(e) = saved {
             self.say(Level::Error, format!("could not save the draft: {e}"));
+            return true;
         }
+        false
     }
 
     /// The editor came back with `text` for `target`.
@@ -619,7 +629,31 @@ impl ComposerKey {
     }
 }
 
+/// What `esc` does while the draft cannot be saved (a full disk): it
+/// tries once more and, failing, leaves the composer open.
+pub const CLOSE_UNSAVED: &str = "saves the draft, else stays open (it could not be saved)";
+
 /// The composer's keys in one line, each as `key what`, joined by `sep`.
 pub fn composer_keys_line(sep: &str) -> String {
     fixed_keys::line(COMPOSER_KEYS, sep)
+}
+
+/// The line for this composer: while its draft cannot be saved, `esc`
+/// is said as what it does then ([`CLOSE_UNSAVED`]), not `close (draft
+/// kept)`.
+pub fn composer_hint(c: &Compose, sep: &str) -> String {
+    let line = composer_keys_line(sep);
+    if !c.unsaved {
+        return line;
+    }
+    match COMPOSER_KEYS
+        .iter()
+        .find(|(k, ..)| *k == ComposerKey::Close)
+    {
+        Some((_, keys, words)) => line.replace(
+            &format!("{} {words}", keys[0]),
+            &format!("{} {CLOSE_UNSAVED}", keys[0]),
+        ),
+        None => line,
+    }
 }

@@ -77,6 +77,9 @@ pub struct Compose {
     pub file_ids: LineInput,
     pub state: SendState,
     pub dirty_since: Option<Instant>,
+    /// The last save of its draft failed (a full disk): `esc` keeps it
+    /// open then, and its hint says so.
+    pub unsaved: bool,
     pub restored: bool,
     /// What the composer must say above the text (a send of it in flight,
     /// or one that may have reached the service); drawn as the title of

@@ -235,6 +235,36 @@ fn an_undo_that_takes_the_services_value_sends_nothing() {
         .contains("kept the service's values"));
 }
 
+/// Another user set the very value the undo sets: no conflict to
+/// resolve. Nothing is sent, no three-way view opens, the user is told the
+/// task already holds it, and the edit counts as undone (redo is next).
+#[test]
+fn an_undo_to_the_value_the_service_already_holds_resolves_itself() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    let mut low = at(&task(1), "2026-11-05T09:00:00Z");
+    low.priority = Priority::Low;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low))));
+    // Someone else set it back to high since (the undo's own value).
+    let mut theirs = at(&task(1), "2026-11-05T10:00:00Z");
+    theirs.priority = Priority::High;
+    let fx = s.on_key(key('z'));
+    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
+    let fx = answer(&mut s, &fx, Ok(Reply::Task(Box::new(theirs))));
+    assert!(reqs(&fx).is_empty(), "nothing sent: {:?}", reqs(&fx));
+    assert!(
+        matches!(s.overlay, Overlay::None),
+        "no conflict view: {:?}",
+        s.status
+    );
+    assert_eq!(
+        s.status.as_ref().unwrap().1,
+        "undo: #1 already holds priority high (changed on the service since) — nothing sent"
+    );
+    assert!(s.history.undo_stack.is_empty(), "undone");
+    assert_eq!(s.history.redo_stack.len(), 1);
+}
+
 #[test]
 fn an_unchanged_task_is_undone_without_a_question() {
     let mut s = loaded(1);

@@ -105,7 +105,7 @@ pub(super) fn draw(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mu
         ),
         SendState::Editing => Line::styled(
             crate::ui::hints::fit_popup_hint(
-                &crate::app::popups::compose::composer_keys_line("  "),
+                &crate::app::popups::compose::composer_hint(c, "  "),
                 usize::from(status.width),
             ),
             theme.dim,

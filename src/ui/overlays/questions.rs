@@ -112,7 +112,7 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
     );
     let mut ls = vec![
         Line::raw(format!(
-            "{:?} matches more than one {}:",
+            "\"{}\" matches more than one {}:",
             crate::text::clean(&p.reference),
             if p.team { "team" } else { "person" }
         )),

@@ -236,3 +236,53 @@ fn the_overview_says_a_named_team_agent_or_matter_by_its_name() {
     // No name: the keys, as before.
     assert!(screen.contains("reference: MAT-9"), "{screen}");
 }
+
+/// One rule for a control or bidi character from the service: the same
+/// hostile string reads the same in the list, the search title, the
+/// detail and the composer (a paste), each character by
+/// its stand-in (`crate::text::clean`), never a `\u{..}` escape.
+#[test]
+fn a_hostile_string_is_shown_one_way_on_every_screen() {
+    const HOSTILE: &str = "Evil\u{202e}gnp\u{1b}[2J";
+    let shown = crate::text::clean(HOSTILE);
+    assert_eq!(shown, "Evil\u{fffd}gnp\u{241b}[2J");
+    let mut s = loaded(0);
+    let mut t = task_json(7);
+    t["title"] = HOSTILE.into();
+    let t: Task = serde_json::from_value(t).unwrap();
+    s.list.items.push(TaskItem::Task(Box::new(t)));
+    s.list.end_reached = true;
+    s.follow_cursor();
+    let line_with = |b: &Buffer, needle: &str| -> String {
+        text(b)
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?}:\n{}", text(b)))
+            .to_string()
+    };
+    let mut places: Vec<(&str, String)> = Vec::new();
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    no_controls(&b);
+    places.push(("list row", line_with(&b, "Evil")));
+    s.search = HOSTILE.into();
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    no_controls(&b);
+    places.push(("search title", line_with(&b, "Tasks: ")));
+    s.on_key(code(KeyCode::Enter));
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    no_controls(&b);
+    places.push(("detail", line_with(&b, "Evil")));
+    s.on_key(key('c'));
+    s.on_paste(&format!("pasted {HOSTILE}"));
+    let b = render(&mut s, 120, 40, &Theme::dark());
+    no_controls(&b);
+    places.push(("composer text", line_with(&b, "pasted ")));
+    for (place, line) in &places {
+        assert!(line.contains(shown.as_str()), "{place}: {line:?}");
+    }
+    assert!(
+        places[1].1.contains(&format!("search \"{shown}\"")),
+        "{:?}",
+        places[1].1
+    );
+}

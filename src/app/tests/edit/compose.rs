@@ -740,3 +740,91 @@ fn a_background_answer_never_covers_or_clears_what_a_key_was_told() {
         Some("nothing to send")
     );
 }
+
+/// At a quit, the composer's text that cannot be written as a draft (here
+/// its folder is a file) is handed back as NOT KEPT with the error and the
+/// text, never dropped; stderr gets the text up to 64 KiB, cut at a
+/// character, the rest counted.
+#[test]
+fn a_composer_text_that_cannot_be_kept_at_a_quit_is_handed_back_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, &file.join("drafts"));
+    s.on_key(key('c'));
+    type_str(&mut s, "on a full disk");
+    let at = s.keep_composer_at_quit();
+    assert!(at.kept.is_none());
+    let lost = at.lost.expect("not kept, said");
+    assert_eq!(lost.text, "on a full disk");
+    let lines = lost.lines();
+    assert!(
+        lines[0].contains("your internal comment on #1 could NOT be kept as a draft ("),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("NOT KEPT"), "{lines:?}");
+    assert_eq!(lines[1], "on a full disk");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(s.save_drafts_now().is_none());
+
+    // A long text: 64 KiB of it, cut between characters, the rest counted.
+    let long = crate::app::edit::sends::NotKept {
+        what: "internal comment on #1".into(),
+        error: "No space left on device".into(),
+        text: format!("a{}", "é".repeat(40_000)),
+    };
+    let lines = long.lines();
+    assert_eq!(lines[1].len(), 64 * 1024 - 1, "cut before a split é");
+    assert_eq!(
+        lines[2],
+        format!(
+            "taskdeck: (the last {} bytes of the text are not shown)",
+            long.text.len() - (64 * 1024 - 1)
+        )
+    );
+
+    // Written where it can be: kept, nothing lost.
+    let mut s = loaded(1);
+    with_drafts(&mut s, dir.path());
+    s.on_key(key('c'));
+    type_str(&mut s, "kept");
+    let at = s.keep_composer_at_quit();
+    assert!(at.lost.is_none());
+    assert_eq!(std::fs::read_to_string(at.kept.unwrap()).unwrap(), "kept");
+}
+
+/// While the draft cannot be saved (its folder is a file: a full disk
+/// alike), `esc` keeps the composer open: its hint says what `esc` does
+/// then, not `close (draft kept)`; once a save succeeds it says close again.
+#[test]
+fn the_composer_hint_says_what_esc_does_while_the_draft_cannot_be_saved() {
+    use crate::app::popups::compose::CLOSE_UNSAVED;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let mut s = loaded(1);
+    with_drafts(&mut s, &file.join("drafts"));
+    s.on_key(key('c'));
+    let hint = |s: &State| crate::ui::hint_text(s, 400);
+    assert!(hint(&s).contains("esc close (draft kept)"), "{}", hint(&s));
+    type_str(&mut s, "on a full disk");
+    assert!(s.autosave_draft(crate::clock::instant(), true), "said");
+    let h = hint(&s);
+    assert!(h.contains(&format!("esc {CLOSE_UNSAVED}")), "{h}");
+    assert!(!h.contains("draft kept"), "{h}");
+    // The composer's own key line (its bottom row) says the same.
+    let own = crate::app::popups::compose::composer_hint(composer(&s), "  ");
+    assert!(own.contains(&format!("esc {CLOSE_UNSAVED}")), "{own}");
+    // What the hint says is what esc does: the composer stays open.
+    s.on_key(code(KeyCode::Esc));
+    assert!(matches!(s.overlay, Overlay::Compose(_)));
+    assert!(hint(&s).contains(CLOSE_UNSAVED), "{}", hint(&s));
+    // Space again: the next save succeeds, and esc closes with the draft.
+    with_drafts(&mut s, dir.path());
+    type_str(&mut s, "!");
+    assert!(!s.autosave_draft(crate::clock::instant(), true));
+    assert!(hint(&s).contains("esc close (draft kept)"), "{}", hint(&s));
+    s.on_key(code(KeyCode::Esc));
+    assert!(matches!(s.overlay, Overlay::None));
+}
