@@ -209,9 +209,14 @@ pub fn apply(db: &mut Db, me: &Me, cmd: InboxCmd, state: &mut InboxUpdate) {
     let now = crate::clock::unix_secs();
     let r = match cmd {
         InboxCmd::Refresh | InboxCmd::SetMe(_) => Ok(()),
-        InboxCmd::Read(id) => db.inbox_read(&id, now).map(|keys| {
+        InboxCmd::Read(id) => {
+            // Answered even when the store failed (nothing marked): the
+            // state waits for each read's answer (`InboxView::reading`).
+            let r = db.inbox_read(&id, now);
+            let keys = r.as_ref().map(Vec::clone).unwrap_or_default();
             state.read = Some((id, keys));
-        }),
+            r.map(|_| ())
+        }
         InboxCmd::Unread(id, keys) => db.inbox_unread(&id, &keys),
         InboxCmd::Mark(m) => db.inbox_mark(&m),
         InboxCmd::Unmark(id, kind) => db.inbox_unmark(&id, kind).map(|_| ()),

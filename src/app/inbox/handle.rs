@@ -35,7 +35,7 @@ impl State {
         // inbox that walks only when asked has nothing to catch up with.
         let walked = u.walked_at.is_some() || !self.inbox.periodic;
         let notice = self.inbox.watch.observe(&u.items, walked);
-        self.took_read(None, &mut u);
+        let back = self.took_read(None, &mut u);
         // A walk that could not read everything says so, once per walk.
         let new_walk = u.walked_at.is_some() && u.walked_at != self.inbox.last.walked_at;
         if let Some(why) = u
@@ -57,6 +57,7 @@ impl State {
         };
         v.loaded = true;
         let mut fx: Vec<Effect> = notice.map(Effect::Notify).into_iter().collect();
+        fx.extend(back);
         fx.extend(self.one_inbox_a_store());
         self.clamp_inbox();
         fx
@@ -95,7 +96,7 @@ impl State {
     /// Another profile's inbox as its own walker now has it (issue 36);
     /// what in it is new is a notification naming that profile.
     pub fn on_profile_inbox(&mut self, profile: String, mut u: InboxUpdate) -> Vec<Effect> {
-        self.took_read(Some(&profile), &mut u);
+        let back = self.took_read(Some(&profile), &mut u);
         let u = InboxUpdate {
             error: u.error.map(|e| crate::text::clean(&e)),
             read: None,
@@ -120,7 +121,8 @@ impl State {
         }
         o.last = u;
         o.loaded = true;
-        let mut fx = self.one_inbox_a_store();
+        let mut fx = back;
+        fx.extend(self.one_inbox_a_store());
         let o = &mut self.inbox.others[i];
         if o.same_as.is_none() {
             let walked = o.last.walked_at.is_some() || !periodic;
@@ -136,16 +138,39 @@ impl State {
         fx
     }
 
-    fn took_read(&mut self, profile: Option<&str>, u: &mut InboxUpdate) {
-        if let Some((id, keys)) = u.read.take() {
-            if !keys.is_empty() {
-                let done = &mut self.inbox.done;
-                done.push((profile.map(str::to_string), id, keys));
-                if done.len() > 50 {
-                    done.remove(0);
-                }
-            }
+    /// A read's answer: what it marked goes on the `u` stack — or, when
+    /// `u` asked for it back before the answer came, back at once.
+    fn took_read(&mut self, profile: Option<&str>, u: &mut InboxUpdate) -> Vec<Effect> {
+        let Some((id, keys)) = u.read.take() else {
+            return vec![];
+        };
+        let whose = profile.map(str::to_string);
+        let reading = &mut self.inbox.reading;
+        let undo = match reading.iter().position(|(p, t, _)| *p == whose && *t == id) {
+            Some(i) => reading.remove(i).2,
+            None => false,
+        };
+        if keys.is_empty() {
+            return vec![];
         }
+        if undo {
+            return self.inbox_of(whose, InboxCmd::Unread(id, keys));
+        }
+        let done = &mut self.inbox.done;
+        done.push((whose, id, keys));
+        if done.len() > 50 {
+            done.remove(0);
+        }
+        vec![]
+    }
+
+    /// Mark a task's items read in its inbox, the answer awaited.
+    fn send_read(&mut self, profile: Option<String>, id: String) -> Vec<Effect> {
+        let fx = self.inbox_of(profile.clone(), InboxCmd::Read(id.clone()));
+        if !fx.is_empty() {
+            self.inbox.reading.push((profile, id, false));
+        }
+        fx
     }
 
     fn clamp_inbox(&mut self) {
@@ -197,7 +222,7 @@ impl State {
     /// now the current profile's, is read and opened where it matters.
     pub fn open_switched(&mut self, r: InboxRow) -> Vec<Effect> {
         self.overlay = Overlay::None;
-        let mut fx = self.inbox_cmd(InboxCmd::Read(r.task_id.clone()));
+        let mut fx = self.send_read(None, r.task_id.clone());
         fx.extend(self.open_at(&r));
         fx
     }
@@ -230,7 +255,7 @@ impl State {
                 if let Some(p) = p {
                     return self.open_in_profile(list, &p, r);
                 }
-                let mut fx = self.inbox_cmd(InboxCmd::Read(r.task_id.clone()));
+                let mut fx = self.send_read(None, r.task_id.clone());
                 fx.extend(self.open_at(&r));
                 fx
             }
@@ -244,10 +269,27 @@ impl State {
                     Level::Info,
                     format!("done: {whose}{} (u brings it back)", r.label),
                 );
-                self.inbox_of(p, InboxCmd::Read(r.task_id))
+                self.send_read(p, r.task_id)
             }
             InboxOutcome::Undo => {
                 self.overlay = Overlay::Inbox(list);
+                // The last `d` not answered yet is the one brought back,
+                // as soon as its answer says what it marked.
+                if let Some((p, id, undo)) = self
+                    .inbox
+                    .reading
+                    .iter_mut()
+                    .rev()
+                    .find(|(_, _, undo)| !*undo)
+                {
+                    *undo = true;
+                    let whose = p.as_ref().map(|p| format!(" of profile {p}"));
+                    let id = id.clone();
+                    let label = self.label_of(&id);
+                    let whose = whose.unwrap_or_default();
+                    self.say(Level::Info, format!("back in the inbox{whose}: {label}"));
+                    return vec![];
+                }
                 match self.inbox.done.pop() {
                     Some((None, id, keys)) => {
                         let label = self.label_of(&id);

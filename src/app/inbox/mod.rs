@@ -21,6 +21,10 @@ pub struct InboxView {
     /// What `d` and opening marked read, last first (`u` brings back);
     /// whose (`None`: the current profile's).
     pub done: Vec<(Option<String>, String, Vec<String>)>,
+    /// Reads sent whose answer has not come (whose, task id, and whether
+    /// `u` asked for it back meanwhile): a `u` pressed before the answer
+    /// brings back THAT task, never the one marked done before it.
+    pub reading: Vec<(Option<String>, String, bool)>,
     /// An update came at least once.
     pub loaded: bool,
     /// It walks by itself (`inbox_refresh_secs` > 0); else when asked.

@@ -152,6 +152,70 @@ fn d_marks_done_without_opening_u_brings_it_back_a_shows_all_r_walks() {
     assert!(matches!(s.overlay, Overlay::None));
 }
 
+/// `d` then `u` faster than the inbox answers (one burst of keys): `u`
+/// brings back the task just marked done — never the one marked before
+/// it, which an empty stack of answers used to pop (seen in the demo).
+#[test]
+fn u_pressed_before_ds_answer_brings_back_that_task_not_the_one_before() {
+    let mut s = with_inbox();
+    s.on_key(key('i'));
+    // #2 marked done and answered: it is on the `u` stack.
+    assert_eq!(inbox_cmds(&s.on_key(key('d'))), [InboxCmd::Read(tid(2))]);
+    let only_3 = |read: Option<(String, Vec<String>)>| InboxUpdate {
+        rows: vec![row(3, Kind::Fields, "status", Some("field:status"))],
+        unread: [tid(3)].into_iter().collect(),
+        read,
+        ..Default::default()
+    };
+    s.on_inbox(only_3(Some((tid(2), vec!["comment:c-9".into()]))));
+    // #3 marked done; `u` comes before its answer.
+    assert_eq!(inbox_cmds(&s.on_key(key('d'))), [InboxCmd::Read(tid(3))]);
+    let fx = s.on_key(key('u'));
+    assert!(
+        inbox_cmds(&fx).is_empty(),
+        "nothing of #2 brought back: {fx:?}"
+    );
+    assert!(s
+        .status
+        .as_ref()
+        .unwrap()
+        .1
+        .contains("back in the inbox: #3"));
+    // The answer says what #3's read marked: it goes back at once.
+    let fx = s.on_inbox(InboxUpdate {
+        read: Some((tid(3), vec!["field:status".into()])),
+        ..Default::default()
+    });
+    assert_eq!(
+        inbox_cmds(&fx),
+        [InboxCmd::Unread(tid(3), vec!["field:status".into()])]
+    );
+    // The next `u` is #2's.
+    assert_eq!(
+        inbox_cmds(&s.on_key(key('u'))),
+        [InboxCmd::Unread(tid(2), vec!["comment:c-9".into()])]
+    );
+    assert!(s.inbox.reading.is_empty());
+}
+
+/// A read the store could not make is answered with nothing marked: it
+/// waits no more, and a `u` for it brings nothing back.
+#[test]
+fn a_read_that_marked_nothing_is_no_longer_awaited() {
+    let mut s = with_inbox();
+    s.on_key(key('i'));
+    s.on_key(key('d'));
+    s.on_key(key('u'));
+    let fx = s.on_inbox(InboxUpdate {
+        read: Some((tid(2), vec![])),
+        error: Some("the inbox's store: disk full".into()),
+        ..Default::default()
+    });
+    assert!(inbox_cmds(&fx).is_empty());
+    assert!(s.inbox.reading.is_empty());
+    assert!(s.inbox.done.is_empty());
+}
+
 #[test]
 fn snooze_and_follow_up_are_stored_marks_on_the_current_task() {
     let mut s = with_inbox();
