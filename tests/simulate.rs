@@ -66,39 +66,27 @@ fn a_seed_is_a_run_byte_for_byte() {
     );
 }
 
-/// The seeds the undo invariant failed on, each run to just past its
-/// failing step (one test each, so that they run side by side).
-/// 727590415 (step 5422): the service's clock set back dated an undo's
-/// answer before the edit's, and the client dropped it as stale — the
-/// row went on showing the undone title (a product bug, fixed in
-/// `State::is_stale`). 3909963496 (12213, an agent), 1460298940 (11078,
-/// a due date) and 11585966 (12011, a matter): the checker compared an
-/// undo of these with the outbox's "landed" test, which never takes
-/// them as landed (a checker bug, fixed in `sim::check`).
-fn undo_seed(seed: u64, steps: usize) {
-    let out = run(seed, steps, None);
-    assert_clean(seed, &out);
-    assert!(out.stats.get("undone fields checked").copied().unwrap_or(0) > 0);
-}
-
+/// The seeds the undo invariant failed on. 727590415 (step 5422): the
+/// service's clock set back dated an undo's answer before the edit's,
+/// and the client dropped it as stale — the row went on showing the
+/// undone title (a product bug, fixed in `State::is_stale`; also
+/// `app::tests::undo`). It is run here as the long clean run whose undos
+/// are checked. 3909963496 (12213, an agent), 1460298940 (11078, a due
+/// date) and 11585966 (12011, a matter): the checker compared an undo of
+/// these with the outbox's "landed" test, which never takes them as
+/// landed (a checker bug, fixed in `sim::check`). They ran here to their
+/// steps (~136 s of this file's ~314 s, debug, 2 threads) until the
+/// checker's own test pinned exactly what they found
+/// (`an_undone_due_date_agent_team_or_matter_is_compared_as_the_task_holds_it`,
+/// which takes each of the four fields back to none); since then every
+/// seed's path has moved (new faults, `docs/testing.md`), so the runs
+/// are no longer known to meet those undos: they proved again what the
+/// seed kept here proves, that a long clean run checks its undos.
 #[test]
 fn undo_seed_727590415_a_title_undone_by_a_service_whose_clock_went_back() {
-    undo_seed(727590415, 5423);
-}
-
-#[test]
-fn undo_seed_3909963496_an_agent_taken_back_to_none() {
-    undo_seed(3909963496, 12217);
-}
-
-#[test]
-fn undo_seed_1460298940_a_due_date_taken_back_to_none() {
-    undo_seed(1460298940, 11079);
-}
-
-#[test]
-fn undo_seed_11585966_a_matter_taken_back_to_none() {
-    undo_seed(11585966, 12012);
+    let out = run(727590415, 5423, None);
+    assert_clean(727590415, &out);
+    assert!(out.stats.get("undone fields checked").copied().unwrap_or(0) > 0);
 }
 
 /// `text::clean` returning its input: service text with escapes and bidi

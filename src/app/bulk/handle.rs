@@ -242,8 +242,11 @@ impl State {
             && crate::app::local::outbox::queueable(&r.req)
         {
             // Queued like a single edit (its pending mark stays until it is
-            // sent); the summary says which tasks wait in the outbox.
-            self.queue_write(r.ticket, r.req.clone(), false, base, true);
+            // sent); the summary says which tasks wait in the outbox. One
+            // the store cannot keep is said at once, as a single edit is:
+            // it is lost if the user quits before the run ends.
+            let quiet = self.not_kept_why().is_none();
+            self.queue_write(r.ticket, r.req.clone(), false, base, quiet);
             let job = &mut self.engine.runs[ri].jobs[ji];
             job.queued = true;
             job.next += 1;

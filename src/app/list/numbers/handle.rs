@@ -236,6 +236,31 @@ impl State {
     ) -> Option<Vec<Effect>> {
         let d = self.detail.as_mut().filter(|d| d.task_id == id)?;
         let number = d.by_number.as_ref()?.number;
+        if self.overlay.bound_task() == Some(id) {
+            // A composer or the sharing editor is open on this task: the
+            // detail stays under it (it never moves to `#N` from under
+            // the popup); the answer goes on as usual (gone: said, and
+            // the index forgets it) and the number is no longer checked.
+            d.by_number = None;
+            let renumbered = match answer {
+                Ok(t) => !has_number(t, number),
+                Err(ApiError::NotFound { .. }) => {
+                    self.local.store(StoreCmd::ForgetNumber {
+                        number,
+                        id: id.to_string(),
+                    });
+                    true
+                }
+                Err(_) => false,
+            };
+            if renumbered {
+                self.say(
+                    Level::Info,
+                    format!("#{number} no longer names this task; `:open #{number}` looks for it"),
+                );
+            }
+            return None;
+        }
         match answer {
             Ok(t) if has_number(t, number) => {
                 d.by_number = None;

@@ -279,3 +279,63 @@ fn the_rows_of_every_listing_go_into_the_number_index() {
     assert_eq!(indexed(&s), [68, 69, 70]);
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(70));
 }
+
+/// Simulator seed 3738905874 (step 4945): `:open #5`, the composer opened
+/// on the task while its read was out, then the read answered 404: the
+/// detail went to `#5` (looking for it) from under the composer, which
+/// stayed on the gone task. A composer (or the sharing editor) bound to
+/// the task keeps the detail on it; the answer goes on as usual.
+#[test]
+fn an_answer_for_a_number_never_moves_the_detail_from_under_the_composer() {
+    for gone in [true, false] {
+        let mut s = with_store(loaded(3));
+        palette(&mut s, "open #500");
+        // What the store kept of it is shown: the composer opens on it.
+        let fx = s.on_store(known(
+            500,
+            StoredDetail {
+                task: Some(crate::app::local::cache::stored(&task(500), true)),
+                fetched_at: 100,
+                tabs: vec![],
+            },
+        ));
+        s.on_key(key('c'));
+        assert!(
+            matches!(&s.overlay, Overlay::Compose(c) if c.task_id == tid(500)),
+            "{:?}",
+            s.status
+        );
+        s.local.out.clear();
+        let result = if gone {
+            Err(ApiError::NotFound {
+                what: "task".into(),
+                message: String::new(),
+            })
+        } else {
+            let mut moved = task(500);
+            moved.task_number = Some(501);
+            moved.display_id = "#501".into();
+            Ok(Reply::Task(Box::new(moved)))
+        };
+        let fx = answer_where(
+            &mut s,
+            &fx,
+            |r| matches!(r, ApiRequest::GetTask { .. }),
+            result,
+        );
+        assert!(!searches(&reqs(&fx)), "gone {gone}: {fx:?}");
+        let d = s.detail.as_ref().unwrap();
+        assert_eq!(d.task_id, tid(500), "gone {gone}");
+        assert!(d.by_number.is_none());
+        assert!(matches!(&s.overlay, Overlay::Compose(c) if c.task_id == tid(500)));
+        if gone {
+            assert_eq!(d.error.as_deref(), Some(crate::domain::words::GONE));
+            assert!(s.local.out.contains(&StoreCmd::ForgetNumber {
+                number: 500,
+                id: tid(500)
+            }));
+        } else {
+            assert_eq!(d.task.as_ref().unwrap().task_number, Some(501));
+        }
+    }
+}

@@ -396,6 +396,47 @@ fn edits_queued_when_the_store_failed_are_not_kept_and_say_so() {
     assert_eq!(s.outbox_lost().len(), 2);
 }
 
+/// Simulator seed 1848020198 (step 7741, "not kept without a word"): a
+/// bulk edit made offline after the store failed queued its tasks in
+/// memory only and said nothing until its summary — quitting meanwhile
+/// loses them unsaid. Each is said NOT KEPT as it is queued.
+#[test]
+fn a_bulk_edit_queued_without_a_store_says_each_task_not_kept_as_it_queues() {
+    let mut s = with_store(loaded(4));
+    go_offline(&mut s);
+    s.on_store(StoreAnswer::Failed(
+        "the local store failed (database or disk is full); this session goes on without it".into(),
+    ));
+    mark_rows(&mut s, 3);
+    palette(&mut s, "status completed");
+    let mut queue: std::collections::VecDeque<Effect> = s.on_key(key('y')).into();
+    let mut said = 0;
+    while let Some(e) = queue.pop_front() {
+        if let Effect::Api { ticket, req } = e {
+            let (queued, told) = (s.outbox.len(), s.messages.len());
+            queue.extend(s.on_api(ApiResult {
+                ticket,
+                req: *req,
+                result: Err(unreachable()),
+            }));
+            if s.outbox.len() > queued {
+                let label = &s.outbox.last().unwrap().label;
+                assert!(
+                    s.messages
+                        .iter()
+                        .skip(told)
+                        .any(|m| m.text.contains("NOT KEPT") && m.text.contains(label.as_str())),
+                    "{label}: {:?}",
+                    s.messages
+                );
+                said += 1;
+            }
+        }
+    }
+    assert_eq!(said, 3);
+    assert!(s.outbox.iter().all(|i| matches!(i.kept, Kept::Not(_))));
+}
+
 #[test]
 fn an_edit_made_by_another_user_is_never_sent_with_this_key() {
     let mut s = loaded(2);
