@@ -46,6 +46,13 @@ pub struct World {
     /// The user the key was last seen to be (`store::identity`): a start
     /// opens that user's store before the service answers.
     seen_user: Option<String>,
+    /// The stores this process closed at a store switch (`World::bind`):
+    /// a claim their release could not give back (the store locked by
+    /// another program, failed) is held until the process ends, when
+    /// `free_claims_of_the_dead` frees it by the dead pid. The simulator
+    /// is one process whose pid never dies: the next start gives them
+    /// back (`World::boot`).
+    closed: Vec<Db>,
     settings: Settings,
     theme: crate::ui::Theme,
     pub faults: Faults,
@@ -132,6 +139,7 @@ impl World {
             clock: Duration::ZERO,
             outage: false,
             seen_user: None,
+            closed: Vec::new(),
             theme: crate::ui::Theme::dark(),
             settings,
             faults,
@@ -204,6 +212,12 @@ impl World {
         self.writes = WritesInFlight::default();
         self.ledger.booted();
         self.disk_at_start();
+        // The process before this one ended: the claims it still held in
+        // a store it had switched away from are free, as
+        // `free_claims_of_the_dead` finds them in the product.
+        for db in std::mem::take(&mut self.closed) {
+            let _ = db.outbox_release();
+        }
         if let Some(user) = self.seen_user.clone() {
             self.open_store(&user, true);
         }
@@ -399,6 +413,9 @@ impl World {
                     server.serve(&mut db, cmd, &|_| {});
                 }
                 let _ = db.outbox_release();
+                // What it could not give back stays claimed by this
+                // process until it ends (`World::boot`).
+                self.closed.push(db);
             }
         }
         self.db = None;
