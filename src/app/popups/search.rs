@@ -49,11 +49,13 @@ impl State {
                 self.search = b.input.text.clone();
                 self.search_due = None;
                 // (Its first page replaces the narrowed rows.)
-                return if walked {
+                let mut fx = if walked {
                     vec![]
                 } else {
                     self.reload_list(false)
                 };
+                fx.extend(self.cursor_meets_the_detail());
+                return fx;
             }
             None => {
                 if b.input.handle(&ev) && self.search != b.input.text {
@@ -63,6 +65,26 @@ impl State {
         }
         self.overlay = Overlay::Search(b);
         vec![]
+    }
+
+    /// The box closes on a list whose cursor may have left the detail's
+    /// task (a search walked while it was open put it at the top): the
+    /// cursor goes back to that task when the list holds it, else the
+    /// detail follows the cursor — never a cursor on one task and the
+    /// detail, where actions go, on another (simulator seed
+    /// 4578940496896613642).
+    fn cursor_meets_the_detail(&mut self) -> Vec<Effect> {
+        if self.list.items.is_empty() || self.cursor_on_current() {
+            return vec![];
+        }
+        let on = self.detail.as_ref().map(|d| d.task_id.clone());
+        match on.and_then(|id| self.list.position(&id)) {
+            Some(i) => {
+                self.list.selected = i;
+                vec![]
+            }
+            None => self.select_row(self.list.selected),
+        }
     }
 
     /// The text changed (a key, a paste): the rows on screen narrow now,

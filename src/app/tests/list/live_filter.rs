@@ -292,3 +292,28 @@ fn a_new_walks_first_page_never_moves_the_detail_from_under_the_composer() {
     answer(&mut s, &fx, whole_page(1..=3));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2).as_str());
 }
+
+/// Simulator seed 4578940496896613642, shrunk to 6 steps: the cursor on
+/// #2, `/`, a letter, `ctrl-u` (the box emptied), the pause's search
+/// sent, `enter`. The box kept a list whose cursor was on another task
+/// than the detail's: an action would have gone to a task the cursor was
+/// not on. Kept, the detail follows the cursor as any move makes it.
+#[test]
+fn a_search_kept_leaves_the_detail_on_the_cursors_task() {
+    let mut s = with_people(5);
+    s.on_key(code(KeyCode::Down));
+    assert!(s.cursor_on_current(), "the detail follows the cursor");
+    s.on_key(key('/'));
+    s.on_key(key('u'));
+    s.on_key(ctrl('u'));
+    s.on_tick(Instant::now() + Duration::from_secs(1));
+    s.on_key(code(KeyCode::Enter));
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(s.list.selected_id(), Some(tid(2).as_str()), "back on #2");
+    assert!(
+        s.cursor_on_current(),
+        "cursor on {:?}, detail on {:?}",
+        s.list.selected_id(),
+        s.detail.as_ref().map(|d| d.task_id.clone())
+    );
+}
