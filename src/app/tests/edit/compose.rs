@@ -741,18 +741,26 @@ fn a_background_answer_never_covers_or_clears_what_a_key_was_told() {
     );
 }
 
-/// At a quit, the composer's text that cannot be written as a draft (here
-/// its folder is a file) is handed back as NOT KEPT with the error and the
-/// text, never dropped; stderr gets the text up to 64 KiB, cut at a
-/// character, the rest counted.
-#[test]
-fn a_composer_text_that_cannot_be_kept_at_a_quit_is_handed_back_not_kept() {
+/// The composer open on #1 while no draft can be saved: the drafts'
+/// folder is under a file (a full disk alike). The temp folder lives as
+/// long as the first value.
+fn composing_where_no_draft_can_be_saved() -> (tempfile::TempDir, State) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("not-a-folder");
     std::fs::write(&file, "x").unwrap();
     let mut s = loaded(1);
     with_drafts(&mut s, &file.join("drafts"));
     s.on_key(key('c'));
+    (dir, s)
+}
+
+/// At a quit, the composer's text that cannot be written as a draft (here
+/// its folder is a file) is handed back as NOT KEPT with the error and the
+/// text, never dropped; stderr gets the text up to 64 KiB, cut at a
+/// character, the rest counted.
+#[test]
+fn a_composer_text_that_cannot_be_kept_at_a_quit_is_handed_back_not_kept() {
+    let (dir, mut s) = composing_where_no_draft_can_be_saved();
     type_str(&mut s, "on a full disk");
     let at = s.keep_composer_at_quit();
     assert!(at.kept.is_none());
@@ -800,12 +808,7 @@ fn a_composer_text_that_cannot_be_kept_at_a_quit_is_handed_back_not_kept() {
 #[test]
 fn the_composer_hint_says_what_esc_does_while_the_draft_cannot_be_saved() {
     use crate::app::popups::compose::CLOSE_UNSAVED;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("not-a-folder");
-    std::fs::write(&file, "x").unwrap();
-    let mut s = loaded(1);
-    with_drafts(&mut s, &file.join("drafts"));
-    s.on_key(key('c'));
+    let (dir, mut s) = composing_where_no_draft_can_be_saved();
     let hint = |s: &State| crate::ui::hint_text(s, 400);
     assert!(hint(&s).contains("esc close (draft kept)"), "{}", hint(&s));
     type_str(&mut s, "on a full disk");
