@@ -116,8 +116,9 @@ impl State {
         };
         let o = &mut others[i];
         if o.same_as.is_some() {
-            // Shown as another's: what its walker sent before it stopped.
-            return vec![];
+            // Shown as another's: what its walker sent before it stopped
+            // (a read `u` asked back still goes back).
+            return back;
         }
         o.last = u;
         o.loaded = true;

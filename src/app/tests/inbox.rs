@@ -743,3 +743,44 @@ fn a_draft_found_by_the_inbox_leaves_the_lists_rows_and_cursor_alone() {
         Some(rows[0].clone())
     );
 }
+
+/// `d` then `u` on another profile's row, and that profile found to be
+/// the same inbox as the current one before the read's answer came: the
+/// answer still brings the item back (it was dropped with the profile's
+/// other news).
+#[test]
+fn u_asked_before_the_answer_of_a_profile_since_shown_as_another_still_goes_back() {
+    let mut s = with_other_profile();
+    s.on_key(key('i'));
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(key('d'));
+    s.on_key(key('u'));
+    let path = |p: &str| Some(std::path::PathBuf::from(p));
+    s.on_inbox(InboxUpdate {
+        store: path("/stores/alice.sqlite3"),
+        ..Default::default()
+    });
+    s.on_profile_inbox(
+        "work".into(),
+        InboxUpdate {
+            store: path("/stores/alice.sqlite3"),
+            ..Default::default()
+        },
+    );
+    assert!(s.inbox.others.iter().any(|o| o.same_as.is_some()));
+    let fx = s.on_profile_inbox(
+        "work".into(),
+        InboxUpdate {
+            read: Some(("t-work-7".into(), vec!["k1".into()])),
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        fx,
+        [Effect::ProfileInbox(
+            "work".into(),
+            InboxCmd::Unread("t-work-7".into(), vec!["k1".into()])
+        )]
+    );
+}
