@@ -2,11 +2,14 @@
 //!
 //! ```text
 //! cargo run --release --example simulate -- --seed S --steps N [--faults LIST] [--replay] [--frames] [--break NAME]
+//! cargo run --release --example simulate -- --script FILE [--replay] [--frames]
 //! ```
 //!
 //! Runs the client core against the model service, disk, clock and
 //! terminal (`taskdeck::sim`). A failure prints its seed, step and the
-//! shortest step list found; `--replay` prints a trace of every step.
+//! shortest step list found, written as a script (`sim::script`: save it
+//! as `tests/simulate/NAME.steps` and CI runs it); `--script FILE` runs
+//! one; `--replay` prints a trace of every step.
 //! The last line is always `simulated N steps (seed S): K violations,
 //! digest H`; the exit code is 0 only when K is 0.
 
@@ -17,6 +20,8 @@ fn main() {
     let mut replay = false;
     let mut twice = false;
     let mut shrink_tries = 300usize;
+    let mut script: Option<sim::Script> = None;
+    let mut faults_given = "all".to_string();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |name: &str| {
@@ -29,7 +34,16 @@ fn main() {
             "--seed" => cfg.seed = number(&value("--seed")),
             "--steps" => cfg.steps = number(&value("--steps")) as usize,
             "--faults" => {
-                cfg.faults = Faults::parse(&value("--faults")).unwrap_or_else(|e| fail(&e))
+                faults_given = value("--faults");
+                cfg.faults = Faults::parse(&faults_given).unwrap_or_else(|e| fail(&e))
+            }
+            "--script" => {
+                let path = value("--script");
+                let text = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+                script = Some(
+                    sim::Script::parse(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}"))),
+                );
             }
             "--break" => {
                 cfg.broken = Some(Break::parse(&value("--break")).unwrap_or_else(|e| fail(&e)))
@@ -43,6 +57,7 @@ fn main() {
             }
             "-h" | "--help" => {
                 println!("simulate --seed S --steps N [--faults all|none|NAME,-NAME…] [--replay] [--frames] [--break clean|forget-outbox|double-send|as-anyone|other-task|undo-claimed|raw-title|copy-anything|retry-writes|silent-store|lose-mentions|notify-again] [--shrink TRIES] [--twice]");
+                println!("simulate --script FILE [--replay] [--frames]: run a script (a failure's shrunk steps; tests/simulate/*.steps)");
                 println!("--twice: run the seed again and compare the two step by step (a seed must be a run)");
                 println!("faults: {}", sim::faults::NAMES.join(", "));
                 return;
@@ -50,8 +65,20 @@ fn main() {
             other => fail(&format!("unknown argument {other:?} (--help)")),
         }
     }
-    let keymap = taskdeck::app::new_state("sim.test".into(), &Default::default(), false).keymap;
-    let steps = sim::step::plan(cfg.seed, cfg.steps, &keymap, &cfg.faults);
+    let steps = match script {
+        Some(s) => {
+            cfg.seed = s.seed;
+            cfg.steps = s.steps.len();
+            cfg.faults = s.faults();
+            faults_given = s.faults;
+            s.steps
+        }
+        None => {
+            let keymap =
+                taskdeck::app::new_state("sim.test".into(), &Default::default(), false).keymap;
+            sim::step::plan(cfg.seed, cfg.steps, &keymap, &cfg.faults)
+        }
+    };
     let started = std::time::Instant::now();
     let mut out = sim::run_steps(&cfg, &steps, replay);
     let mut runs = 1;
@@ -86,9 +113,31 @@ fn main() {
         );
         let failing = &steps[..=v.step.min(steps.len() - 1)];
         let short = sim::shrink(&cfg, failing, v.kind, shrink_tries);
-        println!("shrunk to {} steps (of {}):", short.len(), failing.len());
-        for s in &short {
-            println!("    {s:?}");
+        let n = (short.len(), failing.len());
+        let written = sim::Script {
+            seed: cfg.seed,
+            faults: faults_given.clone(),
+            steps: short,
+        };
+        match written.write() {
+            Some(text) => {
+                println!(
+                    "shrunk to {} steps (of {}), as a script (save it as tests/simulate/NAME.steps: CI runs it; run it with --script FILE):",
+                    n.0, n.1
+                );
+                println!(
+                    "# {}: {}",
+                    v.kind,
+                    taskdeck::text::clean(v.detail.lines().next().unwrap_or(""))
+                );
+                print!("{text}");
+            }
+            None => {
+                println!("shrunk to {} steps (of {}):", n.0, n.1);
+                for s in &written.steps {
+                    println!("    {s:?}");
+                }
+            }
         }
         println!(
             "replay: cargo run --release --example simulate -- --seed {} --steps {} --replay",

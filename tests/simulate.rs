@@ -44,6 +44,42 @@ fn the_fixed_seeds_hold() {
     }
 }
 
+/// Each bug the simulator found whose seed takes thousands of steps to
+/// reach it, kept as the steps it shrank to (`tests/simulate/*.steps`,
+/// `sim::script`): each runs whole and clean. Each file says what it
+/// found, the fix, and the unit test that holds it.
+#[test]
+fn the_shrunk_runs_of_what_the_simulator_found_hold() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/simulate");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/simulate")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "steps"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 3, "{names:?}");
+    for path in names {
+        let text = std::fs::read_to_string(&path).expect("a script");
+        let script = sim::Script::parse(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            text.lines().take_while(|l| l.starts_with('#')).count() >= 2,
+            "{}: says what it found and what holds it",
+            path.display()
+        );
+        let out = sim::run_script(&script, false);
+        assert!(
+            out.violations.is_empty(),
+            "{}: {}\nfirst: {:?}\nreplay: cargo run --release --example simulate -- --script {} --replay",
+            path.display(),
+            out.summary(script.seed),
+            out.violations.first(),
+            path.display()
+        );
+        assert_eq!(out.steps, script.steps.len(), "{}", path.display());
+    }
+}
+
 #[test]
 fn a_seed_is_a_run_byte_for_byte() {
     let a = run(101, 400, None);

@@ -253,6 +253,25 @@ impl Key {
         Some(Key { code, ctrl, alt })
     }
 
+    /// The terminal's event for this key, as a terminal sends it (the
+    /// inverse of [`Key::from_event`]): the simulator's keys, a run
+    /// written down.
+    pub fn event(&self) -> Option<KeyEvent> {
+        let mut m = KeyModifiers::NONE;
+        if self.ctrl {
+            m |= KeyModifiers::CONTROL;
+        }
+        if self.alt {
+            m |= KeyModifiers::ALT;
+        }
+        let code = match self.code {
+            KeyCodeOrd::Char(c) => KeyCode::Char(c),
+            KeyCodeOrd::F(n) => KeyCode::F(n),
+            KeyCodeOrd::Named(n) => NAMED.iter().find(|(name, _)| *name == n)?.1,
+        };
+        Some(KeyEvent::new(code, m))
+    }
+
     /// Which of an action's keys a hint names first: no chord; `esc`
     /// (the way out, where it is bound); a letter, digit or space; an
     /// arrow or `enter`; another character; another named key. Then

@@ -14,7 +14,8 @@
 //! HTTP client's own tries: each attempt's fault, the client's rule),
 //! `term` (the title and the clipboard, as the loop would write them),
 //! `inbox` (the inbox's walk and notifications beside the client, and
-//! their invariants), `check` (the invariants).
+//! their invariants), `check` (the invariants), `script` (a run written
+//! down: what a failure shrinks to, replayed in CI).
 
 mod check;
 mod disk;
@@ -26,6 +27,7 @@ mod http;
 mod inbox;
 mod inbox_steps;
 pub mod rng;
+pub mod script;
 pub mod service;
 pub mod step;
 mod term;
@@ -33,6 +35,7 @@ mod world;
 
 pub use check::Violation;
 pub use faults::{Break, Faults};
+pub use script::Script;
 pub use step::Step;
 
 /// One run's settings.
@@ -130,7 +133,8 @@ pub fn run_steps(cfg: &Config, steps: &[Step], trace: bool) -> Outcome {
         }
         step_digests.push(w.digest.0);
         if trace {
-            lines.push(format!("step {i}: {s:?}"));
+            let line = script::write_step(s).unwrap_or_else(|| format!("{s:?}"));
+            lines.push(format!("step {i}: {line}"));
             lines.extend(w.notes.iter().map(|n| format!("    {n}")));
             // The digest so far: two traces of one seed diff to the first
             // step that differs.
@@ -153,6 +157,14 @@ pub fn run_steps(cfg: &Config, steps: &[Step], trace: bool) -> Outcome {
         stats,
         step_digests,
     }
+}
+
+/// Run a script (a run written down, `script.rs`): its seed, its
+/// faults, its steps, nothing broken.
+pub fn run_script(script: &Script, trace: bool) -> Outcome {
+    let mut cfg = Config::new(script.seed, script.steps.len());
+    cfg.faults = script.faults();
+    run_steps(&cfg, &script.steps, trace)
 }
 
 /// The shortest list of steps found (in at most `tries` runs) that still

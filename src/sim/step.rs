@@ -5,7 +5,7 @@
 
 use super::faults::Faults;
 use super::rng::Rng;
-use crate::domain::keymap::{Key, KeyCodeOrd, Keymap};
+use crate::domain::keymap::{Key, Keymap};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
 /// What happens in one step. A run is a list of these, so that a failing
@@ -56,7 +56,7 @@ pub fn keys(keymap: &Keymap) -> Vec<KeyEvent> {
     let mut out: Vec<KeyEvent> = Vec::new();
     for (_, labels, _) in keymap.bindings() {
         for l in labels {
-            if let Some(ev) = Key::parse(&l).ok().and_then(event_of) {
+            if let Some(ev) = Key::parse(&l).ok().and_then(|k| k.event()) {
                 if !out.contains(&ev) {
                     out.push(ev);
                 }
@@ -79,39 +79,6 @@ pub fn keys(keymap: &Keymap) -> Vec<KeyEvent> {
     // Suspending hands the terminal to the shell: not this model's.
     out.retain(|k| !(k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('z')));
     out
-}
-
-fn event_of(k: Key) -> Option<KeyEvent> {
-    let mut m = KeyModifiers::NONE;
-    if k.ctrl {
-        m |= KeyModifiers::CONTROL;
-    }
-    if k.alt {
-        m |= KeyModifiers::ALT;
-    }
-    let code = match k.code {
-        KeyCodeOrd::Char(c) => KeyCode::Char(c),
-        KeyCodeOrd::F(n) => KeyCode::F(n),
-        KeyCodeOrd::Named(n) => match n {
-            "up" => KeyCode::Up,
-            "down" => KeyCode::Down,
-            "left" => KeyCode::Left,
-            "right" => KeyCode::Right,
-            "enter" => KeyCode::Enter,
-            "esc" => KeyCode::Esc,
-            "tab" => KeyCode::Tab,
-            "backtab" => KeyCode::BackTab,
-            "home" => KeyCode::Home,
-            "end" => KeyCode::End,
-            "pageup" => KeyCode::PageUp,
-            "pagedown" => KeyCode::PageDown,
-            "backspace" => KeyCode::Backspace,
-            "delete" => KeyCode::Delete,
-            "insert" => KeyCode::Insert,
-            _ => return None,
-        },
-    };
-    Some(KeyEvent::new(code, m))
 }
 
 /// Arguments a palette command is given: values, people, dates, numbers,
