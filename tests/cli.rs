@@ -320,6 +320,32 @@ async fn status_and_priority_are_checked_locally() {
         );
     }
     assert!(sb.requests().is_empty(), "a bad value reached the service");
+    // An empty value is no value: every enum-valued flag, one rule, lists
+    // the values it accepts (the palette's short `give a priority` is not
+    // the CLI's answer).
+    for (args, listed) in [
+        (
+            &["tasks", "--priority", ""][..],
+            "--priority: give a priority (use urgent, high, medium, low, no_priority (-))",
+        ),
+        (&["tasks", "--priority", "  "], "--priority: give a priority (use urgent,"),
+        (
+            &["tasks", "--status", ""],
+            "--status: give a status (use not_started, in_progress, waiting_on_external (waiting), completed)",
+        ),
+        (&["tasks", "--status", ","], "--status: give a status (use not_started,"),
+    ] {
+        let o = env.run(args).await;
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(listed), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    assert!(
+        sb.requests().is_empty(),
+        "an empty value reached the service"
+    );
 
     let o = env
         .run(&[

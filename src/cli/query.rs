@@ -4,7 +4,7 @@
 use super::args::TasksArgs;
 use super::output::Failure;
 use crate::api::TaskQuery;
-use crate::domain::filters::{priority_value, status_value};
+use crate::domain::filters::Valued;
 use crate::text::clean;
 use jiff::Timestamp;
 
@@ -16,12 +16,17 @@ pub fn task_query(a: &TasksArgs, now: Timestamp) -> Result<TaskQuery, Failure> {
     };
     let mut status = Vec::new();
     for s in a.status.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-        status.push(one_of("--status", s, status_value)?);
+        status.push(one_of("--status", s, Valued::Status)?);
+    }
+    if status.is_empty() && !a.status.is_empty() {
+        // `--status ""` (or commas alone) names no status: refused as
+        // `--priority ""` is, never read as no filter.
+        one_of("--status", "", Valued::Status)?;
     }
     let priority = a
         .priority
         .as_deref()
-        .map(|p| one_of("--priority", p.trim(), priority_value))
+        .map(|p| one_of("--priority", p, Valued::Priority))
         .transpose()?;
     Ok(TaskQuery {
         query: a.query.clone(),
@@ -43,13 +48,19 @@ pub fn task_query(a: &TasksArgs, now: Timestamp) -> Result<TaskQuery, Failure> {
 
 /// The service's value for `value`, read as the TUI reads it (the value,
 /// the word shown, a unique beginning: `domain::filters`), else a usage
-/// error naming the candidates.
-fn one_of(
-    flag: &str,
-    value: &str,
-    read: fn(&str) -> Result<&'static str, String>,
-) -> Result<String, Failure> {
-    read(value)
+/// error. One rule for every enum-valued flag: an empty or unknown value
+/// is refused listing the values accepted (`Valued::listed`), as the
+/// palette's short question (`give a priority`) does not.
+fn one_of(flag: &str, value: &str, v: Valued) -> Result<String, Failure> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(Failure::usage(format!(
+            "{flag}: give a {} (use {})",
+            v.what(),
+            v.listed()
+        )));
+    }
+    v.read(value)
         .map(str::to_string)
         .map_err(|e| Failure::usage(format!("{flag}: {}", clean(&e))))
 }

@@ -22,21 +22,73 @@ pub const PRIORITY_VALUES: &[&str] = &["urgent", "high", "medium", "low", "no_pr
 /// same. Returns the service's exact value; an unknown or ambiguous word
 /// is refused naming the candidates.
 pub fn status_value(typed: &str) -> Result<&'static str, String> {
-    let table: Vec<(&'static str, String)> = Status::KNOWN
-        .iter()
-        .map(|s| (s.as_wire(), s.label()))
-        .collect();
-    one_value("status", typed, &table)
+    Valued::Status.read(typed)
 }
 
 /// A priority as the user types it: the rules of [`status_value`] (the
 /// screen shows `-` for `no_priority`).
 pub fn priority_value(typed: &str) -> Result<&'static str, String> {
-    let table: Vec<(&'static str, String)> = Priority::KNOWN
+    Valued::Priority.read(typed)
+}
+
+/// The task's enum-valued fields a word is read into, one rule for all
+/// (`:status`, `:filter`, a view, `--status`, `--priority`…): each reads
+/// its word with [`one_value`] and lists its accepted values one way
+/// ([`Valued::listed`]). A new enum-valued field is a variant here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Valued {
+    Status,
+    Priority,
+}
+
+impl Valued {
+    /// What the value is called in messages (`give a priority`).
+    pub fn what(self) -> &'static str {
+        match self {
+            Valued::Status => "status",
+            Valued::Priority => "priority",
+        }
+    }
+
+    /// (service value, word shown), in the service's order.
+    fn table(self) -> Vec<(&'static str, String)> {
+        match self {
+            Valued::Status => Status::KNOWN
+                .iter()
+                .map(|s| (s.as_wire(), s.label()))
+                .collect(),
+            Valued::Priority => Priority::KNOWN
+                .iter()
+                .map(|p| (p.as_wire(), p.label()))
+                .collect(),
+        }
+    }
+
+    /// `typed` read as the service's value (see [`status_value`]).
+    pub fn read(self, typed: &str) -> Result<&'static str, String> {
+        one_value(self.what(), typed, &self.table())
+    }
+
+    /// The values accepted, as messages name them: the service's value,
+    /// and the word shown beside it when it differs
+    /// (`waiting_on_external (waiting)`).
+    pub fn listed(self) -> String {
+        listed(&self.table())
+    }
+}
+
+fn listed(table: &[(&'static str, String)]) -> String {
+    table
         .iter()
-        .map(|p| (p.as_wire(), p.label()))
-        .collect();
-    one_value("priority", typed, &table)
+        .map(|(wire, shown)| {
+            if normal(shown) == normal(wire) {
+                wire.to_string()
+            } else {
+                format!("{wire} ({shown})")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Lower case, `_` as a space, spaces collapsed: `In_Progress` and
@@ -56,17 +108,7 @@ fn one_value(
     typed: &str,
     table: &[(&'static str, String)],
 ) -> Result<&'static str, String> {
-    let listed = table
-        .iter()
-        .map(|(wire, shown)| {
-            if normal(shown) == normal(wire) {
-                wire.to_string()
-            } else {
-                format!("{wire} ({shown})")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+    let listed = listed(table);
     let t = normal(typed);
     // Asked for (the palette lists the values under its question, which
     // must fit 80 columns): the values are named when one is wrong.

@@ -55,40 +55,15 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
             note_area,
         );
     }
-    let rows = inner.height as usize;
-    let offset = super::metrics::sticky_offset(c.offset, c.selected, rows, c.rows.len());
+    let lines = c.rows.iter().map(|(_, line)| line.as_str());
+    let (ls, offset) = rows(lines, c.selected, c.offset, inner, theme, m);
     m.chooser_offset = Some(offset);
     let ls: Vec<Line> = if c.rows.is_empty() && c.waiting() {
         vec![]
     } else if c.rows.is_empty() {
         vec![Line::styled(c.empty_text(), theme.dim)]
     } else {
-        c.rows
-            .iter()
-            .enumerate()
-            .skip(offset)
-            .take(rows)
-            .map(|(i, (_, line))| {
-                let y = inner.y + (i - offset) as u16;
-                m.row(inner, y, i, i == c.selected);
-                // What Enter takes: marked, not only coloured.
-                let mark = if i == c.selected { "> " } else { "  " };
-                let text = if theme.accessible {
-                    theme.point(format!(" {line}"), i == c.selected)
-                } else {
-                    format!("{mark}{line}")
-                };
-                // A row wider than the popup says it was cut (`…`).
-                Line::styled(
-                    crate::cut::cut(&text, inner.width as usize),
-                    if i == c.selected {
-                        theme.selected
-                    } else {
-                        theme.base
-                    },
-                )
-            })
-            .collect()
+        ls
     };
     let p = Paragraph::new(ls);
     let p = if empty {
@@ -97,4 +72,42 @@ pub fn draw(f: &mut Frame, area: Rect, c: &Chooser, theme: &Theme, m: &mut Metri
         p
     };
     f.render_widget(p, inner);
+}
+
+/// Every picker's rows in `area` (a chooser's, the sharing editor's
+/// candidates): the window that keeps the row Enter takes in sight
+/// (`sticky_offset` from the last frame's `prev`), that row marked `>`
+/// (not only coloured), each row cut to the width (`…`) and a click
+/// target. Returns the lines and the window's first row.
+pub(super) fn rows<'a>(
+    lines: impl ExactSizeIterator<Item = &'a str>,
+    selected: usize,
+    prev: usize,
+    area: Rect,
+    theme: &Theme,
+    m: &mut Metrics,
+) -> (Vec<Line<'static>>, usize) {
+    let shown = area.height as usize;
+    let offset = super::metrics::sticky_offset(prev, selected, shown, lines.len());
+    let ls = lines
+        .enumerate()
+        .skip(offset)
+        .take(shown)
+        .map(|(i, line)| {
+            let here = i == selected;
+            m.row(area, area.y + (i - offset) as u16, i, here);
+            // What Enter takes: marked, not only coloured.
+            let text = if theme.accessible {
+                theme.point(format!(" {line}"), here)
+            } else {
+                format!("{}{line}", if here { "> " } else { "  " })
+            };
+            // A row wider than the popup says it was cut (`…`).
+            Line::styled(
+                crate::cut::cut(&text, area.width as usize),
+                if here { theme.selected } else { theme.base },
+            )
+        })
+        .collect();
+    (ls, offset)
 }

@@ -29,7 +29,8 @@ pub struct Metrics {
     pub board_offsets: Vec<(usize, usize)>,
     /// The inbox popup's first shown row.
     pub inbox_offset: Option<usize>,
-    /// A chooser's (`:recent`, `:drafts`, …) first shown row.
+    /// A picker's first shown row (a chooser: `:recent`, `:drafts`, …;
+    /// the sharing editor's candidates).
     pub chooser_offset: Option<usize>,
 }
 
@@ -59,10 +60,10 @@ impl Metrics {
         {
             l.offset = o;
         }
-        if let (Some(o), crate::app::state::Overlay::Chooser(c)) =
-            (self.chooser_offset, &mut s.overlay)
-        {
-            c.offset = o;
+        match (self.chooser_offset, &mut s.overlay) {
+            (Some(o), crate::app::state::Overlay::Chooser(c)) => c.offset = o,
+            (Some(o), crate::app::state::Overlay::Picker(p)) => p.offset = o,
+            _ => {}
         }
     }
 

@@ -28,6 +28,28 @@ use std::time::Instant;
 pub const UNCHECKED_PERIODS: u32 = 4;
 
 impl TaskList {
+    /// Page `k` asked again has its rows in place (either way
+    /// `apply_refreshed` puts them): the last page says where the walk
+    /// goes on (`cursor`), and the cursor stays on the task it was on
+    /// (`selected_id`), on the same line of the screen (`line`).
+    fn settle_page(
+        &mut self,
+        k: usize,
+        cursor: Option<String>,
+        selected_id: Option<String>,
+        line: usize,
+    ) {
+        if k + 1 == self.pages.len() && !self.loading {
+            self.cursor = cursor;
+            self.end_reached = self.cursor.is_none();
+        }
+        if let Some(i) = selected_id.and_then(|id| self.position(&id)) {
+            self.selected = i;
+            self.offset = i.saturating_sub(line);
+        }
+        self.selected = self.selected.min(self.items.len().saturating_sub(1));
+    }
+
     /// A page of the walk arrived (asked with `asked`): its rows belong to it.
     pub(crate) fn note_page(&mut self, asked: Option<String>, rows: &[TaskItem]) {
         let k = self.pages.len();
@@ -278,15 +300,7 @@ impl State {
             } else {
                 l.reindex_range(start..l.items.len());
             }
-            if k + 1 == l.pages.len() && !l.loading {
-                l.cursor = page.cursor;
-                l.end_reached = l.cursor.is_none();
-            }
-            if let Some(i) = selected_id.and_then(|id| l.position(&id)) {
-                l.selected = i;
-                l.offset = i.saturating_sub(line);
-            }
-            l.selected = l.selected.min(l.items.len().saturating_sub(1));
+            l.settle_page(k, page.cursor, selected_id, line);
             return;
         }
         let (start, end) = l.block_of(k);
@@ -336,16 +350,6 @@ impl State {
             None if block == end - start => l.reindex_range(start..end),
             moved => l.reindex_range(moved.unwrap_or(start).min(start)..l.items.len()),
         }
-        // The last page asked again says where the walk goes on.
-        if k + 1 == l.pages.len() && !l.loading {
-            l.cursor = page.cursor;
-            l.end_reached = l.cursor.is_none();
-        }
-        // The cursor stays on the same task, on the same line.
-        if let Some(i) = selected_id.and_then(|id| l.position(&id)) {
-            l.selected = i;
-            l.offset = i.saturating_sub(line);
-        }
-        l.selected = l.selected.min(l.items.len().saturating_sub(1));
+        l.settle_page(k, page.cursor, selected_id, line);
     }
 }

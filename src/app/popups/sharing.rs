@@ -346,6 +346,9 @@ pub struct Picker {
     pub listed: Vec<crate::domain::names::Label>,
     /// Which of `rows()` Enter takes.
     pub selected: usize,
+    /// The first row the last frame showed (as a chooser's: the window
+    /// moves only when the mark leaves it).
+    pub offset: usize,
     pub then: PickThen,
     /// What is typed to narrow the candidates (the `find:` line), as in
     /// every picker one types into (`popups/chooser/`).
@@ -555,14 +558,10 @@ impl Picker {
             candidates,
             listed,
             selected: 0,
+            offset: 0,
             then,
             find: LineInput::default(),
         }
-    }
-
-    /// The candidates as shown (`names::told_apart`), each once.
-    pub fn labels(&self) -> Vec<String> {
-        self.listed.iter().map(|l| l.shown.clone()).collect()
     }
 
     /// The candidates left by what is typed (indices into `candidates`),
@@ -573,31 +572,23 @@ impl Picker {
 
     /// A key, and the action the `picker` keymap context binds it to: a
     /// text key goes to the `find:` line (letters are letters, as in
-    /// every picker one types into; the arrows move).
+    /// every picker one types into; the arrows move). The moves, Enter
+    /// and Esc, and where the mark goes as the rows narrow, are every
+    /// picker's (`chooser::step`, `chooser::kept`).
     pub fn on_key(&mut self, ev: &KeyEvent, action: Option<Action>) -> PickerOutcome {
+        use super::chooser::{kept, step, Step};
         if crate::app::state::input::edits_text(ev) {
+            let was = self.rows().get(self.selected).copied();
             if self.find.handle(ev) {
-                self.selected = 0;
+                self.selected = kept(was, self.rows());
             }
             return PickerOutcome::Stay;
         }
         let rows = self.rows();
-        match action {
-            Some(Action::Close) => PickerOutcome::Cancel,
-            Some(Action::Down) => {
-                self.selected = (self.selected + 1).min(rows.len().saturating_sub(1));
-                PickerOutcome::Stay
-            }
-            Some(Action::Up) => {
-                self.selected = self.selected.saturating_sub(1);
-                PickerOutcome::Stay
-            }
-            // Nothing matches what is typed: Enter takes nothing.
-            Some(Action::Choose) => match rows.get(self.selected) {
-                Some(&i) => PickerOutcome::Chosen(self.candidates[i].0.clone()),
-                None => PickerOutcome::Stay,
-            },
-            _ => PickerOutcome::Stay,
+        match step(&mut self.selected, rows.len(), action) {
+            Step::Close => PickerOutcome::Cancel,
+            Step::Choose(i) => PickerOutcome::Chosen(self.candidates[rows[i]].0.clone()),
+            Step::Stay | Step::Other(_) => PickerOutcome::Stay,
         }
     }
 }

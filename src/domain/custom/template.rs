@@ -130,6 +130,28 @@ fn unsafe_here(stack: &[Ctx], heredoc: bool) -> Option<&'static str> {
     None
 }
 
+/// `$(` at `i`, its `$` already in `text` (in plain words, a
+/// substitution or double quotes alike): a command substitution opens, or
+/// `$((` arithmetic; `i` is left on the last character taken.
+fn dollar_paren(
+    chars: &[char],
+    i: &mut usize,
+    text: &mut String,
+    stack: &mut Vec<Ctx>,
+    in_word: &mut bool,
+) {
+    text.push('(');
+    *i += 1;
+    if chars.get(*i + 1) == Some(&'(') {
+        text.push('(');
+        *i += 1;
+        stack.push(Ctx::Arith);
+    } else {
+        stack.push(Ctx::Subst);
+        *in_word = false;
+    }
+}
+
 /// The placeholder `{name}` starting at `chars[i]`, if `name` is a word.
 fn braced(chars: &[char], i: usize) -> Option<String> {
     let name: String = chars[i + 1..]
@@ -222,16 +244,7 @@ impl Template {
                     } else if c == '`' {
                         stack.push(Ctx::Backtick);
                     } else if c == '$' && next == Some('(') {
-                        text.push('(');
-                        i += 1;
-                        if chars.get(i + 1) == Some(&'(') {
-                            text.push('(');
-                            i += 1;
-                            stack.push(Ctx::Arith);
-                        } else {
-                            stack.push(Ctx::Subst);
-                            in_word = false;
-                        }
+                        dollar_paren(&chars, &mut i, &mut text, &mut stack, &mut in_word);
                     }
                 }
                 Ctx::Arith => {
@@ -265,16 +278,7 @@ impl Template {
                     }
                     '#' if !in_word => stack.push(Ctx::Comment),
                     '$' if next == Some('(') => {
-                        text.push('(');
-                        i += 1;
-                        if chars.get(i + 1) == Some(&'(') {
-                            text.push('(');
-                            i += 1;
-                            stack.push(Ctx::Arith);
-                        } else {
-                            stack.push(Ctx::Subst);
-                            in_word = false;
-                        }
+                        dollar_paren(&chars, &mut i, &mut text, &mut stack, &mut in_word)
                     }
                     '(' if next == Some('(') && !in_word => {
                         text.push('(');

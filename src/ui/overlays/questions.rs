@@ -8,7 +8,7 @@ use crate::ui::clear::{centered, popup};
 use crate::ui::metrics::Metrics;
 use crate::ui::wrap::wrap_lines;
 use crate::ui::Theme;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
@@ -100,8 +100,9 @@ pub(super) fn confirm(
 }
 
 /// Which one the typed reference meant: what is typed to narrow them,
-/// then one row per candidate left (each told apart once), the row Enter
-/// takes marked `>`; nothing left says so.
+/// then the candidates left (each told apart once) as every picker draws
+/// its rows (`chooser::rows`: the row Enter takes marked `>` and kept in
+/// sight, each cut to the width); nothing left says so.
 pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &mut Metrics) {
     let r = centered(area, 80, p.candidates.len() as u16 + 5);
     let inner = popup(
@@ -110,7 +111,9 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
         "Which one? (type to narrow; Enter chooses the > row, Esc cancels)",
         theme,
     );
-    let mut ls = vec![
+    let [head, rows_area] =
+        Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(inner);
+    let head_lines = vec![
         Line::raw(format!(
             "\"{}\" matches more than one {}:",
             crate::text::clean(&p.reference),
@@ -119,9 +122,22 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
         // What is typed, around the cursor (after `find: `).
         crate::ui::typed::find_line(&p.find, inner.width, theme),
     ];
-    let labels = p.labels();
-    let rows = p.rows();
-    if rows.is_empty() {
+    f.render_widget(Paragraph::new(head_lines), head);
+    let labels: Vec<String> = p
+        .rows()
+        .into_iter()
+        .map(|c| crate::text::clean(&p.listed[c].shown))
+        .collect();
+    let (mut ls, offset) = crate::ui::chooser::rows(
+        labels.iter().map(String::as_str),
+        p.selected,
+        p.offset,
+        rows_area,
+        theme,
+        m,
+    );
+    m.chooser_offset = Some(offset);
+    if labels.is_empty() {
         ls.push(Line::styled(
             format!(
                 "no {} matches what is typed (Backspace widens, Esc cancels)",
@@ -130,18 +146,6 @@ pub(super) fn picker(f: &mut Frame, area: Rect, p: &Picker, theme: &Theme, m: &m
             theme.dim,
         ));
     }
-    for (i, &c) in rows.iter().enumerate() {
-        let here = i == p.selected;
-        m.row(inner, inner.y + 2 + i as u16, i, here);
-        let label = crate::text::clean(&labels[c]);
-        ls.push(Line::styled(
-            if theme.accessible {
-                theme.point(format!("  {label}"), here)
-            } else {
-                format!("{}{label}", if here { "> " } else { "  " })
-            },
-            if here { theme.selected } else { theme.base },
-        ));
-    }
+    let inner = rows_area;
     f.render_widget(Paragraph::new(ls), inner);
 }

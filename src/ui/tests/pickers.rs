@@ -233,3 +233,42 @@ fn every_chooser_is_typed_into_narrows_and_marks_the_row_enter_takes() {
         );
     }
 }
+
+/// One picker, as drawn: the sharing candidates' rows are every picker's
+/// (`chooser::rows`) — more candidates than the screen holds scroll with
+/// the mark (the marked row was drawn below the screen, out of sight),
+/// and a label wider than the popup ends in `…` (it stopped mid-word).
+#[test]
+fn the_same_name_picker_keeps_its_mark_in_sight_and_says_a_row_was_cut() {
+    let mut s = scene();
+    let long = "x".repeat(120);
+    let candidates = (0..40)
+        .map(|i| (format!("u-{i}"), format!("Sam Taylor {i:02} {long}")))
+        .collect();
+    s.overlay = Overlay::Picker(Picker::new(
+        "Sam".into(),
+        false,
+        candidates,
+        PickThen::Command {
+            template: "assign {}".into(),
+            target: None,
+        },
+    ));
+    for _ in 0..30 {
+        s.on_key(code(KeyCode::Down));
+    }
+    let t = text(&render(&mut s, 80, 24, &Theme::dark()));
+    let marked: Vec<&str> = t.lines().filter(|l| l.contains("> Sam Taylor")).collect();
+    assert_eq!(marked.len(), 1, "{t}");
+    assert!(marked[0].contains("Sam Taylor 30"), "{t}");
+    assert!(marked[0].contains('…'), "the row says it was cut:\n{t}");
+    // The click on a row drawn takes that row (the window's, not the
+    // list's first).
+    let b = render(&mut s, 80, 24, &Theme::dark());
+    let at = super::mouse::cell_of(&b, "Sam Taylor 29");
+    assert!(super::mouse::click(&mut s, at, std::time::Instant::now()));
+    match &s.overlay {
+        Overlay::Picker(p) => assert_eq!(p.selected, 29),
+        _ => panic!("the picker expected"),
+    }
+}

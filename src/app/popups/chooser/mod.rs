@@ -119,6 +119,48 @@ pub fn typed_number(text: &str) -> Option<i64> {
         .flatten()
 }
 
+/// What a key of the `picker` context does in any picker, whatever it
+/// lists (a chooser's rows, the sharing editor's candidates,
+/// `popups/sharing.rs`'s `Picker`): the one rule for moving, choosing and
+/// closing. `Other` is an action the picker may own (cancel an outbox
+/// edit, accept a draft).
+#[derive(Debug, PartialEq)]
+pub enum Step {
+    Stay,
+    Close,
+    /// Enter on the row at this index (never when no row is shown).
+    Choose(usize),
+    Other(Action),
+}
+
+/// `action` on a list of `len` rows with `selected` marked: down and up
+/// move within the rows, Esc closes, Enter takes the marked row (none
+/// when nothing matches).
+pub fn step(selected: &mut usize, len: usize, action: Option<Action>) -> Step {
+    match action {
+        Some(Action::Close) => Step::Close,
+        Some(Action::Down) => {
+            *selected = (*selected + 1).min(len.saturating_sub(1));
+            Step::Stay
+        }
+        Some(Action::Up) => {
+            *selected = selected.saturating_sub(1);
+            Step::Stay
+        }
+        Some(Action::Choose) if *selected < len => Step::Choose(*selected),
+        Some(Action::Choose) | None => Step::Stay,
+        Some(a) => Step::Other(a),
+    }
+}
+
+/// Where the mark goes once the rows narrowed again: it stays on the row
+/// it was on (`was`) while that still matches, else the first — in every
+/// picker.
+pub fn kept<K: PartialEq>(was: Option<K>, rows: impl IntoIterator<Item = K>) -> usize {
+    was.and_then(|k| rows.into_iter().position(|r| r == k))
+        .unwrap_or(0)
+}
+
 pub enum ChooserOutcome {
     Stay,
     Close,
@@ -177,10 +219,9 @@ impl Chooser {
             .map(|p| (p.key.clone(), p.line.clone()))
             .collect();
         let first_exact = exact.is_some() && self.exact_shown();
-        self.selected = match keep.and_then(|k| self.rows.iter().position(|(r, _)| *r == k)) {
-            Some(_) if first_exact => 0,
-            Some(i) => i,
-            None => 0,
+        self.selected = match first_exact {
+            true => 0,
+            false => kept(keep.as_ref(), self.rows.iter().map(|(k, _)| k)),
         };
     }
 
@@ -306,30 +347,30 @@ impl Chooser {
     }
 
     pub fn on_key(&mut self, action: Option<Action>) -> ChooserOutcome {
-        let key = || self.rows.get(self.selected).map(|(k, _)| k.clone());
-        match action {
-            Some(Action::Close) => ChooserOutcome::Close,
-            Some(Action::Down) => {
-                self.selected = (self.selected + 1).min(self.rows.len().saturating_sub(1));
-                ChooserOutcome::Stay
+        let key = |i: usize| self.rows[i].0.clone();
+        match step(&mut self.selected, self.rows.len(), action) {
+            Step::Stay => ChooserOutcome::Stay,
+            Step::Close => ChooserOutcome::Close,
+            Step::Choose(i) => ChooserOutcome::Enter(key(i)),
+            Step::Other(a) => {
+                let Some(i) = (self.selected < self.rows.len()).then_some(self.selected) else {
+                    return ChooserOutcome::Stay;
+                };
+                match a {
+                    Action::CancelItem
+                        if matches!(self.kind, ChooserKind::Outbox | ChooserKind::Snoozed) =>
+                    {
+                        ChooserOutcome::Cancel(key(i))
+                    }
+                    Action::AcceptDraft if self.kind == ChooserKind::Drafts => {
+                        ChooserOutcome::Accept(key(i))
+                    }
+                    Action::RejectDraft if self.kind == ChooserKind::Drafts => {
+                        ChooserOutcome::Reject(key(i))
+                    }
+                    _ => ChooserOutcome::Stay,
+                }
             }
-            Some(Action::Up) => {
-                self.selected = self.selected.saturating_sub(1);
-                ChooserOutcome::Stay
-            }
-            Some(Action::Choose) => key().map_or(ChooserOutcome::Stay, ChooserOutcome::Enter),
-            Some(Action::CancelItem)
-                if matches!(self.kind, ChooserKind::Outbox | ChooserKind::Snoozed) =>
-            {
-                key().map_or(ChooserOutcome::Stay, ChooserOutcome::Cancel)
-            }
-            Some(Action::AcceptDraft) if self.kind == ChooserKind::Drafts => {
-                key().map_or(ChooserOutcome::Stay, ChooserOutcome::Accept)
-            }
-            Some(Action::RejectDraft) if self.kind == ChooserKind::Drafts => {
-                key().map_or(ChooserOutcome::Stay, ChooserOutcome::Reject)
-            }
-            _ => ChooserOutcome::Stay,
         }
     }
 }

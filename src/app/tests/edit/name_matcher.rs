@@ -172,17 +172,24 @@ fn the_sharing_editor_suggests_names_and_tab_completes_them() {
     );
 }
 
-/// #40 §5: the picker between same-named people is the one picker —
-/// letters narrow it (by the name matcher), the arrows move, Enter takes
-/// the row left, and nothing left takes nothing.
-#[test]
-fn the_same_name_picker_narrows_as_typed() {
+/// Two people named Sam Taylor known, and the picker `:assign Sam Taylor`
+/// opens between them (nothing sent yet).
+fn picking_between_two_sams() -> State {
     let mut s = loaded(1);
     s.directory
         .learn_person("u-sam1", "Sam Taylor", "sam.t@acme.test", Some("#1"));
     s.directory
         .learn_person("u-sam2", "Sam Taylor", "sam.taylor@acme.test", Some("#2"));
     assert!(reqs(&s.command("assign Sam Taylor")).is_empty());
+    s
+}
+
+/// #40 §5: the picker between same-named people is the one picker —
+/// letters narrow it (by the name matcher), the arrows move, Enter takes
+/// the row left, and nothing left takes nothing.
+#[test]
+fn the_same_name_picker_narrows_as_typed() {
+    let mut s = picking_between_two_sams();
     type_str(&mut s, "zzz");
     match &s.overlay {
         Overlay::Picker(p) => assert!(p.rows().is_empty()),
@@ -206,4 +213,37 @@ fn the_same_name_picker_narrows_as_typed() {
     }
     let (_, body) = only_patch(&s.on_key(code(KeyCode::Enter)));
     assert_eq!(body, json!({"assigned_to": "u-sam2"}));
+}
+
+/// One picker: the sharing candidates' picker keeps the mark where every
+/// chooser keeps it (`chooser::kept`) — on its row while what is typed
+/// still matches it, else the first. It went back to the first row at
+/// every letter, so Enter took another person than the one marked.
+#[test]
+fn the_same_name_picker_keeps_the_mark_on_its_row_while_it_matches() {
+    let mut s = picking_between_two_sams();
+    s.on_key(code(KeyCode::Down));
+    type_str(&mut s, "sam");
+    match &s.overlay {
+        Overlay::Picker(p) => {
+            assert_eq!(p.rows().len(), 2, "both still match");
+            assert_eq!(p.selected, 1, "the mark stays on its row");
+        }
+        _ => panic!("the picker expected"),
+    }
+    // A letter its row no longer matches: the mark goes to the first.
+    type_str(&mut s, ".t@");
+    match &s.overlay {
+        Overlay::Picker(p) => {
+            assert_eq!(p.rows(), vec![0]);
+            assert_eq!(p.selected, 0);
+        }
+        _ => panic!("the picker expected"),
+    }
+    for _ in 0..3 {
+        s.on_key(code(KeyCode::Backspace));
+    }
+    s.on_key(code(KeyCode::Down));
+    let (_, body) = only_patch(&s.on_key(code(KeyCode::Enter)));
+    assert_eq!(body, json!({"assigned_to": "u-sam2"}), "the row marked");
 }
