@@ -108,7 +108,7 @@ impl Db {
         Db {
             conn,
             path,
-            instance: super::outbox::instance_name(),
+            instance: super::outbox::Instance::new(),
             owner: None,
             read_only: None,
         }

@@ -171,9 +171,11 @@ impl Db {
             .collect())
     }
 
-    /// Claims of a process of this host that no longer runs are let go at
-    /// once (not after `CLAIM_STALE_SECS`): a crash does not hold queued
-    /// edits back from the next start.
+    /// Claims of a process of this host that no longer runs, or of a
+    /// store this process closed, are let go at once (not after
+    /// `CLAIM_STALE_SECS`): a crash does not hold queued edits back from
+    /// the next start, nor a store switched away from and back to in one
+    /// run (its claims not given back at the switch) from the switch back.
     fn free_claims_of_the_dead(&self) -> rusqlite::Result<()> {
         let claims: Vec<String> = {
             let mut st = self.conn.prepare(
@@ -279,22 +281,69 @@ fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
     f.sync_all()
 }
 
-/// This process's name for its claims: host, pid and the time the store
-/// was opened (`host:pid:nanos`).
-pub(super) fn instance_name() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    format!("{}:{}:{nanos}", host_name(), std::process::id())
+/// This process's name for the claims of one open store (`host:pid:n`,
+/// `n` the time it was opened, in nanoseconds, made unique within the
+/// process): live while its `Db` is. A claim of this process whose
+/// instance is no longer live (a store closed at a switch whose claims
+/// could not be given back: held by another program) is let go at the
+/// next take (`free_claims_of_the_dead`), as a dead process's is; two
+/// live ones (two handles on one store, as two processes) never take
+/// each other's rows.
+pub(super) struct Instance(String);
+
+/// The instances of this process that are open, and the last `n` given.
+static INSTANCES: std::sync::Mutex<(u128, Vec<String>)> = std::sync::Mutex::new((0, Vec::new()));
+
+fn instances() -> std::sync::MutexGuard<'static, (u128, Vec<String>)> {
+    INSTANCES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Instance {
+    pub(super) fn new() -> Instance {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let mut all = instances();
+        let n = nanos.max(all.0 + 1);
+        all.0 = n;
+        let name = format!("{}:{}:{n}", host_name(), std::process::id());
+        all.1.push(name.clone());
+        Instance(name)
+    }
+
+    /// Whether `claim` names an instance of this process that is open.
+    fn live(claim: &str) -> bool {
+        instances().1.iter().any(|i| i == claim)
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        instances().1.retain(|i| *i != self.0);
+    }
+}
+
+impl std::ops::Deref for Instance {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl rusqlite::ToSql for Instance {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        self.0.to_sql()
+    }
 }
 
 fn host_name() -> String {
     crate::platform::ffi::hostname().replace(':', "_")
 }
 
-/// A claim by another process of this host that is not running any more.
-/// Another host's (a shared home folder) is only ever judged by time.
+/// A claim by another process of this host that is not running any more,
+/// or by an instance of this process that is closed. Another host's (a
+/// shared home folder) is only ever judged by time.
 fn claimant_gone(claim: &str) -> bool {
     let mut parts = claim.rsplitn(3, ':');
     let (Some(_nanos), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else {
@@ -303,8 +352,11 @@ fn claimant_gone(claim: &str) -> bool {
     let Ok(pid) = pid.parse::<i32>() else {
         return false;
     };
-    if host != host_name() || pid <= 0 || pid as u32 == std::process::id() {
+    if host != host_name() || pid <= 0 {
         return false;
+    }
+    if pid as u32 == std::process::id() {
+        return !Instance::live(claim);
     }
     crate::platform::ffi::process_gone(pid)
 }

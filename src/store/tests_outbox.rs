@@ -344,6 +344,43 @@ fn the_claim_of_a_process_that_died_is_let_go_at_once() {
     assert!(other.outbox_take(now).unwrap().0.is_empty());
 }
 
+/// A store this process switched away from (`:profile`) while another
+/// program held it: its claims could not be given back (the store's
+/// thread does not even try once a write failed), and the `Db` is closed.
+/// Switching back to it in the same run took its queued edits only once
+/// the claims were stale (300 s, looked at every 60 s): minutes without a
+/// word. Now an instance of this process that is closed counts as gone,
+/// as a dead process does; one still open (another handle, as a second
+/// taskdeck) never loses its rows.
+#[test]
+fn a_store_switched_back_to_takes_at_once_the_edits_this_process_could_not_give_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let away = file_db(&path, "alice");
+    let now = now_secs();
+    away.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
+        .unwrap();
+    assert_eq!(away.outbox_take(now).unwrap().0.len(), 1);
+    // A second live handle on the store (as a second taskdeck): nothing.
+    let second = file_db(&path, "alice");
+    assert!(second.outbox_take(now).unwrap().0.is_empty());
+    // The switch away: closed without giving its claims back.
+    drop(away);
+    drop(second);
+    // The switch back, seconds later: taken at once.
+    let back = file_db(&path, "alice");
+    let (got, left) = back.outbox_take(now + 10).unwrap();
+    assert_eq!(
+        (got.iter().map(|r| r.seq).collect::<Vec<_>>(), left),
+        (vec![1], 0),
+        "the queued edit waits for its claim to go stale"
+    );
+    // Once taken by the open one, another open handle still gets nothing.
+    let other = file_db(&path, "alice");
+    assert!(other.outbox_take(now + 10).unwrap().0.is_empty());
+    assert!(other.outbox_take_new(now + 10).unwrap().is_empty());
+}
+
 #[test]
 fn a_running_taskdeck_takes_only_the_edits_it_did_not_hold() {
     let dir = tempfile::tempdir().unwrap();
