@@ -109,6 +109,7 @@ impl Db {
             conn,
             path,
             instance: super::outbox::Instance::new(),
+            marks: Default::default(),
             owner: None,
             read_only: None,
         }

@@ -12,7 +12,7 @@
 
 use super::db::Db;
 use super::rows::OutboxRow;
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use std::path::{Path, PathBuf};
 
 /// A claim not kept alive for this long belongs to a process that is gone.
@@ -58,6 +58,15 @@ impl Db {
                 saw
             ],
         )?;
+        self.marks.borrow_mut().insert(
+            seq,
+            CancelMark {
+                seq,
+                task: Some(task_id.to_string()),
+                created: Some(now),
+                request: Some(fnv(request)),
+            },
+        );
         Ok(seq)
     }
 
@@ -71,7 +80,9 @@ impl Db {
     /// cannot write (full, held by another program, read-only), the
     /// cancel is marked beside it instead (`<store>.cancelled`, read by
     /// the next take, which removes the row): the edit never comes back
-    /// at the next start to be sent. `Err(why)`: neither could be written
+    /// at the next start to be sent. The mark names the edit, not only
+    /// its place (`CancelMark`): a mark carried out late, or twice, never
+    /// takes another edit with it. `Err(why)`: neither could be written
     /// (the store still holds the edit).
     pub fn outbox_cancel(&self, seq: i64) -> Result<(), String> {
         let removed = match &self.read_only {
@@ -83,7 +94,25 @@ impl Db {
         let Err(why) = removed else {
             return Ok(());
         };
-        mark_cancel(&self.path, seq).map_err(|e| {
+        let read = self
+            .conn
+            .query_row("SELECT * FROM outbox WHERE seq=?1", [seq], outbox_row)
+            .optional();
+        let mark = match (read, self.marks.borrow().get(&seq)) {
+            (Ok(Some(row)), _) => CancelMark::of(&row),
+            // Gone already (sent, or cancelled by another taskdeck):
+            // nothing comes back.
+            (Ok(None), _) => return Ok(()),
+            // Not readable now (held whole by another program): as this
+            // handle wrote or took it.
+            (Err(_), Some(known)) => known.clone(),
+            (Err(e), None) => {
+                return Err(crate::text::clean(&format!(
+                    "{why}; nor could the edit be read to mark its cancel: {e}"
+                )))
+            }
+        };
+        mark_cancel(&self.path, &mark).map_err(|e| {
             crate::text::clean(&format!(
                 "{why}; nor could it be marked beside the store: {e}"
             ))
@@ -91,7 +120,8 @@ impl Db {
     }
 
     /// Cancels marked beside the store (`outbox_cancel`) are carried out:
-    /// their rows go, then the marks.
+    /// the rows they name go (a row of the same place but another edit
+    /// stays), then the marks.
     fn apply_cancel_marks(&self) -> rusqlite::Result<()> {
         let Some(file) = cancel_marks_path(&self.path) else {
             return Ok(());
@@ -99,8 +129,14 @@ impl Db {
         if !file.exists() {
             return Ok(());
         }
-        for seq in read_cancel_marks(&self.path) {
-            self.outbox_remove(seq)?;
+        for mark in read_cancel_marks(&self.path) {
+            let row = self
+                .conn
+                .query_row("SELECT * FROM outbox WHERE seq=?1", [mark.seq], outbox_row)
+                .optional()?;
+            if row.is_some_and(|r| mark.names(&r)) {
+                self.outbox_remove(mark.seq)?;
+            }
         }
         if let Err(e) = std::fs::remove_file(&file) {
             tracing::warn!(error = %e, "cannot remove the outbox's cancel marks");
@@ -146,6 +182,9 @@ impl Db {
         let mine = st
             .query_map([&self.instance], outbox_row)?
             .collect::<rusqlite::Result<Vec<_>>>()?;
+        self.marks
+            .borrow_mut()
+            .extend(mine.iter().map(|r| (r.seq, CancelMark::of(r))));
         let all: i64 = self
             .conn
             .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))?;
@@ -239,7 +278,8 @@ impl Db {
 }
 
 /// Where the cancels a store could not write are marked: beside it,
-/// `<store>.cancelled`, one `seq` a line (`None`: a store in memory).
+/// `<store>.cancelled`, one `CancelMark` a line (`None`: a store in
+/// memory).
 pub fn cancel_marks_path(store: &Path) -> Option<PathBuf> {
     if store.as_os_str().is_empty() {
         return None;
@@ -249,16 +289,76 @@ pub fn cancel_marks_path(store: &Path) -> Option<PathBuf> {
     Some(PathBuf::from(name))
 }
 
+/// A cancel marked beside the store: the edit's place in the queue and
+/// what makes it that edit — its task, when it was made and its request
+/// (FNV-1a, hex). A place alone could name another edit later (a mark
+/// whose file could not be removed, a store copied back, a clock set
+/// back); the mark takes only the edit it was written for. A line of an
+/// older taskdeck (the place alone) is carried out by the place, as it
+/// was written to be.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CancelMark {
+    pub seq: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+}
+
+impl CancelMark {
+    fn of(r: &OutboxRow) -> CancelMark {
+        CancelMark {
+            seq: r.seq,
+            task: Some(r.task_id.clone()),
+            created: Some(r.created_at),
+            request: Some(fnv(&r.request)),
+        }
+    }
+
+    /// Whether this mark was written for the edit `r`.
+    pub fn names(&self, r: &OutboxRow) -> bool {
+        r.seq == self.seq
+            && self.task.as_ref().is_none_or(|t| *t == r.task_id)
+            && self.created.is_none_or(|c| c == r.created_at)
+            && self.request.as_ref().is_none_or(|h| *h == fnv(&r.request))
+    }
+
+    fn parse(line: &str) -> Option<CancelMark> {
+        let line = line.trim();
+        if let Ok(seq) = line.parse() {
+            return Some(CancelMark {
+                seq,
+                task: None,
+                created: None,
+                request: None,
+            });
+        }
+        serde_json::from_str(line).ok()
+    }
+}
+
+/// FNV-1a (64 bits) of `text`, in hex: the same in every build.
+fn fnv(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
 /// The cancels marked beside a store (none when there is no mark).
-pub fn read_cancel_marks(store: &Path) -> Vec<i64> {
+pub fn read_cancel_marks(store: &Path) -> Vec<CancelMark> {
     cancel_marks_path(store)
         .and_then(|f| std::fs::read_to_string(f).ok())
-        .map(|s| s.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        .map(|s| s.lines().filter_map(CancelMark::parse).collect())
         .unwrap_or_default()
 }
 
 /// Mark a cancel beside the store (appended, the file 0600).
-fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
+fn mark_cancel(store: &Path, mark: &CancelMark) -> std::io::Result<()> {
     use std::io::Write;
     let file =
         cancel_marks_path(store).ok_or_else(|| std::io::Error::other("the store is in memory"))?;
@@ -269,6 +369,7 @@ fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
             file.display()
         )));
     }
+    let line = serde_json::to_string(mark).map_err(std::io::Error::other)?;
     let mut o = std::fs::OpenOptions::new();
     o.create(true).append(true);
     #[cfg(unix)]
@@ -277,7 +378,7 @@ fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
         o.mode(0o600);
     }
     let mut f = o.open(file)?;
-    f.write_all(format!("{seq}\n").as_bytes())?;
+    f.write_all(format!("{line}\n").as_bytes())?;
     f.sync_all()
 }
 
@@ -394,7 +495,7 @@ pub(super) fn rescue_outbox(path: &Path) -> Vec<OutboxRow> {
     // A cancel marked beside it is not carried over.
     let cancelled = read_cancel_marks(path);
     rows.map_while(Result::ok)
-        .filter(|r| !cancelled.contains(&r.seq))
+        .filter(|r| !cancelled.iter().any(|m| m.names(r)))
         .collect()
 }
 

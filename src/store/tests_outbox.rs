@@ -381,6 +381,99 @@ fn a_store_switched_back_to_takes_at_once_the_edits_this_process_could_not_give_
     assert!(other.outbox_take_new(now + 10).unwrap().is_empty());
 }
 
+/// A cancel marked beside the store (`<store>.cancelled`) named the
+/// edit by its place alone (`seq`). The place is chosen by the client,
+/// not by SQLite (`AUTOINCREMENT` never applies: every insert gives it),
+/// so it can name another edit later: a mark whose file could not be
+/// removed once carried out, a store copied back, a clock set back. Such
+/// a mark took the other edit with it, without a word. Now a mark names
+/// the edit (its task, when it was made, its request): another edit in
+/// the same place stays, and the edit it was written for still goes.
+#[test]
+fn a_cancel_mark_takes_only_the_edit_it_was_written_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let mut db = file_db(&path, "alice");
+    db.outbox_add(
+        5,
+        "t",
+        "#1",
+        "priority → low",
+        r#"{"p":"low"}"#,
+        None,
+        None,
+        100,
+    )
+    .unwrap();
+    db.outbox_add(6, "t", "#1", "status → completed", "{}", None, None, 100)
+        .unwrap();
+    // The store cannot write: both cancels are marked beside it.
+    db.read_only = Some("read-only".into());
+    db.outbox_cancel(5).unwrap();
+    db.outbox_cancel(6).unwrap();
+    db.read_only = None;
+    assert_eq!(outbox::read_cancel_marks(&path).len(), 2);
+    // Place 5 now holds another edit (the first gone meanwhile).
+    db.outbox_remove(5).unwrap();
+    db.outbox_add(
+        5,
+        "t",
+        "#1",
+        "priority → high",
+        r#"{"p":"high"}"#,
+        None,
+        None,
+        100,
+    )
+    .unwrap();
+    db.outbox_release().unwrap();
+    drop(db);
+    let next = file_db(&path, "alice");
+    let (got, _) = next.outbox_take(now_secs()).unwrap();
+    assert_eq!(
+        got.iter()
+            .map(|r| (r.seq, r.what.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(5, "priority → high")],
+        "the mark of the cancelled edit took another one in its place"
+    );
+    assert!(outbox::read_cancel_marks(&path).is_empty());
+    // A mark written by an older taskdeck (the place alone) is carried
+    // out as it was written to be.
+    std::fs::write(outbox::cancel_marks_path(&path).unwrap(), "5\n").unwrap();
+    assert!(file_db(&path, "alice")
+        .outbox_take(now_secs())
+        .unwrap()
+        .0
+        .is_empty());
+}
+
+/// A cancel marked while the store cannot even be read (damaged, held
+/// whole by another program): the mark names the edit as this handle
+/// wrote it.
+#[test]
+fn a_cancel_marked_while_the_store_cannot_be_read_names_the_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let mut db = file_db(&path, "alice");
+    db.outbox_add(5, "t", "#1", "priority → low", "{}", None, None, 100)
+        .unwrap();
+    db.read_only = Some("read-only".into());
+    // Its outbox cannot be read any more.
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("ALTER TABLE outbox RENAME TO elsewhere")
+        .unwrap();
+    assert!(db.outbox().is_err());
+    db.outbox_cancel(5).unwrap();
+    let marks = outbox::read_cancel_marks(&path);
+    assert_eq!(marks.len(), 1);
+    assert_eq!(
+        (marks[0].seq, marks[0].task.as_deref(), marks[0].created),
+        (5, Some("t"), Some(100))
+    );
+}
+
 #[test]
 fn a_running_taskdeck_takes_only_the_edits_it_did_not_hold() {
     let dir = tempfile::tempdir().unwrap();
