@@ -125,6 +125,17 @@ fn file_db(path: &std::path::Path, owner: &str) -> Db {
     db
 }
 
+/// A handle on the store at `path` holding one queued edit (place 1),
+/// claimed; and when.
+fn one_edit_claimed(path: &std::path::Path) -> (Db, i64) {
+    let db = file_db(path, "alice");
+    let now = now_secs();
+    db.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
+        .unwrap();
+    assert_eq!(db.outbox_take(now).unwrap().0.len(), 1);
+    (db, now)
+}
+
 #[test]
 fn two_processes_never_take_the_same_queued_edit() {
     let dir = tempfile::tempdir().unwrap();
@@ -162,11 +173,7 @@ fn two_processes_never_take_the_same_queued_edit() {
 fn a_claim_of_a_process_gone_quiet_is_taken_over() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("u.sqlite3");
-    let dead = file_db(&path, "alice");
-    let now = now_secs();
-    dead.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
-        .unwrap();
-    assert_eq!(dead.outbox_take(now).unwrap().0.len(), 1);
+    let (_dead, now) = one_edit_claimed(&path);
     let next = file_db(&path, "alice");
     assert!(next.outbox_take(now + 10).unwrap().0.is_empty());
     let later = now + outbox::CLAIM_STALE_SECS + 1;
@@ -356,11 +363,7 @@ fn the_claim_of_a_process_that_died_is_let_go_at_once() {
 fn a_store_switched_back_to_takes_at_once_the_edits_this_process_could_not_give_back() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("u.sqlite3");
-    let away = file_db(&path, "alice");
-    let now = now_secs();
-    away.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
-        .unwrap();
-    assert_eq!(away.outbox_take(now).unwrap().0.len(), 1);
+    let (away, now) = one_edit_claimed(&path);
     // A second live handle on the store (as a second taskdeck): nothing.
     let second = file_db(&path, "alice");
     assert!(second.outbox_take(now).unwrap().0.is_empty());
