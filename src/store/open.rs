@@ -108,7 +108,7 @@ impl Db {
         Db {
             conn,
             path,
-            instance: super::outbox::Instance::new(),
+            instance: super::claims::Instance::new(),
             marks: Default::default(),
             owner: None,
             read_only: None,
