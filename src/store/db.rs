@@ -16,8 +16,12 @@ pub struct Db {
     pub(super) conn: Connection,
     pub(super) path: PathBuf,
     /// This process's name for the outbox rows it has taken for sending
-    /// (`claimed_by`): host, pid and when it was opened.
-    pub(super) instance: String,
+    /// (`claimed_by`): host, pid and when it was opened; live while this
+    /// `Db` is.
+    pub(super) instance: super::claims::Instance,
+    /// What names each queued edit this handle wrote or took (a cancel's
+    /// mark, `outbox_cancel`), should the store not be readable then.
+    pub(super) marks: std::cell::RefCell<HashMap<i64, super::claims::CancelMark>>,
     /// The user this store belongs to (the outbox rows it records and
     /// sends): set by whoever opened it for that user.
     pub(super) owner: Option<String>,

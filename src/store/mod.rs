@@ -10,6 +10,7 @@
 //! [`Db`] is the synchronous layer (used by the store thread, the CLI and
 //! tests); [`worker`] runs it off the UI loop.
 
+mod claims;
 mod db;
 pub mod identity;
 mod inbox;

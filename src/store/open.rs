@@ -108,7 +108,8 @@ impl Db {
         Db {
             conn,
             path,
-            instance: super::outbox::instance_name(),
+            instance: super::claims::Instance::new(),
+            marks: Default::default(),
             owner: None,
             read_only: None,
         }

@@ -10,9 +10,11 @@
 //! by the next start. A row records the user who made it (`user_id`) and
 //! is only ever taken for that user.
 
+pub use super::claims::CancelMark;
+use super::claims::{fnv, host_name, Instance};
 use super::db::Db;
 use super::rows::OutboxRow;
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use std::path::{Path, PathBuf};
 
 /// A claim not kept alive for this long belongs to a process that is gone.
@@ -58,6 +60,15 @@ impl Db {
                 saw
             ],
         )?;
+        self.marks.borrow_mut().insert(
+            seq,
+            CancelMark {
+                seq,
+                task: Some(task_id.to_string()),
+                created: Some(now),
+                request: Some(fnv(request)),
+            },
+        );
         Ok(seq)
     }
 
@@ -71,7 +82,9 @@ impl Db {
     /// cannot write (full, held by another program, read-only), the
     /// cancel is marked beside it instead (`<store>.cancelled`, read by
     /// the next take, which removes the row): the edit never comes back
-    /// at the next start to be sent. `Err(why)`: neither could be written
+    /// at the next start to be sent. The mark names the edit, not only
+    /// its place (`CancelMark`): a mark carried out late, or twice, never
+    /// takes another edit with it. `Err(why)`: neither could be written
     /// (the store still holds the edit).
     pub fn outbox_cancel(&self, seq: i64) -> Result<(), String> {
         let removed = match &self.read_only {
@@ -83,7 +96,25 @@ impl Db {
         let Err(why) = removed else {
             return Ok(());
         };
-        mark_cancel(&self.path, seq).map_err(|e| {
+        let read = self
+            .conn
+            .query_row("SELECT * FROM outbox WHERE seq=?1", [seq], outbox_row)
+            .optional();
+        let mark = match (read, self.marks.borrow().get(&seq)) {
+            (Ok(Some(row)), _) => CancelMark::of(&row),
+            // Gone already (sent, or cancelled by another taskdeck):
+            // nothing comes back.
+            (Ok(None), _) => return Ok(()),
+            // Not readable now (held whole by another program): as this
+            // handle wrote or took it.
+            (Err(_), Some(known)) => known.clone(),
+            (Err(e), None) => {
+                return Err(crate::text::clean(&format!(
+                    "{why}; nor could the edit be read to mark its cancel: {e}"
+                )))
+            }
+        };
+        mark_cancel(&self.path, &mark).map_err(|e| {
             crate::text::clean(&format!(
                 "{why}; nor could it be marked beside the store: {e}"
             ))
@@ -91,7 +122,8 @@ impl Db {
     }
 
     /// Cancels marked beside the store (`outbox_cancel`) are carried out:
-    /// their rows go, then the marks.
+    /// the rows they name go (a row of the same place but another edit
+    /// stays), then the marks.
     fn apply_cancel_marks(&self) -> rusqlite::Result<()> {
         let Some(file) = cancel_marks_path(&self.path) else {
             return Ok(());
@@ -99,8 +131,14 @@ impl Db {
         if !file.exists() {
             return Ok(());
         }
-        for seq in read_cancel_marks(&self.path) {
-            self.outbox_remove(seq)?;
+        for mark in read_cancel_marks(&self.path) {
+            let row = self
+                .conn
+                .query_row("SELECT * FROM outbox WHERE seq=?1", [mark.seq], outbox_row)
+                .optional()?;
+            if row.is_some_and(|r| mark.names(&r)) {
+                self.outbox_remove(mark.seq)?;
+            }
         }
         if let Err(e) = std::fs::remove_file(&file) {
             tracing::warn!(error = %e, "cannot remove the outbox's cancel marks");
@@ -146,6 +184,9 @@ impl Db {
         let mine = st
             .query_map([&self.instance], outbox_row)?
             .collect::<rusqlite::Result<Vec<_>>>()?;
+        self.marks
+            .borrow_mut()
+            .extend(mine.iter().map(|r| (r.seq, CancelMark::of(r))));
         let all: i64 = self
             .conn
             .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))?;
@@ -171,9 +212,11 @@ impl Db {
             .collect())
     }
 
-    /// Claims of a process of this host that no longer runs are let go at
-    /// once (not after `CLAIM_STALE_SECS`): a crash does not hold queued
-    /// edits back from the next start.
+    /// Claims of a process of this host that no longer runs, or of a
+    /// store this process closed, are let go at once (not after
+    /// `CLAIM_STALE_SECS`): a crash does not hold queued edits back from
+    /// the next start, nor a store switched away from and back to in one
+    /// run (its claims not given back at the switch) from the switch back.
     fn free_claims_of_the_dead(&self) -> rusqlite::Result<()> {
         let claims: Vec<String> = {
             let mut st = self.conn.prepare(
@@ -237,7 +280,8 @@ impl Db {
 }
 
 /// Where the cancels a store could not write are marked: beside it,
-/// `<store>.cancelled`, one `seq` a line (`None`: a store in memory).
+/// `<store>.cancelled`, one `CancelMark` a line (`None`: a store in
+/// memory).
 pub fn cancel_marks_path(store: &Path) -> Option<PathBuf> {
     if store.as_os_str().is_empty() {
         return None;
@@ -248,15 +292,15 @@ pub fn cancel_marks_path(store: &Path) -> Option<PathBuf> {
 }
 
 /// The cancels marked beside a store (none when there is no mark).
-pub fn read_cancel_marks(store: &Path) -> Vec<i64> {
+pub fn read_cancel_marks(store: &Path) -> Vec<CancelMark> {
     cancel_marks_path(store)
         .and_then(|f| std::fs::read_to_string(f).ok())
-        .map(|s| s.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        .map(|s| s.lines().filter_map(CancelMark::parse).collect())
         .unwrap_or_default()
 }
 
 /// Mark a cancel beside the store (appended, the file 0600).
-fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
+fn mark_cancel(store: &Path, mark: &CancelMark) -> std::io::Result<()> {
     use std::io::Write;
     let file =
         cancel_marks_path(store).ok_or_else(|| std::io::Error::other("the store is in memory"))?;
@@ -267,6 +311,7 @@ fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
             file.display()
         )));
     }
+    let line = serde_json::to_string(mark).map_err(std::io::Error::other)?;
     let mut o = std::fs::OpenOptions::new();
     o.create(true).append(true);
     #[cfg(unix)]
@@ -275,26 +320,13 @@ fn mark_cancel(store: &Path, seq: i64) -> std::io::Result<()> {
         o.mode(0o600);
     }
     let mut f = o.open(file)?;
-    f.write_all(format!("{seq}\n").as_bytes())?;
+    f.write_all(format!("{line}\n").as_bytes())?;
     f.sync_all()
 }
 
-/// This process's name for its claims: host, pid and the time the store
-/// was opened (`host:pid:nanos`).
-pub(super) fn instance_name() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    format!("{}:{}:{nanos}", host_name(), std::process::id())
-}
-
-fn host_name() -> String {
-    crate::platform::ffi::hostname().replace(':', "_")
-}
-
-/// A claim by another process of this host that is not running any more.
-/// Another host's (a shared home folder) is only ever judged by time.
+/// A claim by another process of this host that is not running any more,
+/// or by an instance of this process that is closed. Another host's (a
+/// shared home folder) is only ever judged by time.
 fn claimant_gone(claim: &str) -> bool {
     let mut parts = claim.rsplitn(3, ':');
     let (Some(_nanos), Some(pid), Some(host)) = (parts.next(), parts.next(), parts.next()) else {
@@ -303,8 +335,11 @@ fn claimant_gone(claim: &str) -> bool {
     let Ok(pid) = pid.parse::<i32>() else {
         return false;
     };
-    if host != host_name() || pid <= 0 || pid as u32 == std::process::id() {
+    if host != host_name() || pid <= 0 {
         return false;
+    }
+    if pid as u32 == std::process::id() {
+        return !Instance::live(claim);
     }
     crate::platform::ffi::process_gone(pid)
 }
@@ -342,7 +377,7 @@ pub(super) fn rescue_outbox(path: &Path) -> Vec<OutboxRow> {
     // A cancel marked beside it is not carried over.
     let cancelled = read_cancel_marks(path);
     rows.map_while(Result::ok)
-        .filter(|r| !cancelled.contains(&r.seq))
+        .filter(|r| !cancelled.iter().any(|m| m.names(r)))
         .collect()
 }
 

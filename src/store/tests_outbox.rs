@@ -125,6 +125,17 @@ fn file_db(path: &std::path::Path, owner: &str) -> Db {
     db
 }
 
+/// A handle on the store at `path` holding one queued edit (place 1),
+/// claimed; and when.
+fn one_edit_claimed(path: &std::path::Path) -> (Db, i64) {
+    let db = file_db(path, "alice");
+    let now = now_secs();
+    db.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
+        .unwrap();
+    assert_eq!(db.outbox_take(now).unwrap().0.len(), 1);
+    (db, now)
+}
+
 #[test]
 fn two_processes_never_take_the_same_queued_edit() {
     let dir = tempfile::tempdir().unwrap();
@@ -162,11 +173,7 @@ fn two_processes_never_take_the_same_queued_edit() {
 fn a_claim_of_a_process_gone_quiet_is_taken_over() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("u.sqlite3");
-    let dead = file_db(&path, "alice");
-    let now = now_secs();
-    dead.outbox_add(1, "t", "#1", "a", "{}", None, None, now)
-        .unwrap();
-    assert_eq!(dead.outbox_take(now).unwrap().0.len(), 1);
+    let (_dead, now) = one_edit_claimed(&path);
     let next = file_db(&path, "alice");
     assert!(next.outbox_take(now + 10).unwrap().0.is_empty());
     let later = now + outbox::CLAIM_STALE_SECS + 1;
@@ -342,6 +349,132 @@ fn the_claim_of_a_process_that_died_is_let_go_at_once() {
     // A live one's (this process, another store handle) is not.
     let other = file_db(&path, "alice");
     assert!(other.outbox_take(now).unwrap().0.is_empty());
+}
+
+/// A store this process switched away from (`:profile`) while another
+/// program held it: its claims could not be given back (the store's
+/// thread does not even try once a write failed), and the `Db` is closed.
+/// Switching back to it in the same run took its queued edits only once
+/// the claims were stale (300 s, looked at every 60 s): minutes without a
+/// word. Now an instance of this process that is closed counts as gone,
+/// as a dead process does; one still open (another handle, as a second
+/// taskdeck) never loses its rows.
+#[test]
+fn a_store_switched_back_to_takes_at_once_the_edits_this_process_could_not_give_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let (away, now) = one_edit_claimed(&path);
+    // A second live handle on the store (as a second taskdeck): nothing.
+    let second = file_db(&path, "alice");
+    assert!(second.outbox_take(now).unwrap().0.is_empty());
+    // The switch away: closed without giving its claims back.
+    drop(away);
+    drop(second);
+    // The switch back, seconds later: taken at once.
+    let back = file_db(&path, "alice");
+    let (got, left) = back.outbox_take(now + 10).unwrap();
+    assert_eq!(
+        (got.iter().map(|r| r.seq).collect::<Vec<_>>(), left),
+        (vec![1], 0),
+        "the queued edit waits for its claim to go stale"
+    );
+    // Once taken by the open one, another open handle still gets nothing.
+    let other = file_db(&path, "alice");
+    assert!(other.outbox_take(now + 10).unwrap().0.is_empty());
+    assert!(other.outbox_take_new(now + 10).unwrap().is_empty());
+}
+
+/// A cancel marked beside the store (`<store>.cancelled`) named the
+/// edit by its place alone (`seq`). The place is chosen by the client,
+/// not by SQLite (`AUTOINCREMENT` never applies: every insert gives it),
+/// so it can name another edit later: a mark whose file could not be
+/// removed once carried out, a store copied back, a clock set back. Such
+/// a mark took the other edit with it, without a word. Now a mark names
+/// the edit (its task, when it was made, its request): another edit in
+/// the same place stays, and the edit it was written for still goes.
+#[test]
+fn a_cancel_mark_takes_only_the_edit_it_was_written_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let mut db = file_db(&path, "alice");
+    db.outbox_add(
+        5,
+        "t",
+        "#1",
+        "priority → low",
+        r#"{"p":"low"}"#,
+        None,
+        None,
+        100,
+    )
+    .unwrap();
+    db.outbox_add(6, "t", "#1", "status → completed", "{}", None, None, 100)
+        .unwrap();
+    // The store cannot write: both cancels are marked beside it.
+    db.read_only = Some("read-only".into());
+    db.outbox_cancel(5).unwrap();
+    db.outbox_cancel(6).unwrap();
+    db.read_only = None;
+    assert_eq!(outbox::read_cancel_marks(&path).len(), 2);
+    // Place 5 now holds another edit (the first gone meanwhile).
+    db.outbox_remove(5).unwrap();
+    db.outbox_add(
+        5,
+        "t",
+        "#1",
+        "priority → high",
+        r#"{"p":"high"}"#,
+        None,
+        None,
+        100,
+    )
+    .unwrap();
+    db.outbox_release().unwrap();
+    drop(db);
+    let next = file_db(&path, "alice");
+    let (got, _) = next.outbox_take(now_secs()).unwrap();
+    assert_eq!(
+        got.iter()
+            .map(|r| (r.seq, r.what.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(5, "priority → high")],
+        "the mark of the cancelled edit took another one in its place"
+    );
+    assert!(outbox::read_cancel_marks(&path).is_empty());
+    // A mark written by an older taskdeck (the place alone) is carried
+    // out as it was written to be.
+    std::fs::write(outbox::cancel_marks_path(&path).unwrap(), "5\n").unwrap();
+    assert!(file_db(&path, "alice")
+        .outbox_take(now_secs())
+        .unwrap()
+        .0
+        .is_empty());
+}
+
+/// A cancel marked while the store cannot even be read (damaged, held
+/// whole by another program): the mark names the edit as this handle
+/// wrote it.
+#[test]
+fn a_cancel_marked_while_the_store_cannot_be_read_names_the_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("u.sqlite3");
+    let mut db = file_db(&path, "alice");
+    db.outbox_add(5, "t", "#1", "priority → low", "{}", None, None, 100)
+        .unwrap();
+    db.read_only = Some("read-only".into());
+    // Its outbox cannot be read any more.
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("ALTER TABLE outbox RENAME TO elsewhere")
+        .unwrap();
+    assert!(db.outbox().is_err());
+    db.outbox_cancel(5).unwrap();
+    let marks = outbox::read_cancel_marks(&path);
+    assert_eq!(marks.len(), 1);
+    assert_eq!(
+        (marks[0].seq, marks[0].task.as_deref(), marks[0].created),
+        (5, Some("t"), Some(100))
+    );
 }
 
 #[test]

@@ -133,6 +133,9 @@ pub struct State {
     pub offline: Option<crate::app::local::offline::Offline>,
     /// Edits waiting for the service, in order.
     pub outbox: Vec<crate::app::local::outbox::OutItem>,
+    /// The last place in the queue given to an edit in this run: never
+    /// given again (`local/outbox/handle.rs`, `next_seq`).
+    pub outbox_seq: i64,
     /// Whose edits may go out now, and another user's that wait.
     pub owner: crate::app::local::outbox::Owner,
     /// Queued edits cancelled in `:outbox` that the store holds, until it
@@ -251,6 +254,7 @@ impl State {
             local: Default::default(),
             offline: None,
             outbox: Vec::new(),
+            outbox_seq: 0,
             owner: Default::default(),
             cancels: Vec::new(),
             edit_bases: HashMap::new(),

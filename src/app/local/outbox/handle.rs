@@ -65,14 +65,12 @@ impl State {
                 .map(Box::new),
         });
         let (base, saw) = (made.version, made.saw);
-        let seq = self
-            .outbox
-            .iter()
-            .map(|i| i.seq)
-            .max()
-            .unwrap_or(0)
-            .max(crate::store::now_secs() * 1000)
-            + 1;
+        let seq = next_seq(
+            self.outbox.iter().map(|i| i.seq).max().unwrap_or(0),
+            self.outbox_seq,
+            crate::store::now_secs(),
+        );
+        self.outbox_seq = seq;
         let created_at = crate::store::now_secs();
         let item = OutItem {
             seq,
@@ -504,4 +502,14 @@ impl State {
         }
         vec![fx]
     }
+}
+
+/// The place in the queue of an edit queued now: after every edit queued
+/// (`queued`, the highest in the outbox), after every place given in this
+/// run (`given`: an edit cancelled or sent is no longer in the outbox,
+/// and its number — named by a cancel marked beside the store — is never
+/// given to another edit), and after the time (a later run's places come
+/// after this one's).
+pub(crate) fn next_seq(queued: i64, given: i64, now_secs: i64) -> i64 {
+    queued.max(given).max(now_secs * 1000) + 1
 }

@@ -232,7 +232,7 @@ impl State {
                 .map(|c| format!("{} {}", c.label, c.what))
                 .collect();
             out.push(crate::text::clean(&format!(
-                "taskdeck: {} NOT KEPT ({why}) — still in the local store, sent at the next start unless cancelled again there: {}",
+                "taskdeck: {} NOT KEPT ({why}) — still in the local store, sent at the next start as soon as the service answers, which cannot tell it was cancelled (nothing could record it); cancel it again there while the service cannot be reached: {}",
                 crate::domain::words::plural(self.cancels.len(), "cancel was", "cancels were"),
                 names.join("; ")
             )));

@@ -34,6 +34,8 @@ pub mod owner;
 mod stored;
 pub mod three;
 
+#[cfg(test)]
+pub(crate) use handle::next_seq;
 pub use stored::{from_stored, to_stored};
 pub use three::Three;
 

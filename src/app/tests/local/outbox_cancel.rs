@@ -124,7 +124,8 @@ fn a_cancel_the_store_cannot_keep_says_so_is_tried_again_and_named_at_quit() {
     assert!(
         lines.iter().any(|l| l.contains("1 cancel was NOT KEPT")
             && l.contains("#1 priority → low")
-            && l.contains("sent at the next start")),
+            && l.contains("sent at the next start")
+            && l.contains("cannot tell it was cancelled")),
         "{lines:?}"
     );
     // Still held: the idle tick changes nothing.
@@ -144,4 +145,32 @@ fn a_cancel_the_store_cannot_keep_says_so_is_tried_again_and_named_at_quit() {
     assert!(!lines.iter().any(|l| l.contains("NOT KEPT")), "{lines:?}");
     drop(other);
     assert!(sc.disk.reopen().is_empty());
+}
+
+/// A place in the queue (`seq`) was the time in seconds, or one after
+/// the highest edit in the outbox: an edit queued in the same second as
+/// one cancelled took the cancelled one's place — which its cancel (a
+/// mark beside the store, a try again of the store's thread) names, so
+/// the new edit could go with it. Now a place given in a run is never
+/// given again in it.
+#[test]
+fn an_edit_queued_after_a_cancel_never_takes_the_cancelled_edits_place() {
+    let mut sc = Scene::queued();
+    let first = sc.s.outbox[0].seq;
+    sc.cancel();
+    let fx = palette(&mut sc.s, "priority high");
+    answer(&mut sc.s, &fx, Err(unreachable()));
+    sc.disk.serve(&mut sc.s);
+    assert_eq!(sc.s.outbox.len(), 1);
+    assert!(
+        sc.s.outbox[0].seq > first,
+        "{} after {first}",
+        sc.s.outbox[0].seq
+    );
+    // The rule, within one second: after every place given.
+    use crate::app::local::outbox::next_seq;
+    let given = next_seq(0, 0, 1_000);
+    assert_eq!(next_seq(0, given, 1_000), given + 1);
+    assert_eq!(next_seq(given + 5, given, 1_000), given + 6);
+    assert_eq!(next_seq(0, given, 2_000), 2_000_001);
 }
