@@ -120,6 +120,56 @@ fn ctrl_z_suspends_and_fg_redraws() {
     assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
 }
 
+/// A stop taskdeck did not make (`kill -STOP`, a SIGTSTP sent from
+/// outside, a debugger): the shell has the terminal meanwhile and puts it in
+/// its own mode (`stty sane`: line mode and echo; `ESC[?2004l`: readline
+/// turns bracketed paste off after every line). Once continued (`fg`), raw
+/// mode and bracketed paste are taken again and the screen is drawn whole.
+/// Before, nothing was: keys were read a line at a time and echoed, a paste
+/// came as typed keys (each one an action), and what the shell wrote stayed
+/// on the screen.
+#[test]
+fn continued_after_a_stop_from_outside_takes_the_terminal_again() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut env = svc.env();
+    env.push(("BIN".into(), env!("CARGO_BIN_EXE_taskdeck").into()));
+    let script = "set -m; \"$BIN\"; echo \"[job ended or stopped: $?]\"; \
+                  read -r line; stty sane; printf '\\033[?2004l'; fg; echo \"[fg: $?]\"";
+    let mut tui = Tui::spawn_program(&home, "bash", &["-c", script], &env, 120, 40);
+    tui.wait_for("Alice Martin", WAIT);
+    let pid = child_named(tui.pid(), "taskdeck");
+
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    tui.wait_for("[job ended or stopped: 147]", WAIT);
+    assert_eq!(proc_state(pid), Some('T'), "taskdeck is stopped");
+    // The terminal is still in taskdeck's raw mode: the line ends with LF.
+    let before = tui.raw();
+    tui.send("\n");
+    let started = std::time::Instant::now();
+    loop {
+        let after = &tui.raw()[before.len()..];
+        let stopped_paste = after.windows(8).rposition(|w| w == b"\x1b[?2004l");
+        let pasting = after.windows(8).rposition(|w| w == b"\x1b[?2004h");
+        if pasting > stopped_paste && contains(after, b"Alice Martin") {
+            break;
+        }
+        assert!(
+            started.elapsed() < WAIT,
+            "bracketed paste not taken again and no whole redraw after fg:\n{}",
+            tui.screen()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    if let Some(flags) = tui.local_flags() {
+        assert_eq!(flags & libc::ICANON, 0, "raw mode again after fg");
+        assert_eq!(flags & libc::ECHO, 0, "no echo after fg");
+    }
+    tui.send("q");
+    tui.wait_for("[fg: 0]", WAIT);
+    assert_eq!(tui.wait_exit(WAIT).exit_code(), 0);
+}
+
 /// SIGALRM (like SIGQUIT, SIGXCPU and the other signals that ask a
 /// process to end) leaves the terminal restored and says why in the exit
 /// status. (SIGUSR1 no longer ends taskdeck: `e2e_freeze`.)

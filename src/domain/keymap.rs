@@ -352,6 +352,9 @@ impl Keymap {
                 ));
                 continue;
             };
+            // Two spellings of one key ("ctrl-x" and "Ctrl-X", " " and
+            // "space") in one table: the one applied last wins, said.
+            let mut spelt: BTreeMap<Key, (&str, &str)> = BTreeMap::new();
             for (key_s, action_s) in keys {
                 let key = match Key::parse(key_s) {
                     Ok(k) => k,
@@ -360,6 +363,16 @@ impl Keymap {
                         continue;
                     }
                 };
+                if action_s == "none" || Action::from_name(action_s).is_some() {
+                    if let Some((before, was)) = spelt.insert(key, (key_s, action_s)) {
+                        if was != action_s {
+                            warnings.push(format!(
+                                "keys.{ctx_name}: {before:?} and {key_s:?} are the same key: \
+                                 {key_s:?} = {action_s:?} is used, {before:?} = {was:?} is not"
+                            ));
+                        }
+                    }
+                }
                 if action_s == "none" {
                     self.map.remove(&(ctx, key));
                     continue;
@@ -613,6 +626,34 @@ mod tests {
         assert!(help.iter().any(|(c, keys, a)| *c == Context::List
             && *a == Action::Down
             && keys.contains(&"ctrl-n".to_string())));
+    }
+
+    /// Two spellings of one key bound to two actions in one table: one
+    /// was silently dropped (`taskdeck config check` said nothing); it is
+    /// said, naming both and which is used.
+    #[test]
+    fn one_key_spelt_twice_in_a_table_is_said() {
+        let mut o: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        let list = o.entry("list".into()).or_default();
+        list.insert("ctrl-x".into(), "quit".into());
+        list.insert("Ctrl-X".into(), "refresh".into());
+        list.insert(" ".into(), "help".into());
+        list.insert("space".into(), "help".into());
+        let (km, w) = Keymap::load(&o);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].contains("\"Ctrl-X\" and \"ctrl-x\" are the same key")
+                && w[0].contains("\"ctrl-x\" = \"quit\" is used")
+                && w[0].contains("\"Ctrl-X\" = \"refresh\" is not"),
+            "{w:?}"
+        );
+        assert_eq!(
+            km.lookup(
+                &[Context::List],
+                &ev(KeyCode::Char('x'), KeyModifiers::CONTROL)
+            ),
+            Some(Action::Quit)
+        );
     }
 
     #[test]

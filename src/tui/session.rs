@@ -426,6 +426,16 @@ impl Session {
     }
 
     fn signalled(&mut self, sig: i32) {
+        if sig == libc::SIGCONT {
+            // Not a request to end: continued after a stop.
+            self.screen.continued();
+            if self.screen.hangup {
+                self.state.quit = true;
+                self.exit_code = hangup_code(self.exit_code);
+            }
+            self.dirty = true;
+            return;
+        }
         tracing::info!(sig, "signal received; saving drafts and leaving");
         self.state.quit = true;
         self.exit_code = 128 + sig;

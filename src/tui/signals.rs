@@ -6,6 +6,8 @@
 //! carried out ends the process at once. The rest — SIGUSR1/2, SIGPROF,
 //! SIGVTALRM, SIGIO, SIGWINCH (a resize, read by the input thread) — are
 //! left alone: a profiler or a stray `kill -USR1` never closes a session.
+//! SIGCONT (continued after any stop) takes the terminal again and draws
+//! the screen whole.
 
 use super::editor;
 use super::Msg;
@@ -109,6 +111,11 @@ pub(super) fn spawn_signals(tx: mpsc::UnboundedSender<Msg>) -> Listening {
             Ok(s) => streams.push((sig, s)),
             Err(e) => tracing::warn!(sig, error = %e, "cannot listen for a signal"),
         }
+    }
+    // Continued after a stop: the screen taken again (`Screen::continued`).
+    match signal(SignalKind::from_raw(libc::SIGCONT)) {
+        Ok(s) => streams.push((libc::SIGCONT, s)),
+        Err(e) => tracing::warn!(error = %e, "cannot listen for SIGCONT"),
     }
     if streams.is_empty() {
         return Listening(None);

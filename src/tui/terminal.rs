@@ -223,6 +223,26 @@ pub fn resume(term: &mut Term, mouse: bool) -> io::Result<()> {
     term.clear()
 }
 
+/// Continued after a stop taskdeck did not make itself (`kill -STOP`, a
+/// SIGTSTP sent from outside, a debugger): the shell that had the terminal
+/// meanwhile may have put it in its own mode (line mode and echo, bracketed
+/// paste off — readline turns it off after each line, so a paste would be
+/// typed keys) and written on the screen. Raw mode and bracketed paste are
+/// taken again and the next frame is drawn whole (a shell leaves the
+/// alternate screen, the mouse and the title as they were). After
+/// taskdeck's own ctrl-z ([`suspend`] took it all back) it changes nothing
+/// but one whole redraw.
+pub fn continued(term: &mut Term) -> io::Result<()> {
+    if !ACTIVE.load(Ordering::SeqCst) || gone() {
+        return Ok(());
+    }
+    // crossterm keeps raw mode as set: made again from the mode first found.
+    let _ = terminal::disable_raw_mode();
+    terminal::enable_raw_mode()?;
+    execute!(io::stdout(), EnableBracketedPaste, cursor::Hide)?;
+    term.clear()
+}
+
 /// ctrl-z: give the terminal back as it was found, stop the way the
 /// terminal's own ctrl-z would (SIGTSTP to our process group, which the
 /// shell sees as a stopped job), and once continued (`fg`, SIGCONT) take
@@ -271,6 +291,17 @@ impl Screen {
     }
 
     /// ctrl-z ([`suspend`]), the input paused meanwhile.
+    /// SIGCONT: see [`continued`]; a terminal gone meanwhile is a hang-up.
+    pub fn continued(&mut self) {
+        if let Err(e) = continued(&mut self.term) {
+            tracing::warn!(error = %e, "cannot take the terminal back after a stop; saving drafts and leaving");
+            if is_hangup(&e) {
+                mark_gone();
+            }
+            self.hangup = true;
+        }
+    }
+
     pub fn suspend(&mut self) {
         self.input.pause();
         if let Err(e) = suspend(&mut self.term, self.mouse) {

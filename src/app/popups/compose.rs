@@ -33,6 +33,7 @@ impl Compose {
             return;
         }
         self.editor.insert_str(crate::text::sanitize(text, true));
+        crate::app::state::composer::fit_wrap(&mut self.editor);
         self.dirty_since.get_or_insert_with(crate::clock::instant);
     }
 }
@@ -126,8 +127,9 @@ impl State {
             None => TextArea::default(),
         };
         // Long lines wrap softly on screen (at 80 columns the start of a
-        // line stays in view); what is sent keeps the lines as typed.
-        editor.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
+        // line stays in view); what is sent keeps the lines as typed. A
+        // huge text is not wrapped (WRAP_LIMIT): the composer says so.
+        crate::app::state::composer::fit_wrap(&mut editor);
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
         // What became of the last send of this draft: in flight (this
@@ -309,6 +311,7 @@ impl State {
             }
             _ => {
                 if c.editor.input(line_feed_is_a_new_line(ev)) {
+                    crate::app::state::composer::fit_wrap(&mut c.editor);
                     c.dirty_since.get_or_insert_with(crate::clock::instant);
                     if matches!(c.state, SendState::Failed { .. }) {
                         c.state = SendState::Editing;
@@ -368,6 +371,7 @@ impl State {
             c.editor.delete_char();
         }
         c.editor.insert_str(format!("{name} "));
+        crate::app::state::composer::fit_wrap(&mut c.editor);
         c.dirty_since.get_or_insert_with(crate::clock::instant);
         c.mention = None;
         true

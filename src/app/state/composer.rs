@@ -5,6 +5,34 @@
 use crate::app::state::input::LineInput;
 use std::time::Instant;
 
+/// Above this many bytes the composer's text is no longer wrapped on
+/// screen (long lines run on, the view follows the cursor sideways) and
+/// the composer says so: ratatui-textarea lays the whole text out again at
+/// each edit when it wraps, 0.25–0.7 s a key with a 1 MB paste. The text
+/// itself is kept whole either way. Figures: docs/performance.md
+/// "A huge text in the composer" (benches/composer.rs).
+pub const WRAP_LIMIT: usize = 32 * 1024;
+
+/// Soft wrap for a text up to [`WRAP_LIMIT`] bytes, none above it; set
+/// only when it changes (setting it lays the text out again).
+pub fn fit_wrap(editor: &mut ratatui_textarea::TextArea<'_>) {
+    let mut len = 0usize;
+    for l in editor.lines() {
+        len += l.len() + 1;
+        if len > WRAP_LIMIT {
+            break;
+        }
+    }
+    let mode = if len > WRAP_LIMIT {
+        ratatui_textarea::WrapMode::None
+    } else {
+        ratatui_textarea::WrapMode::WordOrGlyph
+    };
+    if editor.wrap_mode() != mode {
+        editor.set_wrap_mode(mode);
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ComposeKind {
     Comment,
@@ -119,7 +147,7 @@ impl Compose {
         let mut editor = ratatui_textarea::TextArea::from(
             text.split('\n').map(str::to_string).collect::<Vec<_>>(),
         );
-        editor.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
+        fit_wrap(&mut editor);
         editor.move_cursor(ratatui_textarea::CursorMove::Bottom);
         editor.move_cursor(ratatui_textarea::CursorMove::End);
         self.editor = editor;

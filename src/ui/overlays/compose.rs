@@ -10,6 +10,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
+/// The status line's first words when the text is too long to wrap.
+pub const LONG_TEXT_NOT_WRAPPED: &str = "long text: lines not wrapped  ";
+
 pub(super) fn draw(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mut Metrics) {
     let r = centered(area, 100, area.height.saturating_sub(6).max(10));
     let title = format!("{} — {}", c.kind.title(), crate::text::clean(&c.task_label));
@@ -103,6 +106,20 @@ pub(super) fn draw(f: &mut Frame, area: Rect, c: &Compose, theme: &Theme, m: &mu
             ),
             theme.accent,
         ),
+        // A huge text is not wrapped (composer::WRAP_LIMIT): said first.
+        SendState::Editing if c.editor.wrap_mode() == ratatui_textarea::WrapMode::None => {
+            Line::from(vec![
+                Span::styled(LONG_TEXT_NOT_WRAPPED, theme.warn),
+                Span::styled(
+                    crate::ui::hints::fit_popup_hint(
+                        &crate::app::popups::compose::composer_hint(c, "  "),
+                        usize::from(status.width)
+                            .saturating_sub(LONG_TEXT_NOT_WRAPPED.chars().count()),
+                    ),
+                    theme.dim,
+                ),
+            ])
+        }
         SendState::Editing => Line::styled(
             crate::ui::hints::fit_popup_hint(
                 &crate::app::popups::compose::composer_hint(c, "  "),
