@@ -158,7 +158,7 @@ impl World {
             stats: Default::default(),
             disk: Default::default(),
             inbox: None,
-            walk_rng: Rng::new(seed ^ 0x1b0c_5eed_0f_ea75),
+            walk_rng: Rng::new(seed ^ 0x001b_0c5e_ed0f_ea75),
             expect: Default::default(),
             told: Default::default(),
             acts_seen: 0,
