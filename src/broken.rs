@@ -42,6 +42,10 @@ pub enum Rule {
     /// Notifications forget what they told (`inbox::notify::Watch`): every
     /// unread item is news again at each update.
     NotifyAgain,
+    /// A task whose comments' read failed keeps its old base whole
+    /// (`inbox::cycle`) though the walk said what changed on it: the next
+    /// walk, the task changed again, says an assignment a second time.
+    OldBaseOnFailedRead,
 }
 
 #[cfg(feature = "sim")]

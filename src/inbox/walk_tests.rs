@@ -66,3 +66,109 @@ async fn a_walk_holds_a_pages_snapshots_at_most_and_reads_each_stored_base_alone
         "a walk read every stored base at once"
     );
 }
+
+/// The service as a walk reads it, in memory: one task, its comments'
+/// read failing while `fail` is set (a 5xx after the client's tries).
+struct Flaky {
+    task: std::sync::Mutex<serde_json::Value>,
+    fail: std::sync::atomic::AtomicBool,
+}
+
+impl Flaky {
+    fn now(&self) -> crate::api::Task {
+        serde_json::from_value(self.task.lock().unwrap().clone()).unwrap()
+    }
+
+    fn set(&self, k: &str, v: serde_json::Value) {
+        self.task.lock().unwrap()[k] = v;
+    }
+}
+
+impl super::reads::Reads for Flaky {
+    async fn list_tasks(
+        &self,
+        _q: &crate::api::TaskQuery,
+        _limit: u32,
+        _cursor: Option<&str>,
+    ) -> Result<crate::api::TaskPage, crate::api::ApiError> {
+        Ok(crate::api::TaskPage {
+            items: vec![crate::api::TaskItem::Task(Box::new(self.now()))],
+            cursor: None,
+        })
+    }
+
+    async fn get_task(&self, _id: &str) -> Result<crate::api::Task, crate::api::ApiError> {
+        Ok(self.now())
+    }
+
+    async fn list_comments_counted(
+        &self,
+        _id: &str,
+    ) -> Result<(Vec<crate::api::Comment>, Vec<String>), crate::api::ApiError> {
+        if self.fail.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(crate::api::ApiError::Status {
+                status: 503,
+                message: "unavailable".into(),
+            });
+        }
+        Ok((Vec::new(), Vec::new()))
+    }
+
+    async fn list_task_comments_counted(
+        &self,
+        id: &str,
+    ) -> Result<(Vec<crate::api::Comment>, Vec<String>), crate::api::ApiError> {
+        self.list_comments_counted(id).await
+    }
+}
+
+/// Issue 43 (the simulator, the walk's reads failing): a walk that saw
+/// the task assigned to the user but could not read its comments said
+/// "assigned" and kept the task's old base (so that its comments are read
+/// again); the next walk, the task changed again meanwhile (a new
+/// version), compared it with that old base and said "assigned" a second
+/// time. A failed comment read keeps what was known of the comments, not
+/// of the task: the assignment is said once.
+#[tokio::test]
+async fn a_failed_comment_read_never_has_the_next_walk_say_an_assignment_again() {
+    use super::tests::{me, BOB, ME, T1};
+    let person = |id: &str, name: &str| serde_json::json!({"id": id, "name": name});
+    let svc = Flaky {
+        task: std::sync::Mutex::new(serde_json::json!({
+            "id": T1, "display_id": "#12", "title": "Quarterly report",
+            "status": "in_progress", "priority": "medium",
+            "assigned_to": person(BOB, "Bob"),
+            "creator": person(BOB, "Bob"),
+            "updated_at": "2026-11-25T08:00:00Z",
+            "involved_people": [],
+        })),
+        fail: false.into(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (mut db, _) = crate::store::Db::open(&dir.path().join("u.sqlite3")).unwrap();
+    let plan = Plan::default();
+    let now = super::tests::now();
+    let assigned = |db: &crate::store::Db| {
+        db.inbox_items(true)
+            .unwrap()
+            .into_iter()
+            .filter(|i| i.kind == "assigned")
+            .count()
+    };
+    // The first walk learns the task (Bob's) and its comments.
+    cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    // Assigned to the user; the comments' read fails: said once.
+    svc.set("assigned_to", person(ME, "Alice Adams"));
+    svc.set("updated_at", "2026-11-25T09:00:00Z".into());
+    svc.fail.store(true, std::sync::atomic::Ordering::Relaxed);
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert_eq!(r.comments_failed, 1, "{r:?}");
+    assert_eq!(assigned(&db), 1);
+    // Another change by someone else; the comments read again.
+    svc.set("status", "completed".into());
+    svc.set("updated_at", "2026-11-25T09:30:00Z".into());
+    svc.fail.store(false, std::sync::atomic::Ordering::Relaxed);
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert_eq!(r.partial(), None, "{r:?}");
+    assert_eq!(assigned(&db), 1, "the assignment said again");
+}

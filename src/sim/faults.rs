@@ -158,6 +158,13 @@ pub enum Break {
     /// The notifications forget what they told
     /// (`broken::Rule::NotifyAgain`): an item is notified again.
     NotifyAgain,
+    /// The inbox's walk keeps a task's old base whole when its comments'
+    /// read failed, though it said what changed on the task
+    /// (`broken::Rule::OldBaseOnFailedRead`): an assignment is said again
+    /// by the next walk once the task changed in between. Only a failed
+    /// read of the walk's own (`--faults` 5xx, 429, garbage, dropped,
+    /// others: a task deleted as the walk runs) shows it.
+    OldBase,
 }
 
 impl Break {
@@ -175,8 +182,9 @@ impl Break {
             "retry-writes" => Ok(Break::RetryWrites),
             "lose-mentions" => Ok(Break::LoseMentions),
             "notify-again" => Ok(Break::NotifyAgain),
+            "old-base" => Ok(Break::OldBase),
             _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes, silent-store, lose-mentions, notify-again"
+                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes, silent-store, lose-mentions, notify-again, old-base"
             )),
         }
     }

@@ -15,12 +15,16 @@
 //! (`check::no_controls`, in `world.rs`).
 
 use super::check::Broke;
+use super::faults::Faults;
+use super::rng::Rng;
 use super::service::{Act, Service};
 use crate::api::{ApiError, Comment, Task, TaskPage, TaskQuery};
 use crate::inbox::{InboxUpdate, Me};
 use crate::store::Db;
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::{ready, Future};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// The walk's page in the simulator: small, so that a walk has several
 /// pages (the model has a dozen tasks or so).
@@ -42,20 +46,129 @@ pub struct Inbox {
     pub next_walk: std::time::Duration,
 }
 
-/// The model service as the walk reads it: unreachable during an outage.
+/// The model service as the walk reads it: unreachable during an outage,
+/// and, with the faults asked for, each read meets what a request of the
+/// client's meets (`http::draw`: a 5xx, a 429, a garbage body, a lost
+/// connection or no answer in time), tried again by the client's own
+/// rule (`api::client::again`) as `Client::send` does; with `others`, a
+/// task is now and then deleted by another user while the walk runs (its
+/// reads after that answer 404, and the world deletes it once the walk
+/// ends: [`Reader::deleted`]); with `garbage`, a comment listing now and
+/// then holds one comment that does not read (an odd shape: its print
+/// among the unreadable ones, as `Client::list_comments_counted` gives).
 pub struct Reader<'a> {
     pub svc: &'a Service,
     pub outage: bool,
+    /// The faults drawn for each read (`None`: every read answered).
+    pub faults: Option<&'a Faults>,
+    /// The walk's draws (the reads run one after another on this thread,
+    /// in the walk's order: the same seed, the same faults).
+    pub rng: Mutex<Rng>,
+    /// Tasks deleted by another user during the walk.
+    pub deleted: Mutex<Vec<String>>,
+    /// Reads that came to an error (after the client's own tries).
+    pub failed: AtomicU64,
+    /// Comment listings that held a comment that did not read.
+    pub odd: AtomicU64,
 }
 
-impl Reader<'_> {
-    fn or_down<T>(&self, f: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {
+impl<'a> Reader<'a> {
+    pub fn new(svc: &'a Service, outage: bool, faults: Option<&'a Faults>, rng: Rng) -> Self {
+        Reader {
+            svc,
+            outage,
+            faults,
+            rng: Mutex::new(rng),
+            deleted: Mutex::new(Vec::new()),
+            failed: AtomicU64::new(0),
+            odd: AtomicU64::new(0),
+        }
+    }
+
+    /// Its random source back, for the next walk.
+    pub fn into_parts(self) -> (Rng, Vec<String>, u64, u64) {
+        (
+            self.rng.into_inner().unwrap_or_else(|e| e.into_inner()),
+            self.deleted.into_inner().unwrap_or_else(|e| e.into_inner()),
+            self.failed.into_inner(),
+            self.odd.into_inner(),
+        )
+    }
+
+    fn draw(&self, f: impl FnOnce(&mut Rng) -> u64) -> u64 {
+        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut rng)
+    }
+
+    /// One read of task `id` (`None`: a page): gone when deleted during
+    /// the walk, maybe deleted now; then each attempt meets a fault.
+    fn read<T>(
+        &self,
+        id: Option<&str>,
+        f: impl Fn() -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         if self.outage {
             return Err(ApiError::Unreachable {
                 message: "the model service is down".into(),
             });
         }
-        f()
+        let Some(faults) = self.faults else {
+            return f();
+        };
+        let deleted = |id: &str| {
+            let d = self.deleted.lock().unwrap_or_else(|e| e.into_inner());
+            d.iter().any(|g| g == id)
+        };
+        if let Some(id) = id {
+            if faults.others && !deleted(id) && self.draw(|r| r.below(100)) < 2 {
+                self.deleted
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(id.to_string());
+            }
+            if deleted(id) {
+                self.failed.fetch_add(1, Ordering::Relaxed);
+                return Err(ApiError::NotFound {
+                    what: "task".into(),
+                    message: format!("task {id} not found"),
+                });
+            }
+        }
+        let cfg = super::http::config();
+        let (mut attempt, mut before) = (0, None);
+        loop {
+            let fault = {
+                let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+                super::http::draw(&mut rng, faults, false, false, before)
+            };
+            before = Some(fault);
+            let result = match fault.error() {
+                Some(e) => Err(e),
+                None => f(),
+            };
+            if super::http::tried_again(&cfg, false, &result, attempt).is_none() {
+                if result.is_err() {
+                    self.failed.fetch_add(1, Ordering::Relaxed);
+                }
+                return result;
+            }
+            attempt += 1;
+        }
+    }
+
+    /// Task `id`'s comments, now and then one of them not reading.
+    fn comments(&self, id: &str) -> Result<(Vec<Comment>, Vec<String>), ApiError> {
+        let (mut cs, mut odd) = self.read(Some(id), || {
+            self.svc.comments_of(id).map(|c| (c, Vec::new()))
+        })?;
+        let garbage = self.faults.is_some_and(|f| f.garbage);
+        if garbage && !cs.is_empty() && self.draw(|r| r.below(100)) < 3 {
+            let k = self.draw(|r| r.below(cs.len() as u64)) as usize;
+            let c = cs.remove(k);
+            odd.push(format!("odd:{}", c.id.as_str()));
+            self.odd.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok((cs, odd))
     }
 }
 
@@ -66,25 +179,25 @@ impl crate::inbox::reads::Reads for Reader<'_> {
         limit: u32,
         cursor: Option<&str>,
     ) -> impl Future<Output = Result<TaskPage, ApiError>> + Send {
-        ready(self.or_down(|| self.svc.list(limit, cursor)))
+        ready(self.read(None, || self.svc.list(limit, cursor)))
     }
 
     fn get_task(&self, id: &str) -> impl Future<Output = Result<Task, ApiError>> + Send {
-        ready(self.or_down(|| self.svc.task(id)))
+        ready(self.read(Some(id), || self.svc.task(id)))
     }
 
     fn list_comments_counted(
         &self,
         id: &str,
     ) -> impl Future<Output = Result<(Vec<Comment>, Vec<String>), ApiError>> + Send {
-        ready(self.or_down(|| self.svc.comments_of(id).map(|c| (c, Vec::new()))))
+        ready(self.comments(id))
     }
 
     fn list_task_comments_counted(
         &self,
         id: &str,
     ) -> impl Future<Output = Result<(Vec<Comment>, Vec<String>), ApiError>> + Send {
-        ready(self.or_down(|| self.svc.comments_of(id).map(|c| (c, Vec::new()))))
+        ready(self.comments(id))
     }
 }
 
@@ -118,6 +231,8 @@ pub struct Awaited {
 pub struct Expect {
     pub awaited: Vec<Awaited>,
     pub walks: BTreeMap<String, u64>,
+    /// Why acts were no longer awaited since the last look (stats).
+    pub let_go: Vec<&'static str>,
 }
 
 /// Whether the inbox follows `task` so that `act` must become its item:
@@ -126,21 +241,23 @@ pub struct Expect {
 /// newer one: `derive::moved`, the walk's commit), and (a comment) has
 /// read its comments before, or (an assignment) knew it as not the
 /// user's.
-pub fn follows(db: &Db, act: &Act, svc: &Service) -> bool {
+/// (`None`: it follows; else why not, counted in a run's stats.)
+pub fn why_not(db: &Db, act: &Act, svc: &Service) -> Option<&'static str> {
     if !db.inbox_started() {
-        return false;
+        return Some("inbox acts not awaited: the inbox had not begun");
     }
     let Ok(Some(base)) = db.inbox_base(&act.task) else {
-        return false;
+        return Some("inbox acts not awaited: the task unknown to the inbox");
     };
     if svc.version(&act.task).is_none_or(|v| v <= base.version) {
-        return false;
+        return Some("inbox acts not awaited: the task's version not newer");
     }
-    if act.key == "assigned" {
+    let follows = if act.key == "assigned" {
         serde_json::from_str::<crate::inbox::snapshot::Snapshot>(&base.snap).is_ok_and(|s| !s.mine)
     } else {
         base.comment_ids.is_some()
-    }
+    };
+    (!follows).then_some("inbox acts not awaited: mine already, or comments never read")
 }
 
 /// The items of `act`'s kind on its task in `db` (read or not).
@@ -174,17 +291,26 @@ impl Expect {
         let walks = self.walks.get(user).copied().unwrap_or(0);
         let mut out = Vec::new();
         let mut checked = 0;
+        let let_go = &mut self.let_go;
         self.awaited.retain(|a| {
             if a.act.user != user {
                 return true;
             }
             let assigned = a.act.key == "assigned";
-            if svc.archived(&a.act.task) != Some(false)
-                || svc.set_backs != a.set_backs
-                || (assigned
-                    && (svc.assignee_moves.get(&a.act.task).copied().unwrap_or(0) != a.moves
-                        || svc.writes_to(&a.act.task) != a.writes))
+            let why = if svc.archived(&a.act.task) != Some(false) {
+                Some("inbox acts let go: the task archived or gone")
+            } else if svc.set_backs != a.set_backs {
+                Some("inbox acts let go: the service's clock set back")
+            } else if assigned
+                && (svc.assignee_moves.get(&a.act.task).copied().unwrap_or(0) != a.moves
+                    || svc.writes_to(&a.act.task) != a.writes)
             {
+                Some("inbox acts let go: the assignee moved again or the user wrote")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let_go.push(why);
                 return false;
             }
             if walks < a.walks + WALKS {

@@ -8,14 +8,16 @@
 
 use super::disk::Fault;
 use super::inbox::{self, Awaited, Inbox, Reader};
+use super::rng::Rng;
 use super::world::World;
 use crate::inbox::link::{apply, load, walk_once};
 use crate::inbox::{InboxCmd, InboxUpdate, Me, Plan};
 use crate::store::Db;
 use std::time::Duration;
 
-/// The walk's period (the default `inbox_refresh_secs`).
-const EVERY: Duration = Duration::from_secs(120);
+/// The walk's period: the smallest `inbox_refresh_secs` a user may set
+/// (30 s; 120 s by default), so that a run walks, and checks, often.
+const EVERY: Duration = Duration::from_secs(30);
 
 impl World {
     /// After a step: the inbox runs for the store's user (started, or
@@ -129,15 +131,15 @@ impl World {
     fn inbox_walk(&mut self) {
         let Some(i) = self.inbox.as_mut() else { return };
         self.disk.apply(&i.db);
-        let reader = Reader {
-            svc: &self.svc,
-            outage: self.outage,
-        };
+        let rng = std::mem::replace(&mut self.walk_rng, Rng::new(0));
+        let reader = Reader::new(&self.svc, self.outage, Some(&self.faults), rng);
         let plan = Plan {
             page: inbox::PAGE,
             ..Plan::default()
         };
         futures::executor::block_on(walk_once(&reader, &mut i.db, &i.me, &plan, &mut i.update));
+        let (rng, deleted, failed, odd) = reader.into_parts();
+        self.walk_rng = rng;
         load(&i.db, &mut i.update);
         i.next_walk = self.clock + EVERY;
         let user = i.user.clone();
@@ -145,6 +147,14 @@ impl World {
         if whole {
             *self.expect.walks.entry(user.clone()).or_default() += 1;
         }
+        // Deleted by another user while the walk ran: gone from now on.
+        for id in deleted {
+            self.notes
+                .push(format!("task {id} deleted during the walk"));
+            self.count("tasks deleted during a walk");
+            self.svc.delete(&id);
+        }
+        let Some(i) = self.inbox.as_ref() else { return };
         let note = format!("inbox walk: {}", i.update.error.as_deref().unwrap_or("ok"));
         let (found, checked) = self.expect.check(&user, &i.db, &self.svc);
         self.notes.push(note);
@@ -155,6 +165,15 @@ impl World {
         for _ in 0..checked {
             self.count("inbox acts found once");
         }
+        for why in std::mem::take(&mut self.expect.let_go) {
+            self.count(why);
+        }
+        for _ in 0..failed {
+            self.count("inbox reads failed");
+        }
+        for _ in 0..odd {
+            self.count("inbox comments that did not read");
+        }
         self.broke(found);
         self.inbox_send();
     }
@@ -164,10 +183,21 @@ impl World {
     fn inbox_acts(&mut self) {
         let new: Vec<_> = self.svc.acts[self.acts_seen..].to_vec();
         self.acts_seen = self.svc.acts.len();
-        let Some(i) = self.inbox.as_ref() else { return };
+        let Some(i) = self.inbox.as_ref() else {
+            for _ in &new {
+                self.count("inbox acts not awaited: no inbox running");
+            }
+            return;
+        };
         let mut awaited = Vec::new();
+        let mut not = Vec::new();
         for act in new {
-            if act.user != i.user || !inbox::follows(&i.db, &act, &self.svc) {
+            if act.user != i.user {
+                not.push("inbox acts not awaited: for another user");
+                continue;
+            }
+            if let Some(why) = inbox::why_not(&i.db, &act, &self.svc) {
+                not.push(why);
                 continue;
             }
             let moves = self.svc.assignee_moves.get(&act.task).copied().unwrap_or(0);
@@ -179,6 +209,9 @@ impl World {
                 writes: self.svc.writes_to(&act.task),
                 act,
             });
+        }
+        for why in not {
+            self.count(why);
         }
         for a in awaited {
             self.count("inbox acts awaited");

@@ -217,6 +217,7 @@ impl Broken {
             Some(Break::RetryWrites) => Some(Rule::RetryWrites),
             Some(Break::LoseMentions) => Some(Rule::LoseMentions),
             Some(Break::NotifyAgain) => Some(Rule::NotifyAgain),
+            Some(Break::OldBase) => Some(Rule::OldBaseOnFailedRead),
             Some(Break::ForgetOutbox | Break::DoubleSend | Break::SilentStore) | None => None,
         });
         Broken

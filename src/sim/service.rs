@@ -76,6 +76,9 @@ pub struct Service {
 /// 2026-11-01T10:00:00Z.
 pub const EPOCH: i64 = 1_793_527_200;
 
+/// The tasks not archived that others keep the service to (`Service::other`).
+const LIVE: usize = 12;
+
 pub fn tid(n: u64) -> String {
     format!("00000000-0000-4000-8000-{n:012}")
 }
@@ -205,6 +208,14 @@ impl Service {
         self.task(id)?;
         let cs = self.comments.get(id).cloned().unwrap_or_default();
         cs.iter().map(parse).collect()
+    }
+
+    /// Another user deletes task `id` (one the inbox's walk met deleted
+    /// while it ran).
+    pub fn delete(&mut self, id: &str) {
+        if let Some(i) = self.find(id) {
+            self.tasks.remove(i);
+        }
     }
 
     /// Whether the task is archived (`None`: gone).
@@ -460,8 +471,22 @@ impl Service {
     /// Someone else changes the service: a field, a comment, an archive,
     /// a delete, the requester thread turned off or on.
     pub fn other(&mut self, r: u64, thread_off: bool) {
-        if self.tasks.is_empty() {
-            return;
+        // Others make tasks too: those archived or deleted (by anyone, or
+        // as a walk ran) are made up for, so that a long run still has
+        // tasks to mention the user on (their pool drained within a few
+        // thousand steps, and the inbox had almost nothing to check).
+        let live = |s: &Service| {
+            s.tasks
+                .iter()
+                .filter(|t| !t["archived"].as_bool().unwrap_or(false))
+                .count()
+        };
+        while live(self) < LIVE {
+            self.tick();
+            let n = self.tasks.len() as u64 + 1 + self.next;
+            let mut t = self.task_json(n, &format!("Made by another {n}"));
+            t["creator"] = person(OTHER);
+            self.tasks.push(t);
         }
         let i = (r % self.tasks.len() as u64) as usize;
         let id = self.tasks[i]["id"].as_str().unwrap_or_default().to_string();

@@ -78,6 +78,8 @@ pub struct World {
     pub(super) disk: super::disk::Disk,
     /// The inbox of the store's user, beside the client (`inbox.rs`).
     pub(super) inbox: Option<super::inbox::Inbox>,
+    /// The draws of the inbox walk's reads (their faults).
+    pub(super) walk_rng: Rng,
     /// What others did, awaited in the inbox; each user's whole walks.
     pub(super) expect: super::inbox::Expect,
     /// The notifications decided.
@@ -156,6 +158,7 @@ impl World {
             stats: Default::default(),
             disk: Default::default(),
             inbox: None,
+            walk_rng: Rng::new(seed ^ 0x001b_0c5e_ed0f_ea75),
             expect: Default::default(),
             told: Default::default(),
             acts_seen: 0,
