@@ -301,6 +301,64 @@ fn a_draft_that_cannot_be_written_at_a_quit_is_said_not_kept_with_its_text() {
     assert!(after.contains("NOT KEPT"), "{after}");
     assert!(after.contains(UNWRITABLE), "the text itself: {after}");
     assert!(!after.contains("unsent text is kept"), "{after}");
+    // And the file it was written to instead, which holds it.
+    let folder = home.spilled();
+    let file = std::fs::read_dir(&folder)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert!(
+        said.replace("\r\n", "")
+            .contains(&format!("written instead to {}", file.display())),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), UNWRITABLE);
+}
+
+/// The text no draft can keep when the terminal is gone (the pane killed,
+/// the window closed): stderr goes nowhere, so it is written to the
+/// private folder (`$XDG_RUNTIME_DIR/taskdeck/`, 0700, the file 0600), and
+/// the next start says where it is, never the text (before: lost, unsaid).
+#[test]
+fn a_text_no_draft_can_keep_at_a_hang_up_is_written_privately_and_named_at_the_next_start() {
+    let svc = Service::small();
+    let home = Home::new();
+    let mut tui = HangupTui::spawn(&home, &svc.env(), COLS, ROWS);
+    tui.wait_for("Alice Martin", WAIT);
+    tui.send(":open #2\r");
+    tui.wait_for("▶ #2 Confirm", WAIT);
+    tui.send("c");
+    tui.wait_for("Internal comment", WAIT);
+    let dir = svc.drafts_of(&home, KEY);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::write(&dir, "not a folder").unwrap();
+    tui.send(UNWRITABLE);
+    tui.wait_for(UNWRITABLE, WAIT);
+    tui.hang_up();
+    let st = tui.wait_exit(WAIT);
+    assert_ne!(st.exit_code(), 101, "no panic");
+    assert_eq!(st.exit_code(), 129, "a hang-up: {st:?}");
+
+    let folder = home.spilled();
+    assert_eq!(mode(&folder), 0o700);
+    let files: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(mode(&files[0]), 0o600);
+    assert_eq!(std::fs::read_to_string(&files[0]).unwrap(), UNWRITABLE);
+    let name = files[0].file_name().unwrap().to_str().unwrap().to_string();
+    assert!(name.contains("_2"), "named by the task: {name}");
+
+    let mut tui = Tui::spawn(&home, &[], &svc.env(), 200, ROWS);
+    tui.wait_for("unsaved text", WAIT);
+    tui.wait_for(&name, WAIT);
+    assert!(!tui.screen().contains(UNWRITABLE), "never the text");
+    tui.signal(libc::SIGTERM);
+    tui.wait_exit(WAIT);
 }
 
 #[test]

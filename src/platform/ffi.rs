@@ -87,6 +87,12 @@ pub fn getpid() -> pid_t {
     unsafe { libc::getpid() }
 }
 
+/// Our effective user id.
+pub fn geteuid() -> libc::uid_t {
+    // SAFETY: geteuid(2) has no arguments and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
 /// Our process group. Async-signal-safe.
 pub fn getpgrp() -> pid_t {
     // SAFETY: getpgrp(2) has no arguments and cannot fail.

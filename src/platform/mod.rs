@@ -7,7 +7,12 @@
 //! - `child`: the one way to run a child with a time limit, in a process
 //!   group of its own, tracked in the one registry of running groups that
 //!   taskdeck's exit (a second signal too) ends.
+//! - `spill`: the last place for the composer's text that no draft could
+//!   keep at a quit or hang-up (`$XDG_RUNTIME_DIR/taskdeck/`, else
+//!   `$TMPDIR/taskdeck-$UID/`, else `/tmp/taskdeck-$UID/`), and the files
+//!   found there at the next start.
 
 pub mod child;
 #[allow(unsafe_code)]
 pub mod ffi;
+pub mod spill;

@@ -205,6 +205,13 @@ impl Session {
         for w in theme_warnings {
             state.say(Level::Warn, w);
         }
+        // Text of an earlier run that no draft could keep (issue: a
+        // hang-up with the drafts' folder unwritable): where it is, once
+        // a start, never the text.
+        if let Some(line) = crate::app::edit::sends::spilled_said(&crate::platform::spill::found())
+        {
+            state.say(Level::Warn, line);
+        }
         let signals = super::signals::spawn_signals(tx.clone());
         let screen = terminal::Screen {
             term,
@@ -549,7 +556,12 @@ impl Session {
         // kept below as never sent.
         let stopped = self.worker.stop_unsent();
         self.writes.never_sent(&stopped);
-        let at_quit = self.state.keep_composer_at_quit();
+        let mut at_quit = self.state.keep_composer_at_quit();
+        // Not kept as a draft: written to the last private place left
+        // (stderr may be a terminal that is gone).
+        if let Some(lost) = at_quit.lost.as_mut() {
+            lost.spill();
+        }
         // Drafts saved: a signal from now on ends the process at once.
         super::editor::leaving();
         // What the commands started is ended with taskdeck.

@@ -142,9 +142,21 @@ pub struct Home {
 
 impl Home {
     pub fn new() -> Home {
-        Home {
-            dir: tempfile::tempdir().unwrap(),
+        let dir = tempfile::tempdir().unwrap();
+        // `$XDG_RUNTIME_DIR`: the private folder for text no draft could
+        // keep goes here, never in the machine's /tmp.
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            std::fs::DirBuilder::new()
+                .mode(0o700)
+                .create(dir.path().join("run"))
+                .unwrap();
         }
+        Home { dir }
+    }
+    /// `$XDG_RUNTIME_DIR/taskdeck`: the composer's text no draft could keep.
+    pub fn spilled(&self) -> PathBuf {
+        self.root().join("run").join("taskdeck")
     }
     pub fn root(&self) -> &Path {
         self.dir.path()
@@ -168,6 +180,10 @@ impl Home {
                 r.join("no-config.toml").display().to_string(),
             ),
             ("XDG_STATE_HOME".into(), self.state().display().to_string()),
+            (
+                "XDG_RUNTIME_DIR".into(),
+                r.join("run").display().to_string(),
+            ),
             ("XDG_CACHE_HOME".into(), self.cache().display().to_string()),
             (
                 "XDG_CONFIG_HOME".into(),

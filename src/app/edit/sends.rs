@@ -131,6 +131,7 @@ impl State {
                     what: format!("{} on {}", c.kind.title().to_lowercase(), c.task_label),
                     error: e.to_string(),
                     text,
+                    spilled: None,
                 }),
             },
         }
@@ -153,6 +154,8 @@ pub struct NotKept {
     pub what: String,
     pub error: String,
     pub text: String,
+    /// Where [`NotKept::spill`] wrote it, or why it could not.
+    pub spilled: Option<Result<std::path::PathBuf, String>>,
 }
 
 /// At most this much of a text not kept is written on stderr.
@@ -166,8 +169,13 @@ impl NotKept {
         while !self.text.is_char_boundary(end) {
             end -= 1;
         }
+        let spilled = match &self.spilled {
+            Some(Ok(p)) => format!("; written instead to {}", p.display()),
+            Some(Err(why)) => format!("; nor written to a private folder ({why})"),
+            None => String::new(),
+        };
         let mut out = vec![crate::text::clean(&format!(
-            "taskdeck: your {} could NOT be kept as a draft ({}) — NOT KEPT; its text follows, copy it now:",
+            "taskdeck: your {} could NOT be kept as a draft ({}) — NOT KEPT{spilled}; its text follows, copy it now:",
             self.what, self.error
         ))];
         out.push(self.text[..end].to_string());
@@ -179,6 +187,30 @@ impl NotKept {
         }
         out
     }
+}
+
+impl NotKept {
+    /// Writes the text, cleaned as its stderr copy is, to the last private
+    /// place left (`platform::spill`): when the terminal is gone, stderr
+    /// goes nowhere and this file is the one copy.
+    pub fn spill(&mut self) {
+        let text = crate::text::sanitize(&self.text, true);
+        self.spilled = Some(crate::platform::spill::write(&self.what, &text));
+    }
+}
+
+/// Said at a start when texts of an earlier run that no draft could keep
+/// are in the private folder: one line, with the path, never the text.
+pub fn spilled_said(found: &[std::path::PathBuf]) -> Option<String> {
+    let last = found.last()?;
+    let more = match found.len() {
+        1 => String::new(),
+        n => format!(" ({} more in that folder)", n - 1),
+    };
+    Some(format!(
+        "unsaved text of an earlier run (not kept as a draft) is in {}{more}",
+        last.display()
+    ))
 }
 
 /// The open composer is the one whose text was sent: same task, same

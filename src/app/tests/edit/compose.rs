@@ -781,8 +781,13 @@ fn a_composer_text_that_cannot_be_kept_at_a_quit_is_handed_back_not_kept() {
         what: "internal comment on #1".into(),
         error: "No space left on device".into(),
         text: format!("a{}", "é".repeat(40_000)),
+        spilled: Some(Ok("/run/user/1/taskdeck/1-x.txt".into())),
     };
     let lines = long.lines();
+    assert!(
+        lines[0].contains("NOT KEPT; written instead to /run/user/1/taskdeck/1-x.txt;"),
+        "the file it went to: {lines:?}"
+    );
     assert_eq!(lines[1].len(), 64 * 1024 - 1, "cut before a split é");
     assert_eq!(
         lines[2],
