@@ -60,8 +60,8 @@ fn the_shrunk_runs_of_what_the_simulator_found_hold() {
     assert!(names.len() >= 3, "{names:?}");
     for path in names {
         let text = std::fs::read_to_string(&path).expect("a script");
-        let script = sim::Script::parse(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let script =
+            sim::Script::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(
             text.lines().take_while(|l| l.starts_with('#')).count() >= 2,
             "{}: says what it found and what holds it",
