@@ -25,6 +25,30 @@ impl State {
                 self.owner.asked = false;
             }
         }
+        // Away, the key may have been reissued to someone else (the
+        // service names no user on a write): until `GET /me` answers,
+        // taskdeck stays offline — the worker answers every other request
+        // at once, so a write made meanwhile is queued, never sent as
+        // whoever the key acts as now (simulator seed 515215864).
+        if self.offline.is_some() && self.owner.recheck && !matches!(r.req, ApiRequest::Me) {
+            if r.result.is_ok() {
+                return self.probe_now();
+            }
+        } else if self.offline.is_some() && self.owner.recheck {
+            if let Err(e) = &r.result {
+                let lost = matches!(e, ApiError::Timeout { .. } | ApiError::Network { .. });
+                if !e.unreachable() && !e.is_setup() && !lost {
+                    // The service answers, but not who the key acts as:
+                    // still held, asked again at the next probe.
+                    if let Some(o) = &mut self.offline {
+                        o.why = crate::text::clean(&format!(
+                            "the service answers, but who the key acts as is not confirmed yet: {e}"
+                        ));
+                    }
+                    return vec![];
+                }
+            }
+        }
         match &r.result {
             Ok(_) => self.back_online(),
             // A certificate or proxy refused: a setting to fix, shown as
@@ -114,6 +138,20 @@ impl State {
         fx.extend(self.recheck_identity());
         fx.extend(self.refresh());
         fx
+    }
+
+    /// The service answered again while offline: `GET /me` asked now
+    /// (once: a probe in flight is waited for), not at the next tick.
+    fn probe_now(&mut self) -> Vec<Effect> {
+        match &self.offline {
+            Some(o) if o.probing.is_none() => {}
+            _ => return vec![],
+        }
+        let fx = self.request(ApiRequest::Me);
+        if let (Some(o), Effect::Api { ticket, .. }) = (&mut self.offline, &fx) {
+            o.probing = Some(*ticket);
+        }
+        vec![fx]
     }
 
     /// On every tick while offline: probe when due (backoff to 30 s).

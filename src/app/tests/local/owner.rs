@@ -255,3 +255,73 @@ fn an_edit_never_sent_without_a_store_is_said_lost_not_unknown() {
     );
     assert_eq!(writes.lost(&s).len(), 1);
 }
+
+/// Simulator seed 515215864 (step 435, shrunk to 15 steps,
+/// `tests/simulate/identity-unconfirmed-after-an-outage.steps`): away,
+/// the key was reissued to another user; the first `GET /me` after the
+/// outage answered 503, which brought taskdeck back online with who the
+/// key acts as still unasked, and `:assign me` went out at once — as the
+/// other user. Until `/me` answers, taskdeck stays offline: the edit made
+/// meanwhile is queued and sent only once `/me` names its user.
+#[test]
+fn until_me_answers_after_an_outage_an_edit_waits_in_the_outbox() {
+    let mut s = with_store(loaded(2));
+    s.local.user = Some("u-me".into());
+    go_offline(&mut s);
+    // The probe: the service answers, but with a 503.
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    answer(
+        &mut s,
+        &probe,
+        Err(ApiError::Status {
+            status: 503,
+            message: "the service failed".into(),
+        }),
+    );
+    assert!(
+        s.offline.is_some(),
+        "still offline: who the key acts as is not known"
+    );
+    // A read sent before the outage answers: still offline, `/me` asked now.
+    let read = vec![s.request(ApiRequest::GetTask { id: tid(1) })];
+    let fx = answer(&mut s, &read, Ok(Reply::Task(Box::new(task(1)))));
+    assert!(s.offline.is_some());
+    assert!(
+        reqs(&fx).iter().any(|r| matches!(r, ApiRequest::Me)),
+        "{:?}",
+        reqs(&fx)
+    );
+    // The edit made meanwhile: the worker answers it at once, offline.
+    let fx = palette(&mut s, "priority low");
+    answer(&mut s, &fx, Err(unreachable()));
+    assert_eq!(s.outbox.len(), 1, "queued, not sent");
+    // `/me` names the user: back online, the edit checked then sent.
+    let asked = fx_me(&s);
+    assert_eq!(asked.len(), 1, "one `/me` in flight");
+    let me = answer_where(
+        &mut s,
+        &asked,
+        |r| matches!(r, ApiRequest::Me),
+        Ok(Reply::Me(named("u-me"))),
+    );
+    assert!(s.offline.is_none());
+    assert!(
+        reqs(&me)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::GetTask { .. })),
+        "the queued edit goes on: {:?}",
+        reqs(&me)
+    );
+}
+
+/// The `GET /me` in flight, as an effect to answer.
+fn fx_me(s: &State) -> Vec<Effect> {
+    s.inflight
+        .iter()
+        .filter(|(_, (what, _))| *what == ApiRequest::Me.describe())
+        .map(|(t, _)| Effect::Api {
+            ticket: *t,
+            req: Box::new(ApiRequest::Me),
+        })
+        .collect()
+}
