@@ -25,7 +25,16 @@ fn the_db(home: &Home) -> std::path::PathBuf {
 fn quit(tui: &mut Tui) {
     tui.send("q");
     let st = tui.wait_exit(WAIT);
-    assert_eq!(st.exit_code(), 0, "q exits with 0");
+    // What taskdeck said last (its stderr after the screen was given
+    // back: why it exited 1, if it did).
+    let raw = tui.raw();
+    let tail =
+        String::from_utf8_lossy(&raw[raw.len().saturating_sub(1500)..]).replace('\u{1b}', "␛");
+    assert_eq!(
+        st.exit_code(),
+        0,
+        "q exits with 0; the last output:\n{tail}"
+    );
 }
 
 /// A first session queues `:status completed` of the current task while
