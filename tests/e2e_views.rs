@@ -121,8 +121,13 @@ fn a_custom_command_writes_the_current_tasks_id_and_an_interactive_one_gets_the_
     let home = Home::new();
     let ids = home.root().join("ids.txt");
     let mut tui = launch(&svc, &home, &ids);
+    // The cursor's move is waited for (a fixed pause read the row before
+    // the move under load, and the command then ran on the other task).
+    let first = cursor_row(&tui.screen());
     tui.send("j");
-    std::thread::sleep(Duration::from_millis(100));
+    tui.wait_until("the cursor on the second row", WAIT, |s| {
+        s.contains("> #") && cursor_row(s) != first
+    });
     let number = cursor_row(&tui.screen());
     let id = svc.task_id(&number);
     tui.send("O");
