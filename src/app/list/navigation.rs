@@ -89,7 +89,38 @@ impl State {
             limit: self.page_size,
             cursor: None,
         };
-        vec![self.request(req)]
+        let mut fx = vec![self.request(req)];
+        // The rows a search narrowed stay until the first page: the
+        // cursor put at the top of them meets the detail (simulator seed
+        // 13681637696034102247: a view chosen after a search kept). Not
+        // while the search box is open (its enter does it) nor under a
+        // popup bound to the detail's task (a composer).
+        let open = matches!(self.overlay, crate::app::state::Overlay::Search(_))
+            || self.overlay.bound_task().is_some();
+        if !keep && !open {
+            fx.extend(self.cursor_meets_the_detail());
+        }
+        fx
+    }
+
+    /// The cursor may have left the detail's task (a search walked, a
+    /// view chosen, with the narrowed rows kept until the first page: the
+    /// cursor at their top): it goes back to that task when the list holds
+    /// it, else the detail follows the cursor — never a cursor on one task
+    /// and the detail, where actions go, on another (simulator seeds
+    /// 4578940496896613642 and 13681637696034102247).
+    pub(crate) fn cursor_meets_the_detail(&mut self) -> Vec<Effect> {
+        if self.list.items.is_empty() || self.cursor_on_current() {
+            return vec![];
+        }
+        let on = self.detail.as_ref().map(|d| d.task_id.clone());
+        match on.and_then(|id| self.list.position(&id)) {
+            Some(i) => {
+                self.list.selected = i;
+                vec![]
+            }
+            None => self.select_row(self.list.selected),
+        }
     }
 
     /// Fetch the next page when the selection nears the end of what is

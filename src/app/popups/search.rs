@@ -67,26 +67,6 @@ impl State {
         vec![]
     }
 
-    /// The box closes on a list whose cursor may have left the detail's
-    /// task (a search walked while it was open put it at the top): the
-    /// cursor goes back to that task when the list holds it, else the
-    /// detail follows the cursor — never a cursor on one task and the
-    /// detail, where actions go, on another (simulator seed
-    /// 4578940496896613642).
-    fn cursor_meets_the_detail(&mut self) -> Vec<Effect> {
-        if self.list.items.is_empty() || self.cursor_on_current() {
-            return vec![];
-        }
-        let on = self.detail.as_ref().map(|d| d.task_id.clone());
-        match on.and_then(|id| self.list.position(&id)) {
-            Some(i) => {
-                self.list.selected = i;
-                vec![]
-            }
-            None => self.select_row(self.list.selected),
-        }
-    }
-
     /// The text changed (a key, a paste): the rows on screen narrow now,
     /// the store and then the service are asked.
     /// A query longer than search reads (`store::bound_query`: 32 words,

@@ -317,3 +317,37 @@ fn a_search_kept_leaves_the_detail_on_the_cursors_task() {
         s.detail.as_ref().map(|d| d.task_id.clone())
     );
 }
+
+/// Simulator soak, seed 13681637696034102247 (step 13839, shrunk to 12
+/// steps: `tests/simulate/view-after-a-kept-search.steps`): the cursor on
+/// a lower row, `/`, `ctrl-u`, `enter` (the search kept, its walk out),
+/// then `1`: the view's walk kept the narrowed rows until its first page
+/// and put the cursor at their top while the detail, where actions go,
+/// stayed on the task below. The cursor stays on the detail's task.
+#[test]
+fn a_view_chosen_after_a_kept_search_leaves_the_cursor_on_the_details_task() {
+    let mut s = with_people(5);
+    s.on_key(code(KeyCode::Down));
+    s.on_key(code(KeyCode::Down));
+    assert!(s.cursor_on_current());
+    s.on_key(key('/'));
+    s.on_key(key('u'));
+    s.on_key(ctrl('u'));
+    s.on_key(code(KeyCode::Enter));
+    assert!(
+        s.cursor_on_current(),
+        "the search kept: {:?}",
+        s.list.selected_id()
+    );
+    assert!(
+        s.list.narrowed.is_some(),
+        "the narrowed rows stay until the first page"
+    );
+    s.on_key(key('1'));
+    assert!(
+        s.cursor_on_current(),
+        "cursor on {:?}, detail on {:?}",
+        s.list.selected_id(),
+        s.detail.as_ref().map(|d| d.task_id.clone())
+    );
+}
