@@ -89,6 +89,14 @@ impl ApiError {
     pub fn is_setup(&self) -> bool {
         matches!(self, ApiError::Tls { .. } | ApiError::Proxy { .. })
     }
+    /// The service was reached and answered, if only to refuse: not
+    /// unreachable, not a connection lost or timed out, not this
+    /// computer's TLS or proxy setup.
+    pub fn refused_by_the_service(&self) -> bool {
+        !(self.unreachable()
+            || self.is_setup()
+            || matches!(self, ApiError::Timeout { .. } | ApiError::Network { .. }))
+    }
     pub fn is_auth(&self) -> bool {
         matches!(self, ApiError::Unauthorized { .. })
     }

@@ -30,23 +30,19 @@ impl State {
         // taskdeck stays offline — the worker answers every other request
         // at once, so a write made meanwhile is queued, never sent as
         // whoever the key acts as now (simulator seed 515215864).
-        if self.offline.is_some() && self.owner.recheck && !matches!(r.req, ApiRequest::Me) {
-            if r.result.is_ok() {
-                return self.probe_now();
-            }
-        } else if self.offline.is_some() && self.owner.recheck {
-            if let Err(e) = &r.result {
-                let lost = matches!(e, ApiError::Timeout { .. } | ApiError::Network { .. });
-                if !e.unreachable() && !e.is_setup() && !lost {
-                    // The service answers, but not who the key acts as:
-                    // still held, asked again at the next probe.
-                    if let Some(o) = &mut self.offline {
-                        o.why = crate::text::clean(&format!(
-                            "the service answers, but who the key acts as is not confirmed yet: {e}"
-                        ));
-                    }
+        if let (Some(o), true) = (&mut self.offline, self.owner.recheck) {
+            match (&r.req, &r.result) {
+                // Another answer: the service is back; `/me` asked now.
+                (req, Ok(_)) if !matches!(req, ApiRequest::Me) => return self.probe_now(),
+                // `/me` refused by a service that answers: still held,
+                // asked again at the next probe.
+                (ApiRequest::Me, Err(e)) if e.refused_by_the_service() => {
+                    o.why = crate::text::clean(&format!(
+                        "the service answers, but who the key acts as is not confirmed yet: {e}"
+                    ));
                     return vec![];
                 }
+                _ => {}
             }
         }
         match &r.result {
@@ -64,17 +60,9 @@ impl State {
                 self.go_offline(e.to_string());
                 vec![]
             }
-            Err(_) => {
-                // The service answered, if only to refuse.
-                if !matches!(
-                    r.result,
-                    Err(ApiError::Timeout { .. } | ApiError::Network { .. })
-                ) {
-                    self.back_online()
-                } else {
-                    vec![]
-                }
-            }
+            // The service answered, if only to refuse.
+            Err(e) if e.refused_by_the_service() => self.back_online(),
+            Err(_) => vec![],
         }
     }
 
@@ -143,9 +131,8 @@ impl State {
     /// The service answered again while offline: `GET /me` asked now
     /// (once: a probe in flight is waited for), not at the next tick.
     fn probe_now(&mut self) -> Vec<Effect> {
-        match &self.offline {
-            Some(o) if o.probing.is_none() => {}
-            _ => return vec![],
+        if self.offline.as_ref().is_none_or(|o| o.probing.is_some()) {
+            return vec![];
         }
         let fx = self.request(ApiRequest::Me);
         if let (Some(o), Effect::Api { ticket, .. }) = (&mut self.offline, &fx) {
@@ -156,23 +143,15 @@ impl State {
 
     /// On every tick while offline: probe when due (backoff to 30 s).
     pub(crate) fn offline_tick(&mut self, now: Instant) -> Vec<Effect> {
-        let Some(o) = &self.offline else {
-            return vec![];
-        };
-        if o.probing.is_some() || now < o.next_probe {
+        if self.offline.as_ref().is_none_or(|o| now < o.next_probe) {
             return vec![];
         }
-        let fx = self.request(ApiRequest::Me);
-        let ticket = match &fx {
-            Effect::Api { ticket, .. } => Some(*ticket),
-            _ => None,
-        };
-        if let Some(o) = &mut self.offline {
-            o.probing = ticket;
+        let fx = self.probe_now();
+        if let (Some(o), false) = (&mut self.offline, fx.is_empty()) {
             o.backoff = (o.backoff * 2).min(PROBE_MAX);
             o.next_probe = now + o.backoff;
         }
-        vec![fx]
+        fx
     }
 
     /// Seconds until the next probe, for the header.
