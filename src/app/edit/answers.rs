@@ -5,7 +5,9 @@
 //! what was being changed. `dispatch::results` hands each answer here.
 
 use crate::api::*;
-use crate::app::state::{ApiRequest, Effect, Focus, Level, Load, Pending, Reply, State, Tab};
+use crate::app::state::{
+    ApiRequest, Effect, Focus, Level, Load, Origin, Pending, Reply, State, Tab,
+};
 use crate::domain::words::{plural, reply_said};
 
 impl State {
@@ -109,14 +111,30 @@ impl State {
                 .min(self.list.items.len().saturating_sub(1));
         }
         let mut fx = Vec::new();
-        if self.detail.as_ref().is_some_and(|d| d.task_id == id) {
-            self.detail = None;
-            self.focus = Focus::List;
-            fx = self.follow_cursor();
+        let under_a_popup = self.overlay.bound_task() == Some(id.as_str());
+        if let Some(d) = self.detail.as_mut().filter(|d| d.task_id == id) {
+            if under_a_popup {
+                // A composer (or the sharing editor) was opened on it
+                // before the answer came: the detail stays under it, out
+                // of the list, so that what is written is never sent to
+                // the neighbour that took its row (simulator seed
+                // 196387919095221932). Sending it is then refused by the
+                // service, and the text kept.
+                d.origin = Origin::Elsewhere;
+            } else {
+                self.detail = None;
+                self.focus = Focus::List;
+                fx = self.follow_cursor();
+            }
         }
+        let open = if under_a_popup {
+            "; what you are writing on it cannot be sent there"
+        } else {
+            ""
+        };
         self.say(
             Level::Success,
-            format!("draft {label} rejected (deleted on the service)"),
+            format!("draft {label} rejected (deleted on the service){open}"),
         );
         fx
     }

@@ -512,3 +512,46 @@ fn a_cut_field_whose_whole_task_cannot_be_read_sends_nothing_and_keeps_the_text(
     assert_eq!(palette_text(&s), "tags +new -tag3");
     assert!(s.status.as_ref().unwrap().1.contains("nothing sent"));
 }
+
+#[test]
+fn a_draft_rejected_under_a_composer_opened_on_it_keeps_the_detail_under_the_composer() {
+    // Simulator seed 196387919095221932: `D`, `y`, then `:comment` before
+    // the answer; the answer took the row away and the detail moved to
+    // the neighbour while the composer stayed on the rejected draft.
+    let mut s = loaded(3);
+    s.on_key(key('j'));
+    let mut draft = task(2);
+    draft.draft = true;
+    let t = s.next_ticket;
+    s.replace_task(draft, t);
+    s.on_key(key('D'));
+    let fx = s.on_key(key('y'));
+    assert_eq!(reqs(&fx), vec![ApiRequest::Delete { id: tid(2) }]);
+    palette(&mut s, "comment");
+    assert_eq!(s.overlay.bound_task(), Some(tid(2).as_str()));
+    answer(&mut s, &fx, Ok(Reply::Deleted));
+    assert!(s.list.position(&tid(2)).is_none(), "the row is gone");
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+    assert_eq!(s.overlay.bound_task(), Some(tid(2).as_str()));
+    assert!(
+        s.status
+            .as_ref()
+            .unwrap()
+            .1
+            .contains("cannot be sent there"),
+        "{:?}",
+        s.status
+    );
+    // Without a popup on it, the detail follows the cursor to the row
+    // that took its place.
+    let mut s = loaded(3);
+    s.on_key(key('j'));
+    let mut draft = task(2);
+    draft.draft = true;
+    let t = s.next_ticket;
+    s.replace_task(draft, t);
+    s.on_key(key('D'));
+    let fx = s.on_key(key('y'));
+    answer(&mut s, &fx, Ok(Reply::Deleted));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+}
