@@ -56,10 +56,11 @@ fn main() {
                 cfg.frames = true;
             }
             "-h" | "--help" => {
-                println!("simulate --seed S --steps N [--faults all|none|NAME,-NAME…] [--replay] [--frames] [--break clean|forget-outbox|double-send|as-anyone|other-task|undo-claimed|raw-title|copy-anything|retry-writes|silent-store|lose-mentions|notify-again] [--shrink TRIES] [--twice]");
+                println!("simulate --seed S --steps N [--faults all|none|NAME,-NAME…] [--replay] [--frames] [--break NAME] [--shrink TRIES] [--twice]");
                 println!("simulate --script FILE [--replay] [--frames]: run a script (a failure's shrunk steps; tests/simulate/*.steps)");
                 println!("--twice: run the seed again and compare the two step by step (a seed must be a run)");
                 println!("faults: {}", sim::faults::NAMES.join(", "));
+                println!("breaks (a rule broken on purpose): {}", Break::names(", "));
                 return;
             }
             other => fail(&format!("unknown argument {other:?} (--help)")),

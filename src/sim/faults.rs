@@ -167,26 +167,36 @@ pub enum Break {
     OldBase,
 }
 
+/// Each switch by the name `--break` takes, the one table the parser
+/// and the help read.
+pub const BREAKS: &[(&str, Break)] = &[
+    ("clean", Break::Clean),
+    ("forget-outbox", Break::ForgetOutbox),
+    ("double-send", Break::DoubleSend),
+    ("as-anyone", Break::AsAnyone),
+    ("other-task", Break::OtherTask),
+    ("undo-claimed", Break::UndoClaimed),
+    ("raw-title", Break::RawTitle),
+    ("copy-anything", Break::CopyAnything),
+    ("retry-writes", Break::RetryWrites),
+    ("silent-store", Break::SilentStore),
+    ("lose-mentions", Break::LoseMentions),
+    ("notify-again", Break::NotifyAgain),
+    ("old-base", Break::OldBase),
+];
+
 impl Break {
     pub fn parse(s: &str) -> Result<Break, String> {
-        match s {
-            "clean" => Ok(Break::Clean),
-            "forget-outbox" => Ok(Break::ForgetOutbox),
-            "double-send" => Ok(Break::DoubleSend),
-            "as-anyone" => Ok(Break::AsAnyone),
-            "other-task" => Ok(Break::OtherTask),
-            "undo-claimed" => Ok(Break::UndoClaimed),
-            "silent-store" => Ok(Break::SilentStore),
-            "raw-title" => Ok(Break::RawTitle),
-            "copy-anything" => Ok(Break::CopyAnything),
-            "retry-writes" => Ok(Break::RetryWrites),
-            "lose-mentions" => Ok(Break::LoseMentions),
-            "notify-again" => Ok(Break::NotifyAgain),
-            "old-base" => Ok(Break::OldBase),
-            _ => Err(format!(
-                "unknown break {s:?}; breaks: clean, forget-outbox, double-send, as-anyone, other-task, undo-claimed, raw-title, copy-anything, retry-writes, silent-store, lose-mentions, notify-again, old-base"
-            )),
-        }
+        BREAKS
+            .iter()
+            .find(|(name, _)| *name == s)
+            .map(|(_, b)| *b)
+            .ok_or_else(|| format!("unknown break {s:?}; breaks: {}", Break::names(", ")))
+    }
+
+    /// The names `--break` takes, joined by `sep`.
+    pub fn names(sep: &str) -> String {
+        BREAKS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(sep)
     }
 }
 
@@ -203,5 +213,19 @@ mod tests {
         let f = Faults::parse("-crash").unwrap();
         assert!(!f.crash && f.outage);
         assert!(Faults::parse("nope").is_err());
+    }
+
+    #[test]
+    fn every_break_is_named_once_and_reads_back() {
+        let names: Vec<&str> = BREAKS.iter().map(|(n, _)| *n).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "a name twice: {names:?}");
+        for (name, b) in BREAKS {
+            assert_eq!(Break::parse(name), Ok(*b));
+        }
+        let e = Break::parse("nope").unwrap_err();
+        assert!(e.contains("old-base") && e.contains("clean"), "{e}");
     }
 }
