@@ -85,11 +85,10 @@ impl Ledger {
     }
 
     /// A request went out: a write is recorded with who made it (a
-    /// queued edit's maker, else the user the state knows).
-    pub fn sent(&mut self, ticket: u64, req: &ApiRequest, state: &State) {
-        if req.written_task().is_none() {
-            return;
-        }
+    /// queued edit's maker, else the user the state knows). Answers the
+    /// queued edit's `seq` when it is one (for the replay's trace).
+    pub fn sent(&mut self, ticket: u64, req: &ApiRequest, state: &State) -> Option<i64> {
+        req.written_task()?;
         let item = state
             .outbox
             .iter()
@@ -103,22 +102,21 @@ impl Ledger {
             None => state.me.as_ref().map(|m| m.user_id.clone()),
         };
         let id = self.id(ticket);
-        self.writes.insert(
-            id,
-            Write {
-                seq: item.map(|i| i.seq),
-                maker,
-            },
-        );
+        let seq = item.map(|i| i.seq);
+        self.writes.insert(id, Write { seq, maker });
+        seq
     }
 
     /// The client heard the answer to `ticket` (`ok`: a success).
-    pub fn heard(&mut self, ticket: u64, ok: bool) {
-        if let (true, Some(w)) = (ok, self.writes.get(&self.id(ticket))) {
-            if let Some(seq) = w.seq {
-                self.seq_heard.insert(seq);
-            }
-        }
+    /// Answers the queued edit's `seq` whose success it was.
+    pub fn heard(&mut self, ticket: u64, ok: bool) -> Option<i64> {
+        let seq = self
+            .writes
+            .get(&self.id(ticket))
+            .and_then(|w| w.seq)
+            .filter(|_| ok)?;
+        self.seq_heard.insert(seq);
+        Some(seq)
     }
 
     /// The service applied a write: never twice, always as its maker.

@@ -62,6 +62,9 @@ pub struct World {
     /// (`Session::writes`): kept in the outbox when the user quits.
     writes: WritesInFlight,
     pub digest: Digest,
+    /// The queued edits (their `seq`) the state held after the last
+    /// step: the replay's trace names those that came and went.
+    queued_seen: std::collections::BTreeMap<i64, String>,
     pub violations: Vec<Violation>,
     pub step_no: usize,
     /// What this step did, for `--replay`'s trace.
@@ -149,6 +152,7 @@ impl World {
             ledger: Ledger::default(),
             writes: WritesInFlight::default(),
             digest: Digest::default(),
+            queued_seen: Default::default(),
             violations: Vec::new(),
             step_no: 0,
             notes: Vec::new(),
@@ -287,9 +291,12 @@ impl World {
         match e {
             Effect::Api { ticket, req } => {
                 self.digest.str(&format!("{req:?}"));
+                let queued = self.ledger.sent(ticket, &req, &self.state);
+                let from = queued
+                    .map(|q| format!(" (queued edit {q})"))
+                    .unwrap_or_default();
                 self.notes
-                    .push(format!("request #{ticket}: {}", req.describe()));
-                self.ledger.sent(ticket, &req, &self.state);
+                    .push(format!("request #{ticket}: {}{from}", req.describe()));
                 self.writes.started(ticket, &req, &self.state);
                 if self.state.offline.is_some() && !matches!(*req, ApiRequest::Me) {
                     // The worker answers at once, without going out.
@@ -390,7 +397,10 @@ impl World {
         if let Some(cmd) = own {
             self.inbox_cmd(cmd);
         }
-        self.ledger.heard(ticket, !failed);
+        if let Some(q) = self.ledger.heard(ticket, !failed) {
+            self.notes
+                .push(format!("queued edit {q}: its success heard"));
+        }
         if let (Some(task), true) = (write, failed) {
             if let Some((kind, detail)) = self.ledger.failed(ticket, &task, &said, &self.state) {
                 self.violation(kind, detail);
@@ -534,6 +544,7 @@ impl World {
         self.state.autosave_draft(self.now(), false);
         self.draw();
         self.ledger.observe(&self.state);
+        self.trace_queued();
         let restarted = self.notes.iter().any(|n| n == "crash" || n == "restart");
         let served = self.db.is_some() && self.state.local.out.is_empty();
         let failed = self
@@ -728,6 +739,33 @@ impl World {
                 let _ = self.apply(ticket, &req);
             }
         }
+    }
+
+    /// The replay's trace: the queued edits that entered the outbox and
+    /// left it since the last step, by their `seq`.
+    fn trace_queued(&mut self) {
+        let now: std::collections::BTreeMap<i64, String> = self
+            .state
+            .outbox
+            .iter()
+            .map(|i| (i.seq, format!("{:?}", i.state)))
+            .collect();
+        for i in &self.state.outbox {
+            match self.queued_seen.get(&i.seq) {
+                None => self.notes.push(format!(
+                    "queued edit {}: {} on {} ({:?})",
+                    i.seq, i.what, i.label, i.state
+                )),
+                Some(was) if *was != now[&i.seq] => self
+                    .notes
+                    .push(format!("queued edit {}: {}", i.seq, now[&i.seq])),
+                Some(_) => {}
+            }
+        }
+        for q in self.queued_seen.keys().filter(|q| !now.contains_key(q)) {
+            self.notes.push(format!("queued edit {q}: left the outbox"));
+        }
+        self.queued_seen = now;
     }
 
     /// The process dies: nothing of its memory is kept; the store is

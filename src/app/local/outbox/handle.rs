@@ -6,7 +6,7 @@ use super::*;
 use crate::app::state::{ApiRequest, ApiResult, Effect, Level, Reply, State};
 use crate::store::worker::StoreCmd;
 use crate::store::OutboxRow;
-use stored::{already_applied, only_its_fields_moved};
+use stored::{already_applied, only_its_fields_moved, sharing_holds};
 
 impl State {
     /// The outbox is reading this task before sending an edit of it.
@@ -298,6 +298,24 @@ impl State {
                     self.replace_task((**t).clone(), ticket);
                     return Outboxed::handled(self.outbox_pump());
                 }
+                // A sharing change that may have landed (sent before a
+                // crash whose removal the store could not write, or its
+                // connection lost): the task's version tells nothing of it
+                // (a service need not move `updated_at` for sharing, and
+                // someone else may have moved it since), so the sharing
+                // itself is read first; the edit is dropped if it holds
+                // already, else checked again as one that did not land
+                // (simulator seed 14789920118052397930: sent again after
+                // its success was heard).
+                if let (true, ApiRequest::PutSharing { id, .. }) = (item.unknown, &item.req) {
+                    let read = self.request(ApiRequest::SharingForEdit { id: id.clone() });
+                    if let Effect::Api { ticket: t2, .. } = &read {
+                        self.outbox[i].state = OutState::Checking(*t2);
+                    }
+                    self.inflight.remove(&ticket);
+                    self.replace_task((**t).clone(), ticket);
+                    return Outboxed::handled(vec![read]);
+                }
                 if moved {
                     let why = if item.base_updated_at.is_some() {
                         format!(
@@ -335,22 +353,40 @@ impl State {
                 // Accepted: the version the edit was made against (or our
                 // previous edit's answer).
                 self.outbox[i].checked = t.updated_at.as_deref().map(str::to_string);
-                let req = self.outbox[i].req.clone();
-                let fx = self.request(req);
-                if let Effect::Api { ticket: t2, .. } = &fx {
-                    self.outbox[i].state = OutState::Sending(*t2);
-                    if let Some(pt) = self.outbox[i].pending_ticket {
-                        for p in self.pending.iter_mut().filter(|p| p.ticket == pt) {
-                            p.ticket = *t2;
-                        }
-                    }
-                }
+                let fx = self.outbox_send(i);
                 // Apply the read too, then send.
                 let mut all = vec![fx];
                 self.inflight.remove(&ticket);
                 self.replace_task((**t).clone(), ticket);
                 all.extend(self.outbox_pump());
                 Outboxed::handled(all)
+            }
+            (OutState::Checking(_), Ok(Reply::Sharing(now))) => {
+                let holds = match &self.outbox[i].req {
+                    ApiRequest::PutSharing { update, .. } => sharing_holds(update, now),
+                    _ => false,
+                };
+                self.inflight.remove(&ticket);
+                if !holds {
+                    // It did not land: checked again as any other edit
+                    // (the task's version, then sent or held for the user).
+                    self.outbox[i].unknown = false;
+                    self.outbox[i].state = OutState::Queued;
+                    return Outboxed::handled(self.outbox_pump());
+                }
+                let item = self.outbox.remove(i);
+                self.local.store(StoreCmd::OutboxRemove(item.seq));
+                if let Some(pt) = item.pending_ticket {
+                    self.pending.retain(|p| p.ticket != pt);
+                }
+                self.say(
+                    Level::Success,
+                    format!(
+                        "{}: {} — it had reached the service (not sent again)",
+                        item.label, item.what
+                    ),
+                );
+                Outboxed::handled(self.outbox_pump())
             }
             (OutState::Checking(_), Err(e)) => {
                 if e.unreachable()
@@ -443,6 +479,21 @@ impl State {
             }
             (OutState::Queued | OutState::Waiting(_), _) => Outboxed::pass(),
         }
+    }
+
+    /// Send queued edit `i`, its pending mark following the request.
+    fn outbox_send(&mut self, i: usize) -> Effect {
+        let req = self.outbox[i].req.clone();
+        let fx = self.request(req);
+        if let Effect::Api { ticket: t2, .. } = &fx {
+            self.outbox[i].state = OutState::Sending(*t2);
+            if let Some(pt) = self.outbox[i].pending_ticket {
+                for p in self.pending.iter_mut().filter(|p| p.ticket == pt) {
+                    p.ticket = *t2;
+                }
+            }
+        }
+        fx
     }
 
     /// `:outbox` — cancel one (`x`) or send one that waits (`enter`).

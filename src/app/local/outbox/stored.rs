@@ -79,6 +79,38 @@ pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
         })
 }
 
+/// The sharing state `now` is already what the PUT `update` sets (the
+/// first attempt landed): the same visibility, and the same people and
+/// teams at the same levels, in any order (a level not said is `read`,
+/// as `edit::changes::share_update` takes it).
+pub(crate) fn sharing_holds(update: &SharingUpdate, now: &SharingState) -> bool {
+    use std::collections::BTreeSet;
+    let level = |a: &Option<AccessLevel>| a.clone().unwrap_or(AccessLevel::Read);
+    let users_now: BTreeSet<(&str, String)> = now
+        .users
+        .iter()
+        .map(|m| (m.id.as_str(), level(&m.access_level).as_wire().to_string()))
+        .collect();
+    let users_put: BTreeSet<(&str, String)> = update
+        .users
+        .iter()
+        .map(|u| (u.user_id.as_str(), u.access_level.clone()))
+        .collect();
+    let teams_now: BTreeSet<(&str, String)> = now
+        .teams
+        .iter()
+        .map(|t| (t.id.as_str(), level(&t.access_level).as_wire().to_string()))
+        .collect();
+    let teams_put: BTreeSet<(&str, String)> = update
+        .teams
+        .iter()
+        .map(|t| (t.team_id.as_str(), t.access_level.clone()))
+        .collect();
+    now.visibility.as_wire() == update.visibility
+        && users_now == users_put
+        && teams_now == teams_put
+}
+
 /// The task read moved from what the user saw when making this PATCH in
 /// the PATCH's own fields only (every other field as seen): the change
 /// is this edit's, no one else's. `false` when what the user saw is not

@@ -545,3 +545,94 @@ fn edits_another_taskdeck_left_are_taken_in_order_once_and_sent() {
         "the earliest first"
     );
 }
+
+/// A sharing change back from the store after a crash (its removal not
+/// written: the disk full), whose first send may have landed: the task's
+/// version tells nothing of it (a service need not move `updated_at` for
+/// sharing; someone else may have moved it since), so the sharing is
+/// read first; already as the edit sets it: not sent again, even when the
+/// task moved since; otherwise checked as an edit that did not land, and
+/// sent once (simulator seed 14789920118052397930: a sharing PUT applied
+/// twice, its success heard in between).
+#[test]
+fn a_sharing_change_back_from_the_store_is_sent_again_only_if_the_sharing_does_not_hold_it() {
+    let put = SharingUpdate::new(&Visibility::Customer).user("u-bob", &AccessLevel::Write);
+    let row = || {
+        let stored = crate::app::local::outbox::to_stored(&ApiRequest::PutSharing {
+            id: tid(1),
+            update: put.clone(),
+        })
+        .unwrap();
+        crate::store::OutboxRow {
+            seq: 7,
+            task_id: tid(1),
+            label: "#1".into(),
+            what: "sharing".into(),
+            request: stored,
+            base_updated_at: Some("2026-11-01T10:00:00Z".into()),
+            created_at: 1,
+            user_id: None,
+            saw: None,
+        }
+    };
+    let bob = |level: AccessLevel| crate::api::Member {
+        id: "u-bob".into(),
+        access_level: Some(level),
+        ..Default::default()
+    };
+    let mut moved = task(1);
+    moved.updated_at = Some("2026-11-02T10:00:00Z".into());
+    for (held, task_now) in [(true, task(1)), (true, moved), (false, task(1))] {
+        let mut s = with_store(loaded(2));
+        s.outbox_from_store(vec![row()]);
+        let fx = s.outbox_pump();
+        let fx = answer_where(
+            &mut s,
+            &fx,
+            |r| is_get(r, 1),
+            Ok(Reply::Task(Box::new(task_now))),
+        );
+        assert_eq!(
+            reqs(&fx),
+            vec![ApiRequest::SharingForEdit { id: tid(1) }],
+            "the sharing is read, nothing sent yet"
+        );
+        let level = if held {
+            AccessLevel::Write
+        } else {
+            AccessLevel::Read
+        };
+        let now = SharingState {
+            visibility: Visibility::Customer,
+            users: vec![bob(level)],
+            ..Default::default()
+        };
+        let fx = answer(&mut s, &fx, Ok(Reply::Sharing(now)));
+        if held {
+            assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
+            assert!(s.outbox.is_empty());
+            assert!(s.local.out.contains(&StoreCmd::OutboxRemove(7)));
+            assert!(s
+                .status
+                .as_ref()
+                .unwrap()
+                .1
+                .contains("had reached the service"));
+            continue;
+        }
+        // Not landed: the task is checked again, then the edit sent once.
+        let fx = answer_where(
+            &mut s,
+            &fx,
+            |r| is_get(r, 1),
+            Ok(Reply::Task(Box::new(task(1)))),
+        );
+        assert_eq!(
+            reqs(&fx),
+            vec![ApiRequest::PutSharing {
+                id: tid(1),
+                update: put.clone()
+            }]
+        );
+    }
+}
