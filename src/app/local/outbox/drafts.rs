@@ -17,6 +17,10 @@ pub const NOT_YOURS: &str =
 
 /// Said when ctrl-s comes after the service was away and before `GET /me`
 /// named the user again (issue 42 §1: the key may act as someone else now).
+/// What closes when the key acts as another user (`park_popups_of`).
+const COMPOSER_CLOSED: &str = "the composer closed";
+const SHARING_CLOSED: &str = "the sharing editor closed, its changes not sent";
+
 pub const WHO_FIRST: &str = "not sent yet: the service was away, and who this key acts as is asked first — your text is kept; ctrl-s again once it answers";
 
 impl State {
@@ -41,8 +45,8 @@ impl State {
             self.owner.drafts_away = None;
         }
         let parked = match &bound {
-            Bound::Changed(old) => self.park_composer_of(old),
-            _ => false,
+            Bound::Changed(old) => self.park_popups_of(old),
+            _ => None,
         };
         let waiting = self.drafts.waiting();
         let changed_from = match &bound {
@@ -58,10 +62,10 @@ impl State {
             .cloned();
         let Some((user, name, count)) = pick.map(|(u, n, c)| (u.to_string(), n.to_string(), c))
         else {
-            if parked {
+            if let Some(closed) = parked {
                 self.say(
                     Level::Warn,
-                    format!("the composer closed: this key now acts as {now_as}"),
+                    format!("{closed}: this key now acts as {now_as}"),
                 );
             }
             return;
@@ -88,7 +92,7 @@ impl State {
             format!(
                 "{}{} — kept as {made_as}'s, offered and sent once a key acts as {made_as} again",
                 away.words(),
-                if parked { " (the composer closed)" } else { "" }
+                parked.map(|c| format!(" ({c})")).unwrap_or_default()
             ),
         );
         self.owner.drafts_away = Some(away);
@@ -96,16 +100,22 @@ impl State {
 
     /// The key acts as another user than `old` now: a composer `old`
     /// opened is closed, its text kept in `old`'s drafts (never offered,
-    /// sent or deleted under the new user).
-    fn park_composer_of(&mut self, old: &str) -> bool {
+    /// sent or deleted under the new user); the sharing editor (or a
+    /// popup that returns to it) is closed, its changes not sent — they
+    /// would go as the new user (simulator seed 216: an editor opened
+    /// over `old`'s store sat over the detail the switch dropped).
+    /// Answers what closed, in words.
+    pub(super) fn park_popups_of(&mut self, old: &str) -> Option<&'static str> {
         let Overlay::Compose(c) = &self.overlay else {
-            return false;
+            self.overlay.bound_task()?;
+            self.overlay = Overlay::None;
+            return Some(SHARING_CLOSED);
         };
         if c.owner.as_deref().is_some_and(|o| o != old) {
-            return false;
+            return None;
         }
         let Overlay::Compose(c) = std::mem::replace(&mut self.overlay, Overlay::None) else {
-            return false;
+            return None;
         };
         let theirs = self.drafts.of(Some(old));
         let text = c.text();
@@ -113,7 +123,7 @@ impl State {
         if sending || text == c.initial {
             // A send in flight keeps its draft until it is answered (the
             // answer is `old`'s); an unchanged composer holds nothing.
-            return true;
+            return Some(COMPOSER_CLOSED);
         }
         if let Err(e) = theirs.save(&c.task_id, &c.kind.draft_key(), &text) {
             self.say(
@@ -121,7 +131,7 @@ impl State {
                 format!("the composer closed; could not keep its text: {e}"),
             );
         }
-        true
+        Some(COMPOSER_CLOSED)
     }
 
     /// Whether the composer's text may go out now: typed as the user the

@@ -127,6 +127,17 @@ impl State {
         let mut to_old = Vec::new();
         if let Some(old) = old {
             let mine = self.leave_store_of(old, me);
+            // A composer or the sharing editor opened over `old`'s screen
+            // closes (the composer's text kept as `old`'s draft): the
+            // detail it acts on goes with `old`'s rows, and what it holds
+            // would go out as `me` (simulator seeds 216, 131, 137).
+            if let Some(closed) = self.park_popups_of(old) {
+                let now_as = self.user_named(me);
+                self.say(
+                    Level::Warn,
+                    format!("{closed}: this key now acts as {now_as}"),
+                );
+            }
             let carried: std::collections::BTreeSet<i64> = mine.iter().map(|i| i.seq).collect();
             to_old = std::mem::take(&mut self.local.out);
             to_old

@@ -119,6 +119,86 @@ fn a_composer_open_across_the_switch_is_closed_and_its_text_kept_as_the_typists(
     assert_eq!(composer(&s).text(), "");
 }
 
+/// The sharing editor opened while the key acted as Alice closes when it
+/// acts as Bob: its changes would go out as him (simulator seed 216: an
+/// editor opened over the last user's store sat over the detail the
+/// switch of stores dropped). A change made in it is never sent.
+#[test]
+fn a_sharing_editor_open_across_the_switch_is_closed_and_sends_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = alices(&service);
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-alice", "name": "Alice Martin", "email": "alice@acme.test", "access_level": "write"}]),
+    );
+    s.on_key(key('a'));
+    type_str(&mut s, "carol write");
+    key_acts_as(&mut s, person("u-bob", "Bob Okafor"));
+    assert!(matches!(s.overlay, Overlay::None), "the editor stays open");
+    assert!(
+        said(
+            &s,
+            "the sharing editor closed, its changes not sent: this key now acts as Bob Okafor"
+        ),
+        "{:?}",
+        s.messages
+    );
+    let fx = s.on_key(ctrl('s'));
+    assert!(
+        !reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::PutSharing { .. })),
+        "{:?}",
+        reqs(&fx)
+    );
+}
+
+/// The store switch itself (`/me` names another user than the store
+/// open, as after a key reissued while taskdeck was closed): the sharing
+/// editor or a composer opened over the last user's screen closes — the
+/// detail it acts on goes with that user's rows (simulator seeds 216,
+/// 131, 137: the editor stayed on #9 while the detail, its row gone,
+/// followed the cursor to another task), and what it holds would go
+/// out as the new user. The composer's text is kept as the last user's.
+#[test]
+fn the_store_switch_closes_a_sharing_editor_or_composer_opened_over_the_last_users_screen() {
+    let mut s = loaded(1);
+    sharing_editor_open(
+        &mut s,
+        json!([{"id": "u-eve", "name": "Eve", "email": "eve@acme.test", "access_level": "write"}]),
+    );
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(matches!(s.overlay, Overlay::None), "the editor stays open");
+    assert!(
+        said(&s, "the sharing editor closed, its changes not sent"),
+        "{:?}",
+        s.messages
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let service = dir.path().join("svc");
+    let mut s = loaded(1);
+    s.drafts = crate::app::state::drafts::Drafts::per_user(service.clone());
+    s.on_key(key('c'));
+    type_str(&mut s, "typed over eve's screen");
+    assert_eq!(composer(&s).text(), "typed over eve's screen");
+    // Opened with no user named yet (a start, `/me` not answered).
+    if let Overlay::Compose(c) = &mut s.overlay {
+        c.owner = None;
+    }
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(
+        matches!(s.overlay, Overlay::None),
+        "the composer stays open"
+    );
+    assert!(said(&s, "the composer closed"), "{:?}", s.messages);
+    assert_eq!(
+        draft_of(&service, "u-eve").as_deref(),
+        Some("typed over eve's screen")
+    );
+}
+
 #[test]
 fn a_composer_of_another_typist_never_sends() {
     let dir = tempfile::tempdir().unwrap();
