@@ -21,7 +21,7 @@ use super::service::{Act, Service};
 use crate::api::{ApiError, Comment, Task, TaskPage, TaskQuery};
 use crate::inbox::{InboxUpdate, Me};
 use crate::store::Db;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::future::{ready, Future};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -70,6 +70,20 @@ pub struct Reader<'a> {
     pub failed: AtomicU64,
     /// Comment listings that held a comment that did not read.
     pub odd: AtomicU64,
+    /// The tasks whose read came to an error or whose comment listing held
+    /// a comment that did not read: the walk does not count for what is
+    /// awaited on them.
+    pub spoilt: Mutex<BTreeSet<String>>,
+}
+
+/// What a walk's reads came to (`Reader::into_parts`).
+pub struct Drawn {
+    /// The random source, for the next walk.
+    pub rng: Rng,
+    pub deleted: Vec<String>,
+    pub failed: u64,
+    pub odd: u64,
+    pub spoilt: BTreeSet<String>,
 }
 
 impl<'a> Reader<'a> {
@@ -82,17 +96,26 @@ impl<'a> Reader<'a> {
             deleted: Mutex::new(Vec::new()),
             failed: AtomicU64::new(0),
             odd: AtomicU64::new(0),
+            spoilt: Mutex::new(BTreeSet::new()),
         }
     }
 
-    /// Its random source back, for the next walk.
-    pub fn into_parts(self) -> (Rng, Vec<String>, u64, u64) {
-        (
-            self.rng.into_inner().unwrap_or_else(|e| e.into_inner()),
-            self.deleted.into_inner().unwrap_or_else(|e| e.into_inner()),
-            self.failed.into_inner(),
-            self.odd.into_inner(),
-        )
+    /// What the walk's reads came to, and the random source back.
+    pub fn into_parts(self) -> Drawn {
+        Drawn {
+            rng: self.rng.into_inner().unwrap_or_else(|e| e.into_inner()),
+            deleted: self.deleted.into_inner().unwrap_or_else(|e| e.into_inner()),
+            failed: self.failed.into_inner(),
+            odd: self.odd.into_inner(),
+            spoilt: self.spoilt.into_inner().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+
+    fn spoil(&self, id: Option<&str>) {
+        if let Some(id) = id {
+            let mut s = self.spoilt.lock().unwrap_or_else(|e| e.into_inner());
+            s.insert(id.to_string());
+        }
     }
 
     fn draw(&self, f: impl FnOnce(&mut Rng) -> u64) -> u64 {
@@ -128,6 +151,7 @@ impl<'a> Reader<'a> {
             }
             if deleted(id) {
                 self.failed.fetch_add(1, Ordering::Relaxed);
+                self.spoil(Some(id));
                 return Err(ApiError::NotFound {
                     what: "task".into(),
                     message: format!("task {id} not found"),
@@ -149,6 +173,7 @@ impl<'a> Reader<'a> {
             if super::http::tried_again(&cfg, false, &result, attempt).is_none() {
                 if result.is_err() {
                     self.failed.fetch_add(1, Ordering::Relaxed);
+                    self.spoil(id);
                 }
                 return result;
             }
@@ -167,6 +192,7 @@ impl<'a> Reader<'a> {
             let c = cs.remove(k);
             odd.push(format!("odd:{}", c.id.as_str()));
             self.odd.fetch_add(1, Ordering::Relaxed);
+            self.spoil(Some(id));
         }
         Ok((cs, odd))
     }
@@ -203,17 +229,29 @@ impl crate::inbox::reads::Reads for Reader<'_> {
 
 /// A walk that read everything it meant to.
 pub fn whole(u: &InboxUpdate) -> bool {
+    listed(u)
+        && u.report
+            .as_ref()
+            .is_some_and(|r| r.comments_failed == 0 && r.gone_failed == 0)
+}
+
+/// A walk that read every page of the user's tasks and could read
+/// comments (the listing there): it counts for an act on a task whose
+/// own reads it made without an error ([`Drawn::spoilt`]) — what failed
+/// elsewhere in the walk delays nothing of that task (a failed read
+/// leaves that task's comments for a later walk, `inbox::cycle`).
+pub fn listed(u: &InboxUpdate) -> bool {
     u.error.is_none()
-        && u.report.as_ref().is_some_and(|r| {
-            r.complete && r.comments_failed == 0 && !r.comments_unavailable && r.gone_failed == 0
-        })
+        && u.report
+            .as_ref()
+            .is_some_and(|r| r.complete && !r.comments_unavailable)
 }
 
 /// One act awaited in one user's inbox.
 #[derive(Clone, Debug)]
 pub struct Awaited {
     pub act: Act,
-    /// The user's whole walks when it happened.
+    /// The walks since it happened that count for it ([`Expect::walked`]).
     pub walks: u64,
     /// The items of its kind the task had then (an assignment's key is
     /// the task's version: counted, not named).
@@ -226,21 +264,21 @@ pub struct Awaited {
     pub writes: usize,
 }
 
-/// The acts awaited, and each user's whole walks.
+/// The acts awaited.
 #[derive(Default)]
 pub struct Expect {
     pub awaited: Vec<Awaited>,
-    pub walks: BTreeMap<String, u64>,
     /// Why acts were no longer awaited since the last look (stats).
     pub let_go: Vec<&'static str>,
 }
 
 /// Whether the inbox follows `task` so that `act` must become its item:
-/// the inbox has begun (its first walk learns only), knows the task in a
-/// version older than the task's now (an older version never replaces a
-/// newer one: `derive::moved`, the walk's commit), and (a comment) has
-/// read its comments before, or (an assignment) knew it as not the
-/// user's.
+/// the inbox has begun (its first walk learns only), knows the task, and
+/// (a comment) has read its comments before — a comment is then known by
+/// its id, whatever the clocks say — or (an assignment) knew it as not
+/// the user's in a version older than the task's now (an older version
+/// never replaces a newer one: `derive::moved`, the walk's commit; an
+/// assignment's key is the version).
 /// (`None`: it follows; else why not, counted in a run's stats.)
 pub fn why_not(db: &Db, act: &Act, svc: &Service) -> Option<&'static str> {
     if !db.inbox_started() {
@@ -249,10 +287,11 @@ pub fn why_not(db: &Db, act: &Act, svc: &Service) -> Option<&'static str> {
     let Ok(Some(base)) = db.inbox_base(&act.task) else {
         return Some("inbox acts not awaited: the task unknown to the inbox");
     };
-    if svc.version(&act.task).is_none_or(|v| v <= base.version) {
+    let assigned = act.key == "assigned";
+    if assigned && svc.version(&act.task).is_none_or(|v| v <= base.version) {
         return Some("inbox acts not awaited: the task's version not newer");
     }
-    let follows = if act.key == "assigned" {
+    let follows = if assigned {
         serde_json::from_str::<crate::inbox::snapshot::Snapshot>(&base.snap).is_ok_and(|s| !s.mine)
     } else {
         base.comment_ids.is_some()
@@ -277,18 +316,68 @@ pub fn count(db: &Db, act: &Act) -> usize {
 }
 
 impl Expect {
-    /// After a whole walk of `user`'s inbox: each act awaited there long
-    /// enough is one item — while its task stayed in the user's tasks (not
-    /// archived, not gone), the service's clock was not set back (a task
-    /// read in a version older than the inbox's is left alone until its
-    /// clock passes it: the walk's commit, `derive::moved`) and, an
-    /// assignment, nobody moved the assignee again and the user wrote
-    /// nothing to the task (the answer to a write of ours becomes what the
-    /// inbox knows, docs/inbox.md: another's change before it is folded
-    /// in); then it is no longer awaited.
+    /// Before a walk of `user`'s inbox at `now` (our clock, seconds): the
+    /// tasks awaited there whose news its commit would hold back — a
+    /// newer base stored (the service's clock set back) or a write of
+    /// ours in flight (`Db::inbox_holds_back`, the commit's own rule):
+    /// the walk does not count for them.
+    pub fn held_back(&self, user: &str, db: &Db, svc: &Service, now: i64) -> BTreeSet<String> {
+        self.awaited
+            .iter()
+            .filter(|a| a.act.user == user)
+            .map(|a| &a.act.task)
+            .filter(|t| {
+                svc.version(t)
+                    .is_none_or(|v| db.inbox_holds_back(t, v, now).unwrap_or(true))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// After a walk of `user`'s inbox: it counts for each act awaited
+    /// there when it read every page ([`listed`]), its task's own reads
+    /// came to no error (not in `spoilt`) and its commit did not hold the
+    /// task back (not in `held`). Answers for how many acts it counted.
+    pub fn walked(
+        &mut self,
+        user: &str,
+        listed: bool,
+        spoilt: &BTreeSet<String>,
+        held: &BTreeSet<String>,
+    ) -> usize {
+        let mut n = 0;
+        for a in self.awaited.iter_mut().filter(|a| a.act.user == user) {
+            if !listed {
+                self.let_go
+                    .push("inbox walks not counted for an act: a page failed");
+            } else if spoilt.contains(&a.act.task) {
+                self.let_go
+                    .push("inbox walks not counted for an act: its task's read failed");
+            } else if held.contains(&a.act.task) {
+                self.let_go
+                    .push("inbox walks not counted for an act: its task held back");
+            } else {
+                a.walks += 1;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// After a walk of `user`'s inbox: each act awaited there for
+    /// [`WALKS`] walks that counted for it is one item — while its task
+    /// stayed in the user's tasks (not archived, not gone) and, an
+    /// assignment, the service's clock was not set back (a task read in
+    /// a version older than the inbox's is left alone until its clock
+    /// passes it: the walk's commit, `derive::moved`; an assignment's key
+    /// is the version), nobody moved the assignee again and the user
+    /// wrote nothing to the task (the answer to a write of ours becomes
+    /// what the inbox knows, docs/inbox.md: another's change before it is
+    /// folded in); then it is no longer awaited. A comment is known by
+    /// its id: a clock set back only holds it back (not counted,
+    /// [`Expect::held_back`]).
     /// Also answers how many were checked.
     pub fn check(&mut self, user: &str, db: &Db, svc: &Service) -> (Vec<Broke>, usize) {
-        let walks = self.walks.get(user).copied().unwrap_or(0);
         let mut out = Vec::new();
         let mut checked = 0;
         let let_go = &mut self.let_go;
@@ -299,7 +388,7 @@ impl Expect {
             let assigned = a.act.key == "assigned";
             let why = if svc.archived(&a.act.task) != Some(false) {
                 Some("inbox acts let go: the task archived or gone")
-            } else if svc.set_backs != a.set_backs {
+            } else if assigned && svc.set_backs != a.set_backs {
                 Some("inbox acts let go: the service's clock set back")
             } else if assigned
                 && (svc.assignee_moves.get(&a.act.task).copied().unwrap_or(0) != a.moves
@@ -313,7 +402,7 @@ impl Expect {
                 let_go.push(why);
                 return false;
             }
-            if walks < a.walks + WALKS {
+            if a.walks < WALKS {
                 return true;
             }
             checked += 1;
@@ -327,7 +416,7 @@ impl Expect {
                 out.push((
                     "inbox dropped",
                     format!(
-                        "{} on task {} is not in the inbox after {WALKS} whole walks",
+                        "{} on task {} is not in the inbox after {WALKS} walks that read it",
                         a.act.key, a.act.task
                     ),
                 ));
@@ -367,5 +456,67 @@ impl Told {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::service::{tid, ME, OTHER};
+    use super::*;
+
+    fn awaited(key: &str) -> Awaited {
+        Awaited {
+            act: Act {
+                task: tid(2),
+                key: key.into(),
+                user: ME.into(),
+            },
+            walks: 0,
+            before: 0,
+            moves: 0,
+            set_backs: 0,
+            writes: 0,
+        }
+    }
+
+    fn ids(v: &[String]) -> BTreeSet<String> {
+        v.iter().cloned().collect()
+    }
+
+    /// A walk counts for an act when it read every page, its task's own
+    /// reads came to no error and its commit did not hold the task back
+    /// — another task's failed read delays nothing of it, another user's
+    /// inbox walks nothing of it; after [`WALKS`] such walks a comment
+    /// not in the inbox is "inbox dropped", even after the service's
+    /// clock was set back (a comment is known by its id). An assignment
+    /// is let go then (its key is the version).
+    #[test]
+    fn only_the_walks_that_read_an_acts_task_count_for_it() {
+        let mut svc = Service::new(false, 4);
+        let dir = tempfile::tempdir().unwrap();
+        let (db, _) = Db::open(&dir.path().join("s.sqlite3")).unwrap();
+        let mut e = Expect::default();
+        e.awaited.push(awaited("comment:c-1"));
+        e.awaited.push(awaited("assigned"));
+        let (none, its, another) = (ids(&[]), ids(&[tid(2)]), ids(&[tid(3)]));
+        assert_eq!(e.walked(ME, false, &none, &none), 0, "a page failed");
+        assert_eq!(e.walked(ME, true, &its, &none), 0, "its read failed");
+        assert_eq!(e.walked(ME, true, &none, &its), 0, "held back");
+        assert_eq!(e.walked(OTHER, true, &none, &none), 0, "another's inbox");
+        for _ in 1..WALKS {
+            assert_eq!(e.walked(ME, true, &another, &none), 2);
+        }
+        assert_eq!(e.check(ME, &db, &svc), (vec![], 0), "not yet");
+        svc.set_back(86_400);
+        assert_eq!(e.walked(ME, true, &none, &none), 2);
+        let (broke, checked) = e.check(ME, &db, &svc);
+        assert_eq!(checked, 1);
+        assert_eq!(broke.len(), 1);
+        assert_eq!(broke[0].0, "inbox dropped", "{broke:?}");
+        assert_eq!(
+            e.let_go.last(),
+            Some(&"inbox acts let go: the service's clock set back")
+        );
+        assert!(e.awaited.is_empty());
     }
 }

@@ -132,23 +132,26 @@ impl World {
         let Some(i) = self.inbox.as_mut() else { return };
         self.disk.apply(&i.db);
         let rng = std::mem::replace(&mut self.walk_rng, Rng::new(0));
+        let held = self
+            .expect
+            .held_back(&i.user, &i.db, &self.svc, crate::clock::unix_secs());
         let reader = Reader::new(&self.svc, self.outage, Some(&self.faults), rng);
         let plan = Plan {
             page: inbox::PAGE,
             ..Plan::default()
         };
         futures::executor::block_on(walk_once(&reader, &mut i.db, &i.me, &plan, &mut i.update));
-        let (rng, deleted, failed, odd) = reader.into_parts();
-        self.walk_rng = rng;
+        let drawn = reader.into_parts();
+        self.walk_rng = drawn.rng;
         load(&i.db, &mut i.update);
         i.next_walk = self.clock + EVERY;
         let user = i.user.clone();
         let whole = inbox::whole(&i.update);
-        if whole {
-            *self.expect.walks.entry(user.clone()).or_default() += 1;
-        }
+        let counted = self
+            .expect
+            .walked(&user, inbox::listed(&i.update), &drawn.spoilt, &held);
         // Deleted by another user while the walk ran: gone from now on.
-        for id in deleted {
+        for id in drawn.deleted {
             self.notes
                 .push(format!("task {id} deleted during the walk"));
             self.count("tasks deleted during a walk");
@@ -165,13 +168,16 @@ impl World {
         for _ in 0..checked {
             self.count("inbox acts found once");
         }
+        for _ in 0..counted {
+            self.count("inbox walks counted for an act");
+        }
         for why in std::mem::take(&mut self.expect.let_go) {
             self.count(why);
         }
-        for _ in 0..failed {
+        for _ in 0..drawn.failed {
             self.count("inbox reads failed");
         }
-        for _ in 0..odd {
+        for _ in 0..drawn.odd {
             self.count("inbox comments that did not read");
         }
         self.broke(found);
@@ -203,7 +209,7 @@ impl World {
             let moves = self.svc.assignee_moves.get(&act.task).copied().unwrap_or(0);
             awaited.push(Awaited {
                 before: inbox::count(&i.db, &act),
-                walks: self.expect.walks.get(&i.user).copied().unwrap_or(0),
+                walks: 0,
                 moves,
                 set_backs: self.svc.set_backs,
                 writes: self.svc.writes_to(&act.task),

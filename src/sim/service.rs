@@ -71,6 +71,8 @@ pub struct Service {
     pub assignee_moves: BTreeMap<String, u64>,
     /// How many times its clock was set back.
     pub set_backs: u64,
+    /// The numbers of the tasks made so far (`Service::number`).
+    made: std::collections::BTreeSet<u64>,
 }
 
 /// 2026-11-01T10:00:00Z.
@@ -106,6 +108,7 @@ impl Service {
             acts: Vec::new(),
             assignee_moves: BTreeMap::new(),
             set_backs: 0,
+            made: std::collections::BTreeSet::new(),
         };
         for n in 1..=tasks {
             let title = if hostile && n % 3 == 0 {
@@ -191,6 +194,21 @@ impl Service {
     fn tick(&mut self) {
         self.clock += 1;
         self.next += 1;
+    }
+
+    /// A new task's number (its id's): the count of tasks and writes so
+    /// far, or past every number made when that one was made before — a
+    /// task deleted without a write (by another user, or as a walk ran)
+    /// lowers the count, and two such deletions between two tasks made
+    /// gave the second the first's id (two tasks with one id, or a task
+    /// taking a deleted one's id and comments).
+    fn number(&mut self) -> u64 {
+        let mut n = self.tasks.len() as u64 + 1 + self.next;
+        if self.made.contains(&n) {
+            n = self.made.last().copied().unwrap_or(n) + 1;
+        }
+        self.made.insert(n);
+        n
     }
 
     fn find(&self, id: &str) -> Option<usize> {
@@ -330,7 +348,7 @@ impl Service {
             R::Subtasks { .. } => Ok(Reply::Items(Vec::new())),
             R::CreateSubtask { parent, title } => {
                 self.wrote(ticket, parent, &format!("subtask {title}"));
-                let n = self.tasks.len() as u64 + 1 + self.next;
+                let n = self.number();
                 let t = self.task_json(n, title);
                 self.tasks.push(t);
                 Ok(Reply::Task(Box::new(self.task(&tid(n))?)))
@@ -483,7 +501,7 @@ impl Service {
         };
         while live(self) < LIVE {
             self.tick();
-            let n = self.tasks.len() as u64 + 1 + self.next;
+            let n = self.number();
             let mut t = self.task_json(n, &format!("Made by another {n}"));
             t["creator"] = person(OTHER);
             self.tasks.push(t);
@@ -588,5 +606,33 @@ fn apply_patch(t: &mut Value, patch: &Value) {
             "matter_id" | "linked_items" | "involved_people" => {}
             _ => t[k.as_str()] = v.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tasks deleted without a write (by another user, or as a walk ran)
+    /// between two tasks made never give the second the first's id: the
+    /// three deleted here after another user made one had the next one
+    /// made take its id (two tasks with one id in the service).
+    #[test]
+    fn a_task_made_never_takes_the_id_of_one_made_before() {
+        let mut s = Service::new(false, u64::try_from(LIVE).unwrap());
+        s.delete(&tid(1));
+        // Another user changes a status (`(r >> 8) % 20 == 0`): the task
+        // deleted is made up for first.
+        s.other(0, false);
+        let made = s.tasks.last().unwrap()["id"].clone();
+        for n in 2..=4 {
+            s.delete(&tid(n));
+        }
+        s.other(0, false);
+        let ids: Vec<&Value> = s.tasks.iter().map(|t| &t["id"]).collect();
+        let unique: std::collections::BTreeSet<String> =
+            ids.iter().map(|v| v.to_string()).collect();
+        assert_eq!(unique.len(), ids.len(), "{ids:?}");
+        assert_eq!(ids.iter().filter(|v| ***v == made).count(), 1, "{made}");
     }
 }

@@ -207,6 +207,38 @@ impl Db {
             .or_else(none_if_no_rows)
     }
 
+    /// Whether a walk that read `task_id` in `version` at `now` would have
+    /// its commit skip the task whole — a newer base stored, or a write of
+    /// ours to it in flight — and so say none of its news yet (the
+    /// simulator asks, to know which walks count for what it awaits).
+    pub fn inbox_holds_back(
+        &self,
+        task_id: &str,
+        version: i64,
+        now: i64,
+    ) -> rusqlite::Result<bool> {
+        let stored: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT version FROM inbox_base WHERE task_id=?1",
+                [task_id],
+                |r| Ok(r.get::<_, i64>(0).ok()),
+            )
+            .map(Some)
+            .or_else(none_if_no_rows)?
+            .flatten();
+        let own: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT at FROM inbox_own WHERE task_id=?1",
+                [task_id],
+                |r| r.get(0),
+            )
+            .map(Some)
+            .or_else(none_if_no_rows)?;
+        Ok(own.is_some_and(|at| own_held(at, now)) || newer_stored(stored, version, now))
+    }
+
     /// Whether the inbox ever finished a walk here (the first one only
     /// learns what there is).
     pub fn inbox_started(&self) -> bool {
@@ -471,6 +503,20 @@ pub(super) struct Commit<'t> {
     skipped: std::collections::HashSet<String>,
 }
 
+/// Whether a stored base in version `stored` is newer than a read in
+/// `version`, so that the read does not replace it (the walk's commit):
+/// a stored version ahead of our clock (`now`) orders nothing (a service
+/// clock that ran ahead and was set back).
+fn newer_stored(stored: Option<i64>, version: i64, now: i64) -> bool {
+    let ahead = (now + CLOCK_SKEW_SECS) * 1000;
+    stored.is_some_and(|v| v > version && v <= ahead)
+}
+
+/// Whether a write of ours noted at `at` still counts as in flight.
+fn own_held(at: i64, now: i64) -> bool {
+    at > now - OWN_WRITE_HOLD
+}
+
 impl<'t> Commit<'t> {
     pub(super) fn new(tx: &'t rusqlite::Transaction<'_>) -> rusqlite::Result<Commit<'t>> {
         Ok(Commit {
@@ -497,13 +543,12 @@ impl<'t> Commit<'t> {
             .query_row([task_id], |r| r.get(0))
             .map(Some)
             .or_else(none_if_no_rows)?;
-        Ok(own.is_some_and(|at| at > now - OWN_WRITE_HOLD))
+        Ok(own.is_some_and(|at| own_held(at, now)))
     }
 
     /// Write one task's new base, unless a newer one is stored or a write
     /// of ours to it is in flight (then the task is skipped whole).
     pub(super) fn base(&mut self, b: &InboxBase, now: i64) -> rusqlite::Result<()> {
-        let ahead = (now + CLOCK_SKEW_SECS) * 1000;
         // A stored version that is not a number (a damaged row)
         // orders nothing: the new base replaces it.
         let stored: Option<i64> = self
@@ -512,10 +557,7 @@ impl<'t> Commit<'t> {
             .map(Some)
             .or_else(none_if_no_rows)?
             .flatten();
-        // A stored version ahead of our clock orders nothing (a
-        // service clock that ran ahead and was set back).
-        let newer_stored = stored.is_some_and(|v| v > b.version && v <= ahead);
-        if self.own(&b.task_id, now)? || newer_stored {
+        if self.own(&b.task_id, now)? || newer_stored(stored, b.version, now) {
             self.skipped.insert(b.task_id.clone());
             return Ok(());
         }

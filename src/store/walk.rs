@@ -8,6 +8,8 @@
 //! in memory: a page's worth at most, beside each task's id.
 
 use super::db::Db;
+#[cfg(test)]
+use super::inbox::CLOCK_SKEW_SECS;
 use super::inbox::{base_or_unreadable, Commit, InboxBase, InboxItem, BASE_COLS};
 use rusqlite::params;
 
@@ -308,5 +310,65 @@ mod tests {
             .unwrap();
         assert_eq!((n, added), (3, 0));
         assert_eq!(db.inbox_bases().unwrap().len(), 250);
+    }
+
+    /// `Db::inbox_holds_back` answers as the commit judges: a read older
+    /// than the stored base (not ahead of our clock) or with a write of
+    /// ours in flight is skipped whole — its base and items unwritten —
+    /// and one it does not hold back is written.
+    #[test]
+    fn what_holds_a_task_back_is_what_the_commit_skips() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut db, _) = Db::open(&dir.path().join("u.sqlite3")).unwrap();
+        let now = 1_000_000;
+        let base = |n: usize, version: i64| InboxBase {
+            task_id: id(n),
+            snap: "{}".into(),
+            version,
+            comment_ids: None,
+            since: 7,
+            reminds: true,
+        };
+        let item = |n: usize| InboxItem {
+            task_id: id(n),
+            key: format!("comment:{n}"),
+            kind: "mention".into(),
+            rank: 0,
+            words: String::new(),
+            changes: "[]".into(),
+            label: String::new(),
+            title: String::new(),
+            target: None,
+            at: now,
+            read_at: None,
+        };
+        let ahead = (now + CLOCK_SKEW_SECS + 1) * 1000;
+        // (task, its stored version, the version read, held back): older,
+        // the same, newer, newer with a write of ours in flight, older
+        // than a stored version ahead of our clock.
+        let cases = [
+            (1, 50, 40, true),
+            (2, 50, 50, false),
+            (3, 50, 60, false),
+            (4, 50, 60, true),
+            (5, ahead, 40, false),
+        ];
+        let stored: Vec<InboxBase> = cases.iter().map(|&(n, v, _, _)| base(n, v)).collect();
+        db.inbox_commit(&stored, &[], &[], now).unwrap();
+        db.inbox_own(&id(4), None, now).unwrap();
+        for (n, _, v, held) in cases {
+            assert_eq!(db.inbox_holds_back(&id(n), v, now).unwrap(), held, "{n}");
+        }
+        for (n, _, v, held) in cases {
+            let added = db
+                .inbox_commit(&[base(n, v)], &[], &[item(n)], now)
+                .unwrap();
+            let version = db.inbox_base(&id(n)).unwrap().unwrap().version;
+            assert_eq!((added == 0, version == v), (held, !held || v == 50), "{n}");
+        }
+        assert!(
+            !db.inbox_holds_back(&id(9), 1, now).unwrap(),
+            "not followed"
+        );
     }
 }
