@@ -330,6 +330,10 @@ impl World {
                 let user = self.state.local.user.clone().unwrap_or_default();
                 let mut found = self.told.notice(&user, &n);
                 found.extend(check::no_controls("a notification", &n.words));
+                for i in &n.items {
+                    self.notes
+                        .push(format!("notified {user}: {} of task {}", i.key, i.task_id));
+                }
                 self.digest.str(&n.words);
                 self.broke(found);
                 vec![]
