@@ -39,23 +39,23 @@ fn bench(c: &mut Criterion) {
     let before: Vec<UnreadItem> = unread_items(&rows[..UNREAD - 3], &[], now);
     let after: Vec<UnreadItem> = unread_items(&rows, &[], now);
     let mut started = Watch::default();
-    started.observe(&before, true);
+    started.observe(&before, &[], true);
     c.bench_function("observe, 1,000 unread, nothing new", |b| {
         let mut w = started.clone();
-        w.observe(&after, true);
-        b.iter(|| black_box(w.observe(black_box(&after), true)))
+        w.observe(&after, &[], true);
+        b.iter(|| black_box(w.observe(black_box(&after), &[], true)))
     });
     c.bench_function("observe, 1,000 unread, 3 new (one notice)", |b| {
         // By reference: the watch's drop is not timed.
         b.iter_batched_ref(
             || started.clone(),
-            |w| black_box(w.observe(black_box(&after), true)),
+            |w| black_box(w.observe(black_box(&after), &[], true)),
             criterion::BatchSize::SmallInput,
         )
     });
 
     let mut w = started.clone();
-    let notice = w.observe(&after, true).expect("three new");
+    let notice = w.observe(&after, &[], true).expect("three new");
     assert_eq!(notice.items.len(), 3);
     assert!(notice.items.iter().all(|i| i.kind.is_some()));
     let cfg = taskdeck::config::Notify {

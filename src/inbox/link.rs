@@ -66,6 +66,9 @@ pub struct InboxUpdate {
     /// Every unread item, by its key (whatever `all` shows): what a
     /// notification is made of (`super::notify`).
     pub items: Vec<UnreadItem>,
+    /// The unread items a snooze hides now (`notify::hidden_items`): what
+    /// the store holds at start is never news, hidden or not.
+    pub hidden: Vec<UnreadItem>,
     /// The store this inbox is read from: one service and one user (issue
     /// 42 §11: two profiles of the same service and user are one inbox).
     pub store: Option<PathBuf>,
@@ -277,6 +280,7 @@ pub fn load(db: &Db, state: &mut InboxUpdate) {
     state.marks = db.inbox_marks().unwrap_or_default();
     state.rows = group(&items, &state.marks, now);
     state.items = unread_items(&items, &state.marks, now);
+    state.hidden = super::notify::hidden_items(&items, &state.marks, now);
     let unread_rows: Vec<&InboxRow> = state.rows.iter().filter(|r| !r.read).collect();
     state.unread = unread_rows.iter().map(|r| r.task_id.clone()).collect();
 }

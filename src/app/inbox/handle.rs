@@ -34,7 +34,7 @@ impl State {
         // Until the first walk the inbox shows what was there already; an
         // inbox that walks only when asked has nothing to catch up with.
         let walked = u.walked_at.is_some() || !self.inbox.periodic;
-        let notice = self.inbox.watch.observe(&u.items, walked);
+        let notice = self.inbox.watch.observe(&u.items, &u.hidden, walked);
         let back = self.took_read(None, &mut u);
         // A walk that could not read everything says so, once per walk.
         let new_walk = u.walked_at.is_some() && u.walked_at != self.inbox.last.walked_at;
@@ -127,7 +127,7 @@ impl State {
         let o = &mut self.inbox.others[i];
         if o.same_as.is_none() {
             let walked = o.last.walked_at.is_some() || !periodic;
-            let notice = o.watch.observe(&o.last.items, walked);
+            let notice = o.watch.observe(&o.last.items, &o.last.hidden, walked);
             // Its words name it (the bell, the desktop, the title); its
             // `notify_command` gets the profile too.
             fx.extend(notice.map(|mut n| {
