@@ -271,8 +271,7 @@ impl State {
                     (Some(_), None) => false,
                 };
                 if item.unknown && already_applied(&item.req, t) {
-                    let mut item = self.outbox.remove(i);
-                    self.local.store(StoreCmd::OutboxRemove(item.seq));
+                    let mut item = self.outbox_reached(i);
                     // It had landed: the task read is its answer. The
                     // edits of the task chained behind it (made against
                     // the same version, before its answer: two quick
@@ -284,16 +283,6 @@ impl State {
                         item.checked = item.base_updated_at.clone();
                         self.rebase_after(&item, t.updated_at.as_deref());
                     }
-                    if let Some(pt) = item.pending_ticket {
-                        self.pending.retain(|p| p.ticket != pt);
-                    }
-                    self.say(
-                        Level::Success,
-                        format!(
-                            "{}: {} — it had reached the service (not sent again)",
-                            item.label, item.what
-                        ),
-                    );
                     self.inflight.remove(&ticket);
                     self.replace_task((**t).clone(), ticket);
                     return Outboxed::handled(self.outbox_pump());
@@ -374,18 +363,7 @@ impl State {
                     self.outbox[i].state = OutState::Queued;
                     return Outboxed::handled(self.outbox_pump());
                 }
-                let item = self.outbox.remove(i);
-                self.local.store(StoreCmd::OutboxRemove(item.seq));
-                if let Some(pt) = item.pending_ticket {
-                    self.pending.retain(|p| p.ticket != pt);
-                }
-                self.say(
-                    Level::Success,
-                    format!(
-                        "{}: {} — it had reached the service (not sent again)",
-                        item.label, item.what
-                    ),
-                );
+                self.outbox_reached(i);
                 Outboxed::handled(self.outbox_pump())
             }
             (OutState::Checking(_), Err(e)) => {
@@ -479,6 +457,25 @@ impl State {
             }
             (OutState::Queued | OutState::Waiting(_), _) => Outboxed::pass(),
         }
+    }
+
+    /// Queued edit `i` had reached the service (its check found it
+    /// applied): it leaves the outbox and the store, its pending mark
+    /// goes, and the status line says it was not sent again.
+    fn outbox_reached(&mut self, i: usize) -> OutItem {
+        let item = self.outbox.remove(i);
+        self.local.store(StoreCmd::OutboxRemove(item.seq));
+        if let Some(pt) = item.pending_ticket {
+            self.pending.retain(|p| p.ticket != pt);
+        }
+        self.say(
+            Level::Success,
+            format!(
+                "{}: {} — it had reached the service (not sent again)",
+                item.label, item.what
+            ),
+        );
+        item
     }
 
     /// Send queued edit `i`, its pending mark following the request.

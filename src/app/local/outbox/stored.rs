@@ -85,23 +85,27 @@ pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
 /// as `edit::changes::share_update` takes it).
 pub(crate) fn sharing_holds(update: &SharingUpdate, now: &SharingState) -> bool {
     use std::collections::BTreeSet;
-    let level = |a: &Option<AccessLevel>| a.clone().unwrap_or(AccessLevel::Read);
-    let users_now: BTreeSet<(&str, String)> = now
+    type Levels<'a> = BTreeSet<(&'a str, String)>;
+    fn held<'a>(id: &'a Id, a: &Option<AccessLevel>) -> (&'a str, String) {
+        let level = a.clone().unwrap_or(AccessLevel::Read);
+        (id.as_str(), level.as_wire().to_string())
+    }
+    let users_now: Levels = now
         .users
         .iter()
-        .map(|m| (m.id.as_str(), level(&m.access_level).as_wire().to_string()))
+        .map(|m| held(&m.id, &m.access_level))
         .collect();
-    let users_put: BTreeSet<(&str, String)> = update
+    let teams_now: Levels = now
+        .teams
+        .iter()
+        .map(|t| held(&t.id, &t.access_level))
+        .collect();
+    let users_put: Levels = update
         .users
         .iter()
         .map(|u| (u.user_id.as_str(), u.access_level.clone()))
         .collect();
-    let teams_now: BTreeSet<(&str, String)> = now
-        .teams
-        .iter()
-        .map(|t| (t.id.as_str(), level(&t.access_level).as_wire().to_string()))
-        .collect();
-    let teams_put: BTreeSet<(&str, String)> = update
+    let teams_put: Levels = update
         .teams
         .iter()
         .map(|t| (t.team_id.as_str(), t.access_level.clone()))

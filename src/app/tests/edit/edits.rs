@@ -518,15 +518,21 @@ fn a_draft_rejected_under_a_composer_opened_on_it_keeps_the_detail_under_the_com
     // Simulator seed 196387919095221932: `D`, `y`, then `:comment` before
     // the answer; the answer took the row away and the detail moved to
     // the neighbour while the composer stayed on the rejected draft.
-    let mut s = loaded(3);
-    s.on_key(key('j'));
-    let mut draft = task(2);
-    draft.draft = true;
-    let t = s.next_ticket;
-    s.replace_task(draft, t);
-    s.on_key(key('D'));
-    let fx = s.on_key(key('y'));
-    assert_eq!(reqs(&fx), vec![ApiRequest::Delete { id: tid(2) }]);
+    // Task #2 of three, a draft, rejected (`D`, `y`): the state and the
+    // DELETE in flight.
+    let rejecting = || {
+        let mut s = loaded(3);
+        s.on_key(key('j'));
+        let mut draft = task(2);
+        draft.draft = true;
+        let t = s.next_ticket;
+        s.replace_task(draft, t);
+        s.on_key(key('D'));
+        let fx = s.on_key(key('y'));
+        assert_eq!(reqs(&fx), vec![ApiRequest::Delete { id: tid(2) }]);
+        (s, fx)
+    };
+    let (mut s, fx) = rejecting();
     palette(&mut s, "comment");
     assert_eq!(s.overlay.bound_task(), Some(tid(2).as_str()));
     answer(&mut s, &fx, Ok(Reply::Deleted));
@@ -544,14 +550,7 @@ fn a_draft_rejected_under_a_composer_opened_on_it_keeps_the_detail_under_the_com
     );
     // Without a popup on it, the detail follows the cursor to the row
     // that took its place.
-    let mut s = loaded(3);
-    s.on_key(key('j'));
-    let mut draft = task(2);
-    draft.draft = true;
-    let t = s.next_ticket;
-    s.replace_task(draft, t);
-    s.on_key(key('D'));
-    let fx = s.on_key(key('y'));
+    let (mut s, fx) = rejecting();
     answer(&mut s, &fx, Ok(Reply::Deleted));
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
 }
