@@ -162,8 +162,10 @@ pub enum Break {
     /// read failed, though it said what changed on the task
     /// (`broken::Rule::OldBaseOnFailedRead`): an assignment is said again
     /// by the next walk once the task changed in between. Only a failed
-    /// read of the walk's own (`--faults` 5xx, 429, garbage, dropped,
-    /// others: a task deleted as the walk runs) shows it.
+    /// read of the walk's own (`--faults` 5xx, 429, garbage, dropped;
+    /// not a task deleted as the walk runs, `others`: it is gone) shows
+    /// it; random runs have not, steps written down do
+    /// (`tests/simulate.rs`, `reassigned_then_changed`).
     OldBase,
 }
 
