@@ -515,11 +515,12 @@ fn reassigned_then_changed() -> Vec<sim::Step> {
 /// "inbox doubled" is caught. The steps are written down
 /// ([`reassigned_then_changed`]); the seed decides the walk's faults,
 /// which read fails: caught on about 3 seeds in 10 (31 of seeds 1–100;
-/// the first here, seed 6). Random runs had not met it (12 seeds ×
-/// 20,000 steps, every fault): there, an assignment by another user
-/// is rare, and its task must change again before the next walk. The
-/// same seed unbroken passes, its assignments found once and a walk
-/// not counted for one because its task's read failed.
+/// the first here, seed 6). Random runs seldom meet it (none of 12
+/// seeds × 20,000 steps with every fault; seed 36 of 1–60 with
+/// `others,garbage`, at step 1127, too long a run here): an assignment
+/// by another user is rare, and its task must change again before the
+/// next walk. The same seed unbroken passes, its assignments found
+/// once and a walk not counted for one because its task's read failed.
 #[test]
 fn a_walk_that_keeps_an_old_base_after_a_failed_read_is_caught() {
     let steps = reassigned_then_changed();
