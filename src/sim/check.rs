@@ -421,6 +421,30 @@ impl UndoWatch {
         self.op
     }
 
+    /// A write went out while the undo runs: a PATCH of a task it takes
+    /// back that sets one of the fields it takes back to another value
+    /// is the user's later edit (the undo's own set them back), and what
+    /// the task shows is then that edit's — the record is let go (seed
+    /// 26, `others,garbage`: an archive undone, then archived again by
+    /// hand before the undo's run ended, was called not undone). Answers
+    /// how many records it let go.
+    pub fn wrote(&mut self, req: &ApiRequest) -> usize {
+        let ApiRequest::Patch { id, patch } = req else {
+            return 0;
+        };
+        let sets = patch.to_json();
+        let before = self.records.len();
+        self.records.retain(|(_, task, patches)| {
+            task != id
+                || !patches.iter().any(|p| {
+                    let back = p.to_json();
+                    back.as_object()
+                        .is_some_and(|m| m.iter().any(|(k, v)| sets.get(k).is_some_and(|w| w != v)))
+                })
+        });
+        before - self.records.len()
+    }
+
     /// After a step: each record the undo took back shows its field as
     /// it was before the undone edit (in the copy the user sees); once
     /// the undo has finished, a record it did not take back was said.
@@ -542,6 +566,47 @@ mod tests {
 
     fn sets(f: TaskField, v: Value) -> crate::api::TaskPatch {
         f.write(v).unwrap()
+    }
+
+    /// While an undo runs, the user's own later PATCH that sets one of
+    /// the fields it takes back to another value lets that task's record
+    /// go (what shows is the later edit); the undo's own PATCH, another
+    /// field, another task or another kind of write let nothing go.
+    #[test]
+    fn a_field_set_again_by_the_user_while_the_undo_runs_lets_its_record_go() {
+        let back = |v: bool| sets(TaskField::Archived, json!(v));
+        let mut w = UndoWatch {
+            op: 1,
+            records: vec![
+                (0, "t3".to_string(), vec![back(false)]),
+                (1, "t4".to_string(), vec![back(false)]),
+            ],
+            said: Said(0, None, None),
+        };
+        let patch = |id: &str, p| ApiRequest::Patch {
+            id: id.into(),
+            patch: p,
+        };
+        assert_eq!(w.wrote(&patch("t4", back(false))), 0, "the undo's own");
+        assert_eq!(
+            w.wrote(&patch("t4", sets(TaskField::Priority, json!("low")))),
+            0
+        );
+        assert_eq!(w.wrote(&patch("t9", back(true))), 0, "another task");
+        let unlink = ApiRequest::RemoveLink {
+            id: "t4".into(),
+            kind: crate::api::LinkType::Chat,
+            item: "c".into(),
+        };
+        assert_eq!(w.wrote(&unlink), 0, "not a PATCH");
+        assert_eq!(w.records.len(), 2);
+        assert_eq!(
+            w.wrote(&patch("t4", back(true))),
+            1,
+            "archived again by hand"
+        );
+        let left: Vec<&str> = w.records.iter().map(|(_, t, _)| t.as_str()).collect();
+        assert_eq!(left, vec!["t3"]);
     }
 
     /// An undo that took a due date, an agent, a team or a matter back

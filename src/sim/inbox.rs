@@ -299,9 +299,12 @@ pub fn why_not(db: &Db, act: &Act, svc: &Service) -> Option<&'static str> {
     (!follows).then_some("inbox acts not awaited: mine already, or comments never read")
 }
 
-/// The items of `act`'s kind on its task in `db` (read or not).
-pub fn count(db: &Db, act: &Act) -> usize {
+/// The items of `act`'s kind on its task in `db` (read or not). A
+/// comment's item may stand under another comment's key: the one the
+/// inbox took it for ([`Service::same_comment_keys`]).
+pub fn count(db: &Db, act: &Act, svc: &Service) -> usize {
     let items = db.inbox_items(true).unwrap_or_default();
+    let keys = svc.same_comment_keys(&act.task, &act.key);
     items
         .iter()
         .filter(|i| i.task_id == act.task)
@@ -309,7 +312,7 @@ pub fn count(db: &Db, act: &Act) -> usize {
             if act.key == "assigned" {
                 i.kind == "assigned"
             } else {
-                i.key == act.key
+                keys.contains(&i.key)
             }
         })
         .count()
@@ -406,7 +409,7 @@ impl Expect {
                 return true;
             }
             checked += 1;
-            let n = count(db, &a.act);
+            let n = count(db, &a.act, svc);
             let want = if a.act.key == "assigned" {
                 a.before + 1
             } else {

@@ -208,7 +208,7 @@ impl World {
             }
             let moves = self.svc.assignee_moves.get(&act.task).copied().unwrap_or(0);
             awaited.push(Awaited {
-                before: inbox::count(&i.db, &act),
+                before: inbox::count(&i.db, &act, &self.svc),
                 walks: 0,
                 moves,
                 set_backs: self.svc.set_backs,

@@ -228,6 +228,32 @@ impl Service {
         cs.iter().map(parse).collect()
     }
 
+    /// The inbox keys (`comment:<id>`) that stand for the comment of
+    /// `key` on task `id`: its own and those of the comments the inbox
+    /// takes for the same comment — the same author, time and text
+    /// (`derive::comment_print`; docs/inbox.md, "one comment, one item").
+    /// Another user may post one text twice in one second: one item says it.
+    pub fn same_comment_keys(&self, id: &str, key: &str) -> Vec<String> {
+        let mut keys = vec![key.to_string()];
+        let Ok(cs) = self.comments_of(id) else {
+            return keys;
+        };
+        let print = |c: &Comment| crate::inbox::derive::comment_print(c);
+        if let Some(this) = cs
+            .iter()
+            .find(|c| format!("comment:{}", c.id.as_str()) == key)
+        {
+            let p = print(this);
+            keys.extend(
+                cs.iter()
+                    .filter(|c| print(c) == p)
+                    .map(|c| format!("comment:{}", c.id.as_str()))
+                    .filter(|k| k != key),
+            );
+        }
+        keys
+    }
+
     /// Another user deletes task `id` (one the inbox's walk met deleted
     /// while it ran).
     pub fn delete(&mut self, id: &str) {
@@ -612,6 +638,44 @@ fn apply_patch(t: &mut Value, patch: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Another user's text posted twice in one second is one comment to
+    /// the inbox (docs/inbox.md, "one comment, one item"): the checker
+    /// finds the act of either under the key of the other (simulator seed
+    /// 7538945697178514737, step 5211: "inbox dropped" for the second of
+    /// two such mentions, the first one's item in the inbox); a comment
+    /// with another text, or in another second, stands for itself.
+    #[test]
+    fn a_text_posted_twice_in_one_second_stands_for_one_comment() {
+        let mut s = Service::new(false, 4);
+        let id = tid(2);
+        let post = |s: &mut Service, text: &str| {
+            let c = s.comment_json(&id, OTHER, text, None);
+            s.comments.entry(id.clone()).or_default().push(c.clone());
+            s.next += 1;
+            format!("comment:{}", c["id"].as_str().unwrap())
+        };
+        let first = post(&mut s, "@Me look");
+        let again = post(&mut s, "@Me look");
+        let other = post(&mut s, "@Me look here");
+        s.tick();
+        let later = post(&mut s, "@Me look");
+        assert_ne!(first, again);
+        assert_eq!(
+            s.same_comment_keys(&id, &again),
+            vec![again.clone(), first.clone()]
+        );
+        assert_eq!(
+            s.same_comment_keys(&id, &first),
+            vec![first.clone(), again.clone()]
+        );
+        assert_eq!(s.same_comment_keys(&id, &other), vec![other.clone()]);
+        assert_eq!(s.same_comment_keys(&id, &later), vec![later.clone()]);
+        assert_eq!(
+            s.same_comment_keys(&tid(99), "comment:c-0-0"),
+            vec!["comment:c-0-0".to_string()]
+        );
+    }
 
     /// Tasks deleted without a write (by another user, or as a walk ran)
     /// between two tasks made never give the second the first's id: the

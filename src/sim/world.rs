@@ -295,9 +295,23 @@ impl World {
                 let from = queued
                     .map(|q| format!(" (queued edit {q})"))
                     .unwrap_or_default();
+                // A write names its task (`#n`, the model's number).
+                let on = req
+                    .written_task()
+                    .map(|id| {
+                        format!(
+                            " on #{}",
+                            id.rsplit('-').next().unwrap_or(id).trim_start_matches('0')
+                        )
+                    })
+                    .unwrap_or_default();
                 self.notes
-                    .push(format!("request #{ticket}: {}{from}", req.describe()));
+                    .push(format!("request #{ticket}: {}{on}{from}", req.describe()));
                 self.writes.started(ticket, &req, &self.state);
+                let let_go: usize = self.undos.iter_mut().map(|w| w.wrote(&req)).sum();
+                for _ in 0..let_go {
+                    self.count("undone records let go: the user set the field again");
+                }
                 if self.state.offline.is_some() && !matches!(*req, ApiRequest::Me) {
                     // The worker answers at once, without going out.
                     let r = ApiResult {

@@ -64,10 +64,24 @@ pub fn from_stored(s: &str) -> Option<ApiRequest> {
     })
 }
 
-/// The task already holds what the PATCH sets (the first attempt landed).
+/// The task already holds what the edit sets (the first attempt landed):
+/// a PATCH's fields, a link's role and context, a link removed, a file
+/// detached. `false` for an edit the task does not show (sharing: read
+/// apart).
 pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
-    let ApiRequest::Patch { patch, .. } = req else {
-        return false;
+    let patch = match req {
+        ApiRequest::Patch { patch, .. } => patch,
+        ApiRequest::UpdateLink {
+            kind, item, update, ..
+        } => return link_holds(kind, item, update, t),
+        ApiRequest::RemoveLink { kind, item, .. } => {
+            return !t
+                .linked_items
+                .iter()
+                .any(|l| l.kind == *kind && l.id.as_str() == item);
+        }
+        ApiRequest::Detach { file_id, .. } => return file_gone(file_id, t),
+        _ => return false,
     };
     let body = patch.to_json();
     let Some(m) = body.as_object() else {
@@ -77,6 +91,54 @@ pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
         && m.iter().all(|(k, v)| {
             crate::domain::task_field::TaskField::from_wire(k).is_some_and(|f| f.holds(v, t))
         })
+}
+
+/// The task's files read whole (each list an array or null, each entry
+/// with an id) and `file` not among them. Files in another shape tell
+/// nothing: the detach is checked as one that did not land.
+fn file_gone(file: &str, t: &Task) -> bool {
+    use crate::app::state::fields::{file_entries, file_id};
+    let whole = [&*t.input_files, &*t.output_files]
+        .iter()
+        .all(|v| v.is_null() || v.is_array());
+    let ids: Option<Vec<String>> = file_entries(t)
+        .into_iter()
+        .map(|(_, v)| file_id(v))
+        .collect();
+    whole && ids.is_some_and(|ids| !ids.iter().any(|i| i == file))
+}
+
+/// The task's link `kind`/`item` is there with what `update` sets: its
+/// role (when sent) and its context (when sent: the same checks in any
+/// order, or none when it clears it). An update that sets nothing holds
+/// nothing (never sent: the service asks for one field at least).
+fn link_holds(kind: &LinkType, item: &str, update: &LinkUpdate, t: &Task) -> bool {
+    use std::collections::BTreeSet;
+    if update.role.is_none() && update.context.is_none() {
+        return false;
+    }
+    let Some(l) = t
+        .linked_items
+        .iter()
+        .find(|l| l.kind == *kind && l.id.as_str() == item)
+    else {
+        return false;
+    };
+    let checks = |c: &Option<LinkContext>| -> BTreeSet<String> {
+        c.iter()
+            .flat_map(|c| c.check_ids.iter().map(|i| i.raw().to_string()))
+            .collect()
+    };
+    let role = update
+        .role
+        .as_ref()
+        .is_none_or(|r| l.role.as_ref() == Some(r));
+    let context = match &update.context {
+        None => true,
+        Some(None) => checks(&l.context).is_empty(),
+        Some(Some(ids)) => checks(&l.context) == ids.iter().cloned().collect(),
+    };
+    role && context
 }
 
 /// The sharing state `now` is already what the PUT `update` sets (the

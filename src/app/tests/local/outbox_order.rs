@@ -636,3 +636,117 @@ fn a_sharing_change_back_from_the_store_is_sent_again_only_if_the_sharing_does_n
         );
     }
 }
+
+/// A link's role or context changed, a link removed, a file detached,
+/// each back from the store (its outcome unknown: sent before a crash
+/// whose removal the store did not write): the task read back tells
+/// whether it landed. Landed — the link as the edit sets it, the link or
+/// the file gone — it is not sent again, even though the task moved
+/// since (by that very edit); not landed, it is sent once when the task
+/// has not moved, and waits for the user when it has. Files in a shape
+/// that tells nothing leave a detach checked as one that did not land.
+/// (They were checked by the task's version alone: a landed edit whose
+/// answer was lost waited for the user as "changed on the service", and
+/// enter sent it again.)
+#[test]
+fn a_link_or_file_edit_back_from_the_store_is_sent_again_only_if_the_task_does_not_hold_it() {
+    let review = "11111111-1111-4111-8111-111111111111";
+    let chat = "22222222-2222-4222-8222-222222222222";
+    let file = "33333333-3333-4333-8333-333333333333";
+    let edits = [
+        ApiRequest::UpdateLink {
+            id: tid(1),
+            kind: LinkType::Review,
+            item: review.into(),
+            update: LinkUpdate {
+                role: Some(LinkRole::Subject),
+                context: Some(Some(vec!["c2".into(), "c1".into()])),
+            },
+        },
+        ApiRequest::RemoveLink {
+            id: tid(1),
+            kind: LinkType::Chat,
+            item: chat.into(),
+        },
+        ApiRequest::Detach {
+            id: tid(1),
+            file_id: file.into(),
+        },
+    ];
+    // The task as each edit leaves it.
+    let landed = |e: &ApiRequest| {
+        let mut v = task_json(1);
+        match e {
+            ApiRequest::UpdateLink { .. } => {
+                v["linked_items"][0]["role"] = json!("subject");
+                v["linked_items"][0]["context"] = json!({"check_ids": ["c1", "c2"]});
+            }
+            ApiRequest::RemoveLink { .. } => {
+                v["linked_items"].as_array_mut().unwrap().remove(1);
+            }
+            _ => v["input_files"] = json!([]),
+        }
+        v
+    };
+    let moved = |mut v: Value| {
+        v["updated_at"] = json!("2026-11-02T10:00:00Z");
+        serde_json::from_value::<Task>(v).unwrap()
+    };
+    for e in &edits {
+        let row = crate::store::OutboxRow {
+            seq: 7,
+            task_id: tid(1),
+            label: "#1".into(),
+            what: e.describe(),
+            request: crate::app::local::outbox::to_stored(e).unwrap(),
+            base_updated_at: Some("2026-11-01T10:00:00Z".into()),
+            created_at: 1,
+            user_id: None,
+            saw: None,
+        };
+        let mut odd_files = task_json(1);
+        odd_files["input_files"] = json!({"primary": {"name": "in.pdf"}});
+        let cases = [
+            ("landed", moved(landed(e)), Some(true)),
+            ("not landed, not moved", task(1), None),
+            ("not landed, moved", moved(task_json(1)), Some(false)),
+        ];
+        let odd = matches!(e, ApiRequest::Detach { .. })
+            .then(|| ("files unreadable, moved", moved(odd_files), Some(false)));
+        for (case, read, dropped) in cases.into_iter().chain(odd) {
+            let mut s = with_store(loaded(2));
+            s.outbox_from_store(vec![row.clone()]);
+            let fx = s.outbox_pump();
+            let fx = answer_where(
+                &mut s,
+                &fx,
+                |r| is_get(r, 1),
+                Ok(Reply::Task(Box::new(read))),
+            );
+            match dropped {
+                Some(true) => {
+                    assert!(reqs(&fx).is_empty(), "{case} {e:?}: {:?}", reqs(&fx));
+                    assert!(s.outbox.is_empty(), "{case} {e:?}");
+                    assert!(
+                        s.local.out.contains(&StoreCmd::OutboxRemove(7)),
+                        "{case} {e:?}"
+                    );
+                    let said = &s.status.as_ref().unwrap().1;
+                    assert!(
+                        said.contains("had reached the service"),
+                        "{case} {e:?}: {said}"
+                    );
+                }
+                Some(false) => {
+                    assert!(reqs(&fx).is_empty(), "{case} {e:?}: {:?}", reqs(&fx));
+                    assert!(
+                        matches!(s.outbox[0].state, OutState::Waiting(_)),
+                        "{case} {e:?}: {:?}",
+                        s.outbox[0].state
+                    );
+                }
+                None => assert_eq!(reqs(&fx), vec![e.clone()], "{case}"),
+            }
+        }
+    }
+}
