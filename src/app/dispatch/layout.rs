@@ -70,6 +70,20 @@ impl State {
         m: crossterm::event::MouseEvent,
         now: std::time::Instant,
     ) -> (Vec<Effect>, bool) {
+        let open = !matches!(self.overlay, Overlay::None);
+        let (mut fx, used) = self.mouse_event(m, now);
+        // A popup closed by the mouse, as by a key (`key_pressed`).
+        if open && matches!(self.overlay, Overlay::None) {
+            fx.extend(self.leave_deleted_detail());
+        }
+        (fx, used)
+    }
+
+    fn mouse_event(
+        &mut self,
+        m: crossterm::event::MouseEvent,
+        now: std::time::Instant,
+    ) -> (Vec<Effect>, bool) {
         use crossterm::event::{MouseButton, MouseEventKind};
         let hit = self
             .hits

@@ -74,7 +74,11 @@ impl State {
             return vec![Effect::Suspend];
         }
         if !matches!(self.overlay, Overlay::None) {
-            return self.overlay_key(ev);
+            let mut fx = self.overlay_key(ev);
+            if matches!(self.overlay, Overlay::None) {
+                fx.extend(self.leave_deleted_detail());
+            }
+            return fx;
         }
         match self.keymap.lookup(self.key_contexts(), &ev) {
             Some(a) => self.act(a),

@@ -139,6 +139,23 @@ impl State {
         fx
     }
 
+    /// A popup closed over the detail of a draft rejected while it was
+    /// open (kept under it, out of the list: [`State::draft_deleted`]):
+    /// the detail now follows the cursor, as it does when no popup is.
+    pub(crate) fn leave_deleted_detail(&mut self) -> Vec<Effect> {
+        let stale = self.detail.as_ref().is_some_and(|d| {
+            d.origin == Origin::Elsewhere
+                && self.local.deleted.contains(&d.task_id)
+                && self.list.position(&d.task_id).is_none()
+        });
+        if !stale {
+            return vec![];
+        }
+        self.detail = None;
+        self.focus = Focus::List;
+        self.follow_cursor()
+    }
+
     /// A subtask created under `parent`: its Subtasks tab is read again
     /// when it is shown.
     pub(crate) fn subtask_created(&mut self, parent: String, t: Task) -> Vec<Effect> {

@@ -548,6 +548,17 @@ fn a_draft_rejected_under_a_composer_opened_on_it_keeps_the_detail_under_the_com
         "{:?}",
         s.status
     );
+    // Once the composer is closed (its text kept as a draft), the detail
+    // leaves the deleted draft for the row under the cursor.
+    s.on_paste("half a thought");
+    s.on_key(code(KeyCode::Esc));
+    assert!(
+        matches!(s.overlay, Overlay::None),
+        "{:?}",
+        s.overlay.bound_task()
+    );
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    assert_eq!(s.list.selected_id(), Some(tid(3).as_str()));
     // Without a popup on it, the detail follows the cursor to the row
     // that took its place.
     let (mut s, fx) = rejecting();
