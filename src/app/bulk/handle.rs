@@ -357,7 +357,7 @@ impl State {
         };
         match r.result {
             Ok(Reply::Task(t)) => {
-                self.replace_task((*t).clone(), r.ticket);
+                fx.extend(self.write_answered((*t).clone(), r.ticket));
                 self.history.wrote(&t);
                 let job = &mut self.engine.runs[ri].jobs[ji];
                 if step != Step::ReadBack {

@@ -24,7 +24,7 @@ impl State {
         let what: Vec<String> = pending.iter().map(Pending::done_words).collect();
         let label = t.label();
         let archived_now = patch.archived == Some(true) && t.archived;
-        self.replace_task(t, ticket);
+        let read = self.write_answered(t, ticket);
         if archived_now
             && self.history.undo_stack.last().is_some_and(|op| {
                 self.history
@@ -41,7 +41,7 @@ impl State {
                 Level::Success,
                 format!("archived {label} — {key} restores it (:undo)"),
             );
-            return vec![];
+            return read;
         }
         if self.sending.contains_key(&ticket) {
             self.compose_succeeded(ticket, &what.join(", "));
@@ -50,7 +50,7 @@ impl State {
         } else {
             self.say(Level::Success, format!("{label}: {}", what.join(", ")));
         }
-        vec![]
+        read
     }
 
     /// A PATCH failed: a composer's send says so in the composer; an edit
@@ -258,9 +258,9 @@ impl State {
             ApiRequest::Detach { .. } => "file detached (the file itself stays uploaded)".into(),
             _ => "updated".into(),
         };
-        self.replace_task(t, ticket);
+        let read = self.write_answered(t, ticket);
         self.say(Level::Success, format!("{label}: {what}"));
-        vec![]
+        read
     }
 }
 

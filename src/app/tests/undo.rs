@@ -321,6 +321,45 @@ fn an_undo_answered_by_a_service_whose_clock_went_back_shows_the_value_taken_bac
     assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Urgent);
 }
 
+/// A read sent after the undo's PATCH and answered before the service
+/// applied it shows the edit still there; the service's clock then set
+/// back dates the undo's answer before that read. Which is newer cannot
+/// be told from the dates: the undo's answer is not dropped silently, the
+/// task is read again, and that read (sent after both) decides. Found by
+/// the simulator (seed 2375017898292695287, on older code: an assignee
+/// undone to none while the screen went on showing Bob).
+#[test]
+fn a_write_answer_dated_before_a_read_answered_earlier_has_the_task_read_again() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    let mut low = at(&task(1), "2026-11-05T10:00:00Z");
+    low.priority = Priority::Low;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low.clone()))));
+    let undo = undo_key_unchanged(&mut s, 'z', &[low.clone()]);
+    assert_eq!(only_patch(&undo), (tid(1), json!({"priority": "high"})));
+    // A read of #1 sent now, answered before the undo is applied.
+    let read = vec![s.request(ApiRequest::GetTask { id: tid(1) })];
+    let mut still_low = at(&task(1), "2026-11-05T10:00:05Z");
+    still_low.priority = Priority::Low;
+    answer(&mut s, &read, Ok(Reply::Task(Box::new(still_low))));
+    // The undo applied by a service whose clock went back an hour.
+    let back = at(&task(1), "2026-11-05T09:00:00Z");
+    let fx = answer(&mut s, &undo, Ok(Reply::Task(Box::new(back.clone()))));
+    assert_eq!(
+        reqs(&fx),
+        vec![ApiRequest::GetTask { id: tid(1) }],
+        "the task is read again"
+    );
+    let fx = answer(&mut s, &fx, Ok(Reply::Task(Box::new(back))));
+    assert!(
+        reqs(&fx)
+            .iter()
+            .all(|r| !matches!(r, ApiRequest::GetTask { .. })),
+        "once"
+    );
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::High);
+}
+
 /// #26 §9: the messages say what was undone and redone.
 #[test]
 fn undo_and_redo_say_what_they_took_back_and_did_again() {

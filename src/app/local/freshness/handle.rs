@@ -2,7 +2,7 @@
 //! which holds the data of `super` and never this module.
 
 use super::*;
-use crate::app::state::{Effect, Focus, Level, Origin, ShownVersion, State};
+use crate::app::state::{ApiRequest, Effect, Focus, Level, Origin, ShownVersion, State};
 
 impl State {
     pub(crate) fn apply_page(
@@ -214,6 +214,28 @@ impl State {
             d.task = Some(t);
             d.error = None;
         }
+    }
+
+    /// The service's answer to a write of ours: applied as any answer
+    /// (`replace_task`), unless it looks older than what is shown. Then
+    /// which is newer cannot be told: a read sent after the write may
+    /// have been answered before the service applied it, and a service
+    /// whose clock was set back dates the write's answer before that read
+    /// (simulator seed 2375017898292695287, on older code: an assignee
+    /// undone to none while the screen went on showing Bob, the service
+    /// holding none). The task is read again: that read, sent after both,
+    /// decides. Answers the read.
+    pub fn write_answered(&mut self, t: Task, ticket: u64) -> Vec<Effect> {
+        if self.is_stale(&t, ticket) {
+            tracing::debug!(
+                ticket,
+                "our write's answer is dated before what is shown: read again"
+            );
+            let id = t.id.as_str().to_string();
+            return vec![self.request(ApiRequest::GetTask { id })];
+        }
+        self.replace_task(t, ticket);
+        vec![]
     }
 
     /// `#12` for a task we know, else a short id.
