@@ -450,8 +450,21 @@ impl UndoWatch {
     /// the undo has finished, a record it did not take back was said.
     /// Returns what broke, the number of fields checked, and whether
     /// the watch is over.
-    pub fn check(&mut self, s: &State) -> (Vec<Broke>, u64, bool) {
+    pub fn check(&mut self, s: &State, pending: &[(u64, ApiRequest)]) -> (Vec<Broke>, u64, bool) {
         use crate::app::bulk::history::RecState;
+        // A read of the task on its way decides what it shows: an answer
+        // of ours dated before what is shown has the task read again
+        // (`State::write_answered`), and the record is checked once that
+        // read is in.
+        let reading = |id: &str| {
+            pending.iter().any(|(_, r)| match r {
+                ApiRequest::GetTask { id: i } => i == id,
+                ApiRequest::Prefetch(inner) => {
+                    matches!(&**inner, ApiRequest::GetTask { id: i } if i == id)
+                }
+                _ => false,
+            })
+        };
         let mut out = Vec::new();
         let mut checked = 0;
         let Some(op) = s.history.get(self.op) else {
@@ -463,7 +476,9 @@ impl UndoWatch {
             let Some(rec) = op.records.get(i) else {
                 continue;
             };
-            if rec.state == RecState::Undone {
+            if rec.state == RecState::Undone && reading(&id) {
+                left.push((i, id, patches));
+            } else if rec.state == RecState::Undone {
                 if let Some(t) = seen_copy(s, &id) {
                     for p in &patches {
                         checked += 1;
@@ -493,8 +508,13 @@ impl UndoWatch {
                 left.push((i, id, patches));
             }
         }
+        let waiting = left.iter().any(|(_, id, _)| reading(id));
         self.records = left;
-        (out, checked, self.records.is_empty() || !running)
+        (
+            out,
+            checked,
+            self.records.is_empty() || (!running && !waiting),
+        )
     }
 }
 

@@ -608,7 +608,7 @@ impl World {
     fn check_undos(&mut self) {
         let mut undos = std::mem::take(&mut self.undos);
         undos.retain_mut(|w| {
-            let (found, checked, over) = w.check(&self.state);
+            let (found, checked, over) = w.check(&self.state, &self.pending);
             for _ in 0..checked {
                 self.count("undone fields checked");
             }
