@@ -237,7 +237,8 @@ pub async fn cycle(
     // A first walk that stopped early left the tasks it did not reach
     // unknown: until a walk reads every page, a task the inbox has no base
     // of is learned, not news (it may have been the user's all along).
-    let learning = first || learning;
+    let mended = !crate::broken::on(crate::broken::Rule::PartialFirstWalk);
+    let learning = first || (learning && mended);
 
     // 1. The walk.
     let q = TaskQuery {

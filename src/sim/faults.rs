@@ -165,6 +165,12 @@ pub enum Break {
     /// read of the walk's own (`--faults` 5xx, 429, garbage, dropped,
     /// others: a task deleted as the walk runs) shows it.
     OldBase,
+    /// A first walk of the inbox that stopped early is taken as whole
+    /// (`broken::Rule::PartialFirstWalk`): the tasks it never read say
+    /// "assigned to you" at the next walk though they were the user's all
+    /// along. Only a page of the first walk failing (`--faults` 5xx, 429,
+    /// garbage, dropped) shows it.
+    PartialFirst,
 }
 
 /// Each switch by the name `--break` takes, the one table the parser
@@ -183,6 +189,7 @@ pub const BREAKS: &[(&str, Break)] = &[
     ("lose-mentions", Break::LoseMentions),
     ("notify-again", Break::NotifyAgain),
     ("old-base", Break::OldBase),
+    ("partial-first", Break::PartialFirst),
 ];
 
 impl Break {
