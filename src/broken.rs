@@ -46,6 +46,10 @@ pub enum Rule {
     /// (`inbox::cycle`) though the walk said what changed on it: the next
     /// walk, the task changed again, says an assignment a second time.
     OldBaseOnFailedRead,
+    /// A first walk that stopped early (a page failed) is taken as whole
+    /// (`inbox::cycle`): the tasks on the pages it never read are news to
+    /// the next walk ("assigned to you" of a task the user had all along).
+    PartialFirstWalk,
 }
 
 #[cfg(feature = "sim")]

@@ -441,6 +441,26 @@ fn a_notification_decided_twice_is_caught() {
     assert!(clean.stats.get("notifications").copied().unwrap_or(0) > 0);
 }
 
+/// The first walk broken on purpose (`partial-first`: a first walk that
+/// stopped early, a page failed, is taken as whole): the next walk says
+/// "assigned to you" of a task the user had all along, and "inbox false
+/// news" is caught (seed 61: the first walk's second page dropped); the
+/// same seed unbroken passes, having checked for false news.
+#[test]
+fn a_first_walk_that_stopped_early_making_news_is_caught() {
+    let broken = run_broken_with(61, 300, INBOX, Break::PartialFirst);
+    let v = broken.violations.first().expect("caught");
+    assert_eq!(v.kind, "inbox false news", "{v:?}");
+    let clean = run_with(61, v.step + 1, INBOX);
+    assert_clean(61, &clean);
+    let checked = clean
+        .stats
+        .get("inbox walks checked for false news")
+        .copied()
+        .unwrap_or(0);
+    assert!(checked > 0, "{:?}", clean.stats);
+}
+
 /// Seed 3738905874 (step 11819, "outbox after a crash"), shrunk to 19
 /// steps: a store switched away from keeps the claims its release could
 /// not give back, held by this process until it ends; in the product the

@@ -11,7 +11,9 @@
 //!            + min(R, ⌈A / 3⌉) comment reads of archived tasks
 //!
 //! (the first walk of a store: the pages, min(C, O) comment reads, to
-//! know the comments there are, and min(D, L) task reads)
+//! know the comments there are, and min(D, L) task reads; while the inbox
+//! is learning — its first walk stopped early, no walk since was whole —
+//! the open tasks it has no base of are read beside the M, within C)
 //!
 //! where I is the tasks involving the user, M those that changed since the
 //! last walk, O the open ones (a rotating half each walk, so a comment that
@@ -226,8 +228,17 @@ pub async fn cycle(
     // The walk's scratch (a temporary table of this connection): each
     // page's snapshots go there as the page arrives, and the stored bases
     // are read one at a time when compared, never all held (issue 42 §2).
-    let first = off_runtime(|| db.walk_begin().map(|()| !db.inbox_started())).map_err(store)?;
+    let (first, learning) = off_runtime(|| {
+        db.walk_begin()
+            .map(|()| (!db.inbox_started(), db.inbox_learning()))
+    })
+    .map_err(store)?;
     report.first = first;
+    // A first walk that stopped early left the tasks it did not reach
+    // unknown: until a walk reads every page, a task the inbox has no base
+    // of is learned, not news (it may have been the user's all along).
+    let mended = !crate::broken::on(crate::broken::Rule::PartialFirstWalk);
+    let learning = first || (learning && mended);
 
     // 1. The walk.
     let q = TaskQuery {
@@ -303,7 +314,7 @@ pub async fn cycle(
         }
     };
     report.tasks_unreadable =
-        off_runtime(|| unreadable_news(db, &odd_tasks, first, report.complete));
+        off_runtime(|| unreadable_news(db, &odd_tasks, learning, report.complete));
 
     // 2. Whose comments to read: the tasks that moved, then a rotating
     // half of the open ones (the walk's tasks by their number `n` in the
@@ -319,6 +330,15 @@ pub async fn cycle(
         for n in off_runtime(|| db.walk_moved()).map_err(store)? {
             if wanted.insert(n) {
                 want.push(n);
+            }
+        }
+        // Learning (the first walk stopped early): the open tasks it never
+        // reached have their comments learned, as a first walk does.
+        if learning {
+            for n in off_runtime(|| db.walk_unknown()).map_err(store)? {
+                if wanted.insert(n) {
+                    want.push(n);
+                }
             }
         }
         // A rotating half of the open ones; the finished ones (completed):
@@ -419,9 +439,12 @@ pub async fn cycle(
             .as_ref()
             .and_then(|b| serde_json::from_str::<Snapshot>(&b.snap).ok());
         // A stored base that cannot be read (a damaged store): the task is
-        // learnt again, as on a first walk; nothing of it is news.
+        // learnt again, as on a first walk; nothing of it is news. So is a
+        // task without a base while the inbox is learning (its first walk
+        // stopped early and no walk since read every page): its comments
+        // too are learned, not said.
         let unreadable = stored.is_some() && before.is_none();
-        let learn = first || unreadable;
+        let learn = first || unreadable || (learning && stored.is_none());
         its.extend(derive::task_items(id, before.as_ref(), &s, learn, now));
         // A task followed from now: its comments made from a little before
         // are new (our clock and the service's may differ by that much).
@@ -470,7 +493,7 @@ pub async fn cycle(
     };
     report.new_items = off_runtime(|| {
         let n = db
-            .inbox_commit_walk(judge, &gone, items, now_secs)
+            .inbox_commit_walk(judge, &gone, items, now_secs, report.complete)
             .map_err(store)?;
         keep_comments(db, &want, &comments, now_secs);
         let _ = db.walk_end();
@@ -521,11 +544,13 @@ pub fn off_runtime<R>(f: impl FnOnce() -> R) -> R {
 /// The unreadable tasks of this walk (their prints) that the last walk had
 /// not met: how many to say. The prints are kept for the next walk (at
 /// most [`ODD_TASKS_KEPT`]); the first walk of a store learns them, as it
-/// learns unreadable comments, and says none. A walk that stopped early
+/// learns unreadable comments, and says none — so does every walk while
+/// the inbox is `learning` (its first walk stopped early: the tasks it did
+/// not reach are unknown, not news; `Db::inbox_learning`). A walk that stopped early
 /// (`complete` false) saw only part of the tasks: the prints known before
 /// are kept beside its own, or the ones it did not reach would be said
 /// again by a later walk.
-fn unreadable_news(db: &mut Db, prints: &[String], first: bool, complete: bool) -> usize {
+fn unreadable_news(db: &mut Db, prints: &[String], learning: bool, complete: bool) -> usize {
     const KEY: &str = "inbox_unreadable_tasks";
     let known = db.get_meta(KEY).unwrap_or_default();
     let known: HashSet<&str> = known.split(' ').filter(|p| !p.is_empty()).collect();
@@ -547,7 +572,7 @@ fn unreadable_news(db: &mut Db, prints: &[String], first: bool, complete: bool) 
     if let Err(e) = db.set_meta(KEY, &keep.join(" ")) {
         tracing::warn!(error = %e, "the inbox's unreadable tasks were not kept");
     }
-    if first {
+    if learning {
         0
     } else {
         news

@@ -172,3 +172,204 @@ async fn a_failed_comment_read_never_has_the_next_walk_say_an_assignment_again()
     assert_eq!(r.partial(), None, "{r:?}");
     assert_eq!(assigned(&db), 1, "the assignment said again");
 }
+
+/// The service as a walk reads it, in memory: tasks one a page (the
+/// plan's page of 1), the listing failing from page `fail_at` on (a 5xx
+/// after the client's tries), each task's comments.
+struct Paged {
+    tasks: std::sync::Mutex<Vec<serde_json::Value>>,
+    comments: std::sync::Mutex<std::collections::HashMap<String, Vec<serde_json::Value>>>,
+    fail_at: std::sync::Mutex<Option<usize>>,
+}
+
+impl Paged {
+    fn task(&self, id: &str) -> Option<crate::api::Task> {
+        let tasks = self.tasks.lock().unwrap();
+        let t = tasks.iter().find(|t| t["id"] == id)?;
+        Some(serde_json::from_value(t.clone()).unwrap())
+    }
+
+    fn set(&self, id: &str, k: &str, v: serde_json::Value) {
+        let mut tasks = self.tasks.lock().unwrap();
+        let t = tasks.iter_mut().find(|t| t["id"] == id).unwrap();
+        t[k] = v;
+    }
+}
+
+impl super::reads::Reads for Paged {
+    async fn list_tasks(
+        &self,
+        _q: &crate::api::TaskQuery,
+        _limit: u32,
+        cursor: Option<&str>,
+    ) -> Result<crate::api::TaskPage, crate::api::ApiError> {
+        let at: usize = cursor.map_or(0, |c| c.parse().unwrap());
+        if self.fail_at.lock().unwrap().is_some_and(|f| at >= f) {
+            return Err(crate::api::ApiError::Status {
+                status: 503,
+                message: "unavailable".into(),
+            });
+        }
+        let tasks = self.tasks.lock().unwrap();
+        let items = tasks
+            .get(at)
+            .map(|t| {
+                crate::api::TaskItem::Task(Box::new(serde_json::from_value(t.clone()).unwrap()))
+            })
+            .into_iter()
+            .collect();
+        Ok(crate::api::TaskPage {
+            items,
+            cursor: (at + 1 < tasks.len()).then(|| (at + 1).to_string()),
+        })
+    }
+
+    async fn get_task(&self, id: &str) -> Result<crate::api::Task, crate::api::ApiError> {
+        self.task(id).ok_or(crate::api::ApiError::NotFound {
+            what: "task".into(),
+            message: String::new(),
+        })
+    }
+
+    async fn list_comments_counted(
+        &self,
+        id: &str,
+    ) -> Result<(Vec<crate::api::Comment>, Vec<String>), crate::api::ApiError> {
+        let cs = self
+            .comments
+            .lock()
+            .unwrap()
+            .get(id)
+            .cloned()
+            .unwrap_or_default();
+        let cs = cs
+            .into_iter()
+            .map(|c| serde_json::from_value(c).unwrap())
+            .collect();
+        Ok((cs, Vec::new()))
+    }
+
+    async fn list_task_comments_counted(
+        &self,
+        id: &str,
+    ) -> Result<(Vec<crate::api::Comment>, Vec<String>), crate::api::ApiError> {
+        self.list_comments_counted(id).await
+    }
+}
+
+/// The first walk of a store stopped early (a page of the listing failed:
+/// a flaky connection at the first start), so it never learned the tasks
+/// on the pages it did not read: a later walk took them for tasks that
+/// had just come to the user and said "assigned to you", "shared with
+/// you" and their comments — news of what was the user's all along. Tasks
+/// without a base are learned silently until the store has had a whole
+/// walk; a task a walk did read still says what changed since.
+#[tokio::test]
+async fn a_first_walk_that_stopped_early_leaves_no_false_news_for_the_tasks_it_did_not_read() {
+    use super::tests::{me, BOB, ME};
+    let person = |id: &str, name: &str| serde_json::json!({"id": id, "name": name});
+    let id = |n: usize| format!("10000000-0000-4000-8000-{n:012}");
+    let task = |n: usize, assignee: serde_json::Value, involved: serde_json::Value| {
+        serde_json::json!({
+            "id": id(n), "display_id": format!("#{n}"), "title": format!("Task {n}"),
+            "status": "in_progress", "priority": "medium",
+            "assigned_to": assignee,
+            "creator": person(BOB, "Bob"),
+            "updated_at": "2026-11-25T08:00:00Z",
+            "involved_people": involved,
+        })
+    };
+    let shared = serde_json::json!([{"id": ME, "name": "Alice Adams", "role": "shared", "access_level": "read"}]);
+    let now = super::tests::now();
+    let svc = Paged {
+        tasks: std::sync::Mutex::new(vec![
+            // Bob's, the user involved: read by the first walk.
+            task(1, person(BOB, "Bob"), shared.clone()),
+            // The user's all along, with a recent comment of Bob's.
+            task(2, person(ME, "Alice Adams"), serde_json::json!([])),
+            // Shared with the user all along.
+            task(3, person(BOB, "Bob"), shared.clone()),
+        ]),
+        comments: std::sync::Mutex::new(
+            [(
+                id(2),
+                vec![serde_json::json!({
+                    "id": "c-2-1", "task_id": id(2), "content": "see the numbers",
+                    "author": person(BOB, "Bob"),
+                    "created_at": "2026-11-25T09:59:00Z", "mentioned_users": []
+                })],
+            )]
+            .into(),
+        ),
+        fail_at: std::sync::Mutex::new(Some(1)),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (mut db, _) = crate::store::Db::open(&dir.path().join("u.sqlite3")).unwrap();
+    let plan = Plan {
+        page: 1,
+        ..Default::default()
+    };
+    let items = |db: &crate::store::Db, n: usize| -> Vec<String> {
+        db.inbox_items(true)
+            .unwrap()
+            .into_iter()
+            .filter(|i| i.task_id == id(n))
+            .map(|i| i.kind)
+            .collect()
+    };
+
+    // The first walk reads page 1 (#1) only.
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert!(r.first && r.page_failed && !r.complete, "{r:?}");
+    assert_eq!(db.inbox_bases().unwrap().len(), 1);
+    assert!(db.inbox_started() && db.inbox_learning());
+    // Meanwhile #1, which the first walk read, is assigned to the user:
+    // news. The second walk stops after #2.
+    svc.set(&id(1), "assigned_to", person(ME, "Alice Adams"));
+    svc.set(&id(1), "updated_at", "2026-11-25T09:00:00Z".into());
+    *svc.fail_at.lock().unwrap() = Some(2);
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert!(!r.first && r.page_failed, "{r:?}");
+    assert_eq!(
+        items(&db, 1),
+        ["assigned"],
+        "a change on a task read before"
+    );
+    assert_eq!(
+        items(&db, 2),
+        Vec::<String>::new(),
+        "#2 was the user's all along"
+    );
+    // The third walk reads every page: #3 learned, nothing said of it.
+    *svc.fail_at.lock().unwrap() = None;
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert!(r.complete && r.partial().is_none(), "{r:?}");
+    assert_eq!(items(&db, 2), Vec::<String>::new());
+    assert_eq!(
+        items(&db, 3),
+        Vec::<String>::new(),
+        "#3 was shared all along"
+    );
+    assert_eq!(db.inbox_bases().unwrap().len(), 3);
+    assert!(!db.inbox_learning(), "a whole walk ends the learning");
+    // After a whole walk, a task that comes to the user is news again.
+    svc.tasks
+        .lock()
+        .unwrap()
+        .push(task(4, person(ME, "Alice Adams"), serde_json::json!([])));
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert!(r.complete, "{r:?}");
+    assert_eq!(items(&db, 4), ["assigned"]);
+    assert_eq!(items(&db, 1), ["assigned"]);
+    // A later walk that stops early learns nothing silently: a task it
+    // reads that came to the user is news.
+    svc.tasks
+        .lock()
+        .unwrap()
+        .insert(0, task(5, person(ME, "Alice Adams"), serde_json::json!([])));
+    *svc.fail_at.lock().unwrap() = Some(1);
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert!(r.page_failed, "{r:?}");
+    assert_eq!(items(&db, 5), ["assigned"]);
+    assert!(!db.inbox_learning());
+}

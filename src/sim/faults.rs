@@ -168,6 +168,12 @@ pub enum Break {
     /// of 1–60, at step 1127), steps written down do
     /// (`tests/simulate.rs`, `reassigned_then_changed`).
     OldBase,
+    /// A first walk of the inbox that stopped early is taken as whole
+    /// (`broken::Rule::PartialFirstWalk`): the tasks it never read say
+    /// "assigned to you" at the next walk though they were the user's all
+    /// along. Only a page of the first walk failing (`--faults` 5xx, 429,
+    /// garbage, dropped) shows it.
+    PartialFirst,
 }
 
 /// Each switch by the name `--break` takes, the one table the parser
@@ -186,6 +192,7 @@ pub const BREAKS: &[(&str, Break)] = &[
     ("lose-mentions", Break::LoseMentions),
     ("notify-again", Break::NotifyAgain),
     ("old-base", Break::OldBase),
+    ("partial-first", Break::PartialFirst),
 ];
 
 impl Break {

@@ -270,6 +270,13 @@ pub struct Expect {
     pub awaited: Vec<Awaited>,
     /// Why acts were no longer awaited since the last look (stats).
     pub let_go: Vec<&'static str>,
+    /// Per user: the tasks that were theirs when their inbox began (its
+    /// first walk), each with its assignee's moves and the writes applied
+    /// to it then ([`Expect::began`]).
+    pub theirs:
+        std::collections::BTreeMap<String, std::collections::BTreeMap<String, (u64, usize)>>,
+    /// The false news said already (user, task, key): said once.
+    false_news: BTreeSet<(String, String, String)>,
 }
 
 /// Whether the inbox follows `task` so that `act` must become its item:
@@ -319,6 +326,64 @@ pub fn count(db: &Db, act: &Act, svc: &Service) -> usize {
 }
 
 impl Expect {
+    /// Before a walk of `user`'s inbox: when its store has not begun (the
+    /// walk is its first, or the first failed before it could commit),
+    /// the tasks that are the user's now, not archived, each with its
+    /// assignee's moves and the writes applied to it so far.
+    pub fn began(&mut self, user: &str, db: &Db, svc: &Service) {
+        if db.inbox_started() {
+            return;
+        }
+        let theirs = svc
+            .assigned_to(user)
+            .into_iter()
+            .map(|t| {
+                let moves = svc.assignee_moves.get(&t).copied().unwrap_or(0);
+                let writes = svc.writes_to(&t);
+                (t, (moves, writes))
+            })
+            .collect();
+        self.theirs.insert(user.to_string(), theirs);
+    }
+
+    /// After a walk of `user`'s inbox: an "assigned to you" item on a task
+    /// that was the user's when the inbox began, whose assignee nobody
+    /// moved since and that the user never wrote to (their own write
+    /// could restore it from the archive, or move the assignee), is news
+    /// of what was the user's all along — "inbox false news" (docs/inbox.md:
+    /// the first walk only learns what there is, and a first walk that
+    /// stopped early leaves the inbox learning). Each item once. Answers
+    /// also how many such tasks were looked at.
+    pub fn false_news(&mut self, user: &str, db: &Db, svc: &Service) -> (Vec<Broke>, usize) {
+        let Some(theirs) = self.theirs.get(user) else {
+            return (Vec::new(), 0);
+        };
+        let unmoved = |t: &str| {
+            theirs.get(t).is_some_and(|&(moves, writes)| {
+                svc.assignee_moves.get(t).copied().unwrap_or(0) == moves
+                    && svc.writes_to(t) == writes
+            })
+        };
+        let mut out = Vec::new();
+        for i in db.inbox_items(true).unwrap_or_default() {
+            if i.kind != "assigned" || !unmoved(&i.task_id) {
+                continue;
+            }
+            let k = (user.to_string(), i.task_id.clone(), i.key.clone());
+            if self.false_news.insert(k) {
+                out.push((
+                    "inbox false news",
+                    format!(
+                        "{} on task {}, the user's since the inbox began, its assignee never moved",
+                        i.key, i.task_id
+                    ),
+                ));
+            }
+        }
+        let looked = theirs.keys().filter(|t| unmoved(t)).count();
+        (out, looked)
+    }
+
     /// Before a walk of `user`'s inbox at `now` (our clock, seconds): the
     /// tasks awaited there whose news its commit would hold back — a
     /// newer base stored (the service's clock set back) or a write of
@@ -521,5 +586,46 @@ mod tests {
             Some(&"inbox acts let go: the service's clock set back")
         );
         assert!(e.awaited.is_empty());
+    }
+
+    /// An "assigned to you" item on a task that was the user's when the
+    /// inbox began and whose assignee nobody moved since is "inbox false
+    /// news", said once; one on a task whose assignee moved is not, nor is
+    /// one in another user's inbox. The tasks are taken when the store
+    /// had not begun, and not again once it has.
+    #[test]
+    fn an_assignment_said_of_a_task_the_user_had_all_along_is_false_news() {
+        let mut svc = Service::new(false, 4);
+        let dir = tempfile::tempdir().unwrap();
+        let (mut db, _) = Db::open(&dir.path().join("s.sqlite3")).unwrap();
+        let mut e = Expect::default();
+        e.began(ME, &db, &svc);
+        assert_eq!(e.false_news(ME, &db, &svc), (vec![], 4), "nothing said");
+        let item = |n: u64| crate::store::InboxItem {
+            task_id: tid(n),
+            key: format!("assigned:{n}"),
+            kind: "assigned".into(),
+            rank: 0,
+            words: "assigned to you".into(),
+            changes: "[]".into(),
+            label: format!("#{n}"),
+            title: String::new(),
+            target: None,
+            at: 1,
+            read_at: None,
+        };
+        *svc.assignee_moves.entry(tid(3)).or_default() += 1;
+        db.inbox_commit(&[], &[], &[item(2), item(3)], 1).unwrap();
+        let (broke, looked) = e.false_news(ME, &db, &svc);
+        assert_eq!(looked, 3, "#3's assignee moved");
+        assert_eq!(broke.len(), 1, "{broke:?}");
+        assert_eq!(broke[0].0, "inbox false news");
+        assert!(broke[0].1.contains(&tid(2)), "{broke:?}");
+        assert_eq!(e.false_news(ME, &db, &svc).0, vec![], "said once");
+        assert_eq!(e.false_news(OTHER, &db, &svc), (vec![], 0));
+        // Begun: what is the user's later is not taken again.
+        *svc.assignee_moves.entry(tid(3)).or_default() += 1;
+        e.began(ME, &db, &svc);
+        assert_eq!(e.false_news(ME, &db, &svc).1, 3);
     }
 }

@@ -135,6 +135,7 @@ impl World {
         let held = self
             .expect
             .held_back(&i.user, &i.db, &self.svc, crate::clock::unix_secs());
+        self.expect.began(&i.user, &i.db, &self.svc);
         let reader = Reader::new(&self.svc, self.outage, Some(&self.faults), rng);
         let plan = Plan {
             page: inbox::PAGE,
@@ -159,7 +160,12 @@ impl World {
         }
         let Some(i) = self.inbox.as_ref() else { return };
         let note = format!("inbox walk: {}", i.update.error.as_deref().unwrap_or("ok"));
-        let (found, checked) = self.expect.check(&user, &i.db, &self.svc);
+        let (mut found, checked) = self.expect.check(&user, &i.db, &self.svc);
+        let (false_news, looked) = self.expect.false_news(&user, &i.db, &self.svc);
+        found.extend(false_news);
+        if looked > 0 {
+            self.count("inbox walks checked for false news");
+        }
         self.notes.push(note);
         self.count("inbox walks");
         if whole {

@@ -218,6 +218,7 @@ impl Broken {
             Some(Break::LoseMentions) => Some(Rule::LoseMentions),
             Some(Break::NotifyAgain) => Some(Rule::NotifyAgain),
             Some(Break::OldBase) => Some(Rule::OldBaseOnFailedRead),
+            Some(Break::PartialFirst) => Some(Rule::PartialFirstWalk),
             Some(Break::ForgetOutbox | Break::DoubleSend | Break::SilentStore) | None => None,
         });
         Broken

@@ -262,6 +262,15 @@ impl Service {
         }
     }
 
+    /// The tasks assigned to `user`, not archived.
+    pub fn assigned_to(&self, user: &str) -> Vec<String> {
+        self.tasks
+            .iter()
+            .filter(|t| t["assigned_to"]["id"] == user && !t["archived"].as_bool().unwrap_or(false))
+            .filter_map(|t| t["id"].as_str().map(str::to_string))
+            .collect()
+    }
+
     /// Whether the task is archived (`None`: gone).
     pub fn archived(&self, id: &str) -> Option<bool> {
         self.find(id)

@@ -245,6 +245,17 @@ impl Db {
         self.get_meta("inbox_started").is_some()
     }
 
+    /// Whether the inbox is still learning what there is: its first walk
+    /// here stopped before the last page (a page failed, the page cap),
+    /// and no walk since read every page. The tasks it never read have no
+    /// base, and a later walk would take them for tasks that just came to
+    /// the user; until a whole walk, such a task is learned, not news.
+    /// (A store whose first walk was whole, or written before this was
+    /// kept, never is.)
+    pub fn inbox_learning(&self) -> bool {
+        self.get_meta("inbox_learning").is_some()
+    }
+
     /// Write what one walk found, in one transaction: for each task its
     /// new base and its items. A task whose stored base is newer than
     /// the one given (another instance, or our own write, got there
@@ -501,6 +512,9 @@ pub(super) struct Commit<'t> {
     /// Tasks skipped whole (a newer base stored, a write of ours in
     /// flight): their items are not written.
     skipped: std::collections::HashSet<String>,
+    /// The walk read every page (see [`Db::inbox_learning`]); a commit
+    /// of bases alone ([`Db::inbox_commit`]) counts as whole.
+    pub(super) whole: bool,
 }
 
 /// Whether a stored base in version `stored` is newer than a read in
@@ -533,6 +547,7 @@ impl<'t> Commit<'t> {
                 "UPDATE inbox_items SET read_at=?2 WHERE task_id=?1 AND kind='due' AND read_at IS NULL",
             )?,
             skipped: std::collections::HashSet::new(),
+            whole: true,
         })
     }
 
@@ -609,6 +624,17 @@ impl<'t> Commit<'t> {
                (SELECT rowid FROM inbox_items ORDER BY read_at IS NULL DESC, at DESC LIMIT ?1)",
             [ITEMS_KEPT],
         )?;
+        // A first walk that did not read every page leaves the inbox
+        // learning (`Db::inbox_learning`); a whole walk ends it.
+        if self.whole {
+            tx.execute("DELETE FROM meta WHERE key='inbox_learning'", [])?;
+        } else {
+            tx.execute(
+                "INSERT OR IGNORE INTO meta(key,value) SELECT 'inbox_learning',?1
+                 WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key='inbox_started')",
+                [now.to_string()],
+            )?;
+        }
         tx.execute(
             "INSERT INTO meta(key,value) VALUES('inbox_started',?1)
              ON CONFLICT(key) DO NOTHING",

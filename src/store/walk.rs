@@ -93,6 +93,19 @@ impl Db {
         rows.collect()
     }
 
+    /// The numbers of the walk's open tasks read that the inbox has no
+    /// base of, in walk order (a walk while the inbox is learning reads
+    /// their comments, as a first walk reads every open task's).
+    pub fn walk_unknown(&self) -> rusqlite::Result<Vec<i64>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT w.n FROM temp.inbox_walk w
+             LEFT JOIN main.inbox_base b ON b.task_id = w.task_id
+             WHERE w.snap IS NOT NULL AND w.open AND b.task_id IS NULL ORDER BY w.n",
+        )?;
+        let rows = st.query_map([], |r| r.get(0))?;
+        rows.collect()
+    }
+
     /// The numbers of the walk's tasks whose stored base has another
     /// version (a base that does not decode: version 0), in walk order.
     /// The bases are read one at a time.
@@ -142,13 +155,16 @@ impl Db {
     /// base (`None`: the stored one stays) and its items. The scratch and
     /// the bases are read [`WALK_CHUNK`] rows at a time, each dropped once
     /// judged. `items` (the gone tasks', the drafts') go in before the
-    /// walk's. A read-only store is read and judged, nothing written.
+    /// walk's. `whole`: the walk read every page (a first walk that did
+    /// not leaves the inbox learning: [`Db::inbox_learning`]). A
+    /// read-only store is read and judged, nothing written.
     pub fn inbox_commit_walk(
         &mut self,
         mut judge: impl FnMut(Walked, Option<InboxBase>) -> (Option<InboxBase>, Vec<InboxItem>),
         gone: &[String],
         mut items: Vec<InboxItem>,
         now: i64,
+        whole: bool,
     ) -> rusqlite::Result<usize> {
         let writing = self.read_only.is_none();
         let tx = self.conn.transaction_with_behavior(if writing {
@@ -158,7 +174,9 @@ impl Db {
         })?;
         let added = {
             let mut commit = if writing {
-                Some(Commit::new(&tx)?)
+                let mut c = Commit::new(&tx)?;
+                c.whole = whole;
+                Some(c)
             } else {
                 None
             };
@@ -274,6 +292,7 @@ mod tests {
             &[id(300)],
             Vec::new(),
             1,
+            true,
         )
         .unwrap();
         assert_eq!(judged.len(), 250);
@@ -306,6 +325,7 @@ mod tests {
                 &[],
                 Vec::new(),
                 1,
+                true,
             )
             .unwrap();
         assert_eq!((n, added), (3, 0));
