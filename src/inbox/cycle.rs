@@ -493,7 +493,11 @@ pub async fn cycle(
     };
     report.new_items = off_runtime(|| {
         let n = db
-            .inbox_commit_walk(judge, &gone, items, now_secs, report.complete)
+            // Learning ends with a walk no page failed: one stopped by the
+            // page cap is as whole as walks of this inbox will be (a cap
+            // counted as a gap would keep it learning for ever, a task
+            // newly the user's never said).
+            .inbox_commit_walk(judge, &gone, items, now_secs, !report.page_failed)
             .map_err(store)?;
         keep_comments(db, &want, &comments, now_secs);
         let _ = db.walk_end();

@@ -373,3 +373,56 @@ async fn a_first_walk_that_stopped_early_leaves_no_false_news_for_the_tasks_it_d
     assert_eq!(items(&db, 5), ["assigned"]);
     assert!(!db.inbox_learning());
 }
+
+/// A first walk stopped by the page cap (no page failed) is as whole as
+/// this inbox's walks will ever be: it leaves the inbox not learning, or
+/// an inbox with more tasks than the cap holds would learn for ever and
+/// never say that a task came to the user.
+#[tokio::test]
+async fn a_first_walk_stopped_by_the_page_cap_leaves_the_inbox_not_learning() {
+    use super::tests::{me, BOB, ME};
+    let person = |id: &str, name: &str| serde_json::json!({"id": id, "name": name});
+    let id = |n: usize| format!("10000000-0000-4000-8000-{n:012}");
+    let task = |n: usize, assignee: serde_json::Value| {
+        serde_json::json!({
+            "id": id(n), "display_id": format!("#{n}"), "title": format!("Task {n}"),
+            "status": "in_progress", "priority": "medium",
+            "assigned_to": assignee, "creator": person(BOB, "Bob"),
+            "updated_at": "2026-11-25T08:00:00Z", "involved_people": [],
+        })
+    };
+    let svc = Paged {
+        tasks: std::sync::Mutex::new(
+            (1..=3)
+                .map(|n| task(n, person(ME, "Alice Adams")))
+                .collect(),
+        ),
+        comments: std::sync::Mutex::new(Default::default()),
+        fail_at: std::sync::Mutex::new(None),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (mut db, _) = crate::store::Db::open(&dir.path().join("u.sqlite3")).unwrap();
+    let plan = Plan {
+        page: 1,
+        max_pages: 2,
+        ..Default::default()
+    };
+    let now = super::tests::now();
+    let r = cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    assert!(r.first && !r.complete && !r.page_failed, "{r:?}");
+    assert!(db.inbox_started() && !db.inbox_learning());
+    // A task that comes to the user, first in the listing: news.
+    svc.tasks
+        .lock()
+        .unwrap()
+        .insert(0, task(4, person(ME, "Alice Adams")));
+    cycle(&svc, &mut db, &me(), &plan, now).await.unwrap();
+    let said: Vec<String> = db
+        .inbox_items(true)
+        .unwrap()
+        .into_iter()
+        .filter(|i| i.task_id == id(4))
+        .map(|i| i.kind)
+        .collect();
+    assert_eq!(said, ["assigned"]);
+}

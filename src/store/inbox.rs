@@ -246,8 +246,9 @@ impl Db {
     }
 
     /// Whether the inbox is still learning what there is: its first walk
-    /// here stopped before the last page (a page failed, the page cap),
-    /// and no walk since read every page. The tasks it never read have no
+    /// here stopped before the last page because a page failed, and no
+    /// walk since read its pages without one failing (the page cap ends
+    /// a walk as whole as this inbox's walks will be: it counts as whole). The tasks it never read have no
     /// base, and a later walk would take them for tasks that just came to
     /// the user; until a whole walk, such a task is learned, not news.
     /// (A store whose first walk was whole, or written before this was
