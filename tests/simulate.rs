@@ -568,3 +568,31 @@ fn a_walk_that_keeps_an_old_base_after_a_failed_read_is_caught() {
         clean.stats
     );
 }
+
+/// The undo's check waits for the read that decides what its task shows
+/// (`State::write_answered` reads a task again when our write's answer is
+/// dated before what is shown), then checks the field — or, when another
+/// user changed the task before that read came, lets the record go (the
+/// read shows theirs). The script is the one in CI for seeds
+/// 2375017898292695287 and 9182500982575961946; a prefetch's reads, which
+/// follow one another while the cursor rests, never hold the check (seed
+/// 15204812418516594385 had it wait until another user's title came).
+#[test]
+fn an_undo_checked_after_the_read_that_decides_and_let_go_when_another_changed_the_task() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/simulate/undo-answer-dated-before-a-later-read.steps");
+    let script = sim::Script::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let stat = |out: &sim::Outcome, k: &str| out.stats.get(k).copied().unwrap_or(0);
+    let out = sim::run_script(&script, false);
+    assert_clean(script.seed, &out);
+    assert_eq!(stat(&out, "undone fields checked"), 1, "{:?}", out.stats);
+    // Another user changes #1 (its status: `other 0`) before the read.
+    let mut changed = script.clone();
+    let last = changed.steps.len() - 1;
+    changed.steps.insert(last, sim::Step::Other(0));
+    let out = sim::run_script(&changed, false);
+    assert_clean(changed.seed, &out);
+    let let_go = "undone records let go: another user changed the task before its read came";
+    assert_eq!(stat(&out, let_go), 1, "{:?}", out.stats);
+    assert_eq!(stat(&out, "undone fields checked"), 0, "{:?}", out.stats);
+}

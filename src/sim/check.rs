@@ -370,6 +370,11 @@ pub struct UndoWatch {
     /// that take it back.
     records: Vec<(usize, String, Vec<crate::api::TaskPatch>)>,
     said: Said,
+    /// Records undone whose check waits for a read of their task (by
+    /// index): the other users' changes of the task when it began to.
+    waits: BTreeMap<usize, u64>,
+    /// Records let go that way, counted in the run's stats.
+    pub let_go: usize,
 }
 
 impl UndoWatch {
@@ -413,6 +418,8 @@ impl UndoWatch {
             op,
             records,
             said: said_before.clone(),
+            waits: BTreeMap::new(),
+            let_go: 0,
         })
     }
 
@@ -450,20 +457,25 @@ impl UndoWatch {
     /// the undo has finished, a record it did not take back was said.
     /// Returns what broke, the number of fields checked, and whether
     /// the watch is over.
-    pub fn check(&mut self, s: &State, pending: &[(u64, ApiRequest)]) -> (Vec<Broke>, u64, bool) {
+    /// `others`: the other users' changes of a task so far
+    /// (`Service::others_changes`).
+    pub fn check(
+        &mut self,
+        s: &State,
+        pending: &[(u64, ApiRequest)],
+        others: &dyn Fn(&str) -> u64,
+    ) -> (Vec<Broke>, u64, bool) {
         use crate::app::bulk::history::RecState;
         // A read of the task on its way decides what it shows: an answer
         // of ours dated before what is shown has the task read again
-        // (`State::write_answered`), and the record is checked once that
-        // read is in.
+        // (`State::write_answered`, a plain read: the prefetch's reads
+        // follow one another as the cursor rests, never the decider), and
+        // the record is checked once that read is in — let go if another
+        // user changed the task meanwhile (the read shows theirs).
         let reading = |id: &str| {
-            pending.iter().any(|(_, r)| match r {
-                ApiRequest::GetTask { id: i } => i == id,
-                ApiRequest::Prefetch(inner) => {
-                    matches!(&**inner, ApiRequest::GetTask { id: i } if i == id)
-                }
-                _ => false,
-            })
+            pending
+                .iter()
+                .any(|(_, r)| matches!(r, ApiRequest::GetTask { id: i } if i == id))
         };
         let mut out = Vec::new();
         let mut checked = 0;
@@ -477,7 +489,12 @@ impl UndoWatch {
                 continue;
             };
             if rec.state == RecState::Undone && reading(&id) {
+                self.waits.entry(i).or_insert_with(|| others(&id));
                 left.push((i, id, patches));
+            } else if rec.state == RecState::Undone
+                && self.waits.get(&i).is_some_and(|n| *n != others(&id))
+            {
+                self.let_go += 1;
             } else if rec.state == RecState::Undone {
                 if let Some(t) = seen_copy(s, &id) {
                     for p in &patches {
@@ -602,6 +619,8 @@ mod tests {
                 (1, "t4".to_string(), vec![back(false)]),
             ],
             said: Said(0, None, None),
+            waits: BTreeMap::new(),
+            let_go: 0,
         };
         let patch = |id: &str, p| ApiRequest::Patch {
             id: id.into(),

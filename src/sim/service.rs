@@ -69,6 +69,10 @@ pub struct Service {
     /// Each task's assignee changes so far (by anyone): an assignment's
     /// item is looked for only while nothing changed the assignee since.
     pub assignee_moves: BTreeMap<String, u64>,
+    /// Each task's changes by the other users so far (a field, an
+    /// archive; not a comment): an undo's check that waits for a read of
+    /// the task lets it go when another changed it meanwhile.
+    pub others_changes: BTreeMap<String, u64>,
     /// How many times its clock was set back.
     pub set_backs: u64,
     /// The numbers of the tasks made so far (`Service::number`).
@@ -107,6 +111,7 @@ impl Service {
             applied: Vec::new(),
             acts: Vec::new(),
             assignee_moves: BTreeMap::new(),
+            others_changes: BTreeMap::new(),
             set_backs: 0,
             made: std::collections::BTreeSet::new(),
         };
@@ -575,6 +580,7 @@ impl Service {
         if let Some(t) = self.tasks.get_mut(i) {
             t["updated_at"] = now.into();
         }
+        *self.others_changes.entry(id).or_default() += 1;
     }
 
     /// The service's clock is set back: what it writes from now on is

@@ -608,7 +608,14 @@ impl World {
     fn check_undos(&mut self) {
         let mut undos = std::mem::take(&mut self.undos);
         undos.retain_mut(|w| {
-            let (found, checked, over) = w.check(&self.state, &self.pending);
+            let svc = &self.svc;
+            let others = |id: &str| svc.others_changes.get(id).copied().unwrap_or(0);
+            let (found, checked, over) = w.check(&self.state, &self.pending, &others);
+            for _ in 0..std::mem::take(&mut w.let_go) {
+                self.count(
+                    "undone records let go: another user changed the task before its read came",
+                );
+            }
             for _ in 0..checked {
                 self.count("undone fields checked");
             }
