@@ -20,6 +20,7 @@ pub const NOT_YOURS: &str =
 /// What closes when the key acts as another user (`park_popups_of`).
 const COMPOSER_CLOSED: &str = "the composer closed";
 const SHARING_CLOSED: &str = "the sharing editor closed, its changes not sent";
+const SEARCH_CLOSED: &str = "the search closed (the list it would put back was the last user's)";
 
 pub const WHO_FIRST: &str = "not sent yet: the service was away, and who this key acts as is asked first — your text is kept; ctrl-s again once it answers";
 
@@ -106,6 +107,19 @@ impl State {
     /// over `old`'s store sat over the detail the switch dropped).
     /// Answers what closed, in words.
     pub(super) fn park_popups_of(&mut self, old: &str) -> Option<&'static str> {
+        // The search box's `esc` would put back the list as it was at `/`:
+        // the last user's rows (simulator seed 12425129857736577809: the
+        // cursor put back on their row, the detail on the new user's
+        // task). It closes, the search as it was before `/`.
+        if matches!(self.overlay, Overlay::Search(_)) {
+            let Overlay::Search(b) = std::mem::replace(&mut self.overlay, Overlay::None) else {
+                return None;
+            };
+            self.search = b.search_before;
+            self.search_due = None;
+            self.list.narrowed = None;
+            return Some(SEARCH_CLOSED);
+        }
         let Overlay::Compose(c) = &self.overlay else {
             self.overlay.bound_task()?;
             self.overlay = Overlay::None;

@@ -199,6 +199,37 @@ fn the_store_switch_closes_a_sharing_editor_or_composer_opened_over_the_last_use
     );
 }
 
+/// The search box open across a store switch: its `esc` would have put
+/// back the last user's rows, the cursor on one of them while the detail
+/// showed the new user's task (simulator seed 12425129857736577809,
+/// "current task"). It closes with the switch, the search as before `/`.
+#[test]
+fn the_store_switch_closes_the_search_box_whose_list_was_the_last_users() {
+    let mut s = loaded(3);
+    s.on_key(key('/'));
+    type_str(&mut s, "number");
+    assert!(matches!(s.overlay, Overlay::Search(_)));
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(
+        matches!(s.overlay, Overlay::None),
+        "the search box stays open"
+    );
+    assert_eq!(s.search, "", "the search typed over eve's list is not kept");
+    assert!(s.list.narrowed.is_none());
+    assert!(said(&s, "the search closed"), "{:?}", s.messages);
+    // `esc` now puts nothing back.
+    let ids = |s: &State| -> Vec<String> {
+        s.list
+            .items
+            .iter()
+            .filter_map(|i| i.id().map(str::to_string))
+            .collect()
+    };
+    let after = ids(&s);
+    s.on_key(code(KeyCode::Esc));
+    assert_eq!(ids(&s), after);
+}
+
 #[test]
 fn a_composer_of_another_typist_never_sends() {
     let dir = tempfile::tempdir().unwrap();
