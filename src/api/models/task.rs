@@ -22,6 +22,13 @@ pub struct LinkContext {
     pub extra: Extra,
 }
 
+impl LinkContext {
+    /// The check ids as the service wrote them (a `context` body's form).
+    pub fn ids(&self) -> Vec<String> {
+        self.check_ids.iter().map(|i| i.raw().to_string()).collect()
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LinkedItem {
@@ -142,6 +149,13 @@ impl Task {
 
     pub fn due(&self) -> Option<Timestamp> {
         self.complete_by.as_deref().and_then(due_instant)
+    }
+
+    /// The task's link to `kind` item `id`, if it has one.
+    pub fn link(&self, kind: &LinkType, id: &str) -> Option<&LinkedItem> {
+        self.linked_items
+            .iter()
+            .find(|l| l.kind == *kind && l.id.as_str() == id)
     }
     /// The parent task's id when the service names it (`parent_task_id`,
     /// or a `parent` object with an id); a subtask shows it as a link.

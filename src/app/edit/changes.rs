@@ -202,54 +202,36 @@ fn inverse_one(
         Change::Tags { .. } => vec![tags_back(&tag_list(b), &tag_list(a))],
         Change::AddLinks(items) => items
             .iter()
-            .filter(|(k, i)| {
-                !b.linked_items
-                    .iter()
-                    .any(|l| &l.kind == k && l.id.as_str() == i)
-            })
+            .filter(|(k, i)| b.link(k, i).is_none())
             .map(|(k, i)| Change::RemoveLink(k.clone(), i.clone()))
             .collect(),
-        Change::RemoveLink(k, i) => {
-            match b
-                .linked_items
-                .iter()
-                .find(|l| &l.kind == k && l.id.as_str() == i)
-            {
-                None => vec![],
-                Some(l) => {
-                    let mut v = vec![Change::AddLinks(vec![(k.clone(), i.clone())])];
-                    let context = (*k == LinkType::Review).then(|| {
-                        l.context
-                            .as_ref()
-                            .map(|c| c.check_ids.iter().map(|x| x.raw().to_string()).collect())
-                    });
-                    let update = LinkUpdate {
-                        role: l.role.clone(),
-                        context,
-                    };
-                    if update != LinkUpdate::default() {
-                        v.push(Change::UpdateLink(k.clone(), i.clone(), update));
-                    }
-                    v
+        Change::RemoveLink(k, i) => match b.link(k, i) {
+            None => vec![],
+            Some(l) => {
+                let mut v = vec![Change::AddLinks(vec![(k.clone(), i.clone())])];
+                let context =
+                    (*k == LinkType::Review).then(|| l.context.as_ref().map(LinkContext::ids));
+                let update = LinkUpdate {
+                    role: l.role.clone(),
+                    context,
+                };
+                if update != LinkUpdate::default() {
+                    v.push(Change::UpdateLink(k.clone(), i.clone(), update));
                 }
+                v
             }
-        }
+        },
         Change::UpdateLink(k, i, u) => {
-            let l = b
-                .linked_items
-                .iter()
-                .find(|l| &l.kind == k && l.id.as_str() == i)
-                .ok_or("the link was not on the task before")?;
+            let l = b.link(k, i).ok_or("the link was not on the task before")?;
             let update = LinkUpdate {
                 role: u
                     .role
                     .as_ref()
                     .map(|_| l.role.clone().unwrap_or(LinkRole::Reference)),
-                context: u.context.as_ref().map(|_| {
-                    l.context
-                        .as_ref()
-                        .map(|c| c.check_ids.iter().map(|x| x.raw().to_string()).collect())
-                }),
+                context: u
+                    .context
+                    .as_ref()
+                    .map(|_| l.context.as_ref().map(LinkContext::ids)),
             };
             vec![Change::UpdateLink(k.clone(), i.clone(), update)]
         }

@@ -15,13 +15,13 @@ use crate::app::state::{Compose, Effect, Level, Overlay, SendState, State};
 pub const NOT_YOURS: &str =
     "not sent: this text was typed as another user than the key acts as now";
 
-/// Said when ctrl-s comes after the service was away and before `GET /me`
-/// named the user again (issue 42 §1: the key may act as someone else now).
 /// What closes when the key acts as another user (`park_popups_of`).
 const COMPOSER_CLOSED: &str = "the composer closed";
 const SHARING_CLOSED: &str = "the sharing editor closed, its changes not sent";
 const SEARCH_CLOSED: &str = "the search closed (the list it would put back was the last user's)";
 
+/// Said when ctrl-s comes after the service was away and before `GET /me`
+/// named the user again (issue 42 §1: the key may act as someone else now).
 pub const WHO_FIRST: &str = "not sent yet: the service was away, and who this key acts as is asked first — your text is kept; ctrl-s again once it answers";
 
 impl State {
@@ -111,11 +111,9 @@ impl State {
         // the last user's rows (simulator seed 12425129857736577809: the
         // cursor put back on their row, the detail on the new user's
         // task). It closes, the search as it was before `/`.
-        if matches!(self.overlay, Overlay::Search(_)) {
-            let Overlay::Search(b) = std::mem::replace(&mut self.overlay, Overlay::None) else {
-                return None;
-            };
-            self.search = b.search_before;
+        if let Overlay::Search(b) = &self.overlay {
+            self.search = b.search_before.clone();
+            self.overlay = Overlay::None;
             self.search_due = None;
             self.list.narrowed = None;
             return Some(SEARCH_CLOSED);

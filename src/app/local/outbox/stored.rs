@@ -74,12 +74,7 @@ pub(crate) fn already_applied(req: &ApiRequest, t: &Task) -> bool {
         ApiRequest::UpdateLink {
             kind, item, update, ..
         } => return link_holds(kind, item, update, t),
-        ApiRequest::RemoveLink { kind, item, .. } => {
-            return !t
-                .linked_items
-                .iter()
-                .any(|l| l.kind == *kind && l.id.as_str() == item);
-        }
+        ApiRequest::RemoveLink { kind, item, .. } => return t.link(kind, item).is_none(),
         ApiRequest::Detach { file_id, .. } => return file_gone(file_id, t),
         _ => return false,
     };
@@ -117,17 +112,11 @@ fn link_holds(kind: &LinkType, item: &str, update: &LinkUpdate, t: &Task) -> boo
     if update.role.is_none() && update.context.is_none() {
         return false;
     }
-    let Some(l) = t
-        .linked_items
-        .iter()
-        .find(|l| l.kind == *kind && l.id.as_str() == item)
-    else {
+    let Some(l) = t.link(kind, item) else {
         return false;
     };
     let checks = |c: &Option<LinkContext>| -> BTreeSet<String> {
-        c.iter()
-            .flat_map(|c| c.check_ids.iter().map(|i| i.raw().to_string()))
-            .collect()
+        c.iter().flat_map(LinkContext::ids).collect()
     };
     let role = update
         .role
