@@ -268,6 +268,11 @@ async fn carry(
         while let Some(e) = queue.pop_front() {
             match e {
                 Effect::Api { ticket, req } => {
+                    // Older edits of its task wait in the outbox: it joins them.
+                    if let Some(fx) = s.send_or_hold(ticket, &req) {
+                        queue.extend(fx);
+                        continue;
+                    }
                     let result =
                         tokio::time::timeout(limit, crate::tui::worker::execute(client, &req))
                             .await

@@ -291,6 +291,15 @@ impl World {
         match e {
             Effect::Api { ticket, req } => {
                 self.digest.str(&format!("{req:?}"));
+                // Older edits of its task wait in the outbox: it joins them.
+                if let Some(fx) = self.state.send_or_hold(ticket, &req) {
+                    self.notes.push(format!(
+                        "request #{ticket}: {} joins the outbox behind older edits of its task",
+                        req.describe()
+                    ));
+                    self.count("writes held behind older queued edits");
+                    return fx;
+                }
                 let queued = self.ledger.sent(ticket, &req, &self.state);
                 let from = queued
                     .map(|q| format!(" (queued edit {q})"))

@@ -90,6 +90,10 @@ impl EffectCtx<'_> {
     /// line names what was not answered), and the inbox is told its task is
     /// being written: the change it brings is ours, never news.
     fn request(&mut self, ticket: u64, req: Box<ApiRequest>, state: &mut State) {
+        // Older edits of its task wait in the outbox: it joins them.
+        if let Some(fx) = state.send_or_hold(ticket, &req) {
+            return run_all(fx, state, self);
+        }
         self.writes.started(ticket, &req, state);
         if let (Some(link), Some(id)) = (self.inbox, req.written_task()) {
             link.send(InboxCmd::OwnPending(id.to_string()));

@@ -302,7 +302,8 @@ impl State {
         };
         let bad = failed + unknown;
         let text = if run.jobs.len() == 1 && queued == 1 {
-            format!("{prefix}{}: {}", run.jobs[0].label, QUEUED)
+            let j = &run.jobs[0];
+            format!("{prefix}{}: {}", j.label, queued_words(j))
         } else if run.jobs.len() == 1
             && done == 1
             && run.jobs[0].sent.is_empty()
@@ -349,18 +350,29 @@ impl State {
                 parts.push(format!("already held, not sent: {}", held.join("; ")));
             }
             if queued > 0 {
-                let which: Vec<&str> = run
-                    .jobs
-                    .iter()
-                    .filter(|j| j.state == JobState::Queued)
-                    .map(|j| j.label.as_str())
-                    .collect();
                 let kept = if self.local.on {
                     ""
                 } else {
                     " — NOT KEPT (no local store): lost if you quit before the service is back"
                 };
-                parts.push(format!("{queued} {QUEUED} ({}){kept}", which.join(", ")));
+                // Offline, and behind older edits of their task.
+                for behind in [false, true] {
+                    let which: Vec<&str> = run
+                        .jobs
+                        .iter()
+                        .filter(|j| j.state == JobState::Queued && j.behind.is_some() == behind)
+                        .map(|j| j.label.as_str())
+                        .collect();
+                    if which.is_empty() {
+                        continue;
+                    }
+                    let what = if behind { BEHIND } else { QUEUED };
+                    parts.push(format!(
+                        "{} {what} ({}){kept}",
+                        which.len(),
+                        which.join(", ")
+                    ));
+                }
             }
             // An undo's title is `undo: <what was done>`.
             let what = match run.kind {
@@ -408,6 +420,16 @@ impl State {
 
 /// A task whose edit waits in the outbox, in words.
 const QUEUED: &str = "queued — offline; sent when the service is back (:outbox)";
+/// Tasks whose edit joined older edits of theirs in the outbox.
+const BEHIND: &str = "queued behind older edits of theirs in the outbox; sent after them (:outbox)";
+
+/// Why job `j`'s edit waits in the outbox, in words.
+fn queued_words(j: &super::Job) -> String {
+    match &j.behind {
+        Some(why) => format!("queued {why}; sent after them, in order (:outbox)"),
+        None => QUEUED.to_string(),
+    }
+}
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();

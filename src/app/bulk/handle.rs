@@ -247,18 +247,7 @@ impl State {
             // it is lost if the user quits before the run ends.
             let quiet = self.not_kept_why().is_none();
             self.queue_write(r.ticket, r.req.clone(), false, base, quiet);
-            let job = &mut self.engine.runs[ri].jobs[ji];
-            job.queued = true;
-            job.next += 1;
-            job.step = Step::Send;
-            job.state = if job.next >= job.changes.len() {
-                JobState::Queued
-            } else {
-                JobState::Waiting
-            };
-            let mut fx = self.settle(ri);
-            fx.extend(self.pump());
-            return fx;
+            return self.job_queued(ri, ji);
         }
         if offline && run.kind == RunKind::Apply && run.phase == Phase::Applying {
             if let Some(said) = self.macro_message_offline(ri, ji, &r.req) {
@@ -294,6 +283,46 @@ impl State {
         fx.extend(self.settle(ri));
         fx.extend(self.pump());
         fx
+    }
+
+    /// Job `ji` of run `ri` left its change in the outbox: its next
+    /// change (or the run's end) follows.
+    fn job_queued(&mut self, ri: usize, ji: usize) -> Vec<Effect> {
+        let job = &mut self.engine.runs[ri].jobs[ji];
+        job.queued = true;
+        job.next += 1;
+        job.step = Step::Send;
+        job.state = if job.next >= job.changes.len() {
+            JobState::Queued
+        } else {
+            JobState::Waiting
+        };
+        let mut fx = self.settle(ri);
+        fx.extend(self.pump());
+        fx
+    }
+
+    /// One of the engine's writes is of a task whose older edits wait in
+    /// the outbox (`State::send_or_hold`): an edit of many tasks joins
+    /// them, as it would offline, and its summary says why (`behind`).
+    /// Undo and redo go out: they are checked against the task read back,
+    /// and say what they found. `None`: it is sent.
+    pub(crate) fn engine_held(
+        &mut self,
+        ticket: u64,
+        req: &ApiRequest,
+        why: String,
+    ) -> Option<Vec<Effect>> {
+        let (run_id, ji) = *self.engine.tickets.get(&ticket)?;
+        let ri = self.engine.runs.iter().position(|x| x.id == run_id)?;
+        let run = &self.engine.runs[ri];
+        if run.kind != RunKind::Apply || run.phase != Phase::Applying {
+            return None;
+        }
+        self.engine.tickets.remove(&ticket);
+        self.hold(ticket, req, &why, true)?;
+        self.engine.runs[ri].jobs[ji].behind = Some(why);
+        Some(self.job_queued(ri, ji))
     }
 
     /// Undo/redo: a task read back (or not: then the copy shown decides).

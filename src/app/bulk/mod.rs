@@ -102,6 +102,9 @@ pub struct Job {
     pub state: JobState,
     /// A change of it went to the outbox (offline).
     pub queued: bool,
+    /// Why it went to the outbox though the service answers: older edits
+    /// of the task wait there (`State::engine_held`); `None`: offline.
+    pub behind: Option<String>,
     /// What the service said of a macro's messages (`reply sent`).
     pub said: Vec<String>,
     /// A macro's messages not sent because the service could not be
@@ -135,6 +138,7 @@ impl Job {
             held: vec![],
             state: JobState::Waiting,
             queued: false,
+            behind: None,
             said: vec![],
             drafted: vec![],
             delivery: None,

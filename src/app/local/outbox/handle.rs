@@ -31,17 +31,46 @@ impl State {
         made: Option<Made>,
         quiet: bool,
     ) {
-        // Only an edit the store can hold is queued.
-        if to_stored(&req).is_none() {
+        let Some((label, what)) = self.enqueue(ticket, req, unknown, made) else {
+            return;
+        };
+        // The service could not be reached: it may act as someone else
+        // for this key when it answers again (asked before sending).
+        self.owner.recheck = true;
+        self.owner.asked = false;
+        if quiet {
             return;
         }
+        let n = self.outbox.len();
+        // Not kept comes first: the line may be cut at the screen's edge.
+        let text = match (unknown, self.not_kept_why()) {
+            (true, None) => format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
+            (false, None) => format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)"),
+            (false, Some(why)) => format!("{label}: {what} NOT KEPT ({why}): queued in memory only, sent if the service is back before you quit ({n} in the outbox, :outbox)"),
+            (true, Some(why)) => format!("{label}: {what} NOT KEPT ({why}): the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
+        };
+        self.say(Level::Warn, text);
+    }
+
+    /// Into the outbox and the store (`queue_write`, `hold_write`): the
+    /// task's label and the edit in words, `None` when it is not an edit
+    /// the outbox can hold.
+    pub(crate) fn enqueue(
+        &mut self,
+        ticket: u64,
+        req: ApiRequest,
+        unknown: bool,
+        made: Option<Made>,
+    ) -> Option<(String, String)> {
+        // Only an edit the store can hold is queued.
+        to_stored(&req)?;
         let id = match &req {
             ApiRequest::Patch { id, .. }
             | ApiRequest::PutSharing { id, .. }
             | ApiRequest::UpdateLink { id, .. }
             | ApiRequest::RemoveLink { id, .. }
             | ApiRequest::Detach { id, .. } => id.clone(),
-            _ => return,
+            _ => return None,
         };
         let fields: Vec<String> = self
             .pending
@@ -97,22 +126,7 @@ impl State {
             self.local.store(cmd);
         }
         self.outbox.push(item);
-        // The service could not be reached: it may act as someone else
-        // for this key when it answers again (asked before sending).
-        self.owner.recheck = true;
-        self.owner.asked = false;
-        if quiet {
-            return;
-        }
-        let n = self.outbox.len();
-        // Not kept comes first: the line may be cut at the screen's edge.
-        let text = match (unknown, self.not_kept_why()) {
-            (true, None) => format!("{label}: {what}: the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
-            (false, None) => format!("{label}: {what} queued — offline; sent when the service is back ({n} in the outbox, :outbox)"),
-            (false, Some(why)) => format!("{label}: {what} NOT KEPT ({why}): queued in memory only, sent if the service is back before you quit ({n} in the outbox, :outbox)"),
-            (true, Some(why)) => format!("{label}: {what} NOT KEPT ({why}): the connection was lost — outcome unknown; reading the task back: sent again only if it did not arrive ({n} in the outbox, :outbox)"),
-        };
-        self.say(Level::Warn, text);
+        Some((label, what))
     }
 
     /// Why an edit queued now is not kept (`None`: the store keeps it):

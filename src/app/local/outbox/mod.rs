@@ -17,7 +17,8 @@
 //! copy seen then is kept in the store with the edit, never the copy a
 //! refresh stored since: `stored::only_its_fields_moved`): a quit between
 //! two quick edits never shows the first as a conflict with the second.
-//! An edit is sent only for the user who
+//! A task's edits never overtake the outbox: one made while older edits
+//! of its task wait there joins them (`behind.rs`). An edit is sent only for the user who
 //! made it; whether the store kept it is tracked (`outbox/keep.rs`).
 //! Comments and requester replies are never queued: they stay drafts.
 
@@ -26,6 +27,7 @@ use crate::app::state::requests::{ApiRequest, Effect};
 use crate::app::state::screen::Level;
 use crate::store::worker::StoreCmd;
 
+mod behind;
 pub mod drafts;
 mod handle;
 

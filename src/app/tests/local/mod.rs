@@ -8,6 +8,7 @@ mod backoff;
 mod connection;
 mod known;
 mod outbox;
+mod outbox_behind;
 mod outbox_cancel;
 mod outbox_chain;
 mod outbox_order;
