@@ -111,7 +111,53 @@ pub enum Overlay {
     Conflict(crate::app::popups::conflict::ConflictView),
 }
 
+/// What closes when the key acts as another user (`Overlay::last_users`).
+const COMPOSER_CLOSED: &str = "the composer closed";
+const SHARING_CLOSED: &str = "the sharing editor closed, its changes not sent";
+const SEARCH_CLOSED: &str = "the search closed (the list it would put back was the last user's)";
+const PICKER_CLOSED: &str =
+    "the picker closed, nothing done (it was opened on the last user's task)";
+const CONFIRM_CLOSED: &str =
+    "the confirmation closed, nothing sent (it was asked on the last user's screen)";
+const LIST_CLOSED: &str = "the list closed (it was the last user's)";
+const INBOX_CLOSED: &str = "the inbox closed (it was the last user's)";
+const CONFLICT_CLOSED: &str =
+    "the side-by-side view closed, nothing sent (its edit is the last user's)";
+
 impl Overlay {
+    /// Whether this popup holds the last user's data when the key comes
+    /// to act as someone else (the store switched, issue 42 §1): `Some`,
+    /// it closes, said in these words — it shows that user's rows, inbox,
+    /// outbox or drafts, or would send what was chosen on their screen
+    /// as the new user; `None`, it holds nothing of theirs (help, the
+    /// palette, a text, the filter form, the view switcher, the quit
+    /// question) and stays. The composer's text is kept as its typist's
+    /// draft (`State::park_popups_of`).
+    pub fn last_users(&self) -> Option<&'static str> {
+        match self {
+            Overlay::None
+            | Overlay::Help { .. }
+            | Overlay::Palette(_)
+            | Overlay::Text { .. }
+            | Overlay::Filter(_)
+            | Overlay::Views(_)
+            | Overlay::Confirm {
+                on_yes: Confirmed::Quit,
+                ..
+            } => None,
+            Overlay::Search(_) => Some(SEARCH_CLOSED),
+            Overlay::Compose(_) => Some(COMPOSER_CLOSED),
+            Overlay::Sharing(_) => Some(SHARING_CLOSED),
+            // A confirmation or a picker that returns to the editor.
+            _ if self.bound_task().is_some() => Some(SHARING_CLOSED),
+            Overlay::Picker(_) => Some(PICKER_CLOSED),
+            Overlay::Confirm { .. } => Some(CONFIRM_CLOSED),
+            Overlay::Chooser(_) => Some(LIST_CLOSED),
+            Overlay::Inbox(_) => Some(INBOX_CLOSED),
+            Overlay::Conflict(_) => Some(CONFLICT_CLOSED),
+        }
+    }
+
     /// The task a composer or the sharing editor acts on, when this
     /// popup is one or returns to one (a confirmation's `n`, a name
     /// picker's choice): rows arriving meanwhile must not move the detail

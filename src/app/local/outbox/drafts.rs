@@ -15,11 +15,6 @@ use crate::app::state::{Compose, Effect, Level, Overlay, SendState, State};
 pub const NOT_YOURS: &str =
     "not sent: this text was typed as another user than the key acts as now";
 
-/// What closes when the key acts as another user (`park_popups_of`).
-const COMPOSER_CLOSED: &str = "the composer closed";
-const SHARING_CLOSED: &str = "the sharing editor closed, its changes not sent";
-const SEARCH_CLOSED: &str = "the search closed (the list it would put back was the last user's)";
-
 /// Said when ctrl-s comes after the service was away and before `GET /me`
 /// named the user again (issue 42 §1: the key may act as someone else now).
 pub const WHO_FIRST: &str = "not sent yet: the service was away, and who this key acts as is asked first — your text is kept; ctrl-s again once it answers";
@@ -99,51 +94,50 @@ impl State {
         self.owner.drafts_away = Some(away);
     }
 
-    /// The key acts as another user than `old` now: a composer `old`
-    /// opened is closed, its text kept in `old`'s drafts (never offered,
-    /// sent or deleted under the new user); the sharing editor (or a
-    /// popup that returns to it) is closed, its changes not sent — they
-    /// would go as the new user (simulator seed 216: an editor opened
-    /// over `old`'s store sat over the detail the switch dropped).
-    /// Answers what closed, in words.
+    /// The key acts as another user than `old` now: a popup holding
+    /// `old`'s data closes (`Overlay::last_users` says which, and in
+    /// what words — answered here). A composer `old` opened is closed,
+    /// its text kept in `old`'s drafts (never offered, sent or deleted
+    /// under the new user); the sharing editor's changes are not sent —
+    /// they would go as the new user (simulator seed 216: an editor
+    /// opened over `old`'s store sat over the detail the switch dropped);
+    /// the search box's `esc` would put back the list as it was at `/`,
+    /// the last user's rows (simulator seed 12425129857736577809: the
+    /// cursor put back on their row, the detail on the new user's task),
+    /// so it closes with the search as it was before `/`.
     pub(super) fn park_popups_of(&mut self, old: &str) -> Option<&'static str> {
-        // The search box's `esc` would put back the list as it was at `/`:
-        // the last user's rows (simulator seed 12425129857736577809: the
-        // cursor put back on their row, the detail on the new user's
-        // task). It closes, the search as it was before `/`.
-        if let Overlay::Search(b) = &self.overlay {
-            self.search = b.search_before.clone();
-            self.overlay = Overlay::None;
-            self.search_due = None;
-            self.list.narrowed = None;
-            return Some(SEARCH_CLOSED);
+        let closed = self.overlay.last_users()?;
+        if let Overlay::Compose(c) = &self.overlay {
+            // Typed as someone else than `old`: not theirs to park.
+            if c.owner.as_deref().is_some_and(|o| o != old) {
+                return None;
+            }
         }
-        let Overlay::Compose(c) = &self.overlay else {
-            self.overlay.bound_task()?;
-            self.overlay = Overlay::None;
-            return Some(SHARING_CLOSED);
-        };
-        if c.owner.as_deref().is_some_and(|o| o != old) {
-            return None;
+        match std::mem::replace(&mut self.overlay, Overlay::None) {
+            Overlay::Search(b) => {
+                self.search = b.search_before.clone();
+                self.search_due = None;
+                self.list.narrowed = None;
+            }
+            Overlay::Compose(c) => {
+                let text = c.text();
+                let sending = matches!(c.state, SendState::Sending(_));
+                // A send in flight keeps its draft until it is answered
+                // (the answer is `old`'s); an unchanged composer holds
+                // nothing.
+                if !sending && text != c.initial {
+                    let theirs = self.drafts.of(Some(old));
+                    if let Err(e) = theirs.save(&c.task_id, &c.kind.draft_key(), &text) {
+                        self.say(
+                            Level::Error,
+                            format!("the composer closed; could not keep its text: {e}"),
+                        );
+                    }
+                }
+            }
+            _ => {}
         }
-        let Overlay::Compose(c) = std::mem::replace(&mut self.overlay, Overlay::None) else {
-            return None;
-        };
-        let theirs = self.drafts.of(Some(old));
-        let text = c.text();
-        let sending = matches!(c.state, SendState::Sending(_));
-        if sending || text == c.initial {
-            // A send in flight keeps its draft until it is answered (the
-            // answer is `old`'s); an unchanged composer holds nothing.
-            return Some(COMPOSER_CLOSED);
-        }
-        if let Err(e) = theirs.save(&c.task_id, &c.kind.draft_key(), &text) {
-            self.say(
-                Level::Error,
-                format!("the composer closed; could not keep its text: {e}"),
-            );
-        }
-        Some(COMPOSER_CLOSED)
+        Some(closed)
     }
 
     /// Whether the composer's text may go out now: typed as the user the

@@ -385,3 +385,59 @@ fn ctrl_s_after_a_reconnect_waits_for_who_the_key_acts_as() {
         reqs(&sent)
     );
 }
+
+/// Every popup says whether it holds the last user's data
+/// (`Overlay::last_users`): across a store switch, one that would send
+/// what was chosen on their screen (a bulk edit's confirmation) or shows
+/// their lists (`:recent`, the inbox) closes, said; one that holds
+/// nothing of theirs (help, the palette) stays as it was.
+#[test]
+fn the_store_switch_closes_the_popups_holding_the_last_users_data_and_only_those() {
+    // A bulk edit confirmed on eve's rows would go out as me.
+    let mut s = loaded(3);
+    crate::app::tests::bulk::mark_rows(&mut s, 2);
+    let fx = palette(&mut s, "status completed");
+    assert!(reqs(&fx).is_empty());
+    assert!(matches!(s.overlay, Overlay::Confirm { .. }));
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(matches!(s.overlay, Overlay::None), "the confirmation stays");
+    assert!(
+        said(&s, "the confirmation closed, nothing sent"),
+        "{:?}",
+        s.messages
+    );
+    let fx = s.on_key(key('y'));
+    assert!(
+        !reqs(&fx)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::Patch { .. })),
+        "{fx:?}"
+    );
+    // The inbox and `:recent` list eve's tasks.
+    let mut s = loaded(3);
+    s.on_key(key('i'));
+    assert!(matches!(s.overlay, Overlay::Inbox(_)));
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(matches!(s.overlay, Overlay::None), "the inbox stays");
+    assert!(said(&s, "the inbox closed"), "{:?}", s.messages);
+    let mut s = loaded(3);
+    palette(&mut s, "recent");
+    assert!(matches!(s.overlay, Overlay::Chooser(_)));
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(matches!(s.overlay, Overlay::None), ":recent stays");
+    assert!(said(&s, "the list closed"), "{:?}", s.messages);
+    // Help and a command being typed hold nothing of eve's.
+    let mut s = loaded(3);
+    s.on_key(key('?'));
+    assert!(matches!(s.overlay, Overlay::Help { .. }));
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(matches!(s.overlay, Overlay::Help { .. }));
+    let mut s = loaded(3);
+    s.on_key(key(':'));
+    type_str(&mut s, "prio");
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(
+        matches!(s.overlay, Overlay::Palette(_)),
+        "the palette closed"
+    );
+}
