@@ -628,4 +628,43 @@ mod tests {
         e.began(ME, &db, &svc);
         assert_eq!(e.false_news(ME, &db, &svc).1, 3);
     }
+
+    /// The checker counts a mention's item under the key the inbox took
+    /// it for: another user's text posted twice in one second is one
+    /// comment to the inbox, its item under the first one's id, and the
+    /// act of the second is found there (simulator seed
+    /// 7538945697178514737: "inbox dropped" when `count` looked for the
+    /// second id alone). A comment with another text is not.
+    #[test]
+    fn an_acts_item_is_counted_under_the_key_of_the_same_comment_posted_in_its_second() {
+        let mut svc = Service::new(false, 4);
+        let dir = tempfile::tempdir().unwrap();
+        let (mut db, _) = Db::open(&dir.path().join("s.sqlite3")).unwrap();
+        let id = tid(2);
+        let first = svc.post_as_other(&id, "@Me look");
+        let again = svc.post_as_other(&id, "@Me look");
+        let other = svc.post_as_other(&id, "@Me look here");
+        let item = crate::store::InboxItem {
+            task_id: id.clone(),
+            key: first.clone(),
+            kind: "mention".into(),
+            rank: 0,
+            words: "mentioned you".into(),
+            changes: "[]".into(),
+            label: "#2".into(),
+            title: String::new(),
+            target: None,
+            at: 1,
+            read_at: None,
+        };
+        db.inbox_commit(&[], &[], &[item], 1).unwrap();
+        let act = |key: &str| Act {
+            task: id.clone(),
+            key: key.into(),
+            user: ME.into(),
+        };
+        assert_eq!(count(&db, &act(&first), &svc), 1);
+        assert_eq!(count(&db, &act(&again), &svc), 1, "the same comment");
+        assert_eq!(count(&db, &act(&other), &svc), 0, "another text");
+    }
 }

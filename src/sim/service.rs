@@ -238,6 +238,18 @@ impl Service {
     /// takes for the same comment — the same author, time and text
     /// (`derive::comment_print`; docs/inbox.md, "one comment, one item").
     /// Another user may post one text twice in one second: one item says it.
+    /// Another user posts `text` on task `id` now: its inbox key.
+    #[cfg(test)]
+    pub(crate) fn post_as_other(&mut self, id: &str, text: &str) -> String {
+        let c = self.comment_json(id, OTHER, text, None);
+        self.comments
+            .entry(id.to_string())
+            .or_default()
+            .push(c.clone());
+        self.next += 1;
+        format!("comment:{}", c["id"].as_str().unwrap())
+    }
+
     pub fn same_comment_keys(&self, id: &str, key: &str) -> Vec<String> {
         let mut keys = vec![key.to_string()];
         let Ok(cs) = self.comments_of(id) else {
@@ -664,12 +676,7 @@ mod tests {
     fn a_text_posted_twice_in_one_second_stands_for_one_comment() {
         let mut s = Service::new(false, 4);
         let id = tid(2);
-        let post = |s: &mut Service, text: &str| {
-            let c = s.comment_json(&id, OTHER, text, None);
-            s.comments.entry(id.clone()).or_default().push(c.clone());
-            s.next += 1;
-            format!("comment:{}", c["id"].as_str().unwrap())
-        };
+        let post = |s: &mut Service, text: &str| s.post_as_other(&id, text);
         let first = post(&mut s, "@Me look");
         let again = post(&mut s, "@Me look");
         let other = post(&mut s, "@Me look here");
