@@ -221,13 +221,23 @@ impl State {
             return vec![];
         };
         let id = id.clone();
-        // The entry goes; what is kept of it is sent as a new edit (over
-        // the service's values: the user has just seen them).
-        self.outbox_cancel(seq);
         let kept_words: Vec<String> = kept
             .iter()
             .map(|r| format!("{} → {}", r.field, r.mine))
             .collect();
+        // What is kept of the entry is sent in its place (over the
+        // service's values: the user has just seen them), as the outbox's
+        // own send: the later edits of the task queued behind it stay
+        // behind it (`State::send_or_hold`). The store keeps the whole
+        // edit until the answer removes it: after a crash it is read back
+        // and, not all of it found, waits for the user again.
+        let Some(i) = self.outbox.iter().position(|i| i.seq == seq) else {
+            return vec![];
+        };
+        let entry = &mut self.outbox[i];
+        entry.req = ApiRequest::Patch { id, patch: part };
+        entry.what = crate::text::clean(&kept_words.join(", "));
+        entry.three.clear();
         self.say(
             Level::Info,
             format!(
@@ -236,6 +246,6 @@ impl State {
                 kept_words.join(", ")
             ),
         );
-        vec![self.request(ApiRequest::Patch { id, patch: part })]
+        self.outbox_send_anyway(seq)
     }
 }

@@ -491,10 +491,76 @@ fn a_conflict_sends_only_the_fields_kept_as_mine() {
     let fx = s.on_key(code(KeyCode::Enter));
     let (id, body) = only_patch(&fx);
     assert_eq!((id, body), (tid(1), json!({"status": "completed"})));
+    // The entry is what was sent, as the outbox's own send; its answer
+    // takes it out of the outbox.
+    assert_eq!(s.outbox.len(), 1);
+    assert_eq!(s.outbox[0].what, "status → completed");
+    assert!(matches!(s.outbox[0].state, OutState::Sending(t) if t == ticket_of(&fx)));
+    let seq = s.outbox[0].seq;
+    let mut done = task(1);
+    done.status = Status::Completed;
+    done.priority = Priority::Urgent;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(done))));
     assert!(
         s.outbox.is_empty(),
         "the entry is replaced by what was sent"
     );
+    assert!(!s.outbox.iter().any(|i| i.seq == seq));
+}
+
+/// A conflict resolved while a later edit of its task waits behind it
+/// (made while it waited for the user: `State::send_or_hold`): what is
+/// kept of it goes out first, as the outbox's own, and the later edit
+/// after its answer — never the other way round.
+#[test]
+fn a_conflict_resolved_goes_out_before_the_later_edit_of_its_task_behind_it() {
+    let mut s = conflicted();
+    // The queued edit held two fields.
+    let patch = TaskPatch {
+        priority: Some(Priority::Low),
+        status: Some(Status::Completed),
+        ..Default::default()
+    };
+    let mut changed = task(1);
+    changed.priority = Priority::Urgent;
+    let three = s.three_way(&patch, Some(&task(1)), &changed);
+    s.outbox[0].req = ApiRequest::Patch { id: tid(1), patch };
+    s.outbox[0].three = three;
+    // While it waits, the user sets the title: it joins the outbox.
+    let fx = palette(&mut s, "title Later");
+    let (ticket, req) = match &fx[..] {
+        [Effect::Api { ticket, req }] => (*ticket, (**req).clone()),
+        other => panic!("one request: {other:?}"),
+    };
+    assert!(
+        s.send_or_hold(ticket, &req).is_some(),
+        "held behind the conflict"
+    );
+    assert_eq!(s.outbox.len(), 2);
+    // Mine for the status, theirs for the priority: what is kept goes
+    // out in the entry's place.
+    palette(&mut s, "outbox");
+    s.on_key(code(KeyCode::Enter));
+    assert!(matches!(s.overlay, Overlay::Conflict(_)));
+    s.on_key(key('m'));
+    s.on_key(key('t'));
+    let fx = s.on_key(code(KeyCode::Enter));
+    let (id, body) = only_patch(&fx);
+    assert_eq!((id, body), (tid(1), json!({"status": "completed"})));
+    let (ticket, req) = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Api { ticket, req } => Some((*ticket, (**req).clone())),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        s.send_or_hold(ticket, &req).is_none(),
+        "the resolution goes out, not behind the later edit"
+    );
+    assert_eq!(s.outbox[0].what, "status → completed");
+    assert_eq!(s.outbox[1].what, "title → Later");
+    assert_eq!(s.outbox[1].state, OutState::Queued);
 }
 
 /// The probe's answer naming the user the edits were made as (issue 32,
