@@ -108,21 +108,28 @@ impl State {
         let gone = std::mem::replace(&mut self.list, *b.before);
         self.list.gen = gen;
         self.rows_leave(gone.items);
+        let mut fx = Vec::new();
         if waiting {
             // Its answer was dropped with the search's: walk it again,
             // keeping its rows and the cursor's task meanwhile.
             self.list.loading = false;
-            return self.reload_list(!self.list.items.is_empty());
+            fx = self.reload_list(!self.list.items.is_empty());
         }
         let current = self.detail.as_ref().map(|d| d.task_id.as_str());
-        match b.task_before {
-            Some(id) if current != Some(id.as_str()) || !self.cursor_on_current() => {
-                match self.list.position(&id) {
-                    Some(i) => self.select_row(i),
-                    None => vec![],
+        if let Some(id) = b.task_before {
+            if current != Some(id.as_str()) || !self.cursor_on_current() {
+                if let Some(i) = self.list.position(&id) {
+                    fx.extend(self.select_row(i));
+                    return fx;
                 }
             }
-            _ => vec![],
         }
+        // A detail that came while the box was open (a start's read of
+        // the last task, a jump) keeps its place in the list put back: the
+        // cursor on its row, or shown as outside the list (simulator seed
+        // 4657749241091727073: the cursor put back on the row it had at
+        // `/` while the detail showed the task read meanwhile).
+        self.cursor_on_detail();
+        fx
     }
 }

@@ -145,13 +145,23 @@ impl State {
         if d.origin == Origin::List && !bound && (followed_bottom || new_walk) {
             return self.follow_cursor();
         }
+        self.cursor_on_detail();
+        vec![]
+    }
+
+    /// The rows changed under a detail opened from the list: the cursor
+    /// goes to its row, or — gone from the list — it is shown as opened
+    /// from elsewhere (the cursor inactive until the user moves it).
+    pub(crate) fn cursor_on_detail(&mut self) {
+        let Some(d) = &mut self.detail else {
+            return;
+        };
         if d.origin == Origin::List {
             match self.list.position(&d.task_id) {
                 Some(i) => self.list.selected = i,
                 None => d.origin = Origin::Elsewhere,
             }
         }
-        vec![]
     }
 
     /// The answer `t` (ticket `ticket`) describes an older version than

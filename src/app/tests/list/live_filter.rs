@@ -215,6 +215,44 @@ fn esc_while_the_list_was_loading_walks_it_again_keeping_its_rows() {
     assert!(!s.list.loading);
 }
 
+/// `esc` while the list was loading (a refresh, a start's first page)
+/// puts back the cursor's task too, as it does otherwise: the search's
+/// answer had made its first row current, and the cursor went back to
+/// the row it had at `/` while the detail stayed on that first row
+/// (simulator seed 4657749241091727073, "current task").
+#[test]
+fn esc_while_the_list_was_loading_puts_back_the_cursors_task_too() {
+    let mut s = loaded(12);
+    s.on_key(key('j'));
+    s.on_key(key('j'));
+    s.on_key(code(KeyCode::Enter));
+    s.focus = Focus::List;
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    s.reload_list(true);
+    assert!(s.list.loading);
+    s.on_key(key('/'));
+    type_str(&mut s, "#1");
+    let (fx, _) = s.on_tick(Instant::now() + Duration::from_secs(1));
+    answer(&mut s, &fx, whole_page([11]));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(11));
+    let fx2 = s.on_key(code(KeyCode::Esc));
+    assert!(
+        reqs(&fx2)
+            .iter()
+            .any(|r| matches!(r, ApiRequest::ListPage { cursor: None, .. })),
+        "the list is walked again: {:?}",
+        reqs(&fx2)
+    );
+    assert_eq!(s.list.items.len(), 12, "its rows meanwhile");
+    assert_eq!(s.list.selected_id(), Some(tid(3).as_str()));
+    assert_eq!(
+        s.detail.as_ref().unwrap().task_id,
+        tid(3),
+        "the cursor's task"
+    );
+    assert!(s.cursor_on_current());
+}
+
 /// Issue 46 point 5: after a search the cursor lands on the first match of
 /// the service's answer, not on the narrowed row's task wherever the
 /// service put it (it landed on row 19).
