@@ -96,27 +96,18 @@ impl State {
     /// `esc`: the list as it was when `/` opened (a page it was waiting
     /// for is asked again), the search then, and the cursor's task.
     fn search_restore(&mut self, b: SearchBox) -> Vec<Effect> {
-        self.search_due = None;
-        let changed = self.search != b.search_before || self.list.narrowed.is_some();
-        self.search = b.search_before;
-        if !changed {
+        let task_before = b.task_before.clone();
+        let Some(waiting) = self.put_back_list(b) else {
             return vec![];
-        }
-        let waiting = b.before.loading;
-        // Answers to the search's walk belong to no list now.
-        let gen = self.list.gen + 1;
-        let gone = std::mem::replace(&mut self.list, *b.before);
-        self.list.gen = gen;
-        self.rows_leave(gone.items);
+        };
         let mut fx = Vec::new();
         if waiting {
             // Its answer was dropped with the search's: walk it again,
             // keeping its rows and the cursor's task meanwhile.
-            self.list.loading = false;
             fx = self.reload_list(!self.list.items.is_empty());
         }
         let current = self.detail.as_ref().map(|d| d.task_id.as_str());
-        if let Some(id) = b.task_before {
+        if let Some(id) = task_before {
             if current != Some(id.as_str()) || !self.cursor_on_current() {
                 if let Some(i) = self.list.position(&id) {
                     fx.extend(self.select_row(i));
@@ -131,5 +122,37 @@ impl State {
         // `/` while the detail showed the task read meanwhile).
         self.cursor_on_detail();
         fx
+    }
+
+    /// The search box closed without `esc`: the key acts as another user
+    /// now (`park_popups_of`), and the store switch walks the list again.
+    /// The list and the search are put back as at `/`, the detail kept in
+    /// its place (simulator seed 9903231299603462073: closed with the
+    /// narrowed rows left as the list, the cursor on the one row that
+    /// matched while the detail stayed on the task current at `/`).
+    pub(crate) fn search_box_closed(&mut self, b: SearchBox) {
+        if self.put_back_list(b).is_some() {
+            self.cursor_on_detail();
+        }
+    }
+
+    /// The list and the search as when `/` opened; `None` when neither
+    /// changed since, else whether the list then was waiting for a page
+    /// (its answer is dropped with the search's: to be walked again).
+    fn put_back_list(&mut self, b: SearchBox) -> Option<bool> {
+        self.search_due = None;
+        let changed = self.search != b.search_before || self.list.narrowed.is_some();
+        self.search = b.search_before;
+        if !changed {
+            return None;
+        }
+        let waiting = b.before.loading;
+        // Answers to the search's walk belong to no list now.
+        let gen = self.list.gen + 1;
+        let gone = std::mem::replace(&mut self.list, *b.before);
+        self.list.gen = gen;
+        self.list.loading = false;
+        self.rows_leave(gone.items);
+        Some(waiting)
     }
 }

@@ -114,11 +114,7 @@ impl State {
             }
         }
         match std::mem::replace(&mut self.overlay, Overlay::None) {
-            Overlay::Search(b) => {
-                self.search = b.search_before.clone();
-                self.search_due = None;
-                self.list.narrowed = None;
-            }
+            Overlay::Search(b) => self.search_box_closed(*b),
             Overlay::Compose(c) => {
                 let text = c.text();
                 let sending = matches!(c.state, SendState::Sending(_));

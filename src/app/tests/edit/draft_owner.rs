@@ -441,3 +441,24 @@ fn the_store_switch_closes_the_popups_holding_the_last_users_data_and_only_those
         "the palette closed"
     );
 }
+
+/// The search box closed by the store switch puts the list back as at
+/// `/`, as `esc` does, and the detail keeps its place: closed with the
+/// narrowed rows left as the list, the cursor sat on the one row that
+/// matched while the detail stayed on the task current at `/`
+/// (simulator seed 9903231299603462073, "current task").
+#[test]
+fn the_search_box_closed_by_the_store_switch_puts_the_list_back_under_the_detail() {
+    let mut s = loaded(3);
+    s.on_key(key('j'));
+    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(2));
+    s.on_key(key('/'));
+    type_str(&mut s, "#3");
+    assert_eq!(s.list.items.len(), 1, "narrowed to #3");
+    s.switch_store(Some("u-eve"), "u-me");
+    assert!(matches!(s.overlay, Overlay::None));
+    assert_eq!(s.list.items.len(), 3, "the list as at `/`");
+    assert!(s.list.narrowed.is_none());
+    assert_eq!(s.list.selected_id(), Some(tid(2).as_str()));
+    assert!(s.cursor_on_current());
+}
