@@ -231,3 +231,41 @@ fn an_edit_of_many_tasks_leaves_the_one_whose_older_edit_waits_in_the_outbox_and
         "{said}"
     );
 }
+
+/// An undo goes out at once even when an edit of its task waits in the
+/// outbox: it reads the task back first and says what it found (the
+/// outbox's order is for the edits it holds; an undo is never queued).
+#[test]
+fn an_undo_goes_out_though_an_edit_of_its_task_waits_in_the_outbox() {
+    let mut s = with_store(loaded(2));
+    let fx = palette(&mut s, "priority low");
+    let mut low = task(1);
+    low.priority = Priority::Low;
+    low.updated_at = Some("2026-11-02T09:00:00Z".into());
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low.clone()))));
+    // Then, offline, a status edit: queued; back, it is being checked.
+    go_offline(&mut s);
+    let fx = palette(&mut s, "status completed");
+    answer(&mut s, &fx, Err(unreachable()));
+    let check = back_online(&mut s);
+    assert!(reqs(&check).iter().any(|r| is_get(r, 1)));
+    assert_eq!(s.outbox.len(), 1);
+    // `z` takes the priority back: its read, then its PATCH, go out.
+    let z = s.on_key(key('z'));
+    let fx = go_out(&mut s, z);
+    assert!(reqs(&fx).iter().any(|r| is_get(r, 1)), "{:?}", reqs(&fx));
+    let fx = answer_where(
+        &mut s,
+        &fx,
+        |r| is_get(r, 1),
+        Ok(Reply::Task(Box::new(low))),
+    );
+    let sent = go_out(&mut s, fx);
+    assert_eq!(
+        patches(&sent),
+        vec![(tid(1), json!({"priority": task(1).priority}))],
+        "{:?}",
+        reqs(&sent)
+    );
+    assert_eq!(s.outbox.len(), 1, "only the status edit waits");
+}
