@@ -336,8 +336,13 @@ impl Server {
             self.retry_cancels(db, answer);
         }
         // Before the failed and read-only paths: a cancel is tried (and
-        // marked beside the store) whatever state the store is in.
-        if let StoreCmd::OutboxCancel(seq) = cmd {
+        // marked beside the store) whatever state the store is in. So is
+        // the removal of an edit sent and answered (or found landed, or
+        // refused): one the store could not drop came back at the next
+        // start as if never sent — and, its task since set back to what
+        // the edit was made against by a service whose clock went back,
+        // was sent again (simulator seed 13400517069403342923).
+        if let StoreCmd::OutboxCancel(seq) | StoreCmd::OutboxRemove(seq) = cmd {
             self.cancel(db, seq, answer);
             return;
         }
@@ -450,9 +455,8 @@ fn run(db: &mut Db, cmd: StoreCmd, answer: &impl Fn(StoreAnswer)) -> rusqlite::R
             }
             answer(StoreAnswer::OutboxAdded { local, seq });
         }
-        StoreCmd::OutboxRemove(seq) => db.outbox_remove(seq)?,
         // Served before (`Server::serve`): never a failed write.
-        StoreCmd::OutboxCancel(_) => return Ok(false),
+        StoreCmd::OutboxCancel(_) | StoreCmd::OutboxRemove(_) => return Ok(false),
         StoreCmd::OutboxRebase { seq, base } => db.outbox_rebase(seq, base.as_deref())?,
         StoreCmd::LoadTask(id) => {
             let d = db.get_detail(&id)?;

@@ -405,7 +405,7 @@ impl State {
             }
             (OutState::Sending(_), Ok(reply)) => {
                 let item = self.outbox.remove(i);
-                self.local.store(StoreCmd::OutboxRemove(item.seq));
+                self.outbox_forget_stored(&item);
                 if let Reply::Task(t) = reply {
                     self.rebase_after(&item, t.updated_at.as_deref());
                 }
@@ -454,7 +454,7 @@ impl State {
             }
             (OutState::Sending(_), Err(e)) => {
                 let item = self.outbox.remove(i);
-                self.local.store(StoreCmd::OutboxRemove(item.seq));
+                self.outbox_forget_stored(&item);
                 tracing::info!(error = %e, "queued edit refused");
                 let note = Some((
                     Level::Error,
@@ -478,7 +478,7 @@ impl State {
     /// goes, and the status line says it was not sent again.
     fn outbox_reached(&mut self, i: usize) -> OutItem {
         let item = self.outbox.remove(i);
-        self.local.store(StoreCmd::OutboxRemove(item.seq));
+        self.outbox_forget_stored(&item);
         if let Some(pt) = item.pending_ticket {
             self.pending.retain(|p| p.ticket != pt);
         }

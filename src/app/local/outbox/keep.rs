@@ -107,6 +107,20 @@ impl State {
         Some(Made { version: base, saw })
     }
 
+    /// A queued edit left the outbox for good (sent and answered, found
+    /// landed, refused): the store drops it too — even when the store
+    /// failed this session, as a cancel does (`outbox_cancel`): its row
+    /// would bring it back at the next start as if never sent, to be
+    /// read back and, the task looking as when it was made (a service
+    /// whose clock went back), sent again (simulator seed
+    /// 13400517069403342923). The store's thread removes it, or marks
+    /// it beside the store for the next start (`Server::serve`).
+    pub(crate) fn outbox_forget_stored(&mut self, item: &OutItem) {
+        if !matches!(item.kept, Kept::Not(_)) {
+            self.local.out.push(StoreCmd::OutboxRemove(item.seq));
+        }
+    }
+
     /// The store wrote a queued edit.
     pub(crate) fn outbox_kept(&mut self, seq: u64) {
         if let Some(i) = self.outbox.iter_mut().find(|i| i.seq as u64 == seq) {

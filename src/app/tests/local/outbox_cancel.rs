@@ -174,3 +174,72 @@ fn an_edit_queued_after_a_cancel_never_takes_the_cancelled_edits_place() {
     assert_eq!(next_seq(given + 5, given, 1_000), given + 6);
     assert_eq!(next_seq(0, given, 2_000), 2_000_001);
 }
+
+impl Scene {
+    /// The service is back: the queued edit is checked, sent and
+    /// answered (it landed); the store's thread serves what follows.
+    fn sent_and_answered(&mut self) {
+        let probe = self
+            .s
+            .offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+        let fx = answer(
+            &mut self.s,
+            &probe,
+            Ok(Reply::Me(Identity {
+                user_id: "u-me".into(),
+                ..Default::default()
+            })),
+        );
+        let fx = answer_where(
+            &mut self.s,
+            &fx,
+            |r| matches!(r, ApiRequest::GetTask { id } if *id == tid(1)),
+            Ok(Reply::Task(Box::new(task(1)))),
+        );
+        let mut low = task(1);
+        low.priority = Priority::Low;
+        low.updated_at = Some("2026-11-02T10:00:01Z".into());
+        answer_where(
+            &mut self.s,
+            &fx,
+            |r| matches!(r, ApiRequest::Patch { .. }),
+            Ok(Reply::Task(Box::new(low))),
+        );
+        assert!(self.s.outbox.is_empty(), "sent from the outbox");
+        self.disk.serve(&mut self.s);
+    }
+}
+
+/// A queued edit sent and answered after the store failed this session
+/// leaves the store too (removed, or marked beside it as a cancel is):
+/// its removal went the way of every write after the failure (dropped),
+/// and the edit came back at the next start as if never sent — read back
+/// and, the task looking as when it was made (a service whose clock went
+/// back), sent again (simulator seed 13400517069403342923).
+#[test]
+fn an_edit_sent_after_the_store_failed_does_not_come_back_at_the_next_start() {
+    // The disk full.
+    let mut sc = Scene::queued();
+    sc.disk.db.sim_disk(true, false).unwrap();
+    sc.write_fails();
+    sc.sent_and_answered();
+    let rows = sc.disk.reopen();
+    assert!(rows.is_empty(), "the sent edit comes back: {rows:?}");
+    // The store held by another program: marked beside it, carried out
+    // at the next start.
+    let mut sc = Scene::queued();
+    let other = rusqlite::Connection::open(&sc.disk.path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    sc.disk.db.sim_disk(false, true).unwrap();
+    sc.write_fails();
+    sc.sent_and_answered();
+    assert_eq!(
+        crate::store::outbox::read_cancel_marks(&sc.disk.path).len(),
+        1,
+        "marked beside the store"
+    );
+    other.execute_batch("ROLLBACK").unwrap();
+    drop(other);
+    let rows = sc.disk.reopen();
+    assert!(rows.is_empty(), "the sent edit comes back: {rows:?}");
+}
