@@ -22,6 +22,8 @@ impl State {
         // says is kept (memory, the store).
         let mut fx = self.connectivity(&r);
         self.record(&r);
+        // A read deciding between our write's answer and a copy shown.
+        self.read_decided(&r);
         // A read that failed waits before prefetch asks again.
         self.note_read(&r.req, &r.result);
         // Bulk edits, undo and redo handle their own answers.

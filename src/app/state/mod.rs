@@ -76,6 +76,10 @@ pub struct State {
     /// replaces what is shown; one to a request sent after that answer
     /// was applied always does (see `State::is_stale`).
     pub versions: HashMap<String, ShownVersion>,
+    /// Reads that decide between a write's answer and a newer-looking
+    /// copy shown (`State::write_answered`): by the read's ticket, the
+    /// write's answer, shown if the read fails.
+    pub deciding: HashMap<u64, Task>,
     /// Detail pane metrics of the last frame: (visible height, content
     /// height), so scrolling stops at the end of the content.
     pub detail_view: (usize, usize),
@@ -269,6 +273,7 @@ impl State {
             settle: Default::default(),
             inbox: Default::default(),
             whole_first: None,
+            deciding: HashMap::new(),
         }
     }
 

@@ -360,6 +360,38 @@ fn a_write_answer_dated_before_a_read_answered_earlier_has_the_task_read_again()
     assert_eq!(s.list.items[0].task().unwrap().priority, Priority::High);
 }
 
+/// The read that was to decide fails (an unreadable answer): the undo's
+/// own answer is shown — the change the status line said was done —
+/// not the copy read before the service applied it (simulator seed
+/// 4746902339336240514: an archive undone, the row still archived).
+#[test]
+fn when_the_read_that_decides_fails_the_writes_answer_is_shown() {
+    let mut s = loaded(1);
+    let fx = palette(&mut s, "priority low");
+    let mut low = at(&task(1), "2026-11-05T10:00:00Z");
+    low.priority = Priority::Low;
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low.clone()))));
+    let undo = undo_key_unchanged(&mut s, 'z', &[low.clone()]);
+    let read = vec![s.request(ApiRequest::GetTask { id: tid(1) })];
+    let mut still_low = at(&task(1), "2026-11-05T10:00:05Z");
+    still_low.priority = Priority::Low;
+    answer(&mut s, &read, Ok(Reply::Task(Box::new(still_low))));
+    let back = at(&task(1), "2026-11-05T09:00:00Z");
+    let fx = answer(&mut s, &undo, Ok(Reply::Task(Box::new(back))));
+    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Low);
+    answer(
+        &mut s,
+        &fx,
+        Err(ApiError::Decode {
+            message: "expected value at line 1 column 1".into(),
+            excerpt: "<html>".into(),
+        }),
+    );
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::High);
+    assert!(s.deciding.is_empty(), "nothing kept once it is answered");
+}
+
 /// #26 §9: the messages say what was undone and redone.
 #[test]
 fn undo_and_redo_say_what_they_took_back_and_did_again() {

@@ -2,7 +2,7 @@
 //! which holds the data of `super` and never this module.
 
 use super::*;
-use crate::app::state::{ApiRequest, Effect, Focus, Level, Origin, ShownVersion, State};
+use crate::app::state::{ApiRequest, ApiResult, Effect, Focus, Level, Origin, ShownVersion, State};
 
 impl State {
     pub(crate) fn apply_page(
@@ -234,7 +234,8 @@ impl State {
     /// (simulator seed 2375017898292695287, on older code: an assignee
     /// undone to none while the screen went on showing Bob, the service
     /// holding none). The task is read again: that read, sent after both,
-    /// decides. Answers the read.
+    /// decides; if it fails, the write's answer is shown (`read_decided`).
+    /// Answers the read.
     pub fn write_answered(&mut self, t: Task, ticket: u64) -> Vec<Effect> {
         if self.is_stale(&t, ticket) {
             tracing::debug!(
@@ -242,10 +243,30 @@ impl State {
                 "our write's answer is dated before what is shown: read again"
             );
             let id = t.id.as_str().to_string();
-            return vec![self.request(ApiRequest::GetTask { id })];
+            let fx = self.request(ApiRequest::GetTask { id });
+            if let Effect::Api { ticket: read, .. } = &fx {
+                self.deciding.insert(*read, t);
+            }
+            return vec![fx];
         }
         self.replace_task(t, ticket);
         vec![]
+    }
+
+    /// The read that was to decide (`write_answered`) was answered. Read
+    /// whole, it decides as any answer; failed, the write's answer is
+    /// shown, as of that read: it holds our own change, the one the
+    /// status line said was done, while the copy shown may be one read
+    /// before the service applied it (simulator seed
+    /// 4746902339336240514: an undo said done, the read after it
+    /// unreadable, the row went on showing the archive taken back).
+    pub(crate) fn read_decided(&mut self, r: &ApiResult) {
+        let Some(t) = self.deciding.remove(&r.ticket) else {
+            return;
+        };
+        if r.result.is_err() {
+            self.replace_task(t, r.ticket);
+        }
     }
 
     /// `#12` for a task we know, else a short id.
