@@ -464,10 +464,10 @@ fn a_queued_edit_a_certificate_proxy_or_key_refusal_stops_is_kept_waiting_not_dr
     }
 }
 
-#[test]
-fn a_conflict_sends_only_the_fields_kept_as_mine() {
+/// [`conflicted`] whose queued edit held two fields: the priority (the
+/// service changed it: urgent) and the status.
+fn two_field_conflict() -> State {
     let mut s = conflicted();
-    // The queued edit held two fields.
     let patch = TaskPatch {
         priority: Some(Priority::Low),
         status: Some(Status::Completed),
@@ -478,6 +478,12 @@ fn a_conflict_sends_only_the_fields_kept_as_mine() {
     let three = s.three_way(&patch, Some(&task(1)), &changed);
     s.outbox[0].req = ApiRequest::Patch { id: tid(1), patch };
     s.outbox[0].three = three;
+    s
+}
+
+#[test]
+fn a_conflict_sends_only_the_fields_kept_as_mine() {
+    let mut s = two_field_conflict();
     palette(&mut s, "outbox");
     s.on_key(code(KeyCode::Enter));
     let Overlay::Conflict(v) = &s.overlay else {
@@ -514,18 +520,7 @@ fn a_conflict_sends_only_the_fields_kept_as_mine() {
 /// after its answer — never the other way round.
 #[test]
 fn a_conflict_resolved_goes_out_before_the_later_edit_of_its_task_behind_it() {
-    let mut s = conflicted();
-    // The queued edit held two fields.
-    let patch = TaskPatch {
-        priority: Some(Priority::Low),
-        status: Some(Status::Completed),
-        ..Default::default()
-    };
-    let mut changed = task(1);
-    changed.priority = Priority::Urgent;
-    let three = s.three_way(&patch, Some(&task(1)), &changed);
-    s.outbox[0].req = ApiRequest::Patch { id: tid(1), patch };
-    s.outbox[0].three = three;
+    let mut s = two_field_conflict();
     // While it waits, the user sets the title: it joins the outbox.
     let fx = palette(&mut s, "title Later");
     let (ticket, req) = match &fx[..] {

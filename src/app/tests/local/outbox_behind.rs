@@ -7,7 +7,7 @@
 use super::*;
 use crate::app::local::outbox::OutState;
 use crate::app::tests::bulk::{mark_rows, n_of, patched};
-use crate::app::tests::local::store::{go_offline, unreachable, with_store};
+use crate::app::tests::local::store::{back_online, go_offline, is_get, unreachable, with_store};
 
 /// What the loop does with `fx` before anything goes out: a write that
 /// joins the outbox is not sent, and what it asks for instead follows.
@@ -24,23 +24,6 @@ fn go_out(s: &mut State, fx: Vec<Effect>) -> Vec<Effect> {
         out.push(e);
     }
     out
-}
-
-/// The probe answers: back online; the effects that follow.
-fn back_online(s: &mut State) -> Vec<Effect> {
-    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    answer(
-        s,
-        &probe,
-        Ok(Reply::Me(Identity {
-            user_id: "u-me".into(),
-            ..Default::default()
-        })),
-    )
-}
-
-fn is_get(r: &ApiRequest, n: i64) -> bool {
-    matches!(r, ApiRequest::GetTask { id } if *id == tid(n))
 }
 
 fn patches(fx: &[Effect]) -> Vec<(String, Value)> {

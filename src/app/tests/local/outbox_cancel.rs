@@ -14,7 +14,9 @@
 
 use super::*;
 use crate::app::local::outbox::Kept;
-use crate::app::tests::local::store::{go_offline, unreachable, with_store, OnDisk};
+use crate::app::tests::local::store::{
+    back_online, go_offline, is_get, unreachable, with_store, OnDisk,
+};
 use crate::store::worker::StoreCmd;
 use crate::store::StoredTask;
 
@@ -179,21 +181,11 @@ impl Scene {
     /// The service is back: the queued edit is checked, sent and
     /// answered (it landed); the store's thread serves what follows.
     fn sent_and_answered(&mut self) {
-        let probe = self
-            .s
-            .offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-        let fx = answer(
-            &mut self.s,
-            &probe,
-            Ok(Reply::Me(Identity {
-                user_id: "u-me".into(),
-                ..Default::default()
-            })),
-        );
+        let fx = back_online(&mut self.s);
         let fx = answer_where(
             &mut self.s,
             &fx,
-            |r| matches!(r, ApiRequest::GetTask { id } if *id == tid(1)),
+            |r| is_get(r, 1),
             Ok(Reply::Task(Box::new(task(1)))),
         );
         let mut low = task(1);

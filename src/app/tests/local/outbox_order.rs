@@ -7,30 +7,13 @@
 use super::*;
 use crate::app::local::outbox::{Kept, OutState};
 use crate::app::tests::bulk::{mark_rows, n_of, patched};
-use crate::app::tests::local::store::{go_offline, unreachable, with_store};
+use crate::app::tests::local::store::{back_online, go_offline, is_get, unreachable, with_store};
 use crate::store::worker::{StoreAnswer, StoreCmd};
-
-/// The probe answers: back online; the effects that follow.
-fn back_online(s: &mut State) -> Vec<Effect> {
-    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    answer(
-        s,
-        &probe,
-        Ok(Reply::Me(Identity {
-            user_id: "u-me".into(),
-            ..Default::default()
-        })),
-    )
-}
 
 fn version(t: &Task, at: &str) -> Task {
     let mut t = t.clone();
     t.updated_at = Some(at.into());
     t
-}
-
-fn is_get(r: &ApiRequest, n: i64) -> bool {
-    matches!(r, ApiRequest::GetTask { id } if *id == tid(n))
 }
 
 /// The service's task 1 after a PATCH: the body applied, a new version.

@@ -11,6 +11,24 @@ pub(crate) fn unreachable() -> ApiError {
     }
 }
 
+/// The probe answers: back online, as `u-me`; the effects that follow.
+pub(crate) fn back_online(s: &mut State) -> Vec<Effect> {
+    let probe = s.offline_tick(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    answer(
+        s,
+        &probe,
+        Ok(Reply::Me(Identity {
+            user_id: "u-me".into(),
+            ..Default::default()
+        })),
+    )
+}
+
+/// A read of task `n`.
+pub(crate) fn is_get(r: &ApiRequest, n: i64) -> bool {
+    matches!(r, ApiRequest::GetTask { id } if *id == tid(n))
+}
+
 /// The service cannot be reached: a refresh's list read answered so.
 pub(crate) fn go_offline(s: &mut State) {
     let fx = s.refresh();
