@@ -321,15 +321,11 @@ fn an_undo_answered_by_a_service_whose_clock_went_back_shows_the_value_taken_bac
     assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Urgent);
 }
 
-/// A read sent after the undo's PATCH and answered before the service
-/// applied it shows the edit still there; the service's clock then set
-/// back dates the undo's answer before that read. Which is newer cannot
-/// be told from the dates: the undo's answer is not dropped silently, the
-/// task is read again, and that read (sent after both) decides. Found by
-/// the simulator (seed 2375017898292695287, on older code: an assignee
-/// undone to none while the screen went on showing Bob).
-#[test]
-fn a_write_answer_dated_before_a_read_answered_earlier_has_the_task_read_again() {
+/// `priority low`, then `z`; a read of #1 sent after the undo's PATCH is
+/// answered first (still low), then the undo's answer, dated an hour
+/// earlier by a service whose clock went back: the state, the read sent
+/// again to decide, and the task as the undo left it.
+fn undo_answered_before_a_later_read() -> (State, Vec<Effect>, Task) {
     let mut s = loaded(1);
     let fx = palette(&mut s, "priority low");
     let mut low = at(&task(1), "2026-11-05T10:00:00Z");
@@ -350,6 +346,20 @@ fn a_write_answer_dated_before_a_read_answered_earlier_has_the_task_read_again()
         vec![ApiRequest::GetTask { id: tid(1) }],
         "the task is read again"
     );
+    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Low);
+    (s, fx, back)
+}
+
+/// A read sent after the undo's PATCH and answered before the service
+/// applied it shows the edit still there; the service's clock then set
+/// back dates the undo's answer before that read. Which is newer cannot
+/// be told from the dates: the undo's answer is not dropped silently, the
+/// task is read again, and that read (sent after both) decides. Found by
+/// the simulator (seed 2375017898292695287, on older code: an assignee
+/// undone to none while the screen went on showing Bob).
+#[test]
+fn a_write_answer_dated_before_a_read_answered_earlier_has_the_task_read_again() {
+    let (mut s, fx, back) = undo_answered_before_a_later_read();
     let fx = answer(&mut s, &fx, Ok(Reply::Task(Box::new(back))));
     assert!(
         reqs(&fx)
@@ -366,20 +376,7 @@ fn a_write_answer_dated_before_a_read_answered_earlier_has_the_task_read_again()
 /// 4746902339336240514: an archive undone, the row still archived).
 #[test]
 fn when_the_read_that_decides_fails_the_writes_answer_is_shown() {
-    let mut s = loaded(1);
-    let fx = palette(&mut s, "priority low");
-    let mut low = at(&task(1), "2026-11-05T10:00:00Z");
-    low.priority = Priority::Low;
-    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low.clone()))));
-    let undo = undo_key_unchanged(&mut s, 'z', &[low.clone()]);
-    let read = vec![s.request(ApiRequest::GetTask { id: tid(1) })];
-    let mut still_low = at(&task(1), "2026-11-05T10:00:05Z");
-    still_low.priority = Priority::Low;
-    answer(&mut s, &read, Ok(Reply::Task(Box::new(still_low))));
-    let back = at(&task(1), "2026-11-05T09:00:00Z");
-    let fx = answer(&mut s, &undo, Ok(Reply::Task(Box::new(back))));
-    assert_eq!(reqs(&fx), vec![ApiRequest::GetTask { id: tid(1) }]);
-    assert_eq!(s.list.items[0].task().unwrap().priority, Priority::Low);
+    let (mut s, fx, _) = undo_answered_before_a_later_read();
     answer(
         &mut s,
         &fx,

@@ -89,14 +89,20 @@ fn each_key_narrows_the_rows_on_screen_before_any_answer() {
     assert_eq!(s.list.narrowed, None);
 }
 
-#[test]
-fn esc_restores_the_list_and_the_cursors_task() {
+/// Twelve tasks, the cursor and the detail on #3, the list focused.
+fn on_the_third_of_twelve() -> State {
     let mut s = loaded(12);
     s.on_key(key('j'));
     s.on_key(key('j'));
     s.on_key(code(KeyCode::Enter));
     s.focus = Focus::List;
     assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    s
+}
+
+#[test]
+fn esc_restores_the_list_and_the_cursors_task() {
+    let mut s = on_the_third_of_twelve();
     let gen = s.list.gen;
     s.on_key(key('/'));
     type_str(&mut s, "#1");
@@ -222,12 +228,7 @@ fn esc_while_the_list_was_loading_walks_it_again_keeping_its_rows() {
 /// (simulator seed 4657749241091727073, "current task").
 #[test]
 fn esc_while_the_list_was_loading_puts_back_the_cursors_task_too() {
-    let mut s = loaded(12);
-    s.on_key(key('j'));
-    s.on_key(key('j'));
-    s.on_key(code(KeyCode::Enter));
-    s.focus = Focus::List;
-    assert_eq!(s.detail.as_ref().unwrap().task_id, tid(3));
+    let mut s = on_the_third_of_twelve();
     s.reload_list(true);
     assert!(s.list.loading);
     s.on_key(key('/'));
