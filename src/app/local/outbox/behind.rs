@@ -14,6 +14,8 @@ impl State {
     /// older edits of its task, and `fx` runs in its place.
     pub fn send_or_hold(&mut self, ticket: u64, req: &ApiRequest) -> Option<Vec<Effect>> {
         let id = req.written_task().filter(|_| queueable(req))?;
+        // Only an edit the store can hold can wait there (`enqueue`).
+        to_stored(req)?;
         // The outbox's own send, or no older edit of the task waits.
         let own = |i: &OutItem| matches!(i.state, OutState::Checking(t) | OutState::Sending(t) if t == ticket);
         if self.outbox.iter().any(own) {
