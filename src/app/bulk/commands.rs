@@ -374,6 +374,20 @@ impl State {
             if changes.is_empty() {
                 continue;
             }
+            // An edit of the same field of this task waits in the outbox:
+            // sent after the undo, it would land over it (soak seed
+            // 10366710314734648864: an unassign undone while the unassign
+            // made after it waited in the outbox, then sent over the undo).
+            if self
+                .outbox
+                .iter()
+                .any(|i| i.task_id == rec.task_id && overlaps(&i.req, &changes))
+            {
+                return Err(format!(
+                    "{}: an edit of the same field waits in the outbox: {verb} once it is sent, or cancel it there (:outbox)",
+                    rec.label
+                ));
+            }
             let mut job = Job::new(rec.task_id.clone(), rec.label.clone(), changes);
             job.record = i;
             job.expect = match self.history.ours.get(&rec.task_id) {
@@ -436,6 +450,38 @@ impl State {
             scroll: 0,
         };
         vec![]
+    }
+}
+
+/// Whether queued edit `req` writes what `changes` would: a field of a
+/// PATCH (tags included) in both, or — links, files, sharing — the same
+/// kind of thing.
+fn overlaps(req: &crate::app::state::ApiRequest, changes: &[Change]) -> bool {
+    use crate::app::state::ApiRequest;
+    use crate::domain::task_field::TaskField;
+    let fields = |c: &Change| match c {
+        Change::Patch(p) => TaskField::in_patch(p),
+        Change::Tags { .. } => vec![TaskField::Tags],
+        _ => vec![],
+    };
+    match req {
+        ApiRequest::Patch { patch, .. } => {
+            let queued = TaskField::in_patch(patch);
+            changes
+                .iter()
+                .any(|c| fields(c).iter().any(|f| queued.contains(f)))
+        }
+        ApiRequest::PutSharing { .. } => changes.iter().any(|c| matches!(c, Change::Share(_))),
+        ApiRequest::UpdateLink { .. } | ApiRequest::RemoveLink { .. } => changes.iter().any(|c| {
+            matches!(
+                c,
+                Change::AddLinks(_) | Change::RemoveLink(..) | Change::UpdateLink(..)
+            )
+        }),
+        ApiRequest::Detach { .. } => changes
+            .iter()
+            .any(|c| matches!(c, Change::Attach(_) | Change::Detach(_))),
+        _ => false,
     }
 }
 

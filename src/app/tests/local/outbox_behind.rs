@@ -216,8 +216,8 @@ fn an_edit_of_many_tasks_leaves_the_one_whose_older_edit_waits_in_the_outbox_and
 }
 
 /// An undo goes out at once even when an edit of its task waits in the
-/// outbox: it reads the task back first and says what it found (the
-/// outbox's order is for the edits it holds; an undo is never queued).
+/// outbox, if that edit writes another field: it reads the task back
+/// first and says what it found (an undo is never queued).
 #[test]
 fn an_undo_goes_out_though_an_edit_of_its_task_waits_in_the_outbox() {
     let mut s = with_store(loaded(2));
@@ -251,4 +251,30 @@ fn an_undo_goes_out_though_an_edit_of_its_task_waits_in_the_outbox() {
         reqs(&sent)
     );
     assert_eq!(s.outbox.len(), 1, "only the status edit waits");
+}
+
+/// An undo whose field a later edit of the same task writes, waiting in
+/// the outbox, is refused, said: sent after the undo, that edit would
+/// land over it (soak seed 10366710314734648864: an unassign undone, the
+/// unassign made after it sent from the outbox over the undo).
+#[test]
+fn an_undo_waits_while_an_edit_of_the_same_field_waits_in_the_outbox() {
+    let mut s = with_store(loaded(2));
+    let fx = palette(&mut s, "priority low");
+    let mut low = task(1);
+    low.priority = Priority::Low;
+    low.updated_at = Some("2026-11-02T09:00:00Z".into());
+    answer(&mut s, &fx, Ok(Reply::Task(Box::new(low))));
+    go_offline(&mut s);
+    let fx = palette(&mut s, "priority urgent");
+    answer(&mut s, &fx, Err(unreachable()));
+    back_online(&mut s);
+    assert_eq!(s.outbox.len(), 1);
+    let fx = s.on_key(key('z'));
+    assert!(reqs(&fx).is_empty(), "{:?}", reqs(&fx));
+    let said = &s.status.as_ref().unwrap().1;
+    assert!(
+        said.contains("#1: an edit of the same field waits in the outbox: undo once it is sent"),
+        "{said}"
+    );
 }
