@@ -459,17 +459,12 @@ impl State {
 fn overlaps(req: &crate::app::state::ApiRequest, changes: &[Change]) -> bool {
     use crate::app::state::ApiRequest;
     use crate::domain::task_field::TaskField;
-    let fields = |c: &Change| match c {
-        Change::Patch(p) => TaskField::in_patch(p),
-        Change::Tags { .. } => vec![TaskField::Tags],
-        _ => vec![],
-    };
     match req {
         ApiRequest::Patch { patch, .. } => {
             let queued = TaskField::in_patch(patch);
             changes
                 .iter()
-                .any(|c| fields(c).iter().any(|f| queued.contains(f)))
+                .any(|c| c.field().is_some_and(|f| queued.contains(&f)))
         }
         ApiRequest::PutSharing { .. } => changes.iter().any(|c| matches!(c, Change::Share(_))),
         ApiRequest::UpdateLink { .. } | ApiRequest::RemoveLink { .. } => changes.iter().any(|c| {

@@ -426,7 +426,7 @@ const BEHIND: &str = "queued behind older edits of theirs in the outbox; sent af
 /// Why job `j`'s edit waits in the outbox, in words.
 fn queued_words(j: &super::Job) -> String {
     match &j.behind {
-        Some(why) => format!("queued {why}; sent after them, in order (:outbox)"),
+        Some(why) => crate::app::local::outbox::queued_behind(why),
         None => QUEUED.to_string(),
     }
 }

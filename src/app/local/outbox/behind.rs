@@ -62,7 +62,7 @@ impl State {
         };
         self.say(
             Level::Warn,
-            format!("{label}: {what} queued {why}; sent after them, in order (:outbox){kept}"),
+            format!("{label}: {what} {}{kept}", queued_behind(why)),
         );
         Some(())
     }
@@ -81,4 +81,11 @@ pub(crate) fn behind_words(n: usize, waits: bool) -> String {
     } else {
         format!("behind {edits} of it in the outbox")
     }
+}
+
+/// An edit that joined the outbox behind older edits of its task, in
+/// words (`why`: `behind_words`): said for a single edit, and by a bulk
+/// edit's summary.
+pub(crate) fn queued_behind(why: &str) -> String {
+    format!("queued {why}; sent after them, in order (:outbox)")
 }

@@ -36,6 +36,7 @@ pub mod owner;
 mod stored;
 pub mod three;
 
+pub(crate) use behind::queued_behind;
 #[cfg(test)]
 pub(crate) use handle::next_seq;
 pub use stored::{from_stored, to_stored};
