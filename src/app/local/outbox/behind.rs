@@ -67,25 +67,3 @@ impl State {
         Some(())
     }
 }
-
-/// Why an edit joined the outbox rather than go out: the older edits of
-/// its task there, one of them waiting for the user (`waits`).
-pub(crate) fn behind_words(n: usize, waits: bool) -> String {
-    let edits = if n == 1 {
-        "an older edit".to_string()
-    } else {
-        format!("{n} older edits")
-    };
-    if waits {
-        format!("behind {edits} of it in the outbox, one waiting for you")
-    } else {
-        format!("behind {edits} of it in the outbox")
-    }
-}
-
-/// An edit that joined the outbox behind older edits of its task, in
-/// words (`why`: `behind_words`): said for a single edit, and by a bulk
-/// edit's summary.
-pub(crate) fn queued_behind(why: &str) -> String {
-    format!("queued {why}; sent after them, in order (:outbox)")
-}

@@ -36,7 +36,6 @@ pub mod owner;
 mod stored;
 pub mod three;
 
-pub(crate) use behind::queued_behind;
 #[cfg(test)]
 pub(crate) use handle::next_seq;
 pub use stored::{from_stored, to_stored};
@@ -264,3 +263,25 @@ pub fn is_read(req: &ApiRequest) -> bool {
 pub(crate) const NO_STORE: &str = "no local store in use";
 /// Why an edit is not kept when the store was opened read-only.
 pub(crate) const READ_ONLY: &str = "the local store is read-only";
+
+/// Why an edit joined the outbox rather than go out: the older edits of
+/// its task there, one of them waiting for the user (`waits`).
+pub(crate) fn behind_words(n: usize, waits: bool) -> String {
+    let edits = if n == 1 {
+        "an older edit".to_string()
+    } else {
+        format!("{n} older edits")
+    };
+    if waits {
+        format!("behind {edits} of it in the outbox, one waiting for you")
+    } else {
+        format!("behind {edits} of it in the outbox")
+    }
+}
+
+/// An edit that joined the outbox behind older edits of its task, in
+/// words (`why`: `behind_words`): said for a single edit, and by a bulk
+/// edit's summary.
+pub(crate) fn queued_behind(why: &str) -> String {
+    format!("queued {why}; sent after them, in order (:outbox)")
+}
